@@ -1,0 +1,1 @@
+# gres/: library (added by its issue)

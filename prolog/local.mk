@@ -1,0 +1,1 @@
+# prolog/: library (added by its issue)

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Obtain the exact source of the installed Slurm from Debian's source package,
+# configure it once, and cache it outside the repository.
+#
+# Usage: scripts/slurm-source.sh [CACHE_DIR]
+# Prints the path of the configured source tree on its last line of stdout.
+# CACHE_DIR defaults to $FABSCHED_CACHE or /var/cache/fabsched.
+set -eu
+
+cache=${1:-${FABSCHED_CACHE:-/var/cache/fabsched}}
+pkgver=$(dpkg-query -W -f='${Version}' slurm-wlm 2>/dev/null || true)
+if [ -z "$pkgver" ]; then
+	pkgver=$(dpkg-query -W -f='${Version}' libslurm-dev 2>/dev/null || true)
+fi
+if [ -z "$pkgver" ]; then
+	echo "slurm-source: no installed slurm-wlm/libslurm-dev package; run scripts/install-deps.sh first" >&2
+	exit 1
+fi
+upver=${pkgver%%-*}            # 22.05.8-4+deb12u3 -> 22.05.8
+dir="$cache/slurm-$pkgver"
+tree="$dir/slurm-wlm-$upver"
+
+if [ -f "$tree/config.h" ] && [ -f "$tree/slurm/slurm_version.h" ] && [ -f "$tree/.fabsched-configured" ]; then
+	echo "$tree"
+	exit 0
+fi
+
+mkdir -p "$dir"
+if [ ! -d "$tree" ]; then
+	src=/etc/apt/sources.list.d/fabsched-deb-src.sources
+	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && \
+	   ! grep -qs '^deb-src' /etc/apt/sources.list; then
+		if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+			sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$src"
+		else
+			echo "slurm-source: no /etc/apt/sources.list.d/debian.sources to derive a deb-src entry from" >&2
+			exit 1
+		fi
+		apt-get update -q >&2
+	fi
+	(cd "$dir" && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2 ||
+	 { apt-get update -q >&2 && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2; })
+	(cd "$dir" && dpkg-source -x --no-check ./*.dsc "$tree" >&2)
+fi
+
+if [ ! -f "$tree/.fabsched-configured" ]; then
+	echo "slurm-source: configuring $tree" >&2
+	(cd "$tree" && ./configure -q --prefix=/usr --sysconfdir=/etc/slurm \
+		--libdir=/usr/lib/x86_64-linux-gnu >&2)
+	touch "$tree/.fabsched-configured"
+fi
+echo "$tree"

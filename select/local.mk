@@ -1,0 +1,1 @@
+# select/: library (added by its issue)

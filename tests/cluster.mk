@@ -1,0 +1,14 @@
+# Cluster tests: each starts a real Slurm cluster (munged, slurmctld, N slurmd
+# in their own namespaces) with the plugins of this build, and stops it.
+# They are not part of `make check` (distcheck runs that as a plain build
+# check); `make check-cluster` runs them with the same TAP driver.
+CLUSTER_TESTS = \
+	tests/cluster/t-harness.sh \
+	tests/regression/t-plugins-load.sh
+
+EXTRA_DIST += tests/cluster tests/regression
+
+check-cluster: all
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(CLUSTER_TESTS)"
+
+.PHONY: check-cluster

@@ -1,0 +1,8 @@
+# tests/: unit (per library), fuzz smoke, cluster (real Slurm daemons).
+# `make check` runs unit and fuzz-smoke tests; `make check-cluster` runs the
+# cluster and regression tests, which start their own Slurm cluster as root.
+EXTRA_DIST += tests/fixtures
+include tests/unit/conf.mk
+include tests/unit/topology.mk
+include tests/fuzz/fuzz.mk
+include tests/cluster.mk

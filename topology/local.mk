@@ -1,0 +1,1 @@
+# topology/: library (added by its issue)
