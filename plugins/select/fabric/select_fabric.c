@@ -1,0 +1,565 @@
+/*
+ * select/cons_tres_fabric - fabric-aware node selection for Slurm 22.05.
+ *
+ * Slurm glue only.  The plugin wraps select/cons_tres: every select_p_*
+ * entry point of the 22.05 select API (slurm_select_ops_t in
+ * src/common/select.h) is forwarded to select_cons_tres.so, which this
+ * plugin opens itself from PluginDir.  A later change narrows the candidate
+ * nodes of select_p_job_test() with the placement engine (select/); until
+ * then the plugin behaves exactly like select/cons_tres.
+ *
+ * Why dlopen() and not a link-time dependency: if select_cons_tres.so were a
+ * DT_NEEDED dependency of this object, its own references to plugin_id and
+ * plugin_type would bind to the definitions below (symbol interposition),
+ * cons_tres would stop recognising itself and slurmctld would crash.  Opened
+ * with RTLD_LOCAL it keeps its own symbols.  RTLD_LAZY because cons_tres
+ * refers to symbols that only slurmctld defines, yet slurmd, slurmstepd and
+ * the commands load select plugins too.
+ *
+ * Cost outside slurmctld: every Slurm command (squeue, sinfo, srun,
+ * scontrol, ...) loads all select plugins found in PluginDir, this one
+ * included, and unpacks job and node records tagged with its plugin_id.  So
+ * init() does nothing there and cons_tres is opened on the first forwarded
+ * call only (it is usually mapped already, since Slurm loads it as well).
+ * In slurmctld, when this plugin is the configured SelectType, cons_tres is
+ * opened by init() so that a missing or mismatched cons_tres stops the
+ * daemon at start-up instead of at the first job.
+ *
+ * cons_tres's own init() and fini() are called once per open/close by this
+ * plugin; Slurm may call them too when it loads select_cons_tres.so for
+ * itself.  Both are idempotent in 22.05 (they set flags, and free and clear
+ * their tables).
+ */
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "slurm/slurm_version.h"
+
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+/*
+ * plugin_type is also the SelectType= value and, '/' turned into '_', the
+ * file name: select_cons_tres_fabric.so.  It must contain "cons_tres":
+ * slurmctld and slurmd enable MaxNodeCount, dynamic nodes (scontrol
+ * create/delete node, slurmd -Z) and per-node GRES counts only when
+ * strstr(SelectType, "cons_tres") matches.  See select_fabric.8.
+ *
+ * plugin_id tags every packed select job/node record and the job and step
+ * state files, and is registered with slurmdbd (a SMALLINT UNSIGNED column).
+ * It must differ from every other select plugin in PluginDir (Slurm uses
+ * 101-110) and be >= 100; 4011 is 0xFAB.
+ */
+#define FABRIC_SELECT_PLUGIN_ID 4011
+
+const char plugin_name[] = "Fabric-aware node selection (wraps select/cons_tres)";
+const char plugin_type[] = "select/cons_tres_fabric";
+const uint32_t plugin_id = FABRIC_SELECT_PLUGIN_ID;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define BACKEND_TYPE "select/cons_tres"
+#define BACKEND_FILE "select_cons_tres.so"
+
+/* Slurm compares major.minor.micro of non-SPANK plugins (plugin.c). */
+#define RELEASE_MASK 0xffffff
+
+enum backend_state {
+	BACKEND_CLOSED = 0,	/* not tried yet, or closed by fini() */
+	BACKEND_READY,		/* ops filled, cons_tres initialised */
+	BACKEND_FAILED,		/* tried and failed: do not retry, error logged */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	int state;			/* enum backend_state, read atomically */
+	void *handle;			/* dlopen() handle of cons_tres */
+	char *path;			/* xmalloc'd path of that file */
+	slurm_select_ops_t ops;		/* its entry points, in table order */
+} backend = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.state = BACKEND_CLOSED,
+};
+
+/* slurm_select_ops_t is plugin_id followed by one pointer per entry point,
+ * in the order of node_select_syms[] (libslurmfull). */
+#define BACKEND_SYM_CNT (sizeof(slurm_select_ops_t) / sizeof(void *))
+_Static_assert(sizeof(slurm_select_ops_t) % sizeof(void *) == 0,
+	       "slurm_select_ops_t is expected to hold pointers only");
+
+/*
+ * Check that @handle (opened from @path) is the cons_tres of this very
+ * release, fill backend.ops from it and run its init().
+ * RET SLURM_SUCCESS, or SLURM_ERROR with the reason logged.
+ */
+static int _backend_bind(void *handle, const char *path)
+{
+	const char *type = dlsym(handle, "plugin_type");
+	const uint32_t *version = dlsym(handle, "plugin_version");
+	const uint32_t *id;
+	void **ptrs = (void **) &backend.ops;
+	int (*backend_init)(void);
+
+	if (!type || xstrcmp(type, BACKEND_TYPE)) {
+		error("%s: %s is not %s (plugin_type %s)", plugin_type, path,
+		      BACKEND_TYPE, type ? type : "missing");
+		return SLURM_ERROR;
+	}
+	if (!version ||
+	    ((*version & RELEASE_MASK) != (SLURM_VERSION_NUMBER & RELEASE_MASK))) {
+		error("%s: %s was built for another Slurm release (0x%x, this plugin: 0x%x)",
+		      plugin_type, path, version ? *version : 0,
+		      SLURM_VERSION_NUMBER);
+		return SLURM_ERROR;
+	}
+
+	for (size_t i = 0; i < BACKEND_SYM_CNT; i++) {
+		if (!(ptrs[i] = dlsym(handle, node_select_syms[i]))) {
+			error("%s: %s lacks %s", plugin_type, path,
+			      node_select_syms[i]);
+			memset(&backend.ops, 0, sizeof(backend.ops));
+			return SLURM_ERROR;
+		}
+	}
+	id = backend.ops.plugin_id;
+	if (*id != SELECT_PLUGIN_CONS_TRES) {
+		error("%s: %s has plugin_id %u, expected %u", plugin_type,
+		      path, *id, (unsigned) SELECT_PLUGIN_CONS_TRES);
+		memset(&backend.ops, 0, sizeof(backend.ops));
+		return SLURM_ERROR;
+	}
+
+	if ((backend_init = dlsym(handle, "init")) && backend_init()) {
+		error("%s: init() of %s failed", plugin_type, path);
+		memset(&backend.ops, 0, sizeof(backend.ops));
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/*
+ * Open cons_tres from the first directory of PluginDir holding a usable
+ * select_cons_tres.so, as Slurm itself would.  Caller holds backend.lock.
+ */
+static int _backend_open(void)
+{
+	char *dirs, *dir, *save_ptr = NULL;
+	int rc = SLURM_ERROR;
+
+	if (!slurm_conf.plugindir) {
+		error("%s: PluginDir is not set, cannot find %s", plugin_type,
+		      BACKEND_FILE);
+		return SLURM_ERROR;
+	}
+
+	dirs = xstrdup(slurm_conf.plugindir);
+	for (dir = strtok_r(dirs, ":", &save_ptr); dir;
+	     dir = strtok_r(NULL, ":", &save_ptr)) {
+		char *path = xstrdup_printf("%s/%s", dir, BACKEND_FILE);
+		struct stat st;
+		void *handle;
+
+		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+			xfree(path);
+			continue;
+		}
+		if (!(handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL))) {
+			error("%s: dlopen(%s): %s", plugin_type, path,
+			      dlerror());
+			xfree(path);
+			continue;
+		}
+		if (_backend_bind(handle, path) != SLURM_SUCCESS) {
+			dlclose(handle);
+			xfree(path);
+			continue;
+		}
+		backend.handle = handle;
+		backend.path = path;
+		rc = SLURM_SUCCESS;
+		break;
+	}
+	xfree(dirs);
+
+	if (rc != SLURM_SUCCESS)
+		error("%s: no usable %s in PluginDir %s", plugin_type,
+		      BACKEND_FILE, slurm_conf.plugindir);
+	else if (running_in_slurmctld())
+		verbose("%s: forwarding to %s", plugin_type, backend.path);
+	else
+		debug2("%s: forwarding to %s", plugin_type, backend.path);
+	return rc;
+}
+
+/* Open cons_tres unless done already.  RET true when it can be called. */
+static bool _backend_ready(void)
+{
+	int state = __atomic_load_n(&backend.state, __ATOMIC_ACQUIRE);
+
+	if (state == BACKEND_READY)
+		return true;
+	if (state == BACKEND_FAILED)
+		return false;
+
+	slurm_mutex_lock(&backend.lock);
+	if (backend.state == BACKEND_CLOSED) {
+		state = (_backend_open() == SLURM_SUCCESS) ?
+			BACKEND_READY : BACKEND_FAILED;
+		__atomic_store_n(&backend.state, state, __ATOMIC_RELEASE);
+	}
+	state = backend.state;
+	slurm_mutex_unlock(&backend.lock);
+
+	return state == BACKEND_READY;
+}
+
+extern int init(void)
+{
+	/*
+	 * Only the controller that runs this plugin as its SelectType pays
+	 * for opening cons_tres now; everywhere else it is opened on first
+	 * use (most commands never forward anything but record unpacking).
+	 */
+	if (running_in_slurmctld() &&
+	    !xstrcmp(slurm_conf.select_type, plugin_type) &&
+	    !_backend_ready())
+		return SLURM_ERROR;
+
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	int (*backend_fini)(void);
+	int rc = SLURM_SUCCESS;
+
+	slurm_mutex_lock(&backend.lock);
+	if (backend.state == BACKEND_READY) {
+		if ((backend_fini = dlsym(backend.handle, "fini")))
+			rc = backend_fini();
+		dlclose(backend.handle);
+	}
+	backend.handle = NULL;
+	xfree(backend.path);
+	memset(&backend.ops, 0, sizeof(backend.ops));
+	__atomic_store_n(&backend.state, BACKEND_CLOSED, __ATOMIC_RELEASE);
+	slurm_mutex_unlock(&backend.lock);
+
+	return rc;
+}
+
+/*
+ * The entry points, in the order of slurm_select_ops_t.  Each forwards its
+ * arguments unchanged; when cons_tres cannot be opened, it returns the
+ * failure value its caller in src/common/select.c expects.
+ */
+
+extern int select_p_state_save(char *dir_name)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.state_save(dir_name);
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.state_restore(dir_name);
+}
+
+extern int select_p_job_init(List job_list)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_init(job_list);
+}
+
+extern int select_p_node_init(void)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.node_init();
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	if (!_backend_ready())
+		return EINVAL;
+
+	/*
+	 * FABRIC HOOK: candidate narrowing.
+	 * @bitmap holds the nodes slurmctld lets this job use.  A later change
+	 * clears here the nodes outside the locality domain that the placement
+	 * engine picks for the job, before cons_tres chooses among the rest.
+	 * For now the bitmap goes to cons_tres unchanged.
+	 */
+
+	return backend.ops.job_test(job_ptr, bitmap, min_nodes, max_nodes,
+				    req_nodes, mode, preemptee_candidates,
+				    preemptee_job_list, exc_core_bitmap);
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_begin(job_ptr);
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	if (!_backend_ready())
+		return -1;	/* "try again" */
+	return backend.ops.job_ready(job_ptr);
+}
+
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_expand(from_job_ptr, to_job_ptr);
+}
+
+extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_resized(job_ptr, node_ptr);
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_signal(job_ptr, signal);
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_fini(job_ptr);
+}
+
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_suspend(job_ptr, indf_susp);
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.job_resume(job_ptr, indf_susp);
+}
+
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *step_jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	if (!_backend_ready())
+		return NULL;
+	return backend.ops.step_pick_nodes(job_ptr, step_jobinfo, node_count,
+					   avail_nodes);
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.step_start(step_ptr);
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.step_finish(step_ptr, killing_step);
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.nodeinfo_pack(nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.nodeinfo_unpack(nodeinfo, buffer, protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	if (!_backend_ready())
+		return NULL;
+	return backend.ops.nodeinfo_alloc();
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.nodeinfo_free(nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.nodeinfo_set_all();
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.nodeinfo_set(job_ptr);
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state,
+					void *data)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.nodeinfo_get(nodeinfo, dinfo, state, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	if (!_backend_ready())
+		return NULL;
+	return backend.ops.jobinfo_alloc();
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.jobinfo_free(jobinfo);
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.jobinfo_set(jobinfo, data_type, data);
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.jobinfo_get(jobinfo, data_type, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
+{
+	if (!_backend_ready())
+		return NULL;
+	return backend.ops.jobinfo_copy(jobinfo);
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.jobinfo_pack(jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo_pptr,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.jobinfo_unpack(jobinfo_pptr, buffer,
+					  protocol_version);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	if (!_backend_ready()) {
+		if (buf && size)
+			buf[0] = '\0';
+		return buf;
+	}
+	return backend.ops.jobinfo_sprint(jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	if (!_backend_ready())
+		return NULL;
+	return backend.ops.jobinfo_xstrdup(jobinfo, mode);
+}
+
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.get_info_from_plugin(dinfo, job_ptr, data);
+}
+
+extern int select_p_update_node_config(int index)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.update_node_config(index);
+}
+
+extern int select_p_reconfigure(void)
+{
+	if (!_backend_ready())
+		return SLURM_ERROR;
+	return backend.ops.reconfigure();
+}
+
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt,
+				    bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	if (!_backend_ready())
+		return NULL;
+	return backend.ops.resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
+				     core_bitmap);
+}
