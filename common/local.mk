@@ -1,0 +1,11 @@
+# common/: libfabsched_common, the code every part of fabsched shares:
+# the fabsched.conf parser (fabsched_conf.h) and the value parsers
+# (fs_values.h).  No Slurm header; PIC (a libtool convenience library), so
+# that plugins, root helpers and the command can all link it:
+#   foo_LIBADD = libfabsched_common.la   (or foo_LDADD for programs)
+noinst_LTLIBRARIES += libfabsched_common.la
+libfabsched_common_la_SOURCES = \
+	common/fabsched_conf.c \
+	common/fabsched_conf.h \
+	common/fs_values.c \
+	common/fs_values.h

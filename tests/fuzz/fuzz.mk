@@ -1,0 +1,68 @@
+# tests/fuzz/fuzz.mk: fuzzing of the parsers of outside input.
+#
+# make check runs tests/fuzz/fuzz_conf_smoke: the fabsched.conf and value
+# parser fuzz target (fuzz_conf.c) with a plain main (driver.c) that
+# replays the seed corpus tests/fuzz/corpus/conf and the conf fixtures,
+# then 20000 seeded random mutations of them, in a few seconds.  It is
+# built with AddressSanitizer and UBSan when $(CC) can link them (set
+# FUZZ_SANITIZE= on the make command line to build it without).  In the
+# environment, FUZZ_COUNT sets the number of mutations and FUZZ_SEED the
+# seed ("time" for a new one each run), e.g.
+#   FUZZ_COUNT=1000000 FUZZ_SEED=time ./tests/fuzz/fuzz_conf_smoke
+#
+# make fuzz builds tests/fuzz/fuzz_conf_libfuzzer with clang's libFuzzer
+# (plus ASan and UBSan) and runs it for FUZZ_TIME seconds (default 60) on
+# the seed corpus; inputs it finds go to tests/fuzz/work/conf and crashes
+# to tests/fuzz/crash-* in the build tree:
+#   make fuzz FUZZ_TIME=600
+# A crash input worth keeping becomes a seed: copy it to
+# tests/fuzz/corpus/conf/regress-<what>.
+
+FUZZ_SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+# The flags when a test program links with them, else nothing (evaluated
+# once per make run).
+FUZZ_SANITIZE = $(eval FUZZ_SANITIZE := $(shell \
+	t=fuzz-sanitize-probe-$$$$; \
+	printf 'int main(void) { return 0; }\n' > $$t.c; \
+	if $(CC) $(FUZZ_SANITIZE_FLAGS) -o $$t $$t.c >/dev/null 2>&1 && \
+	   ./$$t >/dev/null 2>&1; then echo '$(FUZZ_SANITIZE_FLAGS)'; fi; \
+	rm -f $$t $$t.c))$(FUZZ_SANITIZE)
+
+check_PROGRAMS += tests/fuzz/fuzz_conf_smoke
+TESTS += tests/fuzz/fuzz_conf_smoke
+tests_fuzz_fuzz_conf_smoke_SOURCES = \
+	tests/fuzz/fuzz_conf.c \
+	tests/fuzz/driver.c \
+	common/fabsched_conf.c \
+	common/fs_values.c
+tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+
+EXTRA_DIST += tests/fuzz/corpus
+
+FUZZ_CLANG = clang
+FUZZ_TIME = 60
+FUZZ_CONF_SRCS = \
+	$(srcdir)/tests/fuzz/fuzz_conf.c \
+	$(srcdir)/common/fabsched_conf.c \
+	$(srcdir)/common/fs_values.c
+
+tests/fuzz/fuzz_conf_libfuzzer: $(FUZZ_CONF_SRCS) \
+		$(srcdir)/common/fabsched_conf.h $(srcdir)/common/fs_values.h
+	@command -v $(FUZZ_CLANG) >/dev/null 2>&1 || { \
+	  echo "make fuzz: $(FUZZ_CLANG) not found; it needs clang with" \
+	       "libFuzzer (apt-get install clang)" >&2; exit 1; }
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CC)$(FUZZ_CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=all -I$(top_srcdir)/common -o $@ \
+	  $(FUZZ_CONF_SRCS)
+
+fuzz: tests/fuzz/fuzz_conf_libfuzzer
+	@$(MKDIR_P) tests/fuzz/work/conf
+	./tests/fuzz/fuzz_conf_libfuzzer -max_total_time=$(FUZZ_TIME) \
+	  -max_len=8192 -artifact_prefix=tests/fuzz/ \
+	  tests/fuzz/work/conf $(srcdir)/tests/fuzz/corpus/conf
+
+.PHONY: fuzz
+CLEANFILES += tests/fuzz/fuzz_conf_libfuzzer
