@@ -735,6 +735,11 @@ static void _partition_line(struct _parser *P)
 		     "partition '%s' is already defined at line %u; expected "
 		     "one PartitionName line per partition, with all its keys",
 		     first->val, prev->line);
+	} else if (P->conf->nparts == FS_CONF_MAX_PARTITIONS) {
+		_err(P, first->line,
+		     "more than %d partitions; expected at most %d "
+		     "PartitionName lines", FS_CONF_MAX_PARTITIONS,
+		     FS_CONF_MAX_PARTITIONS);
 	} else {
 		struct fs_conf *c = P->conf;
 
@@ -790,7 +795,7 @@ oom:
 /* Split the logical line into Key=Value pairs, then act on them. */
 static void _logical_line(struct _parser *P)
 {
-	char *b = P->lbuf, esc[FS_MSG_SIZE];
+	char *b = P->lbuf, esc[FS_ESCAPE_SIZE];
 	size_t i = 0, n = P->llen;
 
 	P->npairs = 0;

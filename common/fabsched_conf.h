@@ -38,6 +38,7 @@
 #define FS_CONF_MAX_LINE 65536		   /* bytes per physical line */
 #define FS_CONF_MAX_VALUE 4096		   /* bytes per value */
 #define FS_CONF_MAX_FILE (16u << 20)	   /* bytes per file */
+#define FS_CONF_MAX_PARTITIONS 10000	   /* PartitionName lines */
 #define FS_CONF_MAX_ERRORS 100		   /* then "too many errors" */
 #define FS_CONF_ENV "FABSCHED_CONF"	   /* overrides the default path */
 

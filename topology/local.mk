@@ -1,1 +1,23 @@
-# topology/: library (added by its issue)
+# topology/: fabric model library (parse, discover, names, classify, export, JSON)
+noinst_LTLIBRARIES += topology/libfabsched_topology.la
+topology_libfabsched_topology_la_SOURCES = \
+	topology/fabsched_topo.h \
+	topology/topo_private.h \
+	topology/topo_names.h \
+	topology/model.c \
+	topology/hostlist.c \
+	topology/parse_ibnet.c \
+	topology/discover.c \
+	topology/names.c \
+	topology/classify.c \
+	topology/export_slurm.c \
+	topology/report.c \
+	topology/diff.c \
+	topology/json.c
+topology_libfabsched_topology_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(JSONC_CFLAGS)
+topology_libfabsched_topology_la_CFLAGS = $(AM_CFLAGS) -fPIC
+topology_libfabsched_topology_la_LIBADD = $(JSONC_LIBS)
+if HAVE_IBNETDISC
+topology_libfabsched_topology_la_LIBADD += $(IBNETDISC_LIBS)
+endif
+

@@ -7,15 +7,19 @@
  * build runs under AddressSanitizer and UBSan, and targets abort() when a
  * property fails.
  *
- * usage: fuzz_conf_smoke [-n COUNT] [-s SEED] [DIR|FILE]...
+ * usage: fuzz_<name>_smoke [-n COUNT] [-s SEED] [DIR|FILE]...
  *   COUNT  mutated inputs to run (default $FUZZ_COUNT, else 20000)
  *   SEED   PRNG seed (default $FUZZ_SEED, else 1; "time" for a new one)
  *   DIR    corpus directories (default $FUZZ_CORPUS, else
- *          $FABSCHED_SRCDIR/tests/fuzz/corpus/conf, plus
- *          $FABSCHED_FIXTURES/conf when set)
+ *          $FABSCHED_SRCDIR/tests/fuzz/corpus/<name>, plus
+ *          $FABSCHED_FIXTURES/<fixtures> when set)
  * To replay a crash: run again with the printed seed, or with
- * FUZZ_SAVE=1, which writes each input to fuzz-conf-last-input in the
+ * FUZZ_SAVE=1, which writes each input to fuzz-<name>-last-input in the
  * current directory before running it; pass that file as the corpus.
+ *
+ * The driver serves any target: compile it with -DFUZZ_NAME='"<name>"'
+ * (default "conf") and, when the fixtures folder has another name,
+ * -DFUZZ_FIXTURES='"<folder>"'.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +30,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef FUZZ_NAME
+#define FUZZ_NAME "conf"
+#endif
+#ifndef FUZZ_FIXTURES
+#define FUZZ_FIXTURES FUZZ_NAME
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -207,7 +218,7 @@ static size_t mutate(uint8_t *buf, size_t len)
 
 static void save(const uint8_t *buf, size_t len)
 {
-	FILE *f = fopen("fuzz-conf-last-input", "wb");
+	FILE *f = fopen("fuzz-" FUZZ_NAME "-last-input", "wb");
 
 	if (f) {
 		fwrite(buf, 1, len, f);
@@ -233,8 +244,8 @@ int main(int argc, char **argv)
 		else if (opt == 's')
 			seedarg = optarg;
 		else
-			die("usage: fuzz_conf_smoke [-n COUNT] [-s SEED] "
-			    "[DIR|FILE]...", NULL);
+			die("usage: fuzz_" FUZZ_NAME "_smoke [-n COUNT] "
+			    "[-s SEED] [DIR|FILE]...", NULL);
 	}
 	if (seedarg && !strcmp(seedarg, "time"))
 		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -253,13 +264,14 @@ int main(int argc, char **argv)
 				die("cannot read corpus", e);
 		} else {
 			e = getenv("FABSCHED_SRCDIR");
-			snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/conf",
-				 e ? e : ".");
+			snprintf(path, sizeof(path),
+				 "%s/tests/fuzz/corpus/" FUZZ_NAME, e ? e : ".");
 			if (load_path(path))
 				die("cannot read corpus (set FABSCHED_SRCDIR "
 				    "or FUZZ_CORPUS)", path);
 			if ((e = getenv("FABSCHED_FIXTURES"))) {
-				snprintf(path, sizeof(path), "%s/conf", e);
+				snprintf(path, sizeof(path), "%s/" FUZZ_FIXTURES,
+					 e);
 				load_path(path);
 			}
 		}
@@ -301,8 +313,9 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) +
 	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("ok 1 - fuzz_conf: %zu corpus inputs and %ld mutations, "
-	       "seed %llu\n", replayed, count, (unsigned long long)seed);
+	printf("ok 1 - fuzz_" FUZZ_NAME ": %zu corpus inputs and %ld "
+	       "mutations, seed %llu\n", replayed, count,
+	       (unsigned long long)seed);
 	printf("# %.2f s, %.0f inputs/s\n", secs,
 	       secs > 0 ? (double)((size_t)count + replayed) / secs : 0.0);
 	free(buf);

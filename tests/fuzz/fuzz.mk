@@ -17,6 +17,18 @@
 #   make fuzz FUZZ_TIME=600
 # A crash input worth keeping becomes a seed: copy it to
 # tests/fuzz/corpus/conf/regress-<what>.
+#
+# driver.c serves any LLVMFuzzerTestOneInput target; another parser gets
+# its seeds in tests/fuzz/corpus/<name> and a smoke test like this one:
+#   check_PROGRAMS += tests/fuzz/fuzz_<name>_smoke
+#   TESTS += tests/fuzz/fuzz_<name>_smoke
+#   tests_fuzz_fuzz_<name>_smoke_SOURCES = tests/fuzz/fuzz_<name>.c
+#	tests/fuzz/driver.c <the library sources, to sanitize them too>
+#   tests_fuzz_fuzz_<name>_smoke_CPPFLAGS = $(AM_CPPFLAGS)
+#	-DFUZZ_NAME='"<name>"' [-DFUZZ_FIXTURES='"<fixtures folder>"']
+#   (one line each)
+#   tests_fuzz_fuzz_<name>_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+#   tests_fuzz_fuzz_<name>_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
 FUZZ_SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer

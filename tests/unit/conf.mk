@@ -5,7 +5,8 @@ check_PROGRAMS += tests/unit/test_conf tests/unit/test_values
 TESTS += tests/unit/test_conf tests/unit/test_values
 
 tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
-tests_unit_test_conf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_conf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+tests_unit_test_conf_LDFLAGS = $(AM_LDFLAGS) -pthread
 tests_unit_test_conf_LDADD = libfabsched_common.la $(CMOCKA_LIBS)
 
 tests_unit_test_values_SOURCES = tests/unit/test_values.c

@@ -8,6 +8,7 @@
  * from tests/fixtures/conf relative to the current directory.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -685,6 +686,27 @@ static void test_too_many_errors(void **state)
 	fs_errors_free(e);
 }
 
+static void test_many_partitions(void **state)
+{
+	size_t n = FS_CONF_MAX_PARTITIONS + 1, len = 0;
+	char *b = malloc(n * 32);
+	struct fs_conf *c;
+
+	(void)state;
+	assert_non_null(b);
+	for (size_t i = 0; i < n - 1; i++)
+		len += (size_t)sprintf(b + len, "PartitionName=p%zu\n", i);
+	b[len] = '\0';
+	c = ok(b);
+	assert_int_equal(fs_conf_part_count(c), FS_CONF_MAX_PARTITIONS);
+	assert_string_equal(fs_conf_part_name(c, 9999), "p9999");
+	fs_conf_destroy(c);
+	sprintf(b + len, "PartitionName=one-too-many\n");
+	bad(b, "t.conf:10001: more than 10000 partitions; expected at most "
+	       "10000 PartitionName lines");
+	free(b);
+}
+
 static void test_load(void **state)
 {
 	char path[4200];
@@ -948,6 +970,76 @@ static void test_dump(void **state)
 	assert_int_equal(fs_conf_dump(NULL, stdout), -1);
 }
 
+/*
+ * No shared state: threads parsing and reading at once get what one
+ * thread gets (run under -fsanitize=thread or helgrind to see races).
+ */
+struct thread_arg {
+	const char *text;
+	size_t len;
+	const struct fs_conf *shared;
+	int bad;
+};
+
+static void *parse_thread(void *p)
+{
+	struct thread_arg *a = p;
+
+	for (int i = 0; i < 200; i++) {
+		struct fs_errors *e = fs_errors_new();
+		struct fs_conf *c = NULL;
+		struct fs_locality loc;
+		char *d;
+		size_t n;
+		FILE *f;
+
+		if (!e || fs_conf_parse("t", a->text, a->len, &c, e) ||
+		    fs_conf_part_locality(c, "long", &loc) ||
+		    loc.level != FS_LOCALITY_POD)
+			a->bad++;
+		fs_conf_destroy(c);
+		if (fs_conf_parse("t", "Bad=1", 5, &c, e) != -1 ||
+		    fs_errors_count(e) != 1 ||
+		    fs_conf_part_locality(a->shared, "batch", &loc) ||
+		    loc.wait != 1800)
+			a->bad++;
+		f = open_memstream(&d, &n);
+		if (!f || fs_conf_dump(a->shared, f))
+			a->bad++;
+		if (f) {
+			fclose(f);
+			free(d);
+		}
+		fs_errors_free(e);
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	char path[4200];
+	struct thread_arg args[4];
+	pthread_t tid[4];
+	struct fs_conf *shared = NULL;
+	size_t len;
+	char *text;
+
+	(void)state;
+	text = slurp(fixture("full.conf", path, sizeof(path)), &len);
+	assert_int_equal(fs_conf_parse("full", text, len, &shared, NULL), 0);
+	for (int i = 0; i < 4; i++) {
+		args[i] = (struct thread_arg){ text, len, shared, 0 };
+		assert_int_equal(pthread_create(&tid[i], NULL, parse_thread,
+						&args[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(tid[i], NULL), 0);
+		assert_int_equal(args[i].bad, 0);
+	}
+	fs_conf_destroy(shared);
+	free(text);
+}
+
 /* The EXAMPLES file of the man page parses and means what it says. */
 static void check_man_example(const char *man)
 {
@@ -1032,10 +1124,12 @@ int main(void)
 		cmocka_unit_test(test_bad_bytes),
 		cmocka_unit_test(test_all_errors_collected),
 		cmocka_unit_test(test_too_many_errors),
+		cmocka_unit_test(test_many_partitions),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_getters),
 		cmocka_unit_test(test_errors_list),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_man_page),
 	};
 

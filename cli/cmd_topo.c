@@ -1,0 +1,305 @@
+/*
+ * fabsched topo — fabric model: discover, export, check, diff.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_topo.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct topo_args {
+	const char *input, *cache, *json, *output, *format, *against, *save_cache, *ca;
+	int live, port, verbose;
+	struct fst_opts opts;
+	struct fst_export_opts eo;
+};
+
+static void _topo_usage(FILE *out)
+{
+	fprintf(out,
+"usage: fabsched topo <subcommand> [input] [options]\n"
+"subcommands:\n"
+"  discover   build the fabric model and write it as JSON\n"
+"  export     write topology.conf (tree or block), topology.yaml or JSON\n"
+"  check      report non-compute HCAs, degraded links and other problems\n"
+"  diff       compare with an existing topology.conf\n"
+"input (one of; default --live):\n"
+"  -i, --input FILE        ibnetdiscover text output ('-' = stdin)\n"
+"  -C, --cache FILE        ibnetdiscover --cache file (libibnetdisc)\n"
+"  -j, --json FILE         JSON model written by 'topo discover'\n"
+"  -L, --live              discover the fabric now (libibnetdisc)\n"
+"      --ca NAME --port N  local HCA and port for --live\n"
+"      --save-cache FILE   with --live: also write an ibnetdiscover cache\n"
+"node mapping:\n"
+"  -m, --node-name-map FILE  '0x<guid> \"<desc>\"' or 'H-<guid> <host>' lines\n"
+"  -r, --host-regex RE       host = group 1 of RE on the description\n"
+"  -x, --exclude RE          descriptions/hosts that are not compute nodes\n"
+"  -n, --nodelist HOSTLIST   only these hosts are compute nodes (Slurm hostlist)\n"
+"  -R, --rack-map FILE       '<rack> <hostlist>' lines (default: rack = leaf)\n"
+"      --keep-domain         keep the domain of host names\n"
+"output:\n"
+"  -o, --output FILE         write here instead of stdout\n"
+"  -f, --format FMT          export: tree (default), block, yaml, json\n"
+"      --plane N             export: only plane N\n"
+"      --block-by-pod        block: one block per pod instead of per rack\n"
+"      --no-link-speed       tree: omit LinkSpeed=\n"
+"      --root NAME           tree: name of a virtual root (default fabric)\n"
+"  -a, --against FILE        diff: the existing topology.conf\n"
+"  -v, --verbose             check: list every switch\n"
+"exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
+}
+
+static int _load(struct topo_args *a, struct fst_model **m)
+{
+	char err[1024];
+	int rc, nsrc = !!a->input + !!a->cache + !!a->json + a->live;
+
+	if (nsrc > 1) {
+		fprintf(stderr, "fabsched topo: give one input (--input, --cache, --json or --live)\n");
+		return FS_EXIT_USAGE;
+	}
+	if (a->json) {
+		if (fst_json_read_file(m, a->json, err, sizeof(err))) {
+			fprintf(stderr, "fabsched topo: %s\n", err);
+			return FS_EXIT_INPUT;
+		}
+		return FS_EXIT_OK;
+	}
+	if (a->input && !strcmp(a->input, "-")) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *ms = open_memstream(&buf, &len);
+		char chunk[65536];
+		size_t n;
+
+		if (!ms)
+			return FS_EXIT_INPUT;
+		while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+			fwrite(chunk, 1, n, ms);
+		fclose(ms);
+		rc = fst_parse_ibnet_buf(m, buf, len, "<stdin>", err, sizeof(err));
+		free(buf);
+	} else if (a->input) {
+		rc = fst_parse_ibnet_file(m, a->input, err, sizeof(err));
+	} else if (a->cache) {
+		rc = fst_load_cache(m, a->cache, err, sizeof(err));
+	} else {
+		rc = fst_discover_live(m, a->ca, a->port, a->save_cache, err, sizeof(err));
+	}
+	if (rc) {
+		fprintf(stderr, "fabsched topo: %s\n", err);
+		return FS_EXIT_INPUT;
+	}
+	if (fst_classify(*m, &a->opts, err, sizeof(err))) {
+		fprintf(stderr, "fabsched topo: %s\n", err);
+		fst_model_free(*m);
+		*m = NULL;
+		return FS_EXIT_INPUT;
+	}
+	return FS_EXIT_OK;
+}
+
+static int _parse(int argc, char **argv, struct topo_args *a)
+{
+	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT };
+	static const struct option lo[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "live", no_argument, NULL, 'L' },
+		{ "ca", required_argument, NULL, O_CA },
+		{ "port", required_argument, NULL, O_PORT },
+		{ "save-cache", required_argument, NULL, O_SAVE },
+		{ "node-name-map", required_argument, NULL, 'm' },
+		{ "host-regex", required_argument, NULL, 'r' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "nodelist", required_argument, NULL, 'n' },
+		{ "rack-map", required_argument, NULL, 'R' },
+		{ "keep-domain", no_argument, NULL, O_KEEP },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "plane", required_argument, NULL, O_PLANE },
+		{ "block-by-pod", no_argument, NULL, O_BPOD },
+		{ "no-link-speed", no_argument, NULL, O_NOLS },
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "against", required_argument, NULL, 'a' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+	char *end;
+
+	a->eo.plane = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "i:C:j:Lm:r:x:n:R:o:f:a:vh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i': a->input = optarg; break;
+		case 'C': a->cache = optarg; break;
+		case 'j': a->json = optarg; break;
+		case 'L': a->live = 1; break;
+		case O_CA: a->ca = optarg; break;
+		case O_PORT:
+			errno = 0;
+			a->port = (int)strtol(optarg, &end, 10);
+			if (errno || *end || a->port < 0 || a->port > 254) {
+				fprintf(stderr, "fabsched topo: --port %s: expected a port number 0-254\n", optarg);
+				return -1;
+			}
+			break;
+		case O_SAVE: a->save_cache = optarg; break;
+		case 'm': a->opts.name_map = optarg; break;
+		case 'r': a->opts.host_regex = optarg; break;
+		case 'x': a->opts.exclude_regex = optarg; break;
+		case 'n': a->opts.nodelist = optarg; break;
+		case 'R': a->opts.rack_map = optarg; break;
+		case O_KEEP: a->opts.keep_domain = 1; break;
+		case 'o': a->output = optarg; break;
+		case 'f': a->format = optarg; break;
+		case O_PLANE:
+			errno = 0;
+			a->eo.plane = (int)strtol(optarg, &end, 10);
+			if (errno || *end || a->eo.plane < 0) {
+				fprintf(stderr, "fabsched topo: --plane %s: expected a plane number >= 0\n", optarg);
+				return -1;
+			}
+			break;
+		case O_BPOD: a->eo.block_by_pod = 1; break;
+		case O_NOLS: a->eo.no_link_speed = 1; break;
+		case O_ROOT: a->eo.root_name = optarg; break;
+		case 'a': a->against = optarg; break;
+		case 'v': a->verbose = 1; break;
+		case 'h': _topo_usage(stdout); exit(FS_EXIT_OK);
+		default:
+			fprintf(stderr, "fabsched topo: unknown option or missing value: %s\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fabsched topo: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (a->eo.root_name && (!*a->eo.root_name || strlen(a->eo.root_name) > FST_NAME_MAX ||
+				strpbrk(a->eo.root_name, " ,=[]#"))) {
+		fprintf(stderr, "fabsched topo: --root '%s': expected a name of 1-%d characters without spaces, ',', '=', '[', ']', '#'\n",
+			a->eo.root_name, FST_NAME_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *_open_out(const struct topo_args *a)
+{
+	FILE *f;
+
+	if (!a->output || !strcmp(a->output, "-"))
+		return stdout;
+	f = fopen(a->output, "w");
+	if (!f)
+		fprintf(stderr, "fabsched topo: %s: cannot write: %s\n", a->output, strerror(errno));
+	return f;
+}
+
+static int _close_out(FILE *f, const struct topo_args *a)
+{
+	if (f == stdout)
+		return fflush(f) ? -1 : 0;
+	if (fclose(f)) {
+		fprintf(stderr, "fabsched topo: %s: write error\n", a->output);
+		return -1;
+	}
+	return 0;
+}
+
+static int _run(int argc, char **argv)
+{
+	struct topo_args a = { 0 };
+	struct fst_model *m = NULL;
+	const char *sub;
+	char err[1024];
+	int rc, erc = 0;
+	FILE *out;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		_topo_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? FS_EXIT_USAGE : FS_EXIT_OK;
+	}
+	sub = argv[1];
+	if (strcmp(sub, "discover") && strcmp(sub, "export") && strcmp(sub, "check") &&
+	    strcmp(sub, "diff")) {
+		fprintf(stderr, "fabsched topo: unknown subcommand '%s'\n", sub);
+		_topo_usage(stderr);
+		return FS_EXIT_USAGE;
+	}
+	if (_parse(argc - 1, argv + 1, &a))
+		return FS_EXIT_USAGE;
+	if (!a.format)
+		a.format = !strcmp(sub, "discover") ? "json" : "tree";
+	if (strcmp(a.format, "tree") && strcmp(a.format, "block") && strcmp(a.format, "yaml") &&
+	    strcmp(a.format, "json")) {
+		fprintf(stderr, "fabsched topo: --format %s: expected tree, block, yaml or json\n", a.format);
+		return FS_EXIT_USAGE;
+	}
+	if (!strcmp(sub, "diff") && !a.against) {
+		fprintf(stderr, "fabsched topo diff: --against FILE is required\n");
+		return FS_EXIT_USAGE;
+	}
+	if (!a.input && !a.cache && !a.json)
+		a.live = 1;
+	rc = _load(&a, &m);
+	if (rc)
+		return rc;
+	out = _open_out(&a);
+	if (!out) {
+		fst_model_free(m);
+		return FS_EXIT_INPUT;
+	}
+	if (!strcmp(sub, "check")) {
+		int problems = fst_report(m, out, a.verbose);
+
+		rc = FS_EXIT_OK;
+		for (int i = 0; i < m->nissues; i++)
+			if (m->issues[i].severity >= FST_WARNING)
+				rc = FS_EXIT_PROBLEMS;
+		if (problems < 0)
+			rc = FS_EXIT_INPUT;
+	} else if (!strcmp(sub, "diff")) {
+		int nd = 0;
+
+		if (fst_diff_tree(m, a.against, out, &nd, err, sizeof(err))) {
+			fprintf(stderr, "fabsched topo: %s\n", err);
+			rc = FS_EXIT_INPUT;
+		} else {
+			rc = nd ? FS_EXIT_PROBLEMS : FS_EXIT_OK;
+		}
+	} else {
+		if (!strcmp(a.format, "json"))
+			erc = fst_json_write(m, out, err, sizeof(err));
+		else if (!strcmp(a.format, "tree"))
+			erc = fst_export_tree(m, out, &a.eo, err, sizeof(err));
+		else if (!strcmp(a.format, "block"))
+			erc = fst_export_block(m, out, &a.eo, err, sizeof(err));
+		else
+			erc = fst_export_yaml(m, out, &a.eo, err, sizeof(err));
+		if (erc)
+			fprintf(stderr, "fabsched topo: %s\n", err);
+		rc = erc ? FS_EXIT_INPUT : FS_EXIT_OK;
+	}
+	if (_close_out(out, &a) && !rc)
+		rc = FS_EXIT_INPUT;
+	fst_model_free(m);
+	return rc;
+}
+
+const struct fs_cmd fs_cmd_topo = {
+	.name = "topo",
+	.summary = "fabric model: discover, export, check, diff",
+	.run = _run,
+	.usage = _topo_usage,
+};

@@ -1,0 +1,7 @@
+# cli/: the fabsched command.  Subcommands live in cli/cmd_<name>.c and are
+# listed in cli/fabsched.c's table.
+bin_PROGRAMS += cli/fabsched
+cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c
+cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
+cli_fabsched_LDADD = topology/libfabsched_topology.la
+dist_man_MANS += doc/fabsched.1

@@ -1,0 +1,70 @@
+/*
+ * bench_topo — parse + classify + export wall time and peak RSS on an
+ * ibnetdiscover dump (generate one with gen_fattree, e.g.
+ *   gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o big.ibnet).
+ * Prints figures; not a pass/fail test.  Targets: < 1 s, < 256 MiB.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "fabsched_topo.h"
+
+static double _now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct fst_model *m;
+	char err[512];
+	double t0, t1, t2, t3, t4;
+	struct rusage ru;
+	FILE *null = fopen("/dev/null", "w");
+	struct fst_export_opts eo = { .plane = -1 };
+
+	if (argc < 2 || !null) {
+		fprintf(stderr, "usage: bench_topo <ibnetdiscover dump>\n");
+		return 2;
+	}
+	t0 = _now();
+	if (fst_parse_ibnet_file(&m, argv[1], err, sizeof(err))) {
+		fprintf(stderr, "bench_topo: %s\n", err);
+		return 1;
+	}
+	t1 = _now();
+	if (fst_classify(m, NULL, err, sizeof(err))) {
+		fprintf(stderr, "bench_topo: %s\n", err);
+		return 1;
+	}
+	t2 = _now();
+	if (fst_export_tree(m, null, &eo, err, sizeof(err)) ||
+	    fst_export_block(m, null, &eo, err, sizeof(err))) {
+		fprintf(stderr, "bench_topo: %s\n", err);
+		return 1;
+	}
+	t3 = _now();
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak RSS after parse+classify+export: %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
+	if (fst_json_write(m, null, err, sizeof(err))) {
+		fprintf(stderr, "bench_topo: %s\n", err);
+		return 1;
+	}
+	t4 = _now();
+	getrusage(RUSAGE_SELF, &ru);
+	printf("input      %s: %d devices, %d links, %d nodes, %d levels\n", argv[1], m->ndevs,
+	       m->nlinks, m->nhosts, m->max_level + 1);
+	printf("parse      %.3f s\nclassify   %.3f s\nexport     %.3f s (tree + block)\n"
+	       "json       %.3f s\ntotal      %.3f s (parse+classify+export: %.3f s)\n"
+	       "peak RSS   %.1f MiB\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0, t3 - t0,
+	       (double)ru.ru_maxrss / 1024.0);
+	fst_model_free(m);
+	fclose(null);
+	return 0;
+}

@@ -1,0 +1,465 @@
+/*
+ * test_topo.c — unit tests of libfabsched_topology on real ibnetdiscover
+ * dumps (tests/fixtures/ibnetdiscover, see SOURCES.md there) and on small
+ * inline inputs.  cmocka, TAP output under the harness.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fabsched_topo.h"
+
+static char _path[4096];
+
+static const char *_fixture(const char *name)
+{
+	const char *dir = getenv("FABSCHED_FIXTURES");
+
+	if (!dir || !*dir)
+		dir = access("tests/fixtures/ibnetdiscover", R_OK) == 0 ? "tests/fixtures" :
+		      "../fixtures";
+	snprintf(_path, sizeof(_path), "%s/ibnetdiscover/%s", dir, name);
+	return _path;
+}
+
+static struct fst_model *_load(const char *file, const struct fst_opts *o)
+{
+	struct fst_model *m = NULL;
+	char err[512] = "";
+	int rc = fst_parse_ibnet_file(&m, file, err, sizeof(err));
+
+	if (rc)
+		print_error("%s\n", err);
+	assert_int_equal(rc, 0);
+	rc = fst_classify(m, o, err, sizeof(err));
+	if (rc)
+		print_error("%s\n", err);
+	assert_int_equal(rc, 0);
+	return m;
+}
+
+static int _count_role(const struct fst_model *m, enum fst_role r)
+{
+	int n = 0;
+
+	for (int d = 0; d < m->ndevs; d++)
+		n += m->devs[d].role == r;
+	return n;
+}
+
+static int _count_issue(const struct fst_model *m, enum fst_issue_kind k)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->nissues; i++)
+		n += m->issues[i].kind == k;
+	return n;
+}
+
+static char *_export(const struct fst_model *m, int which)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fst_export_opts eo = { .plane = -1 };
+	int rc;
+
+	assert_non_null(f);
+	rc = which == 0 ? fst_export_tree(m, f, &eo, err, sizeof(err)) :
+	     which == 1 ? fst_export_block(m, f, &eo, err, sizeof(err)) :
+			  fst_export_yaml(m, f, &eo, err, sizeof(err));
+	fclose(f);
+	assert_int_equal(rc, 0);
+	return buf;
+}
+
+/* Every tree line: SwitchName= first, never Nodes= and Switches= together,
+ * names <= 64 characters, each node once. */
+static void _assert_valid_tree(const char *conf, int expect_nodes)
+{
+	char *copy = strdup(conf), *save = NULL;
+	int nodes = 0;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+
+		if (l[0] == '#')
+			continue;
+		assert_int_equal(strncmp(l, "SwitchName=", 11), 0);
+		assert_false(strstr(l, " Nodes=") && strstr(l, " Switches="));
+		assert_int_equal(sscanf(l, "SwitchName=%127s", name), 1);
+		assert_true(strlen(name) <= 64);
+		if (strstr(l, " Nodes=")) {
+			char **v, err[128], list[4096];
+			int n;
+
+			assert_int_equal(sscanf(strstr(l, " Nodes=") + 7, "%4095s", list), 1);
+			assert_int_equal(fst_hostlist_expand(list, &v, &n, err, sizeof(err)), 0);
+			nodes += n;
+			fst_strv_free(v, n);
+		}
+	}
+	assert_int_equal(nodes, expect_nodes);
+	free(copy);
+}
+
+/* ------------------------------------------------------------ X5 */
+/*
+ * X5 (ENS Lyon, 2020): 11 switches, 89 HCAs that all keep the default
+ * description "MT25408 ConnectX Mellanox Technologies"; host names come from
+ * X5.map (86 entries).  Where our output differs from that site's
+ * X5.topology.conf, and why:
+ *  - the 3 HCAs absent from the map (H-003048c749450000, H-003048c74ae20000,
+ *    H-78e7d1030024535c) are not nodes here: a default description is no
+ *    host name, so they are reported (noncompute-hca, default-description)
+ *    instead of appearing as fake nodes "H-<guid>" that Slurm does not know;
+ *  - levels are computed, not hand-picked: the 6 switches with HCAs are
+ *    leaves, 4 switches above them are level 1, and S-0008f105001086a2,
+ *    cabled only to two level-1 switches, is level 2.  The site listed it
+ *    among 5 "spines" and made 851e and 86a2 children of each other (a
+ *    cycle); here every Switches= line points one level down;
+ *  - switches whose description carries a name ("Voltaire 4036 # <name>")
+ *    get that name (4036-8BBA, hoibp0013, ...); the others keep S-<guid>;
+ *  - x5570comp1/2 run 4xDDR on a leaf whose other host links run 4xQDR:
+ *    reported as degraded.  The r422 nodes' leaf runs DDR on every host
+ *    link, so they are its tier's majority and are not reported.
+ */
+static void test_x5(void **state)
+{
+	struct fst_opts o = { 0 };
+	struct fst_model *m;
+	char *conf, map[4096];
+	int ndiff = -1;
+	char err[256];
+	FILE *devnull;
+
+	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	o.name_map = map;
+	m = _load(_fixture("X5.topofile"), &o);
+	assert_int_equal(m->ndevs, 100);
+	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 6);
+	assert_int_equal(_count_role(m, FST_ROLE_SPINE), 5);
+	assert_int_equal(_count_role(m, FST_ROLE_HOST_LEAF), 0);
+	assert_int_equal(m->max_level, 2);
+	assert_int_equal(m->nhosts, 86);
+	assert_int_equal(_count_role(m, FST_ROLE_NONCOMPUTE), 3);
+	assert_int_equal(_count_issue(m, FST_ISSUE_DEGRADED_LINK), 2);
+	assert_int_equal(m->devs[fst_find_device(m, "S-0008f105001086a2")].level, 2);
+	assert_string_equal(m->devs[fst_find_device(m, "S-0008f105002036b4")].name, "hoibp0013");
+	assert_int_equal(m->nplanes, 1);
+	assert_int_equal(m->nracks, 6);
+	/* sl390lin101-124 share a leaf */
+	assert_int_equal(m->hosts[fst_find_host(m, "sl390lin101")].leaf,
+			 m->hosts[fst_find_host(m, "sl390lin124")].leaf);
+	conf = _export(m, 0);
+	_assert_valid_tree(conf, 86);
+	assert_non_null(strstr(conf, "SwitchName=hoibp0013 Nodes=sl390lin[101-124] LinkSpeed=40000"));
+	assert_null(strstr(conf, "SwitchName=fabric"));	/* level-1 switches span all */
+	free(conf);
+	/* the site's file: same groups, but 3 "H-<guid>" nodes we do not have */
+	devnull = fopen("/dev/null", "w");
+	assert_int_equal(fst_diff_tree(m, _fixture("X5.topology.conf"), devnull, &ndiff, err,
+				       sizeof(err)), 0);
+	fclose(devnull);
+	assert_int_equal(ndiff, 3);
+	fst_model_free(m);
+}
+
+/* 1.topo: the ibnetdiscover man page example.  Every HCA keeps its default
+ * description, so there are no nodes: both switches are non-compute leaves
+ * (never spines), 4 HCAs are reported.  The HCA port at 1xSDR among 4xSDR
+ * host links is degraded.  The switch-to-switch pair (one 4x, one reported
+ * 1x by one end) is a tie: no majority, nothing flagged there. */
+static void test_1topo(void **state)
+{
+	struct fst_model *m = _load(_fixture("1.topo"), NULL);
+	char *conf;
+
+	assert_int_equal(m->ndevs, 6);
+	assert_int_equal(m->nhosts, 0);
+	assert_int_equal(_count_role(m, FST_ROLE_HOST_LEAF), 2);
+	assert_int_equal(_count_role(m, FST_ROLE_SPINE), 0);
+	assert_int_equal(_count_role(m, FST_ROLE_NONCOMPUTE), 4);
+	assert_int_equal(_count_issue(m, FST_ISSUE_NONCOMPUTE_HCA), 4);
+	assert_int_equal(_count_issue(m, FST_ISSUE_DEGRADED_LINK), 1);
+	/* the dual-port HCA 0558 has both ports on one switch */
+	assert_int_equal(m->nlinks, 7);
+	conf = _export(m, 0);
+	_assert_valid_tree(conf, 0);
+	free(conf);
+	fst_model_free(m);
+}
+
+/* 1.topo with a map: H-0008f10403960558's two ports are one node. */
+static void test_1topo_map(void **state)
+{
+	char map[] = "/tmp/fst_test_1map_XXXXXX";
+	int fd = mkstemp(map);
+	FILE *f = fdopen(fd, "w");
+	struct fst_opts o = { .name_map = map };
+	struct fst_model *m;
+
+	fprintf(f, "# ibnetdiscover node-name-map form and H- form\n"
+		   "0x0008f10403960558 \"n001 HCA-1\"\n0x8f10403961354 \"n002 mlx4_0\"\n"
+		   "H-0008f10403960984 n003\nH-005442b100004900 localhost\n");
+	fclose(f);
+	m = _load(_fixture("1.topo"), &o);
+	unlink(map);
+	assert_int_equal(m->nhosts, 3);
+	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 2);
+	assert_int_equal(m->hosts[fst_find_host(m, "n001")].nhcas, 1);
+	assert_int_equal(m->devs[fst_find_device(m, "H-005442b100004900")].role, FST_ROLE_NONCOMPUTE);
+	assert_string_equal(m->devs[fst_find_device(m, "H-005442b100004900")].reason, "localhost");
+	fst_model_free(m);
+}
+
+/* 3.topo: noisy first line (umad error) is reported, not fatal; three
+ * self-loop cables on the SwitchIB are reported and kept out of the tree;
+ * the SX6012 is named from "MF0;switch-de779e:SX6012/U1"; r-ufm101 has two
+ * HCAs (multi-rail) on one leaf; r-ufm96 at 4xSDR among QDR is degraded.
+ * The two leaves are cabled to each other with no switch above them, so a
+ * virtual root joins them. */
+static void test_3topo(void **state)
+{
+	struct fst_model *m = _load(_fixture("3.topo"), NULL);
+	char *conf, *blk, *yaml;
+
+	assert_int_equal(_count_issue(m, FST_ISSUE_IGNORED_LINE), 1);
+	assert_int_equal(_count_issue(m, FST_ISSUE_SELF_LOOP), 3);
+	assert_int_equal(_count_issue(m, FST_ISSUE_DEGRADED_LINK), 1);
+	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 2);
+	assert_int_equal(m->nhosts, 5);
+	assert_int_equal(m->hosts[fst_find_host(m, "r-ufm101")].nhcas, 2);
+	assert_true(fst_find_device(m, "switch-de779e") >= 0);
+	conf = _export(m, 0);
+	_assert_valid_tree(conf, 5);
+	assert_non_null(strstr(conf, "SwitchName=switch-de779e Nodes=r-ufm[96,100-101]"));
+	assert_non_null(strstr(conf, "SwitchName=fabric Switches="));
+	blk = _export(m, 1);
+	assert_non_null(strstr(blk, "BlockName=switch-de779e Nodes=r-ufm[96,100-101]"));
+	assert_non_null(strstr(blk, "BlockSizes=2,4"));
+	yaml = _export(m, 2);
+	assert_non_null(strstr(yaml, "- topology: fabric_tree"));
+	assert_non_null(strstr(yaml, "block_sizes:"));
+	free(conf);
+	free(blk);
+	free(yaml);
+	fst_model_free(m);
+}
+
+/* JSON: write, read back, write again: identical. */
+static void test_json_roundtrip(void **state)
+{
+	struct fst_opts o = { 0 };
+	struct fst_model *m, *m2;
+	char *a, *b, err[512], map[4096];
+
+	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	o.name_map = map;
+	m = _load(_fixture("X5.topofile"), &o);
+	a = fst_json_string(m, err, sizeof(err));
+	assert_non_null(a);
+	assert_int_equal(fst_json_read_buf(&m2, a, strlen(a), "x5.json", err, sizeof(err)), 0);
+	b = fst_json_string(m2, err, sizeof(err));
+	assert_non_null(b);
+	assert_string_equal(a, b);
+	assert_int_equal(m2->nhosts, 86);
+	assert_int_equal(m2->hosts[fst_find_host(m2, "sl390lin1")].rank,
+			 m->hosts[fst_find_host(m, "sl390lin1")].rank);
+	free(a);
+	free(b);
+	fst_model_free(m);
+	fst_model_free(m2);
+}
+
+static void test_json_errors(void **state)
+{
+	struct fst_model *m = (void *)1;
+	char err[512];
+	const char *bad1 = "{\"format\": \"fabsched-topology\", \"version\": 1,\n \"switches\": [";
+	const char *bad2 = "{\"format\": \"other\", \"version\": 1}";
+
+	assert_int_equal(fst_json_read_buf(&m, bad1, strlen(bad1), "b.json", err, sizeof(err)), -1);
+	assert_null(m);
+	assert_non_null(strstr(err, "b.json:2:"));
+	assert_int_equal(fst_json_read_buf(&m, bad2, strlen(bad2), "c.json", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "format"));
+}
+
+/* Malformed input: file:line and the expected form. */
+static void test_parse_errors(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "Switch 8 \"S-1\"\n[99] \"H-2\"[1]\n", "<t>:2: port 99 out of range" },
+		{ "Switch x \"S-1\"\n", "<t>:1: bad port count; expected" },
+		{ "\n\n[1] \"H-2\"[1]\n", "<t>:3: port line outside" },
+		{ "Ca 1 \"H-2\"\n[1] S-1[1]\n", "<t>:2: missing quoted remote id" },
+		{ "Ca 1 \"H-2\"\n\nCa 1 \"H-2\"\n", "<t>:3: duplicate node record" },
+		{ "just some text\n", "<t>:1: no 'Switch' or 'Ca' record" },
+		{ "switchguid=0xZZ\n", "<t>:1: bad hexadecimal value" },
+		{ "Switch 4 \"S-1\"\n[1] \"H-2\"[1]\n[1] \"H-3\"[1]\n", "<t>:3: port listed twice" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fst_model *m = NULL;
+		char err[512] = "";
+
+		assert_int_equal(fst_parse_ibnet_buf(&m, cases[i].text, strlen(cases[i].text), "<t>",
+						     err, sizeof(err)), -1);
+		assert_null(m);
+		if (!strstr(err, cases[i].want))
+			print_error("case %zu: got \"%s\", want \"%s\"\n", i, err, cases[i].want);
+		assert_non_null(strstr(err, cases[i].want));
+	}
+}
+
+/* Names: first word, default descriptions, SHARP, regex, node list,
+ * multi-rail on two planes, non-compute leaf is not a spine. */
+static const char *_fabric_text =
+	"Switch 8 \"S-a1\" # \"leafA\"\n"
+	"[1] \"H-01\"[1] # \"n001 mlx5_0\" lid 1 4xHDR\n"
+	"[2] \"H-02\"[1] # \"n002.example.com mlx5_0\" lid 2 4xHDR\n"
+	"[3] \"S-s1\"[1] # \"spine1\" lid 3 4xHDR\n"
+	"[4] \"H-05\"[1] # \"localhost mlx5_0\" lid 4 4xHDR\n"
+	"\n"
+	"Switch 8 \"S-a2\" # \"MF0;leafB:MQM8700/U1\"\n"
+	"[1] \"H-03\"[1] # \"MT4129 ConnectX7   Mellanox Technologies\" lid 5 4xHDR\n"
+	"[2] \"S-s1\"[2] # \"spine1\" lid 3 4xHDR\n"
+	"[3] \"H-07\"[1] # \"n003 mlx5_0\" lid 9 4xHDR\n"
+	"\n"
+	"Switch 8 \"S-s1\" # \"spine1\"\n"
+	"[1] \"S-a1\"[3] # \"leafA\" lid 1 4xHDR\n"
+	"[2] \"S-a2\"[2] # \"leafB\" lid 1 4xHDR\n"
+	"[3] \"S-st\"[1] # \"storleaf\" lid 1 4xHDR\n"
+	"[8] \"H-06\"[1] # \"Mellanox Technologies Aggregation Node\" lid 8 4xHDR\n"
+	"\n"
+	"Switch 8 \"S-st\" # \"storleaf\"\n"
+	"[1] \"S-s1\"[3] # \"spine1\" lid 3 4xHDR\n"
+	"[2] \"H-04\"[1] # \"nfs01 mlx5_0\" lid 7 4xHDR\n"
+	"\n"
+	"Switch 8 \"S-b1\" # \"rail1-leaf\"\n"
+	"[1] \"H-11\"[1] # \"n001 mlx5_1\" lid 1 4xHDR\n"
+	"[2] \"H-12\"[1] # \"n002 mlx5_1\" lid 1 4xHDR\n"
+	"\n"
+	"Ca 1 \"H-01\" # \"n001 mlx5_0\"\n[1] \"S-a1\"[1] # lid 1 lmc 0 \"leafA\" lid 9 4xHDR\n\n"
+	"Ca 1 \"H-02\" # \"n002.example.com mlx5_0\"\n[1] \"S-a1\"[2]\n\n"
+	"Ca 1 \"H-03\" # \"MT4129 ConnectX7   Mellanox Technologies\"\n[1] \"S-a2\"[1]\n\n"
+	"Ca 1 \"H-04\" # \"nfs01 mlx5_0\"\n[1] \"S-st\"[2]\n\n"
+	"Ca 1 \"H-05\" # \"localhost mlx5_0\"\n[1] \"S-a1\"[4]\n\n"
+	"Ca 1 \"H-06\" # \"Mellanox Technologies Aggregation Node\"\n[1] \"S-s1\"[8]\n\n"
+	"Ca 1 \"H-07\" # \"n003 mlx5_0\"\n[1] \"S-a2\"[3]\n\n"
+	"Ca 1 \"H-11\" # \"n001 mlx5_1\"\n[1] \"S-b1\"[1]\n\n"
+	"Ca 1 \"H-12\" # \"n002 mlx5_1\"\n[1] \"S-b1\"[2]\n";
+
+static struct fst_model *_small(const struct fst_opts *o)
+{
+	struct fst_model *m;
+	char err[512] = "";
+
+	assert_int_equal(fst_parse_ibnet_buf(&m, _fabric_text, strlen(_fabric_text), "small", err,
+					     sizeof(err)), 0);
+	if (fst_classify(m, o, err, sizeof(err)))
+		print_error("%s\n", err);
+	assert_true(m->classified);
+	return m;
+}
+
+static void test_names_and_roles(void **state)
+{
+	struct fst_opts o = { .exclude_regex = "^nfs" };
+	struct fst_model *m = _small(&o);
+	const struct fst_device *d;
+	char *conf;
+
+	assert_int_equal(m->nhosts, 3);		/* n001 n002 n003 */
+	assert_int_equal(m->hosts[fst_find_host(m, "n001")].nhcas, 2);	/* two rails */
+	assert_true(fst_find_host(m, "n002") >= 0);			/* domain stripped */
+	d = &m->devs[fst_find_device(m, "H-03")];
+	assert_string_equal(d->reason, "default-description");
+	assert_string_equal(m->devs[fst_find_device(m, "H-05")].reason, "localhost");
+	assert_string_equal(m->devs[fst_find_device(m, "H-06")].reason, "sharp-aggregation-node");
+	assert_string_equal(m->devs[fst_find_device(m, "H-04")].reason, "excluded");
+	assert_int_equal(m->devs[fst_find_device(m, "storleaf")].role, FST_ROLE_HOST_LEAF);
+	assert_int_equal(m->devs[fst_find_device(m, "spine1")].role, FST_ROLE_SPINE); /* SHARP AN */
+	assert_int_equal(m->devs[fst_find_device(m, "spine1")].level, 1);
+	assert_int_equal(m->devs[fst_find_device(m, "leafB")].role, FST_ROLE_LEAF);
+	assert_int_equal(m->nplanes, 2);
+	/* n001 is in plane0 under leafA only, once */
+	assert_int_equal(m->hosts[fst_find_host(m, "n001")].leaf, fst_find_device(m, "leafA"));
+	conf = _export(m, 0);
+	_assert_valid_tree(conf, 3);
+	assert_null(strstr(conf, "rail1-leaf"));	/* nothing left for plane1 */
+	assert_non_null(strstr(conf, "SwitchName=spine1 Switches=leaf[A-B]") ||
+			strstr(conf, "SwitchName=spine1 Switches=leafA,leafB"));
+	free(conf);
+	fst_model_free(m);
+}
+
+static void test_nodelist_regex_racks(void **state)
+{
+	char rk[] = "/tmp/fst_test_racks_XXXXXX";
+	int fd = mkstemp(rk);
+	FILE *f = fdopen(fd, "w");
+	struct fst_opts o = { .nodelist = "n[001-002],n999", .host_regex = "^(n[0-9]+)",
+			      .rack_map = rk };
+	struct fst_model *m;
+
+	fprintf(f, "# rack nodes\nrackX n[001-002]\n");
+	fclose(f);
+	m = _small(&o);
+	unlink(rk);
+	assert_int_equal(m->nhosts, 2);
+	assert_string_equal(m->devs[fst_find_device(m, "H-07")].reason, "not-in-nodelist");
+	assert_string_equal(m->devs[fst_find_device(m, "H-04")].reason, "regex-mismatch");
+	assert_int_equal(_count_issue(m, FST_ISSUE_MISSING_NODE), 1);
+	assert_int_equal(m->nracks, 1);
+	assert_string_equal(m->racks[0].name, "rackX");
+	/* leafB has no compute node left: not a leaf with nodes, not a spine */
+	assert_int_equal(m->devs[fst_find_device(m, "leafB")].role, FST_ROLE_HOST_LEAF);
+	fst_model_free(m);
+}
+
+static void test_hostlist(void **state)
+{
+	char **v, err[256], *s;
+	int n;
+	char *names[] = { "n003", "n001", "n002", "gpu10", "gpu9", "x", "n010" };
+
+	assert_int_equal(fst_hostlist_expand("n[001-003,10],gpu[1-2]x,a", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 7);
+	assert_string_equal(v[3], "n10");
+	assert_string_equal(v[5], "gpu2x");
+	fst_strv_free(v, n);
+	assert_int_equal(fst_hostlist_expand("n[3-1]", &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(fst_hostlist_expand("n[1-", &v, &n, err, sizeof(err)), -1);
+	s = fst_hostlist_compress(names, 7);
+	assert_string_equal(s, "gpu[9-10],n[001-003,010],x");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_x5),
+		cmocka_unit_test(test_1topo),
+		cmocka_unit_test(test_1topo_map),
+		cmocka_unit_test(test_3topo),
+		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_names_and_roles),
+		cmocka_unit_test(test_nodelist_regex_racks),
+		cmocka_unit_test(test_hostlist),
+	};
+
+	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);
+}

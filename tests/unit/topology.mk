@@ -1,0 +1,36 @@
+# topology library tests: cmocka unit tests on real dumps, live ibsim tests
+# (libibnetdisc), a short fuzz smoke run, and the benchmark programs.
+EXTRA_DIST += tests/unit/test_topo_ibsim.sh tests/fuzz/corpus/ibnet
+
+# generator of fat-tree fabrics (ibsim net files, ibnetdiscover text)
+check_PROGRAMS += tests/bench/gen_fattree tests/bench/bench_topo
+tests_bench_gen_fattree_SOURCES = tests/bench/gen_fattree.c
+tests_bench_bench_topo_SOURCES = tests/bench/bench_topo.c
+tests_bench_bench_topo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology
+tests_bench_bench_topo_LDADD = topology/libfabsched_topology.la
+
+# fuzz target, run briefly as a TAP test (FST_LIBFUZZER builds it for libFuzzer)
+check_PROGRAMS += tests/fuzz/fuzz_ibnet
+tests_fuzz_fuzz_ibnet_SOURCES = tests/fuzz/fuzz_ibnet.c
+tests_fuzz_fuzz_ibnet_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology
+tests_fuzz_fuzz_ibnet_LDADD = topology/libfabsched_topology.la
+TESTS += tests/fuzz/fuzz_ibnet
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_topo
+tests_unit_test_topo_SOURCES = tests/unit/test_topo.c
+tests_unit_test_topo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
+tests_unit_test_topo_LDADD = topology/libfabsched_topology.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_topo
+endif
+
+if HAVE_IBNETDISC
+TESTS += tests/unit/test_topo_ibsim.sh
+endif
+
+# `make bench-topo`: 3-level fat tree with 20,000 HCAs, figures printed
+bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT)
+	tests/bench/gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o tests/bench/fattree-20k.ibnet
+	tests/bench/bench_topo tests/bench/fattree-20k.ibnet
+CLEANFILES += tests/bench/fattree-20k.ibnet
+.PHONY: bench-topo

@@ -1,0 +1,747 @@
+/*
+ * classify.c — from a parsed fabric to compute nodes, levels, planes, racks,
+ * pods, ranks and degraded links.
+ *
+ * - A leaf is a switch with at least one compute HCA (level 0).  Levels grow
+ *   outward from the leaves (breadth-first over switch-to-switch links).
+ * - A switch with HCAs but no compute HCA (storage, UFM) that is not next to
+ *   a compute leaf is a non-compute leaf (level 0, no nodes), never a spine.
+ *   SHARP aggregation nodes do not make a switch a leaf.
+ * - Planes are the connected switch fabrics (dual rail = two planes).  A
+ *   node belongs to the first plane (most compute nodes first) it reaches;
+ *   there, to the leaf most of its ports reach.
+ * - Pods: leaves joined through common level-1 switches (or direct links).
+ * - A link is degraded when its width or speed is below the most common
+ *   value of its tier (host links of one switch; switch links between the
+ *   same pair of levels in one plane).  Ties choose the lower value.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+#include "topo_names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct adj {
+	int *off;	/* ndevs + 1 */
+	int *nb;	/* neighbour switch devices (deduplicated) */
+};
+
+static int _build_adj(const struct fst_model *m, struct adj *a)
+{
+	int n = m->ndevs, k = 0;
+
+	a->off = calloc((size_t)n + 1, sizeof(int));
+	a->nb = calloc((size_t)m->nlinks * 2 + 1, sizeof(int));
+	if (!a->off || !a->nb)
+		return -1;
+	for (int d = 0; d < n; d++) {
+		const struct fst_device *dv = &m->devs[d];
+
+		a->off[d] = k;
+		if (dv->type != FST_SWITCH)
+			continue;
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer, dup = 0;
+
+			if (r < 0 || r == d || m->devs[r].type != FST_SWITCH)
+				continue;
+			for (int j = a->off[d]; j < k; j++)
+				if (a->nb[j] == r) {
+					dup = 1;
+					break;
+				}
+			if (!dup)
+				a->nb[k++] = r;
+		}
+	}
+	a->off[n] = k;
+	return 0;
+}
+
+static void _bfs(const struct fst_model *m, const struct adj *a, int *dist, const char *skip,
+		 int *queue)
+{
+	int qh = 0, qt = 0;
+
+	for (int d = 0; d < m->ndevs; d++)
+		if (dist[d] == 0)
+			queue[qt++] = d;
+	while (qh < qt) {
+		int d = queue[qh++];
+
+		for (int j = a->off[d]; j < a->off[d + 1]; j++) {
+			int r = a->nb[j];
+
+			if (dist[r] >= 0 || (skip && skip[r]))
+				continue;
+			dist[r] = dist[d] + 1;
+			queue[qt++] = r;
+		}
+	}
+}
+
+static int _uf_find(int *uf, int x)
+{
+	while (uf[x] != x) {
+		uf[x] = uf[uf[x]];
+		x = uf[x];
+	}
+	return x;
+}
+
+static int _add_group(struct fst_group **g, int *n, int *cap, const char *name, int parent, int leaf)
+{
+	struct fst_group *ng = fst_grow(*g, cap, *n + 1, sizeof(**g));
+
+	if (!ng)
+		return -1;
+	*g = ng;
+	memset(&ng[*n], 0, sizeof(ng[*n]));
+	ng[*n].name = strdup(name);
+	if (!ng[*n].name)
+		return -1;
+	ng[*n].parent = parent;
+	ng[*n].leaf = leaf;
+	return (*n)++;
+}
+
+static int _add_member(struct fst_group *g, int x)
+{
+	int *nm = realloc(g->members, (size_t)(g->nmembers + 1) * sizeof(int));
+
+	if (!nm)
+		return -1;
+	g->members = nm;
+	g->members[g->nmembers++] = x;
+	return 0;
+}
+
+static int _host_cmp(const void *a, const void *b, void *arg)
+{
+	const struct fst_model *m = arg;
+	const struct fst_host *x = &m->hosts[*(const int *)a];
+	const struct fst_host *y = &m->hosts[*(const int *)b];
+
+	if (x->plane != y->plane)
+		return (unsigned)x->plane < (unsigned)y->plane ? -1 : 1;
+	if (x->pod != y->pod)
+		return (unsigned)x->pod < (unsigned)y->pod ? -1 : 1;
+	if (x->rack != y->rack)
+		return (unsigned)x->rack < (unsigned)y->rack ? -1 : 1;
+	return fst_str_cmp_natural(x->name, y->name);
+}
+
+/* ------------------------------------------------------------ names */
+static int _name_switches(struct fst_model *m, const struct fst_names *nm)
+{
+	struct fst_index count = { 0 };
+	char buf[256];
+
+	for (int d = 0; d < m->ndevs; d++) {
+		struct fst_device *dv = &m->devs[d];
+		const char *mapped;
+
+		if (dv->type == FST_HCA)
+			continue;
+		mapped = fst_names_mapped(nm, dv->guid);
+		buf[0] = '\0';
+		if (mapped) {
+			fst_names_switch(mapped, buf, sizeof(buf));
+			if (!buf[0] && fst_host_name_ok(mapped))
+				snprintf(buf, sizeof(buf), "%s", mapped);
+		} else {
+			fst_names_switch(dv->desc, buf, sizeof(buf));
+		}
+		if (!buf[0] || !fst_host_name_ok(buf))
+			snprintf(buf, sizeof(buf), "%s", dv->id);
+		if (fst_set_str(&dv->name, buf))
+			goto oom;
+		int c = fst_index_get(&count, buf);
+		if (fst_index_put(&count, buf, c < 0 ? 1 : c + 1))
+			goto oom;
+	}
+	for (int d = 0; d < m->ndevs; d++) {
+		struct fst_device *dv = &m->devs[d];
+
+		if (dv->type == FST_HCA)
+			continue;
+		if (fst_index_get(&count, dv->name) > 1 && strcmp(dv->name, dv->id)) {
+			if (fst_add_issue(m, FST_ISSUE_NAME, FST_WARNING, d, -1, -1, -1,
+					  "switch %s: name \"%s\" from its description is not unique, using %s",
+					  dv->id, dv->name, dv->id) ||
+			    fst_set_str(&dv->name, dv->id))
+				goto oom;
+		}
+		if (fst_index_put(&m->priv->names, dv->name, d))
+			goto oom;
+	}
+	fst_index_clear(&count);
+	return 0;
+oom:
+	fst_index_clear(&count);
+	return -1;
+}
+
+static int _map_hcas(struct fst_model *m, const struct fst_names *nm, const struct fst_opts *o)
+{
+	char name[256];
+	int cap_hosts = 0;
+
+	for (int d = 0; d < m->ndevs; d++) {
+		struct fst_device *dv = &m->devs[d];
+		const char *why;
+		int h;
+
+		if (dv->type != FST_HCA)
+			continue;
+		why = fst_names_host(nm, o, dv, name, sizeof(name));
+		if (why) {
+			dv->role = FST_ROLE_NONCOMPUTE;
+			dv->reason = why;
+			int benign = !strcmp(why, "sharp-aggregation-node") || !strcmp(why, "excluded") ||
+				     !strcmp(why, "not-in-nodelist");
+			if (fst_add_issue(m, FST_ISSUE_NONCOMPUTE_HCA, benign ? FST_INFO : FST_WARNING,
+					  d, -1, -1, -1, "HCA %s \"%s\"%s%s: not a compute node (%s)",
+					  dv->id, dv->desc, name[0] ? " host " : "", name, why))
+				return -1;
+			if (name[0] && fst_set_str(&dv->name, name))
+				return -1;
+			continue;
+		}
+		if (fst_set_str(&dv->name, name))
+			return -1;
+		h = fst_index_get(&m->priv->hostix, name);
+		if (h < 0) {
+			struct fst_host *nh = fst_grow(m->hosts, &cap_hosts, m->nhosts + 1,
+						       sizeof(*m->hosts));
+
+			if (!nh)
+				return -1;
+			m->hosts = nh;
+			h = m->nhosts;
+			memset(&nh[h], 0, sizeof(nh[h]));
+			nh[h].name = strdup(name);
+			nh[h].leaf = nh[h].plane = nh[h].rack = nh[h].pod = -1;
+			if (!nh[h].name || fst_index_put(&m->priv->hostix, name, h))
+				return -1;
+			m->nhosts++;
+		}
+		{
+			struct fst_host *ho = &m->hosts[h];
+			int *nh = realloc(ho->hcas, (size_t)(ho->nhcas + 1) * sizeof(int));
+
+			if (!nh)
+				return -1;
+			ho->hcas = nh;
+			ho->hcas[ho->nhcas++] = d;
+		}
+		dv->role = FST_ROLE_COMPUTE;
+		dv->host = h;
+	}
+	if (nm->have_nodelist) {
+		char **miss = calloc((size_t)nm->nodelist_n + 1, sizeof(char *));
+		int nmiss = 0;
+
+		if (!miss)
+			return -1;
+		for (int i = 0; i < nm->nodelist_n; i++)
+			if (fst_index_get(&m->priv->hostix, nm->nodelist_v[i]) < 0)
+				miss[nmiss++] = nm->nodelist_v[i];
+		if (nmiss) {
+			char *hl = fst_hostlist_compress(miss, nmiss);
+			int rc = fst_add_issue(m, FST_ISSUE_MISSING_NODE, FST_WARNING, -1, -1, -1, -1,
+					       "%d node(s) of the node list not found in the fabric: %s",
+					       nmiss, hl ? hl : "?");
+
+			free(hl);
+			if (rc) {
+				free(miss);
+				return -1;
+			}
+		}
+		free(miss);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ degraded links */
+struct tierlink {
+	long key;
+	int link;
+};
+
+static int _tl_cmp(const void *a, const void *b)
+{
+	const struct tierlink *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->link - y->link;
+}
+
+static int _mode(const int *count, int n)
+{
+	int best = -1;
+
+	for (int i = 0; i < n; i++)
+		if (count[i] > 0 && (best < 0 || count[i] > count[best]))
+			best = i;	/* strictly more: ties keep the lower value */
+	return best;
+}
+
+static int _degraded(struct fst_model *m)
+{
+	struct tierlink *tl = calloc((size_t)m->nlinks + 1, sizeof(*tl));
+	int n = 0;
+
+	if (!tl)
+		return -1;
+	for (int i = 0; i < m->nlinks; i++) {
+		struct fst_link *l = &m->links[i];
+		const struct fst_device *a = &m->devs[l->a], *b = &m->devs[l->b];
+
+		if (l->self_loop || l->width <= 0 || l->speed == FST_SPEED_UNKNOWN)
+			continue;
+		if (a->type == FST_SWITCH && b->type == FST_SWITCH) {
+			int lo = a->level < b->level ? a->level : b->level;
+			int hi = a->level < b->level ? b->level : a->level;
+
+			l->tier = lo;
+			tl[n].key = (long)m->ndevs + 1 + (((long)(a->plane + 1) * 64 + (lo + 1)) * 64 + hi + 1);
+		} else {
+			int sw = a->type == FST_SWITCH ? l->a : l->b;
+
+			l->tier = -1;
+			tl[n].key = sw;	/* host links of one switch */
+		}
+		tl[n++].link = i;
+	}
+	qsort(tl, (size_t)n, sizeof(*tl), _tl_cmp);
+	for (int i = 0; i < n;) {
+		int j = i, wc[13] = { 0 }, sc[16] = { 0 }, mw, ms;
+
+		while (j < n && tl[j].key == tl[i].key) {
+			wc[m->links[tl[j].link].width]++;
+			sc[m->links[tl[j].link].speed]++;
+			j++;
+		}
+		mw = _mode(wc, 13);
+		ms = _mode(sc, 16);
+		for (int k = i; k < j; k++) {
+			struct fst_link *l = &m->links[tl[k].link];
+
+			if (l->width >= mw && (int)l->speed >= ms)
+				continue;
+			l->degraded = 1;
+			if (fst_add_issue(m, FST_ISSUE_DEGRADED_LINK, FST_PROBLEM, l->a, l->a_port, l->b,
+					  l->b_port,
+					  "degraded link %s port %d <-> %s port %d: %dx%s, its tier (%s) runs %dx%s",
+					  fst_dev_label(m, l->a), l->a_port, fst_dev_label(m, l->b),
+					  l->b_port, l->width, fst_speed_name(l->speed),
+					  l->tier < 0 ? "host links of this switch" : "switch links",
+					  mw, fst_speed_name((enum fst_speed)ms))) {
+				free(tl);
+				return -1;
+			}
+		}
+		i = j;
+	}
+	free(tl);
+	return 0;
+}
+
+/* Uplink cables per switch against the most common count of its level and
+ * plane: fewer means a cable is missing or down. */
+static int _missing_uplinks(struct fst_model *m)
+{
+	int *up = calloc((size_t)m->ndevs + 1, sizeof(int));
+
+	if (!up)
+		return -1;
+	for (int d = 0; d < m->ndevs; d++) {
+		const struct fst_device *dv = &m->devs[d];
+
+		if (dv->role != FST_ROLE_LEAF && dv->role != FST_ROLE_SPINE)
+			continue;
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer;
+
+			if (r >= 0 && r != d && m->devs[r].type == FST_SWITCH &&
+			    m->devs[r].level == dv->level + 1)
+				up[d]++;
+		}
+	}
+	for (int pl = 0; pl < m->nplanes; pl++)
+		for (int lv = 0; lv < m->max_level; lv++) {
+			int cnt[256] = { 0 }, ref = -1;
+
+			for (int d = 0; d < m->ndevs; d++)
+				if (m->devs[d].plane == pl && m->devs[d].level == lv && up[d] &&
+				    (m->devs[d].role == FST_ROLE_LEAF || m->devs[d].role == FST_ROLE_SPINE))
+					cnt[up[d] > 255 ? 255 : up[d]]++;
+			for (int i = 255; i > 0; i--)
+				if (cnt[i] && (ref < 0 || cnt[i] > cnt[ref]))
+					ref = i;
+			if (ref < 0)
+				continue;
+			for (int d = 0; d < m->ndevs; d++)
+				if (m->devs[d].plane == pl && m->devs[d].level == lv && up[d] &&
+				    up[d] < ref &&
+				    (m->devs[d].role == FST_ROLE_LEAF || m->devs[d].role == FST_ROLE_SPINE) &&
+				    fst_add_issue(m, FST_ISSUE_MISSING_LINK, FST_WARNING, d, -1, -1, -1,
+						  "switch %s has %d uplink(s), most level-%d switches of plane%d have %d: cable missing or down?",
+						  m->devs[d].name, up[d], lv, pl, ref)) {
+					free(up);
+					return -1;
+				}
+		}
+	free(up);
+	return 0;
+}
+
+/* ------------------------------------------------------------ main */
+int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen)
+{
+	struct fst_opts none = { 0 };
+	struct fst_names nm = { 0 };
+	struct adj a = { 0 };
+	int n = m->ndevs, rc = -1, cap_r = 0, cap_p = 0, cap_pl = 0;
+	int *dist = NULL, *queue = NULL, *comp = NULL, *uf = NULL, *order = NULL, *tmp = NULL;
+	char *skip = NULL;
+	int *plane_compute = NULL, nplanes = 0;
+	char buf[300];
+
+	if (!opts)
+		opts = &none;
+	if (m->classified)
+		return fst_err(err, errlen, "model already classified");
+	if (fst_names_setup(&nm, opts, err, errlen))
+		goto out_noerr;
+	if (_name_switches(m, &nm) || _map_hcas(m, &nm, opts) || _build_adj(m, &a))
+		goto oom;
+	dist = malloc(sizeof(int) * (size_t)(n + 1));
+	queue = malloc(sizeof(int) * (size_t)(n + 1));
+	comp = malloc(sizeof(int) * (size_t)(n + 1));
+	uf = malloc(sizeof(int) * (size_t)(n + 1));
+	tmp = calloc((size_t)n + 1, sizeof(int));
+	skip = calloc((size_t)n + 1, 1);
+	if (!dist || !queue || !comp || !uf || !skip || !tmp)
+		goto oom;
+
+	/* compute HCAs per switch; host HCAs (not SHARP) per switch */
+	for (int d = 0; d < n; d++) {
+		struct fst_device *dv = &m->devs[d];
+
+		dist[d] = -1;
+		if (dv->type != FST_SWITCH)
+			continue;
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer;
+
+			if (r < 0 || m->devs[r].type != FST_HCA)
+				continue;
+			if (m->devs[r].role == FST_ROLE_COMPUTE)
+				dv->nhosts++;
+			else if (!fst_is_aggregation_node(m->devs[r].desc))
+				tmp[d]++;
+		}
+		if (dv->nhosts)
+			dist[d] = 0;
+	}
+	/* non-compute leaves: host HCAs, no compute, not next to a compute leaf */
+	_bfs(m, &a, dist, NULL, queue);
+	for (int d = 0; d < n; d++)
+		if (m->devs[d].type == FST_SWITCH && !m->devs[d].nhosts && tmp[d] && dist[d] != 1)
+			skip[d] = 1;
+	for (int d = 0; d < n; d++)
+		dist[d] = (m->devs[d].type == FST_SWITCH && m->devs[d].nhosts) ? 0 : -1;
+	_bfs(m, &a, dist, skip, queue);
+	m->max_level = 0;
+	for (int d = 0; d < n; d++) {
+		struct fst_device *dv = &m->devs[d];
+
+		if (dv->type != FST_SWITCH)
+			continue;
+		if (skip[d]) {
+			dv->role = FST_ROLE_HOST_LEAF;
+			dv->level = 0;
+		} else if (dist[d] == 0) {
+			dv->role = FST_ROLE_LEAF;
+			dv->level = 0;
+		} else if (dist[d] > 0) {
+			dv->role = FST_ROLE_SPINE;
+			dv->level = dist[d];
+			if (dist[d] > m->max_level)
+				m->max_level = dist[d];
+		} else {
+			dv->role = FST_ROLE_ISOLATED;
+			dv->level = -1;
+		}
+	}
+
+	/* planes: connected switch fabrics */
+	for (int d = 0; d < n; d++)
+		comp[d] = -1;
+	for (int d = 0; d < n; d++) {
+		int qh = 0, qt = 0, *npc;
+
+		if (m->devs[d].type != FST_SWITCH || comp[d] >= 0)
+			continue;
+		npc = realloc(plane_compute, sizeof(int) * (size_t)(nplanes + 1));
+		if (!npc)
+			goto oom;
+		plane_compute = npc;
+		plane_compute[nplanes] = 0;
+		comp[d] = nplanes;
+		queue[qt++] = d;
+		while (qh < qt) {
+			int x = queue[qh++];
+
+			plane_compute[nplanes] += m->devs[x].nhosts;
+			for (int j = a.off[x]; j < a.off[x + 1]; j++)
+				if (comp[a.nb[j]] < 0) {
+					comp[a.nb[j]] = nplanes;
+					queue[qt++] = a.nb[j];
+				}
+		}
+		nplanes++;
+	}
+	/* order planes: most compute ports first, then discovery order */
+	order = calloc((size_t)nplanes + 1, sizeof(int));
+	if (!order)
+		goto oom;
+	{
+		int *rank = calloc((size_t)nplanes + 1, sizeof(int));
+
+		if (!rank)
+			goto oom;
+		for (int i = 0; i < nplanes; i++)
+			order[i] = i;
+		for (int i = 1; i < nplanes; i++)	/* stable insertion sort */
+			for (int j = i; j > 0 && plane_compute[order[j]] > plane_compute[order[j - 1]]; j--) {
+				int t = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+		for (int i = 0; i < nplanes; i++)
+			rank[order[i]] = i;
+		for (int i = 0; i < nplanes; i++) {
+			snprintf(buf, sizeof(buf), "plane%d", i);
+			if (_add_group(&m->planes, &m->nplanes, &cap_pl, buf, -1, -1) < 0) {
+				free(rank);
+				goto oom;
+			}
+			if (!plane_compute[order[i]] &&
+			    fst_add_issue(m, FST_ISSUE_NO_NODES, FST_INFO, -1, -1, -1, -1,
+					  "plane%d has no compute nodes", i)) {
+				free(rank);
+				goto oom;
+			}
+		}
+		for (int d = 0; d < n; d++)
+			if (comp[d] >= 0)
+				m->devs[d].plane = rank[comp[d]];
+		free(rank);
+	}
+	for (int d = 0; d < n; d++) {		/* HCAs: plane of their first switch */
+		struct fst_device *dv = &m->devs[d];
+
+		if (dv->type == FST_SWITCH)
+			continue;
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer;
+
+			if (r >= 0 && m->devs[r].type == FST_SWITCH) {
+				dv->plane = m->devs[r].plane;
+				break;
+			}
+		}
+	}
+
+	/* hosts: primary plane and leaf */
+	for (int h = 0; h < m->nhosts; h++) {
+		struct fst_host *ho = &m->hosts[h];
+		int best_plane = -1, best = -1, bestc = 0, nl = 0;
+
+		for (int i = 0; i < ho->nhcas; i++) {
+			const struct fst_device *dv = &m->devs[ho->hcas[i]];
+
+			for (int p = 1; p <= dv->nports; p++) {
+				int r = dv->ports[p].peer;
+
+				if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF &&
+				    (best_plane < 0 || m->devs[r].plane < best_plane))
+					best_plane = m->devs[r].plane;
+			}
+		}
+		if (best_plane < 0)
+			continue;
+		for (int i = 0; i < ho->nhcas; i++) {
+			const struct fst_device *dv = &m->devs[ho->hcas[i]];
+
+			for (int p = 1; p <= dv->nports; p++) {
+				int r = dv->ports[p].peer;
+
+				if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF &&
+				    m->devs[r].plane == best_plane) {
+					if (tmp[r] >= 0)
+						tmp[r] = -1;	/* reuse tmp as a counter */
+					tmp[r]--;
+				}
+			}
+		}
+		for (int i = 0; i < ho->nhcas; i++) {
+			const struct fst_device *dv = &m->devs[ho->hcas[i]];
+
+			for (int p = 1; p <= dv->nports; p++) {
+				int r = dv->ports[p].peer, c;
+
+				if (r < 0 || tmp[r] >= 0)
+					continue;
+				c = -tmp[r] - 1;
+				nl++;
+				if (c > bestc || (c == bestc && r < best)) {
+					bestc = c;
+					best = r;
+				}
+				tmp[r] = 0;
+			}
+		}
+		ho->plane = best_plane;
+		ho->leaf = best;
+		ho->nleaves = nl;
+		if (nl > 1 && fst_add_issue(m, FST_ISSUE_MULTI_LEAF, FST_INFO, best, -1, -1, -1,
+					   "node %s reaches %d leaves of plane%d; placed under %s",
+					   ho->name, nl, best_plane, m->devs[best].name))
+			goto oom;
+	}
+
+	/* pods: union of leaves through level-1 switches and direct links */
+	for (int d = 0; d < n; d++)
+		uf[d] = d;
+	for (int d = 0; d < n; d++) {
+		const struct fst_device *dv = &m->devs[d];
+		int first = -1;
+
+		if (dv->role == FST_ROLE_LEAF) {
+			for (int j = a.off[d]; j < a.off[d + 1]; j++)
+				if (m->devs[a.nb[j]].role == FST_ROLE_LEAF)
+					uf[_uf_find(uf, a.nb[j])] = _uf_find(uf, d);
+			continue;
+		}
+		if (dv->role != FST_ROLE_SPINE || dv->level != 1)
+			continue;
+		for (int j = a.off[d]; j < a.off[d + 1]; j++) {
+			int r = a.nb[j];
+
+			if (m->devs[r].role != FST_ROLE_LEAF)
+				continue;
+			if (first < 0)
+				first = r;
+			else
+				uf[_uf_find(uf, r)] = _uf_find(uf, first);
+		}
+	}
+	for (int d = 0; d < n; d++)
+		comp[d] = -1;
+	for (int pl = 0; pl < m->nplanes; pl++)
+		for (int d = 0; d < n; d++) {
+			struct fst_device *dv = &m->devs[d];
+			int root;
+
+			if (dv->role != FST_ROLE_LEAF || dv->plane != pl)
+				continue;
+			root = _uf_find(uf, d);
+			if (comp[root] < 0) {
+				snprintf(buf, sizeof(buf), "pod%d", m->npods);
+				comp[root] = _add_group(&m->pods, &m->npods, &cap_p, buf, pl, -1);
+				if (comp[root] < 0 || _add_member(&m->planes[pl], comp[root]))
+					goto oom;
+			}
+			dv->pod = comp[root];
+		}
+
+	/* racks: rack map first, else the host's leaf */
+	for (int d = 0; d < n; d++)
+		tmp[d] = -1;
+	{
+		int *rackix = NULL;
+
+		if (nm.nracknames) {
+			rackix = malloc(sizeof(int) * (size_t)nm.nracknames);
+			if (!rackix)
+				goto oom;
+			for (int i = 0; i < nm.nracknames; i++)
+				rackix[i] = -1;
+		}
+		for (int h = 0; h < m->nhosts; h++) {
+			struct fst_host *ho = &m->hosts[h];
+			int rk = nm.nracknames ? fst_index_get(&nm.rackof, ho->name) : -1;
+			int pod = ho->leaf >= 0 ? m->devs[ho->leaf].pod : -1;
+			int *slot;
+
+			if (rk >= 0)
+				slot = &rackix[rk];
+			else if (ho->leaf >= 0)
+				slot = &tmp[ho->leaf];
+			else
+				continue;
+			if (*slot < 0) {
+				*slot = _add_group(&m->racks, &m->nracks, &cap_r,
+						   rk >= 0 ? nm.racknames[rk] : m->devs[ho->leaf].name,
+						   pod, rk >= 0 ? -1 : ho->leaf);
+				if (*slot < 0 || (pod >= 0 && _add_member(&m->pods[pod], *slot))) {
+					free(rackix);
+					goto oom;
+				}
+				if (rk < 0)
+					m->devs[ho->leaf].rack = *slot;
+			}
+			ho->rack = *slot;
+			ho->pod = pod;
+			if (_add_member(&m->racks[*slot], h)) {
+				free(rackix);
+				goto oom;
+			}
+		}
+		free(rackix);
+	}
+
+	/* ranks: locality order */
+	{
+		int *ord = malloc(sizeof(int) * (size_t)(m->nhosts + 1));
+
+		if (!ord)
+			goto oom;
+		for (int h = 0; h < m->nhosts; h++)
+			ord[h] = h;
+		qsort_r(ord, (size_t)m->nhosts, sizeof(int), _host_cmp, m);
+		for (int i = 0; i < m->nhosts; i++)
+			m->hosts[ord[i]].rank = i;
+		free(ord);
+	}
+
+	if (_degraded(m) || _missing_uplinks(m))
+		goto oom;
+	m->classified = 1;
+	rc = 0;
+	goto out_noerr;
+oom:
+	fst_err(err, errlen, "out of memory");
+out_noerr:
+	free(a.off);
+	free(a.nb);
+	free(dist);
+	free(queue);
+	free(comp);
+	free(uf);
+	free(skip);
+	free(tmp);
+	free(order);
+	free(plane_compute);
+	fst_names_free(&nm);
+	return rc;
+}

@@ -1,0 +1,239 @@
+/*
+ * fabsched_topo.h — fabsched fabric model (libfabsched_topology).
+ *
+ * Builds a model of an InfiniBand fabric from ibnetdiscover text, from a live
+ * fabric (libibnetdisc) or from an ibnetdiscover cache file; maps HCAs to
+ * compute nodes; classifies switches (levels, leaves, planes, racks, pods);
+ * finds degraded links; exports Slurm topology.conf (tree and block),
+ * topology.yaml and a JSON model, and reads the JSON model back.
+ *
+ * Conventions (the whole library):
+ * - Functions returning int return 0 on success and -1 on failure.  On
+ *   failure they write one line into the caller's buffer (err, errlen), in
+ *   the form "<file>:<line>: <what was found>; expected <expected form>"
+ *   whenever a file position is known.  err may be NULL.
+ * - Nothing is printed, nothing exits or aborts; there is no global state,
+ *   so distinct models may be used from distinct threads.
+ * - Ownership: a model returned through a `struct fst_model **` argument
+ *   belongs to the caller, who releases it with fst_model_free().  Every
+ *   pointer inside a model (strings, arrays) belongs to the model and lives
+ *   until fst_model_free(); callers treat the structures as read-only.
+ *   Strings returned by functions documented as "caller frees" are released
+ *   with free().
+ */
+#ifndef FABSCHED_TOPO_H
+#define FABSCHED_TOPO_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FST_JSON_FORMAT  "fabsched-topology"
+#define FST_JSON_VERSION 1
+#define FST_NAME_MAX     64	/* Slurm switch/node name limit we enforce */
+
+enum fst_devtype { FST_SWITCH = 1, FST_HCA = 2, FST_ROUTER = 3 };
+
+/* Per-lane signalling rates of InfiniBand generations. */
+enum fst_speed {
+	FST_SPEED_UNKNOWN = 0, FST_SPEED_SDR, FST_SPEED_DDR, FST_SPEED_QDR,
+	FST_SPEED_FDR10, FST_SPEED_FDR, FST_SPEED_EDR, FST_SPEED_HDR,
+	FST_SPEED_NDR, FST_SPEED_XDR
+};
+
+/* Role of a device after fst_classify(). */
+enum fst_role {
+	FST_ROLE_NONE = 0,
+	FST_ROLE_LEAF,		/* switch with at least one compute HCA (level 0) */
+	FST_ROLE_HOST_LEAF,	/* switch with HCAs but no compute HCA (level 0, no nodes) */
+	FST_ROLE_SPINE,		/* switch above the leaves (level >= 1) */
+	FST_ROLE_ISOLATED,	/* switch not reachable from any leaf (level -1) */
+	FST_ROLE_COMPUTE,	/* HCA of a compute node */
+	FST_ROLE_NONCOMPUTE	/* HCA listed in the report, not a node */
+};
+
+enum fst_severity { FST_INFO = 0, FST_WARNING = 1, FST_PROBLEM = 2 };
+
+enum fst_issue_kind {
+	FST_ISSUE_IGNORED_LINE = 1,	/* input noise skipped (e.g. umad errors) */
+	FST_ISSUE_NONCOMPUTE_HCA,	/* HCA that is not a compute node */
+	FST_ISSUE_DEGRADED_LINK,	/* width or speed below its tier */
+	FST_ISSUE_SELF_LOOP,		/* cable between two ports of one switch */
+	FST_ISSUE_ASYMMETRIC,		/* both ends disagree about a link */
+	FST_ISSUE_DANGLING,		/* link to a device not in the input */
+	FST_ISSUE_MULTI_LEAF,		/* node's HCAs on several leaves of a plane */
+	FST_ISSUE_NAME,			/* switch name fallback, duplicate names */
+	FST_ISSUE_NO_NODES,		/* switch/plane without compute nodes */
+	FST_ISSUE_MISSING_NODE,		/* node of the node-list filter not in fabric */
+	FST_ISSUE_MISSING_LINK		/* fewer uplinks than the switch's peers */
+};
+
+struct fst_port {
+	int num;		/* port number; ports[i].num == i */
+	uint64_t guid;		/* port GUID, 0 when unknown */
+	int lid;		/* 0 when unknown */
+	int width;		/* active lanes (1, 2, 4, 8, 12), 0 unknown */
+	enum fst_speed speed;
+	int peer;		/* device index at the other end, -1 when none */
+	int peer_port;
+	int link;		/* index in fst_model.links, -1 when none */
+};
+
+struct fst_device {
+	enum fst_devtype type;
+	uint64_t guid;		/* node GUID */
+	uint64_t sysimgguid;
+	char *id;		/* record id: "S-<guid>", "H-<guid>" or net-file id */
+	char *desc;		/* node description ("" when none) */
+	char *name;		/* switch: display name; HCA: host name or NULL */
+	int nports;
+	struct fst_port *ports;	/* nports + 1 entries, index = port number */
+	int line;		/* line of its record in the input, 0 otherwise */
+	/* filled by fst_classify() */
+	enum fst_role role;
+	int level;		/* switches: 0 leaf, 1.. above, -1 isolated; HCAs -1 */
+	int plane;		/* plane (connected switch fabric) index, -1 none */
+	int host;		/* HCA: index in hosts, -1 when not a node */
+	const char *reason;	/* non-compute HCA: why (static string) */
+	int rack, pod;		/* leaf switches: group indices, -1 otherwise */
+	int nhosts;		/* leaf: compute HCA ports attached */
+};
+
+struct fst_link {
+	int a, a_port, b, b_port;	/* device indices and port numbers */
+	int width;
+	enum fst_speed speed;
+	int self_loop;			/* both ends on one device */
+	int degraded;			/* set by fst_classify() */
+	int tier;			/* -1 host link, else lower switch level */
+};
+
+struct fst_host {		/* a compute node */
+	char *name;
+	int *hcas;		/* device indices of its HCAs */
+	int nhcas;
+	int leaf;		/* device index of its primary leaf, -1 if none */
+	int plane, rack, pod;	/* group indices, -1 if none */
+	int rank;		/* 0.. in locality order (plane, pod, rack, name) */
+	int nleaves;		/* leaves reached in its primary plane */
+};
+
+/* Racks, pods and planes: nested locality domains. */
+struct fst_group {
+	char *name;
+	int parent;		/* rack -> pod, pod -> plane; -1 for planes */
+	int leaf;		/* racks: leaf switch device index, -1 if from a rack map */
+	int *members;		/* racks: host indices; pods: racks; planes: pods */
+	int nmembers;
+};
+
+struct fst_issue {
+	enum fst_issue_kind kind;
+	enum fst_severity severity;
+	char *msg;
+	int dev, port, peer, peer_port;	/* devices involved, -1 when none */
+};
+
+struct fst_model {
+	char *source;		/* input file name, "live" or JSON source */
+	struct fst_device *devs;
+	int ndevs;
+	struct fst_link *links;
+	int nlinks;
+	struct fst_host *hosts;
+	int nhosts;
+	struct fst_group *racks, *pods, *planes;
+	int nracks, npods, nplanes;
+	struct fst_issue *issues;
+	int nissues;
+	int classified;
+	int max_level;
+	struct fst_priv *priv;	/* library-internal indices */
+	int cap_devs, cap_links, cap_issues;
+};
+
+/* ------------------------------------------------------------ model */
+struct fst_model *fst_model_new(void);		/* caller frees; NULL on ENOMEM */
+void fst_model_free(struct fst_model *m);	/* NULL is fine */
+int fst_find_device(const struct fst_model *m, const char *id_or_name);	/* -1 none */
+int fst_find_host(const struct fst_model *m, const char *name);		/* -1 none */
+const char *fst_speed_name(enum fst_speed s);	/* "QDR", "?" */
+int fst_speed_from_name(const char *s, enum fst_speed *out);	/* 0 / -1 */
+long fst_lane_mbps(enum fst_speed s);		/* nominal Mb/s per lane */
+long fst_link_mbps(int width, enum fst_speed s);	/* width x lane rate */
+const char *fst_role_name(enum fst_role r);
+const char *fst_issue_kind_name(enum fst_issue_kind k);
+
+/* ------------------------------------------------------------ inputs */
+/* ibnetdiscover text (also accepts ibsim net files).  Noise outside records
+ * (error lines) becomes an FST_ISSUE_IGNORED_LINE; malformed records fail. */
+int fst_parse_ibnet_file(struct fst_model **out, const char *path, char *err, size_t errlen);
+int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len,
+			const char *name, char *err, size_t errlen);
+/* Live discovery through libibnetdisc (ca NULL = first CA, port 0 = first
+ * active).  If cache_out is not NULL the discovered fabric is also written
+ * there with ibnd_cache_fabric().  Fails with a message when the library was
+ * built without libibnetdisc. */
+int fst_discover_live(struct fst_model **out, const char *ca, int port,
+		      const char *cache_out, char *err, size_t errlen);
+/* ibnetdiscover --cache file, loaded with ibnd_load_fabric(). */
+int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen);
+int fst_have_ibnetdisc(void);	/* 1 when built with libibnetdisc */
+
+/* ------------------------------------------------------------ names + classification */
+struct fst_opts {
+	const char *name_map;	/* node-name-map: "<guid> \"desc\"" or "H-<guid> host" */
+	const char *host_regex;	/* POSIX ERE on the description; group 1 (or match) = host */
+	const char *exclude_regex; /* descriptions/hosts matching are not compute nodes */
+	const char *nodelist;	/* Slurm hostlist: only these are compute nodes */
+	const char *rack_map;	/* lines "<rack> <hostlist>" */
+	int keep_domain;	/* keep "n001.example.com" (default: strip to "n001") */
+};
+/* Resolve names, map HCAs to hosts, classify switches, racks, pods, planes,
+ * degraded links.  May be called once per model. */
+int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen);
+
+/* ------------------------------------------------------------ hostlists */
+/* Expand "n[001-003,7],gpu1" into names; *names and each string caller frees
+ * (fst_strv_free).  Compress: sorted Slurm hostlist expression, caller frees. */
+int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size_t errlen);
+char *fst_hostlist_compress(char *const *names, int n);
+void fst_strv_free(char **v, int n);
+
+/* ------------------------------------------------------------ exporters */
+struct fst_export_opts {
+	int plane;		/* tree: -1 = all planes (nodes in their primary plane) */
+	int block_by_pod;	/* block: one block per pod instead of per rack */
+	int no_link_speed;	/* tree: omit LinkSpeed= */
+	const char *root_name;	/* virtual root when no switch spans all (default "fabric") */
+};
+int fst_export_tree(const struct fst_model *m, FILE *out, const struct fst_export_opts *o,
+		    char *err, size_t errlen);
+int fst_export_block(const struct fst_model *m, FILE *out, const struct fst_export_opts *o,
+		     char *err, size_t errlen);
+int fst_export_yaml(const struct fst_model *m, FILE *out, const struct fst_export_opts *o,
+		    char *err, size_t errlen);
+/* Human-readable report: summary, non-compute HCAs, degraded links, issues.
+ * Returns the number of FST_PROBLEM issues (>= 0) or -1. */
+int fst_report(const struct fst_model *m, FILE *out, int verbose);
+/* Compare with an existing topology.conf (tree).  *ndiff receives the number
+ * of differences; a description goes to out. */
+int fst_diff_tree(const struct fst_model *m, const char *topology_conf, FILE *out,
+		  int *ndiff, char *err, size_t errlen);
+
+/* ------------------------------------------------------------ JSON model */
+int fst_json_write(const struct fst_model *m, FILE *out, char *err, size_t errlen);
+char *fst_json_string(const struct fst_model *m, char *err, size_t errlen); /* caller frees */
+/* Reads a model written by fst_json_write(); the result is classified. */
+int fst_json_read_file(struct fst_model **out, const char *path, char *err, size_t errlen);
+int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len,
+		      const char *name, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,264 @@
+/*
+ * hostlist.c — Slurm hostlist expressions: "n[001-004,7],gpu1" <-> names.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOSTLIST_MAX 1000000
+
+struct strv {
+	char **v;
+	int n, cap;
+};
+
+static int _push(struct strv *sv, const char *s, size_t len)
+{
+	char **nv;
+
+	if (sv->n >= HOSTLIST_MAX)
+		return -1;
+	nv = fst_grow(sv->v, &sv->cap, sv->n + 1, sizeof(*sv->v));
+	if (!nv)
+		return -1;
+	sv->v = nv;
+	sv->v[sv->n] = strndup(s, len);
+	if (!sv->v[sv->n])
+		return -1;
+	sv->n++;
+	return 0;
+}
+
+void fst_strv_free(char **v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Expand one term (no top-level comma), e.g. "n[01-03]x[1-2]". */
+static int _expand_term(struct strv *sv, const char *term, size_t len, char *err, size_t errlen)
+{
+	const char *lb = memchr(term, '[', len), *rb, *p;
+	char buf[512];
+
+	if (!lb) {
+		if (!len)
+			return 0;
+		if (memchr(term, ']', len))
+			return fst_err(err, errlen, "unbalanced ']' in \"%.*s\"; expected prefix[lo-hi,...]",
+				       (int)len, term);
+		return _push(sv, term, len) ? fst_err(err, errlen, "hostlist too large") : 0;
+	}
+	rb = memchr(lb, ']', len - (size_t)(lb - term));
+	if (!rb)
+		return fst_err(err, errlen, "missing ']' in \"%.*s\"; expected prefix[lo-hi,...]",
+			       (int)len, term);
+	p = lb + 1;
+	while (p < rb) {
+		const char *q = p, *dash = NULL;
+		unsigned long lo, hi;
+		int width;
+		char *end;
+
+		while (q < rb && *q != ',')
+			q++;
+		for (const char *c = p; c < q; c++)
+			if (*c == '-')
+				dash = c;
+			else if (!isdigit((unsigned char)*c))
+				return fst_err(err, errlen, "bad range \"%.*s\"; expected digits lo or lo-hi",
+					       (int)(q - p), p);
+		if (q == p || dash == p || dash == q - 1)
+			return fst_err(err, errlen, "empty range in \"%.*s\"; expected lo or lo-hi",
+				       (int)len, term);
+		errno = 0;
+		lo = strtoul(p, &end, 10);
+		hi = dash ? strtoul(dash + 1, &end, 10) : lo;
+		width = (int)((dash ? dash : q) - p);
+		if (errno || hi < lo || hi - lo >= HOSTLIST_MAX)
+			return fst_err(err, errlen, "bad range \"%.*s\"; expected lo <= hi", (int)(q - p), p);
+		for (unsigned long i = lo; i <= hi; i++) {
+			int n = snprintf(buf, sizeof(buf), "%.*s%0*lu%.*s", (int)(lb - term), term,
+					 width, i, (int)(len - (size_t)(rb + 1 - term)), rb + 1);
+
+			if (n < 0 || (size_t)n >= sizeof(buf))
+				return fst_err(err, errlen, "host name too long in \"%.*s\"", (int)len, term);
+			if (memchr(rb + 1, '[', len - (size_t)(rb + 1 - term))) {
+				if (_expand_term(sv, buf, (size_t)n, err, errlen))
+					return -1;
+			} else if (_push(sv, buf, (size_t)n)) {
+				return fst_err(err, errlen, "hostlist too large (more than %d names)",
+					       HOSTLIST_MAX);
+			}
+		}
+		p = q + 1;
+	}
+	return 0;
+}
+
+int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size_t errlen)
+{
+	struct strv sv = { 0 };
+	const char *p = expr, *start = expr;
+	int depth = 0;
+
+	*names = NULL;
+	*n = 0;
+	for (;; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']')
+			depth--;
+		if ((*p == ',' && depth == 0) || *p == '\0' || ((*p == ' ' || *p == '\t') && !depth)) {
+			if (_expand_term(&sv, start, (size_t)(p - start), err, errlen)) {
+				fst_strv_free(sv.v, sv.n);
+				return -1;
+			}
+			start = p + 1;
+		}
+		if (!*p)
+			break;
+	}
+	if (depth) {
+		fst_strv_free(sv.v, sv.n);
+		return fst_err(err, errlen, "unbalanced brackets in \"%s\"", expr);
+	}
+	*names = sv.v;
+	*n = sv.n;
+	return 0;
+}
+
+struct hn {
+	const char *name;
+	size_t plen;		/* prefix length */
+	int width;		/* padded width, 0 when not padded, -1 no number */
+	unsigned long num;
+};
+
+static int _hn_cmp(const void *a, const void *b)
+{
+	const struct hn *x = a, *y = b;
+	size_t l = x->plen < y->plen ? x->plen : y->plen;
+	int c = strncmp(x->name, y->name, l);
+
+	if (c)
+		return c;
+	if (x->plen != y->plen)
+		return x->plen < y->plen ? -1 : 1;
+	if (x->width != y->width)
+		return x->width < y->width ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	int failed;
+};
+
+static void _sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 256;
+		char *ns;
+
+		while (nc < b->len + n + 1)
+			nc *= 2;
+		ns = realloc(b->s, nc);
+		if (!ns) {
+			b->failed = 1;
+			return;
+		}
+		b->s = ns;
+		b->cap = nc;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+char *fst_hostlist_compress(char *const *names, int n)
+{
+	struct hn *h = calloc((size_t)(n ? n : 1), sizeof(*h));
+	struct sbuf b = { 0 };
+	char tmp[64];
+
+	if (!h)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *s = names[i];
+		size_t len = strlen(s), d = len;
+
+		while (d > 0 && isdigit((unsigned char)s[d - 1]))
+			d--;
+		h[i].name = s;
+		h[i].plen = d;
+		if (d == len || len - d > 9 || strchr(s, '[') || strchr(s, ',')) {
+			h[i].width = -1;
+			h[i].plen = len;
+		} else {
+			h[i].num = strtoul(s + d, NULL, 10);
+			h[i].width = (s[d] == '0' && len - d > 1) ? (int)(len - d) : 0;
+		}
+	}
+	qsort(h, (size_t)n, sizeof(*h), _hn_cmp);
+	_sb_add(&b, "", 0);
+	for (int i = 0; i < n;) {
+		int j = i + 1;
+
+		if (b.len)
+			_sb_add(&b, ",", 1);
+		if (h[i].width < 0) {
+			_sb_add(&b, h[i].name, strlen(h[i].name));
+			while (j < n && !strcmp(h[j].name, h[i].name))
+				j++;
+			i = j;
+			continue;
+		}
+		while (j < n && h[j].width == h[i].width && h[j].plen == h[i].plen &&
+		       !strncmp(h[j].name, h[i].name, h[i].plen))
+			j++;
+		_sb_add(&b, h[i].name, h[i].plen);
+		if (j == i + 1) {
+			_sb_add(&b, h[i].name + h[i].plen, strlen(h[i].name + h[i].plen));
+			i = j;
+			continue;
+		}
+		_sb_add(&b, "[", 1);
+		for (int k = i; k < j;) {
+			int e = k;
+
+			while (e + 1 < j && (h[e + 1].num == h[e].num + 1 || h[e + 1].num == h[e].num))
+				e++;
+			if (k > i)
+				_sb_add(&b, ",", 1);
+			if (e > k && h[e].num != h[k].num)
+				snprintf(tmp, sizeof(tmp), "%0*lu-%0*lu", h[k].width, h[k].num,
+					 h[k].width, h[e].num);
+			else
+				snprintf(tmp, sizeof(tmp), "%0*lu", h[k].width, h[k].num);
+			_sb_add(&b, tmp, strlen(tmp));
+			k = e + 1;
+		}
+		_sb_add(&b, "]", 1);
+		i = j;
+	}
+	free(h);
+	if (b.failed) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}

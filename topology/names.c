@@ -1,0 +1,355 @@
+/*
+ * names.c — HCA -> compute node mapping and switch names.
+ *
+ * Host name of an HCA, first match wins:
+ *   1. node-name-map entry of its node GUID (ibnetdiscover's
+ *      "0x<guid> \"<description>\"" form or "H-<guid> <host>");
+ *      the mapped text replaces the node description;
+ *   2. the optional regex (group 1, or the whole match);
+ *   3. the first word of the description ("n001 mlx5_0" -> n001).
+ * HCAs that are not compute nodes (SHARP aggregation nodes, default
+ * descriptions, localhost, excluded, outside the Slurm node list, ...) are
+ * kept, with a reason, and listed in the report.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+#include "topo_names.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void _guidkey(char *buf, size_t n, uint64_t g)
+{
+	snprintf(buf, n, "%016" PRIx64, g);
+}
+
+int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int ln = 0;
+	const char *form = "'0x<guid> \"<description>\"' or 'H-<guid> <host>'";
+
+	if (!f)
+		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *end, *val, key[40];
+		unsigned long long g;
+		size_t n;
+
+		ln++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fclose(f);
+			return fst_err(err, errlen, "%s:%d: line too long; expected %s", path, ln, form);
+		}
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s || *s == '#')
+			continue;
+		if ((s[0] == 'H' || s[0] == 'S' || s[0] == 'R') && s[1] == '-')
+			s += 2;
+		errno = 0;
+		g = strtoull(s, &end, 16);
+		if (end == s || errno || !isspace((unsigned char)*end)) {
+			fclose(f);
+			return fst_err(err, errlen, "%s:%d: bad GUID; expected %s", path, ln, form);
+		}
+		val = end;
+		while (isspace((unsigned char)*val))
+			val++;
+		n = strlen(val);
+		while (n && isspace((unsigned char)val[n - 1]))
+			val[--n] = '\0';
+		if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
+			val[n - 1] = '\0';
+			val++;
+		}
+		if (!*val || strchr(val, '"')) {
+			fclose(f);
+			return fst_err(err, errlen, "%s:%d: missing or unbalanced name; expected %s",
+				       path, ln, form);
+		}
+		_guidkey(key, sizeof(key), g);
+		{
+			char **nv = fst_grow(nm->mapval, &nm->cap_map, nm->nmap + 1, sizeof(char *));
+
+			if (!nv || !(nv[nm->nmap] = strdup(val)) ||
+			    fst_index_put(&nm->map, key, nm->nmap)) {
+				if (nv)
+					nm->mapval = nv;
+				fclose(f);
+				return fst_err(err, errlen, "out of memory");
+			}
+			nm->mapval = nv;
+			nm->nmap++;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+const char *fst_names_mapped(const struct fst_names *nm, uint64_t guid)
+{
+	char key[40];
+	int i;
+
+	_guidkey(key, sizeof(key), guid);
+	i = fst_index_get(&nm->map, key);
+	return i < 0 ? NULL : nm->mapval[i];
+}
+
+void fst_names_free(struct fst_names *nm)
+{
+	fst_index_clear(&nm->map);
+	for (int i = 0; i < nm->nmap; i++)
+		free(nm->mapval[i]);
+	free(nm->mapval);
+	if (nm->have_re)
+		regfree(&nm->re);
+	if (nm->have_ex)
+		regfree(&nm->ex);
+	fst_index_clear(&nm->nodelist);
+	fst_strv_free(nm->nodelist_v, nm->nodelist_n);
+	fst_index_clear(&nm->rackof);
+	fst_strv_free(nm->racknames, nm->nracknames);
+	memset(nm, 0, sizeof(*nm));
+}
+
+static void _first_word(const char *s, char *out, size_t n)
+{
+	size_t i = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	while (*s && !isspace((unsigned char)*s) && i + 1 < n)
+		out[i++] = *s++;
+	out[i] = '\0';
+}
+
+static int _starts_ci(const char *s, const char *p)
+{
+	return !strncasecmp(s, p, strlen(p));
+}
+
+/* A description the HCA firmware or driver sets when nobody configured one. */
+static int _default_hca_desc(const char *word, const char *desc)
+{
+	static const char *const vendor[] = { "mellanox", "connectx", "infinihost", "nvidia",
+					      "qlogic", "intel", "hfi", "qib", "mlx", "hca-",
+					      "ibm", NULL };
+
+	if (word[0] == 'M' && word[1] == 'T' && isdigit((unsigned char)word[2]))
+		return 1;
+	for (int i = 0; vendor[i]; i++)
+		if (_starts_ci(word, vendor[i]))
+			return 1;
+	(void)desc;
+	return 0;
+}
+
+int fst_is_aggregation_node(const char *desc)
+{
+	return strcasestr(desc, "aggregation node") != NULL ||
+	       strcasestr(desc, "sharp") != NULL;
+}
+
+const char *fst_names_host(const struct fst_names *nm, const struct fst_opts *o,
+			   const struct fst_device *d, char *out, size_t n)
+{
+	const char *text = fst_names_mapped(nm, d->guid);
+	int mapped = text != NULL;
+	char word[256];
+
+	out[0] = '\0';
+	if (!mapped)
+		text = d->desc;
+	if (fst_is_aggregation_node(d->desc))
+		return "sharp-aggregation-node";
+	if (!*text)
+		return "no-description";
+	if (nm->have_re) {
+		regmatch_t mt[2];
+
+		if (regexec(&nm->re, text, 2, mt, 0))
+			return "regex-mismatch";
+		if (mt[1].rm_so < 0)
+			mt[1] = mt[0];
+		snprintf(word, sizeof(word), "%.*s", (int)(mt[1].rm_eo - mt[1].rm_so),
+			 text + mt[1].rm_so);
+	} else {
+		_first_word(text, word, sizeof(word));
+		if (!mapped && _default_hca_desc(word, text))
+			return "default-description";
+	}
+	if (!o->keep_domain && !isdigit((unsigned char)word[0])) {
+		char *dot = strchr(word, '.');
+
+		if (dot)
+			*dot = '\0';
+	}
+	if (!strcasecmp(word, "localhost"))
+		return "localhost";
+	if (!fst_host_name_ok(word))
+		return "invalid-host-name";
+	snprintf(out, n, "%s", word);
+	if (nm->have_ex && (!regexec(&nm->ex, text, 0, NULL, 0) ||
+			    !regexec(&nm->ex, out, 0, NULL, 0)))
+		return "excluded";
+	if (nm->have_nodelist && fst_index_get(&nm->nodelist, out) < 0)
+		return "not-in-nodelist";
+	return NULL;
+}
+
+/* Switch name from a description, "" when it only has a vendor default. */
+void fst_names_switch(const char *desc, char *out, size_t n)
+{
+	static const char *const vendor[] = { "mellanox", "voltaire", "nvidia", "qlogic",
+					      "infiniscale", "switchx", "switchib", "quantum",
+					      "topspin", "intel", "sun datacenter", "sw-", "mf0;",
+					      "switch", NULL };
+	const char *semi = strchr(desc, ';'), *hash = strrchr(desc, '#');
+	char word[256];
+
+	out[0] = '\0';
+	if (!strncmp(desc, "MF0;", 4) && semi) {	/* "MF0;<name>:<model>/U1" */
+		const char *colon = strchr(semi, ':');
+		size_t len = colon ? (size_t)(colon - semi - 1) : strlen(semi + 1);
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, semi + 1);
+		if (fst_host_name_ok(word))
+			snprintf(out, n, "%s", word);
+		return;
+	}
+	if (hash) {					/* "Voltaire 4036 # <name>" */
+		_first_word(hash + 1, word, sizeof(word));
+		if (fst_host_name_ok(word))
+			snprintf(out, n, "%s", word);
+		return;
+	}
+	_first_word(desc, word, sizeof(word));
+	if (!word[0] || (word[0] == 'M' && word[1] == 'T' && isdigit((unsigned char)word[2])))
+		return;
+	for (int i = 0; vendor[i] && strpbrk(desc, " \t"); i++)
+		if (strcasestr(desc, vendor[i]))
+			return;
+	/* a model number such as ISR9024, SX6036, MQM8700 */
+	{
+		const char *c = word;
+
+		while (isupper((unsigned char)*c))
+			c++;
+		if (c != word && isdigit((unsigned char)c[0]) && isdigit((unsigned char)c[1]) &&
+		    isdigit((unsigned char)c[2]))
+			return;
+	}
+	if (fst_host_name_ok(word))
+		snprintf(out, n, "%s", word);
+}
+
+int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, size_t errlen)
+{
+	char **v = NULL;
+	int n = 0, rc;
+
+	if (o->name_map && fst_names_load_map(nm, o->name_map, err, errlen))
+		return -1;
+	if (o->host_regex) {
+		rc = regcomp(&nm->re, o->host_regex, REG_EXTENDED);
+		if (rc) {
+			char b[128];
+
+			regerror(rc, &nm->re, b, sizeof(b));
+			return fst_err(err, errlen, "host regex \"%s\": %s; expected a POSIX extended regex",
+				       o->host_regex, b);
+		}
+		nm->have_re = 1;
+	}
+	if (o->exclude_regex) {
+		rc = regcomp(&nm->ex, o->exclude_regex, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char b[128];
+
+			regerror(rc, &nm->ex, b, sizeof(b));
+			return fst_err(err, errlen, "exclude regex \"%s\": %s; expected a POSIX extended regex",
+				       o->exclude_regex, b);
+		}
+		nm->have_ex = 1;
+	}
+	if (o->nodelist) {
+		char e2[256];
+
+		if (fst_hostlist_expand(o->nodelist, &v, &n, e2, sizeof(e2)))
+			return fst_err(err, errlen, "node list: %s", e2);
+		for (int i = 0; i < n; i++)
+			if (fst_index_put(&nm->nodelist, v[i], i)) {
+				fst_strv_free(v, n);
+				return fst_err(err, errlen, "out of memory");
+			}
+		nm->have_nodelist = 1;
+		nm->nodelist_v = v;
+		nm->nodelist_n = n;
+	}
+	if (o->rack_map && fst_names_load_racks(nm, o->rack_map, err, errlen))
+		return -1;
+	return 0;
+}
+
+int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	int ln = 0;
+
+	if (!f)
+		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line, *rack, *list, *save = NULL, e2[256];
+		char **v;
+		int n, ri;
+
+		ln++;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s || *s == '#')
+			continue;
+		rack = strtok_r(s, " \t\r\n", &save);
+		list = strtok_r(NULL, " \t\r\n", &save);
+		if (!rack || !list || strtok_r(NULL, " \t\r\n", &save) || !fst_host_name_ok(rack)) {
+			fclose(f);
+			return fst_err(err, errlen, "%s:%d: bad line; expected '<rack> <hostlist>'", path, ln);
+		}
+		if (fst_hostlist_expand(list, &v, &n, e2, sizeof(e2))) {
+			fclose(f);
+			return fst_err(err, errlen, "%s:%d: %s", path, ln, e2);
+		}
+		{
+			char **nr = fst_grow(nm->racknames, &nm->cap_racknames, nm->nracknames + 1,
+					     sizeof(char *));
+
+			if (!nr || !(nr[nm->nracknames] = strdup(rack))) {
+				if (nr)
+					nm->racknames = nr;
+				fst_strv_free(v, n);
+				fclose(f);
+				return fst_err(err, errlen, "out of memory");
+			}
+			nm->racknames = nr;
+			ri = nm->nracknames++;
+		}
+		for (int i = 0; i < n; i++)
+			if (fst_index_put(&nm->rackof, v[i], ri)) {
+				fst_strv_free(v, n);
+				fclose(f);
+				return fst_err(err, errlen, "out of memory");
+			}
+		fst_strv_free(v, n);
+	}
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,450 @@
+/*
+ * parse_ibnet.c — ibnetdiscover text output (and ibsim net files) -> model.
+ *
+ * Records look like
+ *   switchguid=0x8f10400410015(8f10400410015)
+ *   Switch 8 "S-0008f10400410015"  # "SW-6IB4 Voltaire" base port 0 lid 3 lmc 0
+ *   [6]  "H-0008f10403960984"[1](8f10403960985)  # "MT23108 ..." lid 16 4xSDR
+ * and for HCAs
+ *   Ca 2 "H-0008f10403960984"  # "n001 mlx5_0"
+ *   [1](8f10403960985)  "S-0008f10400410015"[6]  # lid 16 lmc 1 "SW-6IB4" lid 3 4xSDR
+ * Links are listed from both ends; they are joined after the whole input has
+ * been read, so forward references are fine.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_MAX_LEN 4096
+
+struct pending {
+	int dev, port, rport, width, line;
+	enum fst_speed speed;
+	char *rid;
+};
+
+struct pstate {
+	struct fst_model *m;
+	const char *file;
+	int line;
+	int cur;		/* device of the current record, -1 outside */
+	uint64_t next_guid, next_sysimg;
+	struct pending *pend;
+	int npend, cap_pend;
+	char *err;
+	size_t errlen;
+};
+
+static char *_skip_ws(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Parse `"text"` at *s (after spaces); text may not contain '"'. */
+static int _quoted(char **s, char **out)
+{
+	char *p = _skip_ws(*s), *q;
+
+	if (*p != '"')
+		return -1;
+	q = strchr(p + 1, '"');
+	if (!q)
+		return -1;
+	*q = '\0';
+	*out = p + 1;
+	*s = q + 1;
+	return 0;
+}
+
+/* Parse `[N]` at *s (no leading spaces skipped when tight). */
+static int _bracket_num(char **s, int *out)
+{
+	char *p = *s, *end;
+	long v;
+
+	if (*p != '[')
+		return -1;
+	errno = 0;
+	v = strtol(p + 1, &end, 10);
+	if (end == p + 1 || *end != ']' || errno || v < 0 || v > 255)
+		return -1;
+	*out = (int)v;
+	*s = end + 1;
+	return 0;
+}
+
+/* Parse `(hex)` at *s when present. */
+static int _paren_guid(char **s, uint64_t *out)
+{
+	char *p = *s, *end;
+	unsigned long long v;
+
+	if (*p != '(')
+		return 0;
+	errno = 0;
+	v = strtoull(p + 1, &end, 16);
+	if (end == p + 1 || *end != ')' || errno)
+		return -1;
+	*out = v;
+	*s = end + 1;
+	return 0;
+}
+
+static int _hexval(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 16);
+	if (end == s || errno || (*end && *end != '(' && !isspace((unsigned char)*end)))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static uint64_t _guid_from_id(const char *id)
+{
+	uint64_t g = 0;
+
+	if ((id[0] == 'S' || id[0] == 'H' || id[0] == 'R') && id[1] == '-' &&
+	    strlen(id + 2) == 16 && !_hexval(id + 2, &g))
+		return g;
+	return 0;
+}
+
+static int _perr(struct pstate *ps, const char *expected, const char *found)
+{
+	return fst_err(ps->err, ps->errlen, "%s:%d: %s; expected %s", ps->file, ps->line,
+		       found, expected);
+}
+
+static int _header(struct pstate *ps, char *s, enum fst_devtype type)
+{
+	char *end, *id, *hash, *q1, *q2;
+	long nports;
+	uint64_t guid;
+	int d;
+	const char *form = "'Switch|Ca|Rt <ports> \"<id>\" [# \"<description>\" ...]'";
+
+	s = _skip_ws(s);
+	errno = 0;
+	nports = strtol(s, &end, 10);
+	if (end == s || errno || nports < 1 || nports > 254)
+		return _perr(ps, form, "bad port count");
+	s = end;
+	if (_quoted(&s, &id) || !*id)
+		return _perr(ps, form, "missing quoted node id");
+	if (fst_index_get(&ps->m->priv->ids, id) >= 0)
+		return _perr(ps, "each node record once", "duplicate node record");
+	guid = ps->next_guid ? ps->next_guid : _guid_from_id(id);
+	d = fst_add_device(ps->m, type, id, guid, (int)nports);
+	if (d < 0)
+		return fst_err(ps->err, ps->errlen, "%s:%d: out of memory", ps->file, ps->line);
+	ps->m->devs[d].sysimgguid = ps->next_sysimg;
+	ps->m->devs[d].line = ps->line;
+	ps->next_guid = ps->next_sysimg = 0;
+	ps->cur = d;
+	hash = strchr(s, '#');
+	if (hash && (q1 = strchr(hash, '"')) && (q2 = strrchr(q1 + 1, '"'))) {
+		char *lid;
+
+		*q2 = '\0';
+		if (fst_set_str(&ps->m->devs[d].desc, q1 + 1))
+			return fst_err(ps->err, ps->errlen, "out of memory");
+		lid = strstr(q2 + 1, " lid ");
+		if (lid)
+			ps->m->devs[d].ports[0].lid = atoi(lid + 5);
+	}
+	return 0;
+}
+
+static int _port_line(struct pstate *ps, char *s)
+{
+	struct fst_device *d;
+	char *rid, *hash;
+	int port, rport, ext, width = 0;
+	uint64_t lguid = 0, rguid = 0;
+	enum fst_speed speed = FST_SPEED_UNKNOWN;
+	struct pending *np;
+	const char *form = "'[<port>] \"<remote id>\"[<remote port>] # ... <width>x<speed>'";
+
+	if (ps->cur < 0)
+		return _perr(ps, "a port line right after its 'Switch' or 'Ca' header",
+			     "port line outside a node record");
+	d = &ps->m->devs[ps->cur];
+	if (_bracket_num(&s, &port))
+		return _perr(ps, form, "bad local port");
+	if (!strncmp(s, "[ext ", 5)) {
+		char *p = s + 4;
+
+		*p = '[';
+		s = p;
+		if (_bracket_num(&s, &ext))
+			return _perr(ps, form, "bad external port number");
+	}
+	if (_paren_guid(&s, &lguid))
+		return _perr(ps, form, "bad port GUID");
+	if (_quoted(&s, &rid) || !*rid)
+		return _perr(ps, form, "missing quoted remote id");
+	if (_bracket_num(&s, &rport) || rport < 1)
+		return _perr(ps, form, "bad remote port");
+	if (_paren_guid(&s, &rguid))
+		return _perr(ps, form, "bad remote port GUID");
+	s = _skip_ws(s);
+	if (*s && *s != '#' && *s != '\r' && *s != '\n')
+		return _perr(ps, form, "unexpected text after the remote port");
+	if (port < 1 || port > d->nports) {
+		char found[128];
+
+		snprintf(found, sizeof(found), "port %d out of range 1..%d of \"%s\"", port,
+			 d->nports, d->id);
+		return _perr(ps, "a port number of the record's device", found);
+	}
+	if (d->ports[port].peer != -1 || d->ports[port].width == -1)
+		return _perr(ps, "each port once per record", "port listed twice");
+	d->ports[port].width = -1;	/* marks "seen" until joined */
+	d->ports[port].guid = lguid;
+	hash = s;
+	if (*hash == '#') {
+		char *last = NULL, *tok, *save = NULL, *c = hash + 1;
+
+		c = _skip_ws(c);
+		if (!strncmp(c, "lid ", 4))
+			d->ports[port].lid = atoi(c + 4);
+		for (tok = strtok_r(hash + 1, " \t\r\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\r\n", &save))
+			last = tok;
+		if (last && fst_parse_widthspeed(last, &width, &speed)) {
+			width = 0;
+			speed = FST_SPEED_UNKNOWN;
+		}
+	}
+	np = fst_grow(ps->pend, &ps->cap_pend, ps->npend + 1, sizeof(*ps->pend));
+	if (!np)
+		return fst_err(ps->err, ps->errlen, "out of memory");
+	ps->pend = np;
+	np = &ps->pend[ps->npend];
+	np->rid = strdup(rid);
+	if (!np->rid)
+		return fst_err(ps->err, ps->errlen, "out of memory");
+	np->dev = ps->cur;
+	np->port = port;
+	np->rport = rport;
+	np->width = width;
+	np->speed = speed;
+	np->line = ps->line;
+	ps->npend++;
+	(void)rguid;
+	return 0;
+}
+
+static int _attr(struct pstate *ps, char *s)
+{
+	char *eq = strchr(s, '=');
+	uint64_t v;
+
+	*eq = '\0';
+	if (!strcmp(s, "vendid") || !strcmp(s, "devid"))
+		return 0;
+	if (_hexval(_skip_ws(eq + 1), &v))
+		return _perr(ps, "'<key>=0x<hex>'", "bad hexadecimal value");
+	if (!strcmp(s, "sysimgguid"))
+		ps->next_sysimg = v;
+	else if (!strcmp(s, "switchguid") || !strcmp(s, "caguid") || !strcmp(s, "routerguid") ||
+		 !strcmp(s, "nodeguid"))
+		ps->next_guid = v;
+	return 0;
+}
+
+static int _is_attr(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	if (!eq || eq == s)
+		return 0;
+	for (const char *p = s; p < eq; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return 1;
+}
+
+static int _keyword(const char *s, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return !strncmp(s, kw, n) && (s[n] == ' ' || s[n] == '\t');
+}
+
+static int _line(struct pstate *ps, char *s)
+{
+	char *t = _skip_ws(s);
+	size_t n = strlen(t);
+
+	while (n && (t[n - 1] == '\r' || t[n - 1] == '\n' || t[n - 1] == ' ' || t[n - 1] == '\t'))
+		t[--n] = '\0';
+	if (!*t) {
+		ps->cur = -1;	/* blank line ends a record */
+		return 0;
+	}
+	if (*t == '#')
+		return 0;
+	if (*t == '[')
+		return _port_line(ps, t);
+	if (_keyword(t, "Switch"))
+		return _header(ps, t + 6, FST_SWITCH);
+	if (_keyword(t, "Ca"))
+		return _header(ps, t + 2, FST_HCA);
+	if (_keyword(t, "Hca"))
+		return _header(ps, t + 3, FST_HCA);
+	if (_keyword(t, "Rt"))
+		return _header(ps, t + 2, FST_ROUTER);
+	if (_is_attr(t))
+		return _attr(ps, t);
+	if (!strcmp(t, "Non-Chassis Nodes") || !strncmp(t, "Chassis ", 8))
+		return 0;
+	/* Anything else is noise mixed into the dump (stderr of ibnetdiscover,
+	 * umad errors): reported, not fatal. */
+	if (fst_add_issue(ps->m, FST_ISSUE_IGNORED_LINE, FST_WARNING, -1, -1, -1, -1,
+			  "%s:%d: ignored line that is not ibnetdiscover output: %.120s",
+			  ps->file, ps->line, t))
+		return fst_err(ps->err, ps->errlen, "out of memory");
+	return 0;
+}
+
+static int _join(struct pstate *ps)
+{
+	struct fst_model *m = ps->m;
+
+	for (int i = 0; i < m->ndevs; i++)
+		for (int p = 0; p <= m->devs[i].nports; p++)
+			if (m->devs[i].ports[p].width == -1)
+				m->devs[i].ports[p].width = 0;
+	for (int i = 0; i < ps->npend; i++) {
+		struct pending *pe = &ps->pend[i];
+		int r = fst_index_get(&m->priv->ids, pe->rid);
+		int rc;
+
+		if (r < 0) {
+			m->devs[pe->dev].ports[pe->port].width = pe->width;
+			m->devs[pe->dev].ports[pe->port].speed = pe->speed;
+			rc = fst_add_issue(m, FST_ISSUE_DANGLING, FST_WARNING, pe->dev, pe->port, -1,
+				pe->rport, "%s:%d: \"%s\" port %d connects to \"%s\"[%d], which has no record",
+				ps->file, pe->line, m->devs[pe->dev].id, pe->port, pe->rid, pe->rport);
+		} else if (pe->rport > m->devs[r].nports) {
+			rc = fst_add_issue(m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, pe->dev, pe->port, r,
+				-1, "%s:%d: \"%s\" port %d connects to port %d of \"%s\", which has %d ports",
+				ps->file, pe->line, m->devs[pe->dev].id, pe->port, pe->rport,
+				m->devs[r].id, m->devs[r].nports);
+		} else {
+			rc = fst_connect(m, pe->dev, pe->port, r, pe->rport, pe->width, pe->speed);
+		}
+		if (rc)
+			return fst_err(ps->err, ps->errlen, "out of memory");
+	}
+	return 0;
+}
+
+int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len,
+			const char *name, char *err, size_t errlen)
+{
+	struct pstate ps = { 0 };
+	char line[LINE_MAX_LEN + 2];
+	size_t pos = 0;
+	int rc = -1, nswitch = 0;
+
+	*out = NULL;
+	ps.m = fst_model_new();
+	if (!ps.m)
+		return fst_err(err, errlen, "out of memory");
+	ps.file = name ? name : "<input>";
+	ps.cur = -1;
+	ps.err = err;
+	ps.errlen = errlen;
+	if (fst_set_str(&ps.m->source, ps.file))
+		goto out;
+	while (pos < len) {
+		size_t n = 0;
+
+		ps.line++;
+		while (pos < len && buf[pos] != '\n') {
+			if (n >= LINE_MAX_LEN) {
+				_perr(&ps, "lines shorter than 4096 bytes", "line too long");
+				goto out;
+			}
+			line[n++] = buf[pos] ? buf[pos] : ' ';
+			pos++;
+		}
+		pos++;
+		line[n] = '\0';
+		if (_line(&ps, line))
+			goto out;
+	}
+	if (!ps.m->ndevs) {
+		fst_err(err, errlen, "%s:%d: no 'Switch' or 'Ca' record found; expected ibnetdiscover output",
+			ps.file, ps.line);
+		goto out;
+	}
+	if (_join(&ps))
+		goto out;
+	for (int i = 0; i < ps.m->ndevs; i++)
+		nswitch += ps.m->devs[i].type == FST_SWITCH;
+	rc = 0;
+	*out = ps.m;
+	ps.m = NULL;
+out:
+	for (int i = 0; i < ps.npend; i++)
+		free(ps.pend[i].rid);
+	free(ps.pend);
+	fst_model_free(ps.m);
+	(void)nswitch;
+	return rc;
+}
+
+int fst_parse_ibnet_file(struct fst_model **out, const char *path, char *err, size_t errlen)
+{
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	int rc;
+
+	*out = NULL;
+	f = fopen(path, "r");
+	if (!f)
+		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	for (;;) {
+		if (cap - len < 65536) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 1 << 20;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return fst_err(err, errlen, "%s: out of memory", path);
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return fst_err(err, errlen, "%s: read error", path);
+	}
+	fclose(f);
+	rc = fst_parse_ibnet_buf(out, buf, len, path, err, errlen);
+	free(buf);
+	return rc;
+}

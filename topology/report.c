@@ -1,0 +1,66 @@
+/*
+ * report.c — human-readable summary of a classified model.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int fst_report(const struct fst_model *m, FILE *out, int verbose)
+{
+	int nsw = 0, nhca = 0, roles[8] = { 0 }, problems = 0, warnings = 0, ndeg = 0, nnc = 0;
+
+	for (int d = 0; d < m->ndevs; d++) {
+		if (m->devs[d].type == FST_SWITCH)
+			nsw++;
+		else
+			nhca++;
+		if ((int)m->devs[d].role < 8)
+			roles[m->devs[d].role]++;
+	}
+	for (int i = 0; i < m->nissues; i++) {
+		if (m->issues[i].severity == FST_PROBLEM)
+			problems++;
+		else if (m->issues[i].severity == FST_WARNING)
+			warnings++;
+		ndeg += m->issues[i].kind == FST_ISSUE_DEGRADED_LINK;
+		nnc += m->issues[i].kind == FST_ISSUE_NONCOMPUTE_HCA;
+	}
+	fprintf(out, "fabric %s\n", m->source ? m->source : "?");
+	fprintf(out, "  switches: %d (leaves %d, non-compute leaves %d, spines %d, isolated %d), levels %d\n",
+		nsw, roles[FST_ROLE_LEAF], roles[FST_ROLE_HOST_LEAF], roles[FST_ROLE_SPINE],
+		roles[FST_ROLE_ISOLATED], m->max_level + 1);
+	fprintf(out, "  HCAs: %d (compute %d, not compute %d); nodes: %d\n", nhca,
+		roles[FST_ROLE_COMPUTE], roles[FST_ROLE_NONCOMPUTE], m->nhosts);
+	fprintf(out, "  links: %d; degraded: %d\n", m->nlinks, ndeg);
+	fprintf(out, "  planes: %d; pods: %d; racks: %d\n", m->nplanes, m->npods, m->nracks);
+	fprintf(out, "  issues: %d problem(s), %d warning(s), %d note(s)\n", problems, warnings,
+		m->nissues - problems - warnings);
+	if (verbose) {
+		for (int lv = m->max_level; lv >= -1; lv--)
+			for (int d = 0; d < m->ndevs; d++) {
+				const struct fst_device *dv = &m->devs[d];
+
+				if (dv->type != FST_SWITCH || dv->level != lv)
+					continue;
+				fprintf(out, "  switch %-24s %-18s level %2d plane %d %s \"%s\"\n", dv->name,
+					fst_role_name(dv->role), dv->level, dv->plane, dv->id, dv->desc);
+			}
+	}
+	if (nnc)
+		fprintf(out, "HCAs that are not compute nodes:\n");
+	for (int i = 0; i < m->nissues; i++)
+		if (m->issues[i].kind == FST_ISSUE_NONCOMPUTE_HCA)
+			fprintf(out, "  %s\n", m->issues[i].msg);
+	if (m->nissues - nnc > 0)
+		fprintf(out, "issues:\n");
+	for (int i = 0; i < m->nissues; i++)
+		if (m->issues[i].kind != FST_ISSUE_NONCOMPUTE_HCA)
+			fprintf(out, "  %-7s %-16s %s\n",
+				m->issues[i].severity == FST_PROBLEM ? "PROBLEM" :
+				m->issues[i].severity == FST_WARNING ? "warning" : "note",
+				fst_issue_kind_name(m->issues[i].kind), m->issues[i].msg);
+	return ferror(out) ? -1 : problems;
+}

@@ -1,0 +1,54 @@
+/*
+ * topo_private.h — helpers shared by the files of libfabsched_topology.
+ * Not installed, not for callers of the library.
+ */
+#ifndef FABSCHED_TOPO_PRIVATE_H
+#define FABSCHED_TOPO_PRIVATE_H
+
+#include "fabsched_topo.h"
+#include <stdarg.h>
+
+#define FST_UNUSED __attribute__((unused))
+#define FST_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* String -> int index (open addressing).  Keys are copied. */
+struct fst_index {
+	char **keys;
+	int *vals;
+	size_t cap, n;
+};
+int fst_index_put(struct fst_index *ix, const char *key, int val); /* 0 / -1 ENOMEM */
+int fst_index_get(const struct fst_index *ix, const char *key);   /* -1 none */
+void fst_index_clear(struct fst_index *ix);
+
+struct fst_priv {
+	struct fst_index ids;	/* device id -> index */
+	struct fst_index names;	/* device name -> index (after classify) */
+	struct fst_index hostix;	/* host name -> index */
+};
+
+/* Error buffer: "fmt" formatted into err (may be NULL). Always returns -1. */
+int fst_err(char *err, size_t errlen, const char *fmt, ...) FST_PRINTF(3, 4);
+
+/* Model building (return index, or -1 on ENOMEM). */
+int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id,
+		   uint64_t guid, int nports);
+int fst_add_link(struct fst_model *m, int a, int ap, int b, int bp, int width,
+		 enum fst_speed speed);
+int fst_add_issue(struct fst_model *m, enum fst_issue_kind kind, enum fst_severity sev,
+		  int dev, int port, int peer, int peer_port, const char *fmt, ...)
+	FST_PRINTF(8, 9);
+int fst_set_str(char **dst, const char *src);	/* strdup into *dst; 0 / -1 */
+/* Connect ports both ways, creating the link; handles self loops and
+ * conflicting ends (issues).  Returns 0 or -1 on ENOMEM. */
+int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
+		enum fst_speed speed);
+/* Parse "4xQDR" / "1xSDR" / "4xFDR10". 0 / -1 */
+int fst_parse_widthspeed(const char *s, int *width, enum fst_speed *speed);
+/* Display helpers */
+const char *fst_dev_label(const struct fst_model *m, int d); /* name or id */
+void *fst_grow(void *arr, int *cap, int need, size_t elem); /* NULL on ENOMEM */
+int fst_host_name_ok(const char *s);
+int fst_str_cmp_natural(const char *a, const char *b);
+
+#endif
