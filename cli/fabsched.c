@@ -10,6 +10,7 @@
 
 static const struct fs_cmd *const _cmds[] = {
 	&fs_cmd_topo,
+	&fs_cmd_config,
 	NULL
 };
 

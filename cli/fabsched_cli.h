@@ -19,5 +19,6 @@ struct fs_cmd {
 
 /* One entry per subcommand file. */
 extern const struct fs_cmd fs_cmd_topo;
+extern const struct fs_cmd fs_cmd_config;
 
 #endif

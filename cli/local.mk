@@ -1,7 +1,10 @@
 # cli/: the fabsched command.  Subcommands live in cli/cmd_<name>.c and are
 # listed in cli/fabsched.c's table.
 bin_PROGRAMS += cli/fabsched
-cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c
+cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_config.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
-cli_fabsched_LDADD = topology/libfabsched_topology.la
+cli_fabsched_LDADD = topology/libfabsched_topology.la libfabsched_common.la
 dist_man_MANS += doc/fabsched.1
+
+TESTS += tests/unit/test_cli_config.sh
+EXTRA_DIST += tests/unit/test_cli_config.sh

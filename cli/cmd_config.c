@@ -1,0 +1,88 @@
+/*
+ * fabsched config — check fabsched.conf and show the configuration in effect.
+ *
+ *   fabsched config show  [-f FILE]   every error (file:line), or the settings
+ *   fabsched config check [-f FILE]   errors only; exit 0 when the file is good
+ */
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_conf.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void _usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fabsched config show  [-f FILE]\n"
+		"       fabsched config check [-f FILE]\n"
+		"\n"
+		"  show   check the file; print every error, or the configuration in\n"
+		"         effect (with the built-in defaults filled in)\n"
+		"  check  check the file; print every error, nothing when it is good\n"
+		"  -f FILE  the file to read (default: $FABSCHED_CONF, else %s)\n"
+		"\nexit codes: 0 good, 1 the file has errors or cannot be read, 2 usage error\n",
+		fs_conf_default_path());
+}
+
+static int _run(int argc, char **argv)
+{
+	const char *path = NULL, *verb;
+	struct fs_errors *errs;
+	struct fs_conf *conf = NULL;
+	int c, rc;
+
+	if (argc < 2 || (strcmp(argv[1], "show") && strcmp(argv[1], "check"))) {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+			_usage(stdout);
+			return FS_EXIT_OK;
+		}
+		_usage(stderr);
+		return FS_EXIT_USAGE;
+	}
+	verb = argv[1];
+	optind = 1;
+	while ((c = getopt(argc - 1, argv + 1, "f:h")) != -1) {
+		switch (c) {
+		case 'f':
+			path = optarg;
+			break;
+		case 'h':
+			_usage(stdout);
+			return FS_EXIT_OK;
+		default:
+			_usage(stderr);
+			return FS_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "fabsched config: unexpected argument '%s'\n", argv[optind + 1]);
+		return FS_EXIT_USAGE;
+	}
+	errs = fs_errors_new();
+	if (!errs) {
+		fprintf(stderr, "fabsched config: out of memory\n");
+		return FS_EXIT_INPUT;
+	}
+	if (fs_conf_load(path, &conf, errs) != 0) {
+		fs_errors_print(errs, stderr);
+		rc = FS_EXIT_INPUT;
+	} else {
+		rc = FS_EXIT_OK;
+		if (!strcmp(verb, "show") && fs_conf_dump(conf, stdout) != 0) {
+			fprintf(stderr, "fabsched config: cannot write the configuration\n");
+			rc = FS_EXIT_INPUT;
+		}
+	}
+	fs_conf_destroy(conf);
+	fs_errors_free(errs);
+	return rc;
+}
+
+const struct fs_cmd fs_cmd_config = {
+	.name = "config",
+	.summary = "check fabsched.conf and show the configuration in effect",
+	.run = _run,
+	.usage = _usage,
+};
