@@ -13,279 +13,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct tree {
-	const struct fst_model *m;
-	int *active;		/* switch has nodes below it */
-	char **leafnodes;	/* leaf: compressed host list */
-	int *is_top;
-	int ntop;
-	char *root;		/* virtual root name or NULL */
-};
-
-static void _tree_free(struct tree *t)
-{
-	if (t->leafnodes)
-		for (int d = 0; d < t->m->ndevs; d++)
-			free(t->leafnodes[d]);
-	free(t->leafnodes);
-	free(t->active);
-	free(t->is_top);
-	free(t->root);
-}
-
-static int _child(const struct fst_model *m, int d, int r)
-{
-	const struct fst_device *a = &m->devs[d], *b = &m->devs[r];
-
-	return b->type == FST_SWITCH && a->level >= 1 && b->level == a->level - 1 &&
-	       (b->role == FST_ROLE_LEAF || b->role == FST_ROLE_SPINE);
-}
-
-/* Most common link rate (Mb/s) from d to the ports that pass `want`. */
-static long _link_speed(const struct tree *t, int d)
-{
-	const struct fst_model *m = t->m;
-	const struct fst_device *dv = &m->devs[d];
-	long vals[256];
-	int cnt[256], nv = 0, best = -1;
-
-	for (int p = 1; p <= dv->nports; p++) {
-		int r = dv->ports[p].peer, k;
-		long v;
-
-		if (r < 0 || r == d)
-			continue;
-		if (dv->level == 0 ? (m->devs[r].role != FST_ROLE_COMPUTE)
-				   : !(_child(m, d, r) && t->active[r]))
-			continue;
-		v = fst_link_mbps(dv->ports[p].width, dv->ports[p].speed);
-		if (v <= 0)
-			continue;
-		for (k = 0; k < nv && vals[k] != v; k++)
-			;
-		if (k == nv) {
-			vals[nv] = v;
-			cnt[nv++] = 0;
-		}
-		cnt[k]++;
-	}
-	for (int k = 0; k < nv; k++)
-		if (best < 0 || cnt[k] > cnt[best] || (cnt[k] == cnt[best] && vals[k] < vals[best]))
-			best = k;
-	return best < 0 ? 0 : vals[best];
-}
-
-static int _tree_build(struct tree *t, const struct fst_model *m, const struct fst_export_opts *o,
-		       char *err, size_t errlen)
-{
-	int n = m->ndevs, nactive_leaves = 0;
-	char ***lists = NULL;
-	int *nlist = NULL;
-	int *stamp = NULL, *stack = NULL;
-	int need_root = 0, rc = -1;
-
-	memset(t, 0, sizeof(*t));
-	t->m = m;
-	if (!m->classified)
-		return fst_err(err, errlen, "model not classified");
-	t->active = calloc((size_t)n + 1, sizeof(int));
-	t->is_top = calloc((size_t)n + 1, sizeof(int));
-	t->leafnodes = calloc((size_t)n + 1, sizeof(char *));
-	lists = calloc((size_t)n + 1, sizeof(char **));
-	nlist = calloc((size_t)n + 1, sizeof(int));
-	stamp = calloc((size_t)n + 1, sizeof(int));
-	stack = calloc((size_t)n + 1, sizeof(int));
-	if (!t->active || !t->is_top || !t->leafnodes || !lists || !nlist || !stamp || !stack)
-		goto oom;
-	for (int h = 0; h < m->nhosts; h++) {
-		int l = m->hosts[h].leaf;
-
-		if (l < 0 || (o && o->plane >= 0 && m->devs[l].plane != o->plane))
-			continue;
-		if (!lists[l] && !(lists[l] = calloc((size_t)m->devs[l].nports + 1, sizeof(char *))))
-			goto oom;
-		lists[l][nlist[l]++] = m->hosts[h].name;
-	}
-	for (int d = 0; d < n; d++)
-		if (nlist[d]) {
-			t->leafnodes[d] = fst_hostlist_compress(lists[d], nlist[d]);
-			if (!t->leafnodes[d])
-				goto oom;
-			t->active[d] = 1;
-			nactive_leaves++;
-		}
-	for (int lv = 1; lv <= m->max_level; lv++)
-		for (int d = 0; d < n; d++) {
-			const struct fst_device *dv = &m->devs[d];
-
-			if (dv->level != lv || dv->role != FST_ROLE_SPINE)
-				continue;
-			for (int p = 1; p <= dv->nports; p++) {
-				int r = dv->ports[p].peer;
-
-				if (r >= 0 && _child(m, d, r) && t->active[r])
-					t->active[d] = 1;
-			}
-		}
-	/* tops: active switches without an active parent */
-	for (int d = 0; d < n; d++) {
-		const struct fst_device *dv = &m->devs[d];
-		int parent = 0;
-
-		if (!t->active[d])
-			continue;
-		for (int p = 1; p <= dv->nports; p++) {
-			int r = dv->ports[p].peer;
-
-			if (r >= 0 && _child(m, r, d) && t->active[r])
-				parent = 1;
-		}
-		if (!parent) {
-			t->is_top[d] = 1;
-			t->ntop++;
-		}
-	}
-	if (t->ntop > 1) {
-		int covered = 0, stampv = 0;
-
-		need_root = 1;
-		for (int d = 0; d < n && need_root; d++) {
-			int sp = 0, leaves = 0;
-
-			if (!t->is_top[d])
-				continue;
-			if (++covered > 64)	/* enough tops tried: they are alike */
-				break;
-			stampv++;
-			stack[sp++] = d;
-			stamp[d] = stampv;
-			while (sp) {
-				int x = stack[--sp];
-
-				if (m->devs[x].level == 0) {
-					leaves++;
-					continue;
-				}
-				for (int p = 1; p <= m->devs[x].nports; p++) {
-					int r = m->devs[x].ports[p].peer;
-
-					if (r >= 0 && _child(m, x, r) && t->active[r] && stamp[r] != stampv) {
-						stamp[r] = stampv;
-						stack[sp++] = r;
-					}
-				}
-			}
-			if (leaves == nactive_leaves)
-				need_root = 0;
-		}
-	}
-	if (need_root) {
-		const char *base = (o && o->root_name) ? o->root_name : "fabric";
-		size_t len = strlen(base) + 16;
-
-		t->root = malloc(len);
-		if (!t->root)
-			goto oom;
-		snprintf(t->root, len, "%s", base);
-		for (int i = 1; fst_find_device(m, t->root) >= 0 || fst_find_host(m, t->root) >= 0; i++)
-			snprintf(t->root, len, "%s_%d", base, i);
-	}
-	rc = 0;
-	goto out;
-oom:
-	fst_err(err, errlen, "out of memory");
-out:
-	if (lists)
-		for (int d = 0; d < n; d++)
-			free(lists[d]);
-	free(lists);
-	free(nlist);
-	free(stamp);
-	free(stack);
-	if (rc)
-		_tree_free(t);
-	return rc;
-}
-
-/* Children switch names of d (or tops for the virtual root), compressed. */
-static char *_children(const struct tree *t, int d)
-{
-	const struct fst_model *m = t->m;
-	char **v = calloc((size_t)m->ndevs + 1, sizeof(char *));
-	int n = 0;
-	char *s;
-
-	if (!v)
-		return NULL;
-	if (d < 0) {
-		for (int x = 0; x < m->ndevs; x++)
-			if (t->is_top[x])
-				v[n++] = m->devs[x].name;
-	} else {
-		for (int p = 1; p <= m->devs[d].nports; p++) {
-			int r = m->devs[d].ports[p].peer, dup = 0;
-
-			if (r < 0 || !_child(m, d, r) || !t->active[r])
-				continue;
-			for (int i = 0; i < n; i++)
-				if (v[i] == m->devs[r].name)
-					dup = 1;
-			if (!dup)
-				v[n++] = m->devs[r].name;
-		}
-	}
-	s = fst_hostlist_compress(v, n);
-	free(v);
-	return s;
-}
-
+/* topology.conf tree lines: the records of fst_slurm_tree_build(), leaves
+ * first, then each level up, the virtual root last. */
 int fst_export_tree(const struct fst_model *m, FILE *out, const struct fst_export_opts *o,
 		    char *err, size_t errlen)
 {
-	struct tree t;
+	struct fst_slurm_tree *t;
 
-	if (_tree_build(&t, m, o, err, errlen))
+	if (fst_slurm_tree_build(m, o, NULL, NULL, &t, err, errlen))
 		return -1;
 	fprintf(out, "# topology.conf (topology/tree) generated by fabsched from %s\n"
 		     "# %d nodes, %d levels; each node appears once\n",
 		m->source ? m->source : "?", m->nhosts, m->max_level + 1);
-	for (int lv = 0; lv <= m->max_level; lv++)
-		for (int d = 0; d < m->ndevs; d++) {
-			const struct fst_device *dv = &m->devs[d];
-			long sp;
+	for (int i = 0; i < t->nsw; i++) {
+		const struct fst_slurm_switch *s = &t->sw[i];
 
-			if (!t.active[d] || dv->level != lv)
-				continue;
-			fprintf(out, "SwitchName=%s ", dv->name);
-			if (lv == 0) {
-				fprintf(out, "Nodes=%s", t.leafnodes[d]);
-			} else {
-				char *c = _children(&t, d);
-
-				if (!c) {
-					_tree_free(&t);
-					return fst_err(err, errlen, "out of memory");
-				}
-				fprintf(out, "Switches=%s", c);
-				free(c);
-			}
-			sp = (o && o->no_link_speed) ? 0 : _link_speed(&t, d);
-			if (sp > 0)
-				fprintf(out, " LinkSpeed=%ld", sp);
-			fputc('\n', out);
+		if (i == t->virtual_root) {
+			fprintf(out, "# virtual root: no switch of the fabric spans every node\n"
+				     "SwitchName=%s Switches=%s\n", s->name, s->childlist);
+			continue;
 		}
-	if (t.root) {
-		char *c = _children(&t, -1);
-
-		if (!c) {
-			_tree_free(&t);
-			return fst_err(err, errlen, "out of memory");
-		}
-		fprintf(out, "# virtual root: no switch of the fabric spans every node\n"
-			     "SwitchName=%s Switches=%s\n", t.root, c);
-		free(c);
+		fprintf(out, "SwitchName=%s ", s->name);
+		if (s->level == 0)
+			fprintf(out, "Nodes=%s", s->nodelist);
+		else
+			fprintf(out, "Switches=%s", s->childlist);
+		if (s->link_speed > 0)
+			fprintf(out, " LinkSpeed=%ld", s->link_speed);
+		fputc('\n', out);
 	}
-	_tree_free(&t);
+	fst_slurm_tree_free(t);
 	if (ferror(out))
 		return fst_err(err, errlen, "write error");
 	return 0;
@@ -385,38 +142,29 @@ int fst_export_block(const struct fst_model *m, FILE *out, const struct fst_expo
 int fst_export_yaml(const struct fst_model *m, FILE *out, const struct fst_export_opts *o,
 		    char *err, size_t errlen)
 {
-	struct tree t;
+	struct fst_slurm_tree *t;
 	char **names, **lists;
 	int *sizes, nb, bs[16], nbs;
 
-	if (_tree_build(&t, m, o, err, errlen))
+	if (fst_slurm_tree_build(m, o, NULL, NULL, &t, err, errlen))
 		return -1;
 	fprintf(out, "# topology.yaml (Slurm 25.05+) generated by fabsched from %s\n---\n"
 		     "- topology: fabric_tree\n  cluster_default: true\n  tree:\n    switches:\n",
 		m->source ? m->source : "?");
-	if (t.root) {
-		char *c = _children(&t, -1);
+	/* top down: the virtual root, then each level from the highest */
+	for (int lv = t->max_level; lv >= 0; lv--)
+		for (int i = 0; i < t->nsw; i++) {
+			const struct fst_slurm_switch *s = &t->sw[i];
 
-		fprintf(out, "      - switch: %s\n        children: \"%s\"\n", t.root, c ? c : "");
-		free(c);
-	}
-	for (int lv = m->max_level; lv >= 0; lv--)
-		for (int d = 0; d < m->ndevs; d++) {
-			const struct fst_device *dv = &m->devs[d];
-
-			if (!t.active[d] || dv->level != lv)
+			if (s->level != lv)
 				continue;
-			fprintf(out, "      - switch: %s\n", dv->name);
-			if (lv == 0) {
-				fprintf(out, "        nodes: \"%s\"\n", t.leafnodes[d]);
-			} else {
-				char *c = _children(&t, d);
-
-				fprintf(out, "        children: \"%s\"\n", c ? c : "");
-				free(c);
-			}
+			fprintf(out, "      - switch: %s\n", s->name);
+			if (s->level == 0)
+				fprintf(out, "        nodes: \"%s\"\n", s->nodelist);
+			else
+				fprintf(out, "        children: \"%s\"\n", s->childlist);
 		}
-	_tree_free(&t);
+	fst_slurm_tree_free(t);
 	if (_blocks(m, o, &names, &lists, &sizes, &nb)) {
 		_blocks_free(names, lists, sizes, nb);
 		return fst_err(err, errlen, "out of memory");

@@ -233,6 +233,78 @@ int fst_json_read_file(struct fst_model **out, const char *path, char *err, size
 int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len,
 		      const char *name, char *err, size_t errlen);
 
+/* ------------------------------------------------------------ Slurm tree
+ * The switch tree Slurm's topology/tree model wants, as plain records: the
+ * one tree behind fst_export_tree() (topology.conf) and the topology/fabric
+ * plugin, so that both always agree.
+ *
+ * Rules (those of fst_export_tree): each node appears once, under its
+ * primary leaf in its primary plane; a switch has either nodes (level 0) or
+ * child switches one level down; switches without nodes below them are left
+ * out; when no switch spans every node, a virtual root (named after
+ * fst_export_opts.root_name, default "fabric") is added above the tops.
+ */
+struct fst_slurm_switch {
+	char *name;		/* switch name, or the virtual root's */
+	int level;		/* 0 leaf; else 1 + highest level of its children */
+	long link_speed;	/* Mb/s of most links to its children (or nodes);
+				   0 when unknown or with no_link_speed */
+	char **nodes;		/* leaves: names of its nodes, natural order */
+	int nnodes;
+	char *nodelist;		/* leaves: the nodes as a compressed Slurm hostlist;
+				   NULL above the leaves */
+	int *children;		/* indices in fst_slurm_tree.sw of its direct child
+				   switches, ascending */
+	int nchildren;
+	char *childlist;	/* their names as a compressed hostlist; NULL for leaves */
+	int parent;		/* primary parent (the one with the lowest name in
+				   natural order), -1 for the top */
+	int nparents;		/* number of parents in the tree (0 for the top) */
+	int dev;		/* device index in the model, -1 for the virtual root */
+};
+
+struct fst_slurm_tree {
+	struct fst_slurm_switch *sw;	/* level ascending, then model order;
+					   the virtual root last */
+	int nsw;
+	int max_level;		/* highest level, -1 when the tree is empty */
+	int virtual_root;	/* index of the virtual root in sw, -1 when none */
+	int nnodes;		/* nodes in the tree (over all leaves) */
+	struct fst_tree_priv *priv;	/* library-internal (node index) */
+};
+
+/* Optional filter of fst_slurm_tree_build(): a node is kept when it returns
+ * non-zero.  Dropped nodes are as if absent from the fabric (leaves left
+ * without nodes disappear, and so do switches left without leaves). */
+typedef int (*fst_node_filter)(const char *node, void *arg);
+
+/* Build the tree of a classified model.  o may be NULL (all planes, link
+ * speeds, root "fabric"); keep may be NULL (every node).  On success *out
+ * is a new tree, which the caller frees with fst_slurm_tree_free(); it
+ * holds copies of every string and does not refer to the model. */
+int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts *o,
+			 fst_node_filter keep, void *arg, struct fst_slurm_tree **out,
+			 char *err, size_t errlen);
+void fst_slurm_tree_free(struct fst_slurm_tree *t);	/* NULL is fine */
+/* Index in t->sw of a switch by name, or of the leaf holding a node; -1 none. */
+int fst_slurm_tree_find_switch(const struct fst_slurm_tree *t, const char *name);
+int fst_slurm_tree_node_leaf(const struct fst_slurm_tree *t, const char *node);
+/* Switches from the top down to switch sw along primary parents: fills up
+ * to max indices into path (top first, sw last) and returns how many there
+ * are (which may exceed max), or -1 when sw is out of range. */
+int fst_slurm_tree_path(const struct fst_slurm_tree *t, int sw, int *path, int max);
+/* Address of a node, in the form of Slurm's SLURM_TOPOLOGY_ADDR: one
+ * component per level from t->max_level down to 0 (the switch of the
+ * node's primary path at that level, empty when the path skips a level),
+ * then the node: "spine01.leaf02.n005" with pattern "switch.switch.node".
+ * *addr and *pattern are new strings the caller frees with free().
+ * Returns -1 (and sets nothing) when the node is not in the tree. */
+int fst_slurm_tree_node_addr(const struct fst_slurm_tree *t, const char *node, char **addr,
+			     char **pattern, char *err, size_t errlen);
+/* Fabric order of a node: fst_host.rank of that host (0..nhosts-1, by plane,
+ * pod, rack, name) in a classified model; -1 when the node is not a host. */
+int fst_host_rank(const struct fst_model *m, const char *node);
+
 #ifdef __cplusplus
 }
 #endif

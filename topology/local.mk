@@ -11,6 +11,7 @@ topology_libfabsched_topology_la_SOURCES = \
 	topology/names.c \
 	topology/classify.c \
 	topology/export_slurm.c \
+	topology/slurm_tree.c \
 	topology/report.c \
 	topology/diff.c \
 	topology/json.c

@@ -1,23 +1,370 @@
 /*
  * topology/fabric — Slurm 22.05 glue of fabsched's fabric model.
  *
- * Foundation stage: the plugin loads with the real 22.05 entry points and
- * answers exactly as a topology without switches does (every node is its own
- * address).  Building Slurm's switch table from the fabric model, node
- * ranking and fabric addresses come with the fabric-model change.
+ * Reads the JSON fabric model named by FabricModel in fabsched.conf and
+ * turns the library's Slurm tree (fst_slurm_tree_build, the same tree
+ * `fabsched topo export` writes as topology.conf) into Slurm's switch table;
+ * ranks nodes in fabric order; answers node addresses (SLURM_TOPOLOGY_ADDR)
+ * as "spine01.leaf02.n005" with pattern "switch.switch.node".
+ *
+ * Where fabsched.conf is looked for: $FABSCHED_CONF when set; else
+ * fabsched.conf next to slurm.conf when it exists; else the library's
+ * default (/etc/slurm/fabsched.conf, built-in defaults when missing).
+ *
+ * Failure never stops a daemon: a bad fabsched.conf or a missing or bad
+ * model is logged with error() and the plugin falls back to no topology
+ * (no switches, no ranking, addresses = node names) until the next
+ * reconfiguration.
+ *
+ * Call order in slurmctld (read_slurm_conf, at start and on every
+ * reconfigure): topo_generate_node_ranking, then topo_build_config.  The
+ * model loaded for the ranking is kept for the table that follows, so both
+ * come from one reading of the file.  slurmd calls topo_build_config and
+ * topo_get_node_addr only.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
+#include "src/common/bitstring.h"
+#include "src/common/hostlist.h"
 #include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/read_config.h"
+#include "src/common/slurm_topology.h"
+#include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
+
+#include "fabsched_conf.h"
+#include "fabsched_topo.h"
 
 const char plugin_name[] = "fabsched fabric topology plugin";
 const char plugin_type[] = "topology/fabric";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define SWITCH_MAX 0xfffe	/* switch indices are uint16_t in Slurm */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fst_slurm_tree *tree;	/* the tree behind switch_record_table */
+static struct fst_model *pending;	/* loaded by the ranking, for the table */
+static bool have_pending;		/* the ranking ran (pending may be NULL) */
+
+/* ------------------------------------------------------------ loading */
+
+/* fabsched.conf: see the header comment for where it is looked for. */
+static struct fs_conf *_load_conf(void)
+{
+	struct fs_errors *errs = fs_errors_new();
+	struct fs_conf *conf = NULL;
+	const char *env = getenv(FS_CONF_ENV);
+	char *path = NULL;
+	int rc;
+
+	if (!errs) {
+		error("%s: out of memory", plugin_type);
+		return NULL;
+	}
+	if (!env || !*env) {
+		path = get_extra_conf_path("fabsched.conf");
+		if (path && access(path, F_OK) != 0) {
+			debug("%s: no %s: %m, using the default configuration",
+			      plugin_type, path);
+			xfree(path);
+		}
+	}
+	rc = fs_conf_load(path, &conf, errs);
+	if (rc != 0) {
+		size_t n = fs_errors_count(errs);
+
+		for (size_t i = 0; i < n; i++)
+			error("%s: %s", plugin_type, fs_errors_get(errs, i));
+		if (!n)
+			error("%s: cannot read fabsched.conf", plugin_type);
+		conf = NULL;
+	} else {
+		debug("%s: configuration from %s%s", plugin_type, fs_conf_source(conf),
+		      fs_conf_is_builtin(conf) ? " (missing: built-in defaults)" : "");
+	}
+	xfree(path);
+	fs_errors_free(errs);
+	return conf;
+}
+
+/* The fabric model named by fabsched.conf; NULL (logged) on any failure. */
+static struct fst_model *_load_model(void)
+{
+	struct fs_conf *conf = _load_conf();
+	struct fst_model *m = NULL;
+	const char *path;
+	char err[1024] = "";
+
+	if (!conf) {
+		error("%s: no usable fabsched.conf: no fabric topology", plugin_type);
+		return NULL;
+	}
+	path = fs_conf_get_str(conf, "FabricModel");
+	if (!path || !*path) {
+		error("%s: FabricModel is not set in %s: no fabric topology", plugin_type,
+		      fs_conf_source(conf));
+	} else if (fst_json_read_file(&m, path, err, sizeof(err)) != 0) {
+		error("%s: cannot use fabric model %s: %s; no fabric topology", plugin_type,
+		      path, err[0] ? err : "unknown error");
+		m = NULL;
+	} else {
+		verbose("%s: fabric model %s: %d devices, %d nodes", plugin_type, path,
+			m->ndevs, m->nhosts);
+	}
+	fs_conf_destroy(conf);
+	return m;
+}
+
+static void _drop_pending(void)
+{
+	fst_model_free(pending);
+	pending = NULL;
+	have_pending = false;
+}
+
+/* ------------------------------------------------------------ switch table */
+
+static void _free_table(void)
+{
+	if (switch_record_table) {
+		for (int i = 0; i < switch_record_cnt; i++) {
+			switch_record_t *s = &switch_record_table[i];
+
+			xfree(s->name);
+			xfree(s->nodes);
+			xfree(s->switches);
+			xfree(s->switches_dist);
+			xfree(s->switch_desc_index);
+			xfree(s->switch_index);
+			FREE_NULL_BITMAP(s->node_bitmap);
+		}
+		xfree(switch_record_table);
+	}
+	switch_record_cnt = 0;
+	switch_levels = 0;
+	fst_slurm_tree_free(tree);
+	tree = NULL;
+}
+
+/* Filter of the tree: nodes Slurm knows; the others are collected. */
+static int _known(const char *node, void *arg)
+{
+	hostlist_t *unknown = arg;
+
+	if (find_node_record2((char *)node))
+		return 1;
+	if (!*unknown)
+		*unknown = hostlist_create(NULL);
+	hostlist_push_host(*unknown, node);
+	return 0;
+}
+
+static void _log_hostlist(hostlist_t hl, const char *what, bool as_error)
+{
+	char *s;
+	int n;
+
+	if (!hl)
+		return;
+	hostlist_uniq(hl);
+	n = hostlist_count(hl);
+	s = hostlist_ranged_string_xmalloc(hl);
+	if (as_error)
+		error("%s: %d %s: %s", plugin_type, n, what, s);
+	else
+		info("%s: %d %s: %s", plugin_type, n, what, s);
+	xfree(s);
+}
+
+/* Descendants of switch i (unique), with a stamp per call. */
+static void _descendants(int i, int *stamp, int mark)
+{
+	switch_record_t *s = &switch_record_table[i];
+	int *stack = xcalloc(switch_record_cnt + 1, sizeof(int)), sp = 0;
+
+	s->switch_desc_index = xcalloc(switch_record_cnt, sizeof(uint16_t));
+	s->num_desc_switches = 0;
+	for (int k = 0; k < s->num_switches; k++)
+		stack[sp++] = s->switch_index[k];
+	while (sp) {
+		int x = stack[--sp];
+
+		if (stamp[x] == mark)
+			continue;
+		stamp[x] = mark;
+		s->switch_desc_index[s->num_desc_switches++] = x;
+		for (int k = 0; k < switch_record_table[x].num_switches; k++)
+			if (sp < switch_record_cnt)
+				stack[sp++] = switch_record_table[x].switch_index[k];
+	}
+	xfree(stack);
+}
+
+/* Neighbours of each switch in the tree: its children and all its parents. */
+struct adj {
+	int *first;	/* n + 1 offsets into list */
+	int *list;
+};
+
+static void _adj_build(struct adj *g)
+{
+	int n = tree->nsw, *fill;
+
+	g->first = xcalloc(n + 1, sizeof(int));
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < tree->sw[i].nchildren; k++) {
+			g->first[i + 1]++;
+			g->first[tree->sw[i].children[k] + 1]++;
+		}
+	for (int i = 0; i < n; i++)
+		g->first[i + 1] += g->first[i];
+	g->list = xcalloc(g->first[n] + 1, sizeof(int));
+	fill = xcalloc(n + 1, sizeof(int));
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < tree->sw[i].nchildren; k++) {
+			int c = tree->sw[i].children[k];
+
+			g->list[g->first[i] + fill[i]++] = c;
+			g->list[g->first[c] + fill[c]++] = i;
+		}
+	xfree(fill);
+}
+
+/* Hops between switch i and every switch (links up and down), by BFS. */
+static void _distances(int i, const struct adj *g, int *queue)
+{
+	uint32_t *dist = xcalloc(switch_record_cnt, sizeof(uint32_t));
+	int head = 0, tail = 0;
+
+	for (int j = 0; j < switch_record_cnt; j++)
+		dist[j] = INFINITE;
+	dist[i] = 0;
+	queue[tail++] = i;
+	while (head < tail) {
+		int x = queue[head++];
+
+		for (int k = g->first[x]; k < g->first[x + 1]; k++) {
+			int y = g->list[k];
+
+			if (dist[y] == INFINITE) {
+				dist[y] = dist[x] + 1;
+				queue[tail++] = y;
+			}
+		}
+	}
+	switch_record_table[i].switches_dist = dist;
+}
+
+/* Build switch_record_table from the model; on failure the table stays empty. */
+static void _build_table(const struct fst_model *m)
+{
+	hostlist_t unknown = NULL, missing = NULL;
+	char err[512] = "";
+	int *stamp, *queue, n;
+	struct adj g;
+
+	if (fst_slurm_tree_build(m, NULL, _known, &unknown, &tree, err, sizeof(err)) != 0) {
+		error("%s: cannot build the switch tree of %s: %s; no fabric topology",
+		      plugin_type, m->source ? m->source : "the model", err);
+		tree = NULL;
+		FREE_NULL_HOSTLIST(unknown);
+		return;
+	}
+	_log_hostlist(unknown, "nodes of the fabric model are not in slurm.conf, left out",
+		      false);
+	FREE_NULL_HOSTLIST(unknown);
+	for (int i = 0; i < node_record_count; i++) {
+		node_record_t *np = node_record_table_ptr[i];
+
+		if (!np || fst_slurm_tree_node_leaf(tree, np->name) >= 0)
+			continue;
+		if (!missing)
+			missing = hostlist_create(NULL);
+		hostlist_push_host(missing, np->name);
+	}
+	_log_hostlist(missing, "nodes of slurm.conf are not in the fabric model: they are on no switch",
+		      true);
+	FREE_NULL_HOSTLIST(missing);
+	n = tree->nsw;
+	if (n == 0) {
+		error("%s: no node of the fabric model %s is in slurm.conf: no fabric topology",
+		      plugin_type, m->source ? m->source : "");
+		_free_table();
+		return;
+	}
+	if (n > SWITCH_MAX) {
+		error("%s: %d switches, more than Slurm's %d: no fabric topology", plugin_type, n,
+		      SWITCH_MAX);
+		_free_table();
+		return;
+	}
+
+	switch_record_table = xcalloc(n, sizeof(switch_record_t));
+	switch_record_cnt = n;
+	switch_levels = tree->max_level;
+	/* records come leaves first: children always precede their parents */
+	for (int i = 0; i < n; i++) {
+		const struct fst_slurm_switch *s = &tree->sw[i];
+		switch_record_t *r = &switch_record_table[i];
+
+		r->name = xstrdup(s->name);
+		r->level = s->level;
+		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX : (uint32_t)s->link_speed;
+		r->parent = s->parent >= 0 ? s->parent : i;	/* a top is its own parent */
+		r->node_bitmap = bit_alloc(node_record_count);
+		if (s->level == 0) {
+			r->nodes = xstrdup(s->nodelist);
+			for (int k = 0; k < s->nnodes; k++) {
+				node_record_t *np = find_node_record2(s->nodes[k]);
+
+				if (np)
+					bit_set(r->node_bitmap, np->index);
+			}
+		} else {
+			r->switches = xstrdup(s->childlist);
+			r->num_switches = s->nchildren;
+			r->switch_index = xcalloc(s->nchildren + 1, sizeof(uint16_t));
+			for (int k = 0; k < s->nchildren; k++) {
+				r->switch_index[k] = s->children[k];
+				bit_or(r->node_bitmap,
+				       switch_record_table[s->children[k]].node_bitmap);
+			}
+		}
+	}
+	stamp = xcalloc(n + 1, sizeof(int));
+	queue = xcalloc(n + 1, sizeof(int));
+	_adj_build(&g);
+	for (int i = 0; i < n; i++) {
+		_descendants(i, stamp, i + 1);
+		_distances(i, &g, queue);
+	}
+	xfree(g.first);
+	xfree(g.list);
+	xfree(stamp);
+	xfree(queue);
+	info("%s: switch table: %d switches on %d levels%s, %d nodes", plugin_type,
+	     n, tree->max_level + 1,
+	     tree->virtual_root >= 0 ? " (with a virtual root)" : "", tree->nnodes);
+	for (int i = 0; i < n; i++) {
+		switch_record_t *r = &switch_record_table[i];
+
+		debug("%s: switch %s level=%d link_speed=%u %s=%s", plugin_type, r->name,
+		      r->level, r->link_speed, r->nodes ? "nodes" : "switches",
+		      r->nodes ? r->nodes : r->switches);
+	}
+}
+
+/* ------------------------------------------------------------ entry points */
 
 extern int init(void)
 {
@@ -27,28 +374,93 @@ extern int init(void)
 
 extern int fini(void)
 {
+	pthread_mutex_lock(&lock);
+	_free_table();
+	_drop_pending();
+	pthread_mutex_unlock(&lock);
 	return SLURM_SUCCESS;
 }
 
-/* Called by slurmctld at start-up and on reconfiguration. */
+/*
+ * slurmctld (start, reconfigure) and slurmd: rebuild the switch table from
+ * the model.  Always SLURM_SUCCESS: a failure means no topology, logged.
+ */
 extern int topo_build_config(void)
 {
-	debug("%s: no fabric model in use yet: no switches", plugin_type);
+	struct fst_model *m;
+
+	pthread_mutex_lock(&lock);
+	if (have_pending) {
+		m = pending;
+		pending = NULL;
+		have_pending = false;
+	} else {
+		m = _load_model();
+	}
+	_free_table();
+	if (m)
+		_build_table(m);
+	fst_model_free(m);
+	pthread_mutex_unlock(&lock);
 	return SLURM_SUCCESS;
 }
 
-/* No node_rank values are set: Slurm keeps its node order. */
+/*
+ * slurmctld, before topo_build_config: node_rank in fabric order (the
+ * model's host rank; nodes not in the model after them, in slurm.conf
+ * order).  true only when ranks were set.
+ */
 extern bool topo_generate_node_ranking(void)
 {
-	return false;
+	struct fst_model *m;
+	int known = 0;
+
+	pthread_mutex_lock(&lock);
+	_drop_pending();
+	m = _load_model();
+	have_pending = true;
+	pending = m;
+	if (m) {
+		for (int i = 0; i < node_record_count; i++) {
+			node_record_t *np = node_record_table_ptr[i];
+
+			if (np && fst_host_rank(m, np->name) >= 0)
+				known++;
+		}
+	}
+	if (known) {
+		for (int i = 0; i < node_record_count; i++) {
+			node_record_t *np = node_record_table_ptr[i];
+			int r;
+
+			if (!np)
+				continue;
+			r = fst_host_rank(m, np->name);
+			np->node_rank = r >= 0 ? (uint32_t)r : (uint32_t)(m->nhosts + i);
+		}
+		verbose("%s: %d nodes ranked in fabric order", plugin_type, known);
+	}
+	pthread_mutex_unlock(&lock);
+	return known > 0;
 }
 
-/* Address of a node in the fabric: the node alone, until the model is read. */
+/* Address of a node in the fabric; the node alone when it is on no switch. */
 extern int topo_get_node_addr(char *node_name, char **paddr, char **ppattern)
 {
-	if (!node_name || !find_node_record(node_name))
+	char *addr = NULL, *pattern = NULL;
+
+	if (!node_name || !paddr || !ppattern || !find_node_record2(node_name))
 		return SLURM_ERROR;
-	*paddr = xstrdup(node_name);
-	*ppattern = xstrdup("node");
+	pthread_mutex_lock(&lock);
+	if (tree && fst_slurm_tree_node_addr(tree, node_name, &addr, &pattern, NULL, 0) == 0) {
+		*paddr = xstrdup(addr);
+		*ppattern = xstrdup(pattern);
+	} else {
+		*paddr = xstrdup(node_name);
+		*ppattern = xstrdup("node");
+	}
+	pthread_mutex_unlock(&lock);
+	free(addr);
+	free(pattern);
 	return SLURM_SUCCESS;
 }
