@@ -2,12 +2,16 @@
  * fabsched SPANK plugin: the job-side face of fabsched in srun/sbatch/salloc,
  * slurmd and slurmstepd.  Built against the installed public spank.h only.
  *
- * Foundation stage: it loads in every context and marks each task's
- * environment with FABSCHED_VERSION, so a job can tell it ran under fabsched.
- * Options (--fabric-locality, --scratch) come with their features.
+ *  - options (args.c): --fabric-locality=rack|pod|any[@wait], validated in
+ *    sbatch/salloc/srun and handed to the controller in the job's SPANK
+ *    job-control environment (FABSCHED_LOCALITY), where select/fabric
+ *    reads it;
+ *  - every task's environment gets FABSCHED_VERSION, so a job can tell it
+ *    ran under fabsched.
  */
 #include <slurm/spank.h>
 
+#include "args.h"
 #include "fabsched_config.h"
 
 SPANK_PLUGIN(fabsched, 1);
@@ -32,8 +36,43 @@ static const char *_context_name(spank_context_t ctx)
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
+	spank_context_t ctx = spank_context();
+
 	slurm_debug("fabsched: SPANK plugin %s loaded in %s context",
-		    PACKAGE_VERSION, _context_name(spank_context()));
+		    PACKAGE_VERSION, _context_name(ctx));
+	/* options exist where users give them and where they are forwarded */
+	if (ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR || ctx == S_CTX_REMOTE) {
+		for (struct spank_option *o = fabsched_spank_options; o->name; o++) {
+			spank_err_t rc = spank_option_register(sp, o);
+
+			if (rc != ESPANK_SUCCESS) {
+				slurm_error("fabsched: cannot register --%s: %s",
+					    o->name, spank_strerror(rc));
+				return -1;
+			}
+		}
+	}
+	return ESPANK_SUCCESS;
+}
+
+/* sbatch/salloc/srun, after the options: hand them to the controller. */
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	spank_context_t ctx = spank_context();
+	const char *loc = fabsched_arg_locality();
+	spank_err_t rc;
+
+	if ((ctx != S_CTX_LOCAL && ctx != S_CTX_ALLOCATOR) || !loc)
+		return ESPANK_SUCCESS;
+	rc = spank_job_control_setenv(sp, FABSCHED_LOCALITY_ENV, loc, 1);
+	if (rc != ESPANK_SUCCESS) {
+		/* srun inside an existing allocation: nothing to place */
+		slurm_debug("fabsched: --fabric-locality=%s not passed on: %s",
+			    loc, spank_strerror(rc));
+		return ESPANK_SUCCESS;
+	}
+	slurm_debug("fabsched: job control environment %s=%s",
+		    FABSCHED_LOCALITY_ENV, loc);
 	return ESPANK_SUCCESS;
 }
 

@@ -4,9 +4,9 @@
  * Slurm glue only.  The plugin wraps select/cons_tres: every select_p_*
  * entry point of the 22.05 select API (slurm_select_ops_t in
  * src/common/select.h) is forwarded to select_cons_tres.so, which this
- * plugin opens itself from PluginDir.  A later change narrows the candidate
- * nodes of select_p_job_test() with the placement engine (select/); until
- * then the plugin behaves exactly like select/cons_tres.
+ * plugin opens itself from PluginDir.  select_p_job_test() narrows the
+ * candidate nodes to the locality domain the placement engine (select/)
+ * chooses before cons_tres picks among them: see fabric_hook.c.
  *
  * Why dlopen() and not a link-time dependency: if select_cons_tres.so were a
  * DT_NEEDED dependency of this object, its own references to plugin_id and
@@ -49,6 +49,8 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
+
+#include "fabric_hook.h"
 
 /*
  * plugin_type is also the SelectType= value and, '/' turned into '_', the
@@ -244,6 +246,7 @@ extern int fini(void)
 	int (*backend_fini)(void);
 	int rc = SLURM_SUCCESS;
 
+	fabric_fini();
 	slurm_mutex_lock(&backend.lock);
 	if (backend.state == BACKEND_READY) {
 		if ((backend_fini = dlsym(backend.handle, "fini")))
@@ -303,17 +306,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (!_backend_ready())
 		return EINVAL;
 
-	/*
-	 * FABRIC HOOK: candidate narrowing.
-	 * @bitmap holds the nodes slurmctld lets this job use.  A later change
-	 * clears here the nodes outside the locality domain that the placement
-	 * engine picks for the job, before cons_tres chooses among the rest.
-	 * For now the bitmap goes to cons_tres unchanged.
-	 */
-
-	return backend.ops.job_test(job_ptr, bitmap, min_nodes, max_nodes,
-				    req_nodes, mode, preemptee_candidates,
-				    preemptee_job_list, exc_core_bitmap);
+	/* @bitmap holds the nodes slurmctld lets this job use; the hook
+	 * narrows it to a locality domain and calls cons_tres. */
+	return fabric_job_test(backend.ops.job_test, job_ptr, bitmap,
+			       min_nodes, max_nodes, req_nodes, mode,
+			       preemptee_candidates, preemptee_job_list,
+			       exc_core_bitmap);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
@@ -548,6 +546,7 @@ extern int select_p_update_node_config(int index)
 
 extern int select_p_reconfigure(void)
 {
+	fabric_reconfigure();
 	if (!_backend_ready())
 		return SLURM_ERROR;
 	return backend.ops.reconfigure();

@@ -1,0 +1,151 @@
+/*
+ * fabsched_select.h - placement engine of fabsched (libfabsched_select).
+ *
+ * Decides which nodes a job gets so that it sits in the smallest locality
+ * domain of the fabric that holds it: one rack (leaf switch); else the
+ * fewest racks under one pod (spine group); else the fewest racks of the
+ * whole fabric.  Among the domains that fit, the one with the fewest free
+ * nodes wins (best fit: big holes stay for big jobs); ties go to the
+ * lowest rank.  All or nothing: a result either names every node of the
+ * job or none.
+ *
+ * No Slurm header: input is plain arrays (or a fabric model of
+ * fabsched_topo.h), output plain node indices.  Node index i is whatever
+ * the caller uses (the Slurm plugin uses node_record_table_ptr indices).
+ *
+ * Conventions
+ *  - Functions returning int: 0 on success, -1 on error with a one-line
+ *    message in (err, errlen) when err is not NULL.  Nothing prints,
+ *    exits or aborts.
+ *  - Ownership: fse_topo_new / fse_topo_from_model give a topology freed
+ *    with fse_topo_free; fse_work_new a workspace freed with
+ *    fse_work_free.  A topology is immutable and may be shared by
+ *    threads; a workspace belongs to one thread at a time.  Pointers in a
+ *    struct fse_result point into the workspace and stay valid until its
+ *    next fse_place or fse_work_free.
+ */
+#ifndef FABSCHED_SELECT_H
+#define FABSCHED_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct fst_model;
+
+/* Locality levels, narrowest first; same values as enum fs_locality_level. */
+enum fse_level {
+	FSE_RACK = 0,
+	FSE_POD = 1,
+	FSE_ANY = 2,
+};
+
+/* ------------------------------------------------------------ domains */
+
+/*
+ * The fabric's locality domains as plain arrays: node -> rack -> pod ->
+ * plane.  Only the arrays are read (copied by fse_topo_new).
+ */
+struct fse_spec {
+	int nnodes;
+	const int *node_rack;	/* [nnodes] rack of each node; -1: none (the
+				   node then forms a rack of its own) */
+	const int *node_rank;	/* [nnodes] tie-break order, lower first;
+				   NULL: the node index */
+	int nracks;
+	const int *rack_pod;	/* [nracks] pod of each rack, -1: none;
+				   NULL: no pods */
+	int npods;
+	const int *pod_plane;	/* [npods] plane of each pod (informative),
+				   NULL: all 0 */
+};
+
+struct fse_topo;
+
+int fse_topo_new(const struct fse_spec *spec, struct fse_topo **out,
+		 char *err, size_t errlen);
+
+/*
+ * Domains of a fabric model (fst_json_read_file) for the nodes names[0..n):
+ * node i is the model host called names[i]; its rack, pod and plane are
+ * the host's (its primary leaf, so a multi-rail node is in one rack) and
+ * its rank the host's rank.  A name the model does not know gets a rack
+ * of its own and ranks after all known nodes; *unknown (when not NULL)
+ * receives how many names were unknown.
+ */
+int fse_topo_from_model(const struct fst_model *m, const char *const *names,
+			int n, struct fse_topo **out, int *unknown,
+			char *err, size_t errlen);
+
+void fse_topo_free(struct fse_topo *t);	/* NULL is fine */
+
+int fse_topo_nnodes(const struct fse_topo *t);
+/* Racks including the one-node racks of nodes without a rack. */
+int fse_topo_nracks(const struct fse_topo *t);
+int fse_topo_rack_of(const struct fse_topo *t, int node);
+/* Pod of a rack, -1 when none. */
+int fse_topo_pod_of(const struct fse_topo *t, int rack);
+/* Node count of the largest rack. */
+int fse_topo_max_rack(const struct fse_topo *t);
+
+/* ------------------------------------------------------------ placement */
+
+struct fse_work;
+
+struct fse_work *fse_work_new(const struct fse_topo *t);	/* NULL: ENOMEM */
+void fse_work_free(struct fse_work *w);				/* NULL is fine */
+
+struct fse_request {
+	uint32_t min_nodes;	/* >= 1 */
+	uint32_t max_nodes;	/* 0: same as min_nodes */
+	uint32_t want_nodes;	/* preferred count in [min, max], 0: min */
+	enum fse_level level;	/* locality the job requires */
+	uint32_t max_racks;	/* most racks the job may span, 0: no limit */
+	bool relaxed;		/* the job waited long enough: accept the
+				   tightest placement available now */
+	const uint8_t *skip_racks; /* [nracks] racks not to use (e.g. tried
+				   already), NULL: none */
+};
+
+enum fse_status {
+	FSE_OK = 0,		/* nodes chosen */
+	FSE_NOT_NOW = 1,	/* could run later: not enough free nodes, or
+				   none with the required locality */
+	FSE_NEVER = 2,		/* cannot run as asked even on an empty fabric */
+};
+
+struct fse_result {
+	enum fse_status status;
+	enum fse_level level;	/* FSE_OK: level of the placement: RACK (one
+				   rack), POD (racks of one pod), ANY */
+	bool relaxed;		/* FSE_OK: placed looser than required (only
+				   with request.relaxed) */
+	bool could_relax;	/* FSE_NOT_NOW: a looser placement exists now */
+	uint32_t count;		/* FSE_OK: number of nodes */
+	const int *nodes;	/* FSE_OK: [count] node indices, rank order */
+	int nracks;		/* FSE_OK: number of racks used */
+	const int *racks;	/* FSE_OK: [nracks] rack indices */
+	char reason[192];	/* always: one line saying what and why */
+};
+
+/*
+ * Choose nodes for a request among the nodes with avail[i] != 0 (the nodes
+ * that could run the job now: up, not drained, free enough).  Returns 0
+ * with *res filled (status says whether nodes were chosen), -1 on bad
+ * arguments (message in res->reason).
+ */
+int fse_place(const struct fse_topo *t, struct fse_work *w,
+	      const struct fse_request *rq, const uint8_t *avail,
+	      struct fse_result *res);
+
+const char *fse_level_name(enum fse_level level);	/* "rack", ... */
+const char *fse_status_name(enum fse_status st);	/* "ok", ... */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FABSCHED_SELECT_H */

@@ -1,0 +1,132 @@
+/*
+ * bench_engine.c - decision time of the placement engine (select/) on
+ * fabrics of 1k, 10k and 50k nodes: racks of 32 nodes, 16 racks per pod,
+ * about 60 % of the nodes busy in random runs, job sizes drawn from a mix
+ * of small (1-8), rack-sized (9-32) and multi-rack (33-256) jobs.
+ * Prints the median, 99th percentile and maximum of fse_place() per
+ * decision, and the time to build the domains.  Figures, not a test.
+ *
+ * Usage: bench_engine [decisions per size, default 2000]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fabsched_select.h"
+
+#define RACK 32
+#define RACKS_PER_POD 16
+
+static double _now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int _cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* xorshift: the same sequence on every run */
+static uint64_t _rng = 88172645463325252ull;
+static uint32_t _rand(void)
+{
+	_rng ^= _rng << 13;
+	_rng ^= _rng >> 7;
+	_rng ^= _rng << 17;
+	return (uint32_t)_rng;
+}
+
+static int _bench(int nnodes, int decisions)
+{
+	int nracks = (nnodes + RACK - 1) / RACK;
+	int npods = (nracks + RACKS_PER_POD - 1) / RACKS_PER_POD;
+	int *node_rack = malloc(nnodes * sizeof(int));
+	int *rack_pod = malloc(nracks * sizeof(int));
+	uint8_t *avail = malloc(nnodes);
+	double *t_us = malloc(decisions * sizeof(double)), t0, build;
+	struct fse_spec s = { 0 };
+	struct fse_topo *t;
+	struct fse_work *w;
+	struct fse_result res;
+	int ok = 0, wait = 0, never = 0;
+	char err[256];
+
+	if (!node_rack || !rack_pod || !avail || !t_us)
+		return -1;
+	for (int i = 0; i < nnodes; i++)
+		node_rack[i] = i / RACK;
+	for (int r = 0; r < nracks; r++)
+		rack_pod[r] = r / RACKS_PER_POD;
+	s.nnodes = nnodes;
+	s.node_rack = node_rack;
+	s.nracks = nracks;
+	s.rack_pod = rack_pod;
+	s.npods = npods;
+	t0 = _now_us();
+	if (fse_topo_new(&s, &t, err, sizeof(err))) {
+		fprintf(stderr, "bench_engine: %s\n", err);
+		return -1;
+	}
+	build = _now_us() - t0;
+	w = fse_work_new(t);
+
+	for (int d = 0; d < decisions; d++) {
+		struct fse_request rq = { .level = FSE_RACK };
+		uint32_t kind = _rand() % 10;
+
+		/* a fresh occupancy every 50 decisions: runs of busy nodes */
+		if (d % 50 == 0)
+			for (int i = 0; i < nnodes;) {
+				int run = 1 + _rand() % 12, busy = _rand() % 10 < 6;
+
+				for (int j = 0; j < run && i < nnodes; j++, i++)
+					avail[i] = !busy;
+			}
+		rq.min_nodes = kind < 6 ? 1 + _rand() % 8 :
+			       kind < 9 ? 9 + _rand() % 24 : 33 + _rand() % 224;
+		rq.level = _rand() % 3;
+		rq.relaxed = _rand() % 4 == 0;
+		t0 = _now_us();
+		fse_place(t, w, &rq, avail, &res);
+		t_us[d] = _now_us() - t0;
+		ok += res.status == FSE_OK;
+		wait += res.status == FSE_NOT_NOW;
+		never += res.status == FSE_NEVER;
+	}
+	qsort(t_us, decisions, sizeof(double), _cmp_double);
+	printf("%6d nodes %5d racks %4d pods  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never)\n",
+	       nnodes, nracks, npods, build, t_us[decisions / 2],
+	       t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok, wait,
+	       never);
+	fse_work_free(w);
+	fse_topo_free(t);
+	free(node_rack);
+	free(rack_pod);
+	free(avail);
+	free(t_us);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int decisions = argc > 1 ? atoi(argv[1]) : 2000;
+	static const int sizes[] = { 1000, 10000, 50000 };
+
+	if (decisions < 10)
+		decisions = 10;
+	printf("fse_place: racks of %d nodes, %d racks per pod, %d decisions per fabric\n",
+	       RACK, RACKS_PER_POD, decisions);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (_bench(sizes[i], decisions))
+			return 1;
+	return 0;
+}

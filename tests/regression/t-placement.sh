@@ -1,0 +1,249 @@
+#!/bin/bash
+# t-placement.sh - rack-local gang placement on a real 16-node cluster in 4
+# racks of an ibsim fabric (leaves=4, hosts=4, spines=2).
+#
+# Run 1, select/cons_tres_fabric: the fabric model is discovered live from
+# ibsim (fabsched topo discover), fabsched.conf says Locality=rack for the
+# partition; a scripted mix of exclusive Open MPI jobs (srun --mpi=pmix)
+# runs.  Asserts: every job that fits a rack got one rack, larger jobs
+# spanned the fewest racks, every job started whole (all ranks, all nodes),
+# a bad --fabric-locality fails at submission with the parser's message, a
+# job that cannot have its rack pends with a Locality reason and, once its
+# wait bound (--fabric-locality=rack@0:15) passed, runs and records in its
+# SystemComment that locality was relaxed.
+# Run 2, stock select/cons_tres + topology/tree with the topology.conf
+# exported from the same model: the same mix.  Both are printed side by
+# side (racks per job, jobs split across racks, makespan).  Prints TAP.
+SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../cluster/lib.sh
+. "$SRC/tests/cluster/lib.sh"
+# shellcheck source=fabsched-plugins.sh
+. "$SRC/tests/regression/fabsched-plugins.sh"
+
+cl_require
+if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
+	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
+	exit 0
+fi
+if [ ! -x "$FABSCHED_BUILDDIR/cli/fabsched" ]; then
+	echo "1..0 # SKIP $FABSCHED_BUILDDIR/cli/fabsched is not built"
+	exit 0
+fi
+for p in ibsim ibnetdiscover; do
+	if ! command -v $p >/dev/null; then
+		echo "1..0 # SKIP $p is missing (ibsim-utils, infiniband-diags)"
+		exit 0
+	fi
+done
+
+TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
+D=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
+export FABSCHED_CLUSTER_DIR=$D
+FABRIC="leaves=4,hosts=4,spines=2"
+RACK=4
+# Open MPI session files of concurrent jobs on one node must not collide
+export OMPI_MCA_btl_vader_backing_directory=/dev/shm
+
+# The mix: "name nodes seconds" in submission order.
+# Four 3-node jobs first leave one free node per rack: the 2-node jobs
+# after them find free nodes but no free rack.
+MIX="a 3 10
+b 3 10
+c 3 10
+d 3 10
+e 2 4
+f 2 4
+g 4 6
+h 1 3
+i 6 6
+j 2 4
+k 5 4
+l 3 4"
+NJOBS=$(wc -l <<<"$MIX")
+
+tap_plan 14
+
+# ------------------------------------------------------------ staging
+work=$D.placement
+mkdir -p "$work"
+plugdir=$work/plugins
+fs_stage_plugins "$plugdir" || tap_bail "no plugin found under $FABSCHED_BUILDDIR/plugins: build first"
+printf 'required %s/fabsched.so\n' "$plugdir" > "$plugdir/plugstack.conf"
+chmod 755 "$work"
+export FABSCHED_CLUSTER_PLUGIN_DIR=$plugdir
+export FABSCHED_CLUSTER_PLUGSTACK=$plugdir/plugstack.conf
+export FABSCHED_CLUSTER_NODES=16
+export FABSCHED_CLUSTER_PREFIX=n
+printf 'SlurmctldDebug=debug\n' > "$work/extra.conf"
+export FABSCHED_CLUSTER_EXTRA_CONF=$work/extra.conf
+cat > "$work/fabsched.conf" <<EOF
+FabricModel=$D/etc/fabric.json
+PartitionName=batch Locality=rack LocalityWait=INFINITE
+EOF
+
+# rack of each node, from the exported topology.conf (leaf = rack)
+declare -A RACK_OF
+load_racks() {	# load_racks TOPOLOGY_CONF
+	local sw nodes n
+	while read -r sw nodes; do
+		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
+	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
+}
+
+racks_of_job() {	# racks_of_job ID: the distinct racks of its nodes
+	local n
+	for n in $(scontrol show hostnames "$(cl_job_field "$1" NodeList)"); do
+		echo "${RACK_OF[$n]:-?}"
+	done | sort -u | wc -l
+}
+
+epoch() { date -d "$1" +%s 2>/dev/null || echo 0; }
+
+# run_mix LABEL: submit the mix, wait, fill RES_<field>[name]
+declare -A IDS
+run_mix() {
+	local name n s id first=0 last=0 st en
+	IDS=()
+	while read -r name n s; do
+		id=$(cl_sbatch --user "$TUSER" -J "mix-$name" -N "$n" --ntasks-per-node=1 \
+			--exclusive -t 5 -o "mix-$1-%j.out" \
+			--wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO && sleep $s") || id=
+		IDS[$name]=$id
+	done <<<"$MIX"
+	MIX_OK=0
+	for name in $(cut -d' ' -f1 <<<"$MIX"); do
+		id=${IDS[$name]}
+		[ -n "$id" ] && cl_wait_job "$id" 300 >/dev/null && MIX_OK=$((MIX_OK + 1))
+		st=$(epoch "$(cl_job_field "$id" StartTime)")
+		en=$(epoch "$(cl_job_field "$id" EndTime)")
+		{ [ "$first" -eq 0 ] || [ "$st" -lt "$first" ]; } && first=$st
+		[ "$en" -gt "$last" ] && last=$en
+	done
+	MAKESPAN=$((last - first))
+}
+
+# mix_report LABEL: "name nodes racks ranks" lines into REPORT_<label>
+mix_report() {
+	local name n s id r out ranks hosts
+	while read -r name n s; do
+		id=${IDS[$name]}
+		r=$(racks_of_job "$id")
+		out=$(cl_job_output "$id")
+		ranks=$(grep -c '^rank=' "$out" 2>/dev/null)
+		hosts=$(sed -n 's/^rank=.* node=\([^ ]*\) .*/\1/p' "$out" 2>/dev/null | sort -u | wc -l)
+		grep -qx 'allreduce=ok' "$out" 2>/dev/null || ranks="$ranks!"
+		echo "$name $n $r $ranks $hosts $(cl_job_field "$id" NodeList)"
+	done <<<"$MIX"
+}
+
+# ------------------------------------------------------------ run 1: fabsched
+export FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no select plugin in this build"
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/none
+export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
+cl_up --fabric "$FABRIC"
+tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT, fabric $FABRIC" ||
+	tap_bail "the cluster did not come up"
+
+# 2: the model, discovered live from the simulated fabric
+"$CL" fabric run timeout 60 "$FABSCHED_BUILDDIR/cli/fabsched" topo discover --live \
+	-o "$D/etc/fabric.json" >"$work/discover.log" 2>&1 ||
+	"$FABSCHED_BUILDDIR/cli/fabsched" topo discover -i "$FABSCHED_FABRIC_NET" \
+		-o "$D/etc/fabric.json" >>"$work/discover.log" 2>&1
+"$FABSCHED_BUILDDIR/cli/fabsched" topo export -j "$D/etc/fabric.json" \
+	-o "$work/topology.conf" >>"$work/discover.log" 2>&1
+load_racks "$work/topology.conf"
+tap_is "${#RACK_OF[@]}" 16 "fabric model: 16 nodes in racks ($(grep -c '^SwitchName=.* Nodes=' "$work/topology.conf") leaves)" ||
+	tap_diag "$(cat "$work/discover.log")"
+
+# 3: a bad value fails at submission, with the parser's message
+msg=$(cd "$(cl_jobdir "$TUSER")" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" \
+	sbatch --fabric-locality=shelf -N1 --wrap true 2>&1)
+rc=$?
+tap_ok "[ $rc -ne 0 ] && grep -q -- '--fabric-locality=shelf: ' <<<\"\$msg\"" \
+	"sbatch --fabric-locality=shelf is refused with the parser's message" || tap_diag "rc=$rc" "$msg"
+tap_diag "$msg"
+
+# 4-7: the mix
+run_mix fabsched
+tap_is "$MIX_OK" "$NJOBS" "fabsched: all $NJOBS jobs of the mix COMPLETED"
+FAB_MAKESPAN=$MAKESPAN
+REPORT_FAB=$(mix_report fabsched)
+bad=$(awk -v R=$RACK '$2 <= R && $3 != 1' <<<"$REPORT_FAB")
+tap_ok "[ -z \"\$bad\" ]" "fabsched: every job of at most $RACK nodes ran in one rack" || tap_diag "$bad"
+bad=$(awk -v R=$RACK '$2 > R && $3 != int(($2 + R - 1) / R)' <<<"$REPORT_FAB")
+tap_ok "[ -z \"\$bad\" ]" "fabsched: every larger job spanned the fewest racks" || tap_diag "$bad"
+bad=$(awk '$4 != $2 || $5 != $2' <<<"$REPORT_FAB")
+tap_ok "[ -z \"\$bad\" ]" "fabsched: no partial start (every job: all ranks on all its nodes, allreduce ok)" ||
+	tap_diag "$bad"
+
+# 8-11: locality that cannot be had now: pend with a reason, relax after
+# the wait bound, record why.  Four 3-node fillers leave one free node per
+# rack; a 4-node job then has 4 free nodes but no free rack.
+fill=()
+for x in 1 2 3 4; do
+	fill+=("$(cl_sbatch --user "$TUSER" -J "fill$x" -N3 --exclusive -t 5 -o /dev/null --wrap 'sleep 60')")
+done
+for ((i = 0; i < 60; i++)); do
+	[ "$(squeue -h -t R -n fill1,fill2,fill3,fill4 | wc -l)" = 4 ] && break
+	sleep 0.5
+done
+spread=$(for id in "${fill[@]}"; do racks_of_job "$id"; done | sort -u | tr '\n' ' ')
+tap_is "$spread" "1 " "four 3-node fillers, each in a rack of its own"
+t0=$(date +%s)
+rid=$(cl_sbatch --user "$TUSER" -J relax -N4 --ntasks-per-node=1 --exclusive -t 5 \
+	--fabric-locality=rack@0:15 -o relax-%j.out --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO")
+reason= seen=()
+for ((i = 0; i < 28; i++)); do
+	reason=$(squeue -h -j "$rid" -o %R 2>/dev/null)
+	seen+=("$(($(date +%s) - t0))s $reason")
+	grep -q 'Locality: waiting for one rack' <<<"$reason" && break
+	sleep 0.5
+done
+tap_ok "grep -q 'Locality: waiting for one rack' <<<\"\$reason\"" "pending job $rid shows why in squeue: $reason" ||
+	tap_diag "${seen[@]}"
+cl_wait_job "$rid" 120
+tap_ok $? "job $rid ran once its wait bound (15 s) had passed"
+started=$(epoch "$(cl_job_field "$rid" StartTime)")
+comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
+tap_ok "[ $((started - t0)) -ge 14 ] && grep -q 'locality rack@00:00:15 relaxed' <<<\"\$comment\"" \
+	"job $rid waited $((started - t0)) s, then recorded: $comment"
+scancel "${fill[@]}" 2>/dev/null
+for id in "${fill[@]}"; do cl_wait_job "$id" 60 >/dev/null; done
+
+# 12: what the hook costs, from slurmctld's own figures
+hook=$(grep -o 'mean fabsched [0-9.]* us over [0-9]* calls, max [0-9]* us' "$D/ctld/slurmctld.log" | tail -1)
+sdiag_fab=$(sdiag | grep -E 'Mean cycle|Max cycle|Total cycles' | head -3 | tr -s ' ' | tr '\n' ';')
+tap_ok "[ -n \"\$hook\" ]" "select/cons_tres_fabric logged its time per job_test: $hook"
+tap_diag "sdiag (fabsched run): $sdiag_fab"
+cl_down
+
+# ------------------------------------------------------------ run 2: stock
+export FABSCHED_CLUSTER_SELECT=select/cons_tres
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
+export FABSCHED_CLUSTER_TOPOLOGY_CONF=$work/topology.conf
+unset FABSCHED_CLUSTER_ETC_FILES
+cl_up --fabric "$FABRIC"
+tap_ok $? "cluster up: stock select/cons_tres + topology/tree (exported topology.conf)" ||
+	tap_bail "the stock cluster did not come up"
+run_mix stock
+STOCK_MAKESPAN=$MAKESPAN
+REPORT_STOCK=$(mix_report stock)
+tap_is "$MIX_OK" "$NJOBS" "stock: all $NJOBS jobs of the mix COMPLETED"
+sdiag_stock=$(sdiag | grep -E 'Mean cycle|Max cycle|Total cycles' | head -3 | tr -s ' ' | tr '\n' ';')
+tap_diag "sdiag (stock run): $sdiag_stock"
+
+# side by side
+split() { awk -v R=$RACK '$3 > int(($2 + R - 1) / R)' <<<"$1" | wc -l; }
+{
+	printf '%-4s %5s | %-22s | %-22s\n' job nodes "fabsched racks (nodes)" "stock racks (nodes)"
+	paste -d' ' <(cut -d' ' -f1-3,6 <<<"$REPORT_FAB") <(cut -d' ' -f3,6 <<<"$REPORT_STOCK") |
+		while read -r name n r1 l1 r2 l2; do
+			printf '%-4s %5s | %-22s | %-22s\n' "$name" "$n" "$r1 ($l1)" "$r2 ($l2)"
+		done
+	printf 'jobs on more racks than needed: fabsched %s, stock %s\n' \
+		"$(split "$REPORT_FAB")" "$(split "$REPORT_STOCK")"
+	printf 'makespan: fabsched %s s, stock %s s\n' "$FAB_MAKESPAN" "$STOCK_MAKESPAN"
+} > "$work/side-by-side.txt"
+tap_diag "$(cat "$work/side-by-side.txt")"
+cl_down
+tap_done

@@ -1,0 +1,541 @@
+/*
+ * test_engine.c - unit tests of the placement engine (select/): job
+ * sizes from 1 to a rack plus one, best fit, fragmentation, ties,
+ * multi-rail nodes (from a parsed fabric), drained and down nodes,
+ * heterogeneous racks, pods, MaxRacks, relaxed placement, skipped racks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabsched_select.h"
+#include "fabsched_topo.h"
+
+#define MAXN 64
+
+/* A fabric of racks of the given sizes; rack r is in pod rack_pod[r]
+ * (NULL: all in pod 0).  Nodes are numbered rack by rack. */
+struct fab {
+	struct fse_topo *t;
+	struct fse_work *w;
+	int nnodes;
+	uint8_t avail[MAXN];
+	struct fse_result res;
+};
+
+static void _fab(struct fab *f, int nracks, const int *sizes,
+		 const int *rack_pod, int npods, const int *rank)
+{
+	int node_rack[MAXN], pods[MAXN], n = 0;
+	char err[256] = "";
+	struct fse_spec s = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	for (int r = 0; r < nracks; r++) {
+		for (int i = 0; i < sizes[r]; i++)
+			node_rack[n++] = r;
+		pods[r] = rack_pod ? rack_pod[r] : 0;
+	}
+	s.nnodes = n;
+	s.node_rack = node_rack;
+	s.node_rank = rank;
+	s.nracks = nracks;
+	s.rack_pod = pods;
+	s.npods = rack_pod ? npods : 1;
+	assert_int_equal(fse_topo_new(&s, &f->t, err, sizeof(err)), 0);
+	assert_non_null(f->w = fse_work_new(f->t));
+	f->nnodes = n;
+	memset(f->avail, 1, n);
+}
+
+static void _free(struct fab *f)
+{
+	fse_work_free(f->w);
+	fse_topo_free(f->t);
+}
+
+static int _place(struct fab *f, uint32_t n, enum fse_level level,
+		  uint32_t max_racks, bool relaxed)
+{
+	struct fse_request rq = { .min_nodes = n, .level = level,
+				  .max_racks = max_racks, .relaxed = relaxed };
+
+	assert_int_equal(fse_place(f->t, f->w, &rq, f->avail, &f->res), 0);
+	return f->res.status;
+}
+
+/* "0,1,2" of the chosen nodes */
+static const char *_nodes(const struct fab *f)
+{
+	static char buf[512];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < f->res.count && o < sizeof(buf) - 8; i++)
+		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? "," : "",
+			      f->res.nodes[i]);
+	return buf;
+}
+
+static const char *_racks(const struct fab *f)
+{
+	static char buf[256];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < f->res.nracks && o < sizeof(buf) - 8; i++)
+		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? "," : "",
+			      f->res.racks[i]);
+	return buf;
+}
+
+static void _busy(struct fab *f, const char *nodes)
+{
+	char *copy = strdup(nodes), *save = NULL;
+
+	for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		f->avail[atoi(p)] = 0;
+	free(copy);
+}
+
+static const int four[] = { 4, 4, 4, 4 };
+
+/* ------------------------------------------------------------ sizes */
+
+/* Every size from 1 to a rack plus one on an empty 4x4 fabric, for every
+ * policy: up to 4 nodes one rack (the lowest-ranked), 5 nodes two racks. */
+static void test_every_size(void **state)
+{
+	struct fab f;
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	for (int lvl = FSE_RACK; lvl <= FSE_ANY; lvl++) {
+		for (uint32_t n = 1; n <= 4; n++) {
+			assert_int_equal(_place(&f, n, lvl, 0, false), FSE_OK);
+			assert_int_equal(f.res.count, n);
+			assert_int_equal(f.res.level, FSE_RACK);
+			assert_int_equal(f.res.nracks, 1);
+			assert_string_equal(_racks(&f), "0");
+			assert_false(f.res.relaxed);
+			for (uint32_t i = 0; i < n; i++)
+				assert_int_equal(f.res.nodes[i], (int)i);
+		}
+		assert_int_equal(_place(&f, 5, lvl, 0, false), FSE_OK);
+		assert_int_equal(f.res.count, 5);
+		assert_int_equal(f.res.level, FSE_POD);
+		assert_int_equal(f.res.nracks, 2);
+		assert_string_equal(_nodes(&f), "0,1,2,3,4");
+		assert_false(f.res.relaxed);
+	}
+	/* 16 is all, 17 never */
+	assert_int_equal(_place(&f, 16, FSE_RACK, 0, false), FSE_OK);
+	assert_int_equal(f.res.nracks, 4);
+	assert_int_equal(_place(&f, 17, FSE_ANY, 0, false), FSE_NEVER);
+	assert_int_equal(f.res.count, 0);
+	_free(&f);
+}
+
+/* Same with one busy node per rack except the last: sizes 1..3 take the
+ * best fit (a rack with 3 free), 4 takes the only full rack. */
+static void test_every_size_busy(void **state)
+{
+	struct fab f;
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	_busy(&f, "0,4,8");
+	for (uint32_t n = 1; n <= 3; n++) {
+		assert_int_equal(_place(&f, n, FSE_RACK, 0, false), FSE_OK);
+		assert_string_equal(_racks(&f), "0");
+		assert_int_equal(f.res.nodes[0], 1);
+	}
+	assert_int_equal(_place(&f, 4, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "3");
+	assert_string_equal(_nodes(&f), "12,13,14,15");
+	/* 5: 4 of rack 3 plus 1 from the best-fitting other rack */
+	assert_int_equal(_place(&f, 5, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0,3");
+	assert_string_equal(_nodes(&f), "1,12,13,14,15");
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ best fit */
+
+static void test_best_fit(void **state)
+{
+	struct fab f;
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	/* free: rack0 4, rack1 2, rack2 3, rack3 1 */
+	_busy(&f, "4,5,8,12,13,14");
+	assert_int_equal(_place(&f, 1, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "15");
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "6,7");
+	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "9,10,11");
+	assert_int_equal(_place(&f, 4, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "0,1,2,3");
+	/* 6: rack0 (4) + the smallest rack holding 2 (rack1) */
+	assert_int_equal(_place(&f, 6, FSE_ANY, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0,1");
+	/* 9: 4 + 3 + 2 */
+	assert_int_equal(_place(&f, 9, FSE_ANY, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0,1,2");
+	assert_int_equal(f.res.count, 9);
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ fragmentation */
+
+static void test_fragmentation(void **state)
+{
+	struct fab f;
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	_busy(&f, "0,4,8,12");	/* 12 free, 3 per rack */
+	/* rack: wait, not a partial start */
+	assert_int_equal(_place(&f, 4, FSE_RACK, 0, false), FSE_NOT_NOW);
+	assert_true(f.res.could_relax);
+	assert_int_equal(f.res.count, 0);
+	assert_string_equal(f.res.reason,
+			    "waiting for one rack with 4 free nodes (most free in a rack: 3)");
+	/* pod allows two racks of the pod */
+	assert_int_equal(_place(&f, 4, FSE_POD, 0, false), FSE_OK);
+	assert_int_equal(f.res.nracks, 2);
+	assert_false(f.res.relaxed);
+	/* relaxed rack: the tightest there is, marked */
+	assert_int_equal(_place(&f, 4, FSE_RACK, 0, true), FSE_OK);
+	assert_int_equal(f.res.nracks, 2);
+	assert_true(f.res.relaxed);
+	assert_string_equal(_nodes(&f), "1,2,3,5");
+	/* 5 nodes fit 2 racks by size; free they need 2 as well */
+	assert_int_equal(_place(&f, 5, FSE_RACK, 0, false), FSE_OK);
+	assert_int_equal(f.res.nracks, 2);
+	/* 7 nodes: 2 racks by size, 3 now: wait under rack, run under any */
+	assert_int_equal(_place(&f, 7, FSE_RACK, 0, false), FSE_NOT_NOW);
+	assert_string_equal(f.res.reason,
+			    "waiting for 7 free nodes in 2 racks of one pod (now 3 racks)");
+	assert_int_equal(_place(&f, 7, FSE_ANY, 0, false), FSE_OK);
+	assert_int_equal(f.res.nracks, 3);
+	/* not enough free nodes at all */
+	assert_int_equal(_place(&f, 13, FSE_ANY, 0, false), FSE_NOT_NOW);
+	assert_false(f.res.could_relax);
+	assert_string_equal(f.res.reason, "waiting for 13 free nodes (12 free)");
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ ties */
+
+static void test_ties(void **state)
+{
+	struct fab f;
+	int rank[16];
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	_busy(&f, "0,1,4,5");	/* racks 0 and 1 both have 2 free */
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "2,3");
+	/* same decision every time */
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
+		assert_string_equal(_nodes(&f), "2,3");
+	}
+	_free(&f);
+
+	/* reversed ranks: the highest-numbered nodes rank first */
+	for (int i = 0; i < 16; i++)
+		rank[i] = 15 - i;
+	_fab(&f, 4, four, NULL, 0, rank);
+	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "3");
+	assert_string_equal(_nodes(&f), "15,14,13");	/* rank order */
+	_busy(&f, "0,1,4,5");
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "7,6");
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ drained/down */
+
+static void test_unavailable(void **state)
+{
+	struct fab f;
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	/* a drained node in rack 0, a down one in rack 1: a 4-node job goes to
+	 * rack 2, a 3-node job to the best fit among 0 and 1 (rank: 0) */
+	_busy(&f, "2,7");
+	assert_int_equal(_place(&f, 4, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "8,9,10,11");
+	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "0,1,3");
+	/* every node of every rack down but one: nothing for 2 nodes */
+	memset(f.avail, 0, 16);
+	f.avail[5] = 1;
+	assert_int_equal(_place(&f, 2, FSE_ANY, 0, false), FSE_NOT_NOW);
+	assert_int_equal(_place(&f, 1, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_nodes(&f), "5");
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ heterogeneous */
+
+static void test_heterogeneous(void **state)
+{
+	static const int sizes[] = { 8, 4, 2 };
+	struct fab f;
+
+	_fab(&f, 3, sizes, NULL, 0, NULL);
+	/* nodes 0-7 rack0, 8-11 rack1, 12-13 rack2 */
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "2");
+	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "1");
+	assert_int_equal(_place(&f, 5, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0");
+	assert_int_equal(_place(&f, 8, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0");
+	/* 9: the big rack and the smallest covering one */
+	assert_int_equal(_place(&f, 9, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0,2");
+	assert_string_equal(_nodes(&f), "0,1,2,3,4,5,6,7,12");
+	/* big rack busy: 5 nodes cannot have one rack; rack policy waits */
+	_busy(&f, "0");
+	assert_int_equal(_place(&f, 8, FSE_RACK, 0, false), FSE_NOT_NOW);
+	assert_int_equal(_place(&f, 5, FSE_RACK, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0");
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ pods */
+
+static void test_pods(void **state)
+{
+	static const int pods[] = { 0, 0, 1, 1 };
+	struct fab f;
+
+	_fab(&f, 4, four, pods, 2, NULL);
+	/* 6 nodes: two racks of one pod */
+	assert_int_equal(_place(&f, 6, FSE_RACK, 0, false), FSE_OK);
+	assert_int_equal(f.res.level, FSE_POD);
+	assert_string_equal(_racks(&f), "0,1");
+	/* pod 0 has 3+3 free, pod 1 4+4: both hold 6 nodes in 2 racks; best
+	 * fit takes pod 0 exactly and leaves pod 1 whole */
+	_busy(&f, "0,4");
+	assert_int_equal(_place(&f, 6, FSE_POD, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0,1");
+	/* 5 nodes: both pods can do it in 2 racks, pod 0 has fewer free */
+	assert_int_equal(_place(&f, 5, FSE_POD, 0, false), FSE_OK);
+	assert_string_equal(_racks(&f), "0,1");
+	/* pod 1 as busy: 7 nodes need 3 racks over 2 pods */
+	_busy(&f, "8,12");
+	assert_int_equal(_place(&f, 7, FSE_POD, 0, false), FSE_NOT_NOW);
+	assert_true(f.res.could_relax);
+	assert_int_equal(_place(&f, 7, FSE_ANY, 0, false), FSE_OK);
+	assert_int_equal(f.res.level, FSE_ANY);
+	assert_int_equal(f.res.nracks, 3);
+	/* larger than any pod: pod policy accepts the fewest racks */
+	memset(f.avail, 1, 16);
+	assert_int_equal(_place(&f, 9, FSE_POD, 0, false), FSE_OK);
+	assert_int_equal(f.res.nracks, 3);
+	assert_false(f.res.relaxed);
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ MaxRacks */
+
+static void test_max_racks(void **state)
+{
+	struct fab f;
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	assert_int_equal(_place(&f, 5, FSE_ANY, 1, false), FSE_NEVER);
+	assert_string_equal(f.res.reason,
+			    "5 nodes need at least 2 racks, at most 1 allowed");
+	assert_int_equal(_place(&f, 5, FSE_ANY, 2, false), FSE_OK);
+	_busy(&f, "0,4,8,12");
+	/* 7 nodes need 3 racks now: wait, even relaxed */
+	assert_int_equal(_place(&f, 7, FSE_ANY, 2, true), FSE_NOT_NOW);
+	assert_int_equal(_place(&f, 7, FSE_ANY, 3, true), FSE_OK);
+	_free(&f);
+}
+
+/* ------------------------------------------------------------ node counts */
+
+static void test_min_max(void **state)
+{
+	struct fab f;
+	struct fse_request rq = { .min_nodes = 2, .max_nodes = 4,
+				  .want_nodes = 4, .level = FSE_RACK };
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_OK);
+	assert_string_equal(_nodes(&f), "0,1,2,3");
+	/* best fit by the minimum: rack 1 has 2 free, the job gets those 2 */
+	_busy(&f, "4,5");
+	_busy(&f, "12");
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_string_equal(_nodes(&f), "6,7");
+	/* bad requests */
+	rq.max_nodes = 1;
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), -1);
+	rq.min_nodes = 0;
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), -1);
+	_free(&f);
+}
+
+static void test_skip_racks(void **state)
+{
+	struct fab f;
+	uint8_t skip[4] = { 1, 0, 0, 0 };
+	struct fse_request rq = { .min_nodes = 3, .level = FSE_RACK,
+				  .skip_racks = skip };
+
+	_fab(&f, 4, four, NULL, 0, NULL);
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_string_equal(_racks(&f), "1");
+	memset(skip, 1, 4);
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_NOT_NOW);
+	_free(&f);
+}
+
+/* Nodes without a rack are racks of their own. */
+static void test_rackless(void **state)
+{
+	int node_rack[] = { 0, 0, -1, -1 };
+	struct fse_spec s = { .nnodes = 4, .node_rack = node_rack, .nracks = 1 };
+	struct fse_topo *t;
+	struct fse_work *w;
+	struct fse_result res;
+	uint8_t avail[4] = { 1, 1, 1, 1 };
+	struct fse_request rq = { .min_nodes = 2, .level = FSE_RACK };
+
+	assert_int_equal(fse_topo_new(&s, &t, NULL, 0), 0);
+	assert_int_equal(fse_topo_nracks(t), 3);
+	assert_int_equal(fse_topo_rack_of(t, 3), 2);
+	w = fse_work_new(t);
+	assert_int_equal(fse_place(t, w, &rq, avail, &res), 0);
+	assert_int_equal(res.nodes[0], 0);
+	assert_int_equal(res.nodes[1], 1);
+	avail[0] = 0;
+	assert_int_equal(fse_place(t, w, &rq, avail, &res), 0);
+	assert_int_equal(res.status, FSE_NOT_NOW);
+	rq.level = FSE_ANY;
+	assert_int_equal(fse_place(t, w, &rq, avail, &res), 0);
+	assert_int_equal(res.status, FSE_OK);
+	assert_int_equal(res.nracks, 2);
+	fse_work_free(w);
+	fse_topo_free(t);
+
+	/* bad input */
+	node_rack[0] = 5;
+	assert_int_equal(fse_topo_new(&s, &t, NULL, 0), -1);
+}
+
+/* ------------------------------------------------------------ multi-rail */
+
+/* Two rails (planes), two leaves per rail, two hosts per leaf: each host
+ * has one HCA on each rail.  A host is one node in one rack. */
+static const char multirail_net[] =
+	"Hca\t1 \"H-n001-mlx5_0\"\t# \"n001 mlx5_0\"\n[1]\t\"S-leaf01-r0\"[1]\n\n"
+	"Hca\t1 \"H-n001-mlx5_1\"\t# \"n001 mlx5_1\"\n[1]\t\"S-leaf01-r1\"[1]\n\n"
+	"Hca\t1 \"H-n002-mlx5_0\"\t# \"n002 mlx5_0\"\n[1]\t\"S-leaf01-r0\"[2]\n\n"
+	"Hca\t1 \"H-n002-mlx5_1\"\t# \"n002 mlx5_1\"\n[1]\t\"S-leaf01-r1\"[2]\n\n"
+	"Hca\t1 \"H-n003-mlx5_0\"\t# \"n003 mlx5_0\"\n[1]\t\"S-leaf02-r0\"[1]\n\n"
+	"Hca\t1 \"H-n003-mlx5_1\"\t# \"n003 mlx5_1\"\n[1]\t\"S-leaf02-r1\"[1]\n\n"
+	"Hca\t1 \"H-n004-mlx5_0\"\t# \"n004 mlx5_0\"\n[1]\t\"S-leaf02-r0\"[2]\n\n"
+	"Hca\t1 \"H-n004-mlx5_1\"\t# \"n004 mlx5_1\"\n[1]\t\"S-leaf02-r1\"[2]\n\n"
+	"Switch\t36 \"S-leaf01-r0\"\t# \"leaf01-r0\" enhanced port 0 lid 1 lmc 0\n"
+	"[1]\t\"H-n001-mlx5_0\"[1]\n[2]\t\"H-n002-mlx5_0\"[1]\n[3]\t\"S-spine01-r0\"[1]\n\n"
+	"Switch\t36 \"S-leaf02-r0\"\t# \"leaf02-r0\" enhanced port 0 lid 2 lmc 0\n"
+	"[1]\t\"H-n003-mlx5_0\"[1]\n[2]\t\"H-n004-mlx5_0\"[1]\n[3]\t\"S-spine01-r0\"[2]\n\n"
+	"Switch\t36 \"S-spine01-r0\"\t# \"spine01-r0\" enhanced port 0 lid 3 lmc 0\n"
+	"[1]\t\"S-leaf01-r0\"[3]\n[2]\t\"S-leaf02-r0\"[3]\n\n"
+	"Switch\t36 \"S-leaf01-r1\"\t# \"leaf01-r1\" enhanced port 0 lid 4 lmc 0\n"
+	"[1]\t\"H-n001-mlx5_1\"[1]\n[2]\t\"H-n002-mlx5_1\"[1]\n[3]\t\"S-spine01-r1\"[1]\n\n"
+	"Switch\t36 \"S-leaf02-r1\"\t# \"leaf02-r1\" enhanced port 0 lid 5 lmc 0\n"
+	"[1]\t\"H-n003-mlx5_1\"[1]\n[2]\t\"H-n004-mlx5_1\"[1]\n[3]\t\"S-spine01-r1\"[2]\n\n"
+	"Switch\t36 \"S-spine01-r1\"\t# \"spine01-r1\" enhanced port 0 lid 6 lmc 0\n"
+	"[1]\t\"S-leaf01-r1\"[3]\n[2]\t\"S-leaf02-r1\"[3]\n";
+
+static void test_multirail_model(void **state)
+{
+	struct fst_model *m = NULL;
+	struct fse_topo *t = NULL;
+	struct fse_work *w;
+	struct fse_result res;
+	char err[512] = "";
+	/* Slurm's node order need not be the model's */
+	const char *names[] = { "n004", "n001", "n003", "n002", "x999" };
+	uint8_t avail[5] = { 1, 1, 1, 1, 1 };
+	struct fse_request rq = { .min_nodes = 2, .level = FSE_RACK };
+	int unknown = -1;
+
+	if (fst_parse_ibnet_buf(&m, multirail_net, sizeof(multirail_net) - 1,
+				"multirail", err, sizeof(err)) ||
+	    fst_classify(m, NULL, err, sizeof(err)))
+		fail_msg("model: %s", err);
+	assert_int_equal(m->nhosts, 4);
+	assert_int_equal(fse_topo_from_model(m, names, 5, &t, &unknown, err,
+					     sizeof(err)), 0);
+	assert_int_equal(unknown, 1);
+	assert_int_equal(fse_topo_nnodes(t), 5);
+	/* each host in exactly one rack: n001/n002 together, n003/n004 */
+	assert_int_equal(fse_topo_rack_of(t, 1), fse_topo_rack_of(t, 3));
+	assert_int_equal(fse_topo_rack_of(t, 0), fse_topo_rack_of(t, 2));
+	assert_int_not_equal(fse_topo_rack_of(t, 0), fse_topo_rack_of(t, 1));
+	assert_int_equal(fse_topo_max_rack(t), 2);
+	w = fse_work_new(t);
+	/* 2 nodes: one rack, n001 and n002 (lowest ranks) */
+	assert_int_equal(fse_place(t, w, &rq, avail, &res), 0);
+	assert_int_equal(res.status, FSE_OK);
+	assert_int_equal(res.nracks, 1);
+	assert_int_equal(res.count, 2);
+	assert_int_equal(res.nodes[0], 1);
+	assert_int_equal(res.nodes[1], 3);
+	/* n001 busy: n003 and n004 */
+	avail[1] = 0;
+	assert_int_equal(fse_place(t, w, &rq, avail, &res), 0);
+	assert_int_equal(res.nodes[0], 2);
+	assert_int_equal(res.nodes[1], 0);
+	/* 3 known nodes cannot share a rack: rack policy takes 2 racks as
+	 * the fewest possible (racks of 2) */
+	avail[1] = 1;
+	rq.min_nodes = 3;
+	assert_int_equal(fse_place(t, w, &rq, avail, &res), 0);
+	if (res.status != FSE_OK)
+		fail_msg("3 nodes: %s", res.reason);
+	assert_int_equal(res.nracks, 2);
+	fse_work_free(w);
+	fse_topo_free(t);
+	fst_model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_size),
+		cmocka_unit_test(test_every_size_busy),
+		cmocka_unit_test(test_best_fit),
+		cmocka_unit_test(test_fragmentation),
+		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_unavailable),
+		cmocka_unit_test(test_heterogeneous),
+		cmocka_unit_test(test_pods),
+		cmocka_unit_test(test_max_racks),
+		cmocka_unit_test(test_min_max),
+		cmocka_unit_test(test_skip_racks),
+		cmocka_unit_test(test_rackless),
+		cmocka_unit_test(test_multirail_model),
+	};
+
+	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
+}
