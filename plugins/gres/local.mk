@@ -6,14 +6,14 @@ if SLURM_2205
 # one glue source, one module per resource
 slurmplugin_LTLIBRARIES += plugins/gres/gres_rdma.la plugins/gres/gres_hugepages.la
 plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_fabsched.c
-plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -DFS_GRES_NAME='"rdma"'
+plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres -DFS_GRES_NAME='"rdma"'
 plugins_gres_gres_rdma_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
-plugins_gres_gres_rdma_la_LIBADD = $(SLURM_LIBADD)
+plugins_gres_gres_rdma_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)
 plugins_gres_gres_hugepages_la_SOURCES = plugins/gres/gres_fabsched.c
-plugins_gres_gres_hugepages_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -DFS_GRES_NAME='"hugepages"'
+plugins_gres_gres_hugepages_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres -DFS_GRES_NAME='"hugepages"'
 plugins_gres_gres_hugepages_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
-plugins_gres_gres_hugepages_la_LIBADD = $(SLURM_LIBADD)
+plugins_gres_gres_hugepages_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)
 endif
 endif

@@ -1,0 +1,137 @@
+/*
+ * env.c - the job environment naming a set of HCAs (UCX, NCCL, Open MPI,
+ * fabsched).  See fabsched_gres.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "fabsched_config.h"
+#endif
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gres_private.h"
+
+const char *const fs_gres_rdma_env_names[] = {
+	"UCX_NET_DEVICES",
+	"NCCL_IB_HCA",
+	"OMPI_MCA_btl_openib_if_include",
+	"FABSCHED_RDMA_DEVICES",
+	NULL,
+};
+
+void fs_gres_env_clear(struct fs_gres_env *env)
+{
+	if (!env)
+		return;
+	for (size_t i = 0; i < env->n; i++) {
+		free(env->name[i]);
+		free(env->value[i]);
+	}
+	memset(env, 0, sizeof(*env));
+}
+
+/* growing string */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+static void _add(struct sbuf *b, const char *fmt, ...) FS_GRES_PRINTF(2, 3);
+static void _add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		goto oom;
+	if (b->len + (size_t)k + 1 > b->cap) {
+		size_t nc = (b->len + (size_t)k + 1) * 2;
+		char *ns = realloc(b->s, nc);
+
+		if (!ns)
+			goto oom;
+		b->s = ns;
+		b->cap = nc;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)k;
+	return;
+oom:
+	b->oom = 1;
+}
+
+static int _put(struct fs_gres_env *env, const char *name, struct sbuf *b)
+{
+	if (b->oom || env->n >= FS_GRES_ENV_MAX)
+		return -1;
+	if (!b->s && !(b->s = strdup("")))
+		return -1;
+	if (!(env->name[env->n] = strdup(name)))
+		return -1;
+	env->value[env->n++] = b->s;
+	memset(b, 0, sizeof(*b));
+	return 0;
+}
+
+static int _name_ok(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
+		    *s != '.')
+			return 0;
+	return 1;
+}
+
+int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
+		     struct fs_gres_env *env, char *msg, size_t msgsz)
+{
+	struct sbuf ports = { 0 }, names = { 0 }, nccl = { 0 };
+	char q[80];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!_name_ok(devs[i].name)) {
+			fs_gres_quote(devs[i].name, q, sizeof(q));
+			return fs_gres_err(msg, msgsz,
+					   "HCA name \"%s\": unusable in the "
+					   "environment; expected letters, "
+					   "digits, '_', '-', '.'", q);
+		}
+		_add(&names, "%s%s", i ? "," : "", devs[i].name);
+		if (!devs[i].nports) {
+			_add(&ports, "%s%s", ports.len ? "," : "", devs[i].name);
+			continue;
+		}
+		for (size_t p = 0; p < devs[i].nports; p++)
+			_add(&ports, "%s%s:%u", ports.len ? "," : "",
+			     devs[i].name, devs[i].ports[p]);
+	}
+	_add(&nccl, "=%s", ports.s ? ports.s : "");
+	if (_put(env, "UCX_NET_DEVICES", &ports) ||
+	    _put(env, "NCCL_IB_HCA", &nccl))
+		goto oom;
+	/* same list again for Open MPI's openib BTL */
+	_add(&ports, "%s", env->value[0]);
+	if (_put(env, "OMPI_MCA_btl_openib_if_include", &ports) ||
+	    _put(env, "FABSCHED_RDMA_DEVICES", &names))
+		goto oom;
+	return 0;
+oom:
+	free(ports.s);
+	free(names.s);
+	free(nccl.s);
+	fs_gres_env_clear(env);
+	return fs_gres_err(msg, msgsz, "out of memory");
+}

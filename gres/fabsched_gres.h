@@ -1,0 +1,246 @@
+/*
+ * fabsched_gres.h - node inventory for the gres plugins: NUMA nodes and
+ * their CPUs (hwloc), PCI locality of HCAs and NVMe (hwloc OS devices),
+ * InfiniBand HCAs and ports (sysfs, optionally libibverbs), hugepage pools
+ * per NUMA node and page size (sysfs); and the builders that turn a set of
+ * HCAs into job environment variables.
+ *
+ * No Slurm header; no global state; nothing here prints, exits or aborts.
+ *
+ * Conventions
+ *  - Functions returning int: 0 on success, -1 on error.  On error a
+ *    NUL-terminated message of at most msgsz bytes is written to msg (when
+ *    msg is not NULL), naming the path or value and the expected form:
+ *        <path>: "<value>": <what is wrong>; expected <form>
+ *    FS_GRES_MSG_SIZE is always enough.
+ *  - CPU sets are Linux cpulist strings of OS (machine) CPU numbers, e.g.
+ *    "0-7,16-23"; "" is the empty set.  They are what sysfs cpulist files,
+ *    taskset -c and Slurm's machine CPU ranges use.
+ *  - Paths: every sysfs path is <root>/sys/..., where root is the caller's
+ *    sysfs root ("" or "/" for the running system, or a recorded tree).
+ *  - Ownership: a struct fs_gres_inventory from fs_gres_inventory_load is
+ *    the caller's, freed with fs_gres_inventory_free (everything in it
+ *    belongs to it).  Strings returned by fs_cpulist_* are malloc'ed and
+ *    the caller frees them.  struct fs_gres_env is cleared with
+ *    fs_gres_env_clear.
+ */
+#ifndef FABSCHED_GRES_H
+#define FABSCHED_GRES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FS_GRES_MSG_SIZE 1024
+
+/* Environment variable naming a sysfs root (see gres_rdma(8)). */
+#define FS_GRES_SYSFS_ENV "FABSCHED_SYSFS_ROOT"
+
+/* ------------------------------------------------------------ inventory */
+
+struct fs_gres_numa {
+	int os_index;		/* NUMA node number (nodeN) */
+	char *cpus;		/* its CPUs (cpulist of OS numbers) */
+	unsigned ncores;	/* cores in it */
+	unsigned npus;		/* CPUs (hardware threads) in it */
+};
+
+enum fs_gres_pci_kind {
+	FS_GRES_PCI_HCA,	/* OpenFabrics OS device (mlx5_0, qib0) */
+	FS_GRES_PCI_NVME,	/* NVMe block device (nvme0n1) */
+};
+
+/* A device as hwloc places it. */
+struct fs_gres_pcidev {
+	enum fs_gres_pci_kind kind;
+	char *name;		/* OS device name: mlx5_0, qib0, nvme0n1 */
+	char *busid;		/* PCI address dddd:bb:dd.f, or "" */
+	char *numa;		/* local NUMA nodes, cpulist form: "1,3" */
+	char *cpus;		/* the union of their CPUs (cpulist) */
+};
+
+enum fs_gres_port_state {	/* /sys/class/infiniband/<d>/ports/<n>/state */
+	FS_PORT_NOP = 0,
+	FS_PORT_DOWN = 1,
+	FS_PORT_INIT = 2,
+	FS_PORT_ARMED = 3,
+	FS_PORT_ACTIVE = 4,
+	FS_PORT_ACTIVE_DEFER = 5,
+};
+
+struct fs_gres_port {
+	unsigned num;		/* port number (1..) */
+	int state;		/* enum fs_gres_port_state */
+	char *state_name;	/* "ACTIVE", "DOWN", ... as in sysfs */
+	int phys_state;		/* 5 = LinkUp; -1 unknown */
+	char *phys_state_name;	/* "LinkUp", "Disabled", ... or "" */
+	char *link_layer;	/* "InfiniBand", "Ethernet" or "" */
+	char *rate;		/* "100 Gb/sec (4X EDR)" or "" */
+	unsigned rate_gbps;	/* leading number of rate, 0 unknown */
+	unsigned lid;		/* 0 when none */
+	char *gid;		/* gids/0 or "" */
+	bool active;		/* state ACTIVE */
+};
+
+struct fs_gres_hca {
+	char *name;		/* mlx5_0 */
+	char *type;		/* model from the name: mlx5, mlx4, qib, hfi1 */
+	char *node_guid;	/* "0002:c903:00f1:2a30" or "" */
+	char *uverbs;		/* uverbs0, or "" when none */
+	char *dev_path;		/* /dev/infiniband/uverbs0, or "" */
+	int numa_node;		/* device/numa_node, -1 unknown */
+	char *numa;		/* local NUMA nodes (cpulist form) */
+	char *cpus;		/* local CPUs (cpulist); all CPUs when unknown */
+	const char *locality;	/* where cpus came from: "hwloc",
+				   "sysfs numa_node", "sysfs local_cpulist",
+				   "unknown" (static string) */
+	size_t nports;
+	struct fs_gres_port *ports;
+	unsigned nactive;	/* ports in state ACTIVE */
+};
+
+struct fs_gres_hugepool {
+	int numa_node;		/* NUMA node number */
+	uint64_t page_kb;	/* 2048, 1048576 */
+	char type[16];		/* "2m", "1g" (fs_gres_page_type) */
+	uint64_t total;		/* nr_hugepages */
+	uint64_t free;		/* free_hugepages */
+};
+
+struct fs_gres_inventory {
+	char *cpus;		/* every CPU of the machine (cpulist) */
+	unsigned npus, ncores;
+	size_t nnuma;
+	struct fs_gres_numa *numa;	/* ordered by os_index */
+	size_t npci;
+	struct fs_gres_pcidev *pci;	/* HCAs and NVMe, hwloc order */
+	size_t nhca;
+	struct fs_gres_hca *hca;	/* ordered by name */
+	size_t npools;
+	struct fs_gres_hugepool *pools;	/* by NUMA node, then page size */
+	bool verbs_checked;		/* libibverbs was asked */
+};
+
+/* What to read. */
+enum {
+	FS_GRES_TOPO = 1 << 0,		/* hwloc: NUMA, CPUs, PCI locality */
+	FS_GRES_HCA = 1 << 1,		/* sysfs InfiniBand */
+	FS_GRES_HUGEPAGES = 1 << 2,	/* sysfs hugepage pools */
+	FS_GRES_VERBS = 1 << 3,		/* cross-check with libibverbs when
+					   built with it (running system only) */
+	FS_GRES_ALL = 0xf,
+};
+
+struct fs_gres_opts {
+	const char *sysfs_root;	/* NULL or "" or "/": the running system */
+	const char *hwloc_xml;	/* NULL: hwloc's default (which honours
+				   HWLOC_XMLFILE); else this XML file */
+	unsigned what;		/* FS_GRES_* bits; 0 means FS_GRES_ALL */
+};
+
+/*
+ * Read the node's inventory.  With FS_GRES_HCA and no FS_GRES_TOPO, HCA
+ * locality comes from sysfs only.  A sysfs tree without
+ * /sys/class/infiniband is a node without HCA (nhca 0, not an error); one
+ * without per-node hugepage directories has no pools.  Malformed values
+ * are errors.
+ */
+int fs_gres_inventory_load(const struct fs_gres_opts *opts,
+			   struct fs_gres_inventory **out, char *msg,
+			   size_t msgsz);
+void fs_gres_inventory_free(struct fs_gres_inventory *inv);
+
+/* Parts, for callers that need one concern only (same conventions). */
+int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
+		      char *msg, size_t msgsz);
+int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
+		     char *msg, size_t msgsz);
+int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
+			   char *msg, size_t msgsz);
+/* Fills hca->cpus/numa/locality from inv's topology and sysfs. */
+int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
+		       char *msg, size_t msgsz);
+
+/* Lookups (NULL when absent). */
+const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv,
+					   const char *name);
+/* The HCA whose uverbs device is dev ("uverbs0" or "/dev/infiniband/uverbs0"). */
+const struct fs_gres_hca *
+fs_gres_hca_by_uverbs(const struct fs_gres_inventory *inv, const char *dev);
+const struct fs_gres_numa *
+fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
+
+/*
+ * Validate a sysfs root: NULL/""/"/" are the running system; anything
+ * else must be an absolute path to a directory holding sys/.  "%h" in it
+ * is replaced by host (the short host name).  On success *out is a
+ * malloc'ed normalized root ("" for the running system).
+ */
+int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
+		       char *msg, size_t msgsz);
+
+/* "2m", "1g", "64k"... for a page size in KiB; buf of 16 bytes. */
+const char *fs_gres_page_type(uint64_t page_kb, char *buf, size_t bufsz);
+/* Inverse: "2m"/"2M"/"2048k"/"1g" -> KiB; -1 when not a page size form. */
+int fs_gres_page_kb(const char *type, uint64_t *page_kb);
+
+/* ------------------------------------------------------------ cpulists */
+
+/*
+ * Parse a cpulist into *bits (malloc'ed, *n bytes each 0 or 1, n = the
+ * highest CPU + 1; an empty list gives *bits NULL and *n 0).  CPU numbers
+ * above FS_CPULIST_MAX are refused.
+ */
+#define FS_CPULIST_MAX 65535
+int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
+		     char *msg, size_t msgsz);
+/* Format n flags as a cpulist (malloc'ed; "" when none set); NULL: ENOMEM. */
+char *fs_cpulist_format(const unsigned char *bits, size_t n);
+/* Number of CPUs in a list, -1 when malformed. */
+long fs_cpulist_count(const char *list);
+/* CPUs in both lists, -1 when one is malformed. */
+long fs_cpulist_overlap(const char *a, const char *b);
+/* Union of two lists (malloc'ed), NULL when malformed or out of memory. */
+char *fs_cpulist_union(const char *a, const char *b);
+
+/*
+ * The candidate nearest to a task: the one whose CPUs overlap task_cpus
+ * most; among equals, candidate (rank mod number of equals) so tasks
+ * spread.  Returns an index into cand, -1 when n is 0 or a list is
+ * malformed.
+ */
+int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
+			 size_t n, unsigned rank);
+
+/* ------------------------------------------------------------ environment */
+
+/* One HCA as the environment names it. */
+struct fs_gres_rdma_dev {
+	const char *name;	/* mlx5_0 */
+	const unsigned *ports;	/* active ports */
+	size_t nports;
+};
+
+#define FS_GRES_ENV_MAX 8
+struct fs_gres_env {
+	size_t n;
+	char *name[FS_GRES_ENV_MAX];
+	char *value[FS_GRES_ENV_MAX];
+};
+
+/*
+ * The variables for a set of HCAs (those given to the job, step or task):
+ *   UCX_NET_DEVICES                  mlx5_0:1,mlx5_1:1
+ *   NCCL_IB_HCA                      =mlx5_0:1,mlx5_1:1
+ *   OMPI_MCA_btl_openib_if_include   mlx5_0:1,mlx5_1:1
+ *   FABSCHED_RDMA_DEVICES            mlx5_0,mlx5_1
+ * An HCA without active port is named without port (mlx5_0).  Names that
+ * are not [A-Za-z0-9_.-]+ are refused.  env must be zeroed or cleared.
+ */
+int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
+		     struct fs_gres_env *env, char *msg, size_t msgsz);
+/* Names of the variables fs_gres_rdma_env sets (NULL-terminated). */
+extern const char *const fs_gres_rdma_env_names[];
+void fs_gres_env_clear(struct fs_gres_env *env);
+
+#endif /* FABSCHED_GRES_H */

@@ -1,0 +1,502 @@
+/*
+ * test_gres.c - unit tests of libfabsched_gres on the real hwloc XML
+ * topologies (tests/fixtures/hwloc) and the sysfs trees of
+ * tests/fixtures/sysfs (see SOURCES.md there).  cmocka, TAP output under
+ * the harness.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fabsched_gres.h"
+
+static char _path[4096];
+
+static const char *_fixture(const char *kind, const char *name)
+{
+	const char *dir = getenv("FABSCHED_FIXTURES");
+
+	if (!dir || !*dir)
+		dir = access("tests/fixtures/hwloc", R_OK) == 0 ? "tests/fixtures" :
+		      "../fixtures";
+	snprintf(_path, sizeof(_path), "%s/%s/%s", dir, kind, name);
+	return _path;
+}
+
+#define XML_LASSEN "coral-lassen.xml"
+#define XML_32 "32em64t-2n8c+1mic.xml"
+#define XML_40 "40intel64-2g2n4c+pci.xml"
+
+static struct fs_gres_inventory *_load(const char *xml, const char *tree,
+				       unsigned what)
+{
+	struct fs_gres_inventory *inv = NULL;
+	char xmlp[4096] = "", rootp[4096] = "", msg[FS_GRES_MSG_SIZE] = "";
+	struct fs_gres_opts o = { 0 };
+	int rc;
+
+	if (xml) {
+		snprintf(xmlp, sizeof(xmlp), "%s", _fixture("hwloc", xml));
+		o.hwloc_xml = xmlp;
+	}
+	if (tree) {
+		snprintf(rootp, sizeof(rootp), "%s", _fixture("sysfs", tree));
+		o.sysfs_root = rootp;
+	}
+	o.what = what;
+	rc = fs_gres_inventory_load(&o, &inv, msg, sizeof(msg));
+	if (rc)
+		print_error("%s\n", msg);
+	assert_int_equal(rc, 0);
+	assert_non_null(inv);
+	return inv;
+}
+
+/* Loading must fail with a message holding each of the words. */
+static void _load_fails(const char *tree, const char *w1, const char *w2)
+{
+	struct fs_gres_inventory *inv = (void *)1;
+	char rootp[4096], msg[FS_GRES_MSG_SIZE] = "";
+	struct fs_gres_opts o = { 0 };
+
+	snprintf(rootp, sizeof(rootp), "%s", _fixture("sysfs", tree));
+	o.sysfs_root = rootp;
+	o.what = FS_GRES_HCA | FS_GRES_HUGEPAGES;
+	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
+	assert_null(inv);
+	if (!strstr(msg, w1) || !strstr(msg, w2) || !strstr(msg, rootp))
+		print_error("message: %s\n", msg);
+	assert_non_null(strstr(msg, w1));
+	assert_non_null(strstr(msg, w2));
+	assert_non_null(strstr(msg, rootp));	/* names the path */
+	assert_non_null(strstr(msg, "expected"));
+}
+
+/* ------------------------------------------------------------ cpulists */
+
+static void test_cpulist(void **state)
+{
+	unsigned char *b;
+	size_t n;
+	char *s, msg[FS_GRES_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_cpulist_parse("0-3,8,10-11\n", &b, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(n, 12);
+	s = fs_cpulist_format(b, n);
+	assert_string_equal(s, "0-3,8,10-11");
+	free(s);
+	free(b);
+	assert_int_equal(fs_cpulist_parse("", &b, &n, msg, sizeof(msg)), 0);
+	assert_null(b);
+	assert_int_equal(n, 0);
+	assert_int_equal(fs_cpulist_count("1,3,5-7"), 5);
+	assert_int_equal(fs_cpulist_count(""), 0);
+	assert_int_equal(fs_cpulist_overlap("0-7", "4-15"), 4);
+	s = fs_cpulist_union("0-3", "2,8-9");
+	assert_string_equal(s, "0-3,8-9");
+	free(s);
+	static const char *const bad[] = { "a", "1-", "3-1", "1,,2", "1,",
+					   "-1", "1 2", "99999999", "0x1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		assert_int_equal(fs_cpulist_parse(bad[i], &b, &n, msg,
+						  sizeof(msg)), -1);
+		assert_non_null(strstr(msg, "expected"));
+		assert_int_equal(fs_cpulist_count(bad[i]), -1);
+	}
+}
+
+static void test_pick_nearest(void **state)
+{
+	const char *cand[] = { "0-7", "8-15", "8-15" };
+
+	(void)state;
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 3, 0), 0);
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 3, 5), 0);
+	/* tie between 1 and 2: spread by rank */
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 3, 0), 1);
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 3, 1), 2);
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 3, 2), 1);
+	/* all CPUs: every candidate ties */
+	assert_int_equal(fs_gres_pick_nearest("0-15", cand, 2, 1), 1);
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 0, 0), -1);
+	assert_int_equal(fs_gres_pick_nearest("x", cand, 3, 0), -1);
+}
+
+/* ------------------------------------------------------------ hwloc */
+
+static const struct fs_gres_pcidev *_pci(const struct fs_gres_inventory *inv,
+					 const char *name)
+{
+	for (size_t i = 0; i < inv->npci; i++)
+		if (!strcmp(inv->pci[i].name, name))
+			return &inv->pci[i];
+	return NULL;
+}
+
+static void test_topo_32em64t(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_32, NULL, FS_GRES_TOPO);
+	const struct fs_gres_pcidev *d;
+
+	(void)state;
+	assert_int_equal(inv->npus, 16);
+	assert_int_equal(inv->ncores, 16);
+	assert_int_equal(inv->nnuma, 2);
+	assert_int_equal(inv->numa[0].os_index, 0);
+	assert_string_equal(inv->numa[0].cpus, "0-7");
+	assert_int_equal(inv->numa[0].ncores, 8);
+	assert_string_equal(inv->numa[1].cpus, "8-15");
+	assert_non_null(d = _pci(inv, "mlx4_0"));
+	assert_int_equal(d->kind, FS_GRES_PCI_HCA);
+	assert_string_equal(d->numa, "1");
+	assert_string_equal(d->cpus, "8-15");
+	assert_string_equal(d->busid, "0000:82:00.0");
+	assert_non_null(d = _pci(inv, "nvme0n1"));
+	assert_int_equal(d->kind, FS_GRES_PCI_NVME);
+	assert_string_equal(d->numa, "0");
+	assert_string_equal(d->cpus, "0-7");
+	assert_null(_pci(inv, "sda"));
+	fs_gres_inventory_free(inv);
+}
+
+static void test_topo_40intel64(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_40, NULL, FS_GRES_TOPO);
+	const struct fs_gres_pcidev *d;
+
+	(void)state;
+	assert_int_equal(inv->npus, 40);
+	assert_int_equal(inv->nnuma, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(inv->numa[i].os_index, i);
+		assert_int_equal(inv->numa[i].ncores, 10);
+	}
+	assert_string_equal(inv->numa[1].cpus, "1,5,9,13,17,21,25,29,33,37");
+	assert_non_null(d = _pci(inv, "qib0"));
+	/* spans NUMA 1 and 3: the union of their CPUs */
+	assert_string_equal(d->numa, "1,3");
+	assert_int_equal(fs_cpulist_count(d->cpus), 20);
+	assert_int_equal(fs_cpulist_overlap(d->cpus, inv->numa[1].cpus), 10);
+	assert_int_equal(fs_cpulist_overlap(d->cpus, inv->numa[3].cpus), 10);
+	assert_int_equal(fs_cpulist_overlap(d->cpus, inv->numa[0].cpus), 0);
+	assert_null(_pci(inv, "nvme0n1"));
+	fs_gres_inventory_free(inv);
+}
+
+static void test_topo_lassen(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_LASSEN, NULL, FS_GRES_TOPO);
+	static const char *const numa_of[] = { "0", "0", "8", "8" };
+	char name[16];
+
+	(void)state;
+	assert_int_equal(inv->npus, 160);
+	assert_int_equal(inv->ncores, 40);
+	assert_int_equal(inv->nnuma, 2);
+	assert_int_equal(inv->numa[0].os_index, 0);
+	assert_int_equal(inv->numa[1].os_index, 8);
+	assert_string_equal(inv->numa[0].cpus, "8-87");
+	assert_string_equal(inv->numa[1].cpus, "96-175");
+	assert_int_equal(inv->numa[1].ncores, 20);
+	for (int i = 0; i < 4; i++) {
+		const struct fs_gres_pcidev *d;
+
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		assert_non_null(d = _pci(inv, name));
+		assert_string_equal(d->numa, numa_of[i]);
+	}
+	assert_string_equal(_pci(inv, "nvme0n1")->numa, "0");
+	fs_gres_inventory_free(inv);
+}
+
+static void test_topo_bad_xml(void **state)
+{
+	struct fs_gres_inventory *inv = NULL;
+	char msg[FS_GRES_MSG_SIZE] = "";
+	struct fs_gres_opts o = { .hwloc_xml = "/nonexistent/topo.xml",
+				  .what = FS_GRES_TOPO };
+
+	(void)state;
+	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
+	assert_null(inv);
+	assert_non_null(strstr(msg, "/nonexistent/topo.xml"));
+	o.hwloc_xml = _fixture("sysfs", "SOURCES.md");	/* not XML */
+	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "SOURCES.md"));
+}
+
+/* ------------------------------------------------------------ sysfs HCAs */
+
+static void test_hca_lassen(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_LASSEN, "lassen", FS_GRES_ALL);
+	const struct fs_gres_hca *h;
+
+	(void)state;
+	assert_int_equal(inv->nhca, 4);
+	for (int i = 0; i < 4; i++) {
+		char name[16], dev[64];
+
+		h = &inv->hca[i];
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		snprintf(dev, sizeof(dev), "/dev/infiniband/uverbs%d", i);
+		assert_string_equal(h->name, name);
+		assert_string_equal(h->type, "mlx5");
+		assert_string_equal(h->dev_path, dev);
+		assert_string_equal(h->locality, "hwloc");
+		assert_int_equal(h->nports, 1);
+		assert_string_equal(h->ports[0].link_layer, "InfiniBand");
+		assert_string_equal(h->cpus, i < 2 ? "8-87" : "96-175");
+	}
+	h = &inv->hca[0];
+	assert_string_equal(h->node_guid, "0c42:a103:0016:0a10");
+	assert_int_equal(h->ports[0].state, FS_PORT_ACTIVE);
+	assert_true(h->ports[0].active);
+	assert_string_equal(h->ports[0].state_name, "ACTIVE");
+	assert_int_equal(h->ports[0].phys_state, 5);
+	assert_string_equal(h->ports[0].phys_state_name, "LinkUp");
+	assert_int_equal(h->ports[0].rate_gbps, 100);
+	assert_string_equal(h->ports[0].rate, "100 Gb/sec (4X EDR)");
+	assert_int_equal(h->ports[0].lid, 0x11);
+	assert_string_equal(h->ports[0].gid, "fe80:0000:0000:0000:0c42:a103:0016:0a10");
+	assert_int_equal(h->nactive, 1);
+	/* the port DOWN */
+	h = fs_gres_hca_find(inv, "mlx5_3");
+	assert_non_null(h);
+	assert_int_equal(h->nactive, 0);
+	assert_false(h->ports[0].active);
+	assert_int_equal(h->ports[0].state, FS_PORT_DOWN);
+	assert_string_equal(h->ports[0].state_name, "DOWN");
+	assert_string_equal(h->ports[0].phys_state_name, "Disabled");
+	assert_ptr_equal(fs_gres_hca_by_uverbs(inv, "/dev/infiniband/uverbs2"),
+			 fs_gres_hca_find(inv, "mlx5_2"));
+	assert_ptr_equal(fs_gres_hca_by_uverbs(inv, "uverbs1"),
+			 fs_gres_hca_find(inv, "mlx5_1"));
+	assert_null(fs_gres_hca_by_uverbs(inv, "uverbs9"));
+	/* hugepages: 2m and 1g on both NUMA nodes */
+	assert_int_equal(inv->npools, 4);
+	assert_int_equal(inv->pools[0].numa_node, 0);
+	assert_string_equal(inv->pools[0].type, "2m");
+	assert_int_equal(inv->pools[0].total, 256);
+	assert_int_equal(inv->pools[0].free, 250);
+	assert_string_equal(inv->pools[1].type, "1g");
+	assert_int_equal(inv->pools[1].page_kb, 1048576);
+	assert_int_equal(inv->pools[3].numa_node, 8);
+	assert_int_equal(inv->pools[3].free, 2);
+	fs_gres_inventory_free(inv);
+}
+
+static void test_hca_spanning(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_40, "40intel64", FS_GRES_ALL);
+	const struct fs_gres_hca *h;
+
+	(void)state;
+	assert_int_equal(inv->nhca, 1);
+	h = &inv->hca[0];
+	assert_string_equal(h->name, "qib0");
+	assert_string_equal(h->type, "qib");
+	assert_int_equal(h->numa_node, -1);
+	assert_string_equal(h->locality, "hwloc");
+	assert_string_equal(h->numa, "1,3");
+	assert_string_equal(h->cpus,
+		"1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31,33,35,37,39");
+	assert_int_equal(h->ports[0].rate_gbps, 40);
+	assert_int_equal(inv->npools, 8);
+	fs_gres_inventory_free(inv);
+
+	/* without hwloc: numa_node -1 and no local_cpulist -> every CPU */
+	inv = _load(NULL, "40intel64", FS_GRES_HCA);
+	h = &inv->hca[0];
+	assert_int_equal(inv->nnuma, 4);
+	assert_string_equal(h->locality, "unknown");
+	assert_string_equal(h->cpus, "0-39");
+	fs_gres_inventory_free(inv);
+}
+
+static void test_hca_sysfs_locality(void **state)
+{
+	/* sysfs only: device/numa_node gives the node's cpulist */
+	struct fs_gres_inventory *inv = _load(NULL, "32em64t", FS_GRES_HCA);
+	const struct fs_gres_hca *h = &inv->hca[0];
+
+	(void)state;
+	assert_string_equal(h->name, "mlx4_0");
+	assert_string_equal(h->type, "mlx4");
+	assert_string_equal(h->locality, "sysfs numa_node");
+	assert_string_equal(h->numa, "1");
+	assert_string_equal(h->cpus, "8-15");
+	assert_int_equal(inv->npools, 0);	/* not asked */
+	fs_gres_inventory_free(inv);
+}
+
+static void test_no_hca(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_32, "nohca", FS_GRES_ALL);
+
+	(void)state;
+	assert_int_equal(inv->nhca, 0);
+	assert_int_equal(inv->npools, 1);
+	assert_int_equal(inv->pools[0].total, 128);
+	/* hwloc still sees the XML's HCA; sysfs decides what exists */
+	assert_non_null(_pci(inv, "mlx4_0"));
+	fs_gres_inventory_free(inv);
+}
+
+static void test_no_1g(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_32, "32em64t", FS_GRES_ALL);
+
+	(void)state;
+	assert_int_equal(inv->nhca, 1);
+	assert_string_equal(inv->hca[0].cpus, "8-15");
+	assert_int_equal(inv->npools, 2);
+	for (size_t i = 0; i < inv->npools; i++)
+		assert_string_equal(inv->pools[i].type, "2m");
+	assert_int_equal(inv->pools[1].numa_node, 1);
+	assert_int_equal(inv->pools[1].free, 500);
+	fs_gres_inventory_free(inv);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	_load_fails("malformed/state", "ports/1/state", "\"4: ACTIVE\"");
+	_load_fails("malformed/rate", "rate", "fast");
+	_load_fails("malformed/numa", "numa_node", "zero");
+	_load_fails("malformed/guid", "node_guid", "GUID");
+	_load_fails("malformed/lid", "lid", "0xfffff");
+	_load_fails("malformed/port", "ports/x", "port number");
+	_load_fails("malformed/hugepages", "nr_hugepages", "12x");
+	_load_fails("malformed/hugefree", "free_hugepages", "nr_hugepages");
+	_load_fails("malformed/hugedir", "hugepages-2MB", "hugepages-<size>kB");
+	_load_fails("malformed/empty", "ports/1/state", "malformed state");
+}
+
+static void test_sysfs_root(void **state)
+{
+	char *out, msg[FS_GRES_MSG_SIZE], want[4096];
+
+	(void)state;
+	assert_int_equal(fs_gres_sysfs_root(NULL, NULL, &out, msg, sizeof(msg)), 0);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(fs_gres_sysfs_root("/", NULL, &out, msg, sizeof(msg)), 0);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(fs_gres_sysfs_root("sysfs", NULL, &out, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "absolute"));
+	assert_int_equal(fs_gres_sysfs_root("/nonexistent", NULL, &out, msg,
+					    sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "/nonexistent/sys"));
+	/* %h: the host name picks a tree */
+	snprintf(want, sizeof(want), "%s", _fixture("sysfs", "lassen"));
+	{
+		char spec[4096];
+
+		snprintf(spec, sizeof(spec), "%s", _fixture("sysfs", "%h/"));
+		assert_int_equal(fs_gres_sysfs_root(spec, "lassen", &out, msg,
+						    sizeof(msg)), 0);
+		assert_string_equal(out, want);
+		free(out);
+		assert_int_equal(fs_gres_sysfs_root(spec, "../x/y", &out, msg,
+						    sizeof(msg)), -1);
+		assert_int_equal(fs_gres_sysfs_root(spec, NULL, &out, msg,
+						    sizeof(msg)), -1);
+		assert_non_null(strstr(msg, "%h"));
+	}
+}
+
+static void test_page_type(void **state)
+{
+	char b[16];
+	uint64_t kb;
+
+	(void)state;
+	assert_string_equal(fs_gres_page_type(2048, b, sizeof(b)), "2m");
+	assert_string_equal(fs_gres_page_type(1048576, b, sizeof(b)), "1g");
+	assert_string_equal(fs_gres_page_type(64, b, sizeof(b)), "64k");
+	assert_int_equal(fs_gres_page_kb("2m", &kb), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(fs_gres_page_kb("1G", &kb), 0);
+	assert_int_equal(kb, 1048576);
+	assert_int_equal(fs_gres_page_kb("2048k", &kb), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(fs_gres_page_kb("2mb", &kb), -1);
+	assert_int_equal(fs_gres_page_kb("m", &kb), -1);
+	assert_int_equal(fs_gres_page_kb("0m", &kb), -1);
+	assert_int_equal(fs_gres_page_kb(NULL, &kb), -1);
+}
+
+/* ------------------------------------------------------------ env */
+
+static const char *_env(const struct fs_gres_env *e, const char *name)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->name[i], name))
+			return e->value[i];
+	return NULL;
+}
+
+static void test_env(void **state)
+{
+	static const unsigned p1[] = { 1 }, p12[] = { 1, 2 };
+	struct fs_gres_rdma_dev d[] = {
+		{ "mlx5_0", p1, 1 }, { "mlx5_2", p12, 2 }, { "qib0", NULL, 0 },
+	};
+	struct fs_gres_env e = { 0 };
+	char msg[FS_GRES_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_gres_rdma_env(d, 1, &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1");
+	assert_string_equal(_env(&e, "NCCL_IB_HCA"), "=mlx5_0:1");
+	assert_string_equal(_env(&e, "OMPI_MCA_btl_openib_if_include"), "mlx5_0:1");
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0");
+	fs_gres_env_clear(&e);
+	assert_int_equal(fs_gres_rdma_env(d, 3, &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"),
+			    "mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
+	assert_string_equal(_env(&e, "NCCL_IB_HCA"),
+			    "=mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0,mlx5_2,qib0");
+	for (size_t i = 0; fs_gres_rdma_env_names[i]; i++)
+		assert_non_null(_env(&e, fs_gres_rdma_env_names[i]));
+	fs_gres_env_clear(&e);
+	d[0].name = "mlx5;rm";
+	assert_int_equal(fs_gres_rdma_env(d, 1, &e, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "mlx5;rm"));
+	assert_int_equal(e.n, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_pick_nearest),
+		cmocka_unit_test(test_topo_32em64t),
+		cmocka_unit_test(test_topo_40intel64),
+		cmocka_unit_test(test_topo_lassen),
+		cmocka_unit_test(test_topo_bad_xml),
+		cmocka_unit_test(test_hca_lassen),
+		cmocka_unit_test(test_hca_spanning),
+		cmocka_unit_test(test_hca_sysfs_locality),
+		cmocka_unit_test(test_no_hca),
+		cmocka_unit_test(test_no_1g),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_sysfs_root),
+		cmocka_unit_test(test_page_type),
+		cmocka_unit_test(test_env),
+	};
+
+	return cmocka_run_group_tests_name("gres", tests, NULL, NULL);
+}
