@@ -4,7 +4,10 @@
 # check); `make check-cluster` runs them with the same TAP driver.
 CLUSTER_TESTS = \
 	tests/cluster/t-harness.sh \
-	tests/regression/t-plugins-load.sh
+	tests/regression/t-plugins-load.sh \
+	tests/regression/t-placement.sh \
+	tests/regression/t-topology.sh \
+	tests/regression/t-gres.sh
 
 EXTRA_DIST += tests/cluster tests/regression
 

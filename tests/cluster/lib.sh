@@ -1,0 +1,218 @@
+# shellcheck shell=bash
+# lib.sh - helpers for fabsched cluster tests (bash). Source it:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   cl_require                 # "1..0 # SKIP reason" and exit 0 if this machine cannot run it
+#   tap_plan 5
+#   cl_up --nodes 4 --fabric "leaves=1,hosts=4,spines=1"   # any 'cluster' option
+#   id=$(cl_sbatch --user fabtest -N2 --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO")
+#   cl_wait_job "$id" 120; tap_ok $? "job completed"
+#   tap_ok '[ "$(cl_job_field "$id" NumNodes)" = 2 ]' "two nodes"
+#   tap_done                   # exit status: 0 when every test passed
+#
+# cl_up registers a trap so that the cluster goes down when the test ends,
+# fails, or is interrupted. Cluster settings come from the FABSCHED_CLUSTER_*
+# environment variables and the options given to cl_up (see 'cluster --help').
+#
+# TAP: tap_plan N; tap_ok COND NAME where COND is an exit status (0 = pass) or
+# a shell condition string evaluated with eval; tap_is GOT WANT NAME;
+# tap_skip REASON [NAME]; tap_diag TEXT...; tap_bail REASON; tap_done.
+
+CL_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CL=$CL_HERE/cluster
+CL_UP=0
+TAP_N=0
+TAP_FAILED=0
+TAP_PLANNED=
+
+# ---------------------------------------------------------------- TAP
+tap_plan() { TAP_PLANNED=$1; echo "1..$1"; }
+
+tap_diag() {	# tap_diag TEXT...: each argument, each of its lines, as "# ..."
+	local a line
+	for a in "$@"; do
+		while IFS= read -r line; do echo "# $line"; done <<<"$a"
+	done
+}
+
+tap_ok() {	# tap_ok COND NAME
+	local cond=$1 name=${2:-} rc
+	if [[ $cond =~ ^[0-9]+$ ]]; then
+		rc=$cond
+	else
+		eval "$cond"
+		rc=$?
+	fi
+	TAP_N=$((TAP_N + 1))
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $TAP_N - $name"
+	else
+		echo "not ok $TAP_N - $name"
+		TAP_FAILED=$((TAP_FAILED + 1))
+	fi
+	return "$rc"
+}
+
+tap_is() {	# tap_is GOT WANT NAME
+	if [ "$1" = "$2" ]; then
+		tap_ok 0 "$3"
+	else
+		tap_ok 1 "$3"
+		tap_diag "got:  '$1'" "want: '$2'"
+		return 1
+	fi
+}
+
+tap_skip() {	# tap_skip REASON [NAME]
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N ${2:+- $2 }# SKIP $1"
+}
+
+tap_bail() { echo "Bail out! $*"; exit 1; }
+
+tap_done() {
+	if [ -n "$TAP_PLANNED" ] && [ "$TAP_N" -ne "$TAP_PLANNED" ]; then
+		tap_diag "planned $TAP_PLANNED tests, ran $TAP_N"
+		return 1
+	fi
+	[ "$TAP_FAILED" -eq 0 ]
+}
+
+# ---------------------------------------------------------------- requirements
+# Skips the whole test (TAP "1..0 # SKIP") only when this machine cannot run a
+# cluster at all: not root, no Slurm daemons / munged, no unshare.
+cl_require() {
+	local p
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "1..0 # SKIP cluster tests need root (namespaces, mounts, SlurmdUser=root)"
+		exit 0
+	fi
+	local sbin=${FABSCHED_CLUSTER_SLURM_PREFIX:-/usr}/sbin
+	for p in "$sbin/slurmctld" "$sbin/slurmd" /usr/sbin/munged; do
+		if [ ! -x "$p" ]; then
+			echo "1..0 # SKIP $p is missing (packages slurmctld, slurmd, munge)"
+			exit 0
+		fi
+	done
+	if ! command -v unshare >/dev/null; then
+		echo "1..0 # SKIP unshare is missing (package util-linux)"
+		exit 0
+	fi
+}
+
+# ---------------------------------------------------------------- cluster
+cl_env() { eval "$("$CL" env)"; }
+
+_cl_trap() {
+	local rc=$?
+	trap - EXIT INT TERM HUP
+	cl_down
+	exit "$rc"
+}
+
+cl_up() {	# cl_up [cluster options]: start the cluster; output as TAP diagnostics
+	local out rc
+	trap _cl_trap EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	CL_UP=1
+	out=$("$CL" "$@" up 2>&1)
+	rc=$?
+	tap_diag "$out"
+	[ $rc -eq 0 ] || return $rc
+	# later calls (cl_down, cl_env) must find this cluster's directory
+	local a=("$@") i
+	for ((i = 0; i < ${#a[@]}; i++)); do
+		[ "${a[i]}" = --dir ] && export FABSCHED_CLUSTER_DIR="${a[i + 1]}"
+	done
+	cl_env
+	CL_UP_SECONDS=$(sed -n 's/.* idle in \([0-9.]*\) s.*/\1/p' <<<"$out")
+	export CL_UP_SECONDS
+	return 0
+}
+
+cl_down() {	# cl_down: stop the cluster; output as TAP diagnostics
+	local out rc
+	[ "$CL_UP" -eq 1 ] || return 0
+	out=$("$CL" down 2>&1)
+	rc=$?
+	tap_diag "$out"
+	[ $rc -eq 0 ] && CL_UP=0
+	return $rc
+}
+
+# ---------------------------------------------------------------- jobs
+_cl_as() {	# _cl_as USER CMD...: run a Slurm client as USER against this cluster
+	local u=$1; shift
+	if [ "$u" = root ] || [ "$u" = "$(id -un)" ]; then
+		"$@"
+	else
+		runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"
+	fi
+}
+
+cl_jobdir() {	# cl_jobdir USER: a working directory USER can write, visible on every node
+	local u=${1:-root} d
+	d=$FABSCHED_CLUSTER_DIR/jobs/$u
+	mkdir -p "$d"
+	chown "$u:" "$d" 2>/dev/null || chown "$u" "$d"
+	echo "$d"
+}
+
+cl_sbatch() {	# cl_sbatch [--user U] sbatch-args...: prints the job id
+	local u=root dir a chdir=1 id
+	if [ "${1:-}" = --user ]; then u=$2; shift 2; fi
+	for a in "$@"; do
+		case "$a" in -D|--chdir|--chdir=*) chdir=0 ;; esac
+	done
+	dir=$(cl_jobdir "$u")
+	local extra=()
+	[ $chdir -eq 1 ] && extra=(--chdir="$dir")
+	id=$(cd "$dir" && _cl_as "$u" timeout 30 sbatch --parsable "${extra[@]}" "$@") || return 1
+	echo "${id%%;*}"
+}
+
+cl_srun() {	# cl_srun [--user U] srun-args...: srun from a directory the nodes see
+	local u=root dir
+	if [ "${1:-}" = --user ]; then u=$2; shift 2; fi
+	dir=$(cl_jobdir "$u")
+	(cd "$dir" && _cl_as "$u" srun "$@")
+}
+
+cl_job_field() {	# cl_job_field JOBID FIELD: one field of 'scontrol show job'
+	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
+}
+
+cl_job_output() {	# cl_job_output JOBID: path of the job's stdout file
+	cl_job_field "$1" StdOut
+}
+
+# cl_wait_job JOBID [TIMEOUT=120]: wait until the job has ended. Sets
+# CL_JOB_STATE and CL_JOB_EXIT, prints a TAP diagnostic. Returns 0 when it
+# COMPLETED, 1 when it ended otherwise, 2 on timeout, 3 when the job is unknown.
+cl_wait_job() {
+	local id=$1 t=${2:-120} i st
+	CL_JOB_STATE='' CL_JOB_EXIT=''
+	export CL_JOB_STATE CL_JOB_EXIT
+	for ((i = 0; i < t * 2; i++)); do
+		st=$(cl_job_field "$id" JobState)
+		if [ -z "$st" ]; then
+			CL_JOB_STATE=UNKNOWN
+			tap_diag "job $id: not known to slurmctld"
+			return 3
+		fi
+		case "$st" in
+		COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE|OUT_OF_MEMORY|SPECIAL_EXIT)
+			CL_JOB_STATE=$st
+			CL_JOB_EXIT=$(cl_job_field "$id" ExitCode)
+			tap_diag "job $id: $st exit=$CL_JOB_EXIT reason=$(cl_job_field "$id" Reason)"
+			[ "$st" = COMPLETED ] && return 0
+			return 1 ;;
+		esac
+		sleep 0.5
+	done
+	CL_JOB_STATE=$st
+	tap_diag "job $id: still $st after ${t}s"
+	return 2
+}

@@ -1,0 +1,42 @@
+# Sourced by regression tests and the demo: stage this build's plugins and
+# write the Slurm configuration fragments that name them.
+#
+#   fs_stage_plugins DIR   copy every plugin of $FABSCHED_BUILDDIR into DIR
+#   fs_select_type         SelectType string of select/fabric (from its .so)
+#   fs_plugin_env DIR      export FABSCHED_CLUSTER_* so that `cluster up`
+#                          loads every fabsched plugin from DIR
+
+fs_stage_plugins() {
+	local dir=$1 so n=0
+	mkdir -p "$dir"
+	rm -f "$dir"/*.so
+	for so in "$FABSCHED_BUILDDIR"/plugins/*/.libs/*.so \
+		  "$FABSCHED_BUILDDIR"/plugins/*/*/.libs/*.so; do
+		[ -f "$so" ] || continue
+		cp "$so" "$dir/" && n=$((n + 1))
+	done
+	chmod 755 "$dir" "$dir"/*.so 2>/dev/null
+	[ "$n" -gt 0 ]
+}
+
+fs_select_type() {
+	local so
+	for so in "$FABSCHED_BUILDDIR"/plugins/select/*/.libs/select_*.so; do
+		[ -f "$so" ] || continue
+		so=${so##*/}; so=${so%.so}
+		echo "select/${so#select_}"
+		return 0
+	done
+	return 1
+}
+
+fs_plugin_env() {
+	local dir=$1
+	export FABSCHED_CLUSTER_PLUGIN_DIR=$dir
+	FABSCHED_CLUSTER_SELECT=$(fs_select_type) || return 1
+	export FABSCHED_CLUSTER_SELECT
+	export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+	export FABSCHED_CLUSTER_GRES_TYPES=rdma,hugepages
+	printf 'required %s/fabsched.so\n' "$dir" > "$dir/plugstack.conf"
+	export FABSCHED_CLUSTER_PLUGSTACK=$dir/plugstack.conf
+}
