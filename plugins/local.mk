@@ -2,6 +2,10 @@
 # plugins need the configured source tree of the installed release
 # (--with-slurm-source) and are built for that exact release; the SPANK plugin
 # needs only the installed public headers.
+# Glue shared by the non-SPANK plugins (compiled into each).
+PLUGIN_COMMON_SOURCES = plugins/common/fs_plugin_conf.c plugins/common/fs_plugin_conf.h
+PLUGIN_CPPFLAGS += -I$(top_srcdir)/plugins/common
+
 include plugins/spank/local.mk
 include plugins/topology/local.mk
 include plugins/select/local.mk

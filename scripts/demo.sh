@@ -1,8 +1,9 @@
 #!/bin/bash
-# The demo: build everything, start an 8-node Slurm cluster on this machine
-# with every fabsched plugin and a simulated InfiniBand fabric (2 leaf
-# switches of 4 hosts under one spine), run MPI jobs with srun --mpi=pmix,
-# print where every rank landed, and stop the cluster.
+# The demo: build everything, start a 16-node Slurm cluster on this machine
+# with every fabsched plugin and a simulated InfiniBand fabric (4 leaf
+# switches of 4 hosts under 2 spines), discover the fabric into fabsched's
+# model, run MPI jobs with srun --mpi=pmix, print where every rank landed
+# (which racks), and stop the cluster.
 #
 # Usage (root, Debian 12): scripts/demo.sh
 # Environment: FABSCHED_BUILD (build dir, default ./build),
@@ -19,34 +20,52 @@ export FABSCHED_CLUSTER_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-demo}
 # shellcheck source=../tests/regression/fabsched-plugins.sh
 . "$top/tests/regression/fabsched-plugins.sh"
 set +e
+fab=$FABSCHED_BUILDDIR/cli/fabsched
+D=$FABSCHED_CLUSTER_DIR
 
 plugdir=/var/lib/fabsched-demo-plugins
 fs_stage_plugins "$plugdir" && fs_plugin_env "$plugdir" || { echo "demo: no plugins built" >&2; exit 1; }
 export FABSCHED_CLUSTER_GRES="rdma:1,hugepages:2m:64"
+# fabsched.conf: the model's path, and rack-local placement for partition batch
+cat > "$plugdir/fabsched.conf" <<CONF
+FabricModel=$D/etc/fabric.json
+PartitionName=batch Locality=rack LocalityWait=INFINITE
+CONF
+export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$plugdir/fabsched.conf"
+"$fab" config check -f "$plugdir/fabsched.conf" || exit 1
 
 echo "== starting the cluster"
 # cl_up stops the cluster again when this script exits, however it exits
-cl_up --nodes 8 --prefix n --fabric "leaves=2,hosts=4,spines=1" || exit 1
+cl_up --nodes 16 --prefix n --fabric "leaves=4,hosts=4,spines=2" || exit 1
+tap_diag() { sed 's/^/  /' <<<"$*"; }
+
+echo "== discovering the fabric (libibnetdisc on the simulated fabric)"
+"$CL" fabric run timeout 60 "$fab" topo discover -o "$D/etc/fabric.json" || exit 1
+"$fab" topo check -j "$D/etc/fabric.json" | sed 's/^/  /'
+echo "== Slurm reads the model (scontrol reconfigure; scontrol show topology)"
+scontrol reconfigure
+sleep 2
+scontrol show topology | sed 's/^/  /'
+declare -A leaf_of
+while read -r sw nodes; do
+	for h in $(scontrol show hostnames "$nodes"); do leaf_of[$h]=$sw; done
+done < <(scontrol show topology | sed -n 's/^SwitchName=\([^ ]*\) .*Nodes=\([^ ]*\).*/\1 \2/p' | grep -v ' n\[001-016\]$')
 echo "SelectType=$(scontrol show config | sed -n 's/^SelectType *= *//p')" \
      "TopologyPlugin=$(scontrol show config | sed -n 's/^TopologyPlugin *= *//p')" \
      "GresTypes=$(scontrol show config | sed -n 's/^GresTypes *= *//p')"
 
-echo "== the fabric, as ibnetdiscover finds it"
-# switch -> attached hosts, read from the simulated fabric itself
-fabric=$("$CL" fabric discover 2>/dev/null | awk '
-	/^Switch/ { split($0, q, "\""); sw = q[4] }
-	/^\[/ && sw != "" && /"H-/ { split($0, q, "\""); split(q[4], w, " "); print w[1], sw }
-	/^$/ { sw = "" }')
-awk '{ h[$2] = h[$2] " " $1 } END { for (s in h) print "  " s ":" h[s] }' <<<"$fabric" | sort
-declare -A leaf_of
-while read -r h s; do leaf_of[$h]=$s; done <<<"$fabric"
-
-echo "== submitting MPI jobs as user ${FABSCHED_CLUSTER_USER:-fabtest}"
+# Jobs run as root here: with every node on one host, Slurm 22.05's PMIx
+# direct connections can be refused while a slurmstepd has dropped
+# privileges to the job's user (see tests/regression/t-placement.sh); the
+# tests cover MPI jobs of an unprivileged user.
+DEMO_USER=${FABSCHED_DEMO_USER:-root}
+echo "== submitting MPI jobs as user $DEMO_USER"
 ids=()
-for spec in "2 4" "4 8" "3 3" "8 16"; do
+for spec in "3 6" "2 4" "4 8" "3 3" "6 6" "2 2"; do
 	set -- $spec
-	id=$(cl_sbatch --user "${FABSCHED_CLUSTER_USER:-fabtest}" -J "mpi-$1x$2" -N "$1" -n "$2" -t 5 \
-		-o "demo-%j.out" --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO") || { echo "sbatch failed"; exit 1; }
+	id=$(cl_sbatch --user "$DEMO_USER" -J "mpi-$1x$2" -N "$1" -n "$2" -t 5 --exclusive \
+		-o "demo-%j.out" --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO && sleep 3") ||
+		{ echo "sbatch failed"; exit 1; }
 	echo "  job $id: srun --mpi=pmix -N $1 -n $2 mpi_hello"
 	ids+=("$id")
 done
@@ -59,9 +78,11 @@ for id in "${ids[@]}"; do
 	out=$(cl_job_output "$id")
 	nl=$(cl_job_field "$id" NodeList)
 	leaves=$(for h in $(scontrol show hostnames "$nl"); do echo "${leaf_of[$h]:-?}"; done | sort -u | tr '\n' ' ')
-	printf '  job %s %-10s %-9s nodes=%-12s leaves=%s\n' "$id" "$(cl_job_field "$id" JobName)" "$st" "$nl" "$leaves"
-	awk '/^rank=/ { split($3, n, "="); r[n[2]] = r[n[2]] " " substr($1, 6) } /^allreduce=/ { a = $0 }
-	     END { for (h in r) printf "      %s ranks%s\n", h, r[h]; if (a) print "      " a }' "$out" 2>/dev/null | sort
+	printf '  job %s %-8s %-9s nodes=%-14s racks=%s\n' "$id" "$(cl_job_field "$id" JobName)" "$st" "$nl" "$leaves"
+	awk '/^rank=/ { split($3, n, "="); split($5, a, "="); r[n[2]] = r[n[2]] " " substr($1, 6); t[n[2]] = a[2] }
+	     /^allreduce=/ { x = $0 }
+	     END { for (h in r) printf "      %-5s %-22s ranks%s\n", h, t[h], r[h]; if (x) print "      " x }' \
+		"$out" 2>/dev/null | sort
 	[ "$st" = COMPLETED ] || rc=1
 done
 exit $rc

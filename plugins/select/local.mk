@@ -8,7 +8,7 @@ EXTRA_DIST += plugins/select/select.map plugins/select/fabric/check_plugin.sh
 if BUILD_SLURM_PLUGINS
 if SLURM_2205
 slurmplugin_LTLIBRARIES += plugins/select/fabric/select_cons_tres_fabric.la
-plugins_select_fabric_select_cons_tres_fabric_la_SOURCES = \
+plugins_select_fabric_select_cons_tres_fabric_la_SOURCES = $(PLUGIN_COMMON_SOURCES) \
 	plugins/select/fabric/select_fabric.c \
 	plugins/select/fabric/fabric_hook.c \
 	plugins/select/fabric/fabric_hook.h

@@ -2,8 +2,8 @@
 # t-gres.sh - gres/rdma and gres/hugepages in a real Slurm cluster whose
 # nodes emulate three real machines: each slurmd sees its own hwloc XML
 # (tests/fixtures/hwloc) and its own sysfs tree (tests/fixtures/sysfs,
-# chosen per node through FABSCHED_SYSFS_ROOT=<dir>/%h, which every slurmd
-# inherits from 'cluster up').  Asks slurmd -G, scontrol and the jobs
+# given to each node's slurmd as FABSCHED_SYSFS_ROOT by the nodes file's
+# env= key).  Asks slurmd -G, scontrol and the jobs
 # themselves.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -35,10 +35,10 @@ cp -r "$FIX/sysfs/nohca" "$STAGE/sysfs/n004"
 chmod -R a+rX "$STAGE"
 chmod 1777 "$STAGE/out"
 cat > "$STAGE/nodes" <<EOF
-n001 xml=$FIX/hwloc/coral-lassen.xml gres=rdma:mlx5:3,hugepages:2m:512,hugepages:1g:8 memory=8000
-n002 xml=$FIX/hwloc/32em64t-2n8c+1mic.xml gres=rdma:mlx4:1,hugepages:2m:1024 memory=8000
-n003 xml=$FIX/hwloc/40intel64-2g2n4c+pci.xml gres=rdma:qib:1,hugepages:2m:1024,hugepages:1g:8 memory=8000
-n004 sockets=1 cores=4 threads=1 gres=hugepages:2m:128 memory=2000
+n001 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n001 xml=$FIX/hwloc/coral-lassen.xml gres=rdma:mlx5:3,hugepages:2m:512,hugepages:1g:8 memory=8000
+n002 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n002 xml=$FIX/hwloc/32em64t-2n8c+1mic.xml gres=rdma:mlx4:1,hugepages:2m:1024 memory=8000
+n003 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n003 xml=$FIX/hwloc/40intel64-2g2n4c+pci.xml gres=rdma:qib:1,hugepages:2m:1024,hugepages:1g:8 memory=8000
+n004 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n004 sockets=1 cores=4 threads=1 gres=hugepages:2m:128 memory=2000
 EOF
 printf 'SlurmdDebug=verbose\nDebugFlags=Gres\n' > "$STAGE/extra.conf"
 cat > "$STAGE/prolog" <<EOF
@@ -47,7 +47,6 @@ echo "job=\$SLURM_JOB_ID node=\$(hostname) hugepages=\$FABSCHED_HUGEPAGES count=
 exit 0
 EOF
 chmod 755 "$STAGE/prolog"
-export FABSCHED_SYSFS_ROOT="$STAGE/sysfs/%h"
 
 # 1
 cl_up --nodes-file "$STAGE/nodes" --plugin-dir "$STAGE/plugins" \

@@ -37,6 +37,13 @@ for p in ibsim ibnetdiscover; do
 done
 
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
+# The MPI mix runs as root: with every node on one host, Slurm 22.05's
+# slurmstepd can verify a peer's PMIx direct-connection credential while it
+# has dropped privileges to the job's user for task setup, and rejects it
+# ("Munge decode failed: Unauthorized credential"), hanging that step.  Who
+# owns the jobs does not matter to placement; t-harness and t-plugins-load
+# run MPI as the unprivileged user.
+MPI_USER=root
 D=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 export FABSCHED_CLUSTER_DIR=$D
 FABRIC="leaves=4,hosts=4,spines=2"
@@ -105,7 +112,7 @@ run_mix() {
 	local name n s id first=0 last=0 st en
 	IDS=()
 	while read -r name n s; do
-		id=$(cl_sbatch --user "$TUSER" -J "mix-$name" -N "$n" --ntasks-per-node=1 \
+		id=$(cl_sbatch --user "$MPI_USER" -J "mix-$name" -N "$n" --ntasks-per-node=1 \
 			--exclusive -t 5 -o "mix-$1-%j.out" \
 			--wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO && sleep $s") || id=
 		IDS[$name]=$id

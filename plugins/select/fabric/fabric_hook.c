@@ -53,6 +53,7 @@
 
 #include "fabric_hook.h"
 #include "fabsched_conf.h"
+#include "fs_plugin_conf.h"
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
 #include "fs_values.h"
@@ -105,34 +106,6 @@ static void _unload(void)
 	fab.node_count = 0;
 }
 
-/* $FABSCHED_CONF; else fabsched.conf beside slurm.conf; else the default. */
-static struct fs_conf *_load_conf(void)
-{
-	struct fs_errors *errs = fs_errors_new();
-	struct fs_conf *conf = NULL;
-	const char *env = getenv(FS_CONF_ENV);
-	char *path = NULL;
-
-	if (!errs) {
-		error("%s: out of memory", PLUGIN);
-		return NULL;
-	}
-	if (!env || !*env) {
-		path = get_extra_conf_path("fabsched.conf");
-		if (path && access(path, F_OK) != 0)
-			xfree(path);
-	}
-	if (fs_conf_load(path, &conf, errs) != 0) {
-		size_t n = fs_errors_count(errs);
-
-		for (size_t i = 0; i < n; i++)
-			error("%s: %s", PLUGIN, fs_errors_get(errs, i));
-		conf = NULL;
-	}
-	xfree(path);
-	fs_errors_free(errs);
-	return conf;
-}
 
 /* Caller holds fab.lock.  RET true when the engine can be used. */
 static bool _ready(void)
@@ -149,7 +122,7 @@ static bool _ready(void)
 	if (!fab.idle)
 		fab.idle = dlsym(RTLD_DEFAULT, "idle_node_bitmap");
 
-	if (!(fab.conf = _load_conf())) {
+	if (!(fab.conf = fs_plugin_conf_load(PLUGIN))) {
 		error("%s: no usable fabsched.conf: jobs are placed by cons_tres alone",
 		      PLUGIN);
 		return false;

@@ -43,6 +43,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "fabsched_conf.h"
+#include "fs_plugin_conf.h"
 #include "fabsched_topo.h"
 
 const char plugin_name[] = "fabsched fabric topology plugin";
@@ -58,49 +59,11 @@ static bool have_pending;		/* the ranking ran (pending may be NULL) */
 
 /* ------------------------------------------------------------ loading */
 
-/* fabsched.conf: see the header comment for where it is looked for. */
-static struct fs_conf *_load_conf(void)
-{
-	struct fs_errors *errs = fs_errors_new();
-	struct fs_conf *conf = NULL;
-	const char *env = getenv(FS_CONF_ENV);
-	char *path = NULL;
-	int rc;
-
-	if (!errs) {
-		error("%s: out of memory", plugin_type);
-		return NULL;
-	}
-	if (!env || !*env) {
-		path = get_extra_conf_path("fabsched.conf");
-		if (path && access(path, F_OK) != 0) {
-			debug("%s: no %s: %m, using the default configuration",
-			      plugin_type, path);
-			xfree(path);
-		}
-	}
-	rc = fs_conf_load(path, &conf, errs);
-	if (rc != 0) {
-		size_t n = fs_errors_count(errs);
-
-		for (size_t i = 0; i < n; i++)
-			error("%s: %s", plugin_type, fs_errors_get(errs, i));
-		if (!n)
-			error("%s: cannot read fabsched.conf", plugin_type);
-		conf = NULL;
-	} else {
-		debug("%s: configuration from %s%s", plugin_type, fs_conf_source(conf),
-		      fs_conf_is_builtin(conf) ? " (missing: built-in defaults)" : "");
-	}
-	xfree(path);
-	fs_errors_free(errs);
-	return conf;
-}
 
 /* The fabric model named by fabsched.conf; NULL (logged) on any failure. */
 static struct fst_model *_load_model(void)
 {
-	struct fs_conf *conf = _load_conf();
+	struct fs_conf *conf = fs_plugin_conf_load(plugin_type);
 	struct fst_model *m = NULL;
 	const char *path;
 	char err[1024] = "";
