@@ -6,9 +6,16 @@
  *    sbatch/salloc/srun and handed to the controller in the job's SPANK
  *    job-control environment (FABSCHED_LOCALITY), where select/fabric
  *    reads it;
+ *  - every task runs with RLIMIT_MEMLOCK unlimited (RDMA registers memory),
+ *    whatever the submitting shell's limit was (the node's hard limit where
+ *    root may not raise it);
  *  - every task's environment gets FABSCHED_VERSION, so a job can tell it
  *    ran under fabsched.
  */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
 #include <slurm/spank.h>
 
 #include "args.h"
@@ -76,11 +83,45 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	return ESPANK_SUCCESS;
 }
 
+/*
+ * slurmstepd, once per task, still root: lift the task's locked-memory limit
+ * to unlimited.  Where even root may not raise a hard limit (no
+ * CAP_SYS_RESOURCE, as in some containers), the soft limit is raised to the
+ * hard one and the node's log says so; the task runs either way.
+ */
+int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
+{
+	struct rlimit r = { .rlim_cur = RLIM_INFINITY, .rlim_max = RLIM_INFINITY };
+
+	if (setrlimit(RLIMIT_MEMLOCK, &r) == 0)
+		return ESPANK_SUCCESS;
+	if (getrlimit(RLIMIT_MEMLOCK, &r) == 0) {
+		r.rlim_cur = r.rlim_max;
+		if (setrlimit(RLIMIT_MEMLOCK, &r) == 0) {
+			slurm_info("fabsched: RLIMIT_MEMLOCK kept at the hard limit (%llu bytes): raising it needs CAP_SYS_RESOURCE",
+				   (unsigned long long) r.rlim_max);
+			return ESPANK_SUCCESS;
+		}
+	}
+	slurm_error("fabsched: cannot set RLIMIT_MEMLOCK: %s", strerror(errno));
+	return ESPANK_SUCCESS;
+}
+
 /* slurmstepd, once per task, as the job's user, before exec. */
 int slurm_spank_task_init(spank_t sp, int ac, char **av)
 {
-	spank_err_t rc = spank_setenv(sp, "FABSCHED_VERSION", PACKAGE_VERSION, 1);
+	spank_err_t rc;
 
+	/*
+	 * Slurm applies the submitting shell's limits (SLURM_RLIMIT_*) after
+	 * this call; a login node's small memlock limit would undo the one set
+	 * above, so that one limit is not propagated.
+	 */
+	rc = spank_unsetenv(sp, "SLURM_RLIMIT_MEMLOCK");
+	if (rc != ESPANK_SUCCESS && rc != ESPANK_ENV_NOEXIST)
+		slurm_error("fabsched: cannot drop SLURM_RLIMIT_MEMLOCK: %s",
+			    spank_strerror(rc));
+	rc = spank_setenv(sp, "FABSCHED_VERSION", PACKAGE_VERSION, 1);
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("fabsched: cannot set FABSCHED_VERSION in the task environment: %s",
 			    spank_strerror(rc));

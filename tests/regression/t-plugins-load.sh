@@ -16,7 +16,7 @@ if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
 	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
 	exit 0
 fi
-tap_plan 14
+tap_plan 15
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 NODES="n001 n002 n003 n004 n005 n006 n007 n008"
 
@@ -81,5 +81,15 @@ tap_is "$v" "8 $(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$FABSCHED_BU
 	"SPANK plugin set FABSCHED_VERSION in all 8 tasks"
 grep -qx "allreduce=ok" "$out" 2>/dev/null
 tap_ok $? "MPI_Allreduce over 8 ranks ok"
+
+
+# 15: RDMA needs locked memory: tasks get RLIMIT_MEMLOCK unlimited even when
+# the submitting shell's limit is small (Slurm would propagate that one).
+# Where root itself may not raise a hard limit (no CAP_SYS_RESOURCE, as on
+# some container hosts), the best a node can give is its hard limit.
+if (ulimit -H -l unlimited) 2>/dev/null; then want_lim=unlimited; else want_lim=$(ulimit -H -l); fi
+lim=$(cd "$(cl_jobdir "$TUSER")" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" \
+	bash -c 'ulimit -S -l 64 && srun -N2 -n2 -t 1 sh -c "ulimit -l"' 2>&1 | sort | uniq -c | awk '{ print $1, $2 }')
+tap_is "$lim" "2 $want_lim" "tasks run with RLIMIT_MEMLOCK $want_lim, not the submitting shell's 64 KiB"
 
 tap_done
