@@ -1,1 +1,29 @@
-# prolog/: library (added by its issue)
+# prolog/: per-job node setup and teardown run as root by slurmd
+# (hugepages, hugetlbfs mounts, hugetlb cgroup limits, RDMA port checks,
+# crash-safe ledger) and its three programs (fabsched-prolog(8)).
+noinst_LTLIBRARIES += prolog/libfabsched_prolog.la
+prolog_libfabsched_prolog_la_SOURCES = \
+	prolog/fabsched_prolog.h \
+	prolog/prolog_private.h \
+	prolog/spec.c \
+	prolog/sys.c \
+	prolog/ledger.c \
+	prolog/actions.c \
+	prolog/main.c
+prolog_libfabsched_prolog_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog -I$(top_srcdir)/gres
+prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC
+prolog_libfabsched_prolog_la_LIBADD = gres/libfabsched_gres.la libfabsched_common.la
+
+sbin_PROGRAMS += prolog/fabsched-prolog prolog/fabsched-epilog prolog/fabsched-sweep
+prolog_fabsched_prolog_SOURCES = prolog/fabsched-prolog.c
+prolog_fabsched_prolog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
+prolog_fabsched_prolog_LDADD = prolog/libfabsched_prolog.la
+prolog_fabsched_epilog_SOURCES = prolog/fabsched-epilog.c
+prolog_fabsched_epilog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
+prolog_fabsched_epilog_LDADD = prolog/libfabsched_prolog.la
+prolog_fabsched_sweep_SOURCES = prolog/fabsched-sweep.c
+prolog_fabsched_sweep_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
+prolog_fabsched_sweep_LDADD = prolog/libfabsched_prolog.la
+
+# the man page of the three programs
+dist_man_MANS += doc/fabsched-prolog.8

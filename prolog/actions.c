@@ -1,0 +1,531 @@
+/*
+ * actions.c - the prolog (reserve, mount, limit, check) and the release
+ * that the epilog and the sweep share.  Every change to the machine is
+ * recorded in the job's ledger before it is made, so that a release after
+ * a crash at any point gives back exactly what was done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fabsched_gres.h"
+#include "fabsched_prolog.h"
+#include "prolog_private.h"
+
+static void _checkpoint(struct fs_pl_ctx *ctx, const char *step)
+{
+	if (ctx->checkpoint)
+		ctx->checkpoint(step, ctx->checkpoint_arg);
+}
+
+static int _save_step(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+		      const char *step, char *msg, size_t msgsz)
+{
+	snprintf(l->step, sizeof(l->step), "%s", step);
+	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+}
+
+/* ------------------------------------------------------------ pools */
+
+/*
+ * Pages of pool (node, page_kb) that jobs other than self hold, per their
+ * ledgers: a release never goes below this.
+ */
+static uint64_t _held_by_others(struct fs_pl_ctx *ctx, uint32_t self, int node,
+				uint64_t page_kb)
+{
+	static uint32_t ids[4096];
+	static struct fs_pl_ledger o;
+	long n = fs_pl_ledger_list(ctx, ids, 4096, NULL, 0);
+	uint64_t held = 0;
+
+	for (long i = 0; i < n; i++) {
+		if (ids[i] == self || fs_pl_ledger_load(ctx, ids[i], &o, NULL, 0))
+			continue;
+		for (size_t k = 0; k < o.npools; k++) {
+			const struct fs_pl_pool_rec *p = &o.pools[k];
+
+			if (p->node != node || p->page_kb != page_kb)
+				continue;
+			if (p->state == FS_PL_POOL_PENDING)
+				held += p->want;
+			else if (p->state != FS_PL_POOL_RELEASED)
+				held += p->added;
+		}
+	}
+	return held;
+}
+
+static const char *_node_name(int node)
+{
+	static char buf[16];
+
+	if (node == FS_PL_NODE_ANY)
+		return "any";
+	snprintf(buf, sizeof(buf), "%d", node);
+	return buf;
+}
+
+static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			 struct fs_pl_pool_rec *p, char *msg, size_t msgsz)
+{
+	uint64_t cur, give, floor, target, got;
+	const char *t = fs_pl_page_type(p->page_kb);
+
+	if (p->state == FS_PL_POOL_RELEASED)
+		return 0;
+	if (fs_pl_pool_get(p->node, p->page_kb, &cur, msg, msgsz))
+		return -1;
+	switch (p->state) {
+	case FS_PL_POOL_PENDING:	/* the write may or may not have happened */
+		give = cur > p->before ? cur - p->before : 0;
+		if (give > p->want)
+			give = p->want;
+		break;
+	case FS_PL_POOL_RELEASING:	/* a release died: done if it took */
+		if (cur <= p->target) {
+			give = 0;
+			break;
+		}
+		/* the write did not happen, or only in part */
+		give = p->give < cur - p->target ? p->give : cur - p->target;
+		break;
+	default:
+		give = p->added;
+	}
+	floor = _held_by_others(ctx, l->jobid, p->node, p->page_kb);
+	target = cur > give ? cur - give : 0;
+	if (target < floor)
+		target = floor < cur ? floor : cur;
+	if (target != cur) {
+		p->state = FS_PL_POOL_RELEASING;
+		p->target = target;
+		p->give = cur - target;
+		if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+			return -1;
+		if (fs_pl_pool_set(p->node, p->page_kb, target, msg, msgsz) ||
+		    fs_pl_pool_get(p->node, p->page_kb, &got, msg, msgsz))
+			return -1;
+		if (got > target) {
+			uint64_t surplus = 0;
+
+			fs_pl_pool_read(p->node, p->page_kb, "surplus_hugepages",
+					&surplus, NULL, 0);
+			if (surplus >= got - target) {
+				/* in use: the kernel made them surplus pages and
+				   frees them when their last user ends; the pool
+				   itself is given back */
+				p->state = FS_PL_POOL_RELEASED;
+				p->added = 0;
+			} else {
+				/* the job keeps what the kernel could not take
+				   back; a later epilog or sweep retries */
+				p->state = FS_PL_POOL_HELD;
+				p->added = got - target;
+			}
+			fs_pl_ledger_save(ctx, l, NULL, 0);
+			return fs_pl_msg(msg, msgsz,
+					 "node %s: %" PRIu64 " pages of %s still in use "
+					 "after the job (%s): the pool stays at %" PRIu64,
+					 _node_name(p->node), got - target, t,
+					 p->state == FS_PL_POOL_RELEASED ?
+					 "surplus pages, freed by the kernel when unused" :
+					 "not given back", got);
+		}
+		fs_pl_log(ctx, l->jobid, "node %s: gave back %" PRIu64 " pages of "
+			  "%" PRIu64 "kB (%" PRIu64 " -> %" PRIu64 ")", _node_name(p->node),
+			  cur - target, p->page_kb, cur, target);
+	}
+	p->state = FS_PL_POOL_RELEASED;
+	p->added = 0;
+	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+}
+
+static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			 struct fs_pl_pool_rec *p, char *msg, size_t msgsz)
+{
+	uint64_t cur, got;
+	const char *node = _node_name(p->node);
+	if (fs_pl_pool_get(p->node, p->page_kb, &cur, msg, msgsz))
+		return -1;
+	p->before = cur;
+	p->state = FS_PL_POOL_PENDING;
+	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+		return -1;
+	for (int attempt = 0; ; attempt++) {
+		if ((ctx->pool_set ? ctx->pool_set : fs_pl_pool_set)(
+			    p->node, p->page_kb, cur + p->want, msg, msgsz) &&
+		    errno != ENOMEM)	/* short writes are judged by reading back */
+			return -1;
+		if (fs_pl_pool_get(p->node, p->page_kb, &got, msg, msgsz))
+			return -1;
+		if (got >= cur + p->want || attempt == 1 || ctx->compacted)
+			break;
+		fs_pl_log(ctx, l->jobid, "node %s: %" PRIu64 " of %" PRIu64
+			  " pages of %" PRIu64 "kB; compacting memory once and "
+			  "retrying", node, got > cur ? got - cur : 0, p->want,
+			  p->page_kb);
+		fs_pl_write_str("/proc/sys/vm/compact_memory", "1", NULL, 0);
+		ctx->compacted = true;
+	}
+	p->added = got > cur ? got - cur : 0;
+	if (p->added > p->want)	/* someone else wrote meanwhile */
+		p->added = p->want;
+	p->state = FS_PL_POOL_HELD;
+	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+		return -1;
+	if (p->added < p->want)
+		return fs_pl_msg(msg, msgsz, "node %s: asked %" PRIu64 " pages of "
+				 "%" PRIu64 "kB, got %" PRIu64, node, p->want,
+				 p->page_kb, p->added);
+	fs_pl_log(ctx, l->jobid, "node %s: reserved %" PRIu64 " pages of %"
+		  PRIu64 "kB (%" PRIu64 " -> %" PRIu64 ")", node, p->want,
+		  p->page_kb, cur, got);
+	return 0;
+}
+
+/* ------------------------------------------------------------ mounts */
+
+static const char *_base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+		  struct fs_pl_mount_rec *m, char *msg, size_t msgsz)
+{
+	const char *name = _base_name(m->path);
+	char opts[256], proc[64];
+	struct stat st;
+	int bfd, fd;
+
+	if ((bfd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
+		return -1;
+	if (mkdirat(bfd, name, 0700) && errno != EEXIST) {
+		fs_pl_msg(msg, msgsz, "%s: cannot create: %s", m->path,
+			  strerror(errno));
+		close(bfd);
+		return -1;
+	}
+	fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(bfd);
+	if (fd < 0)
+		return fs_pl_msg(msg, msgsz, "%s: %s: refusing to use it", m->path,
+				 errno == ELOOP || errno == ENOTDIR ?
+				 "not a directory (symbolic link?)" : strerror(errno));
+	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
+		fs_pl_msg(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
+			  "not created by fabsched (root, 0700): refusing to use it",
+			  m->path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	_checkpoint(ctx, "mkdir");
+	snprintf(opts, sizeof(opts), "uid=%u,gid=%u,mode=0700,pagesize=%" PRIu64
+		 "K,size=%" PRIu64, (unsigned)l->uid, (unsigned)l->gid,
+		 m->page_kb, m->bytes);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (mount("fabsched", proc, "hugetlbfs", MS_NOSUID | MS_NODEV, opts)) {
+		fs_pl_msg(msg, msgsz, "%s: mount -t hugetlbfs -o %s: %s", m->path,
+			  opts, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	m->state = FS_PL_MOUNT_MOUNTED;
+	fs_pl_log(ctx, l->jobid, "mounted hugetlbfs %s (%s)", m->path, opts);
+	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+}
+
+static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+		    struct fs_pl_mount_rec *m, char *msg, size_t msgsz)
+{
+	char base[FS_PL_PATH];
+	const char *name = _base_name(m->path);
+	int bfd, fd;
+	struct stat st;
+
+	if (m->state == FS_PL_MOUNT_GONE)
+		return 0;
+	for (int i = 0; i < 8 && fs_pl_is_mounted(m->path) == 1; i++) {
+		fs_pl_kill_users(ctx, l->jobid, m->path, l->uid);
+		_checkpoint(ctx, "kill");
+		if (umount2(m->path, UMOUNT_NOFOLLOW) == 0)
+			continue;
+		if (errno != EBUSY)
+			return fs_pl_msg(msg, msgsz, "%s: umount: %s", m->path,
+					 strerror(errno));
+		fs_pl_log(ctx, l->jobid, "%s: busy; detaching it (lazy unmount)",
+			  m->path);
+		if (umount2(m->path, UMOUNT_NOFOLLOW | MNT_DETACH))
+			return fs_pl_msg(msg, msgsz, "%s: umount -l: %s", m->path,
+					 strerror(errno));
+	}
+	if (fs_pl_is_mounted(m->path) == 1)
+		return fs_pl_msg(msg, msgsz, "%s: still mounted", m->path);
+	_checkpoint(ctx, "umount");
+	/* the directory: only ours (root, 0700) is removed */
+	snprintf(base, sizeof(base), "%.*s", (int)(name - m->path - 1), m->path);
+	bfd = fs_pl_open_root_dir(base, 0, 0, msg, msgsz);
+	if (bfd >= 0) {
+		fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && st.st_uid == 0) {
+			if (unlinkat(bfd, name, AT_REMOVEDIR) && errno != ENOENT)
+				fs_pl_log(ctx, l->jobid, "%s: cannot remove: %s",
+					  m->path, strerror(errno));
+		} else if (fd >= 0)
+			fs_pl_log(ctx, l->jobid, "%s: owned by uid %u: left alone",
+				  m->path, (unsigned)st.st_uid);
+		if (fd >= 0)
+			close(fd);
+		close(bfd);
+	}
+	m->state = FS_PL_MOUNT_GONE;
+	fs_pl_log(ctx, l->jobid, "unmounted %s", m->path);
+	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+}
+
+/* ------------------------------------------------------------ release */
+
+static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			   char *msg, size_t msgsz)
+{
+	int rc = 0;
+	char m1[FS_PL_MSG_SIZE];
+
+	for (size_t i = 0; i < l->nmounts; i++)
+		if (_unmount(ctx, l, &l->mounts[i], m1, sizeof(m1))) {
+			fs_pl_log(ctx, l->jobid, "%s", m1);
+			if (!rc)
+				fs_pl_msg(msg, msgsz, "%s", m1);
+			rc = -1;
+		}
+	if (l->cg_version) {
+		struct stat st;
+
+		if (!lstat(l->cgroup, &st) && S_ISDIR(st.st_mode)) {
+			const char *max = l->cg_version == 2 ? "max" : "-1";
+
+			for (size_t i = 0; i < l->nmounts; i++)
+				fs_pl_cgroup_limit(l->cgroup, l->cg_version,
+						   l->mounts[i].page_kb, max, NULL, 0);
+			fs_pl_log(ctx, l->jobid, "%s: hugetlb limits reset", l->cgroup);
+		}
+		l->cg_version = 0;
+		if (fs_pl_ledger_save(ctx, l, m1, sizeof(m1)) && !rc)
+			rc = fs_pl_msg(msg, msgsz, "%s", m1);
+		_checkpoint(ctx, "cgroup");
+	}
+	if (rc)	/* pages under a mount still in use cannot be given back */
+		return rc;
+	for (size_t i = 0; i < l->npools; i++)
+		if (_release_pool(ctx, l, &l->pools[i], m1, sizeof(m1))) {
+			fs_pl_log(ctx, l->jobid, "%s", m1);
+			if (!rc)
+				fs_pl_msg(msg, msgsz, "%s", m1);
+			rc = -1;
+		}
+	_checkpoint(ctx, "release");
+	if (rc)
+		return rc;
+	/* leak check: nothing of the ledger may remain */
+	for (size_t i = 0; i < l->nmounts; i++)
+		if (fs_pl_is_mounted(l->mounts[i].path) == 1)
+			return fs_pl_msg(msg, msgsz, "leak: %s still mounted",
+					 l->mounts[i].path);
+	return fs_pl_ledger_remove(ctx, l->jobid, msg, msgsz);
+}
+
+int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
+		  size_t msgsz)
+{
+	static struct fs_pl_ledger l;
+	int rc = fs_pl_ledger_load(ctx, jobid, &l, msg, msgsz);
+
+	if (rc == 1) {
+		fs_pl_log(ctx, jobid, "no ledger: nothing to give back");
+		return 0;
+	}
+	if (rc)
+		return -1;
+	if (uid != (uid_t)-1 && uid != l.uid)
+		return fs_pl_msg(msg, msgsz, "job %u: ledger names uid %u, the "
+				 "environment uid %u", jobid, (unsigned)l.uid,
+				 (unsigned)uid);
+	return _release_ledger(ctx, &l, msg, msgsz);
+}
+
+/* ------------------------------------------------------------ prolog */
+
+int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+		 char *mount_out, size_t mount_sz, char *msg, size_t msgsz)
+{
+	static struct fs_pl_ledger l;
+	char m1[FS_PL_MSG_SIZE];
+	int rc;
+
+	if (mount_out && mount_sz)
+		mount_out[0] = 0;
+	/* a ledger of this job: a prolog that died (or a requeue): undo it */
+	rc = fs_pl_ledger_load(ctx, job->jobid, &l, msg, msgsz);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		fs_pl_log(ctx, job->jobid, "ledger from an earlier run (step %s): "
+			  "giving it back first", l.step[0] ? l.step : "-");
+		if (_release_ledger(ctx, &l, msg, msgsz))
+			return -1;
+	}
+	if (job->rdma[0] && fs_pl_rdma_check(ctx->sysfs_root, job->rdma, msg, msgsz))
+		return -1;
+	if (!job->npages)
+		return 0;
+	/* a mount base we cannot use: fail before touching any pool */
+	if ((rc = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
+		return -1;
+	close(rc);
+
+	memset(&l, 0, sizeof(l));
+	l.jobid = job->jobid;
+	l.uid = job->uid;
+	l.gid = job->gid;
+	for (size_t i = 0; i < job->npages; i++) {
+		struct fs_pl_pool_rec *p = &l.pools[l.npools++];
+		struct fs_pl_mount_rec *m = NULL;
+
+		p->node = job->pages[i].node;
+		p->page_kb = job->pages[i].page_kb;
+		p->want = job->pages[i].pages;
+		for (size_t k = 0; k < l.nmounts; k++)
+			if (l.mounts[k].page_kb == p->page_kb)
+				m = &l.mounts[k];
+		if (!m) {
+			m = &l.mounts[l.nmounts++];
+			m->page_kb = p->page_kb;
+			if ((size_t)snprintf(m->path, sizeof(m->path), "%s/%u-%s",
+					     ctx->mount_base, job->jobid,
+					     fs_pl_page_type(p->page_kb)) >=
+			    sizeof(m->path))
+				return fs_pl_msg(msg, msgsz, "HugepageMountBase too long");
+		}
+		m->bytes += p->want * p->page_kb * 1024;
+	}
+	if (_save_step(ctx, &l, "ledger", msg, msgsz))
+		return -1;
+	_checkpoint(ctx, "ledger");
+
+	for (size_t i = 0; i < l.npools; i++)
+		if (_reserve_pool(ctx, &l, &l.pools[i], msg, msgsz))
+			goto undo;
+	if (_save_step(ctx, &l, "reserve", msg, msgsz))
+		goto undo;
+	_checkpoint(ctx, "reserve");
+
+	for (size_t i = 0; i < l.nmounts; i++)
+		if (_mount(ctx, &l, &l.mounts[i], msg, msgsz))
+			goto undo;
+	if (_save_step(ctx, &l, "mount", msg, msgsz))
+		goto undo;
+	_checkpoint(ctx, "mount");
+
+	rc = fs_pl_cgroup_find(ctx, &l, l.cgroup, sizeof(l.cgroup), &l.cg_version);
+	if (!rc) {
+		fs_pl_log(ctx, l.jobid, "no job cgroup with the hugetlb controller "
+			  "(e.g. proctrack/linuxproc): hugetlb limits skipped");
+	} else {
+		if (fs_pl_ledger_save(ctx, &l, msg, msgsz))
+			goto undo;
+		for (size_t i = 0; i < l.nmounts; i++) {
+			char v[32];
+
+			snprintf(v, sizeof(v), "%" PRIu64, l.mounts[i].bytes);
+			if (fs_pl_cgroup_limit(l.cgroup, l.cg_version,
+					       l.mounts[i].page_kb, v, msg, msgsz))
+				goto undo;
+		}
+		fs_pl_log(ctx, l.jobid, "%s: hugetlb limits set (cgroup v%d)",
+			  l.cgroup, l.cg_version);
+	}
+	if (_save_step(ctx, &l, "cgroup", msg, msgsz))
+		goto undo;
+	_checkpoint(ctx, "cgroup");
+
+	if (_save_step(ctx, &l, "done", msg, msgsz))
+		goto undo;
+	_checkpoint(ctx, "done");
+	if (mount_out)
+		snprintf(mount_out, mount_sz, "%s", l.mounts[0].path);
+	return 0;
+undo:
+	fs_pl_log(ctx, l.jobid, "%s; giving back what this prolog took", msg);
+	if (_release_ledger(ctx, &l, m1, sizeof(m1)))
+		fs_pl_log(ctx, l.jobid, "giving back failed too: %s", m1);
+	return -1;
+}
+
+/* ------------------------------------------------------------ RDMA */
+
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
+		     size_t msgsz)
+{
+	struct fs_gres_inventory inv;
+	char buf[1024], gmsg[FS_GRES_MSG_SIZE], *save = NULL;
+	int rc = 0;
+
+	memset(&inv, 0, sizeof(inv));
+	if (fs_gres_hca_scan(sysfs_root, &inv, gmsg, sizeof(gmsg)))
+		return fs_pl_msg(msg, msgsz, "RDMA: %s", gmsg);
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *d = strtok_r(buf, ",", &save); d && !rc;
+	     d = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(d, ':');
+		unsigned port = 0;
+		const struct fs_gres_hca *h;
+		bool seen = false;
+
+		if (colon) {
+			*colon = 0;
+			port = (unsigned)strtoul(colon + 1, NULL, 10);
+		}
+		if (!(h = fs_gres_hca_find(&inv, d))) {
+			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: not found on "
+				       "this node", d);
+			break;
+		}
+		for (size_t k = 0; k < h->nports && !rc; k++) {
+			const struct fs_gres_port *p = &h->ports[k];
+
+			if (port && p->num != port)
+				continue;
+			seen = true;
+			if (!p->active)
+				rc = fs_pl_msg(msg, msgsz, "RDMA device %s port %u: "
+					       "state %s (physical state %s), "
+					       "expected ACTIVE", d, p->num,
+					       p->state_name, p->phys_state_name &&
+					       *p->phys_state_name ?
+					       p->phys_state_name : "unknown");
+		}
+		if (!rc && !seen)
+			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: no port %u", d,
+				       port);
+	}
+	/* the inventory's HCAs belong to it: free through the library */
+	{
+		struct fs_gres_inventory *heap = malloc(sizeof(*heap));
+
+		if (heap) {
+			*heap = inv;
+			fs_gres_inventory_free(heap);
+		}
+	}
+	return rc;
+}

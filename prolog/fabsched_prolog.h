@@ -1,0 +1,214 @@
+/*
+ * fabsched_prolog.h - per-job node setup and teardown, run as root by
+ * slurmd: hugepages (per-NUMA reservation, per-job hugetlbfs mount,
+ * hugetlb cgroup limits), RDMA port checks, and the crash-safe ledger that
+ * lets the epilog and the sweep give back exactly what a job got.
+ *
+ * No Slurm header; the programs fabsched-prolog, fabsched-epilog and
+ * fabsched-sweep (fabsched-prolog(8)) are thin mains over this library.
+ *
+ * Conventions
+ *  - Functions returning int: 0 on success, -1 on error with a
+ *    NUL-terminated message of at most msgsz bytes in msg (when not NULL).
+ *    FS_PL_MSG_SIZE is always enough.  Messages name the value, path or
+ *    device and say what was expected.
+ *  - Log lines go to ctx->log (when not NULL) as "<prog>: job <id>: ...".
+ *  - Everything works on fixed-size structs owned by the caller: nothing
+ *    here allocates memory that the caller must free.
+ *  - Every path under a root-owned base is opened component by component
+ *    with O_NOFOLLOW: a symbolic link anywhere is refused.
+ */
+#ifndef FABSCHED_PROLOG_H
+#define FABSCHED_PROLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define FS_PL_MSG_SIZE 2048
+#define FS_PL_MAX_POOLS 64	/* (NUMA node, page size) pairs per job */
+#define FS_PL_MAX_MOUNTS 4	/* page sizes per job */
+#define FS_PL_PATH 512		/* bytes of a path in the ledger */
+#define FS_PL_MAX_JOBID 4294967294ULL
+#define FS_PL_MAX_NODE 1023	/* highest NUMA node number accepted */
+#define FS_PL_NODE_ANY (-1)	/* "any": the kernel's global pool */
+
+/* ------------------------------------------------------------ job input */
+
+struct fs_pl_pages {
+	int node;		/* NUMA node, or FS_PL_NODE_ANY */
+	uint64_t page_kb;	/* 2048 or 1048576 */
+	uint64_t pages;
+};
+
+struct fs_pl_job {
+	uint32_t jobid;
+	uid_t uid;
+	gid_t gid;
+	size_t npages;
+	struct fs_pl_pages pages[FS_PL_MAX_POOLS];
+	char rdma[1024];	/* FABSCHED_RDMA_DEVICES as given, or "" */
+};
+
+/* Name of a page size for paths and messages: "2m", "1g". */
+const char *fs_pl_page_type(uint64_t page_kb);
+
+/*
+ * Parse FABSCHED_HUGEPAGES ("2m:0=256,2m:1=256", "2m:any=100", or ""),
+ * checking it against count (FABSCHED_HUGEPAGES_COUNT, NULL when unset)
+ * and against mem_kb (the machine's memory; 0: no check).  Known page
+ * sizes only; pages 1..2^31; NUMA node 0..FS_PL_MAX_NODE or "any"; no
+ * pair twice.
+ */
+int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
+			  struct fs_pl_job *job, char *msg, size_t msgsz);
+
+/*
+ * Read the job from an environment lookup (getenv, or a test's):
+ * SLURM_JOB_ID, SLURM_JOB_UID, SLURM_JOB_GID (optional: the user's primary
+ * group), FABSCHED_HUGEPAGES, FABSCHED_HUGEPAGES_COUNT,
+ * FABSCHED_RDMA_DEVICES.
+ */
+int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
+		       struct fs_pl_job *job, char *msg, size_t msgsz);
+
+/* A job id: digits only, 1..FS_PL_MAX_JOBID. */
+int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
+		      char *msg, size_t msgsz);
+
+/* ------------------------------------------------------------ ledger */
+
+enum fs_pl_pool_state {
+	FS_PL_POOL_PENDING = 0,	/* about to write nr_hugepages */
+	FS_PL_POOL_HELD,	/* added pages are the job's */
+	FS_PL_POOL_RELEASING,	/* about to write target */
+	FS_PL_POOL_RELEASED,
+};
+
+enum fs_pl_mount_state {
+	FS_PL_MOUNT_PLANNED = 0, /* directory/mount may exist */
+	FS_PL_MOUNT_MOUNTED,
+	FS_PL_MOUNT_GONE,
+};
+
+struct fs_pl_pool_rec {
+	int node;
+	uint64_t page_kb;
+	uint64_t want;		/* pages asked */
+	uint64_t before;	/* nr_hugepages before the job's write */
+	uint64_t added;		/* pages the job added (HELD, RELEASING) */
+	uint64_t target;	/* RELEASING: nr_hugepages being written */
+	uint64_t give;		/* RELEASING: pages being given back */
+	int state;		/* enum fs_pl_pool_state */
+};
+
+struct fs_pl_mount_rec {
+	uint64_t page_kb;
+	uint64_t bytes;
+	int state;		/* enum fs_pl_mount_state */
+	char path[FS_PL_PATH];
+};
+
+struct fs_pl_ledger {
+	uint32_t jobid;
+	uid_t uid;
+	gid_t gid;
+	char step[32];		/* last step the prolog completed */
+	size_t npools;
+	struct fs_pl_pool_rec pools[FS_PL_MAX_POOLS];
+	size_t nmounts;
+	struct fs_pl_mount_rec mounts[FS_PL_MAX_MOUNTS];
+	int cg_version;		/* 0 none, 1 or 2 */
+	char cgroup[FS_PL_PATH];
+};
+
+/* Text form (one file per job) and back. */
+int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz);
+int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
+		       size_t msgsz);
+
+/* ------------------------------------------------------------ context */
+
+struct fs_pl_ctx {
+	const char *prog;	/* for log lines */
+	const char *state_dir;	/* StateDir */
+	const char *mount_base;	/* HugepageMountBase */
+	const char *sysfs_root;	/* "" or a recorded tree (RDMA checks) */
+	const char *cgroup_parent; /* NULL: Slurm's job cgroup locations;
+				      else job cgroups are <it>/job_<id> */
+	FILE *log;
+	/* Test seam: called after each prolog step ("ledger", "reserve",
+	   "mkdir", "mount", "cgroup", "done") and epilog step ("kill",
+	   "umount", "cgroup", "release"); NULL in installed programs. */
+	void (*checkpoint)(const char *step, void *arg);
+	void *checkpoint_arg;
+	/* Test seam: writes nr_hugepages instead of fs_pl_pool_set (e.g. to
+	   make the kernel look short of pages); NULL in installed programs. */
+	int (*pool_set)(int node, uint64_t page_kb, uint64_t n, char *msg,
+			size_t msgsz);
+	bool compacted;		/* compact_memory written in this run */
+	int lockfd;
+};
+
+void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
+void fs_pl_log(struct fs_pl_ctx *ctx, uint32_t jobid, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Lock StateDir (created root-only when missing); unlock. */
+int fs_pl_lock(struct fs_pl_ctx *ctx, char *msg, size_t msgsz);
+void fs_pl_unlock(struct fs_pl_ctx *ctx);
+
+/* Ledger files under <StateDir>/jobs (lock held). load: 1 when absent. */
+int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
+		      char *msg, size_t msgsz);
+int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
+		      struct fs_pl_ledger *l, char *msg, size_t msgsz);
+int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *msg,
+			size_t msgsz);
+/* Job ids with a ledger (sorted); returns the count or -1. */
+long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
+		       char *msg, size_t msgsz);
+
+/* ------------------------------------------------------------ actions */
+
+/*
+ * The prolog: undo what a ledger of the same job holds (a prolog that
+ * died), then reserve, mount, limit, check RDMA.  On failure, everything
+ * done is given back before returning -1.  mount_out receives the 2m
+ * mount path (or the first one), "" when the job has no hugepages.
+ */
+int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+		 char *mount_out, size_t mount_sz, char *msg, size_t msgsz);
+
+/*
+ * Give back everything the ledger of jobid records; idempotent (no ledger:
+ * 0).  uid (when not (uid_t)-1) must match the ledger's.  -1 when
+ * something could not be given back (the ledger is then kept).
+ */
+int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
+		  size_t msgsz);
+
+/* RDMA: every port named in list ("mlx5_0,mlx5_1:2") ACTIVE under root. */
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
+		     size_t msgsz);
+
+/* ------------------------------------------------------------ system */
+
+/* nr_hugepages of a pool (node FS_PL_NODE_ANY: the global one). */
+int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *msg,
+		   size_t msgsz);
+int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *msg,
+		   size_t msgsz);
+/* Is path a mount point in /proc/self/mountinfo? 1 yes, 0 no, -1 error. */
+int fs_pl_is_mounted(const char *path);
+/* MemTotal in KiB, 0 when unknown. */
+uint64_t fs_pl_mem_kb(void);
+
+/* Command-line entry points of the three programs (fabsched-prolog(8)). */
+int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam);
+int fs_pl_main_epilog(int argc, char **argv, struct fs_pl_ctx *seam);
+int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam);
+
+#endif /* FABSCHED_PROLOG_H */

@@ -1,0 +1,385 @@
+/*
+ * main.c - command lines of fabsched-prolog, fabsched-epilog and
+ * fabsched-sweep (fabsched-prolog(8)).  Exit 0 on success, 1 on failure
+ * (slurmd then drains the node with the message), 2 on usage errors.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "fabsched_conf.h"
+#include "fabsched_gres.h"
+#include "fabsched_prolog.h"
+#include "prolog_private.h"
+
+enum { OPT_STATE = 256, OPT_BASE, OPT_SYSFS, OPT_CGROUP, OPT_RUNNING,
+       OPT_QUERY, OPT_NODE, OPT_TASK };
+
+static const struct option _opts[] = {
+	{ "conf", required_argument, NULL, 'f' },
+	{ "state-dir", required_argument, NULL, OPT_STATE },
+	{ "mount-base", required_argument, NULL, OPT_BASE },
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
+	{ "cgroup-parent", required_argument, NULL, OPT_CGROUP },
+	{ "running", required_argument, NULL, OPT_RUNNING },
+	{ "query", required_argument, NULL, OPT_QUERY },
+	{ "node", required_argument, NULL, OPT_NODE },
+	{ "task", no_argument, NULL, OPT_TASK },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	const char *conf, *running, *query, *node;
+	bool task;
+	struct fs_conf *cf;
+};
+
+static const char *_getenv(const char *n) { return getenv(n); }
+
+static void _usage(const char *prog, FILE *out)
+{
+	fprintf(out,
+		"Usage: %s [options]\n"
+		"  -f, --conf FILE        fabsched.conf (default: $FABSCHED_CONF or %s)\n"
+		"      --state-dir DIR    instead of StateDir\n"
+		"      --mount-base DIR   instead of HugepageMountBase\n"
+		"      --sysfs-root DIR   sysfs tree for the RDMA checks "
+		"(default $FABSCHED_SYSFS_ROOT or /)\n"
+		"      --cgroup-parent D  job cgroups are D/job_<id>\n"
+		"      --task             (fabsched-prolog) TaskProlog mode: print\n"
+		"                         export FABSCHED_HUGEPAGES_MOUNT=...\n"
+		"      --running IDS      (fabsched-sweep) jobs running here, comma-separated\n"
+		"      --query CMD        (fabsched-sweep) command printing running job ids\n"
+		"      --node NAME        (fabsched-sweep) Slurm node name for squeue\n"
+		"  -q, --quiet            log errors only\n"
+		"See fabsched-prolog(8).\n", prog, fs_conf_default_path());
+}
+
+/* Parse options and fabsched.conf into ctx; 0 ok, 2 usage, 1 error. */
+static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx,
+		  struct fs_pl_ctx *seam, struct args *a)
+{
+	struct fs_errors *errs;
+	const char *sd = NULL, *mb = NULL, *s;
+	int c;
+
+	fs_pl_ctx_init(ctx, prog);
+	if (seam) {
+		ctx->checkpoint = seam->checkpoint;
+		ctx->checkpoint_arg = seam->checkpoint_arg;
+		ctx->pool_set = seam->pool_set;
+	}
+	memset(a, 0, sizeof(*a));
+	if ((s = getenv(FS_GRES_SYSFS_ENV)) && *s)
+		ctx->sysfs_root = s;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:qh", _opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': a->conf = optarg; break;
+		case OPT_STATE: sd = optarg; break;
+		case OPT_BASE: mb = optarg; break;
+		case OPT_SYSFS: ctx->sysfs_root = optarg; break;
+		case OPT_CGROUP: ctx->cgroup_parent = optarg; break;
+		case OPT_RUNNING: a->running = optarg; break;
+		case OPT_QUERY: a->query = optarg; break;
+		case OPT_NODE: a->node = optarg; break;
+		case OPT_TASK: a->task = true; break;
+		case 'q': ctx->log = NULL; break;
+		case 'h': _usage(prog, stdout); return 3;
+		default: _usage(prog, stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument \"%s\"\n", prog, argv[optind]);
+		return 2;
+	}
+	if (!(errs = fs_errors_new()))
+		return 1;
+	if (fs_conf_load(a->conf, &a->cf, errs)) {
+		for (size_t i = 0; i < fs_errors_count(errs); i++)
+			fprintf(stderr, "%s: %s\n", prog, fs_errors_get(errs, i));
+		fs_errors_free(errs);
+		return 1;
+	}
+	fs_errors_free(errs);
+	ctx->state_dir = sd ? sd : fs_conf_get_str(a->cf, "StateDir");
+	ctx->mount_base = mb ? mb : fs_conf_get_str(a->cf, "HugepageMountBase");
+	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
+	    ctx->mount_base[0] != '/') {
+		fprintf(stderr, "%s: StateDir and HugepageMountBase must be "
+			"absolute paths\n", prog);
+		return 1;
+	}
+	return 0;
+}
+
+static int _fail(const char *prog, uint32_t jobid, const char *msg)
+{
+	fprintf(stderr, "%s: job %u: %s\n", prog, jobid, msg);
+	openlog(prog, LOG_PID, LOG_DAEMON);
+	syslog(LOG_ERR, "job %u: %s", jobid, msg);
+	closelog();
+	return 1;
+}
+
+/*
+ * Slurm drains a node whose prolog or epilog fails with the reason
+ * "Prolog error"; drain it first with the precise reason, so that
+ * "scontrol show node" tells the admin what is wrong.  Needs
+ * SLURMD_NODENAME (set by slurmd); bounded to 15 s; best effort.
+ */
+static void _drain(const char *prog, uint32_t jobid, const char *msg)
+{
+	const char *node = getenv("SLURMD_NODENAME");
+	char arg_node[300], arg_reason[300];
+	size_t k;
+	pid_t pid;
+	int st;
+
+	if (!node || !*node || strlen(node) > 255 || getenv("FABSCHED_NO_DRAIN"))
+		return;
+	for (const char *c = node; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_.", *c))
+			return;
+	snprintf(arg_node, sizeof(arg_node), "NodeName=%s", node);
+	k = (size_t)snprintf(arg_reason, sizeof(arg_reason), "Reason=%s job %u: %s",
+			     prog, jobid, msg);
+	if (k >= sizeof(arg_reason))
+		k = sizeof(arg_reason) - 1;
+	for (size_t i = 7; i < k; i++)	/* printable, no quote */
+		if (arg_reason[i] < 0x20 || arg_reason[i] > 0x7e || arg_reason[i] == '"')
+			arg_reason[i] = '?';
+	if ((pid = fork()) == 0) {
+		char *av[] = { "scontrol", "update", arg_node, "State=DRAIN",
+			       arg_reason, NULL };
+
+		alarm(15);
+		execvp("scontrol", av);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+}
+
+/* TaskProlog: runs as the user; the mount exists when the prolog made it. */
+static int _task(struct fs_pl_ctx *ctx)
+{
+	const char *id = getenv("SLURM_JOB_ID");
+	uint32_t jobid;
+	char path[FS_PL_PATH];
+	struct stat st;
+
+	if (fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0))
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		const char *t = i ? "1g" : "2m";
+
+		snprintf(path, sizeof(path), "%s/%u-%s", ctx->mount_base, jobid, t);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == getuid())
+			printf("export FABSCHED_HUGEPAGES_MOUNT%s=%s\n",
+			       i ? "_1G" : "", path);
+	}
+	return 0;
+}
+
+int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
+{
+	struct fs_pl_ctx ctx;
+	struct fs_pl_job job;
+	struct args a;
+	char msg[FS_PL_MSG_SIZE], mnt[FS_PL_PATH];
+	const char *sc = getenv("SLURM_SCRIPT_CONTEXT");
+	int rc = _setup(argc, argv, "fabsched-prolog", &ctx, seam, &a);
+
+	if (rc)
+		return rc == 3 ? 0 : rc;
+	if (a.task || (sc && !strcmp(sc, "prolog_task"))) {
+		rc = _task(&ctx);
+		goto out;
+	}
+	if (fs_pl_job_from_env(_getenv, fs_pl_mem_kb(), &job, msg, sizeof(msg))) {
+		const char *id = getenv("SLURM_JOB_ID");
+		uint32_t jobid = 0;
+
+		if (id)
+			fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0);
+		rc = _fail(ctx.prog, jobid, msg);
+		_drain(ctx.prog, jobid, msg);
+		goto out;
+	}
+	if (fs_pl_lock(&ctx, msg, sizeof(msg))) {
+		rc = _fail(ctx.prog, job.jobid, msg);
+		_drain(ctx.prog, job.jobid, msg);
+		goto out;
+	}
+	if (fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
+		rc = _fail(ctx.prog, job.jobid, msg);
+		_drain(ctx.prog, job.jobid, msg);
+	}
+	else if (mnt[0])
+		printf("FABSCHED_HUGEPAGES_MOUNT=%s\n", mnt);
+	fs_pl_unlock(&ctx);
+out:
+	fs_conf_destroy(a.cf);
+	return rc;
+}
+
+int fs_pl_main_epilog(int argc, char **argv, struct fs_pl_ctx *seam)
+{
+	struct fs_pl_ctx ctx;
+	struct args a;
+	char msg[FS_PL_MSG_SIZE];
+	uint32_t jobid;
+	uid_t uid = (uid_t)-1;
+	const char *s;
+	int rc = _setup(argc, argv, "fabsched-epilog", &ctx, seam, &a);
+
+	if (rc)
+		return rc == 3 ? 0 : rc;
+	if (fs_pl_parse_jobid("SLURM_JOB_ID", getenv("SLURM_JOB_ID"), &jobid, msg,
+			      sizeof(msg))) {
+		rc = _fail(ctx.prog, 0, msg);
+		goto out;
+	}
+	if ((s = getenv("SLURM_JOB_UID"))) {
+		uint32_t u;
+
+		/* uid 0 is valid: parse as a job id shifted by one */
+		if (!strcmp(s, "0"))
+			uid = 0;
+		else if (fs_pl_parse_jobid("SLURM_JOB_UID", s, &u, msg, sizeof(msg))) {
+			rc = _fail(ctx.prog, jobid, msg);
+			goto out;
+		} else
+			uid = u;
+	}
+	if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
+	    fs_pl_release(&ctx, jobid, uid, msg, sizeof(msg))) {
+		rc = _fail(ctx.prog, jobid, msg);
+		_drain(ctx.prog, jobid, msg);
+	}
+	fs_pl_unlock(&ctx);
+out:
+	fs_conf_destroy(a.cf);
+	return rc;
+}
+
+static bool _in_list(const uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Running job ids: --running, then the output of the query command. */
+static int _running(struct fs_pl_ctx *ctx, struct args *a, uint32_t *ids,
+		    size_t max, size_t *n)
+{
+	char cmd[1024], host[256], line[256];
+	FILE *p;
+	int st;
+
+	*n = 0;
+	if (a->running) {
+		char buf[4096], *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", a->running);
+		for (char *t = strtok_r(buf, ",", &save); t && *n < max;
+		     t = strtok_r(NULL, ",", &save))
+			if (fs_pl_parse_jobid("--running", t, &ids[*n], line,
+					      sizeof(line)) == 0)
+				(*n)++;
+			else {
+				fs_pl_log(ctx, 0, "%s", line);
+				return -1;
+			}
+	}
+	if (a->query && !*a->query)	/* --query '': only --running */
+		return 0;
+	if (a->query)
+		snprintf(cmd, sizeof(cmd), "%s", a->query);
+	else {
+		if (a->node)
+			snprintf(host, sizeof(host), "%s", a->node);
+		else if (gethostname(host, sizeof(host)))
+			return -1;
+		host[strcspn(host, ".")] = 0;
+		for (char *c = host; *c; c++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", *c))
+				return -1;
+		snprintf(cmd, sizeof(cmd), "squeue --noheader --format=%%A "
+			 "--nodelist=%s 2>&1", host);
+	}
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), p) && *n < max) {
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0])
+			continue;
+		if (fs_pl_parse_jobid("running job", line, &ids[*n], NULL, 0) == 0)
+			(*n)++;
+		else
+			fs_pl_log(ctx, 0, "query \"%s\": %s", cmd, line);
+	}
+	st = pclose(p);
+	if (st != 0) {
+		fs_pl_log(ctx, 0, "query \"%s\" failed (status %d): touching "
+			  "nothing", cmd, st);
+		return -1;
+	}
+	return 0;
+}
+
+int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam)
+{
+	static uint32_t running[65536], ledgers[4096];
+	struct fs_pl_ctx ctx;
+	struct args a;
+	char msg[FS_PL_MSG_SIZE];
+	size_t nrun;
+	long n;
+	int rc = _setup(argc, argv, "fabsched-sweep", &ctx, seam, &a), released = 0;
+
+	if (rc)
+		return rc == 3 ? 0 : rc;
+	if (_running(&ctx, &a, running, 65536, &nrun)) {
+		rc = _fail(ctx.prog, 0, "cannot tell which jobs are running: nothing released");
+		goto out;
+	}
+	if (fs_pl_lock(&ctx, msg, sizeof(msg))) {
+		rc = _fail(ctx.prog, 0, msg);
+		goto out;
+	}
+	n = fs_pl_ledger_list(&ctx, ledgers, 4096, msg, sizeof(msg));
+	if (n < 0)
+		rc = _fail(ctx.prog, 0, msg);
+	for (long i = 0; i < n; i++) {
+		if (_in_list(running, nrun, ledgers[i])) {
+			fs_pl_log(&ctx, ledgers[i], "running: left alone");
+			continue;
+		}
+		fs_pl_log(&ctx, ledgers[i], "not running: giving back its resources");
+		if (fs_pl_release(&ctx, ledgers[i], (uid_t)-1, msg, sizeof(msg)))
+			rc = _fail(ctx.prog, ledgers[i], msg);
+		else
+			released++;
+	}
+	fs_pl_unlock(&ctx);
+	if (n >= 0)
+		fs_pl_log(&ctx, 0, "%ld ledger(s), %d released", n, released);
+out:
+	fs_conf_destroy(a.cf);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * prolog_private.h - helpers shared by the files of libfabsched_prolog.
+ */
+#ifndef FABSCHED_PROLOG_PRIVATE_H
+#define FABSCHED_PROLOG_PRIVATE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabsched_prolog.h"
+
+/* Format into msg (when not NULL); always returns -1. */
+int fs_pl_msg(char *msg, size_t msgsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Open an absolute directory path component by component, O_NOFOLLOW on
+ * each; with create, missing components are made (mode, root-owned).
+ * Each component must be a directory owned by root and not writable by
+ * group or others (the last one: strict as well).  Returns an fd or -1.
+ */
+int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
+			size_t msgsz);
+
+/* Write a whole short string to a file (O_WRONLY|O_NOFOLLOW, no create). */
+int fs_pl_write_str(const char *path, const char *s, char *msg, size_t msgsz);
+/* Read a file's first line (up to bufsz - 1 bytes, newline cut). */
+int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *msg,
+		    size_t msgsz);
+
+/* Another file of a pool's sysfs directory (surplus_hugepages, ...). */
+int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
+		    uint64_t *out, char *msg, size_t msgsz);
+
+/* Find a job cgroup; fills l->cgroup / cg_version, 0 when none. */
+int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
+		      char *path, size_t pathsz, int *version);
+int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
+		       const char *value, char *msg, size_t msgsz);
+
+/* Kill processes of uid that have files of mount open or mapped. */
+int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount,
+		     uid_t uid);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * spec.c - the job as the prolog environment describes it: every value
+ * validated (digits only, ranges, known page sizes) before it is used.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "fabsched_prolog.h"
+#include "fs_values.h"
+#include "prolog_private.h"
+
+const char *fs_pl_page_type(uint64_t page_kb)
+{
+	switch (page_kb) {
+	case 2048: return "2m";
+	case 1048576: return "1g";
+	default: return NULL;
+	}
+}
+
+/* Digits only, no sign, no blank, at most 19 digits; within [min, max]. */
+static int _digits(const char *name, const char *s, size_t len, uint64_t min,
+		   uint64_t max, uint64_t *out, char *msg, size_t msgsz)
+{
+	char esc[FS_ESCAPE_SIZE];
+	uint64_t v = 0;
+
+	if (len == 0 || len > 19) {
+		fs_pl_msg(msg, msgsz, "%s=\"%s\": %s; expected digits (%llu..%llu)",
+			  name, fs_escape(esc, sizeof(esc), s, len),
+			  len ? "too many digits" : "empty",
+			  (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9') {
+			fs_pl_msg(msg, msgsz,
+				  "%s=\"%s\": not a number; expected digits only (%llu..%llu)",
+				  name, fs_escape(esc, sizeof(esc), s, len),
+				  (unsigned long long)min, (unsigned long long)max);
+			return -1;
+		}
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v < min || v > max) {
+		fs_pl_msg(msg, msgsz, "%s=\"%s\": out of range; expected %llu..%llu",
+			  name, fs_escape(esc, sizeof(esc), s, len),
+			  (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
+		      char *msg, size_t msgsz)
+{
+	uint64_t v;
+
+	if (!s) {
+		fs_pl_msg(msg, msgsz, "%s is not set; expected a job id", name);
+		return -1;
+	}
+	if (_digits(name, s, strlen(s), 1, FS_PL_MAX_JOBID, &v, msg, msgsz))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+#define HP_FORM "comma-separated <type>:<numa node>=<pages>, type 2m or 1g, " \
+		"node 0..1023 or any, e.g. 2m:0=256,2m:1=256"
+
+int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
+			  struct fs_pl_job *job, char *msg, size_t msgsz)
+{
+	const char *name = "FABSCHED_HUGEPAGES";
+	char esc[FS_ESCAPE_SIZE];
+	uint64_t total = 0, total_kb = 0;
+
+	job->npages = 0;
+	if (!s || !*s) {
+		if (count && *count && strcmp(count, "0")) {
+			fs_pl_msg(msg, msgsz,
+				  "FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
+				  fs_escape(esc, sizeof(esc), count, strlen(count)));
+			return -1;
+		}
+		return 0;
+	}
+	for (const char *p = s; ; ) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *colon = memchr(p, ':', len);
+		const char *eq = memchr(p, '=', len);
+		struct fs_pl_pages pg;
+		uint64_t v;
+
+		if (!colon || !eq || eq < colon) {
+			fs_pl_msg(msg, msgsz, "%s=\"%s\": bad entry \"%s\"; expected %s",
+				  name, fs_escape(esc, sizeof(esc), s, strlen(s)),
+				  fs_escape(esc, sizeof(esc), p, len), HP_FORM);
+			return -1;
+		}
+		if ((size_t)(colon - p) == 2 && !memcmp(p, "2m", 2))
+			pg.page_kb = 2048;
+		else if ((size_t)(colon - p) == 2 && !memcmp(p, "1g", 2))
+			pg.page_kb = 1048576;
+		else {
+			fs_pl_msg(msg, msgsz, "%s: page size \"%s\" unknown; expected 2m or 1g",
+				  name, fs_escape(esc, sizeof(esc), p, colon - p));
+			return -1;
+		}
+		if (eq - colon - 1 == 3 && !memcmp(colon + 1, "any", 3))
+			pg.node = FS_PL_NODE_ANY;
+		else if (_digits("FABSCHED_HUGEPAGES NUMA node", colon + 1,
+				 eq - colon - 1, 0, FS_PL_MAX_NODE, &v, msg, msgsz))
+			return -1;
+		else
+			pg.node = (int)v;
+		if (_digits("FABSCHED_HUGEPAGES pages", eq + 1, p + len - eq - 1,
+			    1, 1u << 31, &v, msg, msgsz))
+			return -1;
+		pg.pages = v;
+		for (size_t i = 0; i < job->npages; i++)
+			if (job->pages[i].node == pg.node &&
+			    job->pages[i].page_kb == pg.page_kb) {
+				fs_pl_msg(msg, msgsz, "%s: \"%s\" given twice",
+					  name, fs_escape(esc, sizeof(esc), p, eq - p));
+				return -1;
+			}
+		if (job->npages == FS_PL_MAX_POOLS) {
+			fs_pl_msg(msg, msgsz, "%s: more than %d entries", name,
+				  FS_PL_MAX_POOLS);
+			return -1;
+		}
+		job->pages[job->npages++] = pg;
+		total += pg.pages;
+		total_kb += pg.pages * pg.page_kb;	/* < 2^31 * 2^20 * 64 */
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (mem_kb && total_kb > mem_kb) {
+		fs_pl_msg(msg, msgsz,
+			  "%s=\"%s\": %llu KiB of hugepages asked, more than the "
+			  "machine's memory (%llu KiB)", name,
+			  fs_escape(esc, sizeof(esc), s, strlen(s)),
+			  (unsigned long long)total_kb, (unsigned long long)mem_kb);
+		return -1;
+	}
+	if (count) {
+		uint64_t c;
+
+		if (_digits("FABSCHED_HUGEPAGES_COUNT", count, strlen(count), 0,
+			    UINT64_MAX / 2, &c, msg, msgsz))
+			return -1;
+		if (c != total) {
+			fs_pl_msg(msg, msgsz,
+				  "FABSCHED_HUGEPAGES_COUNT=%llu does not match "
+				  "FABSCHED_HUGEPAGES=\"%s\" (%llu pages)",
+				  (unsigned long long)c,
+				  fs_escape(esc, sizeof(esc), s, strlen(s)),
+				  (unsigned long long)total);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int _rdma_list_ok(const char *s, char *msg, size_t msgsz)
+{
+	char esc[FS_ESCAPE_SIZE];
+
+	if (strlen(s) >= sizeof(((struct fs_pl_job *)0)->rdma))
+		goto bad;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("_.-:,", *p)))
+			goto bad;
+	return 0;
+bad:
+	fs_pl_msg(msg, msgsz,
+		  "FABSCHED_RDMA_DEVICES=\"%s\": expected comma-separated HCA "
+		  "names [A-Za-z0-9_.-] with an optional :<port>",
+		  fs_escape(esc, sizeof(esc), s, strlen(s)));
+	return -1;
+}
+
+int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
+		       struct fs_pl_job *job, char *msg, size_t msgsz)
+{
+	const char *s;
+	uint64_t v;
+
+	memset(job, 0, sizeof(*job));
+	if (fs_pl_parse_jobid("SLURM_JOB_ID", get("SLURM_JOB_ID"), &job->jobid,
+			      msg, msgsz))
+		return -1;
+	if (!(s = get("SLURM_JOB_UID"))) {
+		fs_pl_msg(msg, msgsz, "SLURM_JOB_UID is not set; expected a uid");
+		return -1;
+	}
+	if (_digits("SLURM_JOB_UID", s, strlen(s), 0, 4294967294ULL, &v, msg, msgsz))
+		return -1;
+	job->uid = (uid_t)v;
+	if ((s = get("SLURM_JOB_GID"))) {
+		if (_digits("SLURM_JOB_GID", s, strlen(s), 0, 4294967294ULL, &v,
+			    msg, msgsz))
+			return -1;
+		job->gid = (gid_t)v;
+	} else {
+		struct passwd *pw = getpwuid(job->uid);
+
+		if (!pw) {
+			fs_pl_msg(msg, msgsz,
+				  "SLURM_JOB_GID is not set and uid %u has no "
+				  "passwd entry", (unsigned)job->uid);
+			return -1;
+		}
+		job->gid = pw->pw_gid;
+	}
+	if (fs_pl_parse_hugepages(get("FABSCHED_HUGEPAGES"),
+				  get("FABSCHED_HUGEPAGES_COUNT"), mem_kb, job,
+				  msg, msgsz))
+		return -1;
+	if ((s = get("FABSCHED_RDMA_DEVICES")) && *s) {
+		if (_rdma_list_ok(s, msg, msgsz))
+			return -1;
+		strcpy(job->rdma, s);
+	}
+	return 0;
+}

@@ -1,0 +1,197 @@
+#!/bin/bash
+# t-prolog.sh - fabsched-prolog and fabsched-epilog as slurm.conf's Prolog
+# and Epilog (PrologFlags=Alloc) in a real Slurm cluster with gres/hugepages:
+# a job --gres=hugepages:2m:N maps its pages through its hugetlbfs mount and
+# checks them; afterwards the machine's nr_hugepages and the node's mounts
+# are back where they were.  A prolog failure drains the node with the
+# reason.  Every slurmd of the cluster runs on this machine, so the pools
+# are this machine's (node0): reservations stay a few MiB and are given
+# back.  Asks scontrol, the jobs and the node's mount namespace.  Prints TAP.
+SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../cluster/lib.sh
+. "$SRC/tests/cluster/lib.sh"
+
+cl_require
+if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
+	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
+	exit 0
+fi
+if [ ! -f "$FABSCHED_BUILDDIR/plugins/gres/.libs/gres_hugepages.so" ]; then
+	echo "1..0 # SKIP gres_hugepages.so not built (configure --with-slurm-source)"
+	exit 0
+fi
+NODE0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
+if [ ! -w "$NODE0" ]; then
+	echo "1..0 # SKIP $NODE0 not writable: no 2 MiB hugepages on this machine"
+	exit 0
+fi
+# the machine's pools: one test at a time changes them (see test_prolog_real.sh)
+exec 9>>/run/lock/fabsched-hugepages-test.lock
+flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
+tap_plan 21
+TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
+FIX=$SRC/tests/fixtures
+STAGE=${FABSCHED_PROLOG_TEST_DIR:-/var/lib/fabsched-test/prolog}
+BASE_PAGES=$(cat "$NODE0")
+
+# --- stage: plugins, programs, fabsched.conf, wrappers, nodes file
+rm -rf "$STAGE" && mkdir -p "$STAGE/plugins" "$STAGE/sysfs" "$STAGE/bin" "$STAGE/out" ||
+	tap_bail "cannot write $STAGE"
+cp "$FABSCHED_BUILDDIR"/plugins/gres/.libs/gres_*.so "$STAGE/plugins/"
+for p in fabsched-prolog fabsched-epilog fabsched-sweep; do
+	cp "$FABSCHED_BUILDDIR/prolog/$p" "$STAGE/bin/" || tap_bail "$p not built"
+done
+cp "$FABSCHED_BUILDDIR/tests/unit/test_prolog_map" "$STAGE/bin/" || tap_bail "test_prolog_map not built"
+# the gres plugin sees a node with 128 pages of 2 MiB on NUMA node 0 (the
+# machine's pool may be empty); the prolog reserves them for real
+cp -r "$FIX/sysfs/nohca" "$STAGE/sysfs/n001"
+cp -r "$FIX/sysfs/nohca" "$STAGE/sysfs/n002"
+cp -r "$FIX/sysfs/32em64t" "$STAGE/sysfs/n003"
+chmod -R a+rX "$STAGE"
+chmod 0700 "$STAGE/out"
+printf 'StateDir=%s/state\nHugepageMountBase=%s/mnt\n' "$STAGE" "$STAGE" > "$STAGE/fabsched.conf"
+for p in prolog epilog; do
+	cat > "$STAGE/$p" <<EOF
+#!/bin/sh
+# slurmd gives the prolog a fresh environment: name the configuration (and
+# for this test, the node's recorded sysfs tree for the RDMA checks) here
+FABSCHED_CONF=$STAGE/fabsched.conf FABSCHED_SYSFS_ROOT=$STAGE/sysfs/\$SLURMD_NODENAME \\
+	exec $STAGE/bin/fabsched-$p 2>>$STAGE/out/$p.log
+EOF
+	chmod 0755 "$STAGE/$p"
+done
+cat > "$STAGE/nodes" <<EOF
+n001 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n001 sockets=1 cores=4 threads=1 gres=hugepages:2m:128 memory=2000
+n002 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n002 sockets=1 cores=4 threads=1 gres=hugepages:2m:128 memory=2000
+n003 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n003 xml=$FIX/hwloc/32em64t-2n8c+1mic.xml gres=rdma:mlx4:1 memory=8000
+EOF
+# the task prolog: fabsched-prolog --task exports FABSCHED_HUGEPAGES_MOUNT
+# (this cluster's jobs run no MPI, so the harness's task prolog is not needed)
+cat > "$STAGE/task_prolog" <<EOF
+#!/bin/sh
+FABSCHED_CONF=$STAGE/fabsched.conf exec $STAGE/bin/fabsched-prolog --task
+EOF
+chmod 0755 "$STAGE/task_prolog"
+printf 'PrologFlags=Alloc\nSlurmdDebug=verbose\nTaskProlog=%s\n' "$STAGE/task_prolog" > "$STAGE/extra.conf"
+
+# 1
+cl_up --nodes-file "$STAGE/nodes" --plugin-dir "$STAGE/plugins" \
+	--gres-types hugepages,rdma --extra-conf "$STAGE/extra.conf" \
+	--prolog "$STAGE/prolog" --epilog "$STAGE/epilog"
+tap_ok $? "cluster up: 3 nodes, gres/hugepages and gres/rdma, Prolog=fabsched-prolog Epilog=fabsched-epilog" ||
+	tap_bail "the cluster did not come up"
+D=$FABSCHED_CLUSTER_DIR
+tap_diag "machine's node0 2 MiB pages at start: $BASE_PAGES"
+
+node_mounts() {	# mounts under the base, in the node's own mount namespace
+	local pid
+	pid=$(cat "$D/nodes/$1/slurmd.pid" 2>/dev/null) || return 1
+	nsenter -t "$pid" -m awk -v b="$STAGE/mnt/" 'index($5, b) == 1 { print $5 }' /proc/self/mountinfo
+}
+wait_back() {	# the epilog runs after the job is reported ended: wait for it
+	local i
+	for ((i = 0; i < 60; i++)); do
+		[ "$(cat "$NODE0")" = "$BASE_PAGES" ] && [ -z "$(ls -A "$STAGE/state/jobs" 2>/dev/null)" ] &&
+			return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# 2-7: a job maps its 8 pages (16 MiB) through the mount
+cat > "$STAGE/bin/job.sh" <<EOF
+#!/bin/sh
+m=$STAGE/mnt/\$SLURM_JOB_ID-2m
+echo "huge=\$FABSCHED_HUGEPAGES count=\$FABSCHED_HUGEPAGES_COUNT"
+echo "pool=\$(cat $NODE0)"
+echo "mount=\$(awk -v m="\$m" '\$5 == m { print \$NF }' /proc/self/mountinfo)"
+echo "dir=\$(stat -c '%U %a' "\$m")"
+echo "env=\$FABSCHED_HUGEPAGES_MOUNT"
+$STAGE/bin/test_prolog_map "\$m" "\$FABSCHED_HUGEPAGES_COUNT"
+EOF
+chmod 0755 "$STAGE/bin/job.sh"
+id=$(cl_sbatch --user "$TUSER" -J huge -w n001 -n 1 -t 5 --gres=hugepages:2m:8 -o huge-%j.out "$STAGE/bin/job.sh")
+cl_wait_job "$id" 120
+tap_ok $? "job $id --gres=hugepages:2m:8 COMPLETED"
+out=$(cat "$(cl_job_output "$id")" 2>/dev/null)
+tap_diag "$out"
+tap_ok "grep -q '^mapped 8 pages of 2048 kB in $STAGE/mnt/$id-2m: ok\$' <<<'$out'" \
+	"the job mapped, wrote and read back its 8 pages through $STAGE/mnt/$id-2m; a 9th was refused"
+tap_ok "grep -q '^pool=$((BASE_PAGES + 8))\$' <<<'$out'" "while it ran, node0's pool held 8 more pages"
+uid=$(id -u "$TUSER") gid=$(id -g "$TUSER")
+tap_ok "grep -q '^mount=rw,uid=$uid,gid=$gid,mode=700,pagesize=2M,size=16777216\$' <<<'$out' && grep -q '^dir=$TUSER 700\$' <<<'$out'" \
+	"hugetlbfs owned by the job's user, mode 0700, size of its pages"
+tap_ok "grep -q '^env=$STAGE/mnt/$id-2m\$' <<<'$out'" "the task prolog exported FABSCHED_HUGEPAGES_MOUNT to the job"
+wait_back
+tap_ok $? "after the job: nr_hugepages back to $BASE_PAGES, no ledger left (now $(cat "$NODE0"))"
+tap_is "$(node_mounts n001)" "" "after the job: no mount left in n001's mount namespace"
+tap_ok "[ -z \"\$(ls -A '$STAGE/mnt')\" ]" "after the job: the per-job directory is gone"
+
+# 9-10: two jobs at once on both nodes, then all back
+a=$(cl_sbatch --user "$TUSER" -J h1 -w n001 -n 1 -t 5 --gres=hugepages:2m:4 -o h1-%j.out "$STAGE/bin/job.sh")
+b=$(cl_sbatch --user "$TUSER" -J h2 -w n002 -n 1 -t 5 --gres=hugepages:2m:6 -o h2-%j.out "$STAGE/bin/job.sh")
+cl_wait_job "$a" 120; ra=$?
+cl_wait_job "$b" 120; rb=$?
+oa=$(cat "$(cl_job_output "$a")" 2>/dev/null) ob=$(cat "$(cl_job_output "$b")" 2>/dev/null)
+tap_ok "[ $ra = 0 ] && [ $rb = 0 ] && grep -q '^mapped 4 pages' <<<'$oa' && grep -q '^mapped 6 pages' <<<'$ob'" \
+	"jobs $a (4 pages, n001) and $b (6 pages, n002) both mapped their pages"
+wait_back
+tap_ok $? "and the pool is back to $BASE_PAGES after both"
+
+# 11: a job without hugepages: the prolog has nothing to do
+id=$(cl_sbatch --user "$TUSER" -J plain -w n001 -n 1 -t 5 -o plain-%j.out --wrap 'echo plain')
+cl_wait_job "$id" 120
+tap_ok $? "job $id without hugepages COMPLETED"
+
+# 12-15: the prolog refuses (world-writable mount base): the node drains with the reason
+chmod 0777 "$STAGE/mnt"
+id=$(cl_sbatch --user "$TUSER" -J bad -w n002 -n 1 -t 5 --gres=hugepages:2m:2 -o bad-%j.out --wrap true)
+for ((i = 0; i < 60; i++)); do
+	st=$(scontrol -o show node n002 | tr ' ' '\n' | sed -n 's/^State=//p')
+	case "$st" in *DRAIN*) break ;; esac
+	sleep 0.5
+done
+reason=$(scontrol -o show node n002 | sed -n 's/.*Reason=\(.*\) \[.*/\1/p')
+tap_ok "grep -q DRAIN <<<'$st' && grep -q 'writable by group or others' <<<'$reason'" \
+	"prolog failure drained n002 with the precise reason (State=$st, Reason=$reason)"
+tap_ok "grep -q 'writable by group or others' '$STAGE/out/prolog.log'" \
+	"the prolog said why: $(grep 'writable' "$STAGE/out/prolog.log" | tail -1)"
+scancel "$id" 2>/dev/null
+chmod 0755 "$STAGE/mnt"
+wait_back
+tap_ok $? "nothing reserved by the failed prolog (pool $(cat "$NODE0"))"
+scontrol update nodename=n002 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J again -w n002 -n 1 -t 5 --gres=hugepages:2m:2 -o again-%j.out "$STAGE/bin/job.sh")
+cl_wait_job "$id" 120
+tap_ok $? "after resume, n002 runs a hugepage job again ($id)"
+
+# RDMA: the job's HCA port must be ACTIVE; a port gone DOWN after slurmd
+# started drains the node with device, port and state
+id=$(cl_sbatch --user "$TUSER" -J rdma -w n003 -n 1 -t 5 --gres=rdma:1 -o rdma-%j.out --wrap 'echo "devs=$FABSCHED_RDMA_DEVICES"')
+cl_wait_job "$id" 120
+tap_ok "[ $? = 0 ] && grep -q '^devs=mlx4_0\$' '$(cl_job_output "$id")'" "job $id --gres=rdma:1 on n003: the prolog found mlx4_0 port 1 ACTIVE"
+echo "1: DOWN" > "$STAGE/sysfs/n003/sys/class/infiniband/mlx4_0/ports/1/state"
+id=$(cl_sbatch --user "$TUSER" -J rdmadown -w n003 -n 1 -t 5 --gres=rdma:1 -o rdma-%j.out --wrap true)
+for ((i = 0; i < 60; i++)); do
+	st=$(scontrol -o show node n003 | tr ' ' '\n' | sed -n 's/^State=//p')
+	case "$st" in *DRAIN*) break ;; esac
+	sleep 0.5
+done
+reason=$(scontrol -o show node n003 | sed -n 's/.*Reason=\(.*\) \[.*/\1/p')
+tap_ok "grep -q DRAIN <<<'$st' && grep -q 'RDMA device mlx4_0 port 1: state DOWN (physical state LinkUp), expected ACTIVE' <<<'$reason'" \
+	"HCA port gone DOWN: n003 drained with device, port and state (State=$st, Reason=$reason)"
+scancel "$id" 2>/dev/null
+echo "4: ACTIVE" > "$STAGE/sysfs/n003/sys/class/infiniband/mlx4_0/ports/1/state"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J rdmaup -w n003 -n 1 -t 5 --gres=rdma:1 -o rdma-%j.out --wrap true)
+cl_wait_job "$id" 120
+tap_ok $? "port ACTIVE again, node resumed: job $id runs"
+
+# fabsched-sweep with the controller's view: nothing to release, exit 0
+wait_back
+FABSCHED_CONF=$STAGE/fabsched.conf "$STAGE/bin/fabsched-sweep" --node n001 > "$STAGE/out/sweep.log" 2>&1
+tap_ok $? "fabsched-sweep (squeue query) finds nothing left: $(tail -1 "$STAGE/out/sweep.log")"
+
+cl_down
+tap_ok "[ \"\$(cat $NODE0)\" = $BASE_PAGES ]" "after the cluster stopped: node0 pool at $BASE_PAGES"
+tap_done

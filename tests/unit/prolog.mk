@@ -1,0 +1,28 @@
+# tests/unit/prolog.mk: unit tests of prolog/: value and ledger parsing
+# (cmocka), the RDMA checks on the sysfs fixtures, and the real hugepage
+# tests (test_prolog_real.sh: root only, SKIP otherwise) driven through
+# test_prolog_seam, the three programs with failure injection.
+check_PROGRAMS += tests/unit/test_prolog_seam
+tests_unit_test_prolog_seam_SOURCES = tests/unit/test_prolog_seam.c
+tests_unit_test_prolog_seam_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
+tests_unit_test_prolog_seam_LDADD = prolog/libfabsched_prolog.la
+check_PROGRAMS += tests/unit/test_prolog_map
+tests_unit_test_prolog_map_SOURCES = tests/unit/test_prolog_map.c
+TESTS += tests/unit/test_prolog_real.sh
+EXTRA_DIST += tests/unit/test_prolog_real.sh
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_prolog
+TESTS += tests/unit/test_prolog
+tests_unit_test_prolog_SOURCES = tests/unit/test_prolog.c
+tests_unit_test_prolog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
+tests_unit_test_prolog_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
+endif
+
+# `make bench-prolog` (root): prolog and epilog wall time, figures printed
+check_PROGRAMS += tests/bench/bench_prolog
+tests_bench_bench_prolog_SOURCES = tests/bench/bench_prolog.c
+tests_bench_bench_prolog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
+tests_bench_bench_prolog_LDADD = prolog/libfabsched_prolog.la
+bench-prolog: tests/bench/bench_prolog$(EXEEXT)
+	tests/bench/bench_prolog
+.PHONY: bench-prolog

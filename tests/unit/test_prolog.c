@@ -1,0 +1,192 @@
+/*
+ * test_prolog.c - unit tests of prolog/ that need no root: the values read
+ * from the prolog environment, the ledger's text form, and the RDMA port
+ * checks on the recorded sysfs trees (tests/fixtures/sysfs).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fabsched_prolog.h"
+
+static char _msg[FS_PL_MSG_SIZE];
+
+static int _hp(const char *s, const char *count, struct fs_pl_job *job)
+{
+	memset(job, 0, sizeof(*job));
+	_msg[0] = 0;
+	return fs_pl_parse_hugepages(s, count, 24ULL << 20, job, _msg, sizeof(_msg));
+}
+
+static void test_hugepages_good(void **state)
+{
+	struct fs_pl_job job;
+
+	(void)state;
+	assert_int_equal(_hp("2m:0=256,2m:1=256", "512", &job), 0);
+	assert_int_equal(job.npages, 2);
+	assert_int_equal(job.pages[1].node, 1);
+	assert_int_equal(job.pages[1].page_kb, 2048);
+	assert_int_equal(job.pages[1].pages, 256);
+	assert_int_equal(_hp("1g:3=2,2m:any=7", NULL, &job), 0);
+	assert_int_equal(job.pages[0].page_kb, 1048576);
+	assert_int_equal(job.pages[1].node, FS_PL_NODE_ANY);
+	assert_int_equal(_hp("", NULL, &job), 0);
+	assert_int_equal(job.npages, 0);
+	assert_int_equal(_hp(NULL, "0", &job), 0);
+}
+
+static void test_hugepages_bad(void **state)
+{
+	static const struct { const char *s, *count, *want; } cases[] = {
+		{ "2m:0=-1", NULL, "not a number" },
+		{ "2m:0=+5", NULL, "not a number" },
+		{ "2m:0= 5", NULL, "not a number" },
+		{ "2m:0=0", NULL, "out of range" },
+		{ "2m:0=99999999999999999999", NULL, "too many digits" },
+		{ "2m:0=4294967296", NULL, "out of range" },
+		{ "4m:0=5", NULL, "page size \"4m\" unknown" },
+		{ "2M:0=5", NULL, "page size \"2M\" unknown" },
+		{ "2m:1024=5", NULL, "out of range" },
+		{ "2m:x=5", NULL, "not a number" },
+		{ "2m:0=5,2m:0=6", NULL, "given twice" },
+		{ "2m:0=5,", NULL, "bad entry" },
+		{ "2m0=5", NULL, "bad entry" },
+		{ "2m:0=5", "6", "does not match" },
+		{ "2m:0=5", "5x", "not a number" },
+		{ "", "3", "but FABSCHED_HUGEPAGES is empty" },
+		{ "1g:0=100", NULL, "more than the machine's memory" },
+		{ "2m:0=5\n", NULL, "not a number" },
+	};
+	struct fs_pl_job job;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = _hp(cases[i].s, cases[i].count, &job);
+
+		if (rc != -1 || !strstr(_msg, cases[i].want))
+			fail_msg("\"%s\" count %s: rc %d msg \"%s\", expected \"%s\"",
+				 cases[i].s, cases[i].count ? cases[i].count : "-",
+				 rc, _msg, cases[i].want);
+	}
+}
+
+static const char *_env[16][2];
+
+static const char *_get(const char *n)
+{
+	for (int i = 0; _env[i][0]; i++)
+		if (!strcmp(_env[i][0], n))
+			return _env[i][1];
+	return NULL;
+}
+
+static void test_job_env(void **state)
+{
+	struct fs_pl_job job;
+
+	(void)state;
+	memset(_env, 0, sizeof(_env));
+	_env[0][0] = "SLURM_JOB_ID"; _env[0][1] = "42";
+	_env[1][0] = "SLURM_JOB_UID"; _env[1][1] = "1000";
+	_env[2][0] = "SLURM_JOB_GID"; _env[2][1] = "100";
+	_env[3][0] = "FABSCHED_HUGEPAGES"; _env[3][1] = "2m:0=4";
+	_env[4][0] = "FABSCHED_RDMA_DEVICES"; _env[4][1] = "mlx5_0,mlx5_1:1";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), 0);
+	assert_int_equal(job.jobid, 42);
+	assert_int_equal(job.uid, 1000);
+	assert_int_equal(job.gid, 100);
+	assert_string_equal(job.rdma, "mlx5_0,mlx5_1:1");
+	_env[0][1] = "0";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "SLURM_JOB_ID=\"0\": out of range"));
+	_env[0][1] = "42;rm";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
+	_env[0][1] = "42";
+	_env[1][1] = "-1";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "SLURM_JOB_UID"));
+	_env[1][1] = "1000";
+	_env[4][1] = "mlx5_0;reboot";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "FABSCHED_RDMA_DEVICES"));
+	_env[0][0] = "X";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "SLURM_JOB_ID is not set"));
+}
+
+static void test_ledger_roundtrip(void **state)
+{
+	struct fs_pl_ledger a, b;
+	char buf[8192], buf2[8192];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.jobid = 77;
+	a.uid = 1000;
+	a.gid = 1000;
+	strcpy(a.step, "mount");
+	a.npools = 2;
+	a.pools[0] = (struct fs_pl_pool_rec){ 0, 2048, 5, 10, 5, 0, 0, FS_PL_POOL_HELD };
+	a.pools[1] = (struct fs_pl_pool_rec){ FS_PL_NODE_ANY, 1048576, 1, 0, 0, 0, 0,
+					      FS_PL_POOL_PENDING };
+	a.nmounts = 1;
+	a.mounts[0] = (struct fs_pl_mount_rec){ 2048, 10485760, FS_PL_MOUNT_MOUNTED,
+						"/dev/huge pages/77-2m" };
+	a.cg_version = 2;
+	strcpy(a.cgroup, "/sys/fs/cgroup/x/job_77");
+	assert_true(fs_pl_ledger_format(&a, buf, sizeof(buf)) > 0);
+	assert_int_equal(fs_pl_ledger_parse(buf, &b, _msg, sizeof(_msg)), 0);
+	assert_true(fs_pl_ledger_format(&b, buf2, sizeof(buf2)) > 0);
+	assert_string_equal(buf, buf2);
+	assert_string_equal(b.mounts[0].path, "/dev/huge pages/77-2m");
+	assert_int_equal(b.pools[1].node, FS_PL_NODE_ANY);
+	/* a ledger cut short is refused */
+	buf[strlen(buf) - 4] = 0;
+	assert_int_equal(fs_pl_ledger_parse(buf, &b, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "truncated"));
+	assert_int_equal(fs_pl_ledger_parse("fabsched-ledger 1\njob 1 uid 0 gid 0 step -\n"
+					    "pool 0 4096 1 1 1 0 0 held\nend\n",
+					    &b, _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_ledger_parse("fabsched-ledger 1\njob 1 uid 0 gid 0 step -\n"
+					    "mount 2048 1 mounted relative\nend\n",
+					    &b, _msg, sizeof(_msg)), -1);
+}
+
+static char _root[1024];
+
+static void test_rdma(void **state)
+{
+	(void)state;
+	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0,mlx5_1,mlx5_2", _msg,
+					  sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0:1", _msg, sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0,mlx5_3", _msg, sizeof(_msg)), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_3 port 1: state DOWN "
+			    "(physical state Disabled), expected ACTIVE");
+	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_9", _msg, sizeof(_msg)), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_9: not found on this node");
+	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0:2", _msg, sizeof(_msg)), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_0: no port 2");
+}
+
+int main(void)
+{
+	const char *fix = getenv("FABSCHED_FIXTURES");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hugepages_good),
+		cmocka_unit_test(test_hugepages_bad),
+		cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_ledger_roundtrip),
+		cmocka_unit_test(test_rdma),
+	};
+
+	snprintf(_root, sizeof(_root), "%s/sysfs/lassen",
+		 fix ? fix : "tests/fixtures");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

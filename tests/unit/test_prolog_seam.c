@@ -1,0 +1,58 @@
+/*
+ * test_prolog_seam - fabsched-prolog, -epilog and -sweep with the failure
+ * injection seam: "test_prolog_seam prolog|epilog|sweep [options]"; when
+ * FABSCHED_FAIL_AFTER names a step (see fabsched_prolog.h), the program
+ * dies right after that step (exit 70), as a crash would leave things.
+ * FABSCHED_TEST_POOL_CAP=N makes every pool look able to grow to N pages
+ * at most (writes are clamped to N, for real), so that a shortfall, the
+ * compaction retry and the give-back can be tested without exhausting
+ * the machine's memory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabsched_prolog.h"
+
+static void _die_after(const char *step, void *arg)
+{
+	const char *want = getenv("FABSCHED_FAIL_AFTER");
+
+	(void)arg;
+	if (want && !strcmp(want, step)) {
+		fprintf(stderr, "test_prolog_seam: injected failure after %s\n", step);
+		fflush(NULL);
+		_exit(70);
+	}
+}
+
+static int _capped_set(int node, uint64_t page_kb, uint64_t n, char *msg,
+		       size_t msgsz)
+{
+	uint64_t cap = strtoull(getenv("FABSCHED_TEST_POOL_CAP"), NULL, 10);
+
+	return fs_pl_pool_set(node, page_kb, n < cap ? n : cap, msg, msgsz);
+}
+
+int main(int argc, char **argv)
+{
+	struct fs_pl_ctx seam;
+
+	memset(&seam, 0, sizeof(seam));
+	seam.checkpoint = _die_after;
+	if (getenv("FABSCHED_TEST_POOL_CAP"))
+		seam.pool_set = _capped_set;
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s prolog|epilog|sweep [options]\n", argv[0]);
+		return 2;
+	}
+	if (!strcmp(argv[1], "prolog"))
+		return fs_pl_main_prolog(argc - 1, argv + 1, &seam);
+	if (!strcmp(argv[1], "epilog"))
+		return fs_pl_main_epilog(argc - 1, argv + 1, &seam);
+	if (!strcmp(argv[1], "sweep"))
+		return fs_pl_main_sweep(argc - 1, argv + 1, &seam);
+	fprintf(stderr, "%s: unknown program %s\n", argv[0], argv[1]);
+	return 2;
+}
