@@ -11,6 +11,7 @@
 static const struct fs_cmd *const _cmds[] = {
 	&fs_cmd_topo,
 	&fs_cmd_config,
+	&fs_cmd_sim,
 	NULL
 };
 

@@ -20,5 +20,6 @@ struct fs_cmd {
 /* One entry per subcommand file. */
 extern const struct fs_cmd fs_cmd_topo;
 extern const struct fs_cmd fs_cmd_config;
+extern const struct fs_cmd fs_cmd_sim;
 
 #endif

@@ -2,8 +2,11 @@
 # listed in cli/fabsched.c's table.
 bin_PROGRAMS += cli/fabsched
 cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_config.c
+cli_fabsched_SOURCES += cli/cmd_sim.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
+cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select
 cli_fabsched_LDADD = topology/libfabsched_topology.la libfabsched_common.la
+cli_fabsched_LDADD += $(SIM_LIBS)
 dist_man_MANS += doc/fabsched.1
 
 TESTS += tests/unit/test_cli_config.sh

@@ -9,7 +9,7 @@ PKGS="build-essential autoconf automake libtool pkg-config dpkg-dev
  hwloc libhwloc-dev libnvme-dev nvme-cli libpmix-dev
  openmpi-bin libopenmpi-dev
  ibsim-utils infiniband-diags libibnetdisc-dev libibumad-dev libibmad-dev libibverbs-dev
- libcmocka-dev libjson-c-dev iproute2 util-linux psmisc procps"
+ libcmocka-dev libjson-c-dev zlib1g-dev iproute2 util-linux psmisc procps"
 
 missing=""
 for p in $PKGS; do

@@ -7,7 +7,8 @@ CLUSTER_TESTS = \
 	tests/regression/t-plugins-load.sh \
 	tests/regression/t-placement.sh \
 	tests/regression/t-topology.sh \
-	tests/regression/t-gres.sh
+	tests/regression/t-gres.sh \
+	tests/regression/t-prolog.sh
 
 EXTRA_DIST += tests/cluster tests/regression
 

@@ -5,7 +5,9 @@ EXTRA_DIST += tests/fixtures
 include tests/unit/conf.mk
 include tests/unit/topology.mk
 include tests/unit/gres.mk
+include tests/unit/prolog.mk
 include tests/unit/select.mk
+include tests/unit/sim.mk
 include tests/unit/slurm_tree.mk
 include tests/fuzz/fuzz.mk
 include tests/cluster.mk

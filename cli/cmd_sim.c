@@ -1,0 +1,292 @@
+/*
+ * fabsched sim — replay an SWF job log on a fat tree with FCFS + EASY
+ * backfill under several placement policies and report what each buys
+ * and costs (libfabsched_sim).
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_sim.h"
+#include "fs_values.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_POLICIES 16
+#define DEFAULT_POLICIES "rack@30:00,pod@30:00,any,tree,firstfit"
+
+static void _sim_usage(FILE *out)
+{
+	fprintf(out,
+"usage: fabsched sim TRACE [options]\n"
+"Replay an SWF job log (plain or .gz) with FCFS + EASY backfill.\n"
+"machine (default: a fat tree of the trace's MaxNodes):\n"
+"  -N, --nodes N           nodes of the generated fat tree\n"
+"  -r, --rack-size N       nodes per rack (default 32)\n"
+"  -P, --racks-per-pod N   racks per pod switch (default 0: one pod)\n"
+"  -M, --model FILE        a fabric model (fabsched topo discover JSON)\n"
+"trace:\n"
+"      --ppn N             processors per node (default MaxProcs/MaxNodes, else 1)\n"
+"      --limit N           only the first N jobs\n"
+"scheduling:\n"
+"  -p, --policy LIST       comma-separated, repeatable: rack|pod|any[@WAIT]\n"
+"                          (fabsched engine), tree (stock Slurm topology/tree),\n"
+"                          firstfit; default " DEFAULT_POLICIES "\n"
+"      --bf-depth N        jobs tested per backfill pass (default 500)\n"
+"output (the table goes to stdout):\n"
+"      --csv FILE          one row per policy\n"
+"      --json FILE         trace facts and one object per policy\n"
+"      --svg FILE          locality share vs mean wait, policies side by side\n"
+"      --occupancy-svg FILE  busy share of each rack over time, per policy\n"
+"      --schedule FILE     every job's start and nodes (one policy only)\n"
+"      --title TEXT        title of the pictures\n"
+"      --progress, --no-progress  progress and time left on stderr\n"
+"                          (default: when stderr is a terminal)\n"
+"exit codes: 0 ok, 1 input error, 2 usage error\n");
+}
+
+static int _uint(const char *name, const char *s, uint64_t max, int *out)
+{
+	char msg[FS_MSG_SIZE];
+	uint64_t v;
+
+	if (fs_parse_uint(name, s, 0, max, &v, msg, sizeof(msg))) {
+		fprintf(stderr, "fabsched sim: %s\n", msg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int _add_policies(const char *list, struct fss_policy *p, int *np)
+{
+	char *dup = strdup(list), *save = NULL, *tok;
+	char err[FS_MSG_SIZE];
+	int rc = 0;
+
+	if (!dup)
+		return -1;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*np >= MAX_POLICIES) {
+			fprintf(stderr, "fabsched sim: at most %d policies\n", MAX_POLICIES);
+			rc = -1;
+			break;
+		}
+		if (fss_policy_parse(tok, &p[*np], err, sizeof(err))) {
+			fprintf(stderr, "fabsched sim: %s\n", err);
+			rc = -1;
+			break;
+		}
+		(*np)++;
+	}
+	free(dup);
+	return rc;
+}
+
+static FILE *_open(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "fabsched sim: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int _close(FILE *f, const char *path)
+{
+	if (fclose(f)) {
+		fprintf(stderr, "fabsched sim: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int _sim_run(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "rack-size", required_argument, NULL, 'r' },
+		{ "racks-per-pod", required_argument, NULL, 'P' },
+		{ "model", required_argument, NULL, 'M' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "ppn", required_argument, NULL, 1 },
+		{ "limit", required_argument, NULL, 2 },
+		{ "bf-depth", required_argument, NULL, 3 },
+		{ "csv", required_argument, NULL, 4 },
+		{ "json", required_argument, NULL, 5 },
+		{ "svg", required_argument, NULL, 6 },
+		{ "occupancy-svg", required_argument, NULL, 7 },
+		{ "schedule", required_argument, NULL, 8 },
+		{ "title", required_argument, NULL, 9 },
+		{ "progress", no_argument, NULL, 10 },
+		{ "no-progress", no_argument, NULL, 11 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *model = NULL, *csv = NULL, *json = NULL, *svg = NULL;
+	const char *occ = NULL, *sched = NULL, *title = NULL, *trace_path;
+	int nodes = 0, rack = 32, rpp = 0, ppn = 0, limit = 0, depth = 0, np = 0;
+	int progress = isatty(2), c, rc = FS_EXIT_INPUT;
+	struct fss_policy pol[MAX_POLICIES];
+	struct fss_run *runs[MAX_POLICIES] = { 0 };
+	struct fss_swf_opts so = { 0 };
+	struct fss_trace *tr = NULL;
+	struct fss_machine *m = NULL;
+	char err[1024];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "N:r:P:M:p:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'N':
+			if (_uint("--nodes", optarg, 10000000, &nodes))
+				return FS_EXIT_USAGE;
+			break;
+		case 'r':
+			if (_uint("--rack-size", optarg, 100000, &rack) || !rack) {
+				if (!rack)
+					fprintf(stderr, "fabsched sim: --rack-size must be >= 1\n");
+				return FS_EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			if (_uint("--racks-per-pod", optarg, 100000, &rpp))
+				return FS_EXIT_USAGE;
+			break;
+		case 'M':
+			model = optarg;
+			break;
+		case 'p':
+			if (_add_policies(optarg, pol, &np))
+				return FS_EXIT_USAGE;
+			break;
+		case 1:
+			if (_uint("--ppn", optarg, 1000000, &ppn))
+				return FS_EXIT_USAGE;
+			break;
+		case 2:
+			if (_uint("--limit", optarg, INT32_MAX, &limit))
+				return FS_EXIT_USAGE;
+			break;
+		case 3:
+			if (_uint("--bf-depth", optarg, INT32_MAX, &depth))
+				return FS_EXIT_USAGE;
+			break;
+		case 4: csv = optarg; break;
+		case 5: json = optarg; break;
+		case 6: svg = optarg; break;
+		case 7: occ = optarg; break;
+		case 8: sched = optarg; break;
+		case 9: title = optarg; break;
+		case 10: progress = 1; break;
+		case 11: progress = 0; break;
+		case 'h':
+			_sim_usage(stdout);
+			return FS_EXIT_OK;
+		default:
+			_sim_usage(stderr);
+			return FS_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "fabsched sim: give one trace file\n");
+		_sim_usage(stderr);
+		return FS_EXIT_USAGE;
+	}
+	trace_path = argv[optind];
+	if (!np && _add_policies(DEFAULT_POLICIES, pol, &np))
+		return FS_EXIT_USAGE;
+	if (sched && np != 1) {
+		fprintf(stderr, "fabsched sim: --schedule needs exactly one policy\n");
+		return FS_EXIT_USAGE;
+	}
+	if (model && nodes) {
+		fprintf(stderr, "fabsched sim: --model and --nodes exclude each other\n");
+		return FS_EXIT_USAGE;
+	}
+
+	if (model && fss_machine_from_model(model, &m, err, sizeof(err))) {
+		fprintf(stderr, "fabsched sim: %s\n", err);
+		goto out;
+	}
+	so.procs_per_node = ppn;
+	so.machine_nodes = m ? m->nnodes : nodes;
+	so.limit = limit;
+	if (fss_swf_read(trace_path, &so, &tr, err, sizeof(err))) {
+		fprintf(stderr, "fabsched sim: %s\n", err);
+		goto out;
+	}
+	if (!m && fss_machine_fattree(tr->machine_nodes, rack, rpp, &m, err,
+				      sizeof(err))) {
+		fprintf(stderr, "fabsched sim: %s\n", err);
+		goto out;
+	}
+	fprintf(stderr, "fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node; machine %s\n",
+		trace_path, tr->njobs, tr->dropped_too_wide, tr->dropped_no_run,
+		tr->dropped_no_procs, tr->procs_per_node, m->desc);
+	for (int i = 0; i < np; i++) {
+		struct fss_sim_opts o = { .bf_depth = depth, .progress = progress,
+					  .label = pol[i].name };
+
+		if (fss_simulate(m, tr, &pol[i], &o, &runs[i], err, sizeof(err))) {
+			fprintf(stderr, "fabsched sim: %s\n", err);
+			goto out;
+		}
+	}
+	fss_report_text(stdout, runs, np);
+	{
+		FILE *f;
+
+		if (csv) {
+			if (!(f = _open(csv)))
+				goto out;
+			fss_report_csv(f, runs, np, true);
+			if (_close(f, csv))
+				goto out;
+		}
+		if (json) {
+			if (!(f = _open(json)))
+				goto out;
+			fss_report_json(f, runs, np);
+			if (_close(f, json))
+				goto out;
+		}
+		if (svg) {
+			if (!(f = _open(svg)))
+				goto out;
+			fss_svg_compare(f, runs, np, title ? title : trace_path);
+			if (_close(f, svg))
+				goto out;
+		}
+		if (occ) {
+			if (!(f = _open(occ)))
+				goto out;
+			fss_svg_occupancy(f, runs, np, title ? title : trace_path);
+			if (_close(f, occ))
+				goto out;
+		}
+		if (sched) {
+			if (!(f = _open(sched)))
+				goto out;
+			fss_schedule_csv(f, runs[0]);
+			if (_close(f, sched))
+				goto out;
+		}
+	}
+	rc = FS_EXIT_OK;
+out:
+	for (int i = 0; i < np; i++)
+		fss_run_free(runs[i]);
+	fss_trace_free(tr);
+	fss_machine_free(m);
+	return rc;
+}
+
+const struct fs_cmd fs_cmd_sim = {
+	.name = "sim",
+	.summary = "replay a job log (SWF) and compare placement policies",
+	.run = _sim_run,
+	.usage = _sim_usage,
+};

@@ -1,0 +1,257 @@
+/*
+ * fabsched_sim.h - trace-driven simulator of fabsched (libfabsched_sim).
+ *
+ * Replays a job log in the Standard Workload Format (SWF) of the Parallel
+ * Workloads Archive on a fat-tree machine with an FCFS + EASY backfill
+ * scheduler, and places every job with one of three policies:
+ *   - FSS_POL_ENGINE: the fabsched placement engine (select/, fse_place),
+ *     the same code the Slurm plugins call, at a locality level with a
+ *     wait bound;
+ *   - FSS_POL_TREE: what stock Slurm does with topology/tree (best fit on
+ *     leaf switches under the lowest switch that fits, no waiting);
+ *   - FSS_POL_FIRSTFIT: the first free nodes in node order.
+ * Then computes placement-quality and scheduling metrics of the run.
+ *
+ * Conventions
+ *  - Functions returning int: 0 on success, -1 on error with a one-line
+ *    message in (err, errlen) (trace errors as "file:line: what").
+ *    Nothing exits or aborts; only fss_simulate with opts.progress writes
+ *    (progress lines on stderr).
+ *  - Ownership: every *_new / *_read / fss_simulate result is freed by its
+ *    *_free (NULL is fine).  A machine and a trace are read-only during a
+ *    run and may be shared by several runs.
+ *  - Deterministic: same trace, machine, policy and options give the same
+ *    schedule.  Only the decision-time figures depend on the host.
+ */
+#ifndef FABSCHED_SIM_H
+#define FABSCHED_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fabsched_select.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FSS_INFINITE INT64_MAX
+
+/* ------------------------------------------------------------ SWF trace */
+
+/*
+ * Rules for the 18 SWF fields (-1 = unknown):
+ *  - header lines start with ';'; "; MaxNodes: N" and "; MaxProcs: N" are
+ *    read, other header lines ignored; blank lines are ignored;
+ *  - a job line has exactly 18 numeric fields, else the read fails with
+ *    "file:line: ...";
+ *  - processors: requested processors (field 8) when > 0, else allocated
+ *    processors (field 5); neither known: job dropped (no_procs);
+ *  - run time (field 4) unknown (< 0): job dropped (no_run);
+ *  - requested time (field 9) unknown (<= 0): the run time; a requested
+ *    time shorter than the run time is raised to it (the job would have
+ *    been killed at its limit; the log says it was not);
+ *  - nodes = ceil(processors / procs per node); procs per node: the
+ *    option, else MaxProcs / MaxNodes of the header when both are given
+ *    and divide exactly, else 1;
+ *  - machine size: the option, else MaxNodes, else the widest job; a job
+ *    wider than the machine is dropped (too_wide);
+ *  - submit time unknown: the read fails.  Jobs are replayed in the
+ *    order of their submit times (line order on ties).
+ */
+struct fss_swf_opts {
+	int procs_per_node;	/* 0: from the header, else 1 */
+	int machine_nodes;	/* 0: MaxNodes of the header */
+	long limit;		/* > 0: only the first limit jobs kept */
+};
+
+struct fss_job {
+	long id;		/* field 1 */
+	long line;		/* line in the file */
+	int64_t submit;		/* seconds, field 2 */
+	int64_t run;		/* seconds, field 4 */
+	int64_t req;		/* requested time after the rules, seconds */
+	int procs;		/* processors after the rules */
+	int nodes;		/* nodes after the rules */
+	int status;		/* field 11 */
+};
+
+struct fss_trace {
+	char *name;		/* file name */
+	struct fss_job *jobs;	/* by submit time */
+	long njobs;
+	long lines;		/* job lines read */
+	int max_nodes, max_procs;	/* header, -1 when absent */
+	int procs_per_node;	/* used */
+	int machine_nodes;	/* used */
+	long dropped_too_wide, dropped_no_run, dropped_no_procs;
+	long req_from_run;	/* requested time was unknown */
+	long req_raised;	/* requested time < run time */
+	long procs_from_alloc;	/* requested processors were unknown */
+};
+
+/* Reads a plain or gzip-compressed SWF file (zlib). */
+int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
+		 struct fss_trace **out, char *err, size_t errlen);
+void fss_trace_free(struct fss_trace *tr);
+
+/* ------------------------------------------------------------ machine */
+
+/*
+ * Nodes numbered rack by rack; racks numbered pod by pod.  The switch
+ * tree is leaf (one per rack), pod switch (one per pod) and one root.
+ */
+struct fss_machine {
+	struct fse_topo *topo;	/* the engine's domains */
+	int nnodes, nracks, npods;
+	int *node_rack;		/* [nnodes] */
+	int *rack_pod;		/* [nracks], -1 none */
+	int *rack_start;	/* [nracks + 1] into rack_nodes */
+	int *rack_nodes;	/* nodes of each rack, index order */
+	int max_rack;		/* nodes in the largest rack */
+	char desc[160];		/* "100 nodes, 5 racks of 20, 1 pod" */
+};
+
+/* nnodes nodes in racks of rack_size (the last one may be smaller),
+ * racks_per_pod racks per pod (0: one pod). */
+int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod,
+			struct fss_machine **out, char *err, size_t errlen);
+/* The compute hosts of a fabric model (fabsched topo discover JSON), in
+ * the model's host order. */
+int fss_machine_from_model(const char *path, struct fss_machine **out,
+			   char *err, size_t errlen);
+void fss_machine_free(struct fss_machine *m);
+
+/* ------------------------------------------------------------ policies */
+
+enum fss_policy_kind {
+	FSS_POL_ENGINE = 0,
+	FSS_POL_TREE = 1,
+	FSS_POL_FIRSTFIT = 2,
+};
+
+struct fss_policy {
+	enum fss_policy_kind kind;
+	enum fse_level level;	/* ENGINE */
+	int64_t wait;		/* ENGINE: seconds a job waits for its level
+				   before taking the tightest placement free
+				   (relaxed); FSS_INFINITE: never relaxed */
+	char name[48];		/* "rack@600", "tree", "firstfit" */
+};
+
+/*
+ * "rack|pod|any[@wait]" (engine; wait in Slurm time format or INFINITE;
+ * no @: INFINITE), "tree" (stock Slurm topology/tree) or "firstfit".
+ */
+int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
+		     size_t errlen);
+
+/* Placement state shared by the policies. */
+struct fss_placer;
+
+struct fss_placer *fss_placer_new(const struct fss_machine *m,
+				  const struct fss_policy *p);
+void fss_placer_free(struct fss_placer *pl);
+
+enum fss_place_status {
+	FSS_PLACED = 0,
+	FSS_WAIT = 1,		/* not now; could_relax says locality only */
+	FSS_NEVER = 2,
+};
+
+/*
+ * Choose n nodes among avail[i] != 0 for a job that has waited `waited`
+ * seconds.  FSS_PLACED: nodes[0..n) filled (index order) and *nracks set.
+ * *locality_only (FSS_WAIT) is true when enough nodes are free but not
+ * with the required locality.
+ */
+enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
+				int n, int64_t waited, int *nodes, int *nracks,
+				bool *locality_only);
+
+/* ------------------------------------------------------------ simulation */
+
+struct fss_sim_opts {
+	int bf_depth;		/* queued jobs tested per backfill pass after
+				   the first blocked one; 0: 500 (Slurm's
+				   bf_max_job_test default) */
+	bool progress;		/* progress and ETA on stderr */
+	const char *label;	/* in progress lines */
+};
+
+/* Per job of the trace (same index). */
+struct fss_jobrun {
+	int64_t start;		/* -1: never started (FSS_NEVER) */
+	int nracks;
+	long node_off;		/* into run->nodes; nodes count = job nodes */
+};
+
+/* Decision-time histogram: 0.1 us bins below 1 ms, 10 us bins above. */
+#define FSS_HIST_FINE 10000
+#define FSS_HIST_COARSE 10000
+struct fss_hist {
+	uint64_t fine[FSS_HIST_FINE];
+	uint64_t coarse[FSS_HIST_COARSE];
+	uint64_t over, n;
+};
+
+struct fss_run {
+	struct fss_policy policy;
+	const struct fss_trace *trace;
+	const struct fss_machine *machine;
+	struct fss_jobrun *jobs;	/* [trace->njobs] */
+	int *nodes;			/* every started job's nodes */
+	long never;			/* jobs that could never be placed */
+	long decisions;			/* placement calls */
+	struct fss_hist hist;		/* their durations */
+	double wall_s;			/* wall time of the run */
+};
+
+int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
+		 const struct fss_policy *p, const struct fss_sim_opts *opts,
+		 struct fss_run **out, char *err, size_t errlen);
+void fss_run_free(struct fss_run *r);
+
+/* ------------------------------------------------------------ report */
+
+struct fss_metrics {
+	long jobs;			/* started jobs */
+	long rack_fit;			/* of them: nodes <= largest rack */
+	long rack_fit_one;		/* of those: placed in one rack */
+	double rack_fit_share;		/* rack_fit_one / rack_fit */
+	double racks_mean, racks_p95;	/* racks per job */
+	double split_nodehours_share;	/* node-hours of jobs over > 1 rack */
+	double utilization;		/* node-seconds / (nodes x makespan) */
+	double wait_mean, wait_p95;	/* seconds */
+	double bsld_mean;		/* bounded slowdown, tau 10 s */
+	int64_t makespan;		/* last end - first submit, seconds */
+	double decide_median_us, decide_p99_us;
+	long decisions;
+};
+
+#define FSS_BSLD_TAU 10
+
+void fss_metrics_compute(const struct fss_run *r, struct fss_metrics *mt);
+
+/* Value at quantile q (0..1) of the histogram, microseconds. */
+double fss_hist_quantile(const struct fss_hist *h, double q);
+
+/* Reports on several runs of one trace and machine. */
+void fss_report_text(FILE *f, struct fss_run *const *runs, int n);
+void fss_report_csv(FILE *f, struct fss_run *const *runs, int n, bool header);
+void fss_report_json(FILE *f, struct fss_run *const *runs, int n);
+/* Locality share vs mean wait, one point per policy. */
+void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
+		     const char *title);
+/* Busy share of each rack over time (a heat map), one panel per run. */
+void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
+		       const char *title);
+/* One line per job: id,submit,start,end,nodes,racks,node list. */
+void fss_schedule_csv(FILE *f, const struct fss_run *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FABSCHED_SIM_H */

@@ -1,0 +1,266 @@
+/*
+ * policy.c - the three placement policies of the simulator.
+ *
+ * engine   fse_place() of select/ (the code the Slurm plugins call): the
+ *          job asks for its level; once it has waited the policy's wait
+ *          bound it is "relaxed" and takes the tightest placement free.
+ * tree     stock Slurm with topology/tree (select/cons_tres,
+ *          _eval_nodes_topo): among the switches whose free nodes hold the
+ *          job, the lowest level wins, and at that level the one with the
+ *          fewest free nodes (best fit; lowest index on ties).  Under it,
+ *          leaf switches are taken one by one: a leaf whose free nodes
+ *          hold the rest of the job, the one with the fewest such; else the
+ *          leaf with the most free nodes.  Nodes of a leaf in index order.
+ *          It never waits for locality: enough free nodes, it places.
+ * firstfit the first n free nodes in node order.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabsched_sim.h"
+#include "fs_values.h"
+
+struct fss_placer {
+	const struct fss_machine *m;
+	struct fss_policy p;
+	struct fse_work *w;	/* engine */
+	int *rack_free;		/* [nracks] */
+	int64_t *pod_free;	/* [npods] */
+	uint8_t *used;		/* [nracks] tree: leaf taken */
+	unsigned *seen;		/* [nracks] firstfit: rack seen at stamp */
+	unsigned stamp;
+};
+
+int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
+		     size_t errlen)
+{
+	struct fs_locality loc;
+	char msg[FS_MSG_SIZE];
+
+	memset(p, 0, sizeof(*p));
+	if (!s) {
+		snprintf(err, errlen, "policy missing");
+		return -1;
+	}
+	if (fs_strcaseeq(s, "tree")) {
+		p->kind = FSS_POL_TREE;
+		snprintf(p->name, sizeof(p->name), "tree");
+		return 0;
+	}
+	if (fs_strcaseeq(s, "firstfit")) {
+		p->kind = FSS_POL_FIRSTFIT;
+		snprintf(p->name, sizeof(p->name), "firstfit");
+		return 0;
+	}
+	if (fs_parse_locality("policy", s, &loc, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s; or tree, or firstfit", msg);
+		return -1;
+	}
+	p->kind = FSS_POL_ENGINE;
+	p->level = (enum fse_level)loc.level;
+	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ?
+			  FSS_INFINITE : (int64_t)loc.wait;
+	if (p->wait == FSS_INFINITE)
+		snprintf(p->name, sizeof(p->name), "%s", fse_level_name(p->level));
+	else
+		snprintf(p->name, sizeof(p->name), "%s@%lld",
+			 fse_level_name(p->level), (long long)p->wait);
+	return 0;
+}
+
+struct fss_placer *fss_placer_new(const struct fss_machine *m,
+				  const struct fss_policy *p)
+{
+	struct fss_placer *pl = calloc(1, sizeof(*pl));
+
+	if (!pl)
+		return NULL;
+	pl->m = m;
+	pl->p = *p;
+	pl->rack_free = calloc(m->nracks, sizeof(int));
+	pl->pod_free = calloc(m->npods ? m->npods : 1, sizeof(int64_t));
+	pl->used = calloc(m->nracks, 1);
+	pl->seen = calloc(m->nracks, sizeof(unsigned));
+	if (!pl->rack_free || !pl->pod_free || !pl->used || !pl->seen ||
+	    (p->kind == FSS_POL_ENGINE && !(pl->w = fse_work_new(m->topo)))) {
+		fss_placer_free(pl);
+		return NULL;
+	}
+	return pl;
+}
+
+void fss_placer_free(struct fss_placer *pl)
+{
+	if (!pl)
+		return;
+	fse_work_free(pl->w);
+	free(pl->rack_free);
+	free(pl->pod_free);
+	free(pl->used);
+	free(pl->seen);
+	free(pl);
+}
+
+static int _cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Distinct racks of nodes[0..n), with the placer's per-rack stamps. */
+static int _count_racks(struct fss_placer *pl, const int *nodes, int n)
+{
+	int k = 0;
+
+	pl->stamp++;
+	for (int i = 0; i < n; i++) {
+		int r = pl->m->node_rack[nodes[i]];
+
+		if (pl->seen[r] != pl->stamp) {
+			pl->seen[r] = pl->stamp;
+			k++;
+		}
+	}
+	return k;
+}
+
+static enum fss_place_status _engine(struct fss_placer *pl,
+				     const uint8_t *avail, int n,
+				     int64_t waited, int *nodes, int *nracks,
+				     bool *locality_only)
+{
+	struct fse_request rq = { 0 };
+	struct fse_result res;
+
+	rq.min_nodes = (uint32_t)n;
+	rq.level = pl->p.level;
+	rq.relaxed = pl->p.wait != FSS_INFINITE && waited >= pl->p.wait;
+	if (fse_place(pl->m->topo, pl->w, &rq, avail, &res))
+		return FSS_NEVER;
+	if (res.status == FSE_NEVER)
+		return FSS_NEVER;
+	if (res.status == FSE_NOT_NOW) {
+		*locality_only = res.could_relax;
+		return FSS_WAIT;
+	}
+	memcpy(nodes, res.nodes, n * sizeof(int));
+	qsort(nodes, n, sizeof(int), _cmp_int);
+	*nracks = res.nracks;
+	return FSS_PLACED;
+}
+
+/* Take up to want free nodes of rack r (index order) into nodes. */
+static int _take(const struct fss_machine *m, const uint8_t *avail, int r,
+		 int want, int *nodes)
+{
+	int got = 0;
+
+	for (int i = m->rack_start[r]; i < m->rack_start[r + 1] && got < want; i++)
+		if (avail[m->rack_nodes[i]])
+			nodes[got++] = m->rack_nodes[i];
+	return got;
+}
+
+static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
+				   int n, int *nodes, int *nracks)
+{
+	const struct fss_machine *m = pl->m;
+	int64_t total = 0;
+	int best_rack = -1, best_pod = -1, got = 0, k = 0;
+
+	if (n > m->nnodes)
+		return FSS_NEVER;
+	memset(pl->pod_free, 0, (m->npods ? m->npods : 1) * sizeof(int64_t));
+	for (int r = 0; r < m->nracks; r++) {
+		int f = 0;
+
+		for (int i = m->rack_start[r]; i < m->rack_start[r + 1]; i++)
+			f += avail[m->rack_nodes[i]] != 0;
+		pl->rack_free[r] = f;
+		total += f;
+		if (m->rack_pod[r] >= 0)
+			pl->pod_free[m->rack_pod[r]] += f;
+		if (f >= n && (best_rack < 0 || f < pl->rack_free[best_rack]))
+			best_rack = r;
+	}
+	if (total < n)
+		return FSS_WAIT;
+	memset(pl->used, 0, m->nracks);
+	if (best_rack >= 0) {
+		/* a leaf switch holds it */
+		_take(m, avail, best_rack, n, nodes);
+		*nracks = 1;
+		return FSS_PLACED;
+	}
+	for (int p = 0; p < m->npods; p++)
+		if (pl->pod_free[p] >= n &&
+		    (best_pod < 0 || pl->pod_free[p] < pl->pod_free[best_pod]))
+			best_pod = p;
+	/* best_pod < 0: the root switch, every leaf */
+	while (got < n) {
+		int rest = n - got, leaf = -1;
+		bool leaf_suff = false;
+
+		for (int r = 0; r < m->nracks; r++) {
+			int f = pl->rack_free[r];
+			bool suff = f >= rest;
+
+			if (pl->used[r] || f == 0 ||
+			    (best_pod >= 0 && m->rack_pod[r] != best_pod))
+				continue;
+			if (leaf < 0 || (suff && !leaf_suff) ||
+			    (suff && leaf_suff && f < pl->rack_free[leaf]) ||
+			    (!suff && !leaf_suff && f > pl->rack_free[leaf])) {
+				leaf = r;
+				leaf_suff = suff;
+			}
+		}
+		if (leaf < 0)
+			return FSS_WAIT;	/* cannot happen: total >= n */
+		pl->used[leaf] = 1;
+		got += _take(m, avail, leaf, rest, nodes + got);
+		k++;
+	}
+	qsort(nodes, n, sizeof(int), _cmp_int);
+	*nracks = k;
+	return FSS_PLACED;
+}
+
+static enum fss_place_status _firstfit(struct fss_placer *pl,
+				       const uint8_t *avail, int n, int *nodes,
+				       int *nracks)
+{
+	int got = 0;
+
+	if (n > pl->m->nnodes)
+		return FSS_NEVER;
+	for (int i = 0; i < pl->m->nnodes && got < n; i++)
+		if (avail[i])
+			nodes[got++] = i;
+	if (got < n)
+		return FSS_WAIT;
+	*nracks = _count_racks(pl, nodes, n);
+	return FSS_PLACED;
+}
+
+enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
+				int n, int64_t waited, int *nodes, int *nracks,
+				bool *locality_only)
+{
+	*locality_only = false;
+	if (n < 1)
+		return FSS_NEVER;
+	switch (pl->p.kind) {
+	case FSS_POL_ENGINE:
+		return _engine(pl, avail, n, waited, nodes, nracks, locality_only);
+	case FSS_POL_TREE:
+		return _tree(pl, avail, n, nodes, nracks);
+	case FSS_POL_FIRSTFIT:
+		return _firstfit(pl, avail, n, nodes, nracks);
+	}
+	return FSS_NEVER;
+}

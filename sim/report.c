@@ -1,0 +1,433 @@
+/*
+ * report.c - metrics of a simulated run and their outputs: text table,
+ * CSV, JSON, SVG pictures (hand-written SVG text), per-job schedule.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabsched_sim.h"
+
+static int _cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank quantile of a sorted array. */
+static int64_t _q(const int64_t *v, long n, double q)
+{
+	long k;
+
+	if (n <= 0)
+		return 0;
+	k = (long)ceil(q * (double)n) - 1;
+	if (k < 0)
+		k = 0;
+	if (k >= n)
+		k = n - 1;
+	return v[k];
+}
+
+void fss_metrics_compute(const struct fss_run *r, struct fss_metrics *mt)
+{
+	const struct fss_trace *tr = r->trace;
+	const struct fss_machine *m = r->machine;
+	int64_t first = INT64_MAX, last = INT64_MIN, *waits, *racks;
+	double used = 0, split = 0, wsum = 0, rsum = 0, bsum = 0;
+	long n = 0;
+
+	memset(mt, 0, sizeof(*mt));
+	waits = malloc((tr->njobs ? tr->njobs : 1) * sizeof(int64_t));
+	racks = malloc((tr->njobs ? tr->njobs : 1) * sizeof(int64_t));
+	if (!waits || !racks) {
+		free(waits);
+		free(racks);
+		return;
+	}
+	for (long j = 0; j < tr->njobs; j++) {
+		const struct fss_job *job = &tr->jobs[j];
+		const struct fss_jobrun *jr = &r->jobs[j];
+		int64_t wait, end;
+		double nh, rt;
+
+		if (job->submit < first)
+			first = job->submit;
+		if (jr->start < 0)
+			continue;
+		wait = jr->start - job->submit;
+		end = jr->start + job->run;
+		if (end > last)
+			last = end;
+		nh = (double)job->nodes * (double)job->run;
+		used += nh;
+		if (jr->nracks > 1)
+			split += nh;
+		if (job->nodes <= m->max_rack) {
+			mt->rack_fit++;
+			mt->rack_fit_one += jr->nracks == 1;
+		}
+		waits[n] = wait;
+		racks[n] = jr->nracks;
+		wsum += (double)wait;
+		rsum += jr->nracks;
+		rt = (double)(job->run > FSS_BSLD_TAU ? job->run : FSS_BSLD_TAU);
+		bsum += fmax(1.0, (double)(wait + job->run) / rt);
+		n++;
+	}
+	mt->jobs = n;
+	if (n) {
+		qsort(waits, n, sizeof(int64_t), _cmp_i64);
+		qsort(racks, n, sizeof(int64_t), _cmp_i64);
+		mt->wait_mean = wsum / n;
+		mt->wait_p95 = (double)_q(waits, n, 0.95);
+		mt->racks_mean = rsum / n;
+		mt->racks_p95 = (double)_q(racks, n, 0.95);
+		mt->bsld_mean = bsum / n;
+		mt->makespan = last - first;
+		mt->utilization = mt->makespan > 0 ?
+			used / ((double)m->nnodes * (double)mt->makespan) : 0;
+		mt->split_nodehours_share = used > 0 ? split / used : 0;
+	}
+	mt->rack_fit_share = mt->rack_fit ?
+		(double)mt->rack_fit_one / (double)mt->rack_fit : 0;
+	mt->decisions = r->decisions;
+	mt->decide_median_us = fss_hist_quantile(&r->hist, 0.5);
+	mt->decide_p99_us = fss_hist_quantile(&r->hist, 0.99);
+	free(waits);
+	free(racks);
+}
+
+void fss_report_text(FILE *f, struct fss_run *const *runs, int n)
+{
+	if (n < 1)
+		return;
+	fprintf(f, "trace %s: %ld jobs; machine %s\n", runs[0]->trace->name,
+		runs[0]->trace->njobs, runs[0]->machine->desc);
+	fprintf(f, "%-12s %8s %7s %6s %8s %7s %9s %9s %8s %9s %9s %9s\n",
+		"policy", "1rack%", "racks", "p95", "split%", "util%",
+		"wait_h", "p95wait_h", "bsld", "span_d", "dec_us", "p99_us");
+	for (int i = 0; i < n; i++) {
+		struct fss_metrics mt;
+
+		fss_metrics_compute(runs[i], &mt);
+		fprintf(f, "%-12s %8.2f %7.3f %6.0f %8.2f %7.2f %9.3f %9.3f %8.2f %9.2f %9.1f %9.1f\n",
+			runs[i]->policy.name, 100 * mt.rack_fit_share,
+			mt.racks_mean, mt.racks_p95,
+			100 * mt.split_nodehours_share, 100 * mt.utilization,
+			mt.wait_mean / 3600, mt.wait_p95 / 3600, mt.bsld_mean,
+			mt.makespan / 86400.0, mt.decide_median_us,
+			mt.decide_p99_us);
+	}
+}
+
+void fss_report_csv(FILE *f, struct fss_run *const *runs, int n, bool header)
+{
+	if (header)
+		fprintf(f, "trace,machine_nodes,machine_racks,policy,jobs,never,rack_fittable,rack_fittable_one_rack,rack_fit_share,racks_mean,racks_p95,split_nodehours_share,utilization,wait_mean_s,wait_p95_s,bsld_mean,makespan_s,decisions,decide_median_us,decide_p99_us\n");
+	for (int i = 0; i < n; i++) {
+		const struct fss_run *r = runs[i];
+		struct fss_metrics mt;
+
+		fss_metrics_compute(r, &mt);
+		fprintf(f, "%s,%d,%d,%s,%ld,%ld,%ld,%ld,%.6f,%.6f,%.0f,%.6f,%.6f,%.1f,%.0f,%.4f,%lld,%ld,%.2f,%.2f\n",
+			r->trace->name, r->machine->nnodes, r->machine->nracks,
+			r->policy.name, mt.jobs, r->never, mt.rack_fit,
+			mt.rack_fit_one, mt.rack_fit_share, mt.racks_mean,
+			mt.racks_p95, mt.split_nodehours_share, mt.utilization,
+			mt.wait_mean, mt.wait_p95, mt.bsld_mean,
+			(long long)mt.makespan, mt.decisions,
+			mt.decide_median_us, mt.decide_p99_us);
+	}
+}
+
+static void _json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void fss_report_json(FILE *f, struct fss_run *const *runs, int n)
+{
+	const struct fss_trace *tr = n ? runs[0]->trace : NULL;
+
+	fprintf(f, "{\n");
+	if (tr) {
+		fprintf(f, "  \"trace\": ");
+		_json_str(f, tr->name);
+		fprintf(f, ",\n  \"jobs\": %ld, \"procs_per_node\": %d, \"machine_nodes\": %d,\n"
+			   "  \"dropped\": {\"too_wide\": %ld, \"no_run_time\": %ld, \"no_procs\": %ld},\n"
+			   "  \"filled\": {\"requested_time_from_run_time\": %ld, \"requested_time_raised\": %ld, \"procs_from_allocated\": %ld},\n"
+			   "  \"machine\": ",
+			tr->njobs, tr->procs_per_node, tr->machine_nodes,
+			tr->dropped_too_wide, tr->dropped_no_run,
+			tr->dropped_no_procs, tr->req_from_run, tr->req_raised,
+			tr->procs_from_alloc);
+		_json_str(f, runs[0]->machine->desc);
+		fprintf(f, ",\n");
+	}
+	fprintf(f, "  \"runs\": [");
+	for (int i = 0; i < n; i++) {
+		const struct fss_run *r = runs[i];
+		struct fss_metrics mt;
+
+		fss_metrics_compute(r, &mt);
+		fprintf(f, "%s\n    {\"policy\": ", i ? "," : "");
+		_json_str(f, r->policy.name);
+		fprintf(f, ", \"jobs\": %ld, \"never\": %ld, \"rack_fittable\": %ld, \"rack_fittable_one_rack\": %ld,"
+			   " \"rack_fit_share\": %.6f, \"racks_mean\": %.6f, \"racks_p95\": %.0f,"
+			   " \"split_nodehours_share\": %.6f, \"utilization\": %.6f,"
+			   " \"wait_mean_s\": %.1f, \"wait_p95_s\": %.0f, \"bsld_mean\": %.4f,"
+			   " \"makespan_s\": %lld, \"decisions\": %ld, \"decide_median_us\": %.2f,"
+			   " \"decide_p99_us\": %.2f, \"wall_s\": %.2f}",
+			mt.jobs, r->never, mt.rack_fit, mt.rack_fit_one,
+			mt.rack_fit_share, mt.racks_mean, mt.racks_p95,
+			mt.split_nodehours_share, mt.utilization, mt.wait_mean,
+			mt.wait_p95, mt.bsld_mean, (long long)mt.makespan,
+			mt.decisions, mt.decide_median_us, mt.decide_p99_us,
+			r->wall_s);
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+static void _xml(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static const char *_color(enum fss_policy_kind k)
+{
+	return k == FSS_POL_ENGINE ? "#1f6fb4" : k == FSS_POL_TREE ? "#d2691e" : "#7a7a7a";
+}
+
+/* A "nice" upper bound for an axis. */
+static double _nice(double v)
+{
+	double p = 1;
+
+	if (v <= 0)
+		return 1;
+	while (p * 10 < v)
+		p *= 10;
+	while (p > v * 10)
+		p /= 10;
+	if (v <= p)
+		return p;
+	if (v <= 2 * p)
+		return 2 * p;
+	if (v <= 5 * p)
+		return 5 * p;
+	return 10 * p;
+}
+
+void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
+		     const char *title)
+{
+	const double W = 640, H = 400, L = 70, R = 150, T = 40, B = 50;
+	double pw = W - L - R, ph = H - T - B, xmax = 0, ymin = 1;
+	struct fss_metrics *mt = calloc(n ? n : 1, sizeof(*mt));
+
+	if (!mt)
+		return;
+	for (int i = 0; i < n; i++) {
+		fss_metrics_compute(runs[i], &mt[i]);
+		if (mt[i].wait_mean / 3600 > xmax)
+			xmax = mt[i].wait_mean / 3600;
+		if (mt[i].rack_fit_share < ymin)
+			ymin = mt[i].rack_fit_share;
+	}
+	xmax = _nice(xmax * 1.05);
+	/* y from a multiple of 10 % below the lowest share up to 100 % */
+	ymin = floor(ymin * 10 - 1e-9) / 10;
+	if (ymin < 0)
+		ymin = 0;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		W, H);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
+	_xml(f, title ? title : "");
+	fprintf(f, "</text>\n");
+	/* axes: x mean wait (hours), y rack-fittable jobs in one rack (%) */
+	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
+		L, T, pw, ph);
+	for (int k = 0; k <= 5; k++) {
+		double y = T + ph - ph * k / 5, x = L + pw * k / 5;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			L, y, L + pw, y, L - 6, y + 4,
+			100 * (ymin + (1 - ymin) * k / 5));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+			x, T, x, T + ph, x, T + ph + 16, xmax * k / 5);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">mean wait (hours)</text>\n",
+		L + pw / 2, H - 12);
+	fprintf(f, "<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">rack-fittable jobs in one rack (%%)</text>\n",
+		T + ph / 2);
+	for (int i = 0; i < n; i++) {
+		double x = L + pw * (mt[i].wait_mean / 3600) / xmax;
+		double y = T + ph - ph * (mt[i].rack_fit_share - ymin) / (1 - ymin);
+		double ly = T + 14 + 18 * i;
+
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" fill-opacity=\"0.8\"/>"
+			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n",
+			x, y, _color(runs[i]->policy.kind), x + 6, y - 6, i + 1);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">%d ",
+			W - R + 14, ly - 4, _color(runs[i]->policy.kind),
+			W - R + 24, ly, i + 1);
+		_xml(f, runs[i]->policy.name);
+		fprintf(f, "</text>\n");
+	}
+	fprintf(f, "</svg>\n");
+	free(mt);
+}
+
+#define OCC_BUCKETS 120
+
+void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
+		       const char *title)
+{
+	const struct fss_machine *m = n ? runs[0]->machine : NULL;
+	const double L = 90, cw = 5, T = 40;
+	int nr = m ? m->nracks : 0;
+	double rh = nr > 40 ? 4 : nr > 12 ? 8 : 16, ph = rh * nr + 40;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	double *busy, bw;
+	int *cnt;
+
+	if (!m)
+		return;
+	for (int i = 0; i < n; i++)
+		for (long j = 0; j < runs[i]->trace->njobs; j++) {
+			const struct fss_job *job = &runs[i]->trace->jobs[j];
+			const struct fss_jobrun *jr = &runs[i]->jobs[j];
+
+			if (job->submit < t0)
+				t0 = job->submit;
+			if (jr->start >= 0 && jr->start + job->run > t1)
+				t1 = jr->start + job->run;
+		}
+	if (t1 <= t0)
+		t1 = t0 + 1;
+	bw = (double)(t1 - t0) / OCC_BUCKETS;
+	busy = calloc((size_t)nr * OCC_BUCKETS, sizeof(double));
+	cnt = calloc(nr, sizeof(int));
+	if (!busy || !cnt)
+		goto out;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		L + cw * OCC_BUCKETS + 20, T + ph * n + 30);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">");
+	_xml(f, title ? title : "");
+	fprintf(f, " (busy share of each rack; white idle, dark busy; %.1f days across)</text>\n",
+		(t1 - t0) / 86400.0);
+	for (int i = 0; i < n; i++) {
+		const struct fss_run *r = runs[i];
+		double y0 = T + ph * i + 20;
+
+		memset(busy, 0, (size_t)nr * OCC_BUCKETS * sizeof(double));
+		for (long j = 0; j < r->trace->njobs; j++) {
+			const struct fss_job *job = &r->trace->jobs[j];
+			const struct fss_jobrun *jr = &r->jobs[j];
+			const int *nodes = r->nodes + jr->node_off;
+			int64_t s, e;
+			int b0, b1;
+
+			if (jr->start < 0 || job->run <= 0)
+				continue;
+			s = jr->start;
+			e = jr->start + job->run;
+			for (int k = 0; k < job->nodes; k++)
+				cnt[m->node_rack[nodes[k]]]++;
+			b0 = (int)((s - t0) / bw);
+			b1 = (int)((e - t0) / bw);
+			if (b1 >= OCC_BUCKETS)
+				b1 = OCC_BUCKETS - 1;
+			for (int k = 0; k < job->nodes; k++) {
+				int rk = m->node_rack[nodes[k]];
+
+				if (!cnt[rk])
+					continue;
+				for (int b = b0; b <= b1; b++) {
+					double bs = t0 + b * bw, be = bs + bw;
+					double ov = fmin(be, (double)e) - fmax(bs, (double)s);
+
+					if (ov > 0)
+						busy[(size_t)rk * OCC_BUCKETS + b] += ov * cnt[rk];
+				}
+				cnt[rk] = 0;
+			}
+		}
+		fprintf(f, "<text x=\"10\" y=\"%.1f\">", y0 - 6);
+		_xml(f, r->policy.name);
+		fprintf(f, "</text>\n<g fill=\"#08306b\">\n");
+		for (int rk = 0; rk < nr; rk++) {
+			int size = m->rack_start[rk + 1] - m->rack_start[rk];
+			int b = 0;
+
+			if (rk % (nr > 40 ? 8 : nr > 12 ? 4 : 1) == 0)
+				fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\">rack %d</text>\n",
+					L - 4, y0 + rh * rk + rh - 1, rk);
+			/* runs of equal shade as one rectangle */
+			while (b < OCC_BUCKETS) {
+				double sh = busy[(size_t)rk * OCC_BUCKETS + b] / (bw * size);
+				int lvl = (int)floor(fmin(1, fmax(0, sh)) * 5 + 0.5), e = b + 1;
+
+				while (e < OCC_BUCKETS &&
+				       (int)floor(fmin(1, fmax(0, busy[(size_t)rk * OCC_BUCKETS + e] / (bw * size))) * 5 + 0.5) == lvl)
+					e++;
+				if (lvl > 0)
+					fprintf(f, "<rect x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\" opacity=\"%.1f\"/>\n",
+						L + cw * b, y0 + rh * rk, cw * (e - b), rh, lvl / 5.0);
+				b = e;
+			}
+		}
+		fprintf(f, "</g>\n<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
+			L, y0, cw * OCC_BUCKETS, rh * nr);
+	}
+	fprintf(f, "</svg>\n");
+out:
+	free(busy);
+	free(cnt);
+}
+
+void fss_schedule_csv(FILE *f, const struct fss_run *r)
+{
+	fprintf(f, "job,submit,start,end,nodes,racks,node_list\n");
+	for (long j = 0; j < r->trace->njobs; j++) {
+		const struct fss_job *job = &r->trace->jobs[j];
+		const struct fss_jobrun *jr = &r->jobs[j];
+		const int *nodes = r->nodes + jr->node_off;
+
+		if (jr->start < 0) {
+			fprintf(f, "%ld,%lld,-1,-1,%d,0,\n", job->id,
+				(long long)job->submit, job->nodes);
+			continue;
+		}
+		fprintf(f, "%ld,%lld,%lld,%lld,%d,%d,", job->id,
+			(long long)job->submit, (long long)jr->start,
+			(long long)(jr->start + job->run), job->nodes, jr->nracks);
+		for (int k = 0; k < job->nodes; k++)
+			fprintf(f, "%s%d", k ? " " : "", nodes[k]);
+		fputc('\n', f);
+	}
+}

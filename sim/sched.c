@@ -1,0 +1,479 @@
+/*
+ * sched.c - event-driven FCFS + EASY backfill scheduler.
+ *
+ * Events are job submissions, job ends (submit/start + run time of the
+ * log) and wait-bound expiries (a job that waits for locality becomes
+ * relaxed).  After the events of one instant a scheduling pass runs:
+ *  - jobs are taken in submit order and started while they can be placed;
+ *  - the first that cannot gets the one EASY reservation, as Slurm's
+ *    backfill makes it: the running jobs are released in the order of
+ *    their expected ends (start + requested time) on a copy of the free
+ *    nodes, and the policy is asked at each of those times (and at the
+ *    job's wait bound, when it is relaxed then) until it places the job:
+ *    that time is the shadow time, those nodes the reserved nodes;
+ *  - the jobs after it are started when the policy places them now and
+ *    either they end by their requested time before the shadow time or
+ *    they use none of the reserved nodes (bf_depth of them tested per
+ *    pass).
+ * Ties are broken by trace order, so runs are deterministic.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fabsched_sim.h"
+
+struct hent {
+	int64_t key;
+	long idx;
+};
+
+struct heap {
+	struct hent *a;
+	long n, cap;
+};
+
+static int _hless(const struct hent *x, const struct hent *y)
+{
+	return x->key < y->key || (x->key == y->key && x->idx < y->idx);
+}
+
+static int _hpush(struct heap *h, int64_t key, long idx)
+{
+	long i;
+
+	if (h->n == h->cap) {
+		long nc = h->cap ? h->cap * 2 : 256;
+		struct hent *na = realloc(h->a, nc * sizeof(*na));
+
+		if (!na)
+			return -1;
+		h->a = na;
+		h->cap = nc;
+	}
+	i = h->n++;
+	h->a[i].key = key;
+	h->a[i].idx = idx;
+	while (i > 0) {
+		long p = (i - 1) / 2;
+		struct hent tmp;
+
+		if (!_hless(&h->a[i], &h->a[p]))
+			break;
+		tmp = h->a[i];
+		h->a[i] = h->a[p];
+		h->a[p] = tmp;
+		i = p;
+	}
+	return 0;
+}
+
+static struct hent _hpop(struct heap *h)
+{
+	struct hent top = h->a[0];
+	long i = 0;
+
+	h->a[0] = h->a[--h->n];
+	for (;;) {
+		long l = 2 * i + 1, r = l + 1, s = i;
+		struct hent tmp;
+
+		if (l < h->n && _hless(&h->a[l], &h->a[s]))
+			s = l;
+		if (r < h->n && _hless(&h->a[r], &h->a[s]))
+			s = r;
+		if (s == i)
+			break;
+		tmp = h->a[i];
+		h->a[i] = h->a[s];
+		h->a[s] = tmp;
+		i = s;
+	}
+	return top;
+}
+
+static double _now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int64_t _now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void _hist_add(struct fss_hist *h, int64_t ns)
+{
+	if (ns < 0)
+		ns = 0;
+	h->n++;
+	if (ns < 1000000)
+		h->fine[ns / 100]++;
+	else if (ns < 1000000 + (int64_t)FSS_HIST_COARSE * 10000)
+		h->coarse[(ns - 1000000) / 10000]++;
+	else
+		h->over++;
+}
+
+double fss_hist_quantile(const struct fss_hist *h, double q)
+{
+	uint64_t want, acc = 0;
+
+	if (!h->n)
+		return 0;
+	want = (uint64_t)(q * (double)(h->n - 1)) + 1;
+	for (int i = 0; i < FSS_HIST_FINE; i++)
+		if ((acc += h->fine[i]) >= want)
+			return (i + 0.5) * 0.1;
+	for (int i = 0; i < FSS_HIST_COARSE; i++)
+		if ((acc += h->coarse[i]) >= want)
+			return 1000 + (i + 0.5) * 10;
+	return 1000 + FSS_HIST_COARSE * 10.0;
+}
+
+void fss_run_free(struct fss_run *r)
+{
+	if (!r)
+		return;
+	free(r->jobs);
+	free(r->nodes);
+	free(r);
+}
+
+struct state {
+	const struct fss_machine *m;
+	const struct fss_trace *tr;
+	struct fss_run *run;
+	struct fss_placer *pl;
+	uint8_t *avail;
+	int nfree;
+	long *queue, nqueue;
+	long *running, nrunning;
+	long *run_pos;		/* [njobs] position in running, -1 */
+	uint8_t *woken;		/* [njobs] wake event pushed */
+	struct heap ends, wakes;
+	int *tmp_nodes;
+	uint8_t *fut;		/* [nnodes] free nodes at a future time */
+	uint8_t *masked;	/* [nnodes] free and not reserved */
+	int masked_free;
+	struct hent *exp;	/* scratch: running by expected end */
+	long started;
+};
+
+/* Places job j now if the policy can; a fss_place_status, or -1 when
+ * out of memory. */
+static int _try(struct state *s, long j, int64_t now, const uint8_t *from,
+		bool *locality_only)
+{
+	const struct fss_job *job = &s->tr->jobs[j];
+	struct fss_jobrun *jr = &s->run->jobs[j];
+	int nracks = 0;
+	int64_t t0 = _now_ns();
+	enum fss_place_status st;
+
+	st = fss_place(s->pl, from, job->nodes, now - job->submit,
+		       s->tmp_nodes, &nracks, locality_only);
+	_hist_add(&s->run->hist, _now_ns() - t0);
+	s->run->decisions++;
+	if (st == FSS_NEVER) {
+		s->run->never++;
+		return st;
+	}
+	if (st != FSS_PLACED)
+		return st;
+	jr->start = now;
+	jr->nracks = nracks;
+	{
+		int *dst = s->run->nodes + jr->node_off;
+
+		memcpy(dst, s->tmp_nodes, job->nodes * sizeof(int));
+		for (int i = 0; i < job->nodes; i++) {
+			s->avail[dst[i]] = 0;
+			if (s->masked[dst[i]]) {
+				s->masked[dst[i]] = 0;
+				s->masked_free--;
+			}
+		}
+	}
+	s->nfree -= job->nodes;
+	s->run_pos[j] = s->nrunning;
+	s->running[s->nrunning++] = j;
+	s->started++;
+	if (_hpush(&s->ends, now + job->run, j))
+		return -1;
+	return FSS_PLACED;
+}
+
+static int _cmp_hent(const void *a, const void *b)
+{
+	return _hless(a, b) ? -1 : _hless(b, a) ? 1 : 0;
+}
+
+/*
+ * EASY reservation for job j, blocked now: the shadow time (FSS_INFINITE
+ * when none) and s->masked = the free nodes minus the reserved ones.
+ */
+static int64_t _reserve(struct state *s, long j, int64_t now)
+{
+	const struct fss_job *job = &s->tr->jobs[j];
+	int64_t tb = FSS_INFINITE, w = s->run->policy.wait;
+	long n = 0, i = 0;
+	int nfut = s->nfree;
+
+	memcpy(s->masked, s->avail, s->m->nnodes);
+	s->masked_free = s->nfree;
+	for (long k = 0; k < s->nrunning; k++) {
+		long r = s->running[k];
+
+		s->exp[n].key = s->run->jobs[r].start + s->tr->jobs[r].req;
+		s->exp[n++].idx = r;
+	}
+	qsort(s->exp, n, sizeof(*s->exp), _cmp_hent);
+	memcpy(s->fut, s->avail, s->m->nnodes);
+	if (s->run->policy.kind == FSS_POL_ENGINE && w != FSS_INFINITE &&
+	    now - job->submit < w)
+		tb = job->submit + w;
+	for (;;) {
+		int64_t t, tn = i < n ? s->exp[i].key : FSS_INFINITE;
+		int nracks = 0;
+		bool loc;
+		enum fss_place_status st;
+
+		if (tb < tn) {
+			t = tb;		/* relaxed from then on */
+			tb = FSS_INFINITE;
+		} else if (tn != FSS_INFINITE) {
+			t = tn;
+			for (; i < n && s->exp[i].key == t; i++) {
+				long r = s->exp[i].idx;
+				const int *nodes = s->run->nodes + s->run->jobs[r].node_off;
+
+				for (int k = 0; k < s->tr->jobs[r].nodes; k++)
+					s->fut[nodes[k]] = 1;
+				nfut += s->tr->jobs[r].nodes;
+			}
+			if (tb <= t)
+				tb = FSS_INFINITE;
+		} else {
+			return FSS_INFINITE;
+		}
+		if (nfut < job->nodes)
+			continue;
+		st = fss_place(s->pl, s->fut, job->nodes, t - job->submit,
+			       s->tmp_nodes, &nracks, &loc);
+		if (st == FSS_NEVER)
+			return FSS_INFINITE;
+		if (st != FSS_PLACED)
+			continue;
+		for (int k = 0; k < job->nodes; k++)
+			if (s->masked[s->tmp_nodes[k]]) {
+				s->masked[s->tmp_nodes[k]] = 0;
+				s->masked_free--;
+			}
+		return t;
+	}
+}
+
+static void _wake(struct state *s, long j, int64_t now)
+{
+	const struct fss_job *job = &s->tr->jobs[j];
+	int64_t w = s->run->policy.wait;
+
+	if (s->woken[j] || w == FSS_INFINITE || now - job->submit >= w)
+		return;
+	s->woken[j] = 1;
+	_hpush(&s->wakes, job->submit + w, j);
+}
+
+static int _pass(struct state *s, int64_t now, int bf_depth)
+{
+	bool blocked = false;
+	int64_t shadow = 0;
+	long k = 0, tested = 0;
+
+	for (long qi = 0; qi < s->nqueue; qi++) {
+		long j = s->queue[qi];
+		const struct fss_job *job = &s->tr->jobs[j];
+		bool loc = false, late;
+		int st;
+
+		if (!blocked) {
+			if (job->nodes <= s->nfree) {
+				st = _try(s, j, now, s->avail, &loc);
+				if (st < 0)
+					return -1;
+				if (st == FSS_PLACED || st == FSS_NEVER)
+					continue;
+				if (loc)
+					_wake(s, j, now);
+			}
+			blocked = true;
+			shadow = _reserve(s, j, now);
+			s->queue[k++] = j;
+			continue;
+		}
+		late = now + job->req > shadow;
+		if (tested >= bf_depth || job->nodes > s->nfree ||
+		    (late && job->nodes > s->masked_free)) {
+			s->queue[k++] = j;
+			continue;
+		}
+		tested++;
+		st = _try(s, j, now, late ? s->masked : s->avail, &loc);
+		if (st < 0)
+			return -1;
+		if (st == FSS_PLACED || st == FSS_NEVER)
+			continue;
+		if (loc)
+			_wake(s, j, now);
+		s->queue[k++] = j;
+	}
+	s->nqueue = k;
+	return 0;
+}
+
+static void _progress(struct state *s, const char *label, double t0,
+		      int64_t now, bool last)
+{
+	double el = _now_s() - t0;
+	long nj = s->tr->njobs, done = s->started + s->run->never;
+	double eta = done ? el * (double)(nj - done) / (double)done : 0;
+
+	fprintf(stderr, "\rsim %s: %ld/%ld jobs (%3.0f%%), simulated day %lld, %.0f s elapsed, about %.0f s left   %s",
+		label ? label : s->run->policy.name, done, nj,
+		nj ? 100.0 * done / nj : 100.0,
+		(long long)((now - (nj ? s->tr->jobs[0].submit : 0)) / 86400),
+		el, last ? 0 : eta, last ? "\n" : "");
+	fflush(stderr);
+}
+
+int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
+		 const struct fss_policy *p, const struct fss_sim_opts *opts,
+		 struct fss_run **out, char *err, size_t errlen)
+{
+	struct fss_sim_opts o = { 0 };
+	struct state s = { 0 };
+	struct fss_run *run;
+	long nj = tr->njobs, next = 0, iter = 0;
+	int64_t now = 0;
+	long off = 0;
+	double t0 = _now_s(), last_print = t0;
+	int rc = -1;
+
+	if (opts)
+		o = *opts;
+	if (o.bf_depth <= 0)
+		o.bf_depth = 500;
+	*out = NULL;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		goto nomem;
+	run->policy = *p;
+	run->trace = tr;
+	run->machine = m;
+	run->jobs = calloc(nj ? nj : 1, sizeof(*run->jobs));
+	for (long j = 0; j < nj; j++)
+		off += tr->jobs[j].nodes;
+	run->nodes = malloc((off ? off : 1) * sizeof(int));
+	s.m = m;
+	s.tr = tr;
+	s.run = run;
+	s.pl = fss_placer_new(m, p);
+	s.avail = malloc(m->nnodes);
+	s.queue = malloc((nj ? nj : 1) * sizeof(long));
+	s.running = malloc((nj ? nj : 1) * sizeof(long));
+	s.run_pos = malloc((nj ? nj : 1) * sizeof(long));
+	s.woken = calloc(nj ? nj : 1, 1);
+	s.tmp_nodes = malloc(m->nnodes * sizeof(int));
+	s.fut = malloc(m->nnodes);
+	s.masked = calloc(m->nnodes, 1);
+	s.exp = malloc((nj ? nj : 1) * sizeof(*s.exp));
+	if (!run->jobs || !run->nodes || !s.pl || !s.avail || !s.queue ||
+	    !s.running || !s.run_pos || !s.woken || !s.tmp_nodes || !s.exp ||
+	    !s.fut || !s.masked)
+		goto nomem;
+	off = 0;
+	for (long j = 0; j < nj; j++) {
+		run->jobs[j].start = -1;
+		run->jobs[j].node_off = off;
+		off += tr->jobs[j].nodes;
+		s.run_pos[j] = -1;
+	}
+	memset(s.avail, 1, m->nnodes);
+	s.nfree = m->nnodes;
+
+	for (;;) {
+		int64_t t = FSS_INFINITE;
+
+		if (next < nj)
+			t = tr->jobs[next].submit;
+		if (s.ends.n && s.ends.a[0].key < t)
+			t = s.ends.a[0].key;
+		if (s.wakes.n && s.wakes.a[0].key < t)
+			t = s.wakes.a[0].key;
+		if (t == FSS_INFINITE)
+			break;
+		now = t;
+		while (s.ends.n && s.ends.a[0].key == now) {
+			struct hent e = _hpop(&s.ends);
+			long j = e.idx, pos = s.run_pos[j];
+			const int *nodes = run->nodes + run->jobs[j].node_off;
+
+			for (int i = 0; i < tr->jobs[j].nodes; i++)
+				s.avail[nodes[i]] = 1;
+			s.nfree += tr->jobs[j].nodes;
+			s.running[pos] = s.running[--s.nrunning];
+			s.run_pos[s.running[pos]] = pos;
+			s.run_pos[j] = -1;
+		}
+		while (next < nj && tr->jobs[next].submit == now)
+			s.queue[s.nqueue++] = next++;
+		while (s.wakes.n && s.wakes.a[0].key <= now)
+			_hpop(&s.wakes);
+		if (_pass(&s, now, o.bf_depth))
+			goto nomem;
+		if (o.progress && (++iter & 1023) == 0) {
+			double tn = _now_s();
+
+			if (tn - last_print >= 1.0) {
+				_progress(&s, o.label, t0, now, false);
+				last_print = tn;
+			}
+		}
+	}
+	/* left in the queue with nothing running: can never start */
+	run->never += s.nqueue;
+	run->wall_s = _now_s() - t0;
+	if (o.progress)
+		_progress(&s, o.label, t0, now, true);
+	*out = run;
+	run = NULL;
+	rc = 0;
+	goto done;
+nomem:
+	snprintf(err, errlen, "simulation: out of memory");
+done:
+	fss_run_free(run);
+	fss_placer_free(s.pl);
+	free(s.avail);
+	free(s.queue);
+	free(s.running);
+	free(s.run_pos);
+	free(s.woken);
+	free(s.tmp_nodes);
+	free(s.fut);
+	free(s.masked);
+	free(s.exp);
+	free(s.ends.a);
+	free(s.wakes.a);
+	return rc;
+}

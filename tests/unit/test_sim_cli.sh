@@ -1,0 +1,64 @@
+#!/bin/sh
+# fabsched sim on hand-checked traces: schedule, reports, errors (TAP).
+fab=${FABSCHED_BUILDDIR:-.}/cli/fabsched
+fx=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/swf
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0 bad=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
+echo "1..10"
+
+"$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress \
+	--schedule "$tmp/sched.csv" >"$tmp/out" 2>"$tmp/err"
+ok $? "sim: a good trace exits 0"
+cat >"$tmp/want.csv" <<'END'
+job,submit,start,end,nodes,racks,node_list
+1,0,0,100,2,1,0 1
+2,0,0,200,3,1,4 5 6
+3,1,21,71,3,2,2 3 7
+4,2,2,12,1,1,7
+END
+diff "$tmp/want.csv" "$tmp/sched.csv" >"$tmp/diff"
+ok $? "sim: the expected schedule" || sed 's/^/# /' "$tmp/diff"
+grep -q '^rack@20  *75.00 ' "$tmp/out"
+ok $? "sim: table row with the one-rack share"
+
+gzip -c "$fx/locality.swf" >"$tmp/locality.swf.gz"
+"$fab" sim "$tmp/locality.swf.gz" -r 4 -p rack@0:20,tree,firstfit --no-progress \
+	--csv "$tmp/r.csv" --json "$tmp/r.json" --svg "$tmp/c.svg" \
+	--occupancy-svg "$tmp/o.svg" >/dev/null 2>&1
+ok $? "sim: gzip trace, three policies, every output"
+[ "$(wc -l <"$tmp/r.csv")" -eq 4 ] && grep -q ',tree,4,0,4,3,0.750000,' "$tmp/r.csv"
+ok $? "sim: CSV has a row per policy"
+grep -q '"policy": "firstfit"' "$tmp/r.json" && grep -q '"too_wide": 0' "$tmp/r.json"
+ok $? "sim: JSON has runs and trace facts"
+grep -q '^<svg' "$tmp/c.svg" && grep -q '</svg>' "$tmp/o.svg"
+ok $? "sim: SVG pictures written"
+
+printf '1 0 -1 10 1 -1 -1 1 20 -1 1 1 1\n' >"$tmp/bad.swf"
+"$fab" sim "$tmp/bad.swf" --no-progress >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "bad.swf:1: expected 18 fields, found 13" "$tmp/err"
+ok $? "sim: a broken trace exits 1 naming file and line"
+
+"$fab" sim "$fx/locality.swf" -p tree,firstfit --schedule "$tmp/x" >/dev/null 2>&1
+rc1=$?
+"$fab" sim "$fx/locality.swf" -p switch >/dev/null 2>&1
+rc2=$?
+[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ]
+ok $? "sim: usage errors exit 2"
+# a fabric model instead of a generated fat tree: 3.topo has a rack of
+# 2 nodes (0, 1) and one of 3 (2, 3, 4); job 3 waits for the big one
+topo=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/ibnetdiscover/3.topo
+"$fab" topo discover -i "$topo" -o "$tmp/m.json" 2>/dev/null &&
+"$fab" sim "$fx/locality.swf" -M "$tmp/m.json" -p rack --no-progress \
+	--schedule "$tmp/msched.csv" >/dev/null 2>&1
+cat >"$tmp/mwant.csv" <<'END'
+job,submit,start,end,nodes,racks,node_list
+1,0,0,100,2,1,0 1
+2,0,0,200,3,1,2 3 4
+3,1,200,250,3,1,2 3 4
+4,2,100,110,1,1,0
+END
+diff "$tmp/mwant.csv" "$tmp/msched.csv" >"$tmp/diff" 2>&1
+ok $? "sim: on a fabric model (topo discover of 3.topo)" || sed 's/^/# /' "$tmp/diff"
+exit $bad
