@@ -8,4 +8,5 @@ libfabsched_common_la_SOURCES = \
 	common/fabsched_conf.c \
 	common/fabsched_conf.h \
 	common/fs_values.c \
-	common/fs_values.h
+	common/fs_values.h \
+	common/fs_err.h

@@ -16,8 +16,8 @@
 #endif
 
 /* Write a message to msg (when not NULL) and return -1. */
-int fs_gres_err(char *msg, size_t msgsz, const char *fmt, ...)
-	FS_GRES_PRINTF(3, 4);
+#include "fs_err.h"
+#define fs_gres_err fs_errf
 
 /* "<root><rel>" malloc'ed; NULL on ENOMEM. */
 char *fs_gres_path(const char *root, const char *fmt, ...)

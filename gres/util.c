@@ -18,18 +18,6 @@
 /* sysfs attributes are one page at most */
 #define READ_MAX 4096
 
-int fs_gres_err(char *msg, size_t msgsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msgsz) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msgsz, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 char *fs_gres_path(const char *root, const char *fmt, ...)
 {
 	va_list ap;

@@ -11,8 +11,8 @@
 #include "fabsched_prolog.h"
 
 /* Format into msg (when not NULL); always returns -1. */
-int fs_pl_msg(char *msg, size_t msgsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "fs_err.h"
+#define fs_pl_msg fs_errf
 
 /*
  * Open an absolute directory path component by component, O_NOFOLLOW on

@@ -18,18 +18,6 @@
 #include "fabsched_prolog.h"
 #include "prolog_private.h"
 
-int fs_pl_msg(char *msg, size_t msgsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msgsz) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msgsz, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *msg,
 		    size_t msgsz)
 {

@@ -11,22 +11,9 @@
 
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
+#include "fs_err.h"
 #include "select_private.h"
 
-static int _fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int _fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void fse_topo_free(struct fse_topo *t)
 {
@@ -109,14 +96,14 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
 	int *fill = NULL, extra = 0;
 
 	if (!out)
-		return _fail(err, errlen, "fse_topo_new: no result pointer");
+		return fs_errf(err, errlen, "fse_topo_new: no result pointer");
 	*out = NULL;
 	if (!s || s->nnodes < 0 || s->nracks < 0 || s->npods < 0 ||
 	    (s->nnodes && !s->node_rack))
-		return _fail(err, errlen, "fse_topo_new: bad specification");
+		return fs_errf(err, errlen, "fse_topo_new: bad specification");
 	for (int i = 0; i < s->nnodes; i++) {
 		if (s->node_rack[i] >= s->nracks || s->node_rack[i] < -1)
-			return _fail(err, errlen,
+			return fs_errf(err, errlen,
 				     "node %d: rack %d; expected -1..%d", i,
 				     s->node_rack[i], s->nracks - 1);
 		if (s->node_rack[i] < 0)
@@ -124,12 +111,12 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
 	}
 	for (int r = 0; s->rack_pod && r < s->nracks; r++)
 		if (s->rack_pod[r] >= s->npods || s->rack_pod[r] < -1)
-			return _fail(err, errlen,
+			return fs_errf(err, errlen,
 				     "rack %d: pod %d; expected -1..%d", r,
 				     s->rack_pod[r], s->npods - 1);
 
 	if (!(t = calloc(1, sizeof(*t))))
-		return _fail(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	t->nnodes = s->nnodes;
 	t->nracks = s->nracks + extra;
 	t->npods = s->npods;
@@ -154,7 +141,7 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
 	    !t->all_capsum || !t->pod_cap || !t->pod_plane || !fill) {
 		free(fill);
 		fse_topo_free(t);
-		return _fail(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	}
 
 	/* nodes: rack (own rack for those without) and rank */
@@ -230,13 +217,13 @@ int fse_topo_from_model(const struct fst_model *m, const char *const *names,
 	if (out)
 		*out = NULL;
 	if (!m || !out || n < 0 || (n && !names))
-		return _fail(err, errlen, "fse_topo_from_model: bad arguments");
+		return fs_errf(err, errlen, "fse_topo_from_model: bad arguments");
 	node_rack = calloc(n ? n : 1, sizeof(int));
 	node_rank = calloc(n ? n : 1, sizeof(int));
 	rack_pod = calloc(m->nracks ? m->nracks : 1, sizeof(int));
 	pod_plane = calloc(m->npods ? m->npods : 1, sizeof(int));
 	if (!node_rack || !node_rank || !rack_pod || !pod_plane) {
-		rc = _fail(err, errlen, "out of memory");
+		rc = fs_errf(err, errlen, "out of memory");
 		goto done;
 	}
 	for (int i = 0; i < n; i++) {

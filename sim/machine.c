@@ -11,20 +11,8 @@
 
 #include "fabsched_sim.h"
 #include "fabsched_topo.h"
+#include "fs_err.h"
 
-static void _err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void _err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 void fss_machine_free(struct fss_machine *m)
 {
@@ -74,7 +62,7 @@ int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod,
 
 	*out = NULL;
 	if (nnodes < 1 || rack_size < 1 || racks_per_pod < 0) {
-		_err(err, errlen, "fat tree: nodes and rack size must be >= 1");
+		fs_errf(err, errlen, "fat tree: nodes and rack size must be >= 1");
 		return -1;
 	}
 	if (!(m = calloc(1, sizeof(*m))))
@@ -108,7 +96,7 @@ int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod,
 	*out = m;
 	return 0;
 nomem:
-	_err(err, errlen, "fat tree: out of memory");
+	fs_errf(err, errlen, "fat tree: out of memory");
 fail:
 	fss_machine_free(m);
 	return -1;
@@ -126,7 +114,7 @@ int fss_machine_from_model(const char *path, struct fss_machine **out,
 	if (fst_json_read_file(&fm, path, err, errlen))
 		return -1;
 	if (fm->nhosts < 1) {
-		_err(err, errlen, "%s: no compute hosts in the model", path);
+		fs_errf(err, errlen, "%s: no compute hosts in the model", path);
 		goto fail;
 	}
 	if (!(m = calloc(1, sizeof(*m))) ||
@@ -159,7 +147,7 @@ int fss_machine_from_model(const char *path, struct fss_machine **out,
 	*out = m;
 	return 0;
 nomem:
-	_err(err, errlen, "%s: out of memory", path);
+	fs_errf(err, errlen, "%s: out of memory", path);
 fail:
 	free(names);
 	fst_model_free(fm);

@@ -12,23 +12,11 @@
 #include <zlib.h>
 
 #include "fabsched_sim.h"
+#include "fs_err.h"
 
 #define SWF_FIELDS 18
 #define LINE_MAX_LEN 4096
 
-static void _err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void _err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 void fss_trace_free(struct fss_trace *tr)
 {
@@ -115,17 +103,17 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 	if (opts)
 		o = *opts;
 	if (!path || !out) {
-		_err(err, errlen, "bad arguments");
+		fs_errf(err, errlen, "bad arguments");
 		return -1;
 	}
 	*out = NULL;
 	if (o.procs_per_node < 0 || o.machine_nodes < 0) {
-		_err(err, errlen, "bad arguments: negative procs per node or machine size");
+		fs_errf(err, errlen, "bad arguments: negative procs per node or machine size");
 		return -1;
 	}
 	gz = gzopen(path, "rb");
 	if (!gz) {
-		_err(err, errlen, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+		fs_errf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "cannot open");
 		return -1;
 	}
 	tr = calloc(1, sizeof(*tr));
@@ -143,7 +131,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 
 		lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			_err(err, errlen, "%s:%ld: line longer than %d bytes", path,
+			fs_errf(err, errlen, "%s:%ld: line longer than %d bytes", path,
 			     lineno, LINE_MAX_LEN - 2);
 			goto fail;
 		}
@@ -163,13 +151,13 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 			}
 		}
 		if (_fields(line, f, &nf, what, sizeof(what))) {
-			_err(err, errlen, "%s:%ld: %s", path, lineno, what);
+			fs_errf(err, errlen, "%s:%ld: %s", path, lineno, what);
 			goto fail;
 		}
 		if (nf == 0)
 			continue;
 		if (nf != SWF_FIELDS) {
-			_err(err, errlen, "%s:%ld: expected %d fields, found %d", path,
+			fs_errf(err, errlen, "%s:%ld: expected %d fields, found %d", path,
 			     lineno, SWF_FIELDS, nf);
 			goto fail;
 		}
@@ -177,7 +165,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		j.id = (long)f[0];
 		j.line = lineno;
 		if (f[1] < 0) {
-			_err(err, errlen, "%s:%ld: job %ld: submit time unknown",
+			fs_errf(err, errlen, "%s:%ld: job %ld: submit time unknown",
 			     path, lineno, j.id);
 			goto fail;
 		}
@@ -227,7 +215,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		int zerr;
 		const char *m = gzerror(gz, &zerr);
 
-		_err(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
+		fs_errf(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
 		     zerr == Z_ERRNO ? strerror(errno) : m);
 		goto fail;
 	}
@@ -270,7 +258,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 	return 0;
 
 nomem:
-	_err(err, errlen, "%s: out of memory", path);
+	fs_errf(err, errlen, "%s: out of memory", path);
 fail:
 	if (gz)
 		gzclose(gz);

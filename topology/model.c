@@ -103,18 +103,6 @@ const char *fst_issue_kind_name(enum fst_issue_kind k)
 	return "unknown";
 }
 
-int fst_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 void *fst_grow(void *arr, int *cap, int need, size_t elem)
 {
 	int ncap;

@@ -28,7 +28,8 @@ struct fst_priv {
 };
 
 /* Error buffer: "fmt" formatted into err (may be NULL). Always returns -1. */
-int fst_err(char *err, size_t errlen, const char *fmt, ...) FST_PRINTF(3, 4);
+#include "fs_err.h"
+#define fst_err fs_errf
 
 /* Model building (return index, or -1 on ENOMEM). */
 int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id,
