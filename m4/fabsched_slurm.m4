@@ -9,7 +9,13 @@
 # Sets: SLURM_PREFIX SLURM_INSTALLED_VERSION SLURM_SOURCE_VERSION SLURM_FLAVOUR
 #       SLURM_CPPFLAGS (public headers) SLURM_SRC_CPPFLAGS (internal headers)
 #       SLURM_FULL_LIB SLURM_PLUGINDIR build_slurm_plugins build_spank
-# Conditionals: BUILD_SLURM_PLUGINS BUILD_SPANK SLURM_2205
+#       SLURM_PLUGINS_SUMMARY (the configure summary's "non-SPANK plugins")
+# Conditionals: BUILD_SLURM_PLUGINS BUILD_SPANK SLURM_2205 SLURM_2411
+#
+# Supported releases (flavours): 22.05.* (Debian 12's package) and 24.11.*
+# (built from Debian 13's source package into a prefix by
+# scripts/slurm-build.sh: --with-slurm=PREFIX --with-slurm-source=TREE, where
+# libslurmfull and the plugins are in PREFIX/lib/slurm).
 
 # _FABSCHED_SLURM_VERSION(HEADER, VAR): VAR := "MAJ.MIN.MIC" from HEADER's
 # SLURM_VERSION_NUMBER (hex 0xMMmmuu), empty when absent.
@@ -74,7 +80,8 @@ AC_DEFUN([FABSCHED_SLURM], [
       [AC_MSG_ERROR([Slurm release mismatch: the source tree $with_slurm_source is $SLURM_SOURCE_VERSION but the installed Slurm ($SLURM_PREFIX) is $SLURM_INSTALLED_VERSION. Slurm loads non-SPANK plugins only when built for its exact major.minor.micro release: give the source of $SLURM_INSTALLED_VERSION (scripts/slurm-source.sh fetches it)])])
     AS_CASE([$SLURM_SOURCE_VERSION],
       [22.05.*], [SLURM_FLAVOUR=22.05],
-      [AC_MSG_ERROR([Slurm $SLURM_SOURCE_VERSION is not supported; supported releases: 22.05])])
+      [24.11.*], [SLURM_FLAVOUR=24.11],
+      [AC_MSG_ERROR([Slurm $SLURM_SOURCE_VERSION is not supported; supported releases: 22.05.* (Debian 12), 24.11.* (scripts/slurm-build.sh)])])
     for _fs_l in "$SLURM_PREFIX/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so" "$SLURM_PREFIX/lib/slurm/libslurmfull.so" "$SLURM_PREFIX/lib64/slurm/libslurmfull.so"; do
       AS_IF([test -r "$_fs_l"], [SLURM_FULL_LIB=$_fs_l; break])
     done
@@ -84,6 +91,11 @@ AC_DEFUN([FABSCHED_SLURM], [
   ], [
     AC_MSG_WARN([no --with-slurm-source: only the SPANK plugin and the libraries are built (scripts/slurm-source.sh prepares a tree)])
   ])
+  AS_CASE([$build_slurm_plugins/$SLURM_FLAVOUR],
+    [yes/22.05], [SLURM_PLUGINS_SUMMARY="yes (flavour 22.05)"],
+    [yes/24.11], [SLURM_PLUGINS_SUMMARY="none: no non-SPANK plugin is written for Slurm 24.11 yet; only the SPANK plugin and the libraries are built"
+                  AC_MSG_WARN([Slurm 24.11: no non-SPANK plugin is written for this release yet; only the SPANK plugin and the libraries are built])],
+    [SLURM_PLUGINS_SUMMARY=$build_slurm_plugins])
   SLURM_FULL_LIBDIR=`dirname "${SLURM_FULL_LIB:-/}"`
   SLURM_LIBADD=
   AS_IF([test -n "$SLURM_FULL_LIB"], [SLURM_LIBADD="-L$SLURM_FULL_LIBDIR -lslurmfull"])
@@ -101,4 +113,5 @@ AC_DEFUN([FABSCHED_SLURM], [
   AM_CONDITIONAL([BUILD_SLURM_PLUGINS], [test $build_slurm_plugins = yes])
   AM_CONDITIONAL([BUILD_SPANK], [test $build_spank = yes])
   AM_CONDITIONAL([SLURM_2205], [test "x$SLURM_FLAVOUR" = x22.05])
+  AM_CONDITIONAL([SLURM_2411], [test "x$SLURM_FLAVOUR" = x24.11])
 ])

@@ -148,7 +148,8 @@ _cl_as() {	# _cl_as USER CMD...: run a Slurm client as USER against this cluster
 	if [ "$u" = root ] || [ "$u" = "$(id -un)" ]; then
 		"$@"
 	else
-		runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"
+		# PATH too: the client commands of a --slurm-prefix installation
+		runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"
 	fi
 }
 

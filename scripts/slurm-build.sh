@@ -1,0 +1,161 @@
+#!/bin/sh
+# Build a Slurm release that Debian 12 does not package (24.11.5: Debian 13's
+# source package) into its own prefix, with Debian 12's libraries, and cache
+# it outside the repository.  Nothing is rebuilt when the cache is complete.
+#
+# Usage: scripts/slurm-build.sh RELEASE [CACHE_DIR]      e.g. 24.11.5
+# CACHE_DIR defaults to $FABSCHED_CACHE or /var/cache/fabsched.  Result:
+#   CACHE_DIR/slurm-RELEASE/prefix              the installation
+#   CACHE_DIR/slurm-RELEASE/slurm-wlm-RELEASE   the configured source tree
+#                                               (for --with-slurm-source)
+# The last two lines of stdout are the prefix and the source tree paths.
+#
+# The source comes from a deb-src entry for trixie in its own sources file;
+# a pin keeps apt from ever installing a trixie binary (they need a newer
+# libc than Debian 12's).
+set -eu
+
+if [ $# -lt 1 ] || [ -z "$1" ]; then
+	echo "usage: $0 RELEASE [CACHE_DIR]   (e.g. 24.11.5)" >&2
+	exit 2
+fi
+release=$1
+cache=${2:-${FABSCHED_CACHE:-/var/cache/fabsched}}
+case $release in
+24.11.*) suite=trixie ;;
+*) echo "slurm-build: release $release is not known here; known: 24.11.* (Debian 13, trixie)" >&2
+   exit 2 ;;
+esac
+
+dir="$cache/slurm-$release"
+prefix="$dir/prefix"
+tree="$dir/slurm-wlm-$release"
+stamp="$dir/.fabsched-built"
+
+done_paths() {
+	echo "$prefix"
+	echo "$tree"
+}
+
+if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ]; then
+	echo "slurm-build: Slurm $release already built in $dir" >&2
+	done_paths
+	exit 0
+fi
+
+log() { echo "slurm-build: $*" >&2; }
+start=$(date +%s)
+export DEBIAN_FRONTEND=noninteractive
+
+# ---- build dependencies from Debian 12 (only the missing ones are installed)
+DEPS="build-essential dpkg-dev pkg-config libmunge-dev munge libjson-c-dev libyaml-dev
+ libhttp-parser-dev libjwt-dev liblz4-dev libreadline-dev libpam0g-dev libdbus-1-dev
+ libhwloc-dev libpmix-dev"
+missing=""
+for p in $DEPS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+# ---- trixie deb-src entry and the pin that forbids trixie binaries
+srcfile=/etc/apt/sources.list.d/fabsched-$suite-src.sources
+pinfile=/etc/apt/preferences.d/fabsched-$suite-no-binaries
+need_update=no
+if [ ! -f "$pinfile" ]; then
+	cat > "$pinfile" <<EOF
+# fabsched: $suite is used for source packages only (scripts/slurm-build.sh);
+# never install a binary package from it on this release.
+Package: *
+Pin: release n=$suite
+Pin-Priority: -1
+EOF
+fi
+if [ ! -f "$srcfile" ]; then
+	cat > "$srcfile" <<EOF
+# fabsched: source packages of $suite (scripts/slurm-build.sh); binaries are
+# pinned away in $pinfile.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	need_update=yes
+fi
+if [ -n "$missing" ] || [ "$need_update" = yes ]; then
+	apt-get update -q >&2
+fi
+if [ -n "$missing" ]; then
+	log "installing build dependencies:$missing"
+	# packaged daemons (munge) must not start on install
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+	fi
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >&2
+fi
+
+# ---- the source package: the newest Debian revision of this release
+mkdir -p "$dir"
+if [ ! -f "$tree/configure" ]; then
+	pkgver=$(apt-cache showsrc slurm-wlm 2>/dev/null | sed -n 's/^Version: //p' |
+		grep "^$release-" | sort -V | tail -n 1 || true)
+	if [ -z "$pkgver" ]; then
+		apt-get update -q >&2
+		pkgver=$(apt-cache showsrc slurm-wlm 2>/dev/null | sed -n 's/^Version: //p' |
+			grep "^$release-" | sort -V | tail -n 1 || true)
+	fi
+	if [ -z "$pkgver" ]; then
+		log "no source package slurm-wlm=$release-* in $suite (apt-cache showsrc slurm-wlm lists: $(apt-cache showsrc slurm-wlm 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' '))"
+		exit 1
+	fi
+	log "fetching source package slurm-wlm=$pkgver"
+	rm -rf "$tree"
+	(cd "$dir" && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2) || true
+	dsc="$dir/slurm-wlm_${pkgver#*:}.dsc"
+	orig="$dir/slurm-wlm_$release.orig.tar.gz"
+	if [ -f "$dsc" ]; then
+		(cd "$dir" && dpkg-source -x --no-check "$dsc" "$tree" >&2)
+	elif [ -f "$orig" ]; then
+		# Some mirrors serve the upstream tarball but not the Debian
+		# revision's .dsc/.debian.tar.xz.  apt checked the tarball
+		# against the signed Sources index: build upstream's source
+		# without Debian's patches (packaging only).
+		want=$(apt-cache showsrc slurm-wlm | awk -v ver="$pkgver" -v f="${orig##*/}" '
+			/^Package:/ { v = 0 } $0 == "Version: " ver { v = 1 }
+			/^Checksums-Sha256:/ { c = 1; next } /^[^ ]/ { c = 0 }
+			v && c && $3 == f { print $1; exit }')
+		got=$(sha256sum "$orig" | cut -d' ' -f1)
+		if [ -z "$want" ] || [ "$want" != "$got" ]; then
+			log "$orig: sha256 $got does not match the Sources index (${want:-none found})"
+			exit 1
+		fi
+		log "WARNING: slurm-wlm_${pkgver#*:}.dsc could not be fetched; building the upstream tarball $orig (sha256 checked against the signed Sources index) without Debian's patches"
+		mkdir -p "$tree.tmp"
+		tar -xzf "$orig" -C "$tree.tmp" --strip-components=1
+		mv "$tree.tmp" "$tree"
+	else
+		log "could not fetch the source package slurm-wlm=$pkgver"
+		exit 1
+	fi
+fi
+
+# ---- configure, build, install
+rm -f "$stamp"
+if [ ! -f "$tree/.fabsched-configured" ]; then
+	log "configuring $tree (prefix $prefix)"
+	(cd "$tree" && ./configure -q --prefix="$prefix" \
+		--with-pmix=/usr/lib/x86_64-linux-gnu/pmix2 --with-hwloc --with-munge >&2)
+	touch "$tree/.fabsched-configured"
+fi
+log "building (make -j2)"
+(cd "$tree" && make -j2 >"$dir/build.log" 2>&1) || { tail -n 40 "$dir/build.log" >&2; exit 1; }
+log "installing into $prefix"
+(cd "$tree" && make install >"$dir/install.log" 2>&1) || { tail -n 40 "$dir/install.log" >&2; exit 1; }
+end=$(date +%s)
+echo "release=$release built=$(date -u +%Y-%m-%dT%H:%M:%SZ) seconds=$((end - start))" > "$stamp"
+log "Slurm $release built in $((end - start)) s"
+done_paths
