@@ -53,7 +53,8 @@ static uint64_t _held_by_others(struct fs_pl_ctx *ctx, uint32_t self, int node,
 
 			if (p->node != node || p->page_kb != page_kb)
 				continue;
-			if (p->state == FS_PL_POOL_PENDING)
+			if (p->state == FS_PL_POOL_PLANNED ||
+			    p->state == FS_PL_POOL_PENDING)
 				held += p->want;
 			else if (p->state != FS_PL_POOL_RELEASED)
 				held += p->added;
@@ -78,6 +79,11 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	uint64_t cur, give, floor, target, got;
 	const char *t = fs_pl_page_type(p->page_kb);
 
+	if (p->state == FS_PL_POOL_PLANNED) {
+		/* the prolog stopped before touching this pool: nothing to give */
+		p->state = FS_PL_POOL_RELEASED;
+		return fs_pl_ledger_save(ctx, l, msg, msgsz);
+	}
 	if (p->state == FS_PL_POOL_RELEASED)
 		return 0;
 	if (fs_pl_pool_get(p->node, p->page_kb, &cur, msg, msgsz))

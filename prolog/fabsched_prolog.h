@@ -81,7 +81,8 @@ int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 /* ------------------------------------------------------------ ledger */
 
 enum fs_pl_pool_state {
-	FS_PL_POOL_PENDING = 0,	/* about to write nr_hugepages */
+	FS_PL_POOL_PLANNED = 0,	/* recorded, nr_hugepages not touched yet */
+	FS_PL_POOL_PENDING,	/* about to write nr_hugepages */
 	FS_PL_POOL_HELD,	/* added pages are the job's */
 	FS_PL_POOL_RELEASING,	/* about to write target */
 	FS_PL_POOL_RELEASED,

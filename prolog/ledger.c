@@ -30,8 +30,8 @@
 
 #define LEDGER_MAX 65536
 
-static const char *const _pool_states[] = { "pending", "held", "releasing",
-					    "released" };
+static const char *const _pool_states[] = { "planned", "pending", "held",
+					    "releasing", "released" };
 static const char *const _mount_states[] = { "planned", "mounted", "gone" };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog)
@@ -155,7 +155,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 			struct fs_pl_pool_rec *r;
 
 			if (l->npools == FS_PL_MAX_POOLS ||
-			    (k = _state(st, _pool_states, 4)) < 0 ||
+			    (k = _state(st, _pool_states, 5)) < 0 ||
 			    !fs_pl_page_type(a))
 				return fs_pl_msg(msg, msgsz, "ledger line %d: bad pool", lineno);
 			r = &l->pools[l->npools++];
