@@ -28,8 +28,10 @@ fi
 mkdir -p "$dir"
 if [ ! -d "$tree" ]; then
 	src=/etc/apt/sources.list.d/fabsched-deb-src.sources
-	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && \
-	   ! grep -qs '^deb-src' /etc/apt/sources.list; then
+	# The installed release's own suites, as deb-src (other deb-src entries,
+	# such as a newer release's for scripts/slurm-build.sh, do not count).
+	if [ ! -f "$src" ] && ! grep -qs '^deb-src' /etc/apt/sources.list && \
+	   ! grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources; then
 		if [ -f /etc/apt/sources.list.d/debian.sources ]; then
 			sed 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$src"
 		else
