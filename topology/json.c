@@ -725,29 +725,13 @@ int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const
 
 int fst_json_read_file(struct fst_model **out, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	char *buf;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	if (!f)
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (cap - len < 65536) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return fst_err(err, errlen, "%s: out of memory", path);
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	fclose(f);
+	if (fst_read_file(path, &buf, &len, err, errlen))
+		return -1;
 	rc = fst_json_read_buf(out, buf, len, path, err, errlen);
 	free(buf);
 	return rc;

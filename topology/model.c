@@ -492,3 +492,38 @@ int fst_str_cmp_natural(const char *a, const char *b)
 	}
 	return *a ? 1 : (*b ? -1 : 0);
 }
+
+int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	*bufp = NULL;
+	*lenp = 0;
+	if (!f)
+		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	do {
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return fst_err(err, errlen, "%s: out of memory", path);
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return fst_err(err, errlen, "%s: read error", path);
+	}
+	fclose(f);
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}

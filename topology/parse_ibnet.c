@@ -411,39 +411,13 @@ out:
 
 int fst_parse_ibnet_file(struct fst_model **out, const char *path, char *err, size_t errlen)
 {
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	char *buf;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	f = fopen(path, "r");
-	if (!f)
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-	for (;;) {
-		if (cap - len < 65536) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return fst_err(err, errlen, "%s: out of memory", path);
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return fst_err(err, errlen, "%s: read error", path);
-	}
-	fclose(f);
+	if (fst_read_file(path, &buf, &len, err, errlen))
+		return -1;
 	rc = fst_parse_ibnet_buf(out, buf, len, path, err, errlen);
 	free(buf);
 	return rc;

@@ -31,6 +31,9 @@ struct fst_priv {
 #include "fs_err.h"
 #define fst_err fs_errf
 
+/* Read a whole file into *bufp (caller frees), its size into *lenp. */
+int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);
+
 /* Model building (return index, or -1 on ENOMEM). */
 int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id,
 		   uint64_t guid, int nports);
