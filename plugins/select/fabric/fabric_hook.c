@@ -271,6 +271,19 @@ static void _set_pending(job_record_t *job_ptr, const struct policy *pol,
 	job_ptr->state_reason = WAIT_BLOCK_MAX_ERR;
 }
 
+/* The job ran without its locality: say so in its SystemComment. */
+static void _record_relaxed(job_record_t *job_ptr, const struct policy *pol,
+			    time_t waited, const char *how)
+{
+	char loc[32], w[32];
+
+	xstrfmtcat(job_ptr->system_comment,
+		   "%sfabsched: locality %s relaxed after %s: %s",
+		   job_ptr->system_comment ? "; " : "",
+		   fs_format_locality(&pol->loc, loc, sizeof(loc)),
+		   fs_format_duration(waited, w, sizeof(w)), how);
+}
+
 int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
 		    bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
@@ -359,17 +372,16 @@ int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
 		racks = _rack_names(&res);
 		fab.started++;
 		if (res.relaxed) {
-			char loc[32], w[32];
+			char loc[32], *how = xstrdup_printf("%d racks (%s)",
+							    res.nracks, racks);
 
 			fab.relaxed++;
-			xstrfmtcat(job_ptr->system_comment,
-				   "%sfabsched: locality %s relaxed after %s: %d racks (%s)",
-				   job_ptr->system_comment ? "; " : "",
-				   fs_format_locality(&pol.loc, loc, sizeof(loc)),
-				   fs_format_duration(waited, w, sizeof(w)),
-				   res.nracks, racks);
+			_record_relaxed(job_ptr, &pol, waited, how);
+			xfree(how);
 			info("%s: %pJ: locality %s (%s) relaxed after %lds: %s",
-			     PLUGIN, job_ptr, loc, pol.from, (long)waited, racks);
+			     PLUGIN, job_ptr,
+			     fs_format_locality(&pol.loc, loc, sizeof(loc)),
+			     pol.from, (long)waited, racks);
 		}
 		verbose("%s: %pJ: %s, racks %s (locality %s from %s, %d tries%s)",
 			PLUGIN, job_ptr, res.reason, racks,
@@ -389,14 +401,9 @@ int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
 	} else if (rq.level == FSE_ANY || rq.relaxed) {
 		/* any placement will do: cons_tres on every candidate */
 		if (BACKEND(bitmap) == SLURM_SUCCESS && rq.level != FSE_ANY) {
-			char loc[32], w[32];
-
 			fab.relaxed++;
-			xstrfmtcat(job_ptr->system_comment,
-				   "%sfabsched: locality %s relaxed after %s: placed by cons_tres on any nodes",
-				   job_ptr->system_comment ? "; " : "",
-				   fs_format_locality(&pol.loc, loc, sizeof(loc)),
-				   fs_format_duration(waited, w, sizeof(w)));
+			_record_relaxed(job_ptr, &pol, waited,
+					"placed by cons_tres on any nodes");
 		}
 	} else {
 		rc = EINVAL;	/* not enough free nodes: plain Resources */
