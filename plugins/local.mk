@@ -4,9 +4,11 @@
 # needs only the installed public headers.
 # Glue shared by the non-SPANK plugins (compiled into each).
 PLUGIN_COMMON_SOURCES = plugins/common/fs_plugin_conf.c plugins/common/fs_plugin_conf.h
+FABRIC_PLACE_SOURCES = plugins/common/fabric_place.c plugins/common/fabric_place.h
 PLUGIN_CPPFLAGS += -I$(top_srcdir)/plugins/common
 
 include plugins/spank/local.mk
 include plugins/topology/local.mk
 include plugins/select/local.mk
 include plugins/gres/local.mk
+include plugins/job_submit/local.mk

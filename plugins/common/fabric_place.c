@@ -1,0 +1,456 @@
+/*
+ * fabric_place.c - rack-local placement inside slurmctld, shared by the
+ * plugin flavours (see fabric_place.h).
+ *
+ * For each job that locality applies to:
+ *  1. the job's locality: the FABSCHED_LOCALITY entry of its SPANK job
+ *     environment (sbatch/salloc/srun --fabric-locality, see
+ *     fabsched_spank(8)); else its partition's Locality/LocalityWait in
+ *     fabsched.conf; else DefaultLocality.  MaxRacks from the partition.
+ *     Where the flavour asks for it, --switches=N means at most N racks,
+ *     waiting up to the job's --switches wait time.
+ *  2. the free nodes: candidates on which no job runs (when the flavour
+ *     knows them); for jobs that may share nodes, when that is not enough,
+ *     every candidate.
+ *  3. the placement engine (select/) picks the domain: one rack, else the
+ *     fewest racks of one pod, else the fewest racks; best fit.
+ *  4. the backend runs with the candidates narrowed to that domain and
+ *     picks cores, memory and GRES there; if it cannot, the next-best
+ *     domain is tried (at most FABRIC_TRIES domains).
+ *  5. when the locality cannot be had now and the job's wait bound has not
+ *     passed, the job stays pending (state_desc says why where the release
+ *     keeps it); after the bound, the tightest placement available is taken
+ *     and the job's SystemComment records that locality was relaxed.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "fabric_place.h"
+#include "fabsched_conf.h"
+#include "fs_plugin_conf.h"
+#include "fabsched_select.h"
+#include "fabsched_topo.h"
+#include "fs_values.h"
+
+#define FABRIC_TRIES 4		/* domains offered to the backend per call */
+#define LOCALITY_ENV "FABSCHED_LOCALITY="
+#define LOCALITY_ENV_PROLOG "SPANK_FABSCHED_LOCALITY="
+
+static struct {
+	pthread_mutex_t lock;
+	const char *name;	/* plugin type, for the log */
+	bool loaded;		/* tried since start or reconfigure */
+	bool usable;		/* conf, model and domains ready */
+	int node_count;		/* node_record_count the domains were built for */
+	struct fs_conf *conf;
+	struct fst_model *model;
+	struct fse_topo *topo;
+	struct fse_work *work;
+	uint8_t *avail;		/* [node_count] */
+	uint8_t *skip;		/* [racks] */
+	/* timing of the calls that the engine handled */
+	uint64_t calls, started, waits, relaxed;
+	double hook_us, hook_us_max, backend_us;
+} fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
+
+void fabric_place_set_name(const char *plugin_type)
+{
+	fab.name = plugin_type;
+}
+
+static double _now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* ------------------------------------------------------------ loading */
+
+static void _unload(void)
+{
+	fs_conf_destroy(fab.conf);
+	fst_model_free(fab.model);
+	fse_work_free(fab.work);
+	fse_topo_free(fab.topo);
+	xfree(fab.avail);
+	xfree(fab.skip);
+	fab.conf = NULL;
+	fab.model = NULL;
+	fab.work = NULL;
+	fab.topo = NULL;
+	fab.usable = false;
+	fab.node_count = 0;
+}
+
+
+/* Caller holds fab.lock.  RET true when the engine can be used. */
+static bool _ready(void)
+{
+	const char *path;
+	const char **names = NULL;
+	char err[1024] = "";
+	int unknown = 0;
+
+	if (fab.loaded && fab.node_count == node_record_count)
+		return fab.usable;
+	_unload();
+	fab.loaded = true;
+
+	if (!(fab.conf = fs_plugin_conf_load(fab.name))) {
+		error("%s: no usable fabsched.conf: jobs are placed without locality",
+		      fab.name);
+		return false;
+	}
+	path = fs_conf_get_str(fab.conf, "FabricModel");
+	if (!path) {
+		error("%s: FabricModel is not set in %s: jobs are placed without locality",
+		      fab.name, fs_conf_source(fab.conf));
+		return false;
+	}
+	if (fst_json_read_file(&fab.model, path, err, sizeof(err))) {
+		error("%s: fabric model %s: %s: jobs are placed without locality",
+		      fab.name, path, err);
+		fab.model = NULL;
+		return false;
+	}
+	names = xcalloc(node_record_count ? node_record_count : 1,
+			sizeof(char *));
+	for (int i = 0; i < node_record_count; i++)
+		names[i] = node_record_table_ptr[i] ?
+			node_record_table_ptr[i]->name : NULL;
+	if (fse_topo_from_model(fab.model, names, node_record_count,
+				&fab.topo, &unknown, err, sizeof(err)) ||
+	    !(fab.work = fse_work_new(fab.topo))) {
+		error("%s: locality domains of %s: %s", fab.name, path,
+		      err[0] ? err : "out of memory");
+		xfree(names);
+		_unload();
+		fab.loaded = true;
+		return false;
+	}
+	xfree(names);
+	fab.avail = xcalloc(node_record_count ? node_record_count : 1, 1);
+	fab.skip = xcalloc(fse_topo_nracks(fab.topo) + 1, 1);
+	fab.node_count = node_record_count;
+	fab.usable = true;
+	info("%s: fabric model %s: %d nodes in %d racks (largest %d), %d pods; %d Slurm nodes not in the model",
+	     fab.name, path, node_record_count, fab.model->nracks,
+	     fse_topo_max_rack(fab.topo), fab.model->npods, unknown);
+	return true;
+}
+
+/* ------------------------------------------------------------ policy */
+
+struct policy {
+	struct fs_locality loc;
+	uint32_t max_racks;
+	const char *from;	/* "--fabric-locality" or "partition" */
+};
+
+static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
+			struct policy *pol)
+{
+	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true };
+	uint64_t mr = 0;
+
+	memset(pol, 0, sizeof(*pol));
+	if (fs_conf_part_locality(fab.conf, part, &ploc))
+		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
+					     .wait_set = true };
+	if (!fs_conf_part_get_uint(fab.conf, part, "MaxRacks", &mr) &&
+	    mr <= UINT32_MAX)
+		pol->max_racks = (uint32_t)mr;
+	pol->loc = ploc;
+	pol->from = "partition";
+
+	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
+		const char *e = job_ptr->spank_job_env[i], *v = NULL;
+		struct fs_locality jloc;
+		char msg[FS_MSG_SIZE];
+
+		if (!e)
+			continue;
+		if (!strncmp(e, LOCALITY_ENV, strlen(LOCALITY_ENV)))
+			v = e + strlen(LOCALITY_ENV);
+		else if (!strncmp(e, LOCALITY_ENV_PROLOG,
+				  strlen(LOCALITY_ENV_PROLOG)))
+			v = e + strlen(LOCALITY_ENV_PROLOG);
+		if (!v)
+			continue;
+		if (fs_parse_locality("--fabric-locality", v, &jloc, msg,
+				      sizeof(msg))) {
+			error("%s: %pJ: %s: using the partition's locality",
+			      fab.name, job_ptr, msg);
+			break;
+		}
+		pol->loc.level = jloc.level;
+		if (jloc.wait_set)
+			pol->loc.wait = jloc.wait;
+		pol->from = "--fabric-locality";
+		break;
+	}
+	if (switches_as_racks && job_ptr->req_switch &&
+	    job_ptr->req_switch != NO_VAL) {
+		/* --switches=N[@wait]: at most N leaf switches (racks) */
+		pol->loc.level = FS_LOCALITY_RACK;
+		pol->loc.wait = job_ptr->wait4switch;
+		pol->loc.wait_set = true;
+		pol->max_racks = job_ptr->req_switch;
+		pol->from = "--switches";
+	}
+}
+
+/* ------------------------------------------------------------ job_test */
+
+/* Candidates of @bitmap inside the chosen racks, as a new bitmap. */
+static bitstr_t *_narrow(bitstr_t *bitmap, const struct fse_result *res)
+{
+	bitstr_t *b = bit_alloc(bit_size(bitmap));
+
+	for (int i = 0; i < fab.node_count; i++) {
+		int r = fse_topo_rack_of(fab.topo, i);
+
+		for (int k = 0; k < res->nracks; k++)
+			if (res->racks[k] == r) {
+				if (bit_test(bitmap, i))
+					bit_set(b, i);
+				break;
+			}
+	}
+	return b;
+}
+
+/* "leaf01,leaf02" of a result */
+static char *_rack_names(const struct fse_result *res)
+{
+	char *s = NULL;
+
+	for (int k = 0; k < res->nracks; k++) {
+		int r = res->racks[k];
+
+		xstrfmtcat(s, "%s%s", k ? "," : "",
+			   (r < fab.model->nracks) ? fab.model->racks[r].name :
+			   "(none)");
+	}
+	return s;
+}
+
+static void _set_pending(job_record_t *job_ptr, const struct policy *pol,
+			 const char *why, time_t waited)
+{
+	char loc[32], w[32];
+
+	/*
+	 * slurmctld replaces the state_desc of a job whose job_test failed
+	 * with plain "Resources" unless the reason is one it was told the
+	 * select plugin set (node_scheduler.c, select_nodes): in 22.05 that is
+	 * WAIT_BLOCK_MAX_ERR or WAIT_BLOCK_D_ACTION.  squeue and scontrol
+	 * show state_desc, so users read the text below.  24.11 has no such
+	 * reason: there the main scheduler shows "Resources" (the text stays
+	 * in slurmctld's log at debug level).
+	 */
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = xstrdup_printf("Locality: %s; %s, waited %s",
+					     why, fs_format_locality(&pol->loc, loc, sizeof(loc)),
+					     fs_format_duration(waited, w, sizeof(w)));
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+	job_ptr->state_reason = WAIT_BLOCK_MAX_ERR;
+#endif
+}
+
+/* The job ran without its locality: say so in its SystemComment. */
+static void _record_relaxed(job_record_t *job_ptr, const struct policy *pol,
+			    time_t waited, const char *how)
+{
+	char loc[32], w[32];
+
+	xstrfmtcat(job_ptr->system_comment,
+		   "%sfabsched: locality %s relaxed after %s: %s",
+		   job_ptr->system_comment ? "; " : "",
+		   fs_format_locality(&pol->loc, loc, sizeof(loc)),
+		   fs_format_duration(waited, w, sizeof(w)), how);
+}
+
+bool fabric_applies(const job_record_t *job, bool switches_as_racks)
+{
+	if (!job || !job->details)
+		return false;
+	if (job->req_switch && job->req_switch != NO_VAL && !switches_as_racks)
+		return false;	/* stock --switches handling */
+	if (job->details->req_node_bitmap &&
+	    bit_set_count(job->details->req_node_bitmap))
+		return false;	/* pinned to nodes (--nodelist) */
+	return true;
+}
+
+int fabric_place(const struct fabric_ask *ask)
+{
+	job_record_t *job_ptr = ask->job;
+	bitstr_t *bitmap = ask->cand;
+	struct fse_request rq = { 0 };
+	struct fse_result res;
+	struct policy pol;
+	double t0 = _now_us(), tb = 0, backend_us = 0;
+	time_t now = time(NULL), since, waited;
+	bool shared_pass = false, started = false;
+	int rc = SLURM_ERROR, tries = 0;
+	char *racks = NULL;
+
+#define BACKEND(bm)                                                            \
+	(tb = _now_us(), rc = ask->try((bm), ask->arg),                        \
+	 backend_us += _now_us() - tb, rc)
+
+	slurm_mutex_lock(&fab.lock);
+	if (!_ready() || bit_size(bitmap) != fab.node_count) {
+		bitstr_t *all = bit_copy(bitmap);
+
+		slurm_mutex_unlock(&fab.lock);
+		rc = ask->try(all, ask->arg);
+		FREE_NULL_BITMAP(all);
+		return rc;
+	}
+	_job_policy(job_ptr, ask->switches_as_racks, &pol);
+
+	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
+		job_ptr->details->submit_time;
+	waited = (since && since < now) ? now - since : 0;
+	rq.min_nodes = ask->min_nodes ? ask->min_nodes : 1;
+	rq.max_nodes = ask->max_nodes < rq.min_nodes ? rq.min_nodes :
+		ask->max_nodes;
+	rq.want_nodes = ask->req_nodes;
+	rq.level = (enum fse_level)pol.loc.level;
+	rq.max_racks = pol.max_racks;
+	rq.relaxed = pol.loc.wait != FS_DURATION_INFINITE &&
+		     (uint64_t)waited >= pol.loc.wait;
+	rq.skip_racks = fab.skip;
+	memset(fab.skip, 0, fse_topo_nracks(fab.topo));
+
+	/* free: candidates without jobs (where the flavour knows them) */
+	for (int i = 0; i < fab.node_count; i++)
+		fab.avail[i] = bit_test(bitmap, i) &&
+			(!ask->idle || !*ask->idle || bit_test(*ask->idle, i));
+	fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
+	if (res.status == FSE_NOT_NOW && ask->idle &&
+	    !job_ptr->details->whole_node) {
+		/* a job that shares nodes may fit beside others: let the
+		 * backend check the candidates, domain by domain */
+		for (int i = 0; i < fab.node_count; i++)
+			fab.avail[i] = bit_test(bitmap, i);
+		fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
+		shared_pass = true;
+	}
+
+	while (res.status == FSE_OK && tries < FABRIC_TRIES) {
+		bitstr_t *narrowed = _narrow(bitmap, &res);
+
+		tries++;
+		if (BACKEND(narrowed) == SLURM_SUCCESS) {
+			FREE_NULL_BITMAP(narrowed);
+			started = true;
+			break;
+		}
+		FREE_NULL_BITMAP(narrowed);
+		for (int k = 0; k < res.nracks; k++)
+			fab.skip[res.racks[k]] = 1;
+		fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
+	}
+
+	fab.calls++;
+	if (started) {
+		racks = _rack_names(&res);
+		fab.started++;
+		if (res.relaxed) {
+			char loc[32], *how = xstrdup_printf("%d racks (%s)",
+							    res.nracks, racks);
+
+			fab.relaxed++;
+			_record_relaxed(job_ptr, &pol, waited, how);
+			xfree(how);
+			info("%s: %pJ: locality %s (%s) relaxed after %lds: %s",
+			     fab.name, job_ptr,
+			     fs_format_locality(&pol.loc, loc, sizeof(loc)),
+			     pol.from, (long)waited, racks);
+		}
+		verbose("%s: %pJ: %s, racks %s (locality %s from %s, %d tries%s)",
+			fab.name, job_ptr, res.reason, racks,
+			fse_level_name(rq.level), pol.from, tries,
+			shared_pass ? ", shared nodes" : "");
+		xfree(racks);
+	} else if (res.status == FSE_NEVER ||
+		   (res.status == FSE_NOT_NOW && res.could_relax) ||
+		   (tries && !rq.relaxed && rq.level != FSE_ANY)) {
+		/* the locality is what keeps the job waiting */
+		fab.waits++;
+		_set_pending(job_ptr, &pol, tries ?
+			     "no domain has the cores or memory free" :
+			     res.reason, waited);
+		debug("%s: %pJ: pending: %s", fab.name, job_ptr,
+		      job_ptr->state_desc);
+		rc = SLURM_ERROR;
+	} else if (rq.level == FSE_ANY || rq.relaxed) {
+		/* any placement will do: the backend on every candidate */
+		bitstr_t *all = bit_copy(bitmap);
+
+		if (BACKEND(all) == SLURM_SUCCESS && rq.level != FSE_ANY) {
+			fab.relaxed++;
+			_record_relaxed(job_ptr, &pol, waited,
+					"placed on any nodes");
+		}
+		FREE_NULL_BITMAP(all);
+	} else {
+		rc = SLURM_ERROR;	/* not enough free nodes: plain Resources */
+	}
+	slurm_mutex_unlock(&fab.lock);
+
+	{
+		double hook = _now_us() - t0 - backend_us;
+
+		fab.hook_us += hook;
+		if (hook > fab.hook_us_max)
+			fab.hook_us_max = hook;
+		fab.backend_us += backend_us;
+		debug("%s: %pJ: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64 " calls, max %.0f us",
+		      fab.name, job_ptr, rc == SLURM_SUCCESS ? "started" : "not now",
+		      hook, backend_us, tries, fab.hook_us / fab.calls, fab.calls,
+		      fab.hook_us_max);
+	}
+	return rc;
+#undef BACKEND
+}
+
+void fabric_place_reconfigure(void)
+{
+	slurm_mutex_lock(&fab.lock);
+	fab.loaded = false;
+	slurm_mutex_unlock(&fab.lock);
+}
+
+void fabric_place_fini(void)
+{
+	slurm_mutex_lock(&fab.lock);
+	if (fab.calls)
+		info("%s: %" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
+		     fab.name, fab.calls, fab.started, fab.waits, fab.relaxed,
+		     fab.hook_us / fab.calls, fab.hook_us_max,
+		     fab.backend_us / fab.calls);
+	_unload();
+	fab.loaded = false;
+	slurm_mutex_unlock(&fab.lock);
+}

@@ -1,0 +1,65 @@
+/*
+ * fabric_place.h - rack-local placement inside slurmctld, shared by the
+ * plugin flavours: select/cons_tres_fabric on Slurm 22.05 (select_p_job_test)
+ * and topology/fabric on 24.11 (topology_p_eval_nodes).
+ *
+ * The placement engine (select/) picks a locality domain from the candidate
+ * nodes; a release-specific backend (cons_tres's job_test, or Slurm's
+ * common node choice) then picks nodes, cores, memory and GRES inside it.
+ * Compiled against either release's headers: it uses only what both share
+ * (job_record_t, bitstr_t, xmalloc, log).
+ */
+#ifndef FABSCHED_FABRIC_PLACE_H
+#define FABSCHED_FABRIC_PLACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "src/slurmctld/slurmctld.h"
+
+/*
+ * Run the release's node choice on @cand (the candidates, narrowed to a
+ * domain, or all of them).  RET SLURM_SUCCESS when it placed the job; the
+ * backend keeps what it chose (e.g. copies @cand's result where its caller
+ * expects it).  @cand is the callee's to modify, not to free.
+ */
+typedef int (*fabric_try_f)(bitstr_t *cand, void *arg);
+
+struct fabric_ask {
+	job_record_t *job;
+	bitstr_t *cand;		/* candidate nodes (read only) */
+	uint32_t min_nodes, max_nodes, req_nodes;
+	bitstr_t **idle;	/* optional: nodes without jobs, tried first */
+	/*
+	 * --switches=N read as "at most N racks", waiting up to the job's
+	 * --switches wait (24.11, where no stock code handles --switches
+	 * beside this plugin); when false such jobs go to the backend as is.
+	 */
+	bool switches_as_racks;
+	fabric_try_f try;
+	void *arg;
+};
+
+/*
+ * Place a job with locality.  Calls ask->try once or more (at most a few
+ * domains, or every candidate when locality is not wanted or the engine is
+ * not usable).  RET SLURM_SUCCESS when a try succeeded; otherwise an error
+ * and, when locality is what keeps the job waiting, the job's state_desc
+ * says why.  Never stops the daemon for a bad configuration: it is logged
+ * and the job is handed to the backend unchanged.
+ */
+int fabric_place(const struct fabric_ask *ask);
+
+/* Locality applies to this job (not only pinned to nodes, etc.). */
+bool fabric_applies(const job_record_t *job, bool switches_as_racks);
+
+/* Reload fabsched.conf and the fabric model at the next placement. */
+void fabric_place_reconfigure(void);
+
+/* Free the cached configuration and model, log the timing summary. */
+void fabric_place_fini(void);
+
+/* Log prefix (plugin type) used by fabric_place; set once at init. */
+void fabric_place_set_name(const char *plugin_type);
+
+#endif
