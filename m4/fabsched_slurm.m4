@@ -87,14 +87,19 @@ AC_DEFUN([FABSCHED_SLURM], [
     done
     AS_IF([test -z "$SLURM_FULL_LIB"], [AC_MSG_ERROR([libslurmfull.so of the installed Slurm not found under $SLURM_PREFIX])])
     SLURM_SRC_CPPFLAGS="-DHAVE_CONFIG_H -I$with_slurm_source -I$with_slurm_source/src/common"
+    SLURM_TOPOLOGY_COMMON_LA=
+    AS_IF([test "x$SLURM_FLAVOUR" = x24.11], [
+      dnl topology/fabric links Slurm's own node-choice code (topology/common)
+      SLURM_TOPOLOGY_COMMON_LA=$with_slurm_source/src/plugins/topology/common/libtopology_common.la
+      AS_IF([test ! -r "$SLURM_TOPOLOGY_COMMON_LA"],
+        [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: Slurm 24.11 needs a built source tree ($SLURM_TOPOLOGY_COMMON_LA is missing); scripts/slurm-build.sh 24.11.5 builds one])])])
     build_slurm_plugins=yes
   ], [
     AC_MSG_WARN([no --with-slurm-source: only the SPANK plugin and the libraries are built (scripts/slurm-source.sh prepares a tree)])
   ])
   AS_CASE([$build_slurm_plugins/$SLURM_FLAVOUR],
     [yes/22.05], [SLURM_PLUGINS_SUMMARY="yes (flavour 22.05)"],
-    [yes/24.11], [SLURM_PLUGINS_SUMMARY="none: no non-SPANK plugin is written for Slurm 24.11 yet; only the SPANK plugin and the libraries are built"
-                  AC_MSG_WARN([Slurm 24.11: no non-SPANK plugin is written for this release yet; only the SPANK plugin and the libraries are built])],
+    [yes/24.11], [SLURM_PLUGINS_SUMMARY="yes (flavour 24.11: topology/fabric places jobs; no select plugin)"],
     [SLURM_PLUGINS_SUMMARY=$build_slurm_plugins])
   SLURM_FULL_LIBDIR=`dirname "${SLURM_FULL_LIB:-/}"`
   SLURM_LIBADD=
@@ -102,6 +107,7 @@ AC_DEFUN([FABSCHED_SLURM], [
   SLURM_SOURCE_DIR=$with_slurm_source
   AC_SUBST([SLURM_LIBADD])
   AC_SUBST([SLURM_SOURCE_DIR])
+  AC_SUBST([SLURM_TOPOLOGY_COMMON_LA])
   AC_SUBST([SLURM_PREFIX])
   AC_SUBST([SLURM_CPPFLAGS])
   AC_SUBST([SLURM_SRC_CPPFLAGS])

@@ -1,13 +1,17 @@
-# plugins/topology/: topology/fabric (Slurm 22.05): the switch table, node
-# ranking and node addresses from the JSON fabric model (topology/ library,
-# fabsched.conf from common/).
-EXTRA_DIST += plugins/topology/fabric/topology_fabric.map
+# plugins/topology/: topology/fabric: the switch table, node ranking and
+# node addresses from the JSON fabric model (topology/ library, fabsched.conf
+# from common/).  On 24.11 it also chooses the nodes of each job with the
+# placement engine (select/), as select/cons_tres_fabric does on 22.05.
+EXTRA_DIST += plugins/topology/fabric/topology_fabric.map \
+	plugins/topology/fabric/topology_fabric_2411.map
+TOPOLOGY_FABRIC_MODEL_SOURCES = plugins/topology/fabric/fabric_model.c \
+	plugins/topology/fabric/fabric_model.h
 
 if BUILD_SLURM_PLUGINS
 if SLURM_2205
 slurmplugin_LTLIBRARIES += plugins/topology/fabric/topology_fabric.la
 plugins_topology_fabric_topology_fabric_la_SOURCES = plugins/topology/fabric/topology_fabric.c \
-	$(PLUGIN_COMMON_SOURCES)
+	$(TOPOLOGY_FABRIC_MODEL_SOURCES) $(PLUGIN_COMMON_SOURCES)
 plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/topology
 plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric.map
@@ -15,5 +19,24 @@ plugins_topology_fabric_topology_fabric_la_LIBADD = topology/libfabsched_topolog
 	libfabsched_common.la $(SLURM_LIBADD)
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
 	plugins/topology/fabric/topology_fabric.map
+endif
+if SLURM_2411
+slurmplugin_LTLIBRARIES += plugins/topology/fabric/topology_fabric.la
+plugins_topology_fabric_topology_fabric_la_SOURCES = \
+	plugins/topology/fabric/topology_fabric_2411.c \
+	$(TOPOLOGY_FABRIC_MODEL_SOURCES) $(FABRIC_PLACE_SOURCES) $(PLUGIN_COMMON_SOURCES)
+plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \
+	-I$(top_srcdir)/topology -I$(top_srcdir)/select
+# Slurm's common node choice (common_topo_choose_nodes) comes from its own
+# topology/common convenience library in the built source tree.  That code
+# calls slurmctld functions, which slurmd and the commands (they load this
+# plugin too) do not have: bind lazily, as Slurm's own topology plugins do.
+plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,lazy \
+	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_2411.map
+plugins_topology_fabric_topology_fabric_la_LIBADD = select/libfabsched_select.la \
+	topology/libfabsched_topology.la libfabsched_common.la \
+	$(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD)
+EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
+	plugins/topology/fabric/topology_fabric_2411.map
 endif
 endif

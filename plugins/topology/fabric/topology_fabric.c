@@ -42,8 +42,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "fabsched_conf.h"
-#include "fs_plugin_conf.h"
+#include "fabric_model.h"
 #include "fabsched_topo.h"
 
 const char plugin_name[] = "fabsched fabric topology plugin";
@@ -59,34 +58,6 @@ static bool have_pending;		/* the ranking ran (pending may be NULL) */
 
 /* ------------------------------------------------------------ loading */
 
-
-/* The fabric model named by fabsched.conf; NULL (logged) on any failure. */
-static struct fst_model *_load_model(void)
-{
-	struct fs_conf *conf = fs_plugin_conf_load(plugin_type);
-	struct fst_model *m = NULL;
-	const char *path;
-	char err[1024] = "";
-
-	if (!conf) {
-		error("%s: no usable fabsched.conf: no fabric topology", plugin_type);
-		return NULL;
-	}
-	path = fs_conf_get_str(conf, "FabricModel");
-	if (!path || !*path) {
-		error("%s: FabricModel is not set in %s: no fabric topology", plugin_type,
-		      fs_conf_source(conf));
-	} else if (fst_json_read_file(&m, path, err, sizeof(err)) != 0) {
-		error("%s: cannot use fabric model %s: %s; no fabric topology", plugin_type,
-		      path, err[0] ? err : "unknown error");
-		m = NULL;
-	} else {
-		verbose("%s: fabric model %s: %d devices, %d nodes", plugin_type, path,
-			m->ndevs, m->nhosts);
-	}
-	fs_conf_destroy(conf);
-	return m;
-}
 
 static void _drop_pending(void)
 {
@@ -358,7 +329,7 @@ extern int topo_build_config(void)
 		pending = NULL;
 		have_pending = false;
 	} else {
-		m = _load_model();
+		m = fabric_model_load(plugin_type);
 	}
 	_free_table();
 	if (m)
@@ -375,36 +346,15 @@ extern int topo_build_config(void)
  */
 extern bool topo_generate_node_ranking(void)
 {
-	struct fst_model *m;
-	int known = 0;
+	bool ranked;
 
 	pthread_mutex_lock(&lock);
 	_drop_pending();
-	m = _load_model();
+	pending = fabric_model_load(plugin_type);
 	have_pending = true;
-	pending = m;
-	if (m) {
-		for (int i = 0; i < node_record_count; i++) {
-			node_record_t *np = node_record_table_ptr[i];
-
-			if (np && fst_host_rank(m, np->name) >= 0)
-				known++;
-		}
-	}
-	if (known) {
-		for (int i = 0; i < node_record_count; i++) {
-			node_record_t *np = node_record_table_ptr[i];
-			int r;
-
-			if (!np)
-				continue;
-			r = fst_host_rank(m, np->name);
-			np->node_rank = r >= 0 ? (uint32_t)r : (uint32_t)(m->nhosts + i);
-		}
-		verbose("%s: %d nodes ranked in fabric order", plugin_type, known);
-	}
+	ranked = fabric_model_rank(pending, plugin_type);
 	pthread_mutex_unlock(&lock);
-	return known > 0;
+	return ranked;
 }
 
 /* Address of a node in the fabric; the node alone when it is on no switch. */

@@ -1,0 +1,24 @@
+/*
+ * fabric_model.h - what both flavours of topology/fabric do the same way:
+ * read the fabric model that fabsched.conf names, and rank Slurm's nodes in
+ * fabric order.  Compiled against either release's headers.
+ */
+#ifndef FABSCHED_FABRIC_MODEL_H
+#define FABSCHED_FABRIC_MODEL_H
+
+#include <stdbool.h>
+
+#include "fabsched_topo.h"
+
+/* The fabric model named by FabricModel in fabsched.conf; NULL (logged
+ * with error()) on any failure. */
+struct fst_model *fabric_model_load(const char *plugin_type);
+
+/*
+ * node_rank of every Slurm node in fabric order (the model's host rank;
+ * nodes not in the model after them, in slurm.conf order).  RET true when
+ * at least one node is in the model (ranks were set).
+ */
+bool fabric_model_rank(const struct fst_model *m, const char *plugin_type);
+
+#endif
