@@ -1,11 +1,15 @@
 #!/bin/sh
 # The test command: build everything (installing what is needed), run the
 # unit and fuzz-smoke tests (`make check`), the cluster and regression tests
-# (`make check-cluster`: real Slurm daemons, needs root) and `make distcheck`,
-# then print one line: "N passed, N failed, N skipped".
+# (`make check-cluster`: real Slurm daemons, needs root) on Debian 12's Slurm
+# 22.05, `make distcheck`, then the same cluster suite on Slurm 24.11 (built
+# from source once, cached: scripts/slurm-build.sh), and print one line:
+# "N passed, N failed, N skipped".
 #
-# Usage: scripts/check.sh [--no-cluster] [--no-distcheck]
-# Environment: FABSCHED_BUILD (build directory, default ./build).
+# Usage: scripts/check.sh [--no-cluster] [--no-distcheck] [--no-2411]
+# Environment: FABSCHED_BUILD (build directory, default ./build; the 24.11
+# build goes to $FABSCHED_BUILD-slurm-24.11), FABSCHED_SLURM_2411 (the 24.11
+# release, default 24.11.5).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,13 +17,17 @@ build=${FABSCHED_BUILD:-$top/build}
 export FABSCHED_BUILD="$build"
 run_cluster=yes
 run_distcheck=yes
+run_2411=yes
 for a in "$@"; do
 	case $a in
 	--no-cluster) run_cluster=no ;;
 	--no-distcheck) run_distcheck=no ;;
-	*) echo "check: unknown argument '$a'; accepted: --no-cluster --no-distcheck" >&2; exit 2 ;;
+	--no-2411) run_2411=no ;;
+	*) echo "check: unknown argument '$a'; accepted: --no-cluster --no-distcheck --no-2411" >&2; exit 2 ;;
 	esac
 done
+release_2411=${FABSCHED_SLURM_2411:-24.11.5}
+build_2411=$build-slurm-24.11
 
 extra_pass=0 extra_fail=0 extra_skip=0
 step() {  # step NAME CMD...: one counted result for a whole command
@@ -52,14 +60,43 @@ if [ "$run_distcheck" = yes ]; then
 	step "make distcheck" sh -c 'make -j"$(nproc)" distcheck >distcheck.log 2>&1 || { tail -n 40 distcheck.log; exit 1; }'
 fi
 
+# The cluster suite again on Slurm 24.11 (unit tests do not depend on the
+# release: they ran once above).
+slurm_2411() {
+	local paths prefix tree t0=$(date +%s)
+	paths=$("$top/scripts/slurm-build.sh" "$release_2411") || return 1
+	prefix=$(echo "$paths" | tail -n 2 | head -n 1)
+	tree=$(echo "$paths" | tail -n 1)
+	echo "check: Slurm $release_2411 ready in $(($(date +%s) - t0)) s: $prefix"
+	mkdir -p "$build_2411" && cd "$build_2411" || return 1
+	if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then
+		"$top/configure" --with-slurm="$prefix" --with-slurm-source="$tree" \
+			>configure.log 2>&1 || { tail -n 30 configure.log; return 1; }
+	fi
+	make -j"$(nproc)" >build.log 2>&1 || { tail -n 40 build.log; return 1; }
+}
+if [ "$run_cluster" = yes ] && [ "$run_2411" = yes ]; then
+	find "$build_2411/tests" -name '*.trs' -delete 2>/dev/null
+	t0=$(date +%s)
+	step "Slurm $release_2411: build Slurm (cached) and fabsched for it" slurm_2411
+	if [ -f "$build_2411/Makefile" ]; then
+		(cd "$build_2411" && make check-cluster)
+		echo "check: the cluster suite on Slurm $release_2411 took $(($(date +%s) - t0)) s"
+	fi
+	cd "$build" || exit 1
+fi
+
 # Print the failing tests' logs, then the one summary line.
-for t in $(find "$build/tests" -name '*.trs' | sort); do
+for t in $(find "$build/tests" "$build_2411/tests" -name '*.trs' 2>/dev/null | sort); do
 	if grep -Eq '^:test-result: (FAIL|ERROR|XPASS)' "$t"; then
 		echo "---- ${t%.trs}.log"
 		cat "${t%.trs}.log"
 	fi
 done
-count() { find "$build/tests" -name '*.trs' -exec cat {} + 2>/dev/null | grep -Ec "^:test-result: ($1)"; }
+count() {
+	find "$build/tests" "$build_2411/tests" -name '*.trs' -exec cat {} + 2>/dev/null |
+		grep -Ec "^:test-result: ($1)"
+}
 passed=$(( $(count 'PASS|XFAIL') + extra_pass ))
 failed=$(( $(count 'FAIL|ERROR|XPASS') + extra_fail ))
 skipped=$(( $(count 'SKIP') + extra_skip ))

@@ -2,7 +2,11 @@
 # write the Slurm configuration fragments that name them.
 #
 #   fs_stage_plugins DIR   copy every plugin of $FABSCHED_BUILDDIR into DIR
-#   fs_select_type         SelectType string of select/fabric (from its .so)
+#   fs_select_type         SelectType of fabsched's placement: select/fabric
+#                          (from its .so) on 22.05; select/cons_tres on 24.11,
+#                          where topology/fabric places the jobs
+#   fs_placement_topology  TopologyPlugin that goes with fs_select_type
+#   fs_flavour             the plugins' Slurm flavour (22.05, 24.11)
 #   fs_plugin_env DIR      export FABSCHED_CLUSTER_* so that `cluster up`
 #                          loads every fabsched plugin from DIR
 
@@ -19,8 +23,26 @@ fs_stage_plugins() {
 	[ "$n" -gt 0 ]
 }
 
+fs_flavour() {
+	local f=${FABSCHED_SLURM_FLAVOUR:-}
+	[ -n "$f" ] || f=$(sed -n 's/^SLURM_FLAVOUR = //p' "$FABSCHED_BUILDDIR/Makefile" 2>/dev/null)
+	echo "${f:-22.05}"
+}
+
+fs_placement_topology() {
+	case $(fs_flavour) in
+	22.05) echo topology/none ;;
+	*) echo topology/fabric ;;
+	esac
+}
+
 fs_select_type() {
 	local so
+	if [ "$(fs_flavour)" != 22.05 ]; then
+		[ -f "$FABSCHED_BUILDDIR/plugins/topology/fabric/.libs/topology_fabric.so" ] || return 1
+		echo select/cons_tres
+		return 0
+	fi
 	for so in "$FABSCHED_BUILDDIR"/plugins/select/*/.libs/select_*.so; do
 		[ -f "$so" ] || continue
 		so=${so##*/}; so=${so%.so}
