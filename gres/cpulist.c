@@ -190,37 +190,36 @@ char *fs_cpulist_union(const char *a, const char *b)
 	return s;
 }
 
-int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, unsigned rank)
+/* 0 when list is a cpulist, else -1 with fs_cpulist_parse's message */
+static int _valid(const char *list, char *msg, size_t msgsz)
 {
-	long best = -1;
-	size_t nbest = 0;
-	long *ov;
+	unsigned char *b = NULL;
+	size_t n;
 
-	if (!n || !(ov = calloc(n, sizeof(*ov))))
+	if (fs_cpulist_parse(list, &b, &n, msg, msgsz))
+		return -1;
+	free(b);
+	return 0;
+}
+
+int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
+			 size_t n, size_t *pick, char *msg, size_t msgsz)
+{
+	long best = 0;
+
+	*pick = n;
+	if (_valid(task_cpus, msg, msgsz))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		ov[i] = fs_cpulist_overlap(task_cpus, cand[i]);
-		if (ov[i] < 0) {
-			free(ov);
-			return -1;
-		}
-		if (ov[i] > best) {
-			best = ov[i];
-			nbest = 1;
-		} else if (ov[i] == best) {
-			nbest++;
+		long ov = fs_cpulist_overlap(task_cpus, cand[i]);
+
+		if (ov < 0)
+			return _valid(cand[i], msg, msgsz) ? -1 :
+			       fs_gres_err(msg, msgsz, "out of memory");
+		if (ov > best) {	/* strictly more: equals keep the first */
+			best = ov;
+			*pick = i;
 		}
 	}
-	rank %= (unsigned)nbest;
-	for (size_t i = 0; i < n; i++) {
-		if (ov[i] != best)
-			continue;
-		if (rank-- == 0) {
-			free(ov);
-			return (int)i;
-		}
-	}
-	free(ov);
-	return -1; /* not reached */
+	return 0;
 }

@@ -19,6 +19,7 @@ const char *const fs_gres_rdma_env_names[] = {
 	"NCCL_IB_HCA",
 	"OMPI_MCA_btl_openib_if_include",
 	"FABSCHED_RDMA_DEVICES",
+	FS_GRES_RDMA_LOCALITY_ENV,
 	NULL,
 };
 
@@ -98,9 +99,11 @@ static int _name_ok(const char *s)
 int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 		     struct fs_gres_env *env, char *msg, size_t msgsz)
 {
-	struct sbuf ports = { 0 }, names = { 0 }, nccl = { 0 };
+	struct sbuf ports = { 0 }, names = { 0 }, nccl = { 0 }, loc = { 0 };
+	int with_cpus = n > 0;
 	char q[80];
 
+	/* check everything first: nothing to undo afterwards */
 	for (size_t i = 0; i < n; i++) {
 		if (!_name_ok(devs[i].name)) {
 			fs_gres_quote(devs[i].name, q, sizeof(q));
@@ -109,7 +112,22 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 					   "environment; expected letters, "
 					   "digits, '_', '-', '.'", q);
 		}
+		if (!devs[i].cpus) {
+			with_cpus = 0;
+		} else if (fs_cpulist_count(devs[i].cpus) < 0) {
+			fs_gres_quote(devs[i].cpus, q, sizeof(q));
+			return fs_gres_err(msg, msgsz,
+					   "CPUs of HCA %s \"%s\": not a CPU "
+					   "list; expected e.g. 0-7,16-23",
+					   devs[i].name, q);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
 		_add(&names, "%s%s", i ? "," : "", devs[i].name);
+		_add(&loc, "%s%s", i ? ";" : "", devs[i].name);
+		for (size_t p = 0; p < devs[i].nports; p++)
+			_add(&loc, "%s%u", p ? "," : ":", devs[i].ports[p]);
+		_add(&loc, "=%s", devs[i].cpus ? devs[i].cpus : "");
 		if (!devs[i].nports) {
 			_add(&ports, "%s%s", ports.len ? "," : "", devs[i].name);
 			continue;
@@ -127,11 +145,15 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 	if (_put(env, "OMPI_MCA_btl_openib_if_include", &ports) ||
 	    _put(env, "FABSCHED_RDMA_DEVICES", &names))
 		goto oom;
+	if (with_cpus && _put(env, FS_GRES_RDMA_LOCALITY_ENV, &loc))
+		goto oom;
+	free(loc.s);
 	return 0;
 oom:
 	free(ports.s);
 	free(names.s);
 	free(nccl.s);
+	free(loc.s);
 	fs_gres_env_clear(env);
 	return fs_gres_err(msg, msgsz, "out of memory");
 }

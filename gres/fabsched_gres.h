@@ -205,12 +205,18 @@ char *fs_cpulist_union(const char *a, const char *b);
 
 /*
  * The candidate nearest to a task: the one whose CPUs overlap task_cpus
- * most; among equals, candidate (rank mod number of equals) so tasks
- * spread.  Returns an index into cand, -1 when n is 0 or a list is
- * malformed.
+ * most; among equals, the lowest index.  *pick is that index, or n when
+ * no candidate shares a CPU with the task (or n is 0): the caller then
+ * keeps them all.  -1 with a message when a list is malformed.
  */
 int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, unsigned rank);
+			 size_t n, size_t *pick, char *msg, size_t msgsz);
+
+/*
+ * The CPUs the calling thread may run on (sched_getaffinity), as a
+ * cpulist (malloc'ed); NULL with a message on failure.
+ */
+char *fs_gres_task_cpus(char *msg, size_t msgsz);
 
 /* ------------------------------------------------------------ environment */
 
@@ -219,6 +225,8 @@ struct fs_gres_rdma_dev {
 	const char *name;	/* mlx5_0 */
 	const unsigned *ports;	/* active ports */
 	size_t nports;
+	const char *cpus;	/* its local CPUs (cpulist, "" unknown), or
+				   NULL: no FABSCHED_RDMA_LOCALITY */
 };
 
 #define FS_GRES_ENV_MAX 8
@@ -234,6 +242,9 @@ struct fs_gres_env {
  *   NCCL_IB_HCA                      =mlx5_0:1,mlx5_1:1
  *   OMPI_MCA_btl_openib_if_include   mlx5_0:1,mlx5_1:1
  *   FABSCHED_RDMA_DEVICES            mlx5_0,mlx5_1
+ * and, when every device has cpus (not NULL), the HCAs with their local
+ * CPUs, from which each task picks its own (fs_gres_rdma_task_env):
+ *   FABSCHED_RDMA_LOCALITY           mlx5_0:1=0-19;mlx5_1:1=20-39
  * An HCA without active port is named without port (mlx5_0).  Names that
  * are not [A-Za-z0-9_.-]+ are refused.  env must be zeroed or cleared.
  */
@@ -242,5 +253,83 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 /* Names of the variables fs_gres_rdma_env sets (NULL-terminated). */
 extern const char *const fs_gres_rdma_env_names[];
 void fs_gres_env_clear(struct fs_gres_env *env);
+
+/* ------------------------------------------------------------ per task */
+
+#define FS_GRES_RDMA_LOCALITY_ENV "FABSCHED_RDMA_LOCALITY"
+#define FS_GRES_RDMA_MAX 64	/* HCAs in one FABSCHED_RDMA_LOCALITY */
+#define FS_GRES_PORTS_MAX 8	/* ports of one HCA in it */
+
+/* A parsed FABSCHED_RDMA_LOCALITY; dev[] points into the other members. */
+struct fs_gres_rdma_set {
+	size_t n;
+	struct fs_gres_rdma_dev dev[FS_GRES_RDMA_MAX];
+	char name[FS_GRES_RDMA_MAX][64];
+	unsigned ports[FS_GRES_RDMA_MAX][FS_GRES_PORTS_MAX];
+	char *cpus[FS_GRES_RDMA_MAX];	/* malloc'ed */
+};
+
+/*
+ * Parse a FABSCHED_RDMA_LOCALITY value:
+ *   <hca>[:<port>[,<port>...]]=<cpulist>[;...]
+ * e.g. "mlx5_0:1=0-19;mlx5_2:1=20-39" (an empty cpulist is an HCA of
+ * unknown locality).  set must be zeroed; clear it with
+ * fs_gres_rdma_set_clear, also after an error.
+ */
+int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
+				char *msg, size_t msgsz);
+void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
+
+/*
+ * One task's variables (UCX_NET_DEVICES, NCCL_IB_HCA,
+ * OMPI_MCA_btl_openib_if_include, FABSCHED_RDMA_DEVICES) from its step's
+ * FABSCHED_RDMA_LOCALITY and the task's CPUs: the HCA whose CPUs overlap
+ * the task's most (equals: the first listed), or every HCA of the step
+ * when none shares a CPU with the task.  env must be zeroed or cleared.
+ */
+int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
+			  struct fs_gres_env *env, char *msg, size_t msgsz);
+
+/* ------------------------------------------------------------ hugepages */
+
+/*
+ * Slurm 22.05 keeps one bit per unit of a gres whose records have File=,
+ * and at most 1024 units per node and gres (MAX_GRES_BITMAP in its
+ * src/common/gres.c).
+ */
+#define FS_GRES_MAX_INDEXED 1024
+
+/* One gres/hugepages record: a pool counted in units of per_unit pages. */
+struct fs_gres_huge_rec {
+	int numa_node;
+	uint64_t page_kb;
+	char type[32];		/* "2m" (per_unit 1) or "2mx8" */
+	uint64_t per_unit;	/* pages per unit: 1, 2, 4, ... */
+	uint64_t units;		/* the record's Count */
+	uint64_t left;		/* pages of the pool beyond whole units */
+};
+
+/*
+ * The records for a node's pools (pools without pages get none; a pool
+ * smaller than its unit gets one with units 0, its pages in left): every
+ * page size is counted in pages while the node's units, all sizes
+ * together, are at most max_units; otherwise the unit of the page size
+ * with the most units (equals: the smaller page) doubles until they are.
+ * *out (malloc'ed, *nout entries, NULL when 0) is the caller's.  -1 with a
+ * message when even one page per pool would not fit.
+ */
+int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
+		      uint64_t max_units, struct fs_gres_huge_rec **out,
+		      size_t *nout, char *msg, size_t msgsz);
+
+/* Type of a unit of per_unit pages of page_kb: "2m", "2mx8"; buf of 32. */
+const char *fs_gres_huge_type(uint64_t page_kb, uint64_t per_unit, char *buf,
+			      size_t bufsz);
+/*
+ * Inverse: "<page size>[x<pages>]" ("2m", "1g", "2mx8") -> page size in
+ * KiB and pages per unit (1..2^30); -1 with a message otherwise.
+ */
+int fs_gres_huge_type_parse(const char *type, uint64_t *page_kb,
+			    uint64_t *per_unit, char *msg, size_t msgsz);
 
 #endif /* FABSCHED_GRES_H */

@@ -9,18 +9,16 @@
  *              File=/dev/infiniband/uverbsN Cores=<NUMA-local cores>
  *   hugepages  one record per NUMA node and page size: Type=2m|1g
  *              Count=<pages in the pool> Cores=<that node's cores>
- *              File=<the pool's sysfs directory>
+ *              File=<the pool's sysfs directory>; when the node's pages
+ *              exceed the 1024 units Slurm indexes per node, a page size
+ *              is counted in blocks of 2^k pages instead (Type=2mx8)
  * A table of the records (gres index -> HCA or NUMA node) is kept, handed
  * to slurmstepd (send/recv_stepd) and used for the job, step, task and
  * prolog/epilog environment.  Bad input is logged, never fatal.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1 /* sched_getaffinity */
-#endif
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +56,10 @@ static int _is_rdma(void)
 /* A run of gres indices [first, first + count) given by one record. */
 struct unit {
 	uint64_t first, count;
-	char label[64];		/* rdma: HCA name; hugepages: page type */
+	char label[64];		/* rdma: HCA name; hugepages: gres type */
 	int numa;		/* hugepages: NUMA node, -1 unknown */
+	uint64_t page_kb;	/* hugepages: page size (0 unknown type) */
+	uint64_t per_unit;	/* hugepages: pages per gres unit */
 	char ports[64];		/* rdma: active ports "1,2", or "" */
 	char *cpus;		/* machine CPUs (cpulist), malloc'ed */
 };
@@ -86,6 +86,24 @@ static struct unit *_unit_add(void)
 	memset(&n[_nunits], 0, sizeof(*n));
 	n[_nunits].numa = -1;
 	return &n[_nunits++];
+}
+
+/* hugepages: page size and pages per unit from the record's type */
+static void _unit_type(struct unit *u)
+{
+	char msg[FS_GRES_MSG_SIZE];
+
+	u->page_kb = 0;
+	u->per_unit = 1;
+	if (_is_rdma())
+		return;
+	if (fs_gres_huge_type_parse(u->label, &u->page_kb, &u->per_unit, msg,
+				    sizeof(msg))) {
+		error("%s: %s: its pages are not passed to the job", plugin_type,
+		      msg);
+		u->page_kb = 0;
+		u->per_unit = 1;
+	}
 }
 
 /* one line per unit: first count label numa ports cpus ('-' for empty) */
@@ -128,6 +146,7 @@ static int _units_parse(const char *s)
 		if (strcmp(ports, "-"))
 			snprintf(u->ports, sizeof(u->ports), "%s", ports);
 		u->cpus = strdup(strcmp(cpus, "-") ? cpus : "");
+		_unit_type(u);
 		p += n;
 		while (*p == '\n' || *p == ' ')
 			p++;
@@ -406,6 +425,7 @@ static int _build_units(void *x, void *arg)
 				break;
 			}
 		u->cpus = strdup("");
+		_unit_type(u);
 	}
 	return 0;
 }
@@ -414,57 +434,66 @@ static int _build_units(void *x, void *arg)
 
 /*
  * Slurm 22.05 keeps one bit per unit of a gres whose records have File=,
- * and refuses more than 1024 units per node (MAX_GRES_BITMAP in gres.c).
- * Per-NUMA placement needs File=, so it is used when the node's pages fit;
- * otherwise the records are counts without File= or Cores=.
+ * and refuses more than FS_GRES_MAX_INDEXED (1024) units per node.
+ * Per-NUMA placement needs File=, so a node whose pages do not fit is
+ * counted in blocks of pages (fs_gres_huge_plan): Type=2mx8 is a unit of
+ * 8 2 MiB pages.
  */
-#define FS_MAX_INDEXED 1024
-
 static int _huge_detect(const struct fs_gres_inventory *inv,
 			node_config_load_t *config, List out)
 {
-	uint64_t total = 0;
-	bool indexed;
+	struct fs_gres_huge_rec *recs = NULL;
+	size_t nrecs = 0;
+	char msg[FS_GRES_MSG_SIZE];
 	int n = 0;
 
+	if (fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
+			      &recs, &nrecs, msg, sizeof(msg))) {
+		error("%s: %s", plugin_type, msg);
+		return 0;
+	}
 	for (size_t i = 0; i < inv->npools; i++)
-		total += inv->pools[i].total;
-	indexed = total <= FS_MAX_INDEXED;
-	if (!indexed)
-		info("%s: %" PRIu64 " pages in all: more than the %d units "
-		     "Slurm 22.05 can index per node, so no per-NUMA placement; "
-		     "records without File= and Cores= (counts only)",
-		     plugin_type, total, FS_MAX_INDEXED);
-
-	for (size_t i = 0; i < inv->npools; i++) {
-		const struct fs_gres_hugepool *p = &inv->pools[i];
+		if (!inv->pools[i].total)
+			verbose("%s: NUMA node %d: no %s pages in the pool",
+				plugin_type, inv->pools[i].numa_node,
+				inv->pools[i].type);
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct fs_gres_huge_rec *r = &recs[i];
 		const struct fs_gres_numa *nu = fs_gres_numa_find(inv,
-								  p->numa_node);
+								  r->numa_node);
 		bitstr_t *mac = NULL;
 		char *abs = NULL, file[160];
 
-		if (!p->total) {
-			verbose("%s: NUMA node %d: no %s pages in the pool",
-				plugin_type, p->numa_node, p->type);
+		if (r->per_unit > 1)
+			info("%s: NUMA node %d: %" PRIu64 " pages counted in "
+			     "units of %" PRIu64 " (Type=%s): the node's pages "
+			     "exceed the %d units Slurm indexes per node",
+			     plugin_type, r->numa_node,
+			     r->units * r->per_unit + r->left, r->per_unit,
+			     r->type, FS_GRES_MAX_INDEXED);
+		if (r->left)
+			info("%s: NUMA node %d: %" PRIu64 " page(s) of %" PRIu64
+			     " KiB short of a whole unit: not schedulable",
+			     plugin_type, r->numa_node, r->left, r->page_kb);
+		if (!r->units)
 			continue;
-		}
-		if (indexed && (!nu || _cores(config, nu->cpus, &mac, &abs)))
+		if (!nu || _cores(config, nu->cpus, &mac, &abs))
 			verbose("%s: NUMA node %d: CPUs unknown: no Cores",
-				plugin_type, p->numa_node);
+				plugin_type, r->numa_node);
 		snprintf(file, sizeof(file),
 			 "/sys/devices/system/node/node%d/hugepages/"
-			 "hugepages-%" PRIu64 "kB", p->numa_node, p->page_kb);
-		add_gres_to_list(out, "hugepages", p->total, config->cpu_cnt,
-				 abs, mac, indexed ? file : NULL,
-				 (char *) p->type, NULL, NULL, 0);
+			 "hugepages-%" PRIu64 "kB", r->numa_node, r->page_kb);
+		add_gres_to_list(out, "hugepages", r->units, config->cpu_cnt,
+				 abs, mac, file, (char *) r->type, NULL, NULL,
+				 0);
 		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64
-			" Cores=%s (%" PRIu64 " free)", plugin_type,
-			p->numa_node, p->type, p->total, abs ? abs : "-",
-			p->free);
+			" Cores=%s", plugin_type, r->numa_node, r->type,
+			r->units, abs ? abs : "-");
 		FREE_NULL_BITMAP(mac);
 		xfree(abs);
 		n++;
 	}
+	free(recs);
 	return n;
 }
 
@@ -553,12 +582,11 @@ extern int gres_p_node_config_load(List gres_conf_list,
 
 /* --- environment */
 
-/* Allocated units, as rdma devices (names, ports) in index order. */
+/* Allocated units, as rdma devices (names, ports, CPUs) in index order. */
 struct rdma_sel {
 	size_t n;
-	struct fs_gres_rdma_dev dev[64];
-	unsigned ports[64][8];
-	const char *cpus[64];
+	struct fs_gres_rdma_dev dev[FS_GRES_RDMA_MAX];
+	unsigned ports[FS_GRES_RDMA_MAX][FS_GRES_PORTS_MAX];
 };
 
 static void _rdma_select(bitstr_t *alloc, struct rdma_sel *s)
@@ -566,14 +594,14 @@ static void _rdma_select(bitstr_t *alloc, struct rdma_sel *s)
 	int64_t size = alloc ? bit_size(alloc) : 0;
 
 	memset(s, 0, sizeof(*s));
-	for (int64_t i = 0; i < size && s->n < 64; i++) {
+	for (int64_t i = 0; i < size && s->n < FS_GRES_RDMA_MAX; i++) {
 		struct unit *u;
 		size_t np = 0;
 		const char *p;
 
 		if (!bit_test(alloc, i) || !(u = _unit_of((uint64_t) i)))
 			continue;
-		for (p = u->ports; *p && np < 8;) {
+		for (p = u->ports; *p && np < FS_GRES_PORTS_MAX;) {
 			s->ports[s->n][np++] = (unsigned) strtoul(p, (char **) &p, 10);
 			if (*p == ',')
 				p++;
@@ -583,7 +611,7 @@ static void _rdma_select(bitstr_t *alloc, struct rdma_sel *s)
 		s->dev[s->n].name = u->label;
 		s->dev[s->n].ports = s->ports[s->n];
 		s->dev[s->n].nports = np;
-		s->cpus[s->n] = u->cpus ? u->cpus : "";
+		s->dev[s->n].cpus = u->cpus ? u->cpus : "";
 		s->n++;
 	}
 }
@@ -594,41 +622,67 @@ static void _rdma_clear_env(char ***env)
 		_unset_env(env, fs_gres_rdma_env_names[i]);
 }
 
-static void _rdma_apply(char ***env, const struct fs_gres_rdma_dev *devs,
-			size_t n, bool only_selection)
+static void _apply(char ***env, struct fs_gres_env *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		_set_env(env, e->name[i], e->value[i]);
+	fs_gres_env_clear(e);
+}
+
+/* The variables of the allocated HCAs, FABSCHED_RDMA_LOCALITY included. */
+static void _rdma_env(char ***env, bitstr_t *alloc)
 {
 	struct fs_gres_env e = { 0 };
 	char msg[FS_GRES_MSG_SIZE];
+	struct rdma_sel *s = xmalloc(sizeof(*s));
 
-	if (fs_gres_rdma_env(devs, n, &e, msg, sizeof(msg))) {
+	_rdma_select(alloc, s);
+	_rdma_clear_env(env);
+	if (s->n && fs_gres_rdma_env(s->dev, s->n, &e, msg, sizeof(msg)))
 		error("%s: %s", plugin_type, msg);
-		return;
-	}
-	for (size_t i = 0; i < e.n; i++) {
-		if (only_selection && !strcmp(e.name[i], "FABSCHED_RDMA_DEVICES"))
-			continue;
-		_set_env(env, e.name[i], e.value[i]);
-	}
-	fs_gres_env_clear(&e);
+	else
+		_apply(env, &e);
+	xfree(s);
 }
 
-static void _rdma_env(char ***env, bitstr_t *alloc)
-{
-	struct rdma_sel s;
+/* pages of one size on one NUMA node (-1: any) */
+struct huge_part {
+	uint64_t page_kb, pages;
+	int numa;
+};
 
-	_rdma_select(alloc, &s);
-	if (!s.n) {
-		_rdma_clear_env(env);
-		return;
+static void _huge_add(struct huge_part *parts, size_t *n, uint64_t page_kb,
+		      int numa, uint64_t pages)
+{
+	size_t k;
+
+	for (k = 0; k < *n; k++)
+		if (parts[k].page_kb == page_kb && parts[k].numa == numa)
+			break;
+	if (k == *n) {
+		parts[k].page_kb = page_kb;
+		parts[k].numa = numa;
+		parts[k].pages = 0;
+		(*n)++;
 	}
-	_rdma_apply(env, s.dev, s.n, false);
+	parts[k].pages += pages;
 }
 
-/* "2m:0=256,2m:8=256" from the allocated indices; "" when none */
-static char *_huge_alloc_str(bitstr_t *alloc)
+/*
+ * The job's pages on this node, in pages whatever unit the records count
+ * in: "2m:0=256,2m:8=256" (*s, NULL when none) and their total.  Without
+ * a bitmap (records without File=) the count is the node's one type's,
+ * on any NUMA node.
+ */
+static void _huge_alloc(bitstr_t *alloc, uint64_t cnt, char **s,
+			uint64_t *total)
 {
-	char *s = NULL;
+	struct huge_part *parts = xcalloc(_nunits + 1, sizeof(*parts));
+	size_t n = 0;
+	char page[16];
 
+	*s = NULL;
+	*total = 0;
 	for (size_t i = 0; alloc && i < _nunits; i++) {
 		struct unit *u = &_units[i];
 		int64_t size = bit_size(alloc), last;
@@ -642,28 +696,53 @@ static char *_huge_alloc_str(bitstr_t *alloc)
 		if (last > (int64_t) u->first)
 			c = (uint64_t) bit_set_count_range(alloc, (int64_t) u->first,
 							   last);
-		if (!c)
+		if (!c || !u->page_kb)
 			continue;
-		if (u->numa >= 0)
-			xstrfmtcat(s, "%s%s:%d=%" PRIu64, s ? "," : "",
-				   u->label, u->numa, c);
-		else
-			xstrfmtcat(s, "%s%s:any=%" PRIu64, s ? "," : "",
-				   u->label, c);
+		_huge_add(parts, &n, u->page_kb, u->numa, c * u->per_unit);
 	}
-	return s;
+	if (!alloc && cnt) {
+		struct unit *u0 = _nunits ? &_units[0] : NULL;
+
+		for (size_t i = 1; u0 && i < _nunits; i++)
+			if (_units[i].page_kb != u0->page_kb ||
+			    _units[i].per_unit != u0->per_unit)
+				u0 = NULL;
+		if (u0 && u0->page_kb) {
+			_huge_add(parts, &n, u0->page_kb, -1,
+				  cnt * u0->per_unit);
+		} else {
+			error("%s: %" PRIu64 " unit(s) of records without File= "
+			      "of several types: their page sizes are unknown; "
+			      "expected one type per node, or autodetected "
+			      "records (gres_hugepages(8))", plugin_type, cnt);
+			*total = cnt;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		fs_gres_page_type(parts[k].page_kb, page, sizeof(page));
+		if (parts[k].numa >= 0)
+			xstrfmtcat(*s, "%s%s:%d=%" PRIu64, *s ? "," : "", page,
+				   parts[k].numa, parts[k].pages);
+		else
+			xstrfmtcat(*s, "%s%s:any=%" PRIu64, *s ? "," : "", page,
+				   parts[k].pages);
+		*total += parts[k].pages;
+	}
+	xfree(parts);
 }
 
 static void _huge_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 {
-	char *s = _huge_alloc_str(alloc), num[32];
+	char *s = NULL, num[32];
+	uint64_t total = 0;
 
-	if (!cnt && !s) {
-		_unset_env(env, "FABSCHED_HUGEPAGES");
+	_huge_alloc(alloc, cnt, &s, &total);
+	_unset_env(env, "FABSCHED_HUGEPAGES");
+	if (!total && !s) {
 		_unset_env(env, "FABSCHED_HUGEPAGES_COUNT");
 		return;
 	}
-	snprintf(num, sizeof(num), "%" PRIu64, cnt);
+	snprintf(num, sizeof(num), "%" PRIu64, total);
 	_set_env(env, "FABSCHED_HUGEPAGES_COUNT", num);
 	if (s)
 		_set_env(env, "FABSCHED_HUGEPAGES", s);
@@ -690,40 +769,20 @@ extern void gres_p_step_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 	_env(step_env_ptr, gres_bit_alloc, gres_cnt);
 }
 
-/* The CPUs this task may run on, as a cpulist (malloc'ed). */
-static char *_task_cpus(void)
-{
-	cpu_set_t set;
-	unsigned char *bits;
-	char *s;
-	size_t n = CPU_SETSIZE;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return NULL;
-	if (!(bits = calloc(n, 1)))
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		bits[i] = CPU_ISSET(i, &set) ? 1 : 0;
-	s = fs_cpulist_format(bits, n);
-	free(bits);
-	return s;
-}
-
 /*
- * Called in the task (after its CPU binding).  With several HCAs, the
- * selection variables name the one nearest the task's CPUs; ties are
- * spread by the task's local rank.  FABSCHED_RDMA_DEVICES keeps every HCA
- * of the step.
+ * Called in the task after its CPU binding, but by Slurm 22.05 only when
+ * the step has a binding option (--gpu-bind, --accel-bind); the SPANK
+ * plugin does the same for every step.  The task's variables name the
+ * HCA nearest its CPUs (fs_gres_rdma_task_env); FABSCHED_RDMA_LOCALITY
+ * keeps every HCA of the step.
  */
 extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 				uint64_t gres_cnt, bitstr_t *usable_gres,
 				gres_internal_flags_t flags)
 {
-	struct rdma_sel s;
-	char *cpus;
-	const char *lid;
-	unsigned rank = 0;
-	int pick;
+	struct fs_gres_env e = { 0 };
+	char msg[FS_GRES_MSG_SIZE], *cpus;
+	const char *loc;
 
 	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type,
 	      gres_cnt);
@@ -731,26 +790,20 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 		_huge_env(step_env_ptr, gres_bit_alloc, gres_cnt);
 		return;
 	}
-	_rdma_select(usable_gres ? usable_gres : gres_bit_alloc, &s);
-	if (!s.n) {
-		_rdma_clear_env(step_env_ptr);
+	_rdma_env(step_env_ptr, usable_gres ? usable_gres : gres_bit_alloc);
+	if (!step_env_ptr || !*step_env_ptr ||
+	    !(loc = getenvp(*step_env_ptr, FS_GRES_RDMA_LOCALITY_ENV)))
+		return;
+	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
+	    fs_gres_rdma_task_env(loc, cpus, &e, msg, sizeof(msg))) {
+		error("%s: task HCAs: %s", plugin_type, msg);
+		free(cpus);
 		return;
 	}
-	_rdma_apply(step_env_ptr, s.dev, s.n, false);
-	if (s.n == 1)
-		return;
-	if (step_env_ptr && *step_env_ptr &&
-	    (lid = getenvp(*step_env_ptr, "SLURM_LOCALID")))
-		rank = (unsigned) strtoul(lid, NULL, 10);
-	if (!(cpus = _task_cpus()))
-		return;
-	pick = fs_gres_pick_nearest(cpus, s.cpus, s.n, rank);
-	if (pick >= 0) {
-		_rdma_apply(step_env_ptr, &s.dev[pick], 1, true);
-		if (flags & GRES_INTERNAL_FLAG_VERBOSE)
-			info("%s: task %u on CPUs %s uses %s", plugin_type,
-			     rank, cpus, s.dev[pick].name);
-	}
+	if (flags & GRES_INTERNAL_FLAG_VERBOSE)
+		info("%s: task on CPUs %s uses %s", plugin_type, cpus,
+		     e.n > 3 ? e.value[3] : "?");
+	_apply(step_env_ptr, &e);
 	free(cpus);
 }
 

@@ -19,6 +19,7 @@
 #include <slurm/spank.h>
 
 #include "args.h"
+#include "task_rdma.h"
 #include "fabsched_config.h"
 
 SPANK_PLUGIN(fabsched, 1);
@@ -121,6 +122,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	if (rc != ESPANK_SUCCESS && rc != ESPANK_ENV_NOEXIST)
 		slurm_error("fabsched: cannot drop SLURM_RLIMIT_MEMLOCK: %s",
 			    spank_strerror(rc));
+	fabsched_task_rdma(sp);	/* the HCA nearest the task (task_rdma.c) */
 	rc = spank_setenv(sp, "FABSCHED_VERSION", PACKAGE_VERSION, 1);
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("fabsched: cannot set FABSCHED_VERSION in the task environment: %s",

@@ -5,6 +5,7 @@
  * the harness.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +34,7 @@ static const char *_fixture(const char *kind, const char *name)
 #define XML_LASSEN "coral-lassen.xml"
 #define XML_32 "32em64t-2n8c+1mic.xml"
 #define XML_40 "40intel64-2g2n4c+pci.xml"
+#define XML_2S "synthetic-2pkg-2numa.xml"
 
 static struct fs_gres_inventory *_load(const char *xml, const char *tree,
 				       unsigned what)
@@ -116,19 +118,70 @@ static void test_cpulist(void **state)
 
 static void test_pick_nearest(void **state)
 {
-	const char *cand[] = { "0-7", "8-15", "8-15" };
+	const char *cand[] = { "0-7", "8-15", "8-15", "16-23" };
+	char msg[FS_GRES_MSG_SIZE];
+	size_t pick = 99;
 
 	(void)state;
-	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 3, 0), 0);
-	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 3, 5), 0);
-	/* tie between 1 and 2: spread by rank */
-	assert_int_equal(fs_gres_pick_nearest("9", cand, 3, 0), 1);
-	assert_int_equal(fs_gres_pick_nearest("9", cand, 3, 1), 2);
-	assert_int_equal(fs_gres_pick_nearest("9", cand, 3, 2), 1);
-	/* all CPUs: every candidate ties */
-	assert_int_equal(fs_gres_pick_nearest("0-15", cand, 2, 1), 1);
-	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 0, 0), -1);
-	assert_int_equal(fs_gres_pick_nearest("x", cand, 3, 0), -1);
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 0);
+	/* most overlap wins, wherever it is */
+	assert_int_equal(fs_gres_pick_nearest("7-12", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 1);
+	assert_int_equal(fs_gres_pick_nearest("15-23", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 3);
+	/* equals (1 and 2 are the same CPUs): the first listed */
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 1);
+	assert_int_equal(fs_gres_pick_nearest("0-23", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 0);
+	/* no CPU in common, or no candidate: n (keep them all) */
+	assert_int_equal(fs_gres_pick_nearest("30-31", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 4);
+	assert_int_equal(fs_gres_pick_nearest("", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 4);
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 0, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 0);
+	/* malformed lists, the task's or a candidate's */
+	msg[0] = '\0';
+	assert_int_equal(fs_gres_pick_nearest("x", cand, 4, &pick, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "\"x\""));
+	cand[2] = "8-";
+	assert_int_equal(fs_gres_pick_nearest("0", cand, 4, &pick, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "\"8-\""));
+	assert_non_null(strstr(msg, "expected"));
+}
+
+static void test_task_cpus(void **state)
+{
+	cpu_set_t old, one;
+	char msg[FS_GRES_MSG_SIZE], *s;
+	int cpu = -1;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	for (int i = 0; i < CPU_SETSIZE && cpu < 0; i++)
+		if (CPU_ISSET(i, &old))
+			cpu = i;
+	assert_true(cpu >= 0);
+	s = fs_gres_task_cpus(msg, sizeof(msg));
+	assert_non_null(s);
+	assert_int_equal(fs_cpulist_count(s), CPU_COUNT(&old));
+	free(s);
+	/* bound to one CPU: exactly that one */
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	s = fs_gres_task_cpus(msg, sizeof(msg));
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+	assert_non_null(s);
+	{
+		char want[16];
+
+		snprintf(want, sizeof(want), "%d", cpu);
+		assert_string_equal(s, want);
+	}
+	free(s);
 }
 
 /* ------------------------------------------------------------ hwloc */
@@ -451,7 +504,8 @@ static void test_env(void **state)
 {
 	static const unsigned p1[] = { 1 }, p12[] = { 1, 2 };
 	struct fs_gres_rdma_dev d[] = {
-		{ "mlx5_0", p1, 1 }, { "mlx5_2", p12, 2 }, { "qib0", NULL, 0 },
+		{ "mlx5_0", p1, 1, NULL }, { "mlx5_2", p12, 2, NULL },
+		{ "qib0", NULL, 0, NULL },
 	};
 	struct fs_gres_env e = { 0 };
 	char msg[FS_GRES_MSG_SIZE];
@@ -469,13 +523,267 @@ static void test_env(void **state)
 	assert_string_equal(_env(&e, "NCCL_IB_HCA"),
 			    "=mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
 	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0,mlx5_2,qib0");
+	/* no CPUs given: no locality */
+	assert_null(_env(&e, "FABSCHED_RDMA_LOCALITY"));
+	fs_gres_env_clear(&e);
+	/* with their CPUs: the locality too, every variable set */
+	d[0].cpus = "0-19";
+	d[1].cpus = "20-39";
+	d[2].cpus = "";
+	assert_int_equal(fs_gres_rdma_env(d, 3, &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_LOCALITY"),
+			    "mlx5_0:1=0-19;mlx5_2:1,2=20-39;qib0=");
 	for (size_t i = 0; fs_gres_rdma_env_names[i]; i++)
 		assert_non_null(_env(&e, fs_gres_rdma_env_names[i]));
 	fs_gres_env_clear(&e);
+	/* one without CPUs: no locality at all */
+	d[2].cpus = NULL;
+	assert_int_equal(fs_gres_rdma_env(d, 3, &e, msg, sizeof(msg)), 0);
+	assert_null(_env(&e, "FABSCHED_RDMA_LOCALITY"));
+	fs_gres_env_clear(&e);
+	d[1].cpus = "20-";
+	assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "mlx5_2"));
+	assert_non_null(strstr(msg, "20-"));
+	assert_int_equal(e.n, 0);
 	d[0].name = "mlx5;rm";
 	assert_int_equal(fs_gres_rdma_env(d, 1, &e, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "mlx5;rm"));
 	assert_int_equal(e.n, 0);
+}
+
+static void test_locality_parse(void **state)
+{
+	struct fs_gres_rdma_set set = { 0 };
+	struct fs_gres_env e = { 0 };
+	char msg[FS_GRES_MSG_SIZE];
+	static const struct {
+		const char *value, *word;
+	} bad[] = {
+		{ "", "empty" },
+		{ "mlx5_0:1", "no '='" },
+		{ "=0-3", "no HCA name" },
+		{ "mlx5 0:1=0", "after the HCA name" },
+		{ "mlx5_0:=0", "empty port" },
+		{ "mlx5_0:0=0", "1..255" },
+		{ "mlx5_0:256=0", "1..255" },
+		{ "mlx5_0:1,=0", "empty port" },
+		{ "mlx5_0:1;2=0", "no '='" },
+		{ "mlx5_0:1=0-", "not a cpulist" },
+		{ "mlx5_0:1=0;mlx5_0:2=1", "named twice" },
+		{ "mlx5_0:1=0;", "no '='" },
+		{ "mlx5_0:1,2,3,4,5,6,7,8,9=0", "more than 8 ports" },
+	};
+
+	(void)state;
+	assert_int_equal(fs_gres_rdma_locality_parse(
+		"mlx5_0:1=8-87;mlx5_2:1,2=96-175;qib0=", &set, msg,
+		sizeof(msg)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.dev[0].name, "mlx5_0");
+	assert_int_equal(set.dev[0].nports, 1);
+	assert_int_equal(set.dev[0].ports[0], 1);
+	assert_string_equal(set.dev[0].cpus, "8-87");
+	assert_int_equal(set.dev[1].nports, 2);
+	assert_int_equal(set.dev[1].ports[1], 2);
+	assert_string_equal(set.dev[2].name, "qib0");
+	assert_int_equal(set.dev[2].nports, 0);
+	assert_string_equal(set.dev[2].cpus, "");
+	fs_gres_rdma_set_clear(&set);
+	/* what the builder writes, the parser reads back */
+	{
+		static const unsigned p1[] = { 1 };
+		struct fs_gres_rdma_dev d[] = {
+			{ "mlx5_0", p1, 1, "0-7" }, { "mlx5_1", p1, 1, "8-15" },
+		};
+
+		assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), 0);
+		assert_int_equal(fs_gres_rdma_locality_parse(
+			_env(&e, "FABSCHED_RDMA_LOCALITY"), &set, msg,
+			sizeof(msg)), 0);
+		assert_int_equal(set.n, 2);
+		assert_string_equal(set.dev[1].cpus, "8-15");
+		fs_gres_rdma_set_clear(&set);
+		fs_gres_env_clear(&e);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		if (fs_gres_rdma_locality_parse(bad[i].value, &set, msg,
+						sizeof(msg)) != -1 ||
+		    !strstr(msg, bad[i].word) ||
+		    !strstr(msg, "FABSCHED_RDMA_LOCALITY") ||
+		    !strstr(msg, "expected"))
+			fail_msg("\"%s\": %s", bad[i].value, msg);
+		fs_gres_rdma_set_clear(&set);
+	}
+}
+
+static void test_task_env(void **state)
+{
+	/* the lassen-like step: 2 HCAs on NUMA 0, 1 on NUMA 8 */
+	const char *loc = "mlx5_0:1=8-87;mlx5_1:1=8-87;mlx5_2:1=96-175";
+	struct fs_gres_env e = { 0 };
+	char msg[FS_GRES_MSG_SIZE];
+
+	(void)state;
+	/* a task on NUMA 8: the HCA there */
+	assert_int_equal(fs_gres_rdma_task_env(loc, "100-103", &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_2:1");
+	assert_string_equal(_env(&e, "NCCL_IB_HCA"), "=mlx5_2:1");
+	assert_string_equal(_env(&e, "OMPI_MCA_btl_openib_if_include"), "mlx5_2:1");
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_2");
+	/* the step's locality is not the task's to change */
+	assert_null(_env(&e, "FABSCHED_RDMA_LOCALITY"));
+	assert_int_equal(e.n, 4);
+	fs_gres_env_clear(&e);
+	/* a task on NUMA 0: two HCAs equally near, the first listed */
+	assert_int_equal(fs_gres_rdma_task_env(loc, "8-11", &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1");
+	fs_gres_env_clear(&e);
+	/* straddling: the side holding more of its CPUs */
+	assert_int_equal(fs_gres_rdma_task_env(loc, "86-87,96-99", &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_2");
+	fs_gres_env_clear(&e);
+	/* no CPU near any HCA: every HCA of the step */
+	assert_int_equal(fs_gres_rdma_task_env(loc, "0-1", &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1,mlx5_1:1,mlx5_2:1");
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0,mlx5_1,mlx5_2");
+	fs_gres_env_clear(&e);
+	/* bad input: a message, nothing set */
+	assert_int_equal(fs_gres_rdma_task_env("mlx5_0=0-", "0", &e, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "FABSCHED_RDMA_LOCALITY"));
+	assert_int_equal(e.n, 0);
+	assert_int_equal(fs_gres_rdma_task_env(loc, "0,", &e, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "\"0,\""));
+	assert_int_equal(e.n, 0);
+}
+
+/* ------------------------------------------------------------ hugepages */
+
+static void test_huge_type(void **state)
+{
+	char b[32], msg[FS_GRES_MSG_SIZE];
+	uint64_t kb, per;
+	static const char *const bad[] = { "", "x8", "2m x8", "2mx", "2mx0",
+		"2mx8x", "2mx-8", "2mx1073741825", "3q", "2mb", "2mx8m" };
+
+	(void)state;
+	assert_string_equal(fs_gres_huge_type(2048, 1, b, sizeof(b)), "2m");
+	assert_string_equal(fs_gres_huge_type(2048, 8, b, sizeof(b)), "2mx8");
+	assert_string_equal(fs_gres_huge_type(1048576, 2, b, sizeof(b)), "1gx2");
+	assert_int_equal(fs_gres_huge_type_parse("2m", &kb, &per, msg, sizeof(msg)), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(per, 1);
+	assert_int_equal(fs_gres_huge_type_parse("2mx8", &kb, &per, msg, sizeof(msg)), 0);
+	assert_int_equal(kb, 2048);
+	assert_int_equal(per, 8);
+	assert_int_equal(fs_gres_huge_type_parse("1Gx3", &kb, &per, msg, sizeof(msg)), 0);
+	assert_int_equal(kb, 1048576);
+	assert_int_equal(per, 3);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		if (fs_gres_huge_type_parse(bad[i], &kb, &per, msg, sizeof(msg)) != -1 ||
+		    !strstr(msg, "expected"))
+			fail_msg("\"%s\": %s", bad[i], msg);
+	}
+	assert_int_equal(fs_gres_huge_type_parse(NULL, &kb, &per, msg, sizeof(msg)), -1);
+}
+
+/* plan of a fixture's pools, as "type:numa=units[+left]" joined by ' ' */
+static void _plan_str(const struct fs_gres_hugepool *pools, size_t n,
+		      uint64_t max, char *out, size_t outsz)
+{
+	struct fs_gres_huge_rec *r = NULL;
+	size_t nr = 0, o = 0;
+	char msg[FS_GRES_MSG_SIZE];
+	uint64_t units = 0;
+
+	assert_int_equal(fs_gres_huge_plan(pools, n, max, &r, &nr, msg, sizeof(msg)), 0);
+	out[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		o += (size_t)snprintf(out + o, outsz - o, "%s%s:%d=%llu",
+				      i ? " " : "", r[i].type, r[i].numa_node,
+				      (unsigned long long)r[i].units);
+		if (r[i].left)
+			o += (size_t)snprintf(out + o, outsz - o, "+%llu",
+					      (unsigned long long)r[i].left);
+		units += r[i].units;
+		/* every page is in a unit or in left */
+		assert_int_equal(r[i].units * r[i].per_unit + r[i].left,
+				 pools[i].total);
+	}
+	assert_true(units <= max);
+	free(r);
+}
+
+static void test_huge_plan_fixtures(void **state)
+{
+	struct fs_gres_inventory *inv;
+	char s[512];
+
+	(void)state;
+	/* 520 pages: counted in pages */
+	inv = _load(XML_LASSEN, "lassen", FS_GRES_ALL);
+	_plan_str(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2m:0=256 1g:0=4 2m:8=256 1g:8=4");
+	fs_gres_inventory_free(inv);
+	/* 1024 pages: still pages */
+	inv = _load(XML_32, "32em64t", FS_GRES_ALL);
+	_plan_str(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2m:0=512 2m:1=512");
+	fs_gres_inventory_free(inv);
+	/* 4 x 256 2m + 4 x 2 1g = 1032: the 2m pages in pairs */
+	inv = _load(XML_40, "40intel64", FS_GRES_ALL);
+	_plan_str(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2mx2:0=128 1g:0=2 2mx2:1=128 1g:1=2 "
+			       "2mx2:2=128 1g:2=2 2mx2:3=128 1g:3=2");
+	fs_gres_inventory_free(inv);
+	/* 2 x 4096 2m: blocks of 8 pages, 512 per NUMA node */
+	inv = _load(XML_2S, "twosocket", FS_GRES_ALL);
+	_plan_str(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2mx8:0=512 2mx8:1=512");
+	fs_gres_inventory_free(inv);
+	inv = _load(XML_32, "nohca", FS_GRES_ALL);
+	_plan_str(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2m:0=128");
+	fs_gres_inventory_free(inv);
+}
+
+static void test_huge_plan(void **state)
+{
+	struct fs_gres_hugepool p[4] = {
+		{ .numa_node = 0, .page_kb = 2048, .total = 100000 },
+		{ .numa_node = 0, .page_kb = 1048576, .total = 16 },
+		{ .numa_node = 1, .page_kb = 2048, .total = 3 },
+		{ .numa_node = 1, .page_kb = 1048576, .total = 0 },
+	};
+	struct fs_gres_huge_rec *r = (void *)1;
+	size_t nr = 9;
+	char s[512], msg[FS_GRES_MSG_SIZE];
+
+	(void)state;
+	/* 2m in blocks of 128 (781 + 16 <= 1024); the 3-page pool and the
+	   remainders are left over; the empty pool has no record */
+	_plan_str(p, 3, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2mx128:0=781+32 1g:0=16 2mx128:1=0+3");
+	_plan_str(p, 4, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2mx128:0=781+32 1g:0=16 2mx128:1=0+3");
+	/* both sizes too big: the one with more units grows first */
+	p[0].total = 600;
+	p[1].total = 600;
+	_plan_str(p, 2, 1000, s, sizeof(s));
+	assert_string_equal(s, "2mx2:0=300 1g:0=600");
+	/* 1g to 1gx2 (600 > 300 units), then equals: the smaller page */
+	_plan_str(p, 2, 500, s, sizeof(s));
+	assert_string_equal(s, "2mx4:0=150 1gx2:0=300");
+	/* nothing to plan */
+	assert_int_equal(fs_gres_huge_plan(p, 0, 1024, &r, &nr, msg, sizeof(msg)), 0);
+	assert_null(r);
+	assert_int_equal(nr, 0);
+	/* more pools than units */
+	assert_int_equal(fs_gres_huge_plan(p, 2, 1, &r, &nr, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "expected"));
+	assert_null(r);
 }
 
 int main(void)
@@ -496,6 +804,12 @@ int main(void)
 		cmocka_unit_test(test_sysfs_root),
 		cmocka_unit_test(test_page_type),
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_locality_parse),
+		cmocka_unit_test(test_task_env),
+		cmocka_unit_test(test_task_cpus),
+		cmocka_unit_test(test_huge_type),
+		cmocka_unit_test(test_huge_plan_fixtures),
+		cmocka_unit_test(test_huge_plan),
 	};
 
 	return cmocka_run_group_tests_name("gres", tests, NULL, NULL);

@@ -1,0 +1,211 @@
+/*
+ * task.c - one task's HCAs: parse the step's FABSCHED_RDMA_LOCALITY, take
+ * the task's CPUs, choose the nearest HCA and build the task's variables.
+ * No hwloc, so that the SPANK plugin can link it.  See fabsched_gres.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* sched_getaffinity, CPU_ALLOC */
+#endif
+#ifdef HAVE_CONFIG_H
+#include "fabsched_config.h"
+#endif
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gres_private.h"
+
+#define LOC_FORM "<hca>[:<port>[,<port>...]]=<cpulist>[;...], " \
+		 "e.g. mlx5_0:1=0-19;mlx5_2:1=20-39"
+
+void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < FS_GRES_RDMA_MAX; i++)
+		free(set->cpus[i]);
+	memset(set, 0, sizeof(*set));
+}
+
+static int _hca_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+/* "<what>: entry "<e>" of FABSCHED_RDMA_LOCALITY="<v>"; expected ..." */
+static int _bad(const char *value, const char *e, size_t elen,
+		const char *what, char *msg, size_t msgsz)
+{
+	char qv[80], qe[80], ebuf[64];
+
+	snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(elen < 63 ? elen : 63), e);
+	fs_gres_quote(value, qv, sizeof(qv));
+	fs_gres_quote(ebuf, qe, sizeof(qe));
+	return fs_gres_err(msg, msgsz,
+			   "%s=\"%s\": entry \"%s\": %s; expected " LOC_FORM,
+			   FS_GRES_RDMA_LOCALITY_ENV, qv, qe, what);
+}
+
+/* one entry e[0..len) into set->dev[set->n] */
+static int _entry(const char *value, const char *e, size_t len,
+		  struct fs_gres_rdma_set *set, char *msg, size_t msgsz)
+{
+	const char *eq = memchr(e, '=', len), *p = e, *end = e + len;
+	size_t i = set->n, nlen = 0, np = 0;
+
+	if (!eq)
+		return _bad(value, e, len, "no '='", msg, msgsz);
+	while (p < eq && _hca_char(*p))
+		p++;
+	nlen = (size_t)(p - e);
+	if (!nlen || nlen >= sizeof(set->name[0]))
+		return _bad(value, e, len, "no HCA name of 1 to 63 letters, "
+			    "digits, '_', '-', '.'", msg, msgsz);
+	memcpy(set->name[i], e, nlen);
+	set->name[i][nlen] = '\0';
+	if (p < eq && *p != ':')
+		return _bad(value, e, len, "unexpected character after the "
+			    "HCA name", msg, msgsz);
+	if (p < eq) {			/* ports */
+		if (++p == eq)
+			return _bad(value, e, len, "empty port", msg, msgsz);
+		while (p < eq) {
+			unsigned long v = 0;
+			const char *d = p;
+
+			while (p < eq && *p >= '0' && *p <= '9' && v <= 255)
+				v = v * 10 + (unsigned long)(*p++ - '0');
+			if (p == d || v < 1 || v > 255)
+				return _bad(value, e, len, "port not a number "
+					    "1..255", msg, msgsz);
+			if (np == FS_GRES_PORTS_MAX)
+				return _bad(value, e, len, "more than 8 ports",
+					    msg, msgsz);
+			set->ports[i][np++] = (unsigned)v;
+			if (p < eq && *p++ != ',')
+				return _bad(value, e, len, "ports not separated "
+					    "by ','", msg, msgsz);
+			if (p == eq && p[-1] == ',')
+				return _bad(value, e, len, "empty port", msg,
+					    msgsz);
+		}
+	}
+	if (!(set->cpus[i] = malloc((size_t)(end - eq))))
+		return fs_gres_err(msg, msgsz, "out of memory");
+	memcpy(set->cpus[i], eq + 1, (size_t)(end - eq - 1));
+	set->cpus[i][end - eq - 1] = '\0';
+	if (fs_cpulist_count(set->cpus[i]) < 0)
+		return _bad(value, e, len, "CPUs not a cpulist (CPU numbers "
+			    "and ranges separated by ',')", msg, msgsz);
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(set->name[k], set->name[i]))
+			return _bad(value, e, len, "HCA named twice", msg,
+				    msgsz);
+	set->dev[i].name = set->name[i];
+	set->dev[i].ports = set->ports[i];
+	set->dev[i].nports = np;
+	set->dev[i].cpus = set->cpus[i];
+	set->n++;
+	return 0;
+}
+
+int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
+				char *msg, size_t msgsz)
+{
+	const char *p = value;
+
+	if (!value || !*value)
+		return fs_gres_err(msg, msgsz, "%s is empty; expected " LOC_FORM,
+				   FS_GRES_RDMA_LOCALITY_ENV);
+	for (;;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (set->n == FS_GRES_RDMA_MAX)
+			return _bad(value, p, len, "more than 64 HCAs", msg,
+				    msgsz);
+		if (_entry(value, p, len, set, msg, msgsz))
+			return -1;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
+int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
+			  struct fs_gres_env *env, char *msg, size_t msgsz)
+{
+	struct fs_gres_rdma_set *set = calloc(1, sizeof(*set));
+	struct fs_gres_rdma_dev devs[FS_GRES_RDMA_MAX];
+	const char *cand[FS_GRES_RDMA_MAX];
+	size_t pick, n;
+	int rc = -1;
+
+	if (!set)
+		return fs_gres_err(msg, msgsz, "out of memory");
+	if (fs_gres_rdma_locality_parse(locality, set, msg, msgsz))
+		goto out;
+	for (size_t i = 0; i < set->n; i++)
+		cand[i] = set->cpus[i];
+	if (fs_gres_pick_nearest(task_cpus, cand, set->n, &pick, msg, msgsz))
+		goto out;
+	/* the task's variables name its HCAs; the locality stays the step's */
+	n = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		if (pick < set->n && i != pick)
+			continue;
+		devs[n] = set->dev[i];
+		devs[n++].cpus = NULL;
+	}
+	rc = fs_gres_rdma_env(devs, n, env, msg, msgsz);
+out:
+	fs_gres_rdma_set_clear(set);
+	free(set);
+	return rc;
+}
+
+char *fs_gres_task_cpus(char *msg, size_t msgsz)
+{
+	/* grow the set until the kernel's mask fits (machines > 1024 CPUs) */
+	for (size_t ncpu = 1024; ncpu <= FS_CPULIST_MAX + 1; ncpu *= 2) {
+		cpu_set_t *set = CPU_ALLOC(ncpu);
+		size_t sz = CPU_ALLOC_SIZE(ncpu);
+		unsigned char *bits;
+		char *s;
+
+		if (!set) {
+			fs_gres_err(msg, msgsz, "out of memory");
+			return NULL;
+		}
+		if (sched_getaffinity(0, sz, set)) {
+			int e = errno;
+
+			CPU_FREE(set);
+			if (e == EINVAL)
+				continue;
+			fs_gres_err(msg, msgsz, "sched_getaffinity: %s",
+				    strerror(e));
+			return NULL;
+		}
+		if (!(bits = calloc(ncpu, 1))) {
+			CPU_FREE(set);
+			fs_gres_err(msg, msgsz, "out of memory");
+			return NULL;
+		}
+		for (size_t i = 0; i < ncpu; i++)
+			bits[i] = CPU_ISSET_S(i, sz, set) ? 1 : 0;
+		CPU_FREE(set);
+		s = fs_cpulist_format(bits, ncpu);
+		free(bits);
+		if (!s)
+			fs_gres_err(msg, msgsz, "out of memory");
+		return s;
+	}
+	fs_gres_err(msg, msgsz, "sched_getaffinity: more than %d CPUs",
+		    FS_CPULIST_MAX + 1);
+	return NULL;
+}

@@ -1,0 +1,84 @@
+/*
+ * task_rdma.c - the fabsched SPANK plugin's per-task HCA choice.
+ *
+ * gres/rdma puts the step's HCAs with their local CPUs in the step's
+ * environment (FABSCHED_RDMA_LOCALITY).  Slurm 22.05 calls the gres
+ * plugin's own task hook only for steps with a binding option, so the
+ * choice is made here, for every task of every step: this runs in
+ * slurm_spank_task_init, after slurmstepd applied the task's CPU binding.
+ * The choosing is the gres library's (fs_gres_rdma_task_env); this file
+ * only reads and writes the task's environment.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+#include <slurm/spank.h>
+
+#include "fabsched_gres.h"
+#include "task_rdma.h"
+
+/* longest FABSCHED_RDMA_LOCALITY read: 64 HCAs with long CPU lists */
+#define LOC_MAX (1 << 20)
+
+/* the variable's value (malloc'ed), NULL when unset or unreadable */
+static char *_getenv(spank_t sp, const char *name)
+{
+	for (int len = 4096; len <= LOC_MAX; len *= 2) {
+		char *buf = malloc((size_t)len);
+		spank_err_t rc;
+
+		if (!buf)
+			return NULL;
+		rc = spank_getenv(sp, name, buf, len);
+		if (rc == ESPANK_SUCCESS)
+			return buf;
+		free(buf);
+		if (rc != ESPANK_NOSPACE) {
+			if (rc != ESPANK_ENV_NOEXIST)
+				slurm_error("fabsched: cannot read %s: %s",
+					    name, spank_strerror(rc));
+			return NULL;
+		}
+	}
+	slurm_error("fabsched: %s is longer than %d bytes: task HCAs left "
+		    "as the step's", name, LOC_MAX);
+	return NULL;
+}
+
+void fabsched_task_rdma(spank_t sp)
+{
+	struct fs_gres_env env = { 0 };
+	char msg[FS_GRES_MSG_SIZE], *loc, *cpus = NULL;
+	uint32_t step = 0;
+
+	/* the batch script keeps the job's HCAs (its steps choose per task) */
+	if (spank_get_item(sp, S_JOB_STEPID, &step) == ESPANK_SUCCESS &&
+	    step == SLURM_BATCH_SCRIPT)
+		return;
+	if (!(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV)))
+		return;
+	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
+	    fs_gres_rdma_task_env(loc, cpus, &env, msg, sizeof(msg))) {
+		slurm_error("fabsched: task HCAs left as the step's: %s", msg);
+		goto out;
+	}
+	for (size_t i = 0; i < env.n; i++) {
+		spank_err_t rc = spank_setenv(sp, env.name[i], env.value[i], 1);
+
+		if (rc != ESPANK_SUCCESS)
+			slurm_error("fabsched: cannot set %s=%s: %s",
+				    env.name[i], env.value[i],
+				    spank_strerror(rc));
+	}
+	slurm_debug("fabsched: task on CPUs %s: %s", cpus,
+		    env.n > 3 ? env.value[3] : "");
+out:
+	fs_gres_env_clear(&env);
+	free(cpus);
+	free(loc);
+}
