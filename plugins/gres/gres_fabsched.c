@@ -1,6 +1,9 @@
 /*
- * gres/rdma and gres/hugepages - Slurm 22.05 glue of fabsched's node
- * inventory (gres/).  One source, built once per resource (FS_GRES_NAME).
+ * gres/rdma and gres/hugepages - Slurm glue of fabsched's node inventory
+ * (gres/).  One source, built once per resource (FS_GRES_NAME) and per
+ * release: 22.05 and 24.11 differ only in names (the interface header,
+ * list_t, and the prolog/epilog hooks: epilog_build_env/epilog_set_env in
+ * 22.05, prep_build_env/prep_set_env in 24.11), mapped below.
  *
  * slurmd (gres_p_node_config_load): unless gres.conf describes the
  * resource itself (records with File= or Cores=) or says AutoDetect=off,
@@ -29,10 +32,26 @@
 #include "slurm/slurm_errno.h"
 #include "src/common/bitstring.h"
 #include "src/common/env.h"
-#include "src/common/gres.h"
 #include "src/common/list.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#include "src/interfaces/gres.h"
+typedef list_t *fs_list_t;
+typedef hostlist_t *fs_hostlist_t;
+typedef gres_prep_t fs_prep_t;
+#define FS_PREP_BUILD_ENV gres_p_prep_build_env
+#define FS_PREP_SET_ENV gres_p_prep_set_env
+#else
+#include "src/common/gres.h"
+typedef List fs_list_t;
+typedef hostlist_t fs_hostlist_t;
+typedef gres_epilog_info_t fs_prep_t;
+#define FS_PREP_BUILD_ENV gres_p_epilog_build_env
+#define FS_PREP_SET_ENV gres_p_epilog_set_env
+#endif
 #include "src/common/log.h"
+#include "src/common/node_conf.h"
 #include "src/common/pack.h"
+#include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -217,6 +236,58 @@ static int _sysfs_root(char **root)
  * range).  CPUs at or beyond cpu_cnt are dropped, as slurmd itself does.
  * Returns 0, or -1 when nothing usable is left.
  */
+/*
+ * From 23.02 on, slurmctld refuses a node (state INVAL) whose GRES core
+ * affinity covers part of a socket (gres.c, _check_core_range_matches_sock),
+ * as a NUMA-local HCA or hugepage pool does on machines with several NUMA
+ * nodes per socket.  There each record's cores (@abs, a core list) are
+ * widened to the whole sockets they touch, in the socket layout of this
+ * node's slurm.conf record, and the widening is logged.  22.05 keeps the
+ * NUMA-exact cores.
+ */
+static void _whole_sockets(char **abs)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	char *name = slurm_conf_get_aliased_nodename(), *wide;
+	node_record_t *np = name ? find_node_record2(name) : NULL;
+	int per, n;
+	bitstr_t *b;
+	bool changed = false;
+
+	if (!np || !*abs || !np->cores || !np->tot_sockets) {
+		debug("%s: socket layout of %s unknown: cores %s kept",
+		      plugin_type, name ? name : "this node", *abs ? *abs : "-");
+		xfree(name);
+		return;
+	}
+	per = np->cores;
+	n = per * np->tot_sockets;
+	b = bit_alloc(n);
+	if (bit_unfmt(b, *abs) != SLURM_SUCCESS) {
+		FREE_NULL_BITMAP(b);
+		xfree(name);
+		return;
+	}
+	for (int s = 0; s < np->tot_sockets; s++) {
+		int have = bit_set_count_range(b, s * per, (s + 1) * per);
+
+		if (have && have != per) {
+			bit_nset(b, s * per, (s + 1) * per - 1);
+			changed = true;
+		}
+	}
+	if (changed) {
+		wide = bit_fmt_full(b);
+		info("%s: cores %s widened to whole sockets %s: Slurm %s binds a GRES to whole sockets (%d cores each on %s)",
+		     plugin_type, *abs, wide, SLURM_VERSION_STRING, per, name);
+		xfree(*abs);
+		*abs = wide;
+	}
+	FREE_NULL_BITMAP(b);
+	xfree(name);
+#endif
+}
+
 static int _cores(node_config_load_t *config, const char *cpus,
 		  bitstr_t **mac_out, char **abs_out)
 {
@@ -257,6 +328,7 @@ static int _cores(node_config_load_t *config, const char *cpus,
 		return -1;
 	}
 	xfree(range);
+	_whole_sockets(&abs);
 	*mac_out = mac;
 	*abs_out = abs;
 	return 0;
@@ -278,6 +350,31 @@ static void _unset_env(char ***env, const char *name)
 }
 
 /* ------------------------------------------------------------ rdma */
+
+/* One autodetected record (Slurm's add_gres_to_list, whose arguments
+ * changed between releases). */
+static void _add_record(fs_list_t out, const char *name, uint64_t count,
+			uint32_t cpu_cnt, char *abs, bitstr_t *mac,
+			const char *file, const char *type)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	gres_slurmd_conf_t rec = {
+		.config_flags = GRES_CONF_AUTODETECT,
+		.count = count,
+		.cpu_cnt = cpu_cnt,
+		.cpus = abs,
+		.cpus_bitmap = mac,
+		.file = (char *) file,
+		.name = (char *) name,
+		.type_name = (char *) type,
+	};
+
+	add_gres_to_list(out, &rec);
+#else
+	add_gres_to_list(out, (char *) name, count, cpu_cnt, abs, mac,
+			 (char *) file, (char *) type, NULL, NULL, 0);
+#endif
+}
 
 static void _rdma_log_ports(const struct fs_gres_hca *h)
 {
@@ -305,7 +402,7 @@ static void _ports_str(const struct fs_gres_hca *h, char *buf, size_t sz)
 
 /* Autodetected records; returns how many were added to out. */
 static int _rdma_detect(const struct fs_gres_inventory *inv,
-			node_config_load_t *config, List out)
+			node_config_load_t *config, fs_list_t out)
 {
 	int n = 0;
 
@@ -329,9 +426,8 @@ static int _rdma_detect(const struct fs_gres_inventory *inv,
 		if (_cores(config, h->cpus, &mac, &abs))
 			verbose("%s: %s: no usable local CPUs (%s): no Cores",
 				plugin_type, h->name, h->cpus);
-		add_gres_to_list(out, "rdma", 1, config->cpu_cnt, abs, mac,
-				 (char *) h->dev_path, (char *) h->type, NULL,
-				 NULL, 0);
+		_add_record(out, "rdma", 1, config->cpu_cnt, abs, mac,
+			    h->dev_path, h->type);
 		verbose("%s: %s Type=%s File=%s Cores=%s (CPUs %s, %s)",
 			plugin_type, h->name, h->type, h->dev_path,
 			abs ? abs : "-", h->cpus, h->locality);
@@ -391,7 +487,7 @@ static int _build_units(void *x, void *arg)
 		return 0;
 	if (_is_rdma()) {
 		if (rec->file) {
-			hostlist_t hl = slurm_hostlist_create(rec->file);
+			fs_hostlist_t hl = slurm_hostlist_create(rec->file);
 			char *f;
 			uint64_t k = 0;
 
@@ -440,7 +536,7 @@ static int _build_units(void *x, void *arg)
  * 8 2 MiB pages.
  */
 static int _huge_detect(const struct fs_gres_inventory *inv,
-			node_config_load_t *config, List out)
+			node_config_load_t *config, fs_list_t out)
 {
 	struct fs_gres_huge_rec *recs = NULL;
 	size_t nrecs = 0;
@@ -483,9 +579,8 @@ static int _huge_detect(const struct fs_gres_inventory *inv,
 		snprintf(file, sizeof(file),
 			 "/sys/devices/system/node/node%d/hugepages/"
 			 "hugepages-%" PRIu64 "kB", r->numa_node, r->page_kb);
-		add_gres_to_list(out, "hugepages", r->units, config->cpu_cnt,
-				 abs, mac, file, (char *) r->type, NULL, NULL,
-				 0);
+		_add_record(out, "hugepages", r->units, config->cpu_cnt, abs,
+			    mac, file, r->type);
 		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64
 			" Cores=%s", plugin_type, r->numa_node, r->type,
 			r->units, abs ? abs : "-");
@@ -512,7 +607,7 @@ extern int fini(void)
 }
 
 /* slurmd: gres.conf and slurm.conf are merged into gres_conf_list. */
-extern int gres_p_node_config_load(List gres_conf_list,
+extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 				   node_config_load_t *config)
 {
 	uint32_t id = gres_build_id(FS_GRES_NAME);
@@ -549,7 +644,7 @@ extern int gres_p_node_config_load(List gres_conf_list,
 	if (!why && !inv)
 		why = "the node inventory could not be read";
 	if (!why) {
-		List found = list_create(destroy_gres_slurmd_conf);
+		fs_list_t found = list_create(destroy_gres_slurmd_conf);
 
 		n = _is_rdma() ? _rdma_detect(inv, config, found) :
 				 _huge_detect(inv, config, found);
@@ -831,6 +926,8 @@ unpack_error:
 	xfree(s);
 }
 
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+/* 22.05 only: no job or step data beyond Slurm's own */
 extern int gres_p_get_job_info(gres_job_state_t *gres_js, uint32_t node_inx,
 			       enum gres_job_data_type data_type, void *data)
 {
@@ -842,9 +939,10 @@ extern int gres_p_get_step_info(gres_step_state_t *gres_ss, uint32_t node_inx,
 {
 	return EINVAL;
 }
+#endif
 
 /* Device access is left to the prolog (fabsched's RDMA checks). */
-extern List gres_p_get_devices(void)
+extern fs_list_t gres_p_get_devices(void)
 {
 	return NULL;
 }
@@ -858,9 +956,9 @@ extern void gres_p_step_hardware_fini(void)
 }
 
 /* slurmctld: what the job holds on each node, for the prolog/epilog */
-extern gres_epilog_info_t *gres_p_epilog_build_env(gres_job_state_t *gres_js)
+extern fs_prep_t *FS_PREP_BUILD_ENV(gres_job_state_t *gres_js)
 {
-	gres_epilog_info_t *ei;
+	fs_prep_t *ei;
 
 	if (!gres_js || !gres_js->node_cnt)
 		return NULL;
@@ -880,8 +978,8 @@ extern gres_epilog_info_t *gres_p_epilog_build_env(gres_job_state_t *gres_js)
 }
 
 /* slurmd: prolog/epilog environment of this node (index node_inx) */
-extern void gres_p_epilog_set_env(char ***epilog_env_ptr,
-				  gres_epilog_info_t *gres_ei, int node_inx)
+extern void FS_PREP_SET_ENV(char ***epilog_env_ptr, fs_prep_t *gres_ei,
+			    int node_inx)
 {
 	bitstr_t *alloc = NULL;
 	uint64_t cnt = 0;

@@ -2,8 +2,8 @@
 EXTRA_DIST += plugins/gres/gres_fabsched.map
 
 if BUILD_SLURM_PLUGINS
-if SLURM_2205
-# one glue source, one module per resource
+# one glue source, one module per resource and release (22.05, 24.11: the
+# source maps the few names that differ)
 slurmplugin_LTLIBRARIES += plugins/gres/gres_rdma.la plugins/gres/gres_hugepages.la
 plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_fabsched.c
 plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres -DFS_GRES_NAME='"rdma"'
@@ -15,5 +15,4 @@ plugins_gres_gres_hugepages_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gre
 plugins_gres_gres_hugepages_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
 plugins_gres_gres_hugepages_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)
-endif
 endif
