@@ -142,6 +142,57 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 	      const struct fse_request *rq, const uint8_t *avail,
 	      struct fse_result *res);
 
+/* ------------------------------------------------------------ locality target */
+
+/*
+ * A locality target turns the locality from a rule for every job into a
+ * share to keep: a job that fits in one domain of its level (one rack for
+ * FSE_RACK, one pod for FSE_POD) and could start now, but not in one
+ * such domain, takes the tightest placement free now when the recent
+ * such jobs would still have got their domain in at least `target` of
+ * cases with this job counted as a miss; otherwise it waits for one.  Jobs wider than a domain of their level never wait for
+ * locality under a target (they take the fewest racks free now).  The
+ * caller's wait bound still applies: a job that has waited it is relaxed
+ * whatever the share.
+ *
+ * A struct fse_share remembers, for the last `window` jobs that counted
+ * (started jobs fitting in one domain of their level), whether each got
+ * one.  One per scheduler (or per partition); not thread-safe.
+ */
+#define FSE_SHARE_WINDOW 1000	/* default window, jobs */
+
+struct fse_share;
+
+/* window 0: FSE_SHARE_WINDOW; NULL: ENOMEM or window > 10,000,000. */
+struct fse_share *fse_share_new(unsigned window);
+void fse_share_free(struct fse_share *s);		/* NULL is fine */
+
+/* Whether a job of n nodes at that level counts toward the target: it
+ * fits in one domain of its level (FSE_ANY never counts). */
+bool fse_share_counts(const struct fse_topo *t, uint32_t n,
+		      enum fse_level level);
+
+/*
+ * Whether a job of n nodes at that level, not yet past its wait bound,
+ * should be placed relaxed now under a target in (0, 1]: it does not
+ * count, or the share of the window with this job recorded as a miss
+ * (the oldest job dropped when the window is full) is at or above the
+ * target.  So a target of 1 relaxes nothing that counts, and an empty
+ * record relaxes nothing.  target <= 0: no target, always false.
+ */
+bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
+		     double target, uint32_t n, enum fse_level level);
+
+/* Records a started job: rq as asked, res its FSE_OK result.  Jobs that
+ * do not count are ignored.  got = placed in one domain of its level. */
+void fse_share_record(struct fse_share *s, const struct fse_topo *t,
+		      const struct fse_request *rq,
+		      const struct fse_result *res);
+
+/* Share of the remembered jobs that got their domain (1 when none);
+ * *count (when not NULL) receives how many are remembered. */
+double fse_share_get(const struct fse_share *s, unsigned *count);
+
 const char *fse_level_name(enum fse_level level);	/* "rack", ... */
 const char *fse_status_name(enum fse_status st);	/* "ok", ... */
 

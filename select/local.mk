@@ -7,7 +7,8 @@ select_libfabsched_select_la_SOURCES = \
 	select/fabsched_select.h \
 	select/select_private.h \
 	select/domains.c \
-	select/place.c
+	select/place.c \
+	select/share.c
 select_libfabsched_select_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 	-I$(top_srcdir)/topology
 select_libfabsched_select_la_CFLAGS = $(AM_CFLAGS) -fPIC

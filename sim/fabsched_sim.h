@@ -138,12 +138,17 @@ struct fss_policy {
 	int64_t wait;		/* ENGINE: seconds a job waits for its level
 				   before taking the tightest placement free
 				   (relaxed); FSS_INFINITE: never relaxed */
-	char name[48];		/* "rack@600", "tree", "firstfit" */
+	double target;		/* ENGINE: locality target in (0, 1] (see
+				   fse_share_relax), 0: none */
+	char name[48];		/* "rack@600", "rack@86400/99%", "tree" */
 };
 
 /*
- * "rack|pod|any[@wait]" (engine; wait in Slurm time format or INFINITE;
- * no @: INFINITE), "tree" (stock Slurm topology/tree) or "firstfit".
+ * "rack|pod|any[@wait][/target[%]]" (engine; wait in Slurm time format or
+ * INFINITE, no @: INFINITE; target a percentage in (0, 100], rack and
+ * pod only: the locality target of fse_share_relax over the last
+ * FSE_SHARE_WINDOW counted jobs), "tree" (stock Slurm topology/tree) or
+ * "firstfit".
  */
 int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		     size_t errlen);
@@ -170,6 +175,10 @@ enum fss_place_status {
 enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
 				int n, int64_t waited, int *nodes, int *nracks,
 				bool *locality_only);
+
+/* The job of the last FSS_PLACED fss_place started: counts it toward the
+ * policy's locality target (nothing for other policies). */
+void fss_placer_started(struct fss_placer *pl);
 
 /* ------------------------------------------------------------ simulation */
 

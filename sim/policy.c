@@ -4,6 +4,9 @@
  * engine   fse_place() of select/ (the code the Slurm plugins call): the
  *          job asks for its level; once it has waited the policy's wait
  *          bound it is "relaxed" and takes the tightest placement free.
+ *          With a locality target (rack@W/P%), it is also relaxed while
+ *          the recent share of jobs that got their domain is at least P
+ *          (fse_share_relax; started jobs recorded by fss_placer_started).
  * tree     stock Slurm with topology/tree (select/cons_tres,
  *          _eval_nodes_topo): among the switches whose free nodes hold the
  *          job, the lowest level wins, and at that level the one with the
@@ -15,6 +18,7 @@
  * firstfit the first n free nodes in node order.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,9 @@ struct fss_placer {
 	const struct fss_machine *m;
 	struct fss_policy p;
 	struct fse_work *w;	/* engine */
+	struct fse_share *share;	/* engine with a target */
+	struct fse_request last_rq;	/* engine: last placement */
+	struct fse_result last_res;
 	int *rack_free;		/* [nracks] */
 	int64_t *pod_free;	/* [npods] */
 	uint8_t *used;		/* [nracks] tree: leaf taken */
@@ -34,11 +41,33 @@ struct fss_placer {
 	unsigned stamp;
 };
 
+/* The target of "rack@W/P%": P in (0, 100], '%' optional, into (0, 1]. */
+static int _target(const char *pol, const char *v, double *out, char *err,
+		   size_t errlen)
+{
+	char *end = NULL;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (end && *end == '%')
+		end++;
+	if (!*v || end == v || !end || *end || errno || !(x > 0 && x <= 100)) {
+		snprintf(err, errlen, "policy '%s': target '%s': expected a percentage above 0 and at most 100 (e.g. /99%%)",
+			 pol, v);
+		return -1;
+	}
+	*out = x / 100;
+	return 0;
+}
+
 int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		     size_t errlen)
 {
 	struct fs_locality loc;
-	char msg[FS_MSG_SIZE];
+	char msg[FS_MSG_SIZE], base[64];
+	const char *slash;
+	int o;
 
 	memset(p, 0, sizeof(*p));
 	if (!s) {
@@ -55,19 +84,37 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		snprintf(p->name, sizeof(p->name), "firstfit");
 		return 0;
 	}
-	if (fs_parse_locality("policy", s, &loc, msg, sizeof(msg))) {
-		snprintf(err, errlen, "%s; or tree, or firstfit", msg);
+	slash = strchr(s, '/');
+	if (slash && _target(s, slash + 1, &p->target, err, errlen))
+		return -1;
+	if (slash) {
+		snprintf(base, sizeof(base), "%.*s", (int)(slash - s), s);
+		if ((size_t)(slash - s) >= sizeof(base)) {
+			snprintf(err, errlen, "policy '%s': too long", s);
+			return -1;
+		}
+	}
+	if (fs_parse_locality("policy", slash ? base : s, &loc, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, or firstfit",
+			 msg);
 		return -1;
 	}
 	p->kind = FSS_POL_ENGINE;
 	p->level = (enum fse_level)loc.level;
+	if (p->target > 0 && p->level == FSE_ANY) {
+		snprintf(err, errlen, "policy '%s': a locality target needs rack or pod (any has no domain to keep)",
+			 s);
+		return -1;
+	}
 	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ?
 			  FSS_INFINITE : (int64_t)loc.wait;
-	if (p->wait == FSS_INFINITE)
-		snprintf(p->name, sizeof(p->name), "%s", fse_level_name(p->level));
-	else
+	o = p->wait == FSS_INFINITE ?
+		snprintf(p->name, sizeof(p->name), "%s", fse_level_name(p->level)) :
 		snprintf(p->name, sizeof(p->name), "%s@%lld",
 			 fse_level_name(p->level), (long long)p->wait);
+	if (p->target > 0 && o > 0 && (size_t)o < sizeof(p->name))
+		snprintf(p->name + o, sizeof(p->name) - o, "/%g%%",
+			 100 * p->target);
 	return 0;
 }
 
@@ -85,7 +132,9 @@ struct fss_placer *fss_placer_new(const struct fss_machine *m,
 	pl->used = calloc(m->nracks, 1);
 	pl->seen = calloc(m->nracks, sizeof(unsigned));
 	if (!pl->rack_free || !pl->pod_free || !pl->used || !pl->seen ||
-	    (p->kind == FSS_POL_ENGINE && !(pl->w = fse_work_new(m->topo)))) {
+	    (p->kind == FSS_POL_ENGINE && !(pl->w = fse_work_new(m->topo))) ||
+	    (p->kind == FSS_POL_ENGINE && p->target > 0 &&
+	     !(pl->share = fse_share_new(0)))) {
 		fss_placer_free(pl);
 		return NULL;
 	}
@@ -97,6 +146,7 @@ void fss_placer_free(struct fss_placer *pl)
 	if (!pl)
 		return;
 	fse_work_free(pl->w);
+	fse_share_free(pl->share);
 	free(pl->rack_free);
 	free(pl->pod_free);
 	free(pl->used);
@@ -138,9 +188,13 @@ static enum fss_place_status _engine(struct fss_placer *pl,
 
 	rq.min_nodes = (uint32_t)n;
 	rq.level = pl->p.level;
-	rq.relaxed = pl->p.wait != FSS_INFINITE && waited >= pl->p.wait;
+	rq.relaxed = (pl->p.wait != FSS_INFINITE && waited >= pl->p.wait) ||
+		     fse_share_relax(pl->share, pl->m->topo, pl->p.target,
+				     rq.min_nodes, rq.level);
 	if (fse_place(pl->m->topo, pl->w, &rq, avail, &res))
 		return FSS_NEVER;
+	pl->last_rq = rq;
+	pl->last_res = res;
 	if (res.status == FSE_NEVER)
 		return FSS_NEVER;
 	if (res.status == FSE_NOT_NOW) {
@@ -263,4 +317,11 @@ enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
 		return _firstfit(pl, avail, n, nodes, nracks);
 	}
 	return FSS_NEVER;
+}
+
+void fss_placer_started(struct fss_placer *pl)
+{
+	if (pl && pl->share)
+		fse_share_record(pl->share, pl->m->topo, &pl->last_rq,
+				 &pl->last_res);
 }

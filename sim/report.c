@@ -215,9 +215,13 @@ static void _xml(FILE *f, const char *s)
 	}
 }
 
-static const char *_color(enum fss_policy_kind k)
+/* Engine with a locality target green, other engine policies blue, the
+ * tree baseline orange, first fit grey. */
+static const char *_color(const struct fss_policy *p)
 {
-	return k == FSS_POL_ENGINE ? "#1f6fb4" : k == FSS_POL_TREE ? "#d2691e" : "#7a7a7a";
+	if (p->kind == FSS_POL_ENGINE)
+		return p->target > 0 ? "#1b9e4b" : "#1f6fb4";
+	return p->kind == FSS_POL_TREE ? "#d2691e" : "#7a7a7a";
 }
 
 /* A "nice" upper bound for an axis. */
@@ -243,20 +247,46 @@ static double _nice(double v)
 void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
 		     const char *title)
 {
-	const double W = 640, H = 400, L = 70, R = 150, T = 40, B = 50;
-	double pw = W - L - R, ph = H - T - B, xmax = 0, ymin = 1;
+	const double W = 760, H = 420, L = 70, R = 230, T = 40, B = 50;
+	double pw = W - L - R, ph = H - T - B, xmin = 0, xmax = 0, ymin = 1, wtree = -1;
 	struct fss_metrics *mt = calloc(n ? n : 1, sizeof(*mt));
+	double *lx = calloc(n ? n : 1, sizeof(double));
+	double *ly = calloc(n ? n : 1, sizeof(double));
 
-	if (!mt)
+	if (!mt || !lx || !ly) {
+		free(mt);
+		free(lx);
+		free(ly);
 		return;
+	}
 	for (int i = 0; i < n; i++) {
 		fss_metrics_compute(runs[i], &mt[i]);
 		if (mt[i].wait_mean / 3600 > xmax)
 			xmax = mt[i].wait_mean / 3600;
 		if (mt[i].rack_fit_share < ymin)
 			ymin = mt[i].rack_fit_share;
+		if (runs[i]->policy.kind == FSS_POL_TREE)
+			wtree = mt[i].wait_mean / 3600;
 	}
-	xmax = _nice(xmax * 1.05);
+	/* x: the span of the mean waits, widened a little (the differences
+	 * between policies are what the picture is for); from 0 when the
+	 * waits differ by more than half the largest */
+	{
+		double lo = xmax;
+
+		for (int i = 0; i < n; i++)
+			if (mt[i].wait_mean / 3600 < lo)
+				lo = mt[i].wait_mean / 3600;
+		if (xmax <= 0 || lo < xmax / 2) {
+			xmin = 0;
+			xmax = _nice(xmax * 1.05);
+		} else {
+			double pad = (xmax - lo) * 0.1 + xmax * 0.005;
+
+			xmin = lo - pad;
+			xmax = xmax + pad;
+		}
+	}
 	/* y from a multiple of 10 % below the lowest share up to 100 % */
 	ymin = floor(ymin * 10 - 1e-9) / 10;
 	if (ymin < 0)
@@ -277,29 +307,68 @@ void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
 			L, y, L + pw, y, L - 6, y + 4,
 			100 * (ymin + (1 - ymin) * k / 5));
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-			x, T, x, T + ph, x, T + ph + 16, xmax * k / 5);
+			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n",
+			x, T, x, T + ph, x, T + ph + 16, xmin + (xmax - xmin) * k / 5);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">mean wait (hours)</text>\n",
-		L + pw / 2, H - 12);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">mean wait (hours%s)</text>\n",
+		L + pw / 2, H - 12, xmin > 0 ? "; the axis does not start at 0" : "");
 	fprintf(f, "<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">rack-fittable jobs in one rack (%%)</text>\n",
 		T + ph / 2);
+	/* the target region: >= 98 % in one rack, mean wait <= 105 % of tree */
+	if (ymin < 0.98)
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
+			L, T + ph - ph * (0.98 - ymin) / (1 - ymin), L + pw,
+			T + ph - ph * (0.98 - ymin) / (1 - ymin));
+	if (wtree >= 0 && 1.05 * wtree <= xmax && 1.05 * wtree >= xmin)
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
+			L + pw * (1.05 * wtree - xmin) / (xmax - xmin), T,
+			L + pw * (1.05 * wtree - xmin) / (xmax - xmin), T + ph);
 	for (int i = 0; i < n; i++) {
-		double x = L + pw * (mt[i].wait_mean / 3600) / xmax;
+		double x = L + pw * (mt[i].wait_mean / 3600 - xmin) / (xmax - xmin);
 		double y = T + ph - ph * (mt[i].rack_fit_share - ymin) / (1 - ymin);
-		double ly = T + 14 + 18 * i;
+		double gy = T + 14 + 18 * i;
+		bool moved = true;
 
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" fill-opacity=\"0.8\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n",
-			x, y, _color(runs[i]->policy.kind), x + 6, y - 6, i + 1);
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">%d ",
-			W - R + 14, ly - 4, _color(runs[i]->policy.kind),
-			W - R + 24, ly, i + 1);
+		/* number labels: right of the point, moved down past labels
+		 * already drawn so that none overlap */
+		lx[i] = x + 7;
+		ly[i] = y + 4;
+		for (int pass = 0; moved && pass < 4 * n; pass++) {
+			moved = false;
+			for (int k = 0; k < i; k++)
+				if (fabs(lx[k] - lx[i]) < 16 && fabs(ly[k] - ly[i]) < 11) {
+					ly[i] = ly[k] + 11;
+					moved = true;
+				}
+		}
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.75\"/>",
+			x, y, _color(&runs[i]->policy));
+		if (fabs(ly[i] - (y + 4)) > 0.5)
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>",
+				x + 3, y, lx[i], ly[i] - 4);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n",
+			lx[i], ly[i], i + 1);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%d ",
+			W - R + 14, gy - 4, _color(&runs[i]->policy),
+			W - R + 24, gy, i + 1);
 		_xml(f, runs[i]->policy.name);
 		fprintf(f, "</text>\n");
 	}
+	{
+		double gy = T + 14 + 18 * n + 10;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>"
+			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">targets: 98 %% in one rack,</text>"
+			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">wait 105 %% of tree</text>\n",
+			W - R + 6, gy - 4, W - R + 22, gy - 4, W - R + 26, gy,
+			W - R + 26, gy + 12);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits in seconds; /P%%: locality target</text>\n",
+			W - R + 6, gy + 30);
+	}
 	fprintf(f, "</svg>\n");
 	free(mt);
+	free(lx);
+	free(ly);
 }
 
 #define OCC_BUCKETS 120
@@ -335,11 +404,18 @@ void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
 	if (!busy || !cnt)
 		goto out;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		L + cw * OCC_BUCKETS + 20, T + ph * n + 30);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">");
+		L + cw * OCC_BUCKETS + 20, T + ph * n + 60);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"18\" font-size=\"14\">");
 	_xml(f, title ? title : "");
-	fprintf(f, " (busy share of each rack; white idle, dark busy; %.1f days across)</text>\n",
-		(t1 - t0) / 86400.0);
+	fprintf(f, "</text>\n<text x=\"10\" y=\"34\" font-size=\"11\">busy share of each rack over time, %.1f days across; one column = %.1f days</text>\n",
+		(t1 - t0) / 86400.0, bw / 86400.0);
+	/* shade legend */
+	for (int k = 0; k <= 5; k++)
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"22\" height=\"10\" fill=\"#08306b\" fill-opacity=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>"
+			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"9\" text-anchor=\"middle\">%d%%</text>\n",
+			L + cw * OCC_BUCKETS - 6 * 26 + 26 * k, T + ph * n + 30,
+			k / 5.0, L + cw * OCC_BUCKETS - 6 * 26 + 26 * k + 11,
+			T + ph * n + 50, 20 * k);
 	for (int i = 0; i < n; i++) {
 		const struct fss_run *r = runs[i];
 		double y0 = T + ph * i + 20;
@@ -377,15 +453,26 @@ void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
 				cnt[rk] = 0;
 			}
 		}
-		fprintf(f, "<text x=\"10\" y=\"%.1f\">", y0 - 6);
+		fprintf(f, "<text x=\"10\" y=\"%.1f\" font-weight=\"bold\">", y0 - 6);
 		_xml(f, r->policy.name);
-		fprintf(f, "</text>\n<g fill=\"#08306b\">\n");
+		fprintf(f, "</text>\n");
+		/* time axis: a tick every fifth of the span, in days */
+		for (int k = 0; k <= 5; k++) {
+			double x = L + cw * OCC_BUCKETS * k / 5;
+
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+				   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">%s%.0f</text>\n",
+				x, y0 + rh * nr, x, y0 + rh * nr + 4, x,
+				y0 + rh * nr + 14, k == 5 ? "day " : "",
+				(t1 - t0) / 86400.0 * k / 5);
+		}
+		fprintf(f, "<g fill=\"#08306b\">\n");
 		for (int rk = 0; rk < nr; rk++) {
 			int size = m->rack_start[rk + 1] - m->rack_start[rk];
 			int b = 0;
 
 			if (rk % (nr > 40 ? 8 : nr > 12 ? 4 : 1) == 0)
-				fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\">rack %d</text>\n",
+				fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\" fill=\"black\">rack %d</text>\n",
 					L - 4, y0 + rh * rk + rh - 1, rk);
 			/* runs of equal shade as one rectangle */
 			while (b < OCC_BUCKETS) {

@@ -190,6 +190,7 @@ static int _try(struct state *s, long j, int64_t now, const uint8_t *from,
 	}
 	if (st != FSS_PLACED)
 		return st;
+	fss_placer_started(s->pl);
 	jr->start = now;
 	jr->nracks = nracks;
 	{

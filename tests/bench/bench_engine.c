@@ -1,14 +1,19 @@
 /*
- * bench_engine.c - decision time of the placement engine (select/) on
- * fabrics of 1k, 10k and 50k nodes: racks of 32 nodes, 16 racks per pod,
- * about 60 % of the nodes busy in random runs, job sizes drawn from a mix
- * of small (1-8), rack-sized (9-32) and multi-rack (33-256) jobs.
+ * bench_engine.c - decision time and memory of the placement engine
+ * (select/) on fabrics of 1k, 10k and 50k nodes: racks of 16 to 32 nodes
+ * (sizes drawn per rack), 16 racks per pod, about 60 % of the nodes busy
+ * in random runs, job sizes drawn from a mix of small (1-8), rack-sized
+ * (9-32) and multi-rack (33-256) jobs.
  * Prints the median, 99th percentile and maximum of fse_place() per
- * decision, and the time to build the domains.  Figures, not a test.
+ * decision, the time to build the domains, and the heap bytes the
+ * engine holds (domains, one workspace, a locality-target record), from
+ * malloc's own accounting (mallinfo2) before and after building them,
+ * per node.  Figures, not a test.
  *
  * Usage: bench_engine [decisions per size, default 2000]
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +22,17 @@
 
 #include "fabsched_select.h"
 
-#define RACK 32
+#define RACK_MIN 16
+#define RACK_MAX 32
 #define RACKS_PER_POD 16
+
+/* Heap bytes in use: small chunks plus mmapped ones. */
+static size_t _heap(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
 
 static double _now_us(void)
 {
@@ -47,23 +61,30 @@ static uint32_t _rand(void)
 
 static int _bench(int nnodes, int decisions)
 {
-	int nracks = (nnodes + RACK - 1) / RACK;
-	int npods = (nracks + RACKS_PER_POD - 1) / RACKS_PER_POD;
+	int nracks = 0, npods;
 	int *node_rack = malloc(nnodes * sizeof(int));
-	int *rack_pod = malloc(nracks * sizeof(int));
+	int *rack_pod = malloc(nnodes * sizeof(int));
 	uint8_t *avail = malloc(nnodes);
 	double *t_us = malloc(decisions * sizeof(double)), t0, build;
 	struct fse_spec s = { 0 };
 	struct fse_topo *t;
 	struct fse_work *w;
+	struct fse_share *sh;
 	struct fse_result res;
 	int ok = 0, wait = 0, never = 0;
+	size_t heap0, heap_topo, heap_all;
 	char err[256];
 
 	if (!node_rack || !rack_pod || !avail || !t_us)
 		return -1;
-	for (int i = 0; i < nnodes; i++)
-		node_rack[i] = i / RACK;
+	/* racks of RACK_MIN..RACK_MAX nodes, the last one what is left */
+	for (int i = 0; i < nnodes; nracks++) {
+		int size = RACK_MIN + _rand() % (RACK_MAX - RACK_MIN + 1);
+
+		for (int j = 0; j < size && i < nnodes; j++)
+			node_rack[i++] = nracks;
+	}
+	npods = (nracks + RACKS_PER_POD - 1) / RACKS_PER_POD;
 	for (int r = 0; r < nracks; r++)
 		rack_pod[r] = r / RACKS_PER_POD;
 	s.nnodes = nnodes;
@@ -71,13 +92,21 @@ static int _bench(int nnodes, int decisions)
 	s.nracks = nracks;
 	s.rack_pod = rack_pod;
 	s.npods = npods;
+	heap0 = _heap();
 	t0 = _now_us();
 	if (fse_topo_new(&s, &t, err, sizeof(err))) {
 		fprintf(stderr, "bench_engine: %s\n", err);
 		return -1;
 	}
 	build = _now_us() - t0;
+	heap_topo = _heap() - heap0;
 	w = fse_work_new(t);
+	sh = fse_share_new(0);
+	heap_all = _heap() - heap0;
+	if (!w || !sh) {
+		fprintf(stderr, "bench_engine: out of memory\n");
+		return -1;
+	}
 
 	for (int d = 0; d < decisions; d++) {
 		struct fse_request rq = { .level = FSE_RACK };
@@ -107,6 +136,10 @@ static int _bench(int nnodes, int decisions)
 	       nnodes, nracks, npods, build, t_us[decisions / 2],
 	       t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok, wait,
 	       never);
+	printf("%6d nodes  memory: domains %9zu B (%5.1f B/node)  + workspace + target record %9zu B  = %9zu B (%5.1f B/node)\n",
+	       nnodes, heap_topo, (double)heap_topo / nnodes,
+	       heap_all - heap_topo, heap_all, (double)heap_all / nnodes);
+	fse_share_free(sh);
 	fse_work_free(w);
 	fse_topo_free(t);
 	free(node_rack);
@@ -123,8 +156,8 @@ int main(int argc, char **argv)
 
 	if (decisions < 10)
 		decisions = 10;
-	printf("fse_place: racks of %d nodes, %d racks per pod, %d decisions per fabric\n",
-	       RACK, RACKS_PER_POD, decisions);
+	printf("fse_place: racks of %d-%d nodes, %d racks per pod, %d decisions per fabric\n",
+	       RACK_MIN, RACK_MAX, RACKS_PER_POD, decisions);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (_bench(sizes[i], decisions))
 			return 1;

@@ -2,7 +2,8 @@
  * test_engine.c - unit tests of the placement engine (select/): job
  * sizes from 1 to a rack plus one, best fit, fragmentation, ties,
  * multi-rail nodes (from a parsed fabric), drained and down nodes,
- * heterogeneous racks, pods, MaxRacks, relaxed placement, skipped racks.
+ * heterogeneous racks, pods, MaxRacks, relaxed placement, skipped racks,
+ * the locality target (share record and the wait decision it drives).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -519,6 +520,104 @@ static void test_multirail_model(void **state)
 	fst_model_free(m);
 }
 
+/* ------------------------------------------------------------ locality target */
+
+/* Records place-by-place on a 4x4 fabric in two pods: which jobs count,
+ * the share, the sliding window, and the relax decision. */
+static void test_share(void **state)
+{
+	static const int pods[] = { 0, 0, 1, 1 };
+	struct fse_request rq = { .level = FSE_RACK };
+	struct fse_share *sh;
+	struct fab f;
+	unsigned cnt = 99;
+
+	(void)state;
+	_fab(&f, 4, four, pods, 2, NULL);
+	assert_null(fse_share_new(10000001));
+	assert_non_null(sh = fse_share_new(4));
+	/* what counts: fits one domain of its level */
+	assert_true(fse_share_counts(f.t, 4, FSE_RACK));
+	assert_false(fse_share_counts(f.t, 5, FSE_RACK));
+	assert_true(fse_share_counts(f.t, 8, FSE_POD));
+	assert_false(fse_share_counts(f.t, 9, FSE_POD));
+	assert_false(fse_share_counts(f.t, 1, FSE_ANY));
+	assert_false(fse_share_counts(f.t, 0, FSE_RACK));
+	/* empty record: share 1, but a miss now would make it 0 */
+	assert_true(fse_share_get(sh, &cnt) == 1.0);
+	assert_int_equal(cnt, 0);
+	assert_false(fse_share_relax(sh, f.t, 0.01, 3, FSE_RACK));
+	/* no target: never relaxed by the share */
+	assert_false(fse_share_relax(sh, f.t, 0, 3, FSE_RACK));
+	assert_false(fse_share_relax(sh, f.t, 0, 9, FSE_RACK));
+	/* a job wider than a rack never waits under a target */
+	assert_true(fse_share_relax(sh, f.t, 1.0, 5, FSE_RACK));
+
+	/* 3 nodes in one rack: got */
+	rq.min_nodes = 3;
+	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
+	fse_share_record(sh, f.t, &rq, &f.res);
+	_busy(&f, _nodes(&f));
+	/* 3 nodes again: one rack (rack 1) */
+	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
+	fse_share_record(sh, f.t, &rq, &f.res);
+	_busy(&f, _nodes(&f));
+	assert_true(fse_share_get(sh, &cnt) == 1.0);
+	assert_int_equal(cnt, 2);
+	/* 2 got of 2: a miss makes 2/3 */
+	assert_true(fse_share_relax(sh, f.t, 0.6, 3, FSE_RACK));
+	assert_false(fse_share_relax(sh, f.t, 0.7, 3, FSE_RACK));
+	assert_false(fse_share_relax(sh, f.t, 1.0, 3, FSE_RACK));
+	/* racks 2 and 3 taken down to 1 free each: 2 nodes only relaxed,
+	 * over two racks: not got */
+	_busy(&f, "8,9,10,12,13,14");
+	rq.min_nodes = 2;
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_NOT_NOW);
+	assert_true(f.res.could_relax);
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, true), FSE_OK);
+	assert_int_equal(f.res.nracks, 2);
+	fse_share_record(sh, f.t, &rq, &f.res);
+	assert_true(fse_share_get(sh, &cnt) == 2.0 / 3.0);
+	assert_int_equal(cnt, 3);
+	/* another miss would make 2/4 */
+	assert_false(fse_share_relax(sh, f.t, 0.6, 2, FSE_RACK));
+	assert_true(fse_share_relax(sh, f.t, 0.5, 2, FSE_RACK));
+	/* a wide job is not recorded; a failed result is not recorded */
+	memset(f.avail, 1, 16);
+	rq.min_nodes = 6;
+	assert_int_equal(_place(&f, 6, FSE_RACK, 0, false), FSE_OK);
+	fse_share_record(sh, f.t, &rq, &f.res);
+	f.res.status = FSE_NOT_NOW;
+	rq.min_nodes = 2;
+	fse_share_record(sh, f.t, &rq, &f.res);
+	assert_true(fse_share_get(sh, &cnt) == 2.0 / 3.0);
+	assert_int_equal(cnt, 3);
+	/* the window keeps the last 4: two more got, then the oldest go */
+	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
+	fse_share_record(sh, f.t, &rq, &f.res);
+	assert_true(fse_share_get(sh, &cnt) == 3.0 / 4.0);
+	assert_int_equal(cnt, 4);
+	/* window full: a miss drops the oldest (a got): 2/4 */
+	assert_true(fse_share_relax(sh, f.t, 0.5, 2, FSE_RACK));
+	assert_false(fse_share_relax(sh, f.t, 0.51, 2, FSE_RACK));
+	fse_share_record(sh, f.t, &rq, &f.res);	/* drops a got */
+	assert_true(fse_share_get(sh, &cnt) == 3.0 / 4.0);
+	fse_share_record(sh, f.t, &rq, &f.res);	/* drops a got */
+	fse_share_record(sh, f.t, &rq, &f.res);	/* drops the miss */
+	assert_true(fse_share_get(sh, &cnt) == 1.0);
+	assert_int_equal(cnt, 4);
+	/* pod level: a 6-node job in two racks of one pod got its pod */
+	rq.min_nodes = 6;
+	rq.level = FSE_POD;
+	assert_int_equal(_place(&f, 6, FSE_POD, 0, false), FSE_OK);
+	assert_int_equal(f.res.level, FSE_POD);
+	fse_share_record(sh, f.t, &rq, &f.res);
+	assert_true(fse_share_get(sh, NULL) == 1.0);
+	fse_share_free(sh);
+	fse_share_free(NULL);
+	_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_skip_racks),
 		cmocka_unit_test(test_rackless),
 		cmocka_unit_test(test_multirail_model),
+		cmocka_unit_test(test_share),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);

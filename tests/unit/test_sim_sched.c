@@ -165,6 +165,36 @@ static void test_engine_wait_bound(void **state)
 	_done(r, tr, m);
 }
 
+/* Locality target 65 %: the share decides, not the wait (see the
+ * comments of target.swf). */
+static void test_engine_target(void **state)
+{
+	struct fss_trace *tr;
+	struct fss_machine *m;
+	struct fss_run *r = _run("target.swf", 8, 4, 0, "rack/65%", &tr, &m);
+	struct fss_metrics mt;
+
+	(void)state;
+	assert_string_equal(_job(r, 0), "0:0 1");
+	assert_string_equal(_job(r, 1), "0:4 5 6");
+	assert_string_equal(_job(r, 2), "1:2 3 7");	/* 2/3 >= 65 %: now */
+	assert_string_equal(_job(r, 3), "51:7");	/* best fit */
+	assert_string_equal(_job(r, 4), "100:0 1 2");	/* 3/5 < 65 %: waits */
+	assert_int_equal(r->jobs[2].nracks, 2);
+	fss_metrics_compute(r, &mt);
+	assert_int_equal(mt.rack_fit, 5);
+	assert_int_equal(mt.rack_fit_one, 4);
+	_done(r, tr, m);
+	/* without a target the same wait bound never relaxes job 3 early */
+	r = _run("target.swf", 8, 4, 0, "rack", &tr, &m);
+	assert_string_equal(_job(r, 2), "100:0 1 2");
+	_done(r, tr, m);
+	/* a 100 % target: every job that fits a rack waits for one */
+	r = _run("target.swf", 8, 4, 0, "rack/100", &tr, &m);
+	assert_string_equal(_job(r, 2), "100:0 1 2");
+	_done(r, tr, m);
+}
+
 static void test_tree(void **state)
 {
 	struct fss_trace *tr;
@@ -251,6 +281,25 @@ static void test_policy_parse(void **state)
 	assert_int_equal(p.kind, FSS_POL_FIRSTFIT);
 	assert_int_equal(fss_policy_parse("switch", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "or tree, or firstfit"));
+	/* locality targets */
+	assert_int_equal(fss_policy_parse("rack@1-0/99%", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.wait, 86400);
+	assert_true(p.target == 0.99);
+	assert_string_equal(p.name, "rack@86400/99%");
+	assert_int_equal(fss_policy_parse("pod/98.5", &p, err, sizeof(err)), 0);
+	assert_true(p.wait == FSS_INFINITE);
+	assert_string_equal(p.name, "pod/98.5%");
+	assert_int_equal(fss_policy_parse("rack@30", &p, err, sizeof(err)), 0);
+	assert_true(p.target == 0);
+	assert_int_equal(fss_policy_parse("any/99", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "needs rack or pod"));
+	assert_int_equal(fss_policy_parse("rack/0", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "target '0'"));
+	assert_int_equal(fss_policy_parse("rack/101%", &p, err, sizeof(err)), -1);
+	assert_int_equal(fss_policy_parse("rack/", &p, err, sizeof(err)), -1);
+	assert_int_equal(fss_policy_parse("rack/9x", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected a percentage"));
+	assert_int_equal(fss_policy_parse("rack@x/99", &p, err, sizeof(err)), -1);
 }
 
 /* xorshift: the same trace every time */
@@ -323,7 +372,7 @@ static void _consistent(const struct fss_run *r)
 
 static void test_determinism(void **state)
 {
-	static const char *pols[] = { "rack@600", "pod", "any", "rack", "tree", "firstfit" };
+	static const char *pols[] = { "rack@600", "pod", "any", "rack", "rack@600/90%", "tree", "firstfit" };
 	const char *p = _gen_trace();
 	struct fss_trace *tr;
 	struct fss_machine *m;
@@ -372,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_reserved_nodes),
 		cmocka_unit_test(test_engine_rack_waits),
 		cmocka_unit_test(test_engine_wait_bound),
+		cmocka_unit_test(test_engine_target),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_firstfit),
 		cmocka_unit_test(test_tree_pods),
