@@ -53,6 +53,29 @@ static const struct fs_conf_key _keys[] = {
 	{ .name = "ScratchBase", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_PATH, .def = "/scratch",
 	  .doc = "directory under which per-job scratch volumes are mounted" },
+	{ .name = "ScratchTransport", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_ENUM, .def = "tcp", .values = "tcp|rdma",
+	  .doc = "NVMe-oF transport to the scratch pool's target" },
+	{ .name = "ScratchTraddr", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING,
+	  .doc = "address of the scratch pool's NVMe-oF target (IP address); "
+		 "unset: no scratch pool" },
+	{ .name = "ScratchTrsvcid", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .def = "4420", .min = 1, .max = 65535,
+	  .doc = "port of the scratch pool's NVMe-oF target" },
+	{ .name = "ScratchSubsysNQN", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING,
+	  .doc = "NVMe subsystem NQN of the scratch pool (nqn.yyyy-mm.domain:...)" },
+	{ .name = "ScratchHostNQNFile", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH, .def = "/etc/nvme/hostnqn",
+	  .doc = "file holding this node's NVMe host NQN (each node its own)" },
+	{ .name = "ScratchHostIDFile", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH, .def = "/etc/nvme/hostid",
+	  .doc = "file holding this node's NVMe host ID (a UUID)" },
+	{ .name = "ScratchCapacity", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_SIZE,
+	  .doc = "capacity of the scratch pool, as slurm.conf's "
+		 "Licenses=scratch:<GiB> counts it" },
 	{ .name = "DefaultLocality", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_LOCALITY, .def = "any",
 	  .doc = "locality of partitions that set no Locality, and their "
@@ -1120,6 +1143,53 @@ static void _resolve(struct _parser *P)
 		_resolve_part(P, c->parts[i]);
 }
 
+/* An NQN: "nqn." then printable ASCII, at most 223 bytes (NVMe base spec). */
+static int _nqn_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 5 || n > 223 || strncmp(s, "nqn.", 4))
+		return 0;
+	for (; *s; s++)
+		if (*s <= 0x20 || *s >= 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The scratch pool's keys together: a target needs both its address and
+ * its subsystem NQN; each value in the form the kernel accepts. */
+static void _check_scratch(struct _parser *P)
+{
+	const struct _val *a = &P->conf->g[_key_index("ScratchTraddr")];
+	const struct _val *q = &P->conf->g[_key_index("ScratchSubsysNQN")];
+	const struct _val *c = &P->conf->g[_key_index("ScratchCapacity")];
+	char esc[FS_ESCAPE_SIZE];
+
+	if (a->origin == O_FILE) {
+		for (const char *s = a->text; *s; s++)
+			if (!strchr("0123456789abcdefABCDEF.:", *s)) {
+				_err(P, a->line, "ScratchTraddr=%s: not an IP "
+				     "address; expected an IPv4 or IPv6 address "
+				     "of the NVMe-oF target",
+				     _esc(esc, sizeof(esc), a->text));
+				break;
+			}
+	}
+	if (q->origin == O_FILE && !_nqn_ok(q->text))
+		_err(P, q->line, "ScratchSubsysNQN=%s: not an NQN; expected "
+		     "nqn.<yyyy-mm>.<reverse domain>:<name>, printable, at most "
+		     "223 bytes", _esc(esc, sizeof(esc), q->text));
+	if ((a->origin == O_FILE) != (q->origin == O_FILE))
+		_err(P, a->origin == O_FILE ? a->line : q->line,
+		     "%s is set but %s is not; expected both (the scratch "
+		     "pool's target) or neither (no scratch pool)",
+		     a->origin == O_FILE ? "ScratchTraddr" : "ScratchSubsysNQN",
+		     a->origin == O_FILE ? "ScratchSubsysNQN" : "ScratchTraddr");
+	if (c->origin == O_FILE && c->u < (1ULL << 30))
+		_err(P, c->line, "ScratchCapacity=%s: less than 1 GiB; expected "
+		     "the pool's size, e.g. 4T", _esc(esc, sizeof(esc), c->text));
+}
+
 int fs_conf_parse(const char *name, const char *buf, size_t len,
 		  struct fs_conf **out, struct fs_errors *errs)
 {
@@ -1145,6 +1215,8 @@ int fs_conf_parse(const char *name, const char *buf, size_t len,
 		_parse_buf(&P, buf, len);
 	if (!P.nerr)
 		_resolve(&P);
+	if (!P.nerr)
+		_check_scratch(&P);
 done:
 	free(P.lbuf);
 	free(P.segs);

@@ -9,4 +9,6 @@ libfabsched_common_la_SOURCES = \
 	common/fabsched_conf.h \
 	common/fs_values.c \
 	common/fs_values.h \
+	common/fs_jobreq.c \
+	common/fs_jobreq.h \
 	common/fs_err.h

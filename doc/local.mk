@@ -5,4 +5,5 @@ dist_man_MANS += \
 	doc/select_fabric.8 \
 	doc/gres_rdma.8 \
 	doc/gres_hugepages.8 \
-	doc/fabsched_spank.8
+	doc/fabsched_spank.8 \
+	doc/job_submit_fabsched.8

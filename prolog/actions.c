@@ -330,6 +330,12 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			rc = fs_pl_msg(msg, msgsz, "%s", m1);
 		_checkpoint(ctx, "cgroup");
 	}
+	if (l->has_scratch && fs_pl_scratch_release(ctx, l, m1, sizeof(m1))) {
+		fs_pl_log(ctx, l->jobid, "%s", m1);
+		if (!rc)
+			fs_pl_msg(msg, msgsz, "%s", m1);
+		rc = -1;
+	}
 	if (rc)	/* pages under a mount still in use cannot be given back */
 		return rc;
 	for (size_t i = 0; i < l->npools; i++)
@@ -380,6 +386,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 
 	if (mount_out && mount_sz)
 		mount_out[0] = 0;
+	ctx->scratch_path[0] = 0;
 	/* a ledger of this job: a prolog that died (or a requeue): undo it */
 	rc = fs_pl_ledger_load(ctx, job->jobid, &l, msg, msgsz);
 	if (rc < 0)
@@ -392,17 +399,41 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	}
 	if (job->rdma[0] && fs_pl_rdma_check(ctx->sysfs_root, job->rdma, msg, msgsz))
 		return -1;
-	if (!job->npages)
+	if (!job->npages && !job->scratch_gib)
 		return 0;
 	/* a mount base we cannot use: fail before touching any pool */
-	if ((rc = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
+	if (job->npages &&
+	    (rc = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
 		return -1;
-	close(rc);
+	if (job->npages)
+		close(rc);
+	/* the same for the scratch base, and a pool must be configured */
+	if (job->scratch_gib) {
+		if (!ctx->has_target)
+			return fs_pl_msg(msg, msgsz, "the job asks for a %" PRIu64
+					 " GiB scratch volume but fabsched.conf "
+					 "names no scratch pool; expected "
+					 "ScratchTraddr and ScratchSubsysNQN",
+					 job->scratch_gib);
+		if ((rc = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, msg,
+					      msgsz)) < 0)
+			return -1;
+		close(rc);
+	}
 
 	memset(&l, 0, sizeof(l));
 	l.jobid = job->jobid;
 	l.uid = job->uid;
 	l.gid = job->gid;
+	if (job->scratch_gib) {
+		l.has_scratch = true;
+		l.scratch.gib = job->scratch_gib;
+		l.scratch.fs = job->scratch_fs;
+		if ((size_t)snprintf(l.scratch.path, sizeof(l.scratch.path), "%s/%u",
+				     ctx->scratch_base, job->jobid) >=
+		    sizeof(l.scratch.path))
+			return fs_pl_msg(msg, msgsz, "ScratchBase too long");
+	}
 	for (size_t i = 0; i < job->npages; i++) {
 		struct fs_pl_pool_rec *p = &l.pools[l.npools++];
 		struct fs_pl_mount_rec *m = NULL;
@@ -442,8 +473,11 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		goto undo;
 	_checkpoint(ctx, "mount");
 
-	rc = fs_pl_cgroup_find(ctx, &l, l.cgroup, sizeof(l.cgroup), &l.cg_version);
-	if (!rc) {
+	rc = l.nmounts ? fs_pl_cgroup_find(ctx, &l, l.cgroup, sizeof(l.cgroup),
+					   &l.cg_version) : 1;
+	if (!l.nmounts) {
+		l.cg_version = 0;
+	} else if (!rc) {
 		fs_pl_log(ctx, l.jobid, "no job cgroup with the hugetlb controller "
 			  "(e.g. proctrack/linuxproc): hugetlb limits skipped");
 	} else {
@@ -464,10 +498,18 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		goto undo;
 	_checkpoint(ctx, "cgroup");
 
+	if (l.has_scratch) {
+		if (fs_pl_scratch_setup(ctx, &l, ctx->scratch_path,
+					sizeof(ctx->scratch_path), msg, msgsz) ||
+		    _save_step(ctx, &l, "scratch", msg, msgsz))
+			goto undo;
+		_checkpoint(ctx, "scratch");
+	}
+
 	if (_save_step(ctx, &l, "done", msg, msgsz))
 		goto undo;
 	_checkpoint(ctx, "done");
-	if (mount_out)
+	if (mount_out && l.nmounts)
 		snprintf(mount_out, mount_sz, "%s", l.mounts[0].path);
 	return 0;
 undo:

@@ -1,8 +1,9 @@
 /*
  * fabsched_prolog.h - per-job node setup and teardown, run as root by
  * slurmd: hugepages (per-NUMA reservation, per-job hugetlbfs mount,
- * hugetlb cgroup limits), RDMA port checks, and the crash-safe ledger that
- * lets the epilog and the sweep give back exactly what a job got.
+ * hugetlb cgroup limits), RDMA port checks, NVMe-oF scratch volumes
+ * (through the ops table struct fs_pl_nvme_ops), and the crash-safe ledger
+ * that lets the epilog and the sweep give back exactly what a job got.
  *
  * No Slurm header; the programs fabsched-prolog, fabsched-epilog and
  * fabsched-sweep (fabsched-prolog(8)) are thin mains over this library.
@@ -50,6 +51,8 @@ struct fs_pl_job {
 	size_t npages;
 	struct fs_pl_pages pages[FS_PL_MAX_POOLS];
 	char rdma[1024];	/* FABSCHED_RDMA_DEVICES as given, or "" */
+	uint64_t scratch_gib;	/* SPANK_FABSCHED_SCRATCH: GiB, 0 = none */
+	int scratch_fs;		/* enum fs_scratch_fs (fs_jobreq.h) */
 };
 
 /* Name of a page size for paths and messages: "2m", "1g". */
@@ -73,6 +76,13 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
  */
 int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		       struct fs_pl_job *job, char *msg, size_t msgsz);
+
+/*
+ * The job's scratch volume, SPANK_FABSCHED_SCRATCH as job_submit/fabsched
+ * set it ("200G,fs=xfs"; NULL or "": none), into job->scratch_gib/_fs.
+ */
+int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
+			size_t msgsz);
 
 /* A job id: digits only, 1..FS_PL_MAX_JOBID. */
 int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
@@ -112,6 +122,26 @@ struct fs_pl_mount_rec {
 	char path[FS_PL_PATH];
 };
 
+enum fs_pl_scratch_state {
+	FS_PL_SCRATCH_PLANNED = 0, /* recorded, nothing done yet */
+	FS_PL_SCRATCH_CONNECTED,   /* ctrl is this node's controller */
+	FS_PL_SCRATCH_CREATING,	   /* namespace being created: nsid unknown */
+	FS_PL_SCRATCH_CREATED,	   /* nsid attached; dev may be known */
+	FS_PL_SCRATCH_FORMATTED,   /* filesystem made on dev */
+	FS_PL_SCRATCH_MOUNTED,	   /* mounted at path, handed to the user */
+	FS_PL_SCRATCH_GONE,	   /* unmounted, discarded, deleted */
+};
+
+struct fs_pl_scratch_rec {
+	int state;		/* enum fs_pl_scratch_state; -1: no scratch */
+	int fs;			/* enum fs_scratch_fs */
+	uint64_t gib;
+	uint32_t nsid;		/* 0: none */
+	char ctrl[32];		/* "nvme3", "" when none */
+	char dev[64];		/* "/dev/nvme3n2", "" when unknown */
+	char path[FS_PL_PATH];	/* <ScratchBase>/<jobid> */
+};
+
 struct fs_pl_ledger {
 	uint32_t jobid;
 	uid_t uid;
@@ -123,12 +153,61 @@ struct fs_pl_ledger {
 	struct fs_pl_mount_rec mounts[FS_PL_MAX_MOUNTS];
 	int cg_version;		/* 0 none, 1 or 2 */
 	char cgroup[FS_PL_PATH];
+	bool has_scratch;
+	struct fs_pl_scratch_rec scratch;
 };
 
 /* Text form (one file per job) and back. */
 int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz);
 int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 		       size_t msgsz);
+
+/* ------------------------------------------------------------ NVMe-oF */
+
+/* The scratch pool's target, as fabsched.conf and the node's files say. */
+struct fs_pl_scratch_target {
+	char transport[8];	/* "tcp", "rdma" */
+	char traddr[64];
+	char trsvcid[8];
+	char subsysnqn[224];
+	char hostnqn[224];
+	char hostid[64];
+};
+
+/*
+ * The seam around libnvme, the block device and the mount: everything the
+ * scratch path does to the machine goes through one of these, so that unit
+ * tests replay a fake target (tests/unit/test_prolog_scratch.c).  Each
+ * returns 0, or -1 with a message.  fs_pl_nvme_ops_real() are the real
+ * ones (libnvme; mkfs.xfs / mkfs.ext4 run with a fixed argv, no shell).
+ */
+struct fs_pl_nvme_ops {
+	/* Connect this host to the target, or find its live controller to
+	   it; ctrl receives the controller's name ("nvme3"). */
+	int (*connect)(const struct fs_pl_scratch_target *t, char *ctrl,
+		       size_t ctrlsz, char *msg, size_t msgsz);
+	int (*disconnect)(const char *ctrl, char *msg, size_t msgsz);
+	/* Namespace management: create bytes, attach it to ctrl. */
+	int (*ns_create)(const char *ctrl, uint64_t bytes, uint32_t *nsid,
+			 char *msg, size_t msgsz);
+	/* The block device of namespace nsid under ctrl ("/dev/nvme3n2"). */
+	int (*ns_blockdev)(const char *ctrl, uint32_t nsid, char *dev,
+			   size_t devsz, char *msg, size_t msgsz);
+	/* Detach from ctrl and delete; a namespace already gone is 0. */
+	int (*ns_delete)(const char *ctrl, uint32_t nsid, char *msg,
+			 size_t msgsz);
+	int (*discard)(const char *dev, char *msg, size_t msgsz);
+	int (*mkfs)(const char *dev, int fs, char *msg, size_t msgsz);
+	/* Mount dev on the directory open as dirfd (path for messages),
+	   nosuid,nodev, then hand its root to uid:gid with mode 0700. */
+	int (*mount)(const char *dev, int fs, int dirfd, const char *path,
+		     uid_t uid, gid_t gid, char *msg, size_t msgsz);
+	int (*umount)(const char *path, char *msg, size_t msgsz);
+	/* 1 mounted, 0 not, -1 error */
+	int (*is_mounted)(const char *path);
+};
+
+const struct fs_pl_nvme_ops *fs_pl_nvme_ops_real(void);
 
 /* ------------------------------------------------------------ context */
 
@@ -151,6 +230,14 @@ struct fs_pl_ctx {
 			size_t msgsz);
 	bool compacted;		/* compact_memory written in this run */
 	int lockfd;
+	/* Scratch pool: base of the per-job mounts (ScratchBase), the target
+	   (has_target false: no pool configured), the ops (NULL: the real
+	   ones; a test's fake otherwise). */
+	const char *scratch_base;
+	bool has_target;
+	struct fs_pl_scratch_target target;
+	const struct fs_pl_nvme_ops *nvme;
+	char scratch_path[FS_PL_PATH]; /* out of fs_pl_prolog: "" none */
 };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
@@ -190,6 +277,19 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
  */
 int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
 		  size_t msgsz);
+
+/*
+ * Scratch (scratch.c): set up the job's volume, recording each step in l
+ * (saved); give it back (idempotent, any state).  path_out receives the
+ * mount path.
+ */
+int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			char *path_out, size_t pathsz, char *msg, size_t msgsz);
+int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			  char *msg, size_t msgsz);
+/* Read the host NQN and host ID files into t (validated). */
+int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
+		       struct fs_pl_scratch_target *t, char *msg, size_t msgsz);
 
 /* RDMA: every port named in list ("mlx5_0,mlx5_1:2") ACTIVE under root. */
 int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,

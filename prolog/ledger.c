@@ -10,6 +10,7 @@
  *   pool <node|any> <page_kb> <want> <before> <added> <target> <give> <state>
  *   mount <page_kb> <bytes> <state> <path>
  *   cgroup <version> <path>
+ *   scratch <state> <xfs|ext4> <gib> <nsid> <ctrl|-> <dev|-> <path>
  *   end
  */
 #include <dirent.h>
@@ -33,6 +34,9 @@
 static const char *const _pool_states[] = { "planned", "pending", "held",
 					    "releasing", "released" };
 static const char *const _mount_states[] = { "planned", "mounted", "gone" };
+static const char *const _scratch_states[] = { "planned", "connected",
+					       "creating", "created",
+					       "formatted", "mounted", "gone" };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog)
 {
@@ -43,6 +47,7 @@ void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog)
 	ctx->sysfs_root = "";
 	ctx->log = stderr;
 	ctx->lockfd = -1;
+	ctx->scratch_base = "/scratch";
 }
 
 void fs_pl_log(struct fs_pl_ctx *ctx, uint32_t jobid, const char *fmt, ...)
@@ -102,6 +107,18 @@ int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz)
 			return -1;
 		PUT("cgroup %d %s\n", l->cg_version, l->cgroup);
 	}
+	if (l->has_scratch) {
+		const struct fs_pl_scratch_rec *r = &l->scratch;
+
+		if (strpbrk(r->path, " \n") || strpbrk(r->ctrl, " \n") ||
+		    strpbrk(r->dev, " \n") || r->state < 0 ||
+		    r->state > FS_PL_SCRATCH_GONE)
+			return -1;
+		PUT("scratch %s %s %" PRIu64 " %u %s %s %s\n",
+		    _scratch_states[r->state], r->fs ? "ext4" : "xfs", r->gib,
+		    r->nsid, r->ctrl[0] ? r->ctrl : "-", r->dev[0] ? r->dev : "-",
+		    r->path);
+	}
 	PUT("end\n");
 #undef PUT
 	return (int)off;
@@ -125,7 +142,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 	while (*p && !ended) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[FS_PL_PATH + 128], st[32], node[16], path[FS_PL_PATH];
+		char line[FS_PL_PATH + 256], st[32], node[16], path[FS_PL_PATH];
 		unsigned long long a, b, c, d, e, f;
 		unsigned u1, u2, u3;
 		int k, pos = 0;
@@ -182,6 +199,26 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 			m->bytes = b;
 			m->state = k;
 			strcpy(m->path, line + pos);
+		} else if (!strncmp(line, "scratch ", 8)) {
+			struct fs_pl_scratch_rec *r = &l->scratch;
+			char fs[8], ctrl[32], dev[64];
+
+			if (l->has_scratch ||
+			    sscanf(line, "scratch %31s %7s %llu %u %31s %63s %n",
+				   st, fs, &a, &u1, ctrl, dev, &pos) != 6 ||
+			    pos <= 0 || (k = _state(st, _scratch_states, 7)) < 0 ||
+			    (strcmp(fs, "xfs") && strcmp(fs, "ext4")) ||
+			    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
+				return fs_pl_msg(msg, msgsz, "ledger line %d: bad scratch",
+						 lineno);
+			l->has_scratch = true;
+			r->state = k;
+			r->fs = strcmp(fs, "xfs") ? 1 : 0;
+			r->gib = a;
+			r->nsid = u1;
+			snprintf(r->ctrl, sizeof(r->ctrl), "%s", strcmp(ctrl, "-") ? ctrl : "");
+			snprintf(r->dev, sizeof(r->dev), "%s", strcmp(dev, "-") ? dev : "");
+			strcpy(r->path, line + pos);
 		} else if (sscanf(line, "cgroup %u %n", &u1, &pos) == 1 && pos > 0 &&
 			   (u1 == 1 || u1 == 2) && line[pos] == '/') {
 			l->cg_version = (int)u1;

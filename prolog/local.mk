@@ -1,6 +1,7 @@
 # prolog/: per-job node setup and teardown run as root by slurmd
 # (hugepages, hugetlbfs mounts, hugetlb cgroup limits, RDMA port checks,
-# crash-safe ledger) and its three programs (fabsched-prolog(8)).
+# NVMe-oF scratch volumes through libnvme when built with it, crash-safe
+# ledger) and its three programs (fabsched-prolog(8)).
 noinst_LTLIBRARIES += prolog/libfabsched_prolog.la
 prolog_libfabsched_prolog_la_SOURCES = \
 	prolog/fabsched_prolog.h \
@@ -9,10 +10,12 @@ prolog_libfabsched_prolog_la_SOURCES = \
 	prolog/sys.c \
 	prolog/ledger.c \
 	prolog/actions.c \
+	prolog/scratch.c \
+	prolog/nvme.c \
 	prolog/main.c
 prolog_libfabsched_prolog_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog -I$(top_srcdir)/gres
-prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC
-prolog_libfabsched_prolog_la_LIBADD = gres/libfabsched_gres.la libfabsched_common.la
+prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC $(LIBNVME_CFLAGS)
+prolog_libfabsched_prolog_la_LIBADD = gres/libfabsched_gres.la libfabsched_common.la $(LIBNVME_LIBS)
 
 sbin_PROGRAMS += prolog/fabsched-prolog prolog/fabsched-epilog prolog/fabsched-sweep
 prolog_fabsched_prolog_SOURCES = prolog/fabsched-prolog.c

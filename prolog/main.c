@@ -21,12 +21,13 @@
 #include "prolog_private.h"
 
 enum { OPT_STATE = 256, OPT_BASE, OPT_SYSFS, OPT_CGROUP, OPT_RUNNING,
-       OPT_QUERY, OPT_NODE, OPT_TASK };
+       OPT_QUERY, OPT_NODE, OPT_TASK, OPT_SCRATCH };
 
 static const struct option _opts[] = {
 	{ "conf", required_argument, NULL, 'f' },
 	{ "state-dir", required_argument, NULL, OPT_STATE },
 	{ "mount-base", required_argument, NULL, OPT_BASE },
+	{ "scratch-base", required_argument, NULL, OPT_SCRATCH },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
 	{ "cgroup-parent", required_argument, NULL, OPT_CGROUP },
 	{ "running", required_argument, NULL, OPT_RUNNING },
@@ -40,6 +41,7 @@ static const struct option _opts[] = {
 
 struct args {
 	const char *conf, *running, *query, *node;
+	const char *hostnqn_file, *hostid_file;
 	bool task;
 	struct fs_conf *cf;
 };
@@ -53,11 +55,13 @@ static void _usage(const char *prog, FILE *out)
 		"  -f, --conf FILE        fabsched.conf (default: $FABSCHED_CONF or %s)\n"
 		"      --state-dir DIR    instead of StateDir\n"
 		"      --mount-base DIR   instead of HugepageMountBase\n"
+		"      --scratch-base DIR instead of ScratchBase\n"
 		"      --sysfs-root DIR   sysfs tree for the RDMA checks "
 		"(default $FABSCHED_SYSFS_ROOT or /)\n"
 		"      --cgroup-parent D  job cgroups are D/job_<id>\n"
 		"      --task             (fabsched-prolog) TaskProlog mode: print\n"
-		"                         export FABSCHED_HUGEPAGES_MOUNT=...\n"
+		"                         export FABSCHED_HUGEPAGES_MOUNT=...,\n"
+		"                         FABSCHED_SCRATCH=...\n"
 		"      --running IDS      (fabsched-sweep) jobs running here, comma-separated\n"
 		"      --query CMD        (fabsched-sweep) command printing running job ids\n"
 		"      --node NAME        (fabsched-sweep) Slurm node name for squeue\n"
@@ -70,7 +74,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		  struct fs_pl_ctx *seam, struct args *a)
 {
 	struct fs_errors *errs;
-	const char *sd = NULL, *mb = NULL, *s;
+	const char *sd = NULL, *mb = NULL, *sb = NULL, *s;
 	int c;
 
 	fs_pl_ctx_init(ctx, prog);
@@ -78,6 +82,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		ctx->checkpoint = seam->checkpoint;
 		ctx->checkpoint_arg = seam->checkpoint_arg;
 		ctx->pool_set = seam->pool_set;
+		ctx->nvme = seam->nvme;
 	}
 	memset(a, 0, sizeof(*a));
 	if ((s = getenv(FS_GRES_SYSFS_ENV)) && *s)
@@ -88,6 +93,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		case 'f': a->conf = optarg; break;
 		case OPT_STATE: sd = optarg; break;
 		case OPT_BASE: mb = optarg; break;
+		case OPT_SCRATCH: sb = optarg; break;
 		case OPT_SYSFS: ctx->sysfs_root = optarg; break;
 		case OPT_CGROUP: ctx->cgroup_parent = optarg; break;
 		case OPT_RUNNING: a->running = optarg; break;
@@ -114,12 +120,29 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 	fs_errors_free(errs);
 	ctx->state_dir = sd ? sd : fs_conf_get_str(a->cf, "StateDir");
 	ctx->mount_base = mb ? mb : fs_conf_get_str(a->cf, "HugepageMountBase");
+	ctx->scratch_base = sb ? sb : fs_conf_get_str(a->cf, "ScratchBase");
 	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
-	    ctx->mount_base[0] != '/') {
-		fprintf(stderr, "%s: StateDir and HugepageMountBase must be "
-			"absolute paths\n", prog);
+	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
+	    ctx->scratch_base[0] != '/') {
+		fprintf(stderr, "%s: StateDir, HugepageMountBase and ScratchBase "
+			"must be absolute paths\n", prog);
 		return 1;
 	}
+	if ((s = fs_conf_get_str(a->cf, "ScratchTraddr"))) {
+		struct fs_pl_scratch_target *t = &ctx->target;
+		uint64_t port = 4420;
+
+		ctx->has_target = true;
+		fs_conf_get_uint(a->cf, "ScratchTrsvcid", &port);
+		snprintf(t->transport, sizeof(t->transport), "%s",
+			 fs_conf_get_str(a->cf, "ScratchTransport"));
+		snprintf(t->traddr, sizeof(t->traddr), "%s", s);
+		snprintf(t->trsvcid, sizeof(t->trsvcid), "%" PRIu64, port);
+		snprintf(t->subsysnqn, sizeof(t->subsysnqn), "%s",
+			 fs_conf_get_str(a->cf, "ScratchSubsysNQN"));
+	}
+	a->hostnqn_file = fs_conf_get_str(a->cf, "ScratchHostNQNFile");
+	a->hostid_file = fs_conf_get_str(a->cf, "ScratchHostIDFile");
 	return 0;
 }
 
@@ -190,6 +213,10 @@ static int _task(struct fs_pl_ctx *ctx)
 			printf("export FABSCHED_HUGEPAGES_MOUNT%s=%s\n",
 			       i ? "_1G" : "", path);
 	}
+	/* the scratch volume's root is the user's once mounted */
+	snprintf(path, sizeof(path), "%s/%u", ctx->scratch_base, jobid);
+	if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == getuid())
+		printf("export FABSCHED_SCRATCH=%s\n", path);
 	return 0;
 }
 
@@ -218,6 +245,13 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		_drain(ctx.prog, jobid, msg);
 		goto out;
 	}
+	if (job.scratch_gib && ctx.has_target &&
+	    fs_pl_scratch_host(a.hostnqn_file, a.hostid_file, &ctx.target, msg,
+			       sizeof(msg))) {
+		rc = _fail(ctx.prog, job.jobid, msg);
+		_drain(ctx.prog, job.jobid, msg);
+		goto out;
+	}
 	if (fs_pl_lock(&ctx, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
 		_drain(ctx.prog, job.jobid, msg);
@@ -226,9 +260,12 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	if (fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
 		_drain(ctx.prog, job.jobid, msg);
+	} else {
+		if (mnt[0])
+			printf("FABSCHED_HUGEPAGES_MOUNT=%s\n", mnt);
+		if (ctx.scratch_path[0])
+			printf("FABSCHED_SCRATCH=%s\n", ctx.scratch_path);
 	}
-	else if (mnt[0])
-		printf("FABSCHED_HUGEPAGES_MOUNT=%s\n", mnt);
 	fs_pl_unlock(&ctx);
 out:
 	fs_conf_destroy(a.cf);

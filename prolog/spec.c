@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fabsched_prolog.h"
+#include "fs_jobreq.h"
 #include "fs_values.h"
 #include "prolog_private.h"
 
@@ -169,6 +170,23 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 	return 0;
 }
 
+int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
+			size_t msgsz)
+{
+	struct fs_scratch sc;
+	char m[FS_MSG_SIZE];
+
+	job->scratch_gib = 0;
+	job->scratch_fs = 0;
+	if (!s || !*s)
+		return 0;
+	if (fs_parse_scratch("SPANK_FABSCHED_SCRATCH", s, &sc, m, sizeof(m)))
+		return fs_pl_msg(msg, msgsz, "%s", m);
+	job->scratch_gib = sc.gib;
+	job->scratch_fs = (int)sc.fs;
+	return 0;
+}
+
 static int _rdma_list_ok(const char *s, char *msg, size_t msgsz)
 {
 	char esc[FS_ESCAPE_SIZE];
@@ -224,6 +242,8 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	if (fs_pl_parse_hugepages(get("FABSCHED_HUGEPAGES"),
 				  get("FABSCHED_HUGEPAGES_COUNT"), mem_kb, job,
 				  msg, msgsz))
+		return -1;
+	if (fs_pl_parse_scratch(get("SPANK_FABSCHED_SCRATCH"), job, msg, msgsz))
 		return -1;
 	if ((s = get("FABSCHED_RDMA_DEVICES")) && *s) {
 		if (_rdma_list_ok(s, msg, msgsz))

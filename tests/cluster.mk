@@ -8,7 +8,8 @@ CLUSTER_TESTS = \
 	tests/regression/t-placement.sh \
 	tests/regression/t-topology.sh \
 	tests/regression/t-gres.sh \
-	tests/regression/t-prolog.sh
+	tests/regression/t-prolog.sh \
+	tests/regression/t-scratch.sh
 
 EXTRA_DIST += tests/cluster tests/regression
 

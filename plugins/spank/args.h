@@ -19,4 +19,11 @@ extern struct spank_option fabsched_spank_options[];
  * "rack@00:30:00"); NULL when the option was not given. */
 const char *fabsched_arg_locality(void);
 
+/* --scratch as given and validated, canonical spelling ("200G,fs=xfs");
+ * NULL when the option was not given.  The controller reads the option
+ * itself (job_submit/fabsched, from the job's SPANK environment entry
+ * FABSCHED_SCRATCH_OPTION_ENV) and charges it to the scratch pool. */
+#define FABSCHED_SCRATCH_OPTION_ENV "_SLURM_SPANK_OPTION_fabsched_scratch"
+const char *fabsched_arg_scratch(void);
+
 #endif

@@ -6,6 +6,8 @@
  *    sbatch/salloc/srun and handed to the controller in the job's SPANK
  *    job-control environment (FABSCHED_LOCALITY), where select/fabric
  *    reads it;
+ *  - --scratch=SIZE[,fs=xfs|ext4] (args.c), validated in sbatch/salloc/srun;
+ *    job_submit/fabsched charges it and hands it to the prolog;
  *  - every task runs with RLIMIT_MEMLOCK unlimited (RDMA registers memory),
  *    whatever the submitting shell's limit was (the node's hard limit where
  *    root may not raise it);

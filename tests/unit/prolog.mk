@@ -8,14 +8,26 @@ tests_unit_test_prolog_seam_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 tests_unit_test_prolog_seam_LDADD = prolog/libfabsched_prolog.la
 check_PROGRAMS += tests/unit/test_prolog_map
 tests_unit_test_prolog_map_SOURCES = tests/unit/test_prolog_map.c
-TESTS += tests/unit/test_prolog_real.sh
-EXTRA_DIST += tests/unit/test_prolog_real.sh
+TESTS += tests/unit/test_prolog_real.sh tests/unit/test_prolog_nvme_real.sh
+EXTRA_DIST += tests/unit/test_prolog_real.sh tests/unit/test_prolog_nvme_real.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_prolog
 TESTS += tests/unit/test_prolog
 tests_unit_test_prolog_SOURCES = tests/unit/test_prolog.c
 tests_unit_test_prolog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
 tests_unit_test_prolog_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
+# the NVMe-oF scratch path against a fake target (the ops seam)
+check_PROGRAMS += tests/unit/test_prolog_scratch
+TESTS += tests/unit/test_prolog_scratch
+tests_unit_test_prolog_scratch_SOURCES = tests/unit/test_prolog_scratch.c
+tests_unit_test_prolog_scratch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
+tests_unit_test_prolog_scratch_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
+# common/fs_jobreq.c: --scratch, the scratch license, hugepage requests
+check_PROGRAMS += tests/unit/test_jobreq
+TESTS += tests/unit/test_jobreq
+tests_unit_test_jobreq_SOURCES = tests/unit/test_jobreq.c
+tests_unit_test_jobreq_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_jobreq_LDADD = libfabsched_common.la $(CMOCKA_LIBS)
 endif
 
 # `make bench-prolog` (root): prolog and epilog wall time, figures printed

@@ -469,6 +469,8 @@ static void test_error_kinds(void **state)
 	    "t.conf:3: unknown key 'Localty' (did you mean Locality, a "
 	    "partition key?); accepted global keys: FabricModel, NodeNameMap, "
 	    "RackMap, LogLevel, StateDir, HugepageMountBase, ScratchBase, "
+	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
+	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 	    "DefaultLocality, PartitionName");
 	bad("PartitionName=p MaxRack=2\n",
 	    "t.conf:1: unknown key 'MaxRack' (did you mean MaxRacks?); "
@@ -477,16 +479,22 @@ static void test_error_kinds(void **state)
 	    "t.conf:1: unknown key 'Fabricmodle' (did you mean FabricModel?); "
 	    "accepted global keys: FabricModel, NodeNameMap, RackMap, "
 	    "LogLevel, StateDir, HugepageMountBase, ScratchBase, "
+	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
+	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 	    "DefaultLocality, PartitionName");
 	bad("PartitionNam=p\n",
 	    "t.conf:1: unknown key 'PartitionNam' (did you mean "
 	    "PartitionName?); accepted global keys: FabricModel, NodeNameMap, "
 	    "RackMap, LogLevel, StateDir, HugepageMountBase, ScratchBase, "
+	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
+	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 	    "DefaultLocality, PartitionName");
 	bad("Foo=1\n",
 	    "t.conf:1: unknown key 'Foo'; accepted global keys: FabricModel, "
 	    "NodeNameMap, RackMap, LogLevel, StateDir, HugepageMountBase, "
-	    "ScratchBase, DefaultLocality, PartitionName");
+	    "ScratchBase, ScratchTransport, ScratchTraddr, ScratchTrsvcid, "
+	    "ScratchSubsysNQN, ScratchHostNQNFile, ScratchHostIDFile, "
+	    "ScratchCapacity, DefaultLocality, PartitionName");
 	bad("PartitionName=p LogLevl=info\n",
 	    "t.conf:1: unknown key 'LogLevl' (did you mean LogLevel, a global "
 	    "key?); accepted partition keys: Locality, LocalityWait, MaxRacks");
@@ -655,6 +663,8 @@ static void test_all_errors_collected(void **state)
 			    "a partition key?); accepted global keys: "
 			    "FabricModel, NodeNameMap, RackMap, LogLevel, "
 			    "StateDir, HugepageMountBase, ScratchBase, "
+	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
+	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 			    "DefaultLocality, PartitionName");
 	/* errors are appended to what the list already holds */
 	assert_int_equal(fs_conf_load(path, &c, e), -1);

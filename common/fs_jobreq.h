@@ -1,0 +1,117 @@
+/*
+ * fs_jobreq.h - what a job asks for, as the controller sees it at submit:
+ * the --scratch option, the licenses that charge it to the scratch pool,
+ * and hugepage gres requests checked against the nodes that could run the
+ * job.  Used by the SPANK plugin (sbatch/srun), job_submit/fabsched
+ * (slurmctld) and the prolog; no Slurm header, no global state.
+ *
+ * Return convention: as fs_values.h (0, or -1 with a message in msg that
+ * names the option or value and says what is accepted; FS_MSG_SIZE is
+ * always enough).
+ */
+#ifndef FABSCHED_FS_JOBREQ_H
+#define FABSCHED_FS_JOBREQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------ --scratch */
+
+/* Largest volume one node may ask for: 1 PiB, in GiB. */
+#define FS_SCRATCH_MAX_GIB (1ULL << 20)
+/* The license that counts the scratch pool, in GiB. */
+#define FS_SCRATCH_LICENSE "scratch"
+#define FS_SCRATCH_FORM                                                        \
+	"SIZE[,fs=xfs|ext4], SIZE 1G..1024T with suffix G or T (or M, "         \
+	"rounded up to whole GiB), e.g. 200G or 2T,fs=ext4"
+
+enum fs_scratch_fs {
+	FS_SCRATCH_XFS = 0,	/* the default */
+	FS_SCRATCH_EXT4 = 1,
+};
+
+struct fs_scratch {
+	uint64_t gib;		/* per node, 1..FS_SCRATCH_MAX_GIB */
+	enum fs_scratch_fs fs;
+};
+
+/*
+ * "--scratch" values: a size (fs_parse_size forms, at least 1 GiB, at
+ * most FS_SCRATCH_MAX_GIB GiB, rounded up to whole GiB), optionally
+ * followed by ",fs=xfs" or ",fs=ext4" (any case).
+ */
+int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
+		     char *msg, size_t msgsz);
+/* Canonical form "200G,fs=xfs" (32 bytes are enough); returns buf. */
+char *fs_format_scratch(const struct fs_scratch *sc, char *buf, size_t bufsz);
+/* "xfs" or "ext4". */
+const char *fs_scratch_fs_name(enum fs_scratch_fs fs);
+
+/*
+ * The job's charge to the scratch pool: gib per node times its node count.
+ * min_nodes/max_nodes are the job's (0: not given).  The job is charged
+ * for max_nodes when given, else min_nodes, else 1; *cap_nodes receives
+ * the node count charged, which the caller makes the job's maximum so that
+ * it never runs on more nodes than it paid for.
+ */
+int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
+		      uint32_t max_nodes, uint64_t *gib_total,
+		      uint32_t *cap_nodes, char *msg, size_t msgsz);
+
+/*
+ * Can the pool ever hold the charge?  pool_gib is the scratch license's
+ * total (slurm.conf Licenses=scratch:<GiB>; 0 when not configured).
+ * what names the request in the message ("--scratch=200G,fs=xfs").
+ */
+int fs_scratch_pool_check(const char *what, uint64_t gib_total,
+			  uint32_t nodes, uint64_t pool_gib, char *msg,
+			  size_t msgsz);
+
+/*
+ * Merge the scratch license into a job's licenses string (Slurm form
+ * "name[:count][,name[:count]...]"; NULL or "" when none): the result in
+ * out is the user's licenses with ",scratch:<count>" added.  Refused: a
+ * user's string naming the scratch license itself (it is fabsched's to
+ * set), or using '|' (either-or licenses), or too long for out.
+ */
+int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
+			    size_t outsz, char *msg, size_t msgsz);
+
+/* Count of license name in a licenses string; 0 when absent. */
+uint64_t fs_licenses_count(const char *licenses, const char *name);
+
+/* ------------------------------------------------------------ hugepages */
+
+/* Pages of each size a node holds (gres/hugepages capacity). */
+struct fs_hp_node {
+	const char *name;	/* for messages */
+	uint64_t pages_2m, pages_1g;
+};
+
+/* A job's hugepage request per node: pages of 2m, of 1g, of any type. */
+struct fs_hp_req {
+	uint64_t pages_2m, pages_1g, pages_any;
+};
+
+/*
+ * The hugepages part of a gres request string as Slurm hands it to the
+ * controller (job_desc tres_per_node, e.g. "gres:hugepages:2m:512,
+ * gres:rdma:1" or "gres/hugepages:1g:2"; counts may carry k, m or g,
+ * times 1024).  Other gres are ignored.  *found is false when the string
+ * asks for no hugepages.
+ */
+int fs_hp_parse_request(const char *tres, struct fs_hp_req *req, bool *found,
+			char *msg, size_t msgsz);
+
+/*
+ * Can any of the nodes hold req (per node)?  0 when one can (or req asks
+ * nothing); -1 with a message naming the request (as given in what), the
+ * partitions (where) and the largest capacity of each size asked, with the
+ * node that has it.
+ */
+int fs_hp_check(const struct fs_hp_req *req, const char *what,
+		const char *where, const struct fs_hp_node *nodes,
+		size_t nnodes, char *msg, size_t msgsz);
+
+#endif /* FABSCHED_FS_JOBREQ_H */

@@ -1,0 +1,284 @@
+/*
+ * job_submit/fabsched - Slurm 22.05 glue of fabsched's submit-time checks
+ * (common/fs_jobreq.c), see job_submit_fabsched(8):
+ *
+ *  - --scratch (SPANK option of fabsched.so, reaching slurmctld as the
+ *    job's SPANK environment entry _SLURM_SPANK_OPTION_fabsched_scratch):
+ *    validated, charged to the scratch pool as license "scratch:<GiB x
+ *    nodes>" merged into the job's licenses, the node count capped at what
+ *    was charged, and the canonical value handed to the prolog as
+ *    FABSCHED_SCRATCH (any value the user put there is replaced);
+ *  - a hugepages gres request larger than any node of the job's
+ *    partition(s) holds is refused with the request and the largest
+ *    capacity, instead of Slurm's generic "Requested node configuration is
+ *    not available";
+ *  - job_modify: a job's scratch charge cannot be lowered nor its node
+ *    count raised past what was charged.
+ *
+ * Called with read locks on config, jobs, nodes and partitions.  Bad input
+ * gets an error for the user, never fatal().
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+#include "src/common/bitstring.h"
+#include "src/common/gres.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/licenses.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "fs_jobreq.h"
+#include "fs_values.h"
+
+const char plugin_name[] = "fabsched job_submit plugin";
+const char plugin_type[] = "job_submit/fabsched";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define OPT_ENV "_SLURM_SPANK_OPTION_fabsched_scratch="
+#define SCRATCH_ENV "FABSCHED_SCRATCH="
+#define CHARGE_ENV "FABSCHED_SCRATCH_CHARGE="
+
+extern int init(void)
+{
+	debug("%s: loaded", plugin_type);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	return SLURM_SUCCESS;
+}
+
+/* ------------------------------------------------------------ env */
+
+static const char *_env_get(char **env, uint32_t n, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (uint32_t i = 0; env && i < n; i++)
+		if (env[i] && !strncmp(env[i], prefix, len))
+			return env[i] + len;
+	return NULL;
+}
+
+/* Drop every entry starting with prefix (a user's own FABSCHED_SCRATCH=). */
+static void _env_drop(job_desc_msg_t *jd, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	uint32_t o = 0;
+
+	for (uint32_t i = 0; jd->spank_job_env && i < jd->spank_job_env_size; i++) {
+		if (jd->spank_job_env[i] && !strncmp(jd->spank_job_env[i], prefix, len))
+			xfree(jd->spank_job_env[i]);
+		else
+			jd->spank_job_env[o++] = jd->spank_job_env[i];
+	}
+	jd->spank_job_env_size = o;
+}
+
+static void _env_add(job_desc_msg_t *jd, char *entry)
+{
+	xrecalloc(jd->spank_job_env, jd->spank_job_env_size + 1, sizeof(char *));
+	jd->spank_job_env[jd->spank_job_env_size++] = entry;
+}
+
+/* ------------------------------------------------------------ scratch */
+
+static int _scratch(job_desc_msg_t *jd, char **err_msg)
+{
+	const char *opt = _env_get(jd->spank_job_env, jd->spank_job_env_size,
+				   OPT_ENV);
+	char msg[FS_MSG_SIZE], canon[32], lic[8192], what[64];
+	struct fs_scratch sc;
+	uint64_t gib;
+	uint32_t cap;
+
+	/* only this plugin says what the prolog sets up */
+	_env_drop(jd, SCRATCH_ENV);
+	_env_drop(jd, CHARGE_ENV);
+	if (!opt)
+		return SLURM_SUCCESS;
+	if (fs_parse_scratch("--scratch", opt, &sc, msg, sizeof(msg)))
+		goto refuse;
+	snprintf(what, sizeof(what), "--scratch=%s",
+		 fs_format_scratch(&sc, canon, sizeof(canon)));
+	if (fs_scratch_charge(&sc, jd->min_nodes == NO_VAL ? 0 : jd->min_nodes,
+			      (jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE)
+			      ? 0 : jd->max_nodes, &gib, &cap, msg, sizeof(msg)) ||
+	    fs_scratch_pool_check(what, gib, cap,
+				  get_total_license_cnt(FS_SCRATCH_LICENSE),
+				  msg, sizeof(msg)) ||
+	    fs_licenses_add_scratch(jd->licenses, gib, lic, sizeof(lic), msg,
+				    sizeof(msg)))
+		goto refuse;
+	xfree(jd->licenses);
+	jd->licenses = xstrdup(lic);
+	if (jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE ||
+	    jd->max_nodes > cap)
+		jd->max_nodes = cap;
+	_env_add(jd, xstrdup_printf("%s%s", SCRATCH_ENV, canon));
+	_env_add(jd, xstrdup_printf("%s%" PRIu64, CHARGE_ENV, gib));
+	debug("%s: --scratch=%s on at most %u node(s): licenses %s",
+	      plugin_type, canon, cap, lic);
+	return SLURM_SUCCESS;
+refuse:
+	if (err_msg)
+		*err_msg = xstrdup(msg);
+	info("%s: job of uid %u refused: %s", plugin_type, jd->user_id, msg);
+	return ESLURM_INVALID_LICENSES;
+}
+
+/* ------------------------------------------------------------ hugepages */
+
+/* Pages of the node's gres/hugepages, per type. */
+static void _node_pages(node_record_t *node, struct fs_hp_node *out)
+{
+	gres_state_t *gs;
+	gres_node_state_t *ns;
+	ListIterator it;
+
+	out->name = node->name;
+	out->pages_2m = out->pages_1g = 0;
+	if (!node->gres_list)
+		return;
+	it = list_iterator_create(node->gres_list);
+	while ((gs = list_next(it))) {
+		if (xstrcmp(gs->gres_name, "hugepages") || !gs->gres_data)
+			continue;
+		ns = gs->gres_data;
+		for (uint16_t t = 0; t < ns->type_cnt; t++) {
+			if (!xstrcasecmp(ns->type_name[t], "2m"))
+				out->pages_2m += ns->type_cnt_avail[t];
+			else if (!xstrcasecmp(ns->type_name[t], "1g"))
+				out->pages_1g += ns->type_cnt_avail[t];
+		}
+	}
+	list_iterator_destroy(it);
+}
+
+/* "gres:hugepages:2m:512,gres:rdma:1" -> "--gres=hugepages:2m:512,rdma:1" */
+static char *_user_form(const char *tres)
+{
+	char *out = xstrdup("--gres="), *copy = xstrdup(tres), *save = NULL;
+	bool first = true;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(t, "gres:", 5) || !strncmp(t, "gres/", 5))
+			t += 5;
+		xstrfmtcat(out, "%s%s", first ? "" : ",", t);
+		first = false;
+	}
+	xfree(copy);
+	return out;
+}
+
+static int _hugepages(job_desc_msg_t *jd, char **err_msg)
+{
+	struct fs_hp_req req;
+	struct fs_hp_node *nodes = NULL;
+	size_t n = 0;
+	bool found;
+	char msg[FS_MSG_SIZE], *where = NULL, *what = NULL, *names, *save = NULL;
+	bitstr_t *seen = NULL;
+	int rc = SLURM_SUCCESS;
+
+	if (!jd->tres_per_node)
+		return SLURM_SUCCESS;
+	if (fs_hp_parse_request(jd->tres_per_node, &req, &found, msg, sizeof(msg))) {
+		if (err_msg)
+			*err_msg = xstrdup(msg);
+		return ESLURM_INVALID_GRES;
+	}
+	if (!found)
+		return SLURM_SUCCESS;
+	seen = bit_alloc(node_record_count);
+	nodes = xcalloc(node_record_count ? node_record_count : 1, sizeof(*nodes));
+	names = xstrdup(jd->partition);
+	if (!names && default_part_loc)
+		names = xstrdup(default_part_loc->name);
+	for (char *p = strtok_r(names, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		part_record_t *part = find_part_record(p);
+
+		if (!part || !part->node_bitmap)
+			continue;	/* Slurm reports unknown partitions */
+		xstrfmtcat(where, "%s%s", where ? "," : "", p);
+		for (int i = 0; i < node_record_count; i++) {
+			if (!bit_test(part->node_bitmap, i) || bit_test(seen, i) ||
+			    !node_record_table_ptr[i])
+				continue;
+			bit_set(seen, i);
+			_node_pages(node_record_table_ptr[i], &nodes[n++]);
+		}
+	}
+	if (where) {
+		char *w = xstrdup_printf("partition%s %s", strchr(where, ',') ?
+					 "s" : "", where);
+
+		what = _user_form(jd->tres_per_node);
+		if (fs_hp_check(&req, what, w, nodes, n, msg, sizeof(msg))) {
+			if (err_msg)
+				*err_msg = xstrdup(msg);
+			info("%s: job of uid %u refused: %s", plugin_type,
+			     jd->user_id, msg);
+			rc = ESLURM_INVALID_GRES;
+		}
+		xfree(w);
+	}
+	xfree(what);
+	xfree(where);
+	xfree(names);
+	xfree(nodes);
+	FREE_NULL_BITMAP(seen);
+	return rc;
+}
+
+/* ------------------------------------------------------------ entry points */
+
+extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
+		      char **err_msg)
+{
+	int rc = _scratch(job_desc, err_msg);
+
+	if (rc == SLURM_SUCCESS)
+		rc = _hugepages(job_desc, err_msg);
+	return rc;
+}
+
+extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
+		      uint32_t submit_uid)
+{
+	const char *charge = _env_get(job_ptr->spank_job_env,
+				      job_ptr->spank_job_env_size, CHARGE_ENV);
+	const char *sc = _env_get(job_ptr->spank_job_env,
+				  job_ptr->spank_job_env_size, SCRATCH_ENV);
+	uint64_t gib = 0, total;
+	struct fs_scratch s;
+
+	if (!charge || !sc ||
+	    fs_parse_uint(NULL, charge, 1, UINT32_MAX, &total, NULL, 0) ||
+	    fs_parse_scratch(NULL, sc, &s, NULL, 0))
+		return SLURM_SUCCESS;
+	gib = s.gib;
+	if (job_desc->licenses &&
+	    fs_licenses_count(job_desc->licenses, FS_SCRATCH_LICENSE) < total) {
+		info("%s: %pJ: licenses %s refused: --scratch=%s is charged "
+		     "%s:%" PRIu64, plugin_type, job_ptr, job_desc->licenses, sc,
+		     FS_SCRATCH_LICENSE, total);
+		return ESLURM_INVALID_LICENSES;
+	}
+	if ((job_desc->max_nodes != NO_VAL && job_desc->max_nodes != INFINITE &&
+	     job_desc->max_nodes * gib > total) ||
+	    (job_desc->min_nodes != NO_VAL && job_desc->min_nodes * gib > total)) {
+		info("%s: %pJ: node count refused: --scratch=%s is charged for "
+		     "%" PRIu64 " node(s)", plugin_type, job_ptr, sc, total / gib);
+		return ESLURM_INVALID_NODE_COUNT;
+	}
+	return SLURM_SUCCESS;
+}
