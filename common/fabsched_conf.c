@@ -90,6 +90,13 @@ static const struct fs_conf_key _keys[] = {
 	  .fallback = "DefaultLocality",
 	  .doc = "how long a job may wait for its Locality before it is "
 		 "placed more widely" },
+	{ .name = "LocalityTarget", .scope = FS_SCOPE_PARTITION,
+	  .type = FS_TYPE_PERCENT, .def = "0",
+	  .doc = "share of the partition's jobs that fit in one domain of "
+		 "its Locality and should get one: below it a job waits for "
+		 "its domain (up to LocalityWait), above it a job that cannot "
+		 "have its domain now starts across domains (0 = no target: "
+		 "every job waits)" },
 	{ .name = "MaxRacks", .scope = FS_SCOPE_PARTITION,
 	  .type = FS_TYPE_UINT, .def = "0", .min = 0, .max = 65535,
 	  .doc = "most racks one job may span (0 = unlimited)" },
@@ -131,6 +138,7 @@ const char *fs_conf_type_name(enum fs_conf_type type)
 	case FS_TYPE_SIZE: return "size";
 	case FS_TYPE_ENUM: return "enumeration";
 	case FS_TYPE_LOCALITY: return "locality";
+	case FS_TYPE_PERCENT: return "percentage";
 	}
 	return "?";
 }
@@ -405,6 +413,9 @@ static int _val_parse(const struct fs_conf_key *k, const char *s,
 		break;
 	case FS_TYPE_LOCALITY:
 		rc = fs_parse_locality(k->name, s, &t.loc, msg, msgsz);
+		break;
+	case FS_TYPE_PERCENT:
+		rc = fs_parse_percent(k->name, s, &t.u, msg, msgsz);
 		break;
 	}
 	if (rc)
@@ -1412,6 +1423,7 @@ static int _get_uint(const struct _val *v, int k, uint64_t *out)
 	case FS_TYPE_DURATION:
 	case FS_TYPE_SIZE:
 	case FS_TYPE_ENUM:
+	case FS_TYPE_PERCENT:
 		if (out)
 			*out = v->u;
 		return 0;

@@ -81,6 +81,7 @@ enum fs_conf_type {
 	FS_TYPE_SIZE,		/* fs_parse_size, bytes */
 	FS_TYPE_ENUM,		/* fs_parse_enum over values */
 	FS_TYPE_LOCALITY,	/* fs_parse_locality */
+	FS_TYPE_PERCENT,	/* fs_parse_percent, parts per million */
 };
 
 /* One row of the schema: every key of fabsched.conf has one. */

@@ -280,6 +280,45 @@ static int _fail_range(char *msg, size_t msgsz, const char *name,
 		     (unsigned long long)min, (unsigned long long)max);
 }
 
+int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
+		     char *msg, size_t msgsz)
+{
+	const char *p = s;
+	uint64_t whole = 0, frac = 0;
+	int ndig = 0, nfrac = 0;
+
+	if (!s || !*s)
+		return _fail(msg, msgsz, name, s, "empty value; expected %s",
+			     FS_PERCENT_FORM);
+	for (; *p >= '0' && *p <= '9' && ndig < 4; p++, ndig++)
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	if (!ndig || (*p >= '0' && *p <= '9'))
+		goto bad;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, nfrac++) {
+			if (nfrac >= 4)
+				goto bad;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+		if (!nfrac)
+			goto bad;
+	}
+	if (*p == '%')
+		p++;
+	if (*p)
+		goto bad;
+	for (; nfrac < 4; nfrac++)
+		frac *= 10;
+	if (whole > 100 || (whole == 100 && frac))
+		return _fail(msg, msgsz, name, s, "above 100; expected %s",
+			     FS_PERCENT_FORM);
+	*ppm = whole * 10000 + frac;	/* 1 % = 10000 ppm; 0.0001 % = 1 ppm */
+	return 0;
+bad:
+	return _fail(msg, msgsz, name, s, "not a percentage; expected %s",
+		     FS_PERCENT_FORM);
+}
+
 int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max,
 		  uint64_t *out, char *msg, size_t msgsz)
 {

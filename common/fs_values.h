@@ -68,6 +68,15 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
 		  char *msg, size_t msgsz);
 
+/*
+ * A share in percent: "P" or "P%" with P a decimal number, 0 <= P <= 100,
+ * at most 4 decimals ("99", "98.5%", "0" = none), into parts per million
+ * (0-1000000).  No exponent, sign or spaces.
+ */
+#define FS_PERCENT_FORM "a percentage from 0 to 100, e.g. 99% or 98.5%"
+int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
+		     char *msg, size_t msgsz);
+
 /* Unsigned decimal integer within [min, max]. */
 int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max,
 		  uint64_t *out, char *msg, size_t msgsz);

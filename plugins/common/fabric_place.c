@@ -22,6 +22,8 @@
  *     keeps it); after the bound, the tightest placement available is taken
  *     and the job's SystemComment records that locality was relaxed.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -62,6 +64,23 @@ static struct {
 	struct fse_work *work;
 	uint8_t *avail;		/* [node_count] */
 	uint8_t *skip;		/* [racks] */
+	/* per partition: did recent jobs that fit a domain get one (kept
+	 * across reconfigurations; LocalityTarget reads it) */
+	struct part_share {
+		char *part;
+		struct fse_share *share;
+	} *shares;
+	int nshares;
+	/* decisions not known to be starts yet (flavours whose backend also
+	 * runs for will-run and test-only calls): committed to the share
+	 * record once the job holds an allocation */
+	struct pending_rec {
+		uint32_t job_id;
+		struct fse_share *share;
+		struct fse_request rq;
+		struct fse_result res;	/* status and level only */
+	} *pend;
+	int npend;
 	/* timing of the calls that the engine handled */
 	uint64_t calls, started, waits, relaxed;
 	double hook_us, hook_us_max, backend_us;
@@ -160,17 +179,39 @@ static bool _ready(void)
 struct policy {
 	struct fs_locality loc;
 	uint32_t max_racks;
+	double target;		/* LocalityTarget, 0-1; 0: none */
 	const char *from;	/* "--fabric-locality" or "partition" */
 };
+
+/* The share record of a partition ("" for none), made on first use;
+ * NULL when out of memory. */
+static struct fse_share *_share_of(const char *part)
+{
+	const char *name = part ? part : "";
+	struct fse_share *sh;
+
+	for (int i = 0; i < fab.nshares; i++)
+		if (!strcmp(fab.shares[i].part, name))
+			return fab.shares[i].share;
+	if (!(sh = fse_share_new(0)))
+		return NULL;
+	xrecalloc(fab.shares, fab.nshares + 1, sizeof(*fab.shares));
+	fab.shares[fab.nshares].part = xstrdup(name);
+	fab.shares[fab.nshares].share = sh;
+	fab.nshares++;
+	return sh;
+}
 
 static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
 			struct policy *pol)
 {
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true };
-	uint64_t mr = 0;
+	uint64_t mr = 0, ppm = 0;
 
 	memset(pol, 0, sizeof(*pol));
+	if (!fs_conf_part_get_uint(fab.conf, part, "LocalityTarget", &ppm))
+		pol->target = (double)ppm / 1e6;
 	if (fs_conf_part_locality(fab.conf, part, &ploc))
 		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
 					     .wait_set = true };
@@ -288,6 +329,63 @@ static void _record_relaxed(job_record_t *job_ptr, const struct policy *pol,
 		   fs_format_duration(waited, w, sizeof(w)), how);
 }
 
+#define PEND_MAX 1024
+
+/* Keep the latest successful decision of a job until it is known to have
+ * started (or gone). */
+static void _pend(uint32_t job_id, struct fse_share *share,
+		  const struct fse_request *rq, const struct fse_result *res)
+{
+	int i;
+
+	for (i = 0; i < fab.npend && fab.pend[i].job_id != job_id; i++)
+		;
+	if (i == fab.npend) {
+		if (!fab.pend)
+			fab.pend = xcalloc(PEND_MAX, sizeof(*fab.pend));
+		if (fab.npend == PEND_MAX) {	/* drop the oldest */
+			memmove(fab.pend, fab.pend + 1,
+				(PEND_MAX - 1) * sizeof(*fab.pend));
+			fab.npend--;
+		}
+		i = fab.npend++;
+	}
+	fab.pend[i].job_id = job_id;
+	fab.pend[i].share = share;
+	fab.pend[i].rq = *rq;
+	fab.pend[i].rq.skip_racks = NULL;
+	memset(&fab.pend[i].res, 0, sizeof(fab.pend[i].res));
+	fab.pend[i].res.status = res->status;
+	fab.pend[i].res.level = res->level;
+}
+
+/* Record the kept decisions of jobs that now hold an allocation; forget
+ * those of jobs that are gone or ended without one. */
+static void _commit_pending(void)
+{
+	static job_record_t *(*find_job)(uint32_t);
+	int k = 0;
+
+	if (!fab.npend)
+		return;
+	if (!find_job)	/* slurmctld's; looked up, not linked */
+		find_job = (job_record_t *(*)(uint32_t))
+			dlsym(RTLD_DEFAULT, "find_job_record");
+	for (int i = 0; i < fab.npend; i++) {
+		job_record_t *j = find_job ? find_job(fab.pend[i].job_id) :
+			NULL;
+
+		if (j && IS_JOB_PENDING(j)) {
+			fab.pend[k++] = fab.pend[i];
+			continue;
+		}
+		if (j && j->job_resrcs)
+			fse_share_record(fab.pend[i].share, fab.topo,
+					 &fab.pend[i].rq, &fab.pend[i].res);
+	}
+	fab.npend = k;
+}
+
 bool fabric_applies(const job_record_t *job, bool switches_as_racks)
 {
 	if (!job || !job->details)
@@ -309,8 +407,9 @@ int fabric_place(const struct fabric_ask *ask)
 	struct policy pol;
 	double t0 = _now_us(), tb = 0, backend_us = 0;
 	time_t now = time(NULL), since, waited;
-	bool shared_pass = false, started = false;
+	bool shared_pass = false, started = false, by_target = false;
 	int rc = SLURM_ERROR, tries = 0;
+	struct fse_share *share;
 	char *racks = NULL;
 
 #define BACKEND(bm)                                                            \
@@ -327,6 +426,8 @@ int fabric_place(const struct fabric_ask *ask)
 		return rc;
 	}
 	_job_policy(job_ptr, ask->switches_as_racks, &pol);
+	if (!ask->final)
+		_commit_pending();
 
 	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
 		job_ptr->details->submit_time;
@@ -339,6 +440,11 @@ int fabric_place(const struct fabric_ask *ask)
 	rq.max_racks = pol.max_racks;
 	rq.relaxed = pol.loc.wait != FS_DURATION_INFINITE &&
 		     (uint64_t)waited >= pol.loc.wait;
+	share = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
+	if (!rq.relaxed && share && pol.target > 0 &&
+	    fse_share_relax(share, fab.topo, pol.target, rq.min_nodes,
+			    rq.level))
+		by_target = rq.relaxed = true;
 	rq.skip_racks = fab.skip;
 	memset(fab.skip, 0, fse_topo_nracks(fab.topo));
 
@@ -374,11 +480,25 @@ int fabric_place(const struct fabric_ask *ask)
 
 	fab.calls++;
 	if (started) {
+		unsigned n = 0;
+		double got = share ? fse_share_get(share, &n) : 1;
+
 		racks = _rack_names(&res);
 		fab.started++;
+		if (share && ask->final)
+			fse_share_record(share, fab.topo, &rq, &res);
+		else if (share)
+			_pend(job_ptr->job_id, share, &rq, &res);
 		if (res.relaxed) {
-			char loc[32], *how = xstrdup_printf("%d racks (%s)",
-							    res.nracks, racks);
+			char loc[32], *how;
+
+			/* the share before this job */
+			how = by_target ?
+				xstrdup_printf("%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
+					       res.nracks, racks, pol.target * 100,
+					       (unsigned)(got * n + 0.5), n) :
+				xstrdup_printf("%d racks (%s)", res.nracks,
+					       racks);
 
 			fab.relaxed++;
 			_record_relaxed(job_ptr, &pol, waited, how);
@@ -450,6 +570,21 @@ void fabric_place_fini(void)
 		     fab.name, fab.calls, fab.started, fab.waits, fab.relaxed,
 		     fab.hook_us / fab.calls, fab.hook_us_max,
 		     fab.backend_us / fab.calls);
+	for (int i = 0; i < fab.nshares; i++) {
+		unsigned n = 0;
+		double got = fse_share_get(fab.shares[i].share, &n);
+
+		if (n)
+			info("%s: partition %s: %.1f%% of the last %u jobs that fit a domain got one",
+			     fab.name, fab.shares[i].part[0] ?
+			     fab.shares[i].part : "(none)", got * 100, n);
+		fse_share_free(fab.shares[i].share);
+		xfree(fab.shares[i].part);
+	}
+	xfree(fab.shares);
+	fab.nshares = 0;
+	xfree(fab.pend);
+	fab.npend = 0;
 	_unload();
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);

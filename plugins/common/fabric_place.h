@@ -36,6 +36,13 @@ struct fabric_ask {
 	 * beside this plugin); when false such jobs go to the backend as is.
 	 */
 	bool switches_as_racks;
+	/*
+	 * A successful try is the job's start (22.05: RUN_NOW only).  When
+	 * false (24.11, whose node choice also runs for will-run and
+	 * test-only calls), a decision counts toward LocalityTarget only once
+	 * the job is seen holding an allocation.
+	 */
+	bool final;
 	fabric_try_f try;
 	void *arg;
 };

@@ -11,7 +11,9 @@
 # a bad --fabric-locality fails at submission with the parser's message, a
 # job that cannot have its rack pends with a Locality reason and, once its
 # wait bound (--fabric-locality=rack@0:15) passed, runs and records in its
-# SystemComment that locality was relaxed.
+# SystemComment that locality was relaxed; with a LocalityTarget for the
+# partition, the same kind of job waits while the partition's share of
+# rack-local jobs would fall below it, and starts at once above it.
 # Run 2, stock select/cons_tres + topology/tree with the topology.conf
 # exported from the same model: the same mix.  Both are printed side by
 # side (racks per job, jobs split across racks, makespan).  Prints TAP.
@@ -69,7 +71,7 @@ k 5 4
 l 3 4"
 NJOBS=$(wc -l <<<"$MIX")
 
-tap_plan 14
+tap_plan 16
 
 # ------------------------------------------------------------ staging
 work=$D.placement
@@ -219,6 +221,28 @@ started=$(epoch "$(cl_job_field "$rid" StartTime)")
 comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
 tap_ok "[ $((started - t0)) -ge 14 ] && grep -q 'locality rack@00:00:15 relaxed' <<<\"\$comment\"" \
 	"job $rid waited $((started - t0)) s, then recorded: $comment"
+# 12-13: LocalityTarget, with the fillers still holding 3 nodes per rack.
+# Of the jobs so far that fit a rack, all but the relaxed one got a rack
+# (the mix's 10, the 4 fillers): 14 of 15.  A 4-node job counted as a miss
+# makes 14 of 16 = 87.5 %: under a 95 % target it waits for a rack, under
+# 80 % it starts at once across racks.
+set_target() {
+	sed -i "s/^PartitionName=batch .*/PartitionName=batch Locality=rack LocalityWait=INFINITE LocalityTarget=$1/" \
+		"$D/etc/fabsched.conf"
+	scontrol reconfigure
+}
+set_target 95%
+tid=$(cl_sbatch --user "$TUSER" -J target -N4 --ntasks-per-node=1 --exclusive -t 5 \
+	-o target-%j.out --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO")
+sleep 6
+st=$(cl_job_field "$tid" JobState)
+tap_is "$st" PENDING "LocalityTarget=95% (share would be 87.5%): job $tid waits for a rack"
+set_target 80%
+cl_wait_job "$tid" 60
+rc=$?
+comment=$(scontrol show job "$tid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
+tap_ok "[ $rc -eq 0 ] && grep -q 'LocalityTarget 80%: 14 of the last 15 jobs got their domain' <<<\"\$comment\"" \
+	"LocalityTarget=80%: job $tid ran across racks at once and recorded: $comment"
 scancel "${fill[@]}" 2>/dev/null
 for id in "${fill[@]}"; do cl_wait_job "$id" 60 >/dev/null; done
 

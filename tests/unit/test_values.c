@@ -317,6 +317,44 @@ static void test_uint(void **state)
 
 /* ------------------------------------------------------------ bool */
 
+static void test_percent(void **state)
+{
+	static const struct { const char *s; uint64_t ppm; } ok[] = {
+		{ "0", 0 }, { "99", 990000 }, { "99%", 990000 },
+		{ "98.5%", 985000 }, { "100", 1000000 }, { "100.0%", 1000000 },
+		{ "0.0001", 1 }, { "007", 70000 },
+	};
+	static const char *const bad[] = {
+		"", "%", "-1", "+5", "1e2", "99.", ".5", "99.12345", "50%%",
+		" 50", "50 ", "abc", "10000",
+	};
+	char msg[FS_MSG_SIZE];
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		v = 12345;
+		assert_int_equal(fs_parse_percent("T", ok[i].s, &v, msg,
+						  sizeof(msg)), 0);
+		assert_true(v == ok[i].ppm);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(fs_parse_percent("T", bad[i], &v, msg,
+						  sizeof(msg)), -1);
+		assert_true(v == 7);
+	}
+	assert_int_equal(fs_parse_percent("LocalityTarget", "100.5", &v, msg,
+					  sizeof(msg)), -1);
+	assert_string_equal(msg, "LocalityTarget=100.5: above 100; expected "
+			    "a percentage from 0 to 100, e.g. 99% or 98.5%");
+	assert_int_equal(fs_parse_percent("LocalityTarget", "ninety", &v, msg,
+					  sizeof(msg)), -1);
+	assert_string_equal(msg, "LocalityTarget=ninety: not a percentage; "
+			    "expected a percentage from 0 to 100, e.g. 99% "
+			    "or 98.5%");
+}
+
 static void test_bool(void **state)
 {
 	static const char *const yes[] = { "yes", "YES", "Yes", "true",
@@ -542,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_duration_format),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_uint),
+		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_locality_valid),

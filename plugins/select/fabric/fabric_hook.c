@@ -78,7 +78,8 @@ int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
 	struct fabric_ask ask = {
 		.job = job_ptr, .cand = bitmap, .min_nodes = min_nodes,
 		.max_nodes = max_nodes, .req_nodes = req_nodes,
-		.switches_as_racks = false, .try = _try, .arg = &c,
+		.switches_as_racks = false, .final = true, .try = _try,
+		.arg = &c,
 	};
 	int rc;
 
