@@ -189,6 +189,18 @@ void fse_share_record(struct fse_share *s, const struct fse_topo *t,
 		      const struct fse_request *rq,
 		      const struct fse_result *res);
 
+/*
+ * The record as text, oldest job first: '1' got its domain, '0' did not
+ * (to keep it across daemon restarts).  Writes it with a NUL when @size
+ * exceeds its length; RET its length (the size needed, less one).
+ */
+size_t fse_share_format(const struct fse_share *s, char *buf, size_t size);
+
+/* Appends the jobs of such a text to the record (the newest stay when it
+ * holds more than the window).  RET -1 (nothing appended) on any other
+ * character. */
+int fse_share_parse(struct fse_share *s, const char *text);
+
 /* Share of the remembered jobs that got their domain (1 when none);
  * *count (when not NULL) receives how many are remembered. */
 double fse_share_get(const struct fse_share *s, unsigned *count);

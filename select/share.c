@@ -85,16 +85,8 @@ bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
 	return (double)got >= target * (double)count;
 }
 
-void fse_share_record(struct fse_share *s, const struct fse_topo *t,
-		      const struct fse_request *rq,
-		      const struct fse_result *res)
+static void _push(struct fse_share *s, uint8_t got)
 {
-	uint8_t got;
-
-	if (!s || !rq || !res || res->status != FSE_OK ||
-	    !fse_share_counts(t, rq->min_nodes, rq->level))
-		return;
-	got = res->level <= rq->level;
 	if (s->count == s->window)
 		s->got -= s->ring[s->pos];
 	else
@@ -102,4 +94,40 @@ void fse_share_record(struct fse_share *s, const struct fse_topo *t,
 	s->ring[s->pos] = got;
 	s->got += got;
 	s->pos = (s->pos + 1) % s->window;
+}
+
+void fse_share_record(struct fse_share *s, const struct fse_topo *t,
+		      const struct fse_request *rq,
+		      const struct fse_result *res)
+{
+	if (!s || !rq || !res || res->status != FSE_OK ||
+	    !fse_share_counts(t, rq->min_nodes, rq->level))
+		return;
+	_push(s, res->level <= rq->level);
+}
+
+size_t fse_share_format(const struct fse_share *s, char *buf, size_t size)
+{
+	size_t n = s ? s->count : 0;
+	unsigned first;
+
+	if (!buf || size <= n)
+		return n;
+	first = (s && s->count == s->window) ? s->pos : 0;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = s->ring[(first + i) % s->window] ? '1' : '0';
+	buf[n] = '\0';
+	return n;
+}
+
+int fse_share_parse(struct fse_share *s, const char *text)
+{
+	if (!s || !text)
+		return -1;
+	for (const char *p = text; *p; p++)
+		if (*p != '0' && *p != '1')
+			return -1;
+	for (; *text; text++)
+		_push(s, *text == '1');
+	return 0;
 }

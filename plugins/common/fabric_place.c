@@ -24,8 +24,10 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@
 
 #include "src/common/bitstring.h"
 #include "src/common/log.h"
+#include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -71,14 +74,17 @@ static struct {
 		struct fse_share *share;
 	} *shares;
 	int nshares;
+	bool shares_loaded;	/* the state file was read (once) */
+	bool shares_dirty;	/* changed since it was written */
 	/* decisions not known to be starts yet (flavours whose backend also
-	 * runs for will-run and test-only calls): committed to the share
-	 * record once the job holds an allocation */
+	 * runs for will-run and test-only calls): counted once the job holds
+	 * an allocation */
 	struct pending_rec {
 		uint32_t job_id;
-		struct fse_share *share;
-		struct fse_request rq;
-		struct fse_result res;	/* status and level only */
+		int part;		/* index in shares */
+		bool counts;		/* fits one domain of its level */
+		bool got;		/* and got one */
+		char *note;		/* added to SystemComment, or NULL */
 	} *pend;
 	int npend;
 	/* timing of the calls that the engine handled */
@@ -183,23 +189,161 @@ struct policy {
 	const char *from;	/* "--fabric-locality" or "partition" */
 };
 
-/* The share record of a partition ("" for none), made on first use;
- * NULL when out of memory. */
-static struct fse_share *_share_of(const char *part)
+/*
+ * The share records are kept in StateSaveLocation, so that a restart of
+ * slurmctld (which is also how 24.11 reconfigures) does not forget them:
+ *   share <partition|-> <outcomes, oldest first: 1 got its domain>
+ *   pending <job id> <partition|-> <counts 0|1><got 0|1>
+ * Written through a temporary file and rename whenever they change.
+ */
+#define SHARE_FILE "fabsched_locality_share"
+
+static char *_share_path(void)
 {
-	const char *name = part ? part : "";
+	if (!slurm_conf.state_save_location || !*slurm_conf.state_save_location)
+		return NULL;
+	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+			      SHARE_FILE);
+}
+
+/* Index of a partition's record, made when missing; -1: out of memory. */
+static int _share_index(const char *name)
+{
 	struct fse_share *sh;
 
 	for (int i = 0; i < fab.nshares; i++)
 		if (!strcmp(fab.shares[i].part, name))
-			return fab.shares[i].share;
+			return i;
 	if (!(sh = fse_share_new(0)))
-		return NULL;
+		return -1;
 	xrecalloc(fab.shares, fab.nshares + 1, sizeof(*fab.shares));
 	fab.shares[fab.nshares].part = xstrdup(name);
 	fab.shares[fab.nshares].share = sh;
-	fab.nshares++;
-	return sh;
+	return fab.nshares++;
+}
+
+static void _pend(uint32_t job_id, int part, bool counts, bool got,
+		  char *note);
+
+/* One line of the state file; -1 when malformed. */
+static int _shares_load_line(char *line)
+{
+	char *f[5], *save = NULL, *end = NULL;
+	int n = 0, k;
+	unsigned long id;
+
+	for (char *t = strtok_r(line, " ", &save); t && n < 5;
+	     t = strtok_r(NULL, " ", &save))
+		f[n++] = t;
+	if (n == 3 && !strcmp(f[0], "share")) {
+		k = _share_index(!strcmp(f[1], "-") ? "" : f[1]);
+		return (k < 0 || fse_share_parse(fab.shares[k].share, f[2])) ?
+			-1 : 0;
+	}
+	if (n != 4 || strcmp(f[0], "pending"))
+		return -1;
+	errno = 0;
+	id = strtoul(f[1], &end, 10);
+	if (errno || *end || !id || id > UINT32_MAX || strlen(f[3]) != 2 ||
+	    !strchr("01", f[3][0]) || !strchr("01", f[3][1]))
+		return -1;
+	if ((k = _share_index(!strcmp(f[2], "-") ? "" : f[2])) < 0)
+		return -1;
+	_pend((uint32_t)id, k, f[3][0] == '1', f[3][1] == '1', NULL);
+	return 0;
+}
+
+static void _shares_load(void)
+{
+	char *path = _share_path(), *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, bad = 0;
+	ssize_t len;
+	FILE *f;
+
+	fab.shares_loaded = true;
+	if (!path)
+		return;
+	if (!(f = fopen(path, "re"))) {
+		if (errno != ENOENT)
+			error("%s: %s: %m: locality shares start empty",
+			      fab.name, path);
+		xfree(path);
+		return;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		if (_shares_load_line(line))
+			bad++;
+	}
+	if (bad)
+		error("%s: %s: %d malformed line(s) of %d ignored; expected \"share <partition> <0|1 per job>\" or \"pending <job id> <partition> <0|1><0|1>\"",
+		      fab.name, path, bad, lineno);
+	fab.shares_dirty = false;
+	free(line);
+	fclose(f);
+	xfree(path);
+}
+
+static const char *_part_name(int k)
+{
+	return fab.shares[k].part[0] ? fab.shares[k].part : "-";
+}
+
+static void _shares_save(void)
+{
+	char *path, *tmp, *buf = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int rc = 0;
+
+	if (!fab.nshares || !(path = _share_path()))
+		return;
+	fab.shares_dirty = false;
+	tmp = xstrdup_printf("%s.new", path);
+	if (!(f = fopen(tmp, "we"))) {
+		error("%s: %s: %m: locality shares not saved", fab.name, tmp);
+		goto out;
+	}
+	fprintf(f, "# fabsched: per partition, recent jobs that fit one locality domain, oldest first (1: got it)\n");
+	for (int i = 0; i < fab.nshares; i++) {
+		size_t n = fse_share_format(fab.shares[i].share, NULL, 0);
+
+		if (n + 1 > cap) {
+			cap = n + 1;
+			xrealloc(buf, cap);
+		}
+		fse_share_format(fab.shares[i].share, buf, cap);
+		fprintf(f, "share %s %s\n", _part_name(i), buf);
+	}
+	for (int i = 0; i < fab.npend; i++)
+		if (fab.pend[i].counts)
+			fprintf(f, "pending %u %s %d%d\n", fab.pend[i].job_id,
+				_part_name(fab.pend[i].part), 1,
+				fab.pend[i].got ? 1 : 0);
+	if (fflush(f) || ferror(f))
+		rc = -1;
+	if (fclose(f) || rc || rename(tmp, path)) {
+		error("%s: %s: %m: locality shares not saved", fab.name, path);
+		unlink(tmp);
+	}
+out:
+	xfree(buf);
+	xfree(tmp);
+	xfree(path);
+}
+
+/* The share record index of a partition ("" for none); -1 when out of
+ * memory. */
+static int _share_of(const char *part)
+{
+	if (!fab.shares_loaded)
+		_shares_load();
+	return _share_index(part ? part : "");
 }
 
 static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
@@ -316,25 +460,58 @@ static void _set_pending(job_record_t *job_ptr, const struct policy *pol,
 #endif
 }
 
-/* The job ran without its locality: say so in its SystemComment. */
-static void _record_relaxed(job_record_t *job_ptr, const struct policy *pol,
-			    time_t waited, const char *how)
+static void _note(job_record_t *job_ptr, const char *note);
+
+/* The note saying the job ran without its locality (for SystemComment). */
+static char *_relaxed_note(const struct policy *pol, time_t waited,
+			   const char *how)
 {
 	char loc[32], w[32];
 
-	xstrfmtcat(job_ptr->system_comment,
-		   "%sfabsched: locality %s relaxed after %s: %s",
-		   job_ptr->system_comment ? "; " : "",
-		   fs_format_locality(&pol->loc, loc, sizeof(loc)),
-		   fs_format_duration(waited, w, sizeof(w)), how);
+	return xstrdup_printf("fabsched: locality %s relaxed after %s: %s",
+			      fs_format_locality(&pol->loc, loc, sizeof(loc)),
+			      fs_format_duration(waited, w, sizeof(w)), how);
+}
+
+/* Count one job that fits a domain of its level toward a share. */
+static void _count(int part, bool got)
+{
+	if (part >= 0 && !fse_share_parse(fab.shares[part].share,
+					   got ? "1" : "0"))
+		fab.shares_dirty = true;
+}
+
+/*
+ * A placement the backend accepted: count it toward the partition's share
+ * (index @part, -1: none) and add @note (taken) to the SystemComment.
+ * When the try may not have been the start (!ask->final), the note is
+ * taken back if the job is asked about again, and the share counts the job
+ * once it is seen holding an allocation.
+ */
+static void _outcome(const struct fabric_ask *ask, int part,
+		     const struct fse_request *rq, const struct fse_result *res,
+		     char *note)
+{
+	bool counts = fse_share_counts(fab.topo, rq->min_nodes, rq->level);
+	bool got = res->level <= rq->level;
+
+	if (note)
+		_note(ask->job, note);
+	if (!ask->final) {
+		_pend(ask->job->job_id, part, counts, got, note);
+		return;
+	}
+	if (counts)
+		_count(part, got);
+	xfree(note);
 }
 
 #define PEND_MAX 1024
 
 /* Keep the latest successful decision of a job until it is known to have
- * started (or gone). */
-static void _pend(uint32_t job_id, struct fse_share *share,
-		  const struct fse_request *rq, const struct fse_result *res)
+ * started (or gone).  @note (taken) is what it added to SystemComment. */
+static void _pend(uint32_t job_id, int part, bool counts, bool got,
+		  char *note)
 {
 	int i;
 
@@ -344,22 +521,56 @@ static void _pend(uint32_t job_id, struct fse_share *share,
 		if (!fab.pend)
 			fab.pend = xcalloc(PEND_MAX, sizeof(*fab.pend));
 		if (fab.npend == PEND_MAX) {	/* drop the oldest */
+			xfree(fab.pend[0].note);
 			memmove(fab.pend, fab.pend + 1,
 				(PEND_MAX - 1) * sizeof(*fab.pend));
 			fab.npend--;
 		}
 		i = fab.npend++;
+		fab.pend[i].note = NULL;
+		fab.pend[i].counts = !counts;	/* differs: saved below */
 	}
+	if (counts && (fab.pend[i].counts != counts ||
+		       fab.pend[i].got != got || fab.pend[i].part != part))
+		fab.shares_dirty = true;
+	xfree(fab.pend[i].note);
 	fab.pend[i].job_id = job_id;
-	fab.pend[i].share = share;
-	fab.pend[i].rq = *rq;
-	fab.pend[i].rq.skip_racks = NULL;
-	memset(&fab.pend[i].res, 0, sizeof(fab.pend[i].res));
-	fab.pend[i].res.status = res->status;
-	fab.pend[i].res.level = res->level;
+	fab.pend[i].part = part;
+	fab.pend[i].counts = counts;
+	fab.pend[i].got = got;
+	fab.pend[i].note = note;
 }
 
-/* Record the kept decisions of jobs that now hold an allocation; forget
+/* Add a note to the job's SystemComment. */
+static void _note(job_record_t *job_ptr, const char *note)
+{
+	xstrfmtcat(job_ptr->system_comment, "%s%s",
+		   job_ptr->system_comment ? "; " : "", note);
+}
+
+/* Take back the note the last call added: the job is asked about again,
+ * so that placement was not its start. */
+static void _unnote(job_record_t *job_ptr)
+{
+	char *c = job_ptr->system_comment, *note;
+	size_t lc, ln;
+	int i;
+
+	for (i = 0; i < fab.npend && fab.pend[i].job_id != job_ptr->job_id; i++)
+		;
+	if (i == fab.npend || !(note = fab.pend[i].note))
+		return;
+	if (c && (lc = strlen(c)) >= (ln = strlen(note)) &&
+	    !strcmp(c + lc - ln, note)) {
+		if (lc == ln)
+			xfree(job_ptr->system_comment);
+		else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
+			c[lc - ln - 2] = '\0';
+	}
+	xfree(fab.pend[i].note);
+}
+
+/* Count the kept decisions of jobs that now hold an allocation; forget
  * those of jobs that are gone or ended without one. */
 static void _commit_pending(void)
 {
@@ -379,9 +590,16 @@ static void _commit_pending(void)
 			fab.pend[k++] = fab.pend[i];
 			continue;
 		}
-		if (j && j->job_resrcs)
-			fse_share_record(fab.pend[i].share, fab.topo,
-					 &fab.pend[i].rq, &fab.pend[i].res);
+		if (fab.pend[i].counts) {
+			if (j && j->job_resrcs) {
+				_count(fab.pend[i].part, fab.pend[i].got);
+				debug("%s: %pJ started: counted in its partition's share (%s its domain)",
+				      fab.name, j, fab.pend[i].got ?
+				      "got" : "missed");
+			}
+			fab.shares_dirty = true;
+		}
+		xfree(fab.pend[i].note);
 	}
 	fab.npend = k;
 }
@@ -408,8 +626,8 @@ int fabric_place(const struct fabric_ask *ask)
 	double t0 = _now_us(), tb = 0, backend_us = 0;
 	time_t now = time(NULL), since, waited;
 	bool shared_pass = false, started = false, by_target = false;
-	int rc = SLURM_ERROR, tries = 0;
-	struct fse_share *share;
+	int rc = SLURM_ERROR, tries = 0, part;
+	struct fse_share *share = NULL;
 	char *racks = NULL;
 
 #define BACKEND(bm)                                                            \
@@ -426,8 +644,10 @@ int fabric_place(const struct fabric_ask *ask)
 		return rc;
 	}
 	_job_policy(job_ptr, ask->switches_as_racks, &pol);
-	if (!ask->final)
+	if (!ask->final) {
+		_unnote(job_ptr);
 		_commit_pending();
+	}
 
 	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
 		job_ptr->details->submit_time;
@@ -440,7 +660,9 @@ int fabric_place(const struct fabric_ask *ask)
 	rq.max_racks = pol.max_racks;
 	rq.relaxed = pol.loc.wait != FS_DURATION_INFINITE &&
 		     (uint64_t)waited >= pol.loc.wait;
-	share = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
+	part = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
+	if (part >= 0)
+		share = fab.shares[part].share;
 	if (!rq.relaxed && share && pol.target > 0 &&
 	    fse_share_relax(share, fab.topo, pol.target, rq.min_nodes,
 			    rq.level))
@@ -483,12 +705,10 @@ int fabric_place(const struct fabric_ask *ask)
 		unsigned n = 0;
 		double got = share ? fse_share_get(share, &n) : 1;
 
+		char *note = NULL;
+
 		racks = _rack_names(&res);
 		fab.started++;
-		if (share && ask->final)
-			fse_share_record(share, fab.topo, &rq, &res);
-		else if (share)
-			_pend(job_ptr->job_id, share, &rq, &res);
 		if (res.relaxed) {
 			char loc[32], *how;
 
@@ -499,15 +719,15 @@ int fabric_place(const struct fabric_ask *ask)
 					       (unsigned)(got * n + 0.5), n) :
 				xstrdup_printf("%d racks (%s)", res.nracks,
 					       racks);
-
-			fab.relaxed++;
-			_record_relaxed(job_ptr, &pol, waited, how);
+			note = _relaxed_note(&pol, waited, how);
 			xfree(how);
+			fab.relaxed++;
 			info("%s: %pJ: locality %s (%s) relaxed after %lds: %s",
 			     fab.name, job_ptr,
 			     fs_format_locality(&pol.loc, loc, sizeof(loc)),
 			     pol.from, (long)waited, racks);
 		}
+		_outcome(ask, part, &rq, &res, note);
 		verbose("%s: %pJ: %s, racks %s (locality %s from %s, %d tries%s)",
 			fab.name, job_ptr, res.reason, racks,
 			fse_level_name(rq.level), pol.from, tries,
@@ -528,15 +748,24 @@ int fabric_place(const struct fabric_ask *ask)
 		/* any placement will do: the backend on every candidate */
 		bitstr_t *all = bit_copy(bitmap);
 
-		if (BACKEND(all) == SLURM_SUCCESS && rq.level != FSE_ANY) {
-			fab.relaxed++;
-			_record_relaxed(job_ptr, &pol, waited,
-					"placed on any nodes");
+		if (BACKEND(all) == SLURM_SUCCESS) {
+			/* counted as a miss: no domain was chosen */
+			struct fse_result any = { .status = FSE_OK,
+						  .level = FSE_ANY };
+
+			if (rq.level != FSE_ANY)
+				fab.relaxed++;
+			_outcome(ask, part, &rq, &any,
+				 rq.level == FSE_ANY ? NULL :
+				 _relaxed_note(&pol, waited,
+					       "placed on any nodes"));
 		}
 		FREE_NULL_BITMAP(all);
 	} else {
 		rc = SLURM_ERROR;	/* not enough free nodes: plain Resources */
 	}
+	if (fab.shares_dirty)
+		_shares_save();
 	slurm_mutex_unlock(&fab.lock);
 
 	{
@@ -565,6 +794,8 @@ void fabric_place_reconfigure(void)
 void fabric_place_fini(void)
 {
 	slurm_mutex_lock(&fab.lock);
+	if (fab.shares_dirty)
+		_shares_save();
 	if (fab.calls)
 		info("%s: %" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
 		     fab.name, fab.calls, fab.started, fab.waits, fab.relaxed,
@@ -583,6 +814,8 @@ void fabric_place_fini(void)
 	}
 	xfree(fab.shares);
 	fab.nshares = 0;
+	for (int i = 0; i < fab.npend; i++)
+		xfree(fab.pend[i].note);
 	xfree(fab.pend);
 	fab.npend = 0;
 	_unload();

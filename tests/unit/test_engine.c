@@ -524,6 +524,43 @@ static void test_multirail_model(void **state)
 
 /* Records place-by-place on a 4x4 fabric in two pods: which jobs count,
  * the share, the sliding window, and the relax decision. */
+/* the record as text and back: oldest first, the window keeps the newest */
+static void test_share_text(void **state)
+{
+	struct fse_share *a, *b;
+	char buf[16];
+	unsigned n = 0;
+
+	(void)state;
+	assert_non_null(a = fse_share_new(4));
+	assert_int_equal(fse_share_format(a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(fse_share_parse(a, "110"), 0);
+	assert_int_equal(fse_share_format(a, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "110");
+	/* past the window: the oldest go */
+	assert_int_equal(fse_share_parse(a, "101"), 0);
+	assert_int_equal(fse_share_format(a, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "0101");
+	assert_true(fse_share_get(a, &n) == 0.5);
+	assert_int_equal(n, 4);
+	/* too small a buffer: the size needed, nothing written */
+	buf[0] = 'x';
+	assert_int_equal(fse_share_format(a, buf, 4), 4);
+	assert_int_equal(buf[0], 'x');
+	/* anything but 0 and 1: refused, record unchanged */
+	assert_int_equal(fse_share_parse(a, "10x1"), -1);
+	assert_int_equal(fse_share_parse(a, NULL), -1);
+	assert_int_equal(fse_share_format(a, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "0101");
+	/* round trip into a fresh record */
+	assert_non_null(b = fse_share_new(4));
+	assert_int_equal(fse_share_parse(b, buf), 0);
+	assert_true(fse_share_get(b, &n) == 0.5);
+	fse_share_free(a);
+	fse_share_free(b);
+}
+
 static void test_share(void **state)
 {
 	static const int pods[] = { 0, 0, 1, 1 };
@@ -635,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_rackless),
 		cmocka_unit_test(test_multirail_model),
 		cmocka_unit_test(test_share),
+		cmocka_unit_test(test_share_text),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
