@@ -203,9 +203,10 @@ static int _valid(const char *list, char *msg, size_t msgsz)
 }
 
 int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, size_t *pick, char *msg, size_t msgsz)
+			 size_t n, unsigned spread, size_t *pick, char *msg,
+			 size_t msgsz)
 {
-	long best = 0;
+	long best = 0, ties = 0, k;
 
 	*pick = n;
 	if (_valid(task_cpus, msg, msgsz))
@@ -216,10 +217,20 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 		if (ov < 0)
 			return _valid(cand[i], msg, msgsz) ? -1 :
 			       fs_gres_err(msg, msgsz, "out of memory");
-		if (ov > best) {	/* strictly more: equals keep the first */
+		if (ov > best) {
 			best = ov;
-			*pick = i;
+			ties = 1;
+		} else if (ov == best && ov > 0) {
+			ties++;
 		}
 	}
+	if (!best)
+		return 0;
+	k = (long)(spread % (unsigned long)ties);
+	for (size_t i = 0; i < n; i++)
+		if (fs_cpulist_overlap(task_cpus, cand[i]) == best && !k--) {
+			*pick = i;
+			break;
+		}
 	return 0;
 }

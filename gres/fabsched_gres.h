@@ -205,12 +205,15 @@ char *fs_cpulist_union(const char *a, const char *b);
 
 /*
  * The candidate nearest to a task: the one whose CPUs overlap task_cpus
- * most; among equals, the lowest index.  *pick is that index, or n when
- * no candidate shares a CPU with the task (or n is 0): the caller then
- * keeps them all.  -1 with a message when a list is malformed.
+ * most; among k equals, the (spread mod k)-th in index order, so that the
+ * tasks of a node (spread = their local task id) share equally near
+ * candidates out.  *pick is that index, or n when no candidate shares a
+ * CPU with the task (or n is 0): the caller then keeps them all.  -1 with
+ * a message when a list is malformed.
  */
 int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, size_t *pick, char *msg, size_t msgsz);
+			 size_t n, unsigned spread, size_t *pick, char *msg,
+			 size_t msgsz);
 
 /*
  * The CPUs the calling thread may run on (sched_getaffinity), as a
@@ -284,11 +287,14 @@ void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
  * One task's variables (UCX_NET_DEVICES, NCCL_IB_HCA,
  * OMPI_MCA_btl_openib_if_include, FABSCHED_RDMA_DEVICES) from its step's
  * FABSCHED_RDMA_LOCALITY and the task's CPUs: the HCA whose CPUs overlap
- * the task's most (equals: the first listed), or every HCA of the step
- * when none shares a CPU with the task.  env must be zeroed or cleared.
+ * the task's most (among k equals, the (spread mod k)-th listed: spread
+ * is the task's local id, so tasks share equally near HCAs out), or every
+ * HCA of the step when none shares a CPU with the task.  env must be
+ * zeroed or cleared.
  */
 int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
-			  struct fs_gres_env *env, char *msg, size_t msgsz);
+			  unsigned spread, struct fs_gres_env *env, char *msg,
+			  size_t msgsz);
 
 /* ------------------------------------------------------------ hugepages */
 

@@ -137,7 +137,8 @@ int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
 }
 
 int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
-			  struct fs_gres_env *env, char *msg, size_t msgsz)
+			  unsigned spread, struct fs_gres_env *env, char *msg,
+			  size_t msgsz)
 {
 	struct fs_gres_rdma_set *set = calloc(1, sizeof(*set));
 	struct fs_gres_rdma_dev devs[FS_GRES_RDMA_MAX];
@@ -151,7 +152,8 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 		goto out;
 	for (size_t i = 0; i < set->n; i++)
 		cand[i] = set->cpus[i];
-	if (fs_gres_pick_nearest(task_cpus, cand, set->n, &pick, msg, msgsz))
+	if (fs_gres_pick_nearest(task_cpus, cand, set->n, spread, &pick, msg,
+				 msgsz))
 		goto out;
 	/* the task's variables name its HCAs; the locality stays the step's */
 	n = 0;

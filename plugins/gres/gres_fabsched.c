@@ -876,8 +876,9 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 				gres_internal_flags_t flags)
 {
 	struct fs_gres_env e = { 0 };
-	char msg[FS_GRES_MSG_SIZE], *cpus;
-	const char *loc;
+	char msg[FS_GRES_MSG_SIZE], *cpus, *end = NULL;
+	const char *loc, *lid;
+	unsigned long local = 0;
 
 	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type,
 	      gres_cnt);
@@ -889,8 +890,15 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 	if (!step_env_ptr || !*step_env_ptr ||
 	    !(loc = getenvp(*step_env_ptr, FS_GRES_RDMA_LOCALITY_ENV)))
 		return;
+	/* the local task id spreads tasks over equally near HCAs */
+	if ((lid = getenvp(*step_env_ptr, "SLURM_LOCALID")) && *lid) {
+		local = strtoul(lid, &end, 10);
+		if (*end || local > UINT32_MAX)
+			local = 0;
+	}
 	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
-	    fs_gres_rdma_task_env(loc, cpus, &e, msg, sizeof(msg))) {
+	    fs_gres_rdma_task_env(loc, cpus, (unsigned)local, &e, msg,
+				  sizeof(msg))) {
 		error("%s: task HCAs: %s", plugin_type, msg);
 		free(cpus);
 		return;

@@ -55,6 +55,7 @@ void fabsched_task_rdma(spank_t sp)
 	struct fs_gres_env env = { 0 };
 	char msg[FS_GRES_MSG_SIZE], *loc, *cpus = NULL;
 	uint32_t step = 0;
+	int local = 0;
 
 	/* the batch script keeps the job's HCAs (its steps choose per task) */
 	if (spank_get_item(sp, S_JOB_STEPID, &step) == ESPANK_SUCCESS &&
@@ -62,8 +63,13 @@ void fabsched_task_rdma(spank_t sp)
 		return;
 	if (!(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV)))
 		return;
+	/* the local task id spreads tasks over equally near HCAs */
+	if (spank_get_item(sp, S_TASK_ID, &local) != ESPANK_SUCCESS ||
+	    local < 0)
+		local = 0;
 	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
-	    fs_gres_rdma_task_env(loc, cpus, &env, msg, sizeof(msg))) {
+	    fs_gres_rdma_task_env(loc, cpus, (unsigned)local, &env, msg,
+				  sizeof(msg))) {
 		slurm_error("fabsched: task HCAs left as the step's: %s", msg);
 		goto out;
 	}

@@ -123,31 +123,39 @@ static void test_pick_nearest(void **state)
 	size_t pick = 99;
 
 	(void)state;
-	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 0);
 	/* most overlap wins, wherever it is */
-	assert_int_equal(fs_gres_pick_nearest("7-12", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("7-12", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 1);
-	assert_int_equal(fs_gres_pick_nearest("15-23", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("15-23", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 3);
-	/* equals (1 and 2 are the same CPUs): the first listed */
-	assert_int_equal(fs_gres_pick_nearest("9", cand, 4, &pick, msg, sizeof(msg)), 0);
+	/* equals (1 and 2 are the same CPUs): task 0 the first listed, task 1
+	 * the second, task 2 the first again */
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 1);
-	assert_int_equal(fs_gres_pick_nearest("0-23", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 4, 1, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 2);
+	assert_int_equal(fs_gres_pick_nearest("9", cand, 4, 2, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 1);
+	/* a spread never picks a candidate less near */
+	assert_int_equal(fs_gres_pick_nearest("15-23", cand, 4, 1, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(pick, 3);
+	assert_int_equal(fs_gres_pick_nearest("0-23", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 0);
 	/* no CPU in common, or no candidate: n (keep them all) */
-	assert_int_equal(fs_gres_pick_nearest("30-31", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("30-31", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 4);
-	assert_int_equal(fs_gres_pick_nearest("", cand, 4, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("", cand, 4, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 4);
-	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 0, &pick, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_pick_nearest("0-3", cand, 0, 0, &pick, msg, sizeof(msg)), 0);
 	assert_int_equal(pick, 0);
 	/* malformed lists, the task's or a candidate's */
 	msg[0] = '\0';
-	assert_int_equal(fs_gres_pick_nearest("x", cand, 4, &pick, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_gres_pick_nearest("x", cand, 4, 0, &pick, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "\"x\""));
 	cand[2] = "8-";
-	assert_int_equal(fs_gres_pick_nearest("0", cand, 4, &pick, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_gres_pick_nearest("0", cand, 4, 0, &pick, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "\"8-\""));
 	assert_non_null(strstr(msg, "expected"));
 }
@@ -627,7 +635,7 @@ static void test_task_env(void **state)
 
 	(void)state;
 	/* a task on NUMA 8: the HCA there */
-	assert_int_equal(fs_gres_rdma_task_env(loc, "100-103", &e, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_rdma_task_env(loc, "100-103", 0, &e, msg, sizeof(msg)), 0);
 	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_2:1");
 	assert_string_equal(_env(&e, "NCCL_IB_HCA"), "=mlx5_2:1");
 	assert_string_equal(_env(&e, "OMPI_MCA_btl_openib_if_include"), "mlx5_2:1");
@@ -636,24 +644,31 @@ static void test_task_env(void **state)
 	assert_null(_env(&e, "FABSCHED_RDMA_LOCALITY"));
 	assert_int_equal(e.n, 4);
 	fs_gres_env_clear(&e);
-	/* a task on NUMA 0: two HCAs equally near, the first listed */
-	assert_int_equal(fs_gres_rdma_task_env(loc, "8-11", &e, msg, sizeof(msg)), 0);
+	/* tasks on NUMA 0: two HCAs equally near, shared out by local id */
+	assert_int_equal(fs_gres_rdma_task_env(loc, "8-11", 0, &e, msg, sizeof(msg)), 0);
 	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1");
 	fs_gres_env_clear(&e);
+	assert_int_equal(fs_gres_rdma_task_env(loc, "12-15", 1, &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_1:1");
+	fs_gres_env_clear(&e);
+	/* one HCA nearest: the local id does not matter */
+	assert_int_equal(fs_gres_rdma_task_env(loc, "100-103", 5, &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_2:1");
+	fs_gres_env_clear(&e);
 	/* straddling: the side holding more of its CPUs */
-	assert_int_equal(fs_gres_rdma_task_env(loc, "86-87,96-99", &e, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_rdma_task_env(loc, "86-87,96-99", 0, &e, msg, sizeof(msg)), 0);
 	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_2");
 	fs_gres_env_clear(&e);
 	/* no CPU near any HCA: every HCA of the step */
-	assert_int_equal(fs_gres_rdma_task_env(loc, "0-1", &e, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_rdma_task_env(loc, "0-1", 0, &e, msg, sizeof(msg)), 0);
 	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1,mlx5_1:1,mlx5_2:1");
 	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0,mlx5_1,mlx5_2");
 	fs_gres_env_clear(&e);
 	/* bad input: a message, nothing set */
-	assert_int_equal(fs_gres_rdma_task_env("mlx5_0=0-", "0", &e, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_gres_rdma_task_env("mlx5_0=0-", "0", 0, &e, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "FABSCHED_RDMA_LOCALITY"));
 	assert_int_equal(e.n, 0);
-	assert_int_equal(fs_gres_rdma_task_env(loc, "0,", &e, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_gres_rdma_task_env(loc, "0,", 0, &e, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "\"0,\""));
 	assert_int_equal(e.n, 0);
 }
