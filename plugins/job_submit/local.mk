@@ -1,10 +1,9 @@
-# plugins/job_submit/: job_submit/fabsched (Slurm 22.05): --scratch charged
+# plugins/job_submit/: job_submit/fabsched (Slurm 22.05, 24.11): --scratch charged
 # to the scratch pool as licenses, hugepage requests checked against the
 # partitions' nodes (logic in common/fs_jobreq.c).
 EXTRA_DIST += plugins/job_submit/fabsched/job_submit_fabsched.map
 
 if BUILD_SLURM_PLUGINS
-if SLURM_2205
 slurmplugin_LTLIBRARIES += plugins/job_submit/fabsched/job_submit_fabsched.la
 plugins_job_submit_fabsched_job_submit_fabsched_la_SOURCES = \
 	plugins/job_submit/fabsched/job_submit_fabsched.c
@@ -15,5 +14,4 @@ plugins_job_submit_fabsched_job_submit_fabsched_la_LIBADD = \
 	libfabsched_common.la $(SLURM_LIBADD)
 EXTRA_plugins_job_submit_fabsched_job_submit_fabsched_la_DEPENDENCIES = \
 	plugins/job_submit/fabsched/job_submit_fabsched.map
-endif
 endif

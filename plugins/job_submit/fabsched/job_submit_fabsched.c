@@ -25,8 +25,14 @@
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/bitstring.h"
-#include "src/common/gres.h"
 #include "src/common/list.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#include "src/interfaces/gres.h"
+typedef list_itr_t *fs_list_itr_t;
+#else
+#include "src/common/gres.h"
+typedef ListIterator fs_list_itr_t;
+#endif
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
@@ -142,7 +148,7 @@ static void _node_pages(node_record_t *node, struct fs_hp_node *out)
 {
 	gres_state_t *gs;
 	gres_node_state_t *ns;
-	ListIterator it;
+	fs_list_itr_t it;
 
 	out->name = node->name;
 	out->pages_2m = out->pages_1g = 0;
