@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fabsched_conf.h"
+#include "fs_ib.h"
 
 /* Where Slurm's configuration lives; fabsched.conf sits beside slurm.conf. */
 #ifndef FS_SLURM_CONFDIR
@@ -76,6 +77,15 @@ static const struct fs_conf_key _keys[] = {
 	  .type = FS_TYPE_SIZE,
 	  .doc = "capacity of the scratch pool, as slurm.conf's "
 		 "Licenses=scratch:<GiB> counts it" },
+	{ .name = "RdmaRate", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING,
+	  .doc = "least rate in Gb/s (e.g. 100) of every HCA port allocated "
+		 "to a job, checked by the prolog; unset: no rate check" },
+	{ .name = "AccountIbPkeys", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING,
+	  .doc = "InfiniBand partition key per Slurm account "
+		 "(chem:0x8001,physics:0x8002): checked in the job's HCA ports "
+		 "by the prolog and exported to the job" },
 	{ .name = "DefaultLocality", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_LOCALITY, .def = "any",
 	  .doc = "locality of partitions that set no Locality, and their "
@@ -1201,6 +1211,23 @@ static void _check_scratch(struct _parser *P)
 		     "the pool's size, e.g. 4T", _esc(esc, sizeof(esc), c->text));
 }
 
+/* RdmaRate and AccountIbPkeys in the forms the prolog reads (fs_ib.h). */
+static void _check_ib(struct _parser *P)
+{
+	const struct _val *r = &P->conf->g[_key_index("RdmaRate")];
+	const struct _val *m = &P->conf->g[_key_index("AccountIbPkeys")];
+	char msg[FS_MSG_SIZE];
+	uint64_t mbps;
+
+	if (r->origin == O_FILE &&
+	    fs_parse_rate("RdmaRate", r->text, &mbps, msg, sizeof(msg)))
+		_err(P, r->line, "%s", msg);
+	if (m->origin == O_FILE &&
+	    fs_pkey_map_find("AccountIbPkeys", m->text, NULL, NULL, msg,
+			     sizeof(msg)) < 0)
+		_err(P, m->line, "%s", msg);
+}
+
 int fs_conf_parse(const char *name, const char *buf, size_t len,
 		  struct fs_conf **out, struct fs_errors *errs)
 {
@@ -1228,6 +1255,8 @@ int fs_conf_parse(const char *name, const char *buf, size_t len,
 		_resolve(&P);
 	if (!P.nerr)
 		_check_scratch(&P);
+	if (!P.nerr)
+		_check_ib(&P);
 done:
 	free(P.lbuf);
 	free(P.segs);

@@ -397,8 +397,26 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		if (_release_ledger(ctx, &l, msg, msgsz))
 			return -1;
 	}
-	if (job->rdma[0] && fs_pl_rdma_check(ctx->sysfs_root, job->rdma, msg, msgsz))
-		return -1;
+	memset(&ctx->rdma_got, 0, sizeof(ctx->rdma_got));
+	ctx->rdma_got.pkey_index = -1;
+	if (job->rdma[0]) {
+		struct fs_pl_rdma_want want = {
+			.rate = ctx->rdma_rate,
+			.pkey = job->ib_pkey,
+			.account = job->account,
+		};
+
+		if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want,
+				      &ctx->rdma_got, msg, msgsz))
+			return -1;
+		if (want.rate || want.pkey)
+			fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s",
+				  ctx->rdma_got.nports, want.rate ?
+				  ", at RdmaRate or faster" : "", want.pkey ?
+				  ", holding the account's P_Key" : "",
+				  want.pkey && ctx->rdma_got.pkey_index < 0 ?
+				  " (at different indexes: no NCCL_IB_PKEY)" : "");
+	}
 	if (!job->npages && !job->scratch_gib)
 		return 0;
 	/* a mount base we cannot use: fail before touching any pool */
@@ -517,63 +535,4 @@ undo:
 	if (_release_ledger(ctx, &l, m1, sizeof(m1)))
 		fs_pl_log(ctx, l.jobid, "giving back failed too: %s", m1);
 	return -1;
-}
-
-/* ------------------------------------------------------------ RDMA */
-
-int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
-		     size_t msgsz)
-{
-	struct fs_gres_inventory inv;
-	char buf[1024], gmsg[FS_GRES_MSG_SIZE], *save = NULL;
-	int rc = 0;
-
-	memset(&inv, 0, sizeof(inv));
-	if (fs_gres_hca_scan(sysfs_root, &inv, gmsg, sizeof(gmsg)))
-		return fs_pl_msg(msg, msgsz, "RDMA: %s", gmsg);
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *d = strtok_r(buf, ",", &save); d && !rc;
-	     d = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(d, ':');
-		unsigned port = 0;
-		const struct fs_gres_hca *h;
-		bool seen = false;
-
-		if (colon) {
-			*colon = 0;
-			port = (unsigned)strtoul(colon + 1, NULL, 10);
-		}
-		if (!(h = fs_gres_hca_find(&inv, d))) {
-			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: not found on "
-				       "this node", d);
-			break;
-		}
-		for (size_t k = 0; k < h->nports && !rc; k++) {
-			const struct fs_gres_port *p = &h->ports[k];
-
-			if (port && p->num != port)
-				continue;
-			seen = true;
-			if (!p->active)
-				rc = fs_pl_msg(msg, msgsz, "RDMA device %s port %u: "
-					       "state %s (physical state %s), "
-					       "expected ACTIVE", d, p->num,
-					       p->state_name, p->phys_state_name &&
-					       *p->phys_state_name ?
-					       p->phys_state_name : "unknown");
-		}
-		if (!rc && !seen)
-			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: no port %u", d,
-				       port);
-	}
-	/* the inventory's HCAs belong to it: free through the library */
-	{
-		struct fs_gres_inventory *heap = malloc(sizeof(*heap));
-
-		if (heap) {
-			*heap = inv;
-			fs_gres_inventory_free(heap);
-		}
-	}
-	return rc;
 }

@@ -35,6 +35,7 @@
 #define FS_PL_MAX_JOBID 4294967294ULL
 #define FS_PL_MAX_NODE 1023	/* highest NUMA node number accepted */
 #define FS_PL_NODE_ANY (-1)	/* "any": the kernel's global pool */
+#define FS_PL_ACCOUNT 65	/* bytes of an account name, NUL included */
 
 /* ------------------------------------------------------------ job input */
 
@@ -53,6 +54,11 @@ struct fs_pl_job {
 	char rdma[1024];	/* FABSCHED_RDMA_DEVICES as given, or "" */
 	uint64_t scratch_gib;	/* SPANK_FABSCHED_SCRATCH: GiB, 0 = none */
 	int scratch_fs;		/* enum fs_scratch_fs (fs_jobreq.h) */
+	/* SLURM_JOB_ACCOUNT when it is an account name fabsched.conf can
+	   map (fs_account_ok), else "" with account_unusable set */
+	char account[FS_PL_ACCOUNT];
+	bool account_unusable;
+	uint16_t ib_pkey;	/* the account's P_Key (AccountIbPkeys), 0 none */
 };
 
 /* Name of a page size for paths and messages: "2m", "1g". */
@@ -72,10 +78,16 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
  * Read the job from an environment lookup (getenv, or a test's):
  * SLURM_JOB_ID, SLURM_JOB_UID, SLURM_JOB_GID (optional: the user's primary
  * group), FABSCHED_HUGEPAGES, FABSCHED_HUGEPAGES_COUNT,
- * FABSCHED_RDMA_DEVICES.
+ * FABSCHED_RDMA_DEVICES, FS_PL_SCRATCH_OPT_ENV (an error without
+ * SPANK_FABSCHED_SCRATCH), SLURM_JOB_ACCOUNT (never an error: a value that
+ * is not a mappable account name leaves job->account "" and sets
+ * job->account_unusable).  job->ib_pkey is left 0 (fs_pl_job_pkey).
  */
 int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		       struct fs_pl_job *job, char *msg, size_t msgsz);
+
+/* The --scratch option as the prolog sees it (the job's SPANK environment). */
+#define FS_PL_SCRATCH_OPT_ENV "SPANK__SLURM_SPANK_OPTION_fabsched_scratch"
 
 /*
  * The job's scratch volume, SPANK_FABSCHED_SCRATCH as job_submit/fabsched
@@ -83,6 +95,17 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
  */
 int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
 			size_t msgsz);
+
+/*
+ * The job's P_Key from the AccountIbPkeys map (NULL: none) into
+ * job->ib_pkey; 0 and no key when the account is not listed.
+ */
+int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
+		   size_t msgsz);
+
+/* FABSCHED_RDMA_DEVICES: HCA names [A-Za-z0-9_.-] with optional :<port>. */
+int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
+		     size_t msgsz);
 
 /* A job id: digits only, 1..FS_PL_MAX_JOBID. */
 int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
@@ -209,6 +232,23 @@ struct fs_pl_nvme_ops {
 
 const struct fs_pl_nvme_ops *fs_pl_nvme_ops_real(void);
 
+/* ------------------------------------------------------------ RDMA */
+
+/* What the job's HCA ports must offer besides being ACTIVE. */
+struct fs_pl_rdma_want {
+	uint64_t rate;		/* least rate in Mb/s (RdmaRate); 0: any */
+	uint16_t pkey;		/* P_Key the ports must hold; 0: none */
+	const char *account;	/* whose key it is, for messages */
+};
+
+/* What the checks found. */
+struct fs_pl_rdma_got {
+	unsigned nports;	/* ports checked */
+	unsigned npkey;		/* InfiniBand ports whose P_Key table held it */
+	int pkey_index;		/* its index, the same in every such table;
+				   -1: none, or the indexes differ */
+};
+
 /* ------------------------------------------------------------ context */
 
 struct fs_pl_ctx {
@@ -238,6 +278,10 @@ struct fs_pl_ctx {
 	struct fs_pl_scratch_target target;
 	const struct fs_pl_nvme_ops *nvme;
 	char scratch_path[FS_PL_PATH]; /* out of fs_pl_prolog: "" none */
+	/* RDMA: least port rate in Mb/s (RdmaRate; 0: no rate check); out
+	   of fs_pl_prolog: what the port checks found */
+	uint64_t rdma_rate;
+	struct fs_pl_rdma_got rdma_got;
 };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
@@ -294,6 +338,22 @@ int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
 /* RDMA: every port named in list ("mlx5_0,mlx5_1:2") ACTIVE under root. */
 int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
 		     size_t msgsz);
+/*
+ * The same, and each port at want->rate (Mb/s) or faster, and want->pkey
+ * in the P_Key table of each InfiniBand port (rdma.c; fabsched-prolog(8)).
+ * got (may be NULL) receives what was found.
+ */
+int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
+		      const struct fs_pl_rdma_want *want,
+		      struct fs_pl_rdma_got *got, char *msg, size_t msgsz);
+/*
+ * The job's P_Key variables as "<prefix>NAME=value" lines:
+ * FABSCHED_IB_PKEY (0x8001), UCX_IB_PKEY (the 15-bit partition, 0x0001),
+ * OMPI_MCA_btl_openib_pkey (the same), NCCL_IB_PKEY (got->pkey_index,
+ * only when >= 0).  Nothing when pkey is 0.
+ */
+void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,
+		      const struct fs_pl_rdma_got *got);
 
 /* ------------------------------------------------------------ system */
 

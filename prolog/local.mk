@@ -10,6 +10,7 @@ prolog_libfabsched_prolog_la_SOURCES = \
 	prolog/sys.c \
 	prolog/ledger.c \
 	prolog/actions.c \
+	prolog/rdma.c \
 	prolog/scratch.c \
 	prolog/nvme.c \
 	prolog/main.c

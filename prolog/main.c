@@ -18,6 +18,7 @@
 #include "fabsched_conf.h"
 #include "fabsched_gres.h"
 #include "fabsched_prolog.h"
+#include "fs_ib.h"
 #include "prolog_private.h"
 
 enum { OPT_STATE = 256, OPT_BASE, OPT_SYSFS, OPT_CGROUP, OPT_RUNNING,
@@ -42,6 +43,7 @@ static const struct option _opts[] = {
 struct args {
 	const char *conf, *running, *query, *node;
 	const char *hostnqn_file, *hostid_file;
+	const char *pkey_map;	/* AccountIbPkeys, NULL when unset */
 	bool task;
 	struct fs_conf *cf;
 };
@@ -141,6 +143,11 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		snprintf(t->subsysnqn, sizeof(t->subsysnqn), "%s",
 			 fs_conf_get_str(a->cf, "ScratchSubsysNQN"));
 	}
+	/* validated when the file was loaded */
+	if ((s = fs_conf_get_str(a->cf, "RdmaRate")) &&
+	    fs_parse_rate("RdmaRate", s, &ctx->rdma_rate, NULL, 0))
+		ctx->rdma_rate = 0;
+	a->pkey_map = fs_conf_get_str(a->cf, "AccountIbPkeys");
 	a->hostnqn_file = fs_conf_get_str(a->cf, "ScratchHostNQNFile");
 	a->hostid_file = fs_conf_get_str(a->cf, "ScratchHostIDFile");
 	return 0;
@@ -195,8 +202,45 @@ static void _drain(const char *prog, uint32_t jobid, const char *msg)
 		waitpid(pid, &st, 0);
 }
 
+/*
+ * TaskProlog: the account's P_Key variables.  The task prolog runs as the
+ * user with the task's environment, so it looks the key up again from the
+ * same inputs the prolog had (fabsched.conf, SLURM_JOB_ACCOUNT,
+ * FABSCHED_RDMA_DEVICES): the prolog checked them, or the job would not
+ * run.  The index for NCCL needs the ports' tables; when they cannot be
+ * read now, NCCL_IB_PKEY is left out and the rest printed.
+ */
+static void _task_pkey(struct fs_pl_ctx *ctx, struct args *a)
+{
+	const char *acct = getenv("SLURM_JOB_ACCOUNT");
+	const char *devs = getenv("FABSCHED_RDMA_DEVICES");
+	struct fs_pl_job job;
+	struct fs_pl_rdma_got got = { .pkey_index = -1 };
+	char msg[FS_PL_MSG_SIZE];
+
+	if (!a->pkey_map || !acct || !fs_account_ok(acct) ||
+	    strlen(acct) >= sizeof(job.account))
+		return;
+	memset(&job, 0, sizeof(job));
+	strcpy(job.account, acct);
+	if (fs_pl_job_pkey(&job, a->pkey_map, msg, sizeof(msg)) || !job.ib_pkey)
+		return;
+	if (devs && *devs &&
+	    !fs_pl_parse_rdma(devs, job.rdma, sizeof(job.rdma), msg, sizeof(msg))) {
+		struct fs_pl_rdma_want want = { .pkey = job.ib_pkey,
+						.account = job.account };
+
+		if (fs_pl_rdma_verify(ctx->sysfs_root, job.rdma, &want, &got,
+				      msg, sizeof(msg))) {
+			fs_pl_log(ctx, 0, "%s: NCCL_IB_PKEY left out", msg);
+			got.npkey = 0;
+		}
+	}
+	fs_pl_pkey_print(stdout, "export ", job.ib_pkey, &got);
+}
+
 /* TaskProlog: runs as the user; the mount exists when the prolog made it. */
-static int _task(struct fs_pl_ctx *ctx)
+static int _task(struct fs_pl_ctx *ctx, struct args *a)
 {
 	const char *id = getenv("SLURM_JOB_ID");
 	uint32_t jobid;
@@ -217,6 +261,7 @@ static int _task(struct fs_pl_ctx *ctx)
 	snprintf(path, sizeof(path), "%s/%u", ctx->scratch_base, jobid);
 	if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == getuid())
 		printf("export FABSCHED_SCRATCH=%s\n", path);
+	_task_pkey(ctx, a);
 	return 0;
 }
 
@@ -232,7 +277,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	if (rc)
 		return rc == 3 ? 0 : rc;
 	if (a.task || (sc && !strcmp(sc, "prolog_task"))) {
-		rc = _task(&ctx);
+		rc = _task(&ctx, &a);
 		goto out;
 	}
 	if (fs_pl_job_from_env(_getenv, fs_pl_mem_kb(), &job, msg, sizeof(msg))) {
@@ -243,6 +288,15 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 			fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0);
 		rc = _fail(ctx.prog, jobid, msg);
 		_drain(ctx.prog, jobid, msg);
+		goto out;
+	}
+	if (job.account_unusable && a.pkey_map)
+		fs_pl_log(&ctx, job.jobid, "SLURM_JOB_ACCOUNT is not an account "
+			  "name AccountIbPkeys can list (letters, digits, _ - ., "
+			  "at most 64 bytes): no P_Key for this job");
+	if (fs_pl_job_pkey(&job, a.pkey_map, msg, sizeof(msg))) {
+		rc = _fail(ctx.prog, job.jobid, msg);
+		_drain(ctx.prog, job.jobid, msg);
 		goto out;
 	}
 	if (job.scratch_gib && ctx.has_target &&
@@ -265,6 +319,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 			printf("FABSCHED_HUGEPAGES_MOUNT=%s\n", mnt);
 		if (ctx.scratch_path[0])
 			printf("FABSCHED_SCRATCH=%s\n", ctx.scratch_path);
+		fs_pl_pkey_print(stdout, "", job.ib_pkey, &ctx.rdma_got);
 	}
 	fs_pl_unlock(&ctx);
 out:

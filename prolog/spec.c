@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fabsched_prolog.h"
+#include "fs_ib.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
 #include "prolog_private.h"
@@ -187,16 +188,18 @@ int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
 	return 0;
 }
 
-static int _rdma_list_ok(const char *s, char *msg, size_t msgsz)
+int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
+		     size_t msgsz)
 {
 	char esc[FS_ESCAPE_SIZE];
 
-	if (strlen(s) >= sizeof(((struct fs_pl_job *)0)->rdma))
+	if (strlen(s) >= outsz)
 		goto bad;
 	for (const char *p = s; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || strchr("_.-:,", *p)))
 			goto bad;
+	memcpy(out, s, strlen(s) + 1);
 	return 0;
 bad:
 	fs_pl_msg(msg, msgsz,
@@ -245,10 +248,48 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		return -1;
 	if (fs_pl_parse_scratch(get("SPANK_FABSCHED_SCRATCH"), job, msg, msgsz))
 		return -1;
-	if ((s = get("FABSCHED_RDMA_DEVICES")) && *s) {
-		if (_rdma_list_ok(s, msg, msgsz))
-			return -1;
-		strcpy(job->rdma, s);
+	/* --scratch reaches the prolog as the SPANK option itself (sbatch,
+	   salloc and srun put it in the job's SPANK environment); only
+	   job_submit/fabsched turns it into SPANK_FABSCHED_SCRATCH.  The
+	   option without it: that plugin never saw the job, and the job
+	   would run without the volume it asked for. */
+	if (!job->scratch_gib && (s = get(FS_PL_SCRATCH_OPT_ENV)) && *s) {
+		char esc[FS_ESCAPE_SIZE];
+
+		fs_pl_msg(msg, msgsz, "the job asked --scratch=%s (%s) but "
+			  "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
+			  "did not accept it (expected JobSubmitPlugins=fabsched "
+			  "in slurm.conf); not running it without its volume",
+			  fs_escape(esc, sizeof(esc), s, strlen(s)),
+			  FS_PL_SCRATCH_OPT_ENV);
+		return -1;
 	}
+	if ((s = get("FABSCHED_RDMA_DEVICES")) && *s &&
+	    fs_pl_parse_rdma(s, job->rdma, sizeof(job->rdma), msg, msgsz))
+		return -1;
+	/* the account only picks a P_Key: a name no map can hold is noted
+	   (fs_pl_job_pkey), never a reason to fail jobs that use none */
+	if ((s = get("SLURM_JOB_ACCOUNT")) && *s) {
+		if (fs_account_ok(s) && strlen(s) < sizeof(job->account))
+			strcpy(job->account, s);
+		else
+			job->account_unusable = true;
+	}
+	return 0;
+}
+
+int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
+		   size_t msgsz)
+{
+	char m[FS_MSG_SIZE];
+	int rc;
+
+	job->ib_pkey = 0;
+	if (!map || !job->account[0])
+		return 0;
+	rc = fs_pkey_map_find("AccountIbPkeys", map, job->account,
+			      &job->ib_pkey, m, sizeof(m));
+	if (rc < 0)
+		return fs_pl_msg(msg, msgsz, "%s", m);
 	return 0;
 }

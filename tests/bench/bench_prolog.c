@@ -6,6 +6,11 @@
  * this machine), over RUNS runs (default 50).  Root only: the pages are the
  * machine's, for real; the pool is back where it was at the end.
  * Prints p50, p99 and max in milliseconds, and whether compaction ran.
+ * Then the same for a job with a 200 GiB scratch volume against a fake
+ * NVMe-oF target (the ops seam, struct fs_pl_nvme_ops, whose operations
+ * only record state): the prolog's own part of the scratch path (root-made
+ * directories opened with O_NOFOLLOW, a ledger write with fsync per step,
+ * the release), without the target's, the kernel's or mkfs's time.
  * Usage: bench_prolog [RUNS [PAGES [NODES]]]
  */
 #include <dirent.h>
@@ -38,9 +43,167 @@ static int _cmp(const void *a, const void *b)
 static void _report(const char *what, double *t, int n)
 {
 	qsort(t, (size_t)n, sizeof(*t), _cmp);
-	printf("%-8s p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms\n", what,
+	printf("%-9s p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms\n", what,
 	       t[n / 2], t[(int)(n * 0.99) < n ? (int)(n * 0.99) : n - 1],
 	       t[n - 1]);
+}
+
+/* ------------------------------------------------------------ fake target */
+
+static struct {
+	int connected;
+	uint32_t nsid;
+	char mounted[512];
+} F;
+
+static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
+		     size_t ctrlsz, char *msg, size_t msgsz)
+{
+	(void)t; (void)msg; (void)msgsz;
+	F.connected = 1;
+	snprintf(ctrl, ctrlsz, "nvme9");
+	return 0;
+}
+
+static int f_disconnect(const char *ctrl, char *msg, size_t msgsz)
+{
+	(void)ctrl; (void)msg; (void)msgsz;
+	F.connected = 0;
+	return 0;
+}
+
+static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
+		       char *msg, size_t msgsz)
+{
+	(void)ctrl; (void)bytes; (void)msg; (void)msgsz;
+	*nsid = F.nsid = 1;
+	return 0;
+}
+
+static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
+			 size_t devsz, char *msg, size_t msgsz)
+{
+	(void)msg; (void)msgsz;
+	snprintf(dev, devsz, "/dev/%sn%u", ctrl, nsid);
+	return 0;
+}
+
+static int f_ns_delete(const char *ctrl, uint32_t nsid, char *msg, size_t msgsz)
+{
+	(void)ctrl; (void)nsid; (void)msg; (void)msgsz;
+	F.nsid = 0;
+	return 0;
+}
+
+static int f_dev(const char *dev, char *msg, size_t msgsz)
+{
+	(void)dev; (void)msg; (void)msgsz;
+	return 0;
+}
+
+static int f_mkfs(const char *dev, int fs, char *msg, size_t msgsz)
+{
+	(void)dev; (void)fs; (void)msg; (void)msgsz;
+	return 0;
+}
+
+static int f_mount(const char *dev, int fs, int dirfd, const char *path,
+		   uid_t uid, gid_t gid, char *msg, size_t msgsz)
+{
+	(void)dev; (void)fs; (void)dirfd; (void)uid; (void)gid; (void)msg;
+	(void)msgsz;
+	snprintf(F.mounted, sizeof(F.mounted), "%s", path);
+	return 0;
+}
+
+static int f_umount(const char *path, char *msg, size_t msgsz)
+{
+	(void)path; (void)msg; (void)msgsz;
+	F.mounted[0] = 0;
+	return 0;
+}
+
+static int f_is_mounted(const char *path)
+{
+	return F.mounted[0] && !strcmp(F.mounted, path);
+}
+
+static const struct fs_pl_nvme_ops _fake = {
+	.connect = f_connect, .disconnect = f_disconnect,
+	.ns_create = f_ns_create, .ns_blockdev = f_ns_blockdev,
+	.ns_delete = f_ns_delete, .discard = f_dev, .mkfs = f_mkfs,
+	.mount = f_mount, .umount = f_umount, .is_mounted = f_is_mounted,
+};
+
+/* The scratch path against the fake target: RUNS set-ups and give-backs. */
+static int _bench_scratch(const char *dir, int runs)
+{
+	char sd[128], sb[128], msg[FS_PL_MSG_SIZE], mnt[FS_PL_PATH];
+	struct fs_pl_ctx ctx;
+	struct fs_pl_job job;
+	double *tp = calloc((size_t)runs, sizeof(double));
+	double *te = calloc((size_t)runs, sizeof(double));
+	int rc = 0, n = runs;
+
+	if (!tp || !te) {
+		free(tp);
+		free(te);
+		return 1;
+	}
+	snprintf(sd, sizeof(sd), "%s/state", dir);
+	snprintf(sb, sizeof(sb), "%s/scratch", dir);
+	fs_pl_ctx_init(&ctx, "bench_prolog");
+	ctx.state_dir = sd;
+	ctx.scratch_base = sb;
+	ctx.log = NULL;
+	ctx.nvme = &_fake;
+	ctx.has_target = true;
+	snprintf(ctx.target.transport, sizeof(ctx.target.transport), "tcp");
+	snprintf(ctx.target.traddr, sizeof(ctx.target.traddr), "127.0.0.1");
+	snprintf(ctx.target.trsvcid, sizeof(ctx.target.trsvcid), "4420");
+	snprintf(ctx.target.subsysnqn, sizeof(ctx.target.subsysnqn),
+		 "nqn.2014-08.org.example:bench");
+	snprintf(ctx.target.hostnqn, sizeof(ctx.target.hostnqn),
+		 "nqn.2014-08.org.example:bench-host");
+	memset(&job, 0, sizeof(job));
+	job.uid = 65534;
+	job.gid = 65534;
+	job.scratch_gib = 200;
+	for (int r = 0; r < runs && !rc; r++) {
+		double t0;
+
+		job.jobid = 950000 + (uint32_t)r;
+		t0 = _now();
+		if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
+		    fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
+			fprintf(stderr, "scratch prolog run %d: %s\n", r, msg);
+			rc = 1;
+		}
+		fs_pl_unlock(&ctx);
+		tp[r] = _now() - t0;
+		t0 = _now();
+		if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
+		    fs_pl_release(&ctx, job.jobid, (uid_t)-1, msg, sizeof(msg))) {
+			fprintf(stderr, "scratch epilog run %d: %s\n", r, msg);
+			rc = 1;
+		}
+		fs_pl_unlock(&ctx);
+		te[r] = _now() - t0;
+		if (rc)
+			n = r + 1;
+	}
+	if (!rc && (F.connected || F.nsid || F.mounted[0])) {
+		fprintf(stderr, "scratch: the fake target is not clean after the "
+			"give-backs\n");
+		rc = 1;
+	}
+	printf("scratch volume of 200 GiB, fake NVMe-oF target (seam), %d runs:\n",
+	       n);
+	_report("set-up", tp, n);
+	_report("give-back", te, n);
+	free(tp);
+	free(te);
+	return rc;
 }
 
 static int _numa_nodes(void)
@@ -141,6 +304,8 @@ int main(int argc, char **argv)
 	_report("prolog", tp, runs);
 	_report("epilog", te, runs);
 	printf("compaction needed in %d of %d runs\n", compactions, runs);
+	if (!rc)
+		rc = _bench_scratch(dir, runs);
 	for (int i = 0; i < nodes; i++) {
 		uint64_t now = 0;
 

@@ -47,7 +47,8 @@ tests_fuzz_fuzz_conf_smoke_SOURCES = \
 	tests/fuzz/fuzz_conf.c \
 	tests/fuzz/driver.c \
 	common/fabsched_conf.c \
-	common/fs_values.c
+	common/fs_values.c \
+	common/fs_ib.c
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
@@ -58,7 +59,8 @@ FUZZ_TIME = 60
 FUZZ_CONF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_conf.c \
 	$(srcdir)/common/fabsched_conf.c \
-	$(srcdir)/common/fs_values.c
+	$(srcdir)/common/fs_values.c \
+	$(srcdir)/common/fs_ib.c
 
 tests/fuzz/fuzz_conf_libfuzzer: $(FUZZ_CONF_SRCS) \
 		$(srcdir)/common/fabsched_conf.h $(srcdir)/common/fs_values.h

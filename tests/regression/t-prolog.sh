@@ -28,7 +28,7 @@ fi
 # the machine's pools: one test at a time changes them (see test_prolog_real.sh)
 exec 9>>/run/lock/fabsched-hugepages-test.lock
 flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
-tap_plan 21
+tap_plan 25
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_PROLOG_TEST_DIR:-/var/lib/fabsched-test/prolog}
@@ -67,9 +67,11 @@ n003 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n003 xml=$FIX/hwloc/32em64t-2n8c+1mic.
 EOF
 # the task prolog: fabsched-prolog --task exports FABSCHED_HUGEPAGES_MOUNT
 # (this cluster's jobs run no MPI, so the harness's task prolog is not needed)
+# (and the account's P_Key variables: it reads the node's P_Key tables)
 cat > "$STAGE/task_prolog" <<EOF
 #!/bin/sh
-FABSCHED_CONF=$STAGE/fabsched.conf exec $STAGE/bin/fabsched-prolog --task
+FABSCHED_CONF=$STAGE/fabsched.conf FABSCHED_SYSFS_ROOT=$STAGE/sysfs/\$SLURMD_NODENAME \\
+	exec $STAGE/bin/fabsched-prolog --task
 EOF
 chmod 0755 "$STAGE/task_prolog"
 printf 'PrologFlags=Alloc\nSlurmdDebug=verbose\nTaskProlog=%s\n' "$STAGE/task_prolog" > "$STAGE/extra.conf"
@@ -186,6 +188,57 @@ scontrol update nodename=n003 state=resume >/dev/null 2>&1
 id=$(cl_sbatch --user "$TUSER" -J rdmaup -w n003 -n 1 -t 5 --gres=rdma:1 -o rdma-%j.out --wrap true)
 cl_wait_job "$id" 120
 tap_ok $? "port ACTIVE again, node resumed: job $id runs"
+
+# RdmaRate: n003's mlx4_0 port runs at 56 Gb/s (4X FDR); asking 100 drains
+# the node with device, port, seen and expected rates
+wait_drain() {	# wait_drain NODE: sets st and reason
+	local i
+	for ((i = 0; i < 60; i++)); do
+		st=$(scontrol -o show node "$1" | tr ' ' '\n' | sed -n 's/^State=//p')
+		case "$st" in *DRAIN*) break ;; esac
+		sleep 0.5
+	done
+	reason=$(scontrol -o show node "$1" | sed -n 's/.*Reason=\(.*\) \[.*/\1/p')
+}
+cp "$STAGE/fabsched.conf" "$STAGE/fabsched.conf.orig"
+echo 'RdmaRate=100' >> "$STAGE/fabsched.conf"
+id=$(cl_sbatch --user "$TUSER" -J slow -w n003 -n 1 -t 5 --gres=rdma:1 -o rdma-%j.out --wrap true)
+wait_drain n003
+tap_ok "grep -q DRAIN <<<'$st' && grep -qF 'RDMA device mlx4_0 port 1: rate 56 Gb/s (56 Gb/sec (4X FDR)), expected at least 100 Gb/s (RdmaRate)' <<<'$reason'" \
+	"port slower than RdmaRate=100: n003 drained with device, port and rates (State=$st, Reason=$reason)"
+scancel "$id" 2>/dev/null
+
+# AccountIbPkeys: the port's P_Key table holds 0x8001 at index 1; a job of
+# account chem gets the key, one of an unlisted account none, and a key the
+# port lacks drains the node
+t=$STAGE/sysfs/n003/sys/class/infiniband/mlx4_0/ports/1/pkeys
+mkdir -p "$t" && i=0
+for k in 0xffff 0x8001 0x0000 0x0000; do echo "$k" > "$t/$i"; i=$((i + 1)); done
+chmod -R a+rX "$t"
+cp "$STAGE/fabsched.conf.orig" "$STAGE/fabsched.conf"
+printf 'RdmaRate=56\nAccountIbPkeys=chem:0x8001,physics:0x8002\n' >> "$STAGE/fabsched.conf"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+printf '#!/bin/sh\necho "pkey=$FABSCHED_IB_PKEY ucx=$UCX_IB_PKEY ompi=$OMPI_MCA_btl_openib_pkey nccl=$NCCL_IB_PKEY acct=$SLURM_JOB_ACCOUNT"\n' \
+	> "$STAGE/bin/pkey.sh"
+chmod 0755 "$STAGE/bin/pkey.sh"
+id=$(cl_sbatch --user "$TUSER" -J pkey -A chem -w n003 -n 1 -t 5 --gres=rdma:1 -o pkey-%j.out "$STAGE/bin/pkey.sh")
+cl_wait_job "$id" 120; rc=$?
+out=$(cat "$(cl_job_output "$id")" 2>/dev/null)
+tap_ok "[ $rc = 0 ] && grep -q '^pkey=0x8001 ucx=0x0001 ompi=0x0001 nccl=1 acct=chem\$' <<<'$out'" \
+	"job $id of account chem, port at RdmaRate=56: the prolog found 0x8001 in mlx4_0 port 1, the job sees it ($out)"
+id=$(cl_sbatch --user "$TUSER" -J nopkey -A other -w n003 -n 1 -t 5 --gres=rdma:1 -o pkey-%j.out "$STAGE/bin/pkey.sh")
+cl_wait_job "$id" 120; rc=$?
+out=$(cat "$(cl_job_output "$id")" 2>/dev/null)
+tap_ok "[ $rc = 0 ] && grep -q '^pkey= ucx= ompi= nccl= acct=other\$' <<<'$out'" \
+	"job $id of an account without key runs, without P_Key variables ($out)"
+id=$(cl_sbatch --user "$TUSER" -J badpkey -A physics -w n003 -n 1 -t 5 --gres=rdma:1 -o pkey-%j.out --wrap true)
+wait_drain n003
+want="RDMA device mlx4_0 port 1: P_Key 0x8002 of account physics not in the port's P_Key table (0xffff 0x8001)"
+tap_ok "grep -q DRAIN <<<\"\$st\" && grep -qF \"\$want\" <<<\"\$reason\"" \
+	"key of account physics (0x8002) missing from the port: n003 drained with the reason (State=$st, Reason=$reason)"
+scancel "$id" 2>/dev/null
+cp "$STAGE/fabsched.conf.orig" "$STAGE/fabsched.conf"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
 
 # fabsched-sweep with the controller's view: nothing to release, exit 0
 wait_back

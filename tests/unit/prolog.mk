@@ -16,6 +16,12 @@ TESTS += tests/unit/test_prolog
 tests_unit_test_prolog_SOURCES = tests/unit/test_prolog.c
 tests_unit_test_prolog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
 tests_unit_test_prolog_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
+# RdmaRate and AccountIbPkeys: port rates and P_Key tables on the sysfs trees
+check_PROGRAMS += tests/unit/test_prolog_rdma
+TESTS += tests/unit/test_prolog_rdma
+tests_unit_test_prolog_rdma_SOURCES = tests/unit/test_prolog_rdma.c
+tests_unit_test_prolog_rdma_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
+tests_unit_test_prolog_rdma_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
 # the NVMe-oF scratch path against a fake target (the ops seam)
 check_PROGRAMS += tests/unit/test_prolog_scratch
 TESTS += tests/unit/test_prolog_scratch

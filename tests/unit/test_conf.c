@@ -471,33 +471,33 @@ static void test_error_kinds(void **state)
 	    "RackMap, LogLevel, StateDir, HugepageMountBase, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-	    "DefaultLocality, PartitionName");
+	    "RdmaRate, AccountIbPkeys, DefaultLocality, PartitionName");
 	bad("PartitionName=p MaxRack=2\n",
 	    "t.conf:1: unknown key 'MaxRack' (did you mean MaxRacks?); "
-	    "accepted partition keys: Locality, LocalityWait, MaxRacks");
+	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
 	bad("Fabricmodle=/x\n",
 	    "t.conf:1: unknown key 'Fabricmodle' (did you mean FabricModel?); "
 	    "accepted global keys: FabricModel, NodeNameMap, RackMap, "
 	    "LogLevel, StateDir, HugepageMountBase, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-	    "DefaultLocality, PartitionName");
+	    "RdmaRate, AccountIbPkeys, DefaultLocality, PartitionName");
 	bad("PartitionNam=p\n",
 	    "t.conf:1: unknown key 'PartitionNam' (did you mean "
 	    "PartitionName?); accepted global keys: FabricModel, NodeNameMap, "
 	    "RackMap, LogLevel, StateDir, HugepageMountBase, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-	    "DefaultLocality, PartitionName");
+	    "RdmaRate, AccountIbPkeys, DefaultLocality, PartitionName");
 	bad("Foo=1\n",
 	    "t.conf:1: unknown key 'Foo'; accepted global keys: FabricModel, "
 	    "NodeNameMap, RackMap, LogLevel, StateDir, HugepageMountBase, "
 	    "ScratchBase, ScratchTransport, ScratchTraddr, ScratchTrsvcid, "
 	    "ScratchSubsysNQN, ScratchHostNQNFile, ScratchHostIDFile, "
-	    "ScratchCapacity, DefaultLocality, PartitionName");
+	    "ScratchCapacity, RdmaRate, AccountIbPkeys, DefaultLocality, PartitionName");
 	bad("PartitionName=p LogLevl=info\n",
 	    "t.conf:1: unknown key 'LogLevl' (did you mean LogLevel, a global "
-	    "key?); accepted partition keys: Locality, LocalityWait, MaxRacks");
+	    "key?); accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
 	/* bad values, one per type */
 	bad("\n\n\n\n\n\nPartitionName=p LocalityWait=abc\n",
 	    "t.conf:7: LocalityWait=abc: not a duration; expected minutes, "
@@ -588,7 +588,7 @@ static void test_error_kinds(void **state)
 	/* the line of a continued logical line's token */
 	bad("PartitionName=p \\\n  MaxRacks=1 \\\n  Localityy=rack\n",
 	    "t.conf:3: unknown key 'Localityy' (did you mean Locality?); "
-	    "accepted partition keys: Locality, LocalityWait, MaxRacks");
+	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
 }
 
 static void test_bad_bytes(void **state)
@@ -665,7 +665,7 @@ static void test_all_errors_collected(void **state)
 			    "StateDir, HugepageMountBase, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-			    "DefaultLocality, PartitionName");
+			    "RdmaRate, AccountIbPkeys, DefaultLocality, PartitionName");
 	/* errors are appended to what the list already holds */
 	assert_int_equal(fs_conf_load(path, &c, e), -1);
 	assert_int_equal(fs_errors_count(e), 2 * i);
@@ -945,9 +945,9 @@ static void test_dump(void **state)
 	assert_non_null(strstr(d, "\nStateDir=\"/var/lib/fab sched\"\t# line 7\n"));
 	assert_non_null(strstr(d, "\nScratchBase=\"/scratch#local\"\t# line 9\n"));
 	assert_non_null(strstr(d, "\nPartitionName=batch Locality=rack "
-				  "LocalityWait=30:00 MaxRacks=2\t# line 15\n"));
+				  "LocalityWait=30:00 LocalityTarget=0 MaxRacks=2\t# line 15\n"));
 	assert_non_null(strstr(d, "\nPartitionName=long Locality=pod "
-				  "LocalityWait=5 MaxRacks=0\t# line 18\n"
+				  "LocalityWait=5 LocalityTarget=0 MaxRacks=0\t# line 18\n"
 				  "#   Locality: from DefaultLocality\n"
 				  "#   LocalityWait: PartitionName=DEFAULT at "
 				  "line 13\n"));

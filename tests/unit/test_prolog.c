@@ -115,6 +115,22 @@ static void test_job_env(void **state)
 	_env[4][1] = "mlx5_0;reboot";
 	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "FABSCHED_RDMA_DEVICES"));
+	_env[4][1] = "mlx5_0";
+	/* --scratch without job_submit/fabsched: refused, not run without it */
+	_env[5][0] = "SPANK__SLURM_SPANK_OPTION_fabsched_scratch";
+	_env[5][1] = "200G";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
+	assert_string_equal(_msg, "the job asked --scratch=200G "
+			    "(SPANK__SLURM_SPANK_OPTION_fabsched_scratch) but "
+			    "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
+			    "did not accept it (expected JobSubmitPlugins=fabsched in "
+			    "slurm.conf); not running it without its volume");
+	_env[6][0] = "SPANK_FABSCHED_SCRATCH"; _env[6][1] = "200G,fs=xfs";
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), 0);
+	assert_int_equal(job.scratch_gib, 200);
+	_env[5][0] = _env[6][0] = NULL;
+	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), 0);
+	assert_int_equal(job.scratch_gib, 0);
 	_env[0][0] = "X";
 	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "SLURM_JOB_ID is not set"));

@@ -1,0 +1,308 @@
+/*
+ * rdma.c - the checks of the job's HCA ports (FABSCHED_RDMA_DEVICES) under
+ * a sysfs root: each port ACTIVE, at RdmaRate or faster, and holding the
+ * P_Key of the job's account (AccountIbPkeys); and the variables that tell
+ * the job's tasks which key to use.
+ *
+ * sysfs: /sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,rate,
+ * link_layer} through the gres inventory; ports/<n>/pkeys/<index> ("0x%04x"
+ * per entry, 0x0000 for an empty slot) read here.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabsched_gres.h"
+#include "fabsched_prolog.h"
+#include "fs_ib.h"
+#include "prolog_private.h"
+
+#define PKEY_TABLE_MAX 65536	/* entries read from one port */
+#define PKEY_LIST_SHOWN 6	/* entries quoted in a message */
+
+struct _entry {
+	unsigned idx;
+	uint16_t key;
+};
+
+static int _cmp_entry(const void *a, const void *b)
+{
+	const struct _entry *x = a, *y = b;
+
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/*
+ * Read the P_Key table of <root>/.../<dev>/ports/<port> into *tab (malloc'ed,
+ * *n entries, by index; empty slots 0x0000 left out).  -1 with a message
+ * on an unreadable or malformed table.
+ */
+static int _pkey_table(const char *root, const char *dev, unsigned port,
+		       uint16_t key, struct _entry **tab, size_t *n, char *msg,
+		       size_t msgsz)
+{
+	char dir[FS_PL_PATH + 128], path[FS_PL_PATH + 128 + 258], line[32];
+	char esc[FS_ESCAPE_SIZE];
+	struct _entry *t = NULL;
+	size_t cnt = 0, cap = 0, seen = 0;
+	struct dirent *e;
+	DIR *d;
+
+	*tab = NULL;
+	*n = 0;
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/%s/ports/%u/pkeys",
+			     root, dev, port) >= sizeof(dir))
+		return fs_pl_msg(msg, msgsz, "sysfs root too long");
+	if (!(d = opendir(dir)))
+		return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: no P_Key "
+				 "table to look for P_Key 0x%04x in (%s: %s)",
+				 dev, port, key, dir, strerror(errno));
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long idx;
+		uint16_t k;
+
+		if (e->d_name[0] == '.')
+			continue;
+		errno = 0;
+		idx = strtoul(e->d_name, &end, 10);
+		if (!isdigit((unsigned char)e->d_name[0]) || *end || errno ||
+		    idx >= PKEY_TABLE_MAX || ++seen > PKEY_TABLE_MAX) {
+			fs_pl_msg(msg, msgsz, "%s/%s: unexpected entry; expected "
+				  "P_Key indexes 0..65535", dir,
+				  fs_escape(esc, sizeof(esc), e->d_name,
+					    strlen(e->d_name)));
+			goto fail;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (fs_pl_read_line(path, line, sizeof(line), msg, msgsz))
+			goto fail;
+		if (strlen(line) != 6 || line[0] != '0' || line[1] != 'x' ||
+		    !isxdigit((unsigned char)line[2]) ||
+		    !isxdigit((unsigned char)line[3]) ||
+		    !isxdigit((unsigned char)line[4]) ||
+		    !isxdigit((unsigned char)line[5])) {
+			fs_pl_msg(msg, msgsz, "%s: \"%s\": malformed P_Key; "
+				  "expected 0x and 4 hexadecimal digits, e.g. "
+				  "0xffff", path,
+				  fs_escape(esc, sizeof(esc), line, strlen(line)));
+			goto fail;
+		}
+		k = (uint16_t)strtoul(line + 2, NULL, 16);
+		if (!(k & FS_PKEY_PARTITION))
+			continue;	/* empty slot (0x0000), or invalid */
+		if (cnt == cap) {
+			struct _entry *nt;
+
+			cap = cap ? cap * 2 : 16;
+			if (!(nt = realloc(t, cap * sizeof(*t)))) {
+				fs_pl_msg(msg, msgsz, "out of memory");
+				goto fail;
+			}
+			t = nt;
+		}
+		t[cnt].idx = (unsigned)idx;
+		t[cnt++].key = k;
+	}
+	closedir(d);
+	if (cnt > 1)
+		qsort(t, cnt, sizeof(*t), _cmp_entry);
+	*tab = t;
+	*n = cnt;
+	return 0;
+fail:
+	closedir(d);
+	free(t);
+	return -1;
+}
+
+/*
+ * Where key sits in the table: its index, or -1.  A full member key needs
+ * a full member entry; a limited one takes either, a full member entry
+ * first (as UCX picks it), then the lowest index.
+ */
+static int _pkey_index(const struct _entry *t, size_t n, uint16_t key)
+{
+	int limited = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((t[i].key & FS_PKEY_PARTITION) != (key & FS_PKEY_PARTITION))
+			continue;
+		if (t[i].key & FS_PKEY_FULL)
+			return (int)t[i].idx;
+		if (!(key & FS_PKEY_FULL) && limited < 0)
+			limited = (int)t[i].idx;
+	}
+	return limited;
+}
+
+/* The table's entries for a message: "0xffff 0x0002", "empty". */
+static const char *_pkey_list(const struct _entry *t, size_t n, char *buf,
+			      size_t bufsz)
+{
+	size_t o = 0;
+
+	snprintf(buf, bufsz, "empty");
+	for (size_t i = 0; i < n && i <= PKEY_LIST_SHOWN && o < bufsz; i++)
+		o += (size_t)(i == PKEY_LIST_SHOWN
+			      ? snprintf(buf + o, bufsz - o, " ...")
+			      : snprintf(buf + o, bufsz - o, "%s0x%04x",
+					 i ? " " : "", t[i].key));
+	return buf;
+}
+
+static int _check_port(const char *root, const char *dev,
+		       const struct fs_gres_port *p,
+		       const struct fs_pl_rdma_want *want,
+		       struct fs_pl_rdma_got *got, char *msg, size_t msgsz)
+{
+	char a[32], b[32];
+	uint64_t mbps;
+
+	got->nports++;
+	if (!p->active)
+		return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: state %s "
+				 "(physical state %s), expected ACTIVE", dev,
+				 p->num, p->state_name, p->phys_state_name &&
+				 *p->phys_state_name ? p->phys_state_name :
+				 "unknown");
+	if (!want)
+		return 0;
+	if (want->rate) {
+		fs_format_rate(want->rate, b, sizeof(b));
+		if (!p->rate || !p->rate[0])
+			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: rate "
+					 "unknown (no sysfs rate file), expected "
+					 "at least %s Gb/s (RdmaRate)", dev,
+					 p->num, b);
+		if (fs_parse_sysfs_rate(p->rate, &mbps)) {
+			char esc[FS_ESCAPE_SIZE];
+
+			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: rate "
+					 "\"%s\" not understood, expected at least "
+					 "%s Gb/s (RdmaRate) in the form \"100 "
+					 "Gb/sec (4X EDR)\"", dev, p->num,
+					 fs_escape(esc, sizeof(esc), p->rate,
+						   strlen(p->rate)), b);
+		}
+		if (mbps < want->rate)
+			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: rate "
+					 "%s Gb/s (%s), expected at least %s Gb/s "
+					 "(RdmaRate)", dev, p->num,
+					 fs_format_rate(mbps, a, sizeof(a)),
+					 p->rate, b);
+	}
+	if (want->pkey && !(p->link_layer && !strcmp(p->link_layer, "Ethernet"))) {
+		char shown[128];
+		struct _entry *t;
+		size_t n;
+		int idx;
+
+		if (_pkey_table(root, dev, p->num, want->pkey, &t, &n, msg,
+				msgsz))
+			return -1;
+		idx = _pkey_index(t, n, want->pkey);
+		if (idx < 0) {
+			_pkey_list(t, n, shown, sizeof(shown));
+			free(t);
+			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: P_Key "
+					 "0x%04x of account %s not in the port's "
+					 "P_Key table (%s); expected a %s member "
+					 "entry set by the subnet manager", dev,
+					 p->num, want->pkey,
+					 want->account ? want->account : "?",
+					 shown, want->pkey & FS_PKEY_FULL ?
+					 "full" : "full or limited");
+		}
+		free(t);
+		if (!got->npkey++)
+			got->pkey_index = idx;
+		else if (got->pkey_index != idx)
+			got->pkey_index = -2;	/* differs: none for NCCL */
+	}
+	return 0;
+}
+
+int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
+		      const struct fs_pl_rdma_want *want,
+		      struct fs_pl_rdma_got *got, char *msg, size_t msgsz)
+{
+	struct fs_gres_inventory inv;
+	struct fs_pl_rdma_got g = { .pkey_index = -1 };
+	char buf[1024], gmsg[FS_GRES_MSG_SIZE], *save = NULL;
+	const char *root = sysfs_root ? sysfs_root : "";
+	int rc = 0;
+
+	if (got)
+		*got = g;
+	memset(&inv, 0, sizeof(inv));
+	if (fs_gres_hca_scan(root, &inv, gmsg, sizeof(gmsg)))
+		return fs_pl_msg(msg, msgsz, "RDMA: %s", gmsg);
+	snprintf(buf, sizeof(buf), "%s", list ? list : "");
+	for (char *d = strtok_r(buf, ",", &save); d && !rc;
+	     d = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(d, ':');
+		unsigned port = 0;
+		const struct fs_gres_hca *h;
+		bool seen = false;
+
+		if (colon) {
+			*colon = 0;
+			port = (unsigned)strtoul(colon + 1, NULL, 10);
+		}
+		if (!(h = fs_gres_hca_find(&inv, d))) {
+			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: not found on "
+				       "this node", d);
+			break;
+		}
+		for (size_t k = 0; k < h->nports && !rc; k++) {
+			if (port && h->ports[k].num != port)
+				continue;
+			seen = true;
+			rc = _check_port(root, d, &h->ports[k], want, &g, msg,
+					 msgsz);
+		}
+		if (!rc && !seen)
+			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: no port %u", d,
+				       port);
+	}
+	if (g.pkey_index < 0)
+		g.pkey_index = -1;
+	if (got)
+		*got = g;
+	/* the inventory's HCAs belong to it: free through the library */
+	{
+		struct fs_gres_inventory *heap = malloc(sizeof(*heap));
+
+		if (heap) {
+			*heap = inv;
+			fs_gres_inventory_free(heap);
+		}
+	}
+	return rc;
+}
+
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
+		     size_t msgsz)
+{
+	return fs_pl_rdma_verify(sysfs_root, list, NULL, NULL, msg, msgsz);
+}
+
+void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,
+		      const struct fs_pl_rdma_got *got)
+{
+	if (!pkey)
+		return;
+	fprintf(out, "%sFABSCHED_IB_PKEY=0x%04x\n", prefix, pkey);
+	/* UCX and Open MPI's openib take the 15-bit partition and find its
+	   entry in each port's table themselves */
+	fprintf(out, "%sUCX_IB_PKEY=0x%04x\n", prefix, pkey & FS_PKEY_PARTITION);
+	fprintf(out, "%sOMPI_MCA_btl_openib_pkey=0x%04x\n", prefix,
+		pkey & FS_PKEY_PARTITION);
+	/* NCCL takes an index into the table, one for all its ports */
+	if (got && got->npkey && got->pkey_index >= 0)
+		fprintf(out, "%sNCCL_IB_PKEY=%d\n", prefix, got->pkey_index);
+}
