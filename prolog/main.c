@@ -163,6 +163,34 @@ static int _fail(const char *prog, uint32_t jobid, const char *msg)
 }
 
 /*
+ * The scontrol of the Slurm that runs us: the parent (slurmd, or
+ * slurmstepd) is <prefix>/sbin/slurmd, so <prefix>/bin/scontrol, which
+ * speaks its release's protocol and authentication.  Root-owned paths
+ * only; "scontrol" from PATH otherwise.
+ */
+static const char *_scontrol(char *buf, size_t sz)
+{
+	char link[64], *slash;
+	ssize_t n;
+	struct stat st;
+
+	snprintf(link, sizeof(link), "/proc/%ld/exe", (long)getppid());
+	n = readlink(link, buf, sz - 1);
+	if (n <= 0 || (size_t)n >= sz - 16)
+		return "scontrol";
+	buf[n] = '\0';
+	if (!(slash = strrchr(buf, '/')) || slash - buf < 5 ||
+	    strncmp(slash - 5, "/sbin", 5) ||
+	    (strcmp(slash, "/slurmd") && strcmp(slash, "/slurmstepd")))
+		return "scontrol";
+	strcpy(slash - 5, "/bin/scontrol");
+	if (stat(buf, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) || access(buf, X_OK))
+		return "scontrol";
+	return buf;
+}
+
+/*
  * Slurm drains a node whose prolog or epilog fails with the reason
  * "Prolog error"; drain it first with the precise reason, so that
  * "scontrol show node" tells the admin what is wrong.  Needs
@@ -170,8 +198,8 @@ static int _fail(const char *prog, uint32_t jobid, const char *msg)
  */
 static void _drain(const char *prog, uint32_t jobid, const char *msg)
 {
-	const char *node = getenv("SLURMD_NODENAME");
-	char arg_node[300], arg_reason[300];
+	const char *node = getenv("SLURMD_NODENAME"), *sc;
+	char arg_node[300], arg_reason[300], path[4096];
 	size_t k;
 	pid_t pid;
 	int st;
@@ -190,12 +218,13 @@ static void _drain(const char *prog, uint32_t jobid, const char *msg)
 	for (size_t i = 7; i < k; i++)	/* printable, no quote */
 		if (arg_reason[i] < 0x20 || arg_reason[i] > 0x7e || arg_reason[i] == '"')
 			arg_reason[i] = '?';
+	sc = _scontrol(path, sizeof(path));	/* before fork: our parent */
 	if ((pid = fork()) == 0) {
 		char *av[] = { "scontrol", "update", arg_node, "State=DRAIN",
 			       arg_reason, NULL };
 
 		alarm(15);
-		execvp("scontrol", av);
+		execvp(sc, av);
 		_exit(127);
 	}
 	if (pid > 0)
