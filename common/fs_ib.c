@@ -12,29 +12,7 @@
 
 #include "fs_ib.h"
 
-/* "<name>=<value>: " (or "'<value>': ") and the rest; returns -1. */
-static int _fail(char *msg, size_t msgsz, const char *name, const char *s,
-		 size_t len, const char *fmt, ...) FS_PRINTF(6, 7);
-
-static int _fail(char *msg, size_t msgsz, const char *name, const char *s,
-		 size_t len, const char *fmt, ...)
-{
-	char esc[FS_ESCAPE_SIZE];
-	va_list ap;
-	int n;
-
-	if (!msg || !msgsz)
-		return -1;
-	fs_escape(esc, sizeof(esc), s, s ? len : 0);
-	n = name ? snprintf(msg, msgsz, "%s=%s: ", name, esc)
-		 : snprintf(msg, msgsz, "'%s': ", esc);
-	if (n < 0 || (size_t)n >= msgsz)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(msg + n, msgsz - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#define _fail fs_value_error
 
 static int _digit(int c)
 {

@@ -81,11 +81,8 @@ char *fs_escape(char *dst, size_t dstsz, const char *src, size_t len)
  * Write "<name>=<value>: " or "'<value>': " then the formatted rest into
  * msg; returns -1 so that callers can "return _fail(...)".
  */
-static int _fail(char *msg, size_t msgsz, const char *name, const char *s,
-		 const char *fmt, ...) FS_PRINTF(5, 6);
-
-static int _fail(char *msg, size_t msgsz, const char *name, const char *s,
-		 const char *fmt, ...)
+int fs_value_error(char *msg, size_t msgsz, const char *name, const char *s,
+		   size_t len, const char *fmt, ...)
 {
 	char esc[FS_ESCAPE_SIZE];
 	va_list ap;
@@ -93,7 +90,7 @@ static int _fail(char *msg, size_t msgsz, const char *name, const char *s,
 
 	if (!msg || !msgsz)
 		return -1;
-	fs_escape(esc, sizeof(esc), s, s ? strlen(s) : 0);
+	fs_escape(esc, sizeof(esc), s, s ? len : 0);
 	if (name) {
 		char ename[FS_ESCAPE_SIZE];
 
@@ -109,6 +106,10 @@ static int _fail(char *msg, size_t msgsz, const char *name, const char *s,
 	va_end(ap);
 	return -1;
 }
+
+/* fs_value_error on a whole string */
+#define _fail(msg, msgsz, name, s, ...) \
+	fs_value_error(msg, msgsz, name, s, (s) ? strlen(s) : 0, __VA_ARGS__)
 
 /*
  * Read one run of decimal digits at *p into *v, advancing *p.

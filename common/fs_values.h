@@ -69,6 +69,14 @@ int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
 		  char *msg, size_t msgsz);
 
 /*
+ * Writes "<name>=<value>: <fmt ...>" (or "'<value>': ..." without a name)
+ * into msg, the name and the first len bytes of the value escaped
+ * (fs_escape).  Returns -1, for "return fs_value_error(...)".
+ */
+int fs_value_error(char *msg, size_t msgsz, const char *name, const char *s,
+		   size_t len, const char *fmt, ...) FS_PRINTF(6, 7);
+
+/*
  * A share in percent: "P" or "P%" with P a decimal number, 0 <= P <= 100,
  * at most 4 decimals ("99", "98.5%", "0" = none), into parts per million
  * (0-1000000).  No exponent, sign or spaces.

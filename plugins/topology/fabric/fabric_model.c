@@ -6,12 +6,21 @@
 #include <stdint.h>
 
 #include "slurm/slurm.h"
+#include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
 
 #include "fabric_model.h"
 #include "fabsched_conf.h"
 #include "fs_plugin_conf.h"
+
+/* hostlist_t became the struct (not a pointer to it) in 23.02 */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+typedef hostlist_t *fs_hostlist_t;
+#else
+typedef hostlist_t fs_hostlist_t;
+#endif
 
 struct fst_model *fabric_model_load(const char *plugin_type)
 {
@@ -65,4 +74,75 @@ bool fabric_model_rank(const struct fst_model *m, const char *plugin_type)
 	}
 	verbose("%s: %d nodes ranked in fabric order", plugin_type, known);
 	return true;
+}
+
+/* Filter of the tree: nodes Slurm knows; the others are collected. */
+static int _known(const char *node, void *arg)
+{
+	fs_hostlist_t *unknown = arg;
+
+	if (find_node_record2((char *)node))
+		return 1;
+	if (!*unknown)
+		*unknown = hostlist_create(NULL);
+	hostlist_push_host(*unknown, node);
+	return 0;
+}
+
+static void _log_hostlist(fs_hostlist_t hl, const char *plugin_type,
+			  const char *what, bool as_error)
+{
+	char *s;
+	int n;
+
+	if (!hl)
+		return;
+	hostlist_uniq(hl);
+	n = hostlist_count(hl);
+	s = hostlist_ranged_string_xmalloc(hl);
+	if (as_error)
+		error("%s: %d %s: %s", plugin_type, n, what, s);
+	else
+		info("%s: %d %s: %s", plugin_type, n, what, s);
+	xfree(s);
+}
+
+struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
+					 const char *plugin_type)
+{
+	struct fst_slurm_tree *tree = NULL;
+	fs_hostlist_t unknown = NULL, missing = NULL;
+	char err[512] = "";
+
+	if (fst_slurm_tree_build(m, NULL, _known, &unknown, &tree, err,
+				 sizeof(err)) != 0) {
+		error("%s: cannot build the switch tree of %s: %s; no fabric topology",
+		      plugin_type, m->source ? m->source : "the model", err);
+		FREE_NULL_HOSTLIST(unknown);
+		return NULL;
+	}
+	_log_hostlist(unknown, plugin_type,
+		      "nodes of the fabric model are not in slurm.conf, left out",
+		      false);
+	FREE_NULL_HOSTLIST(unknown);
+	for (int i = 0; i < node_record_count; i++) {
+		node_record_t *np = node_record_table_ptr[i];
+
+		if (!np || fst_slurm_tree_node_leaf(tree, np->name) >= 0)
+			continue;
+		if (!missing)
+			missing = hostlist_create(NULL);
+		hostlist_push_host(missing, np->name);
+	}
+	_log_hostlist(missing, plugin_type,
+		      "nodes of slurm.conf are not in the fabric model: they are on no switch",
+		      true);
+	FREE_NULL_HOSTLIST(missing);
+	if (tree->nsw == 0) {
+		error("%s: no node of the fabric model %s is in slurm.conf: no fabric topology",
+		      plugin_type, m->source ? m->source : "");
+		fst_slurm_tree_free(tree);
+		return NULL;
+	}
+	return tree;
 }

@@ -21,4 +21,13 @@ struct fst_model *fabric_model_load(const char *plugin_type);
  */
 bool fabric_model_rank(const struct fst_model *m, const char *plugin_type);
 
+/*
+ * The library's Slurm tree of @m (fst_slurm_tree_build) with only the
+ * nodes slurm.conf knows; the model's other nodes, and slurm.conf's nodes
+ * on no switch, are logged.  NULL (logged with error()) when it cannot be
+ * built or holds no node of slurm.conf.
+ */
+struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
+					 const char *plugin_type);
+
 #endif

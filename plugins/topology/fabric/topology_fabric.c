@@ -90,36 +90,6 @@ static void _free_table(void)
 	tree = NULL;
 }
 
-/* Filter of the tree: nodes Slurm knows; the others are collected. */
-static int _known(const char *node, void *arg)
-{
-	hostlist_t *unknown = arg;
-
-	if (find_node_record2((char *)node))
-		return 1;
-	if (!*unknown)
-		*unknown = hostlist_create(NULL);
-	hostlist_push_host(*unknown, node);
-	return 0;
-}
-
-static void _log_hostlist(hostlist_t hl, const char *what, bool as_error)
-{
-	char *s;
-	int n;
-
-	if (!hl)
-		return;
-	hostlist_uniq(hl);
-	n = hostlist_count(hl);
-	s = hostlist_ranged_string_xmalloc(hl);
-	if (as_error)
-		error("%s: %d %s: %s", plugin_type, n, what, s);
-	else
-		info("%s: %d %s: %s", plugin_type, n, what, s);
-	xfree(s);
-}
-
 /* Descendants of switch i (unique), with a stamp per call. */
 static void _descendants(int i, int *stamp, int mark)
 {
@@ -202,40 +172,12 @@ static void _distances(int i, const struct adj *g, int *queue)
 /* Build switch_record_table from the model; on failure the table stays empty. */
 static void _build_table(const struct fst_model *m)
 {
-	hostlist_t unknown = NULL, missing = NULL;
-	char err[512] = "";
 	int *stamp, *queue, n;
 	struct adj g;
 
-	if (fst_slurm_tree_build(m, NULL, _known, &unknown, &tree, err, sizeof(err)) != 0) {
-		error("%s: cannot build the switch tree of %s: %s; no fabric topology",
-		      plugin_type, m->source ? m->source : "the model", err);
-		tree = NULL;
-		FREE_NULL_HOSTLIST(unknown);
+	if (!(tree = fabric_model_tree(m, plugin_type)))
 		return;
-	}
-	_log_hostlist(unknown, "nodes of the fabric model are not in slurm.conf, left out",
-		      false);
-	FREE_NULL_HOSTLIST(unknown);
-	for (int i = 0; i < node_record_count; i++) {
-		node_record_t *np = node_record_table_ptr[i];
-
-		if (!np || fst_slurm_tree_node_leaf(tree, np->name) >= 0)
-			continue;
-		if (!missing)
-			missing = hostlist_create(NULL);
-		hostlist_push_host(missing, np->name);
-	}
-	_log_hostlist(missing, "nodes of slurm.conf are not in the fabric model: they are on no switch",
-		      true);
-	FREE_NULL_HOSTLIST(missing);
 	n = tree->nsw;
-	if (n == 0) {
-		error("%s: no node of the fabric model %s is in slurm.conf: no fabric topology",
-		      plugin_type, m->source ? m->source : "");
-		_free_table();
-		return;
-	}
 	if (n > SWITCH_MAX) {
 		error("%s: %d switches, more than Slurm's %d: no fabric topology", plugin_type, n,
 		      SWITCH_MAX);
