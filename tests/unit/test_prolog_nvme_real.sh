@@ -25,7 +25,7 @@ real=0
 if [ -e /dev/nvme-fabrics ] && [ -n "${FABSCHED_TEST_NVME_TRADDR:-}" ] && [ -n "${FABSCHED_TEST_NVME_NQN:-}" ]; then
 	real=1
 fi
-echo "1..$((real ? 5 : 4))"
+echo "1..5"
 
 mkdir -p "$T/etc"
 echo "nqn.2014-08.org.nvmexpress:uuid:0b5e0f8e-1d1c-4c59-9a7f-3c2f2d5e6a7b" > "$T/etc/hostnqn"
@@ -61,9 +61,9 @@ if [ $real -eq 0 ]; then
 	ok "[ ! -e $T/scratch/9001 ]" "no per-job directory left behind"
 	ok "! awk '{print \$5}' /proc/self/mountinfo | grep -q '^$T/'" "no mount left behind"
 	if [ ! -e /dev/nvme-fabrics ]; then
-		echo "# SKIP the real set-up and give-back: /dev/nvme-fabrics is missing (this kernel has no NVMe-oF host: nvme-tcp/nvme-rdma)"
+		echo "ok 5 # SKIP the real set-up and give-back: /dev/nvme-fabrics is missing (this kernel has no NVMe-oF host: nvme-tcp/nvme-rdma)"
 	else
-		echo "# SKIP the real set-up and give-back: FABSCHED_TEST_NVME_TRADDR and FABSCHED_TEST_NVME_NQN name no target with namespace management"
+		echo "ok 5 # SKIP the real set-up and give-back: FABSCHED_TEST_NVME_TRADDR and FABSCHED_TEST_NVME_NQN name no target with namespace management"
 	fi
 	exit $((FAILED ? 1 : 0))
 fi
