@@ -86,6 +86,17 @@ static const struct fs_conf_key _keys[] = {
 	  .doc = "InfiniBand partition key per Slurm account "
 		 "(chem:0x8001,physics:0x8002): checked in the job's HCA ports "
 		 "by the prolog and exported to the job" },
+	{ .name = "RdmaMaxHcaHandles", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .min = 1, .max = 2147483646,
+	  .doc = "most HCA handles (open device contexts) a job may hold on "
+		 "each of its HCAs, written by the prolog to the job cgroup's "
+		 "rdma.max (cgroup v2 with the rdma controller); unset: no "
+		 "limit" },
+	{ .name = "RdmaMaxHcaObjects", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .min = 1, .max = 2147483646,
+	  .doc = "most HCA objects (queue pairs, memory regions, ...) a job "
+		 "may create on each of its HCAs, written to the job cgroup's "
+		 "rdma.max like RdmaMaxHcaHandles; unset: no limit" },
 	{ .name = "DefaultLocality", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_LOCALITY, .def = "any",
 	  .doc = "locality of partitions that set no Locality, and their "

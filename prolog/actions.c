@@ -1,8 +1,9 @@
 /*
- * actions.c - the prolog (reserve, mount, limit, check) and the release
- * that the epilog and the sweep share.  Every change to the machine is
- * recorded in the job's ledger before it is made, so that a release after
- * a crash at any point gives back exactly what was done.
+ * actions.c - the prolog (check, rdma limits, reserve, mount, limit) and
+ * the release that the epilog and the sweep share.  Every change to the
+ * machine is recorded in the job's ledger before it is made, so that a
+ * release after a crash at any point gives back exactly what was done (the
+ * rdma limits excepted: they go with the job's cgroup).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -416,6 +417,10 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 				  ", holding the account's P_Key" : "",
 				  want.pkey && ctx->rdma_got.pkey_index < 0 ?
 				  " (at different indexes: no NCCL_IB_PKEY)" : "");
+		/* rdma.max: kept in the job's cgroup, nothing to give back */
+		if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, msg,
+				     msgsz) < 0)
+			return -1;
 	}
 	if (!job->npages && !job->scratch_gib)
 		return 0;

@@ -1,9 +1,10 @@
 /*
  * fabsched_prolog.h - per-job node setup and teardown, run as root by
  * slurmd: hugepages (per-NUMA reservation, per-job hugetlbfs mount,
- * hugetlb cgroup limits), RDMA port checks, NVMe-oF scratch volumes
- * (through the ops table struct fs_pl_nvme_ops), and the crash-safe ledger
- * that lets the epilog and the sweep give back exactly what a job got.
+ * hugetlb cgroup limits), RDMA port checks and rdma cgroup limits, NVMe-oF
+ * scratch volumes (through the ops table struct fs_pl_nvme_ops), and the
+ * crash-safe ledger that lets the epilog and the sweep give back exactly
+ * what a job got.
  *
  * No Slurm header; the programs fabsched-prolog, fabsched-epilog and
  * fabsched-sweep (fabsched-prolog(8)) are thin mains over this library.
@@ -282,6 +283,11 @@ struct fs_pl_ctx {
 	   of fs_pl_prolog: what the port checks found */
 	uint64_t rdma_rate;
 	struct fs_pl_rdma_got rdma_got;
+	/* rdma cgroup limits per HCA of the job (RdmaMaxHcaHandles,
+	   RdmaMaxHcaObjects): 0 unset ("max"); both 0: rdma.max untouched */
+	uint32_t rdma_max_handles;
+	uint32_t rdma_max_objects;
+	bool verbose;		/* LogLevel verbose or debug: notes logged too */
 };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
@@ -346,6 +352,33 @@ int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
 int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 		      const struct fs_pl_rdma_want *want,
 		      struct fs_pl_rdma_got *got, char *msg, size_t msgsz);
+/*
+ * rdma cgroup limits (rdmacg.c; fabsched-prolog(8)).  FS_PL_RDMA_MAX_LIMIT
+ * is the largest count written; the kernel shows "max" above it.
+ */
+#define FS_PL_RDMA_MAX_LIMIT 2147483646U
+/*
+ * One line for rdma.max: "<hca> hca_handle=<handles> hca_object=<objects>",
+ * each 0 written as "max".  hca: 1..63 bytes of [A-Za-z0-9_.-]; counts at
+ * most FS_PL_RDMA_MAX_LIMIT.
+ */
+int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
+			char *buf, size_t bufsz, char *msg, size_t msgsz);
+/*
+ * Write ctx->rdma_max_handles/_objects to rdma.max of the job's cgroup
+ * (v2), one line per HCA of list ("mlx5_0,mlx5_1:2": each HCA once, ports
+ * ignored).  When the job cgroup does not offer the rdma controller but
+ * its parent's cgroup.controllers lists it, "+rdma" is written to the
+ * parent's cgroup.subtree_control first.  Returns 1 written, 0 nothing to
+ * do (both limits unset, empty list, no job cgroup, cgroup v1, no rdma
+ * controller, or the parent refuses to enable it: noted once in the log,
+ * at LogLevel=verbose when the kernel has no controller), -1 on error (a
+ * bad list, a path that is not a root-owned directory, a write the kernel
+ * refuses).
+ */
+int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
+		     const char *list, char *msg, size_t msgsz);
+
 /*
  * The job's P_Key variables as "<prefix>NAME=value" lines:
  * FABSCHED_IB_PKEY (0x8001), UCX_IB_PKEY (the 15-bit partition, 0x0001),

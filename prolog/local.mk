@@ -1,5 +1,5 @@
 # prolog/: per-job node setup and teardown run as root by slurmd
-# (hugepages, hugetlbfs mounts, hugetlb cgroup limits, RDMA port checks,
+# (hugepages, hugetlbfs mounts, hugetlb and rdma cgroup limits, RDMA port checks,
 # NVMe-oF scratch volumes through libnvme when built with it, crash-safe
 # ledger) and its three programs (fabsched-prolog(8)).
 noinst_LTLIBRARIES += prolog/libfabsched_prolog.la
@@ -11,6 +11,7 @@ prolog_libfabsched_prolog_la_SOURCES = \
 	prolog/ledger.c \
 	prolog/actions.c \
 	prolog/rdma.c \
+	prolog/rdmacg.c \
 	prolog/scratch.c \
 	prolog/nvme.c \
 	prolog/main.c

@@ -77,6 +77,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 {
 	struct fs_errors *errs;
 	const char *sd = NULL, *mb = NULL, *sb = NULL, *s;
+	uint64_t u;
 	int c;
 
 	fs_pl_ctx_init(ctx, prog);
@@ -148,6 +149,13 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 	    fs_parse_rate("RdmaRate", s, &ctx->rdma_rate, NULL, 0))
 		ctx->rdma_rate = 0;
 	a->pkey_map = fs_conf_get_str(a->cf, "AccountIbPkeys");
+	/* validated (1..FS_PL_RDMA_MAX_LIMIT) when loaded; unset stays 0 */
+	if (!fs_conf_get_uint(a->cf, "RdmaMaxHcaHandles", &u))
+		ctx->rdma_max_handles = (uint32_t)u;
+	if (!fs_conf_get_uint(a->cf, "RdmaMaxHcaObjects", &u))
+		ctx->rdma_max_objects = (uint32_t)u;
+	if (!fs_conf_get_uint(a->cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
+		ctx->verbose = true;
 	a->hostnqn_file = fs_conf_get_str(a->cf, "ScratchHostNQNFile");
 	a->hostid_file = fs_conf_get_str(a->cf, "ScratchHostIDFile");
 	return 0;

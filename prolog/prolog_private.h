@@ -36,6 +36,9 @@ int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
 /* Find a job cgroup; fills l->cgroup / cg_version, 0 when none. */
 int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 		      char *path, size_t pathsz, int *version);
+/* The same from a job id and its user (rdma limits, which keep no ledger). */
+int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
+			  char *path, size_t pathsz, int *version);
 int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
 		       const char *value, char *msg, size_t msgsz);
 

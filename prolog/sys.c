@@ -293,12 +293,19 @@ static int _is_dir(const char *p)
 int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 		      char *path, size_t pathsz, int *version)
 {
+	return fs_pl_cgroup_find_job(ctx, l->jobid, l->uid, path, pathsz,
+				     version);
+}
+
+int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
+			  char *path, size_t pathsz, int *version)
+{
 	char mp[FS_PL_PATH], f[FS_PL_PATH + 64];
 
 	*version = 0;
 	path[0] = 0;
 	if (ctx->cgroup_parent) {
-		snprintf(path, pathsz, "%s/job_%u", ctx->cgroup_parent, l->jobid);
+		snprintf(path, pathsz, "%s/job_%u", ctx->cgroup_parent, jobid);
 		snprintf(f, sizeof(f), "%s/cgroup.controllers", path);
 		if (!_is_dir(path))
 			return path[0] = 0;
@@ -308,14 +315,14 @@ int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 	/* cgroup/v2: <root>/system.slice/slurmstepd.scope/job_<id> */
 	if (_cg_mount(2, mp, sizeof(mp))) {
 		snprintf(path, pathsz, "%s/system.slice/slurmstepd.scope/job_%u",
-			 mp, l->jobid);
+			 mp, jobid);
 		if (_is_dir(path))
 			return *version = 2, 1;
 	}
 	/* cgroup/v1: <hugetlb>/slurm/uid_<uid>/job_<id> */
 	if (_cg_mount(1, mp, sizeof(mp))) {
 		snprintf(path, pathsz, "%s/slurm/uid_%u/job_%u", mp,
-			 (unsigned)l->uid, l->jobid);
+			 (unsigned)uid, jobid);
 		if (_is_dir(path))
 			return *version = 1, 1;
 	}

@@ -22,6 +22,12 @@ TESTS += tests/unit/test_prolog_rdma
 tests_unit_test_prolog_rdma_SOURCES = tests/unit/test_prolog_rdma.c
 tests_unit_test_prolog_rdma_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
 tests_unit_test_prolog_rdma_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
+# RdmaMaxHcaHandles/-Objects: rdma.max on a fake cgroup v2 tree
+check_PROGRAMS += tests/unit/test_prolog_rdmacg
+TESTS += tests/unit/test_prolog_rdmacg
+tests_unit_test_prolog_rdmacg_SOURCES = tests/unit/test_prolog_rdmacg.c
+tests_unit_test_prolog_rdmacg_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
+tests_unit_test_prolog_rdmacg_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
 # the NVMe-oF scratch path against a fake target (the ops seam)
 check_PROGRAMS += tests/unit/test_prolog_scratch
 TESTS += tests/unit/test_prolog_scratch
