@@ -575,10 +575,15 @@ static void _unnote(job_record_t *job_ptr)
 static void _commit_pending(void)
 {
 	static job_record_t *(*find_job)(uint32_t);
+	static time_t last;
+	time_t now = time(NULL);
 	int k = 0;
 
-	if (!fab.npend)
+	/* a scan per second at most: placement calls come by the hundred in
+	 * a backfill cycle, and starts are counted soon enough */
+	if (!fab.npend || now == last)
 		return;
+	last = now;
 	if (!find_job)	/* slurmctld's; looked up, not linked */
 		find_job = (job_record_t *(*)(uint32_t))
 			dlsym(RTLD_DEFAULT, "find_job_record");

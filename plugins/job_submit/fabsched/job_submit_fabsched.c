@@ -16,7 +16,7 @@
  *    count raised past what was charged.
  *
  * Called with read locks on config, jobs, nodes and partitions.  Bad input
- * gets an error for the user, never fatal().
+ * gets an error for the user, never a stopped daemon.
  */
 #include <inttypes.h>
 #include <stdio.h>
