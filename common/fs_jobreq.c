@@ -250,8 +250,11 @@ int fs_hp_parse_request(const char *tres, struct fs_hp_req *req, bool *found,
 		const char *ent = p;
 
 		if (len >= sizeof(buf))
-			return _msg(msg, msgsz, "gres request \"%s\": too long",
-				    fs_escape(esc, sizeof(esc), p, len));
+			return _msg(msg, msgsz, "gres request \"%s\": an entry "
+				    "too long; expected entries of at most %zu "
+				    "bytes, e.g. gres:hugepages:2m:512",
+				    fs_escape(esc, sizeof(esc), p, len),
+				    sizeof(buf) - 1);
 		memcpy(buf, p, len);
 		buf[len] = 0;
 		p += len + (p[len] ? 1 : 0);

@@ -52,6 +52,25 @@ tests_fuzz_fuzz_conf_smoke_SOURCES = \
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
+# the job and environment values of root-run helpers and slurmctld
+# (fuzz_values.c; seeds in tests/fuzz/corpus/values)
+check_PROGRAMS += tests/fuzz/fuzz_values_smoke
+TESTS += tests/fuzz/fuzz_values_smoke
+tests_fuzz_fuzz_values_smoke_SOURCES = \
+	tests/fuzz/fuzz_values.c \
+	tests/fuzz/driver.c \
+	common/fs_values.c \
+	common/fs_ib.c \
+	common/fs_jobreq.c \
+	gres/util.c \
+	gres/cpulist.c \
+	gres/env.c \
+	gres/task.c
+tests_fuzz_fuzz_values_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/gres \
+	-DFUZZ_NAME='"values"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_values_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_values_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+
 EXTRA_DIST += tests/fuzz/corpus
 
 FUZZ_CLANG = clang
