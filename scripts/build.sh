@@ -1,20 +1,40 @@
 #!/bin/sh
-# Build fabsched for the installed Slurm release, from a fresh Debian 12
-# machine: install the dependencies, fetch and configure the exact Slurm
-# source, configure and build in $FABSCHED_BUILD (default: ./build).
+# Build fabsched for a Slurm release, from a fresh Debian 12 machine: install
+# the dependencies, fetch and configure (or build) the exact Slurm source,
+# configure and build fabsched in $FABSCHED_BUILD.
 #
-# Usage: scripts/build.sh [extra configure arguments]
+# Usage: scripts/build.sh [--slurm RELEASE] [extra configure arguments]
+#   (no --slurm)         the installed Slurm (Debian 12: 22.05.8), its
+#                        source from apt-get source; build dir default ./build
+#   --slurm 24.11.5      Slurm built from source into /var/cache/fabsched by
+#                        scripts/slurm-build.sh (once, cached); build dir
+#                        default ./build-slurm-24.11
+# The last line of stdout is the build directory.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${FABSCHED_BUILD:-$top/build}
+release=
+if [ "${1:-}" = --slurm ]; then
+	[ $# -ge 2 ] || { echo "build: --slurm needs a release, e.g. --slurm 24.11.5" >&2; exit 2; }
+	release=$2
+	shift 2
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
 	"$top/scripts/install-deps.sh"
 else
 	echo "build: not root: skipping package installation" >&2
 fi
-slurm_src=$("$top/scripts/slurm-source.sh" | tail -n 1)
+if [ -z "$release" ]; then
+	build=${FABSCHED_BUILD:-$top/build}
+	slurm_src=$("$top/scripts/slurm-source.sh" | tail -n 1)
+	set -- --with-slurm-source="$slurm_src" "$@"
+else
+	build=${FABSCHED_BUILD:-$top/build-slurm-${release%.*}}
+	paths=$("$top/scripts/slurm-build.sh" "$release")
+	set -- --with-slurm="$(echo "$paths" | tail -n 2 | head -n 1)" \
+		--with-slurm-source="$(echo "$paths" | tail -n 1)" "$@"
+fi
 
 if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
 	(cd "$top" && autoreconf -fi)
@@ -22,6 +42,7 @@ fi
 mkdir -p "$build"
 cd "$build"
 if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then
-	"$top/configure" --with-slurm-source="$slurm_src" "$@"
+	"$top/configure" "$@"
 fi
-make -j"$(nproc)"
+make -j"$(nproc)" >&2
+echo "$build"

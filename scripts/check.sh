@@ -63,21 +63,16 @@ fi
 # The cluster suite again on Slurm 24.11 (unit tests do not depend on the
 # release: they ran once above).
 slurm_2411() {
-	local paths prefix tree t0=$(date +%s)
-	paths=$("$top/scripts/slurm-build.sh" "$release_2411") || return 1
-	prefix=$(echo "$paths" | tail -n 2 | head -n 1)
-	tree=$(echo "$paths" | tail -n 1)
-	echo "check: Slurm $release_2411 ready in $(($(date +%s) - t0)) s: $prefix"
-	mkdir -p "$build_2411" && cd "$build_2411" || return 1
-	if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then
-		"$top/configure" --with-slurm="$prefix" --with-slurm-source="$tree" \
-			>configure.log 2>&1 || { tail -n 30 configure.log; return 1; }
-	fi
-	make -j"$(nproc)" >build.log 2>&1 || { tail -n 40 build.log; return 1; }
+	local t0
+	t0=$(date +%s)
+	FABSCHED_BUILD=$build_2411 "$top/scripts/build.sh" --slurm "$release_2411" \
+		>"$build_2411.log" 2>&1 || { tail -n 40 "$build_2411.log"; return 1; }
+	echo "check: Slurm $release_2411 and fabsched for it ready in $(($(date +%s) - t0)) s"
 }
 if [ "$run_cluster" = yes ] && [ "$run_2411" = yes ]; then
 	find "$build_2411/tests" -name '*.trs' -delete 2>/dev/null
 	t0=$(date +%s)
+	mkdir -p "$(dirname "$build_2411")"
 	step "Slurm $release_2411: build Slurm (cached) and fabsched for it" slurm_2411
 	if [ -f "$build_2411/Makefile" ]; then
 		(cd "$build_2411" && make check-cluster)
