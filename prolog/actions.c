@@ -502,20 +502,15 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		l.cg_version = 0;
 	} else if (!rc) {
 		fs_pl_log(ctx, l.jobid, "no job cgroup with the hugetlb controller "
-			  "(e.g. proctrack/linuxproc): hugetlb limits skipped");
+			  "(e.g. proctrack/linuxproc, or not made yet: the SPANK "
+			  "plugin sets the limits as the job's tasks start): "
+			  "hugetlb limits skipped");
 	} else {
-		if (fs_pl_ledger_save(ctx, &l, msg, msgsz))
+		/* the same writer as the SPANK plugin's (jobcg.c) */
+		if (fs_pl_ledger_save(ctx, &l, msg, msgsz) ||
+		    fs_pl_cgroup_apply(ctx, l.jobid, l.cgroup, l.cg_version, &l,
+				       NULL, msg, msgsz) < 0)
 			goto undo;
-		for (size_t i = 0; i < l.nmounts; i++) {
-			char v[32];
-
-			snprintf(v, sizeof(v), "%" PRIu64, l.mounts[i].bytes);
-			if (fs_pl_cgroup_limit(l.cgroup, l.cg_version,
-					       l.mounts[i].page_kb, v, msg, msgsz))
-				goto undo;
-		}
-		fs_pl_log(ctx, l.jobid, "%s: hugetlb limits set (cgroup v%d)",
-			  l.cgroup, l.cg_version);
 	}
 	if (_save_step(ctx, &l, "cgroup", msg, msgsz))
 		goto undo;

@@ -288,6 +288,12 @@ struct fs_pl_ctx {
 	uint32_t rdma_max_handles;
 	uint32_t rdma_max_objects;
 	bool verbose;		/* LogLevel verbose or debug: notes logged too */
+	/* Test seams of fs_pl_task_limits: NULL in installed programs.
+	   proc_root stands for /proc; cgroup_root for the cgroup v2 mount,
+	   <cgroup_root>/hugetlb for the v1 hugetlb one (default: the mount
+	   points in /proc/self/mountinfo). */
+	const char *proc_root;
+	const char *cgroup_root;
 };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
@@ -378,6 +384,42 @@ int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
  */
 int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		     const char *list, char *msg, size_t msgsz);
+
+/*
+ * The job's cgroup limits (jobcg.c; fabsched-prolog(8)), the one writer of
+ * both the prolog and the SPANK plugin.  cg/version: the job's cgroup
+ * directory ("<parent>/job_<id>") and its cgroup version.  Writes
+ * hugetlb.<size>.max and .rsvd.max (v1: .limit_in_bytes) to the bytes of
+ * each mounted page size of l (NULL: none), a value already there left as
+ * it is, and rdma.max for the HCAs of rdma (NULL or "": none; v2 only) as
+ * fs_pl_rdma_limit says.  cg and its parents must be root's directories,
+ * no symbolic link (openat, O_NOFOLLOW).  Returns 1 when limits are set
+ * (or were already), 0 when there was nothing to set or the cgroup lacks
+ * the controller (logged), -1 on error (msg).
+ */
+int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
+		       int version, const struct fs_pl_ledger *l,
+		       const char *rdma, char *msg, size_t msgsz);
+/*
+ * The job cgroup of a task: <proc>/<pid>/cgroup, its cgroup v2 line
+ * ("0::/.../job_<id>/step_0/...") or else its v1 hugetlb line, cut after
+ * the job_<jobid> component, under the hierarchy's mount point.  1 found
+ * (path, *version), 0 none (msg says why), -1 error.
+ */
+int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
+			char *path, size_t pathsz, int *version, char *msg,
+			size_t msgsz);
+/*
+ * From slurmstepd (the SPANK plugin, as root, the task pid in its cgroup):
+ * the job's limits as the prolog sets them, for when the job's cgroup did
+ * not exist yet when the prolog ran (Slurm 22.05).  The hugetlb limits are
+ * the ledger's (ctx->state_dir; no StateDir or no ledger: none), which must
+ * name uid; rdma: the job's FABSCHED_RDMA_DEVICES and ctx->rdma_max_*.
+ * Returns as fs_pl_cgroup_apply; 0 also when the task is in no job cgroup
+ * (msg says why).
+ */
+int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
+		      pid_t pid, const char *rdma, char *msg, size_t msgsz);
 
 /*
  * The job's P_Key variables as "<prefix>NAME=value" lines:

@@ -2,22 +2,31 @@
 # (hugepages, hugetlbfs mounts, hugetlb and rdma cgroup limits, RDMA port checks,
 # NVMe-oF scratch volumes through libnvme when built with it, crash-safe
 # ledger) and its three programs (fabsched-prolog(8)).
-noinst_LTLIBRARIES += prolog/libfabsched_prolog.la
-prolog_libfabsched_prolog_la_SOURCES = \
+# libfabsched_prolog_cg: the part the SPANK plugin links too (job cgroup
+# limits from a task, the ledger, the kernel files), needing only common/.
+noinst_LTLIBRARIES += prolog/libfabsched_prolog_cg.la
+prolog_libfabsched_prolog_cg_la_SOURCES = \
 	prolog/fabsched_prolog.h \
 	prolog/prolog_private.h \
 	prolog/spec.c \
 	prolog/sys.c \
 	prolog/ledger.c \
+	prolog/rdmacg.c \
+	prolog/jobcg.c
+prolog_libfabsched_prolog_cg_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
+prolog_libfabsched_prolog_cg_la_CFLAGS = $(AM_CFLAGS) -fPIC
+noinst_LTLIBRARIES += prolog/libfabsched_prolog.la
+prolog_libfabsched_prolog_la_SOURCES = \
+	prolog/fabsched_prolog.h \
+	prolog/prolog_private.h \
 	prolog/actions.c \
 	prolog/rdma.c \
-	prolog/rdmacg.c \
 	prolog/scratch.c \
 	prolog/nvme.c \
 	prolog/main.c
 prolog_libfabsched_prolog_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog -I$(top_srcdir)/gres
 prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC $(LIBNVME_CFLAGS)
-prolog_libfabsched_prolog_la_LIBADD = gres/libfabsched_gres.la libfabsched_common.la $(LIBNVME_LIBS)
+prolog_libfabsched_prolog_la_LIBADD = prolog/libfabsched_prolog_cg.la gres/libfabsched_gres.la libfabsched_common.la $(LIBNVME_LIBS)
 
 sbin_PROGRAMS += prolog/fabsched-prolog prolog/fabsched-epilog prolog/fabsched-sweep
 prolog_fabsched_prolog_SOURCES = prolog/fabsched-prolog.c

@@ -39,8 +39,38 @@ int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 /* The same from a job id and its user (rdma limits, which keep no ledger). */
 int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 			  char *path, size_t pathsz, int *version);
+/*
+ * Set hugetlb.<size>.max and .rsvd.max (v2; v1: .limit_in_bytes and
+ * .rsvd.limit_in_bytes) of the job cgroup cg to value, through
+ * fs_pl_cgroup_open (jobcg.c).  A value already there is not written again.
+ */
 int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
 		       const char *value, char *msg, size_t msgsz);
+/* Mount point of the cgroup2 hierarchy (version 2) or of the v1 hugetlb
+   one (version 1) in /proc/self/mountinfo: 1 found, 0 not. */
+int fs_pl_cgroup_mount(int version, char *out, size_t outsz);
+/*
+ * Open the job cgroup directory cg ("<parent>/job_<id>"): the parent chain
+ * through fs_pl_open_root_dir (root's, no link), then the job's directory
+ * with O_NOFOLLOW, which must be root's.  Returns its fd and the parent's
+ * in *pfd, or -1.
+ */
+int fs_pl_cgroup_open(const char *cg, int *pfd, char *msg, size_t msgsz);
+/*
+ * Write s to the existing file name of dirfd (dir: for messages) in one
+ * write(2), never following a link.  Appending: a cgroup file takes each
+ * write as one command, and a plain file (tests) keeps every line.
+ */
+int fs_pl_write_at(int dirfd, const char *dir, const char *name,
+		   const char *s, char *msg, size_t msgsz);
+/*
+ * rdma.max lines for the HCAs of list into the job cgroup open as jfd (its
+ * parent as pfd), as fs_pl_rdma_limit documents (rdmacg.c): 1 written, 0
+ * skipped (logged), -1 error.
+ */
+int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
+			int version, int pfd, int jfd, const char *list,
+			char *msg, size_t msgsz);
 
 /* Kill processes of uid that have files of mount open or mapped. */
 int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount,

@@ -93,13 +93,9 @@ static int _lists(int dirfd, const char *dir, const char *name,
 	return 0;
 }
 
-/*
- * Write s to the existing file name of dirfd in one write(2), never
- * following a link.  Appending: a cgroup file takes each write as one
- * command, and a plain file (tests) keeps every line.
- */
-static int _write_at(int dirfd, const char *dir, const char *name,
-		     const char *s, char *msg, size_t msgsz)
+/* (prolog_private.h) */
+int fs_pl_write_at(int dirfd, const char *dir, const char *name,
+		   const char *s, char *msg, size_t msgsz)
 {
 	size_t len = strlen(s);
 	ssize_t n;
@@ -177,17 +173,13 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 {
 	static char lines[MAX_HCAS][LINE_SIZE];
 	static char names[MAX_HCAS][HCA_NAME_MAX + 1];
-	char cg[FS_PL_PATH], parent[FS_PL_PATH], m1[FS_PL_MSG_SIZE];
-	char h[16], o[16];
-	const char *base;
-	struct stat st;
-	long nh;
-	int version, pfd, jfd, rc = -1, has;
+	char cg[FS_PL_PATH];
+	int version;
 
 	if ((!ctx->rdma_max_handles && !ctx->rdma_max_objects) || !list ||
 	    !*list)
 		return 0;
-	if ((nh = _lines(ctx, list, lines, names, msg, msgsz)) < 0)
+	if (_lines(ctx, list, lines, names, msg, msgsz) < 0)
 		return -1;
 	if (!fs_pl_cgroup_find_job(ctx, jobid, uid, cg, sizeof(cg), &version)) {
 		if (ctx->verbose)
@@ -195,59 +187,59 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 				  "proctrack/linuxproc): rdma limits skipped");
 		return 0;
 	}
+	/* the same writes as from a task (fs_pl_task_limits) */
+	return fs_pl_cgroup_apply(ctx, jobid, cg, version, NULL, list, msg,
+				  msgsz);
+}
+
+int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
+			int version, int pfd, int jfd, const char *list,
+			char *msg, size_t msgsz)
+{
+	static char lines[MAX_HCAS][LINE_SIZE];
+	static char names[MAX_HCAS][HCA_NAME_MAX + 1];
+	char parent[FS_PL_PATH], m1[FS_PL_MSG_SIZE];
+	char h[16], o[16];
+	const char *base;
+	long nh;
+	int has;
+
+	if ((!ctx->rdma_max_handles && !ctx->rdma_max_objects) || !list ||
+	    !*list)
+		return 0;
+	if ((nh = _lines(ctx, list, lines, names, msg, msgsz)) < 0)
+		return -1;
 	if (version != 2) {
 		if (ctx->verbose)
 			fs_pl_log(ctx, jobid, "%s: cgroup v1; rdma limits are "
 				  "written on cgroup v2 only: skipped", cg);
 		return 0;
 	}
-	if (!(base = strrchr(cg, '/')) || base == cg || !base[1])
+	if (!(base = strrchr(cg, '/')) || base == cg)
 		return fs_pl_msg(msg, msgsz, "%s: expected <parent>/job_%u", cg,
 				 jobid);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(base - cg), cg);
-	base++;
-	/* the parent chain and the job's directory: root's, no link */
-	if ((pfd = fs_pl_open_root_dir(parent, 0, 0, msg, msgsz)) < 0)
-		return -1;
-	jfd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (jfd < 0) {
-		fs_pl_msg(msg, msgsz, "%s: %s", cg, errno == ELOOP ||
-			  errno == ENOTDIR ? "not a directory (symbolic link?): "
-			  "refusing to use it" : strerror(errno));
-		goto out_p;
-	}
-	if (fstat(jfd, &st)) {
-		fs_pl_msg(msg, msgsz, "%s: %s", cg, strerror(errno));
-		goto out;
-	}
-	if (st.st_uid != 0) {
-		fs_pl_msg(msg, msgsz, "%s: owned by uid %u, not root: refusing "
-			  "to use it", cg, (unsigned)st.st_uid);
-		goto out;
-	}
 	if ((has = _lists(jfd, cg, "cgroup.controllers", "rdma", msg,
 			  msgsz)) < 0)
-		goto out;
+		return -1;
 	if (!has) {
 		/* what the parent may hand down: the kernel's controllers */
 		if ((has = _lists(pfd, parent, "cgroup.controllers", "rdma", msg,
 				  msgsz)) < 0)
-			goto out;
+			return -1;
 		if (!has) {
 			if (ctx->verbose)
 				fs_pl_log(ctx, jobid, "no rdma cgroup controller "
 					  "(%s/cgroup.controllers does not list "
 					  "rdma): rdma limits skipped", parent);
-			rc = 0;
-			goto out;
+			return 0;
 		}
-		if (_write_at(pfd, parent, "cgroup.subtree_control", "+rdma",
-			      m1, sizeof(m1))) {
+		if (fs_pl_write_at(pfd, parent, "cgroup.subtree_control",
+				   "+rdma", m1, sizeof(m1))) {
 			fs_pl_log(ctx, jobid, "cannot enable the rdma controller "
 				  "for the job's cgroup: %s; rdma limits skipped",
 				  m1);
-			rc = 0;
-			goto out;
+			return 0;
 		}
 		fs_pl_log(ctx, jobid, "%s/cgroup.subtree_control: rdma "
 			  "controller enabled", parent);
@@ -256,21 +248,14 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		char line[LINE_SIZE + 1];
 
 		snprintf(line, sizeof(line), "%s\n", lines[i]);
-		if (_write_at(jfd, cg, "rdma.max", line, m1, sizeof(m1))) {
-			fs_pl_msg(msg, msgsz, "%s; expected an RDMA device the "
-				  "kernel knows (RdmaMaxHcaHandles, "
-				  "RdmaMaxHcaObjects)", m1);
-			goto out;
-		}
+		if (fs_pl_write_at(jfd, cg, "rdma.max", line, m1, sizeof(m1)))
+			return fs_pl_msg(msg, msgsz, "%s; expected an RDMA device "
+					 "the kernel knows (RdmaMaxHcaHandles, "
+					 "RdmaMaxHcaObjects)", m1);
 	}
 	fs_pl_log(ctx, jobid, "%s: rdma limits set on %ld HCA(s) (hca_handle=%s "
 		  "hca_object=%s)", cg, nh,
 		  _count(ctx->rdma_max_handles, h, sizeof(h)),
 		  _count(ctx->rdma_max_objects, o, sizeof(o)));
-	rc = 1;
-out:
-	close(jfd);
-out_p:
-	close(pfd);
-	return rc;
+	return 1;
 }

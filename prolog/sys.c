@@ -244,13 +244,7 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 
 /* ------------------------------------------------------------ cgroups */
 
-static const char *_cg_size(uint64_t page_kb)
-{
-	return page_kb == 2048 ? "2MB" : page_kb == 1048576 ? "1GB" : NULL;
-}
-
-/* Mount point of the cgroup2 hierarchy, or of the v1 hugetlb one. */
-static int _cg_mount(int version, char *out, size_t outsz)
+int fs_pl_cgroup_mount(int version, char *out, size_t outsz)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL;
@@ -313,42 +307,20 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		return 1;
 	}
 	/* cgroup/v2: <root>/system.slice/slurmstepd.scope/job_<id> */
-	if (_cg_mount(2, mp, sizeof(mp))) {
+	if (fs_pl_cgroup_mount(2, mp, sizeof(mp))) {
 		snprintf(path, pathsz, "%s/system.slice/slurmstepd.scope/job_%u",
 			 mp, jobid);
 		if (_is_dir(path))
 			return *version = 2, 1;
 	}
 	/* cgroup/v1: <hugetlb>/slurm/uid_<uid>/job_<id> */
-	if (_cg_mount(1, mp, sizeof(mp))) {
+	if (fs_pl_cgroup_mount(1, mp, sizeof(mp))) {
 		snprintf(path, pathsz, "%s/slurm/uid_%u/job_%u", mp,
 			 (unsigned)uid, jobid);
 		if (_is_dir(path))
 			return *version = 1, 1;
 	}
 	return path[0] = 0;
-}
-
-int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
-		       const char *value, char *msg, size_t msgsz)
-{
-	static const char *const v2[] = { "max", "rsvd.max" };
-	static const char *const v1[] = { "limit_in_bytes", "rsvd.limit_in_bytes" };
-	const char *sz = _cg_size(page_kb);
-	char f[FS_PL_PATH + 64];
-
-	if (!sz)
-		return fs_pl_msg(msg, msgsz, "page size %" PRIu64 " kB has no "
-				 "hugetlb controller file", page_kb);
-	for (int i = 0; i < 2; i++) {
-		snprintf(f, sizeof(f), "%s/hugetlb.%s.%s", cg, sz,
-			 version == 2 ? v2[i] : v1[i]);
-		if (i == 1 && access(f, F_OK))
-			continue;	/* kernels without reservation limits */
-		if (fs_pl_write_str(f, value, msg, msgsz))
-			return -1;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------ processes */

@@ -12,7 +12,9 @@
  *    whatever the submitting shell's limit was (the node's hard limit where
  *    root may not raise it);
  *  - every task's environment gets FABSCHED_VERSION, so a job can tell it
- *    ran under fabsched.
+ *    ran under fabsched;
+ *  - the job cgroup's hugetlb and rdma limits, set from slurmstepd where the
+ *    Prolog ran before the job's cgroup existed (task_limits.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 
 #include "args.h"
 #include "task_rdma.h"
+#include "task_limits.h"
 #include "fabsched_config.h"
 
 SPANK_PLUGIN(fabsched, 1);
@@ -131,5 +134,12 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 			    spank_strerror(rc));
 		return -1;
 	}
+	return ESPANK_SUCCESS;
+}
+
+/* slurmstepd, root, after each task was forked and put in its cgroup. */
+int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
+{
+	fabsched_task_limits(sp, ac, av);	/* task_limits.c: never fails it */
 	return ESPANK_SUCCESS;
 }
