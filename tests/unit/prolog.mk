@@ -25,14 +25,14 @@ tests_unit_test_prolog_rdma_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
 # RdmaMaxHcaHandles/-Objects: rdma.max on a fake cgroup v2 tree
 check_PROGRAMS += tests/unit/test_prolog_rdmacg
 TESTS += tests/unit/test_prolog_rdmacg
-tests_unit_test_prolog_rdmacg_SOURCES = tests/unit/test_prolog_rdmacg.c
+tests_unit_test_prolog_rdmacg_SOURCES = tests/unit/test_prolog_rdmacg.c tests/unit/test_files.h
 tests_unit_test_prolog_rdmacg_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
 tests_unit_test_prolog_rdmacg_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
 # the job cgroup limits from a task (the SPANK plugin's path) on fake
 # /proc/<pid>/cgroup and cgroup trees, v2 and v1, hostile ones too
 check_PROGRAMS += tests/unit/test_prolog_jobcg
 TESTS += tests/unit/test_prolog_jobcg
-tests_unit_test_prolog_jobcg_SOURCES = tests/unit/test_prolog_jobcg.c
+tests_unit_test_prolog_jobcg_SOURCES = tests/unit/test_prolog_jobcg.c tests/unit/test_files.h
 tests_unit_test_prolog_jobcg_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog $(CMOCKA_CFLAGS)
 tests_unit_test_prolog_jobcg_LDADD = prolog/libfabsched_prolog.la $(CMOCKA_LIBS)
 # the NVMe-oF scratch path against a fake target (the ops seam)

@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_prolog.h"
 
 #define JOB 77
@@ -37,28 +39,6 @@ static size_t _loglen;
 
 /* ------------------------------------------------------------ files */
 
-static void _put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static const char *_get(const char *path)
-{
-	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return "<none>";
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
 
 static void _mkdirs(const char *path)
 {
@@ -87,7 +67,7 @@ static void _proc_cgroup(const char *text)
 	snprintf(p, sizeof(p), "%s/%d", _proc, PID);
 	_mkdirs(p);
 	snprintf(p, sizeof(p), "%s/%d/cgroup", _proc, PID);
-	_put(p, text);
+	tf_put(p, text);
 }
 
 /*
@@ -117,15 +97,15 @@ static void _tree(void)
 	_mkdirs(p);
 	_mkdirs(_v1job);
 	snprintf(p, sizeof(p), "%s/hugetlb.2MB.max", _v2job);
-	_put(p, "");
+	tf_put(p, "");
 	snprintf(p, sizeof(p), "%s/hugetlb.2MB.rsvd.max", _v2job);
-	_put(p, "");
+	tf_put(p, "");
 	snprintf(p, sizeof(p), "%s/rdma.max", _v2job);
-	_put(p, "");
+	tf_put(p, "");
 	snprintf(p, sizeof(p), "%s/cgroup.controllers", _v2job);
-	_put(p, "hugetlb rdma\n");
+	tf_put(p, "hugetlb rdma\n");
 	snprintf(p, sizeof(p), "%s/hugetlb.2MB.limit_in_bytes", _v1job);
-	_put(p, "");
+	tf_put(p, "");
 }
 
 static void _ctx(struct fs_pl_ctx *ctx, FILE *log)
@@ -299,9 +279,9 @@ static void test_v2(void **state)
 		     "user/task_0\n");
 	_ledger(UID);
 	assert_int_equal(_limits("mlx5_0:1,mlx5_1,mlx5_0:2"), 1);
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "8388608");
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.rsvd.max")), "8388608");
-	assert_string_equal(_get(_f(_v2job, "rdma.max")),
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "8388608");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.rsvd.max")), "8388608");
+	assert_string_equal(tf_get(_f(_v2job, "rdma.max")),
 			    "mlx5_0 hca_handle=16 hca_object=max\n"
 			    "mlx5_1 hca_handle=16 hca_object=max\n");
 	assert_non_null(strstr(_logbuf, "job 77: "));
@@ -311,8 +291,8 @@ static void test_v2(void **state)
 	/* the next step: hugetlb values already there are not written again
 	   (a plain file would show a second write appended) */
 	assert_int_equal(_limits(""), 1);
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "8388608");
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.rsvd.max")), "8388608");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "8388608");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.rsvd.max")), "8388608");
 	assert_non_null(strstr(_logbuf, "hugetlb limits already set"));
 	assert_null(strstr(_logbuf, "hugetlb limits set"));
 	/* a kernel without reservation limits: .max only */
@@ -321,8 +301,8 @@ static void test_v2(void **state)
 	_ledger(UID);
 	assert_int_equal(unlink(_f(_v2job, "hugetlb.2MB.rsvd.max")), 0);
 	assert_int_equal(_limits(NULL), 1);
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "8388608");
-	assert_string_equal(_get(_f(_v2job, "rdma.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "8388608");
+	assert_string_equal(tf_get(_f(_v2job, "rdma.max")), "");
 }
 
 static void test_v1(void **state)
@@ -337,7 +317,7 @@ static void test_v1(void **state)
 		     "7:hugetlb:/slurm/uid_1000/job_77/step_batch\n0::/\n");
 	_ledger(UID);
 	assert_int_equal(_limits("mlx5_0"), 1);
-	assert_string_equal(_get(_f(_v1job, "hugetlb.2MB.limit_in_bytes")),
+	assert_string_equal(tf_get(_f(_v1job, "hugetlb.2MB.limit_in_bytes")),
 			    "8388608");
 	assert_non_null(strstr(_logbuf, "hugetlb limits set (cgroup v1)"));
 	/* rdma.max is a cgroup v2 file */
@@ -360,10 +340,10 @@ static void test_nothing(void **state)
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
 	assert_int_equal(_limits(""), 0);
 	assert_non_null(strstr(_msg, "no limit to set"));
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "");
 	/* no StateDir at all: rdma limits only, StateDir not created */
 	assert_int_equal(_limits("mlx5_0"), 1);
-	assert_string_equal(_get(_f(_v2job, "rdma.max")),
+	assert_string_equal(tf_get(_f(_v2job, "rdma.max")),
 			    "mlx5_0 hca_handle=16 hca_object=max\n");
 	assert_int_equal(access(_state, F_OK), -1);
 	/* no hugetlb controller in the job's cgroup: logged, skipped */
@@ -380,10 +360,10 @@ static void test_nothing(void **state)
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
 	snprintf(p, sizeof(p), "%s/cgroup.controllers", _v2job);
-	_put(p, "hugetlb\n");
+	tf_put(p, "hugetlb\n");
 	assert_int_equal(_limits("mlx5_0"), 0);
 	assert_non_null(strstr(_logbuf, "no rdma cgroup controller"));
-	assert_string_equal(_get(_f(_v2job, "rdma.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "rdma.max")), "");
 	/* the task is in no job cgroup */
 	_proc_cgroup("0::/user.slice\n");
 	assert_int_equal(_limits("mlx5_0"), 0);
@@ -405,14 +385,14 @@ static void test_hostile(void **state)
 	_ledger(UID);
 	snprintf(other, sizeof(other), "%s/other", _tmp);
 	_mkdirs(other);
-	_put(_f(other, "hugetlb.2MB.max"), "");
+	tf_put(_f(other, "hugetlb.2MB.max"), "");
 	snprintf(p, sizeof(p), "rm -rf '%s' && ln -s '%s' '%s'", _v2job, other,
 		 _v2job);
 	assert_int_equal(system(p), 0);
 	assert_int_equal(_limits("mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77: not a directory (symbolic "
 			       "link?): refusing to use it"));
-	assert_string_equal(_get(_f(other, "hugetlb.2MB.max")), "");
+	assert_string_equal(tf_get(_f(other, "hugetlb.2MB.max")), "");
 	/* a directory of the path a symbolic link */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
@@ -431,8 +411,8 @@ static void test_hostile(void **state)
 	assert_int_equal(_limits("mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77: owned by uid 1000, not root: "
 			       "refusing to use it"));
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "");
-	assert_string_equal(_get(_f(_v2job, "rdma.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "rdma.max")), "");
 	/* a parent writable by others */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
@@ -441,19 +421,19 @@ static void test_hostile(void **state)
 	assert_int_equal(chmod(p, 0777), 0);
 	assert_int_equal(_limits(""), -1);
 	assert_non_null(strstr(_msg, "writable by group or others"));
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "");
 	/* hugetlb.2MB.max a symbolic link */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
 	_ledger(UID);
-	_put(_f(_tmp, "victim"), "");
+	tf_put(_f(_tmp, "victim"), "");
 	assert_int_equal(unlink(_f(_v2job, "hugetlb.2MB.max")), 0);
 	assert_int_equal(symlink(_f(_tmp, "victim"),
 				 _f(_v2job, "hugetlb.2MB.max")), 0);
 	assert_int_equal(_limits(""), -1);
 	assert_non_null(strstr(_msg, "hugetlb.2MB.max: Too many levels of "
 			       "symbolic links"));
-	assert_string_equal(_get(_f(_tmp, "victim")), "");
+	assert_string_equal(tf_get(_f(_tmp, "victim")), "");
 	/* a ledger of another user: no limit from it */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
@@ -461,13 +441,13 @@ static void test_hostile(void **state)
 	assert_int_equal(_limits(""), -1);
 	assert_non_null(strstr(_msg, "names uid 1001, the job runs as uid "
 			       "1000: hugetlb limits not set"));
-	assert_string_equal(_get(_f(_v2job, "hugetlb.2MB.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "");
 	/* a bad FABSCHED_RDMA_DEVICES: refused, nothing written */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
 	assert_int_equal(_limits("mlx5_0/../x"), -1);
 	assert_non_null(strstr(_msg, "FABSCHED_RDMA_DEVICES=\""));
-	assert_string_equal(_get(_f(_v2job, "rdma.max")), "");
+	assert_string_equal(tf_get(_f(_v2job, "rdma.max")), "");
 }
 
 int main(void)

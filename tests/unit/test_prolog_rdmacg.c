@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_conf.h"
 #include "fabsched_prolog.h"
 
@@ -30,29 +32,6 @@ static size_t _loglen;
 
 /* ------------------------------------------------------------ files */
 
-static void _put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-/* whole file into buf; "<none>" when it does not exist */
-static const char *_get(const char *path)
-{
-	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return "<none>";
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
 
 static void _rm_tree(const char *dir)
 {
@@ -85,12 +64,12 @@ static void _tree(const char *parent_ctl, const char *job_ctl, int with_max)
 	assert_int_equal(mkdir(_parent, 0755), 0);
 	assert_int_equal(mkdir(_job, 0755), 0);
 	snprintf(p, sizeof(p), "%s/cgroup.controllers", _parent);
-	_put(p, parent_ctl);
-	_put(_sub, "");
+	tf_put(p, parent_ctl);
+	tf_put(_sub, "");
 	snprintf(p, sizeof(p), "%s/cgroup.controllers", _job);
-	_put(p, job_ctl);
+	tf_put(p, job_ctl);
 	if (with_max)
-		_put(_max, "");
+		tf_put(_max, "");
 }
 
 static void _ctx(struct fs_pl_ctx *ctx, uint32_t handles, uint32_t objects,
@@ -250,18 +229,18 @@ static void test_controller_present(void **state)
 	_tree("cpuset cpu io memory hugetlb pids rdma\n",
 	      "cpuset cpu io memory hugetlb pids rdma\n", 1);
 	assert_int_equal(_limit(4, 1000, 1, "mlx5_0,mlx5_1:1,mlx5_0:2"), 1);
-	assert_string_equal(_get(_max), "mlx5_0 hca_handle=4 hca_object=1000\n"
+	assert_string_equal(tf_get(_max), "mlx5_0 hca_handle=4 hca_object=1000\n"
 			    "mlx5_1 hca_handle=4 hca_object=1000\n");
-	assert_string_equal(_get(_sub), "");	/* nothing to enable */
+	assert_string_equal(tf_get(_sub), "");	/* nothing to enable */
 	assert_non_null(strstr(_logbuf, "rdma limits set on 2 HCA(s) "
 			       "(hca_handle=4 hca_object=1000)"));
 	/* one limit unset: "max" for it */
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(_limit(0, 500, 0, "mlx5_2"), 1);
-	assert_string_equal(_get(_max), "mlx5_2 hca_handle=max hca_object=500\n");
+	assert_string_equal(tf_get(_max), "mlx5_2 hca_handle=max hca_object=500\n");
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(_limit(8, 0, 0, "mlx5_2:1"), 1);
-	assert_string_equal(_get(_max), "mlx5_2 hca_handle=8 hca_object=max\n");
+	assert_string_equal(tf_get(_max), "mlx5_2 hca_handle=8 hca_object=max\n");
 }
 
 /* the parent offers rdma but does not hand it down yet: enable, write */
@@ -274,8 +253,8 @@ static void test_controller_enable(void **state)
 	}
 	_tree("cpuset cpu io memory hugetlb pids rdma\n", "memory pids\n", 1);
 	assert_int_equal(_limit(4, 0, 1, "mlx5_0"), 1);
-	assert_string_equal(_get(_sub), "+rdma");
-	assert_string_equal(_get(_max), "mlx5_0 hca_handle=4 hca_object=max\n");
+	assert_string_equal(tf_get(_sub), "+rdma");
+	assert_string_equal(tf_get(_max), "mlx5_0 hca_handle=4 hca_object=max\n");
 	assert_non_null(strstr(_logbuf, "cgroup.subtree_control: rdma "
 			       "controller enabled"));
 	/* enabled, but the job's cgroup shows no rdma.max: an error */
@@ -287,7 +266,7 @@ static void test_controller_enable(void **state)
 	_tree("rdma\n", "", 1);
 	assert_int_equal(unlink(_sub), 0);
 	assert_int_equal(_limit(4, 0, 0, "mlx5_0"), 0);
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 	assert_non_null(strstr(_logbuf, "cannot enable the rdma controller for "
 			       "the job's cgroup"));
 	assert_non_null(strstr(_logbuf, "rdma limits skipped"));
@@ -303,8 +282,8 @@ static void test_controller_missing(void **state)
 	}
 	_tree("cpuset cpu io memory hugetlb pids\n", "memory pids\n", 1);
 	assert_int_equal(_limit(4, 1000, 1, "mlx5_0,mlx5_1"), 0);
-	assert_string_equal(_get(_max), "");
-	assert_string_equal(_get(_sub), "");
+	assert_string_equal(tf_get(_max), "");
+	assert_string_equal(tf_get(_sub), "");
 	assert_int_equal(_lines(_logbuf), 1);
 	assert_non_null(strstr(_logbuf, "job 77: no rdma cgroup controller ("));
 	assert_non_null(strstr(_logbuf, "/cg/cgroup.controllers does not list "
@@ -312,7 +291,7 @@ static void test_controller_missing(void **state)
 	/* "rdmax" is not "rdma" */
 	_tree("rdmax\n", "rdmax\n", 1);
 	assert_int_equal(_limit(4, 1000, 1, "mlx5_0"), 0);
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 	/* the note is for LogLevel=verbose only */
 	_tree("memory\n", "memory\n", 1);
 	assert_int_equal(_limit(4, 1000, 0, "mlx5_0"), 0);
@@ -326,7 +305,7 @@ static void test_controller_missing(void **state)
 		assert_int_equal(fs_pl_rdma_limit(&ctx, 78, 1000, "mlx5_0", _msg,
 						  sizeof(_msg)), 0);
 	}
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 }
 
 /* nothing asked: the cgroup is not even looked at */
@@ -340,7 +319,7 @@ static void test_nothing_to_do(void **state)
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(_limit(0, 0, 1, "mlx5_0"), 0);	/* both unset */
 	assert_int_equal(_limit(4, 4, 1, ""), 0);		/* no HCA */
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 	assert_string_equal(_logbuf, "");
 	/* a bad list fails before any cgroup is touched */
 	const char *bad[] = { "mlx5_0:x", "mlx5_0:", ",mlx5_0", "mlx5_0,",
@@ -351,7 +330,7 @@ static void test_nothing_to_do(void **state)
 		assert_non_null(strstr(_msg, "expected comma-separated HCA "
 				       "names"));
 	}
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 }
 
 /* links and foreign owners in the cgroup path are refused */
@@ -376,29 +355,29 @@ static void test_hostile_tree(void **state)
 		assert_int_equal(fs_pl_rdma_limit(&ctx, 78, 1000, "mlx5_0", _msg,
 						  sizeof(_msg)), 0);
 	}
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 	/* rdma.max a symbolic link */
 	_tree("rdma\n", "rdma\n", 0);
 	snprintf(link, sizeof(link), "%s/victim", _tmp);
-	_put(link, "");
+	tf_put(link, "");
 	assert_int_equal(symlink(link, _max), 0);
 	assert_int_equal(_limit(4, 4, 1, "mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "rdma.max: Too many levels of symbolic "
 			       "links"));
-	assert_string_equal(_get(link), "");
+	assert_string_equal(tf_get(link), "");
 	/* the job's cgroup owned by a user */
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(chown(_job, 1000, 1000), 0);
 	assert_int_equal(_limit(4, 4, 1, "mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77: owned by uid 1000, not root: "
 			       "refusing to use it"));
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 	/* a parent writable by others */
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(chmod(_parent, 0777), 0);
 	assert_int_equal(_limit(4, 4, 1, "mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "writable by group or others"));
-	assert_string_equal(_get(_max), "");
+	assert_string_equal(tf_get(_max), "");
 }
 
 /*
@@ -431,7 +410,7 @@ static void test_prolog_program(void **state)
 	snprintf(a_sb, sizeof(a_sb), "--scratch-base=%s", sb);
 	snprintf(a_cg, sizeof(a_cg), "--cgroup-parent=%s", _parent);
 	snprintf(a_sys, sizeof(a_sys), "--sysfs-root=%s", _sysfs);
-	_put(conf, "LogLevel=verbose\nRdmaMaxHcaHandles=16\n"
+	tf_put(conf, "LogLevel=verbose\nRdmaMaxHcaHandles=16\n"
 	     "RdmaMaxHcaObjects=65536\n");
 	setenv("SLURM_JOB_ID", "77", 1);
 	setenv("SLURM_JOB_UID", "1000", 1);
@@ -450,11 +429,11 @@ static void test_prolog_program(void **state)
 	dup2(saved, 2);
 	close(saved);
 	assert_int_equal(rc, 0);
-	assert_string_equal(_get(_max),
+	assert_string_equal(tf_get(_max),
 			    "mlx5_0 hca_handle=16 hca_object=65536\n"
 			    "mlx5_1 hca_handle=16 hca_object=65536\n");
-	assert_non_null(strstr(_get(out), "fabsched-prolog: job 77: "));
-	assert_non_null(strstr(_get(out), "/job_77: rdma limits set on 2 "
+	assert_non_null(strstr(tf_get(out), "fabsched-prolog: job 77: "));
+	assert_non_null(strstr(tf_get(out), "/job_77: rdma limits set on 2 "
 			       "HCA(s) (hca_handle=16 hca_object=65536)"));
 
 	/* the same without the controller: the prolog still succeeds, with
@@ -470,7 +449,7 @@ static void test_prolog_program(void **state)
 	snprintf(a_mb, sizeof(a_mb), "--mount-base=%s", mb);
 	snprintf(a_sb, sizeof(a_sb), "--scratch-base=%s", sb);
 	snprintf(a_cg, sizeof(a_cg), "--cgroup-parent=%s", _parent);
-	_put(conf, "LogLevel=verbose\nRdmaMaxHcaHandles=16\n");
+	tf_put(conf, "LogLevel=verbose\nRdmaMaxHcaHandles=16\n");
 	fflush(stderr);
 	saved = dup(2);
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -481,9 +460,9 @@ static void test_prolog_program(void **state)
 	dup2(saved, 2);
 	close(saved);
 	assert_int_equal(rc, 0);
-	assert_string_equal(_get(_max), "");
-	assert_non_null(strstr(_get(out), "no rdma cgroup controller"));
-	assert_int_equal(_lines(_get(out)), 1);
+	assert_string_equal(tf_get(_max), "");
+	assert_non_null(strstr(tf_get(out), "no rdma cgroup controller"));
+	assert_int_equal(_lines(tf_get(out)), 1);
 }
 
 int main(void)

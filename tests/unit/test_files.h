@@ -1,0 +1,36 @@
+/*
+ * test_files.h - small file helpers of the cmocka tests that build fake
+ * trees (cgroup, sysfs).  Include after <cmocka.h>.
+ */
+#ifndef FABSCHED_TEST_FILES_H
+#define FABSCHED_TEST_FILES_H
+
+#include <stdio.h>
+
+/* Write text to path (created or truncated); fails the test on error. */
+static inline void tf_put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The whole file (up to 4 KiB) in a static buffer; "<none>" when it does
+ * not exist. */
+static inline const char *tf_get(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return "<none>";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+#endif
