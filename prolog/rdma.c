@@ -230,7 +230,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 		      const struct fs_pl_rdma_want *want,
 		      struct fs_pl_rdma_got *got, char *msg, size_t msgsz)
 {
-	struct fs_gres_inventory inv;
+	struct fs_gres_inventory *inv = calloc(1, sizeof(*inv));
 	struct fs_pl_rdma_got g = { .pkey_index = -1 };
 	char buf[1024], gmsg[FS_GRES_MSG_SIZE], *save = NULL;
 	const char *root = sysfs_root ? sysfs_root : "";
@@ -238,9 +238,12 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 
 	if (got)
 		*got = g;
-	memset(&inv, 0, sizeof(inv));
-	if (fs_gres_hca_scan(root, &inv, gmsg, sizeof(gmsg)))
+	if (!inv)
+		return fs_pl_msg(msg, msgsz, "RDMA: out of memory");
+	if (fs_gres_hca_scan(root, inv, gmsg, sizeof(gmsg))) {
+		fs_gres_inventory_free(inv);
 		return fs_pl_msg(msg, msgsz, "RDMA: %s", gmsg);
+	}
 	snprintf(buf, sizeof(buf), "%s", list ? list : "");
 	for (char *d = strtok_r(buf, ",", &save); d && !rc;
 	     d = strtok_r(NULL, ",", &save)) {
@@ -253,7 +256,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 			*colon = 0;
 			port = (unsigned)strtoul(colon + 1, NULL, 10);
 		}
-		if (!(h = fs_gres_hca_find(&inv, d))) {
+		if (!(h = fs_gres_hca_find(inv, d))) {
 			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: not found on "
 				       "this node", d);
 			break;
@@ -273,15 +276,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 		g.pkey_index = -1;
 	if (got)
 		*got = g;
-	/* the inventory's HCAs belong to it: free through the library */
-	{
-		struct fs_gres_inventory *heap = malloc(sizeof(*heap));
-
-		if (heap) {
-			*heap = inv;
-			fs_gres_inventory_free(heap);
-		}
-	}
+	fs_gres_inventory_free(inv);
 	return rc;
 }
 
