@@ -306,6 +306,17 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		*version = access(f, F_OK) ? 1 : 2;
 		return 1;
 	}
+	/* run inside the job's cgroup (24.11 PrologFlags=RunInJob): ours,
+	 * whatever the layout */
+	{
+		char m[FS_PL_MSG_SIZE];
+
+		if (fs_pl_cgroup_of_pid(ctx, getpid(), jobid, path, pathsz,
+					version, m, sizeof(m)) == 1)
+			return 1;
+		*version = 0;
+		path[0] = 0;
+	}
 	/* cgroup/v2: <root>/system.slice/slurmstepd.scope/job_<id> */
 	if (fs_pl_cgroup_mount(2, mp, sizeof(mp))) {
 		snprintf(path, pathsz, "%s/system.slice/slurmstepd.scope/job_%u",
