@@ -194,7 +194,8 @@ struct policy {
  * slurmctld (which is also how 24.11 reconfigures) does not forget them:
  *   share <partition|-> <outcomes, oldest first: 1 got its domain>
  *   pending <job id> <partition|-> <counts 0|1><got 0|1>
- * Written through a temporary file and rename whenever they change.
+ * Written through a temporary file and rename when they change (at most a
+ * few times a second from the scheduling path, see _shares_save_soon).
  */
 #define SHARE_FILE "fabsched_locality_share"
 
@@ -335,6 +336,27 @@ out:
 	xfree(buf);
 	xfree(tmp);
 	xfree(path);
+}
+
+/*
+ * In the scheduling path: save now, unless this second already saw a few
+ * saves (a backfill cycle decides for hundreds of jobs); then the next
+ * call after it does.
+ */
+static void _shares_save_soon(void)
+{
+	static time_t sec;
+	static int n;
+	time_t now = time(NULL);
+
+	if (now != sec) {
+		sec = now;
+		n = 0;
+	}
+	if (n < 4) {
+		n++;
+		_shares_save();
+	}
 }
 
 /* The share record index of a partition ("" for none); -1 when out of
@@ -770,7 +792,7 @@ int fabric_place(const struct fabric_ask *ask)
 		rc = SLURM_ERROR;	/* not enough free nodes: plain Resources */
 	}
 	if (fab.shares_dirty)
-		_shares_save();
+		_shares_save_soon();
 	slurm_mutex_unlock(&fab.lock);
 
 	{
