@@ -146,3 +146,16 @@ struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
 	}
 	return tree;
 }
+
+bitstr_t *fabric_model_leaf_nodes(const struct fst_slurm_switch *s)
+{
+	bitstr_t *b = bit_alloc(node_record_count);
+
+	for (int k = 0; k < s->nnodes; k++) {
+		node_record_t *np = find_node_record2(s->nodes[k]);
+
+		if (np)
+			bit_set(b, np->index);
+	}
+	return b;
+}

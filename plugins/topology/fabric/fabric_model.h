@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "src/common/bitstring.h"
+
 #include "fabsched_topo.h"
 
 /* The fabric model named by FabricModel in fabsched.conf; NULL (logged
@@ -29,5 +31,8 @@ bool fabric_model_rank(const struct fst_model *m, const char *plugin_type);
  */
 struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
 					 const char *plugin_type);
+
+/* The Slurm nodes of a leaf switch of that tree, as a new node bitmap. */
+bitstr_t *fabric_model_leaf_nodes(const struct fst_slurm_switch *s);
 
 #endif

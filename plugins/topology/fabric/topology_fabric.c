@@ -197,16 +197,11 @@ static void _build_table(const struct fst_model *m)
 		r->level = s->level;
 		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX : (uint32_t)s->link_speed;
 		r->parent = s->parent >= 0 ? s->parent : i;	/* a top is its own parent */
-		r->node_bitmap = bit_alloc(node_record_count);
 		if (s->level == 0) {
 			r->nodes = xstrdup(s->nodelist);
-			for (int k = 0; k < s->nnodes; k++) {
-				node_record_t *np = find_node_record2(s->nodes[k]);
-
-				if (np)
-					bit_set(r->node_bitmap, np->index);
-			}
+			r->node_bitmap = fabric_model_leaf_nodes(s);
 		} else {
+			r->node_bitmap = bit_alloc(node_record_count);
 			r->switches = xstrdup(s->childlist);
 			r->num_switches = s->nchildren;
 			r->switch_index = xcalloc(s->nchildren + 1, sizeof(uint16_t));
