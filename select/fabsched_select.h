@@ -109,6 +109,18 @@ struct fse_request {
 				   tightest placement available now */
 	const uint8_t *skip_racks; /* [nracks] racks not to use (e.g. tried
 				   already), NULL: none */
+	/*
+	 * A job sized by its tasks (sbatch -n): ntasks > 0 and, per node, how
+	 * many of its tasks the node can take now (tasks_now, from its free
+	 * CPUs, memory and GRES: fse_node_tasks) and on an idle machine
+	 * (tasks_idle, NULL: tasks_now).  A domain then fits when it has
+	 * min_nodes usable nodes and, on at most max_nodes of them, room for
+	 * ntasks tasks; the level the job needs is the tightest whose domains
+	 * can hold it when idle.  ntasks 0: sized by min_nodes alone.
+	 */
+	uint32_t ntasks;
+	const uint32_t *tasks_now;	/* [nnodes] */
+	const uint32_t *tasks_idle;	/* [nnodes] */
 };
 
 enum fse_status {
@@ -129,6 +141,8 @@ struct fse_result {
 	const int *nodes;	/* FSE_OK: [count] node indices, rank order */
 	int nracks;		/* FSE_OK: number of racks used */
 	const int *racks;	/* FSE_OK: [nracks] rack indices */
+	bool fits_domain;	/* the job fits one domain of its level on the
+				   idle machine (what LocalityTarget counts) */
 	char reason[192];	/* always: one line saying what and why */
 };
 
@@ -141,6 +155,42 @@ struct fse_result {
 int fse_place(const struct fse_topo *t, struct fse_work *w,
 	      const struct fse_request *rq, const uint8_t *avail,
 	      struct fse_result *res);
+
+/* ------------------------------------------------------------ job shape */
+
+/*
+ * What one task of a job needs on a node, from sbatch's options, and what
+ * a node has free for it: turned into the number of the job's tasks the
+ * node can take (tasks_now / tasks_idle of struct fse_request).
+ */
+#define FSE_SHAPE_GRES 4	/* GRES kinds a shape can name */
+
+struct fse_shape {
+	uint32_t ntasks;	/* -n; 0: sized by nodes (-N) only */
+	uint16_t cpus_per_task;	/* -c; 0: 1 */
+	uint16_t tasks_per_node; /* --ntasks-per-node (at most), 0: any */
+	uint64_t mem_per_cpu;	/* --mem-per-cpu, MB; 0: none */
+	uint64_t mem_per_node;	/* --mem, MB; 0: none */
+	bool whole_node;	/* --exclusive: only nodes without jobs */
+	bool overcommit;	/* --overcommit: one CPU per node is enough */
+	int ngres;		/* entries of gres[] used */
+	struct {
+		uint64_t per_node;	/* --gres=name:N */
+		uint64_t per_task;	/* --gres-per-task / --tres-per-task */
+	} gres[FSE_SHAPE_GRES];
+};
+
+struct fse_node_res {
+	uint32_t cpus;		/* CPUs the job may use */
+	uint64_t mem;		/* MB the job may use; UINT64_MAX: not counted */
+	bool busy;		/* other jobs run there */
+	uint64_t gres[FSE_SHAPE_GRES]; /* free units, same order as the shape's */
+};
+
+/* Tasks of @s that fit on a node with @r free (0: none; for a job sized by
+ * nodes, 1 when the node can run it).  At most s->ntasks. */
+uint32_t fse_node_tasks(const struct fse_shape *s,
+			const struct fse_node_res *r);
 
 /* ------------------------------------------------------------ locality target */
 
@@ -183,8 +233,20 @@ bool fse_share_counts(const struct fse_topo *t, uint32_t n,
 bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
 		     double target, uint32_t n, enum fse_level level);
 
+/* The same decision for a job whose fit is known (res->fits_domain of a
+ * placement, or fse_share_counts): @counts false relaxes it. */
+bool fse_share_relax_fit(const struct fse_share *s, double target,
+			 bool counts);
+
+/* Whether the job of @rq fits one domain of its level on the idle machine
+ * (node-sized jobs: fse_share_counts; task-sized ones: from tasks_idle).
+ * @w is scratch.  false on bad arguments. */
+bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
+			     const struct fse_request *rq);
+
 /* Records a started job: rq as asked, res its FSE_OK result.  Jobs that
- * do not count are ignored.  got = placed in one domain of its level. */
+ * do not count (res->fits_domain false) are ignored.  got = placed in one
+ * domain of its level. */
 void fse_share_record(struct fse_share *s, const struct fse_topo *t,
 		      const struct fse_request *rq,
 		      const struct fse_result *res);

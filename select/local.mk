@@ -8,6 +8,7 @@ select_libfabsched_select_la_SOURCES = \
 	select/select_private.h \
 	select/domains.c \
 	select/place.c \
+	select/shape.c \
 	select/share.c
 select_libfabsched_select_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 	-I$(top_srcdir)/topology

@@ -3,8 +3,14 @@
  * among domains, fewest racks when spanning, lowest rank on ties, all or
  * nothing.  See fabsched_select.h.
  *
- * Cost: one pass over the nodes (free nodes per rack) plus a sort of the
- * racks of each pod that could hold the job, O(N + R log R).
+ * A job is sized by its node count, or by its tasks (struct fse_request
+ * ntasks): then every node holds some number of the job's tasks, now and on
+ * the idle machine, and a domain fits when it has the nodes and the room
+ * for the tasks.  One code path for both: a rack holds `nodes` usable nodes
+ * and `units` tasks (a node-sized job counts nodes only).
+ *
+ * Cost: one pass over the nodes (usable nodes and tasks per rack) plus a
+ * sort of the racks of each pod that could hold the job, O(N + R log R).
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdarg.h>
@@ -33,9 +39,14 @@ struct fse_work *fse_work_new(const struct fse_topo *t)
 	w->cand = calloc(nr, sizeof(int));
 	w->cand_take = calloc(nr, sizeof(int));
 	w->racks = calloc(nr, sizeof(int));
+	w->rack_units = calloc(nr, sizeof(int64_t));
+	w->rack_inodes = calloc(nr, sizeof(int));
+	w->rack_iunits = calloc(nr, sizeof(int64_t));
+	w->caps = calloc(nn, sizeof(uint32_t));
 	w->nodes = calloc(nn, sizeof(int));
 	if (!w->rack_free || !w->order || !w->sel || !w->take || !w->cand ||
-	    !w->cand_take || !w->racks || !w->nodes) {
+	    !w->cand_take || !w->racks || !w->rack_units || !w->rack_inodes ||
+	    !w->rack_iunits || !w->caps || !w->nodes) {
 		fse_work_free(w);
 		return NULL;
 	}
@@ -53,21 +64,47 @@ void fse_work_free(struct fse_work *w)
 	free(w->cand);
 	free(w->cand_take);
 	free(w->racks);
+	free(w->rack_units);
+	free(w->rack_inodes);
+	free(w->rack_iunits);
+	free(w->caps);
 	free(w->nodes);
 	free(w);
 }
 
-struct ctx {
-	const struct fse_topo *t;
-	const struct fse_work *w;
+/* What the job needs of a domain. */
+struct need {
+	uint32_t n;		/* nodes at least */
+	uint32_t max;		/* nodes at most */
+	int64_t tasks;		/* tasks in all; 0: sized by nodes */
 };
 
-/* Racks by free nodes, most first; then by rank. */
+static bool _fits(const struct need *nd, int64_t nodes, int64_t units)
+{
+	return nodes >= nd->n && (!nd->tasks || units >= nd->tasks);
+}
+
+/* What best fit and spanning compare racks by. */
+static int64_t _key(const struct need *nd, int64_t nodes, int64_t units)
+{
+	return nd->tasks ? units : nodes;
+}
+
+struct ctx {
+	const struct fse_topo *t;
+	const struct need *nd;
+	const int *rn;		/* [nracks] usable nodes */
+	const int64_t *ru;	/* [nracks] tasks */
+	const uint32_t *caps;	/* [nnodes] tasks per node (node sort) */
+};
+
+/* Racks by what they hold, most first; then by rank. */
 static int _cmp_free_desc(const void *a, const void *b, void *arg)
 {
 	const struct ctx *c = arg;
 	int x = *(const int *)a, y = *(const int *)b;
-	int fx = c->w->rack_free[x], fy = c->w->rack_free[y];
+	int64_t fx = _key(c->nd, c->rn[x], c->ru[x]);
+	int64_t fy = _key(c->nd, c->rn[y], c->ru[y]);
 
 	if (fx != fy)
 		return fx > fy ? -1 : 1;
@@ -96,40 +133,151 @@ static int _cmp_node_rank(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
+/* Nodes by tasks they hold, most first; then by rank. */
+static int _cmp_node_caps(const void *a, const void *b, void *arg)
+{
+	const struct ctx *c = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (c->caps[x] != c->caps[y])
+		return c->caps[x] > c->caps[y] ? -1 : 1;
+	return _cmp_node_rank(a, b, (void *)c->t);
+}
+
+static int _cmp_u32_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x < y) - (x > y);
+}
+
 /*
- * Fewest racks among racks[0..len) holding n free nodes: the k-1 racks
- * with most free nodes, then the rack with the fewest free nodes that
- * covers the rest (best fit; lowest rank on ties).  Fills w->cand and
- * w->cand_take; returns k, or 0 when the racks cannot hold n.
+ * Usable nodes and tasks of rack r for the job, from the per-node task
+ * counts @caps (NULL: a node-sized job, usable where avail) and @avail
+ * (NULL: every node).  The tasks are those of the nd->max nodes holding
+ * most, since the job gets no more nodes than that.
+ */
+static void _tally(const struct fse_topo *t, struct fse_work *w,
+		   const struct need *nd, int r, const uint8_t *avail,
+		   const uint32_t *caps, int *nodes, int64_t *units)
+{
+	int m = 0;
+	int64_t u = 0;
+
+	for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
+		int node = t->rack_members[i];
+		uint32_t c;
+
+		if (avail && !avail[node])
+			continue;
+		c = caps ? caps[node] : 1;
+		if (!c)
+			continue;
+		if (nd->tasks && c > nd->tasks)
+			c = (uint32_t)nd->tasks;
+		w->caps[m++] = c;
+		u += c;
+	}
+	if (nd->tasks && (uint32_t)m > nd->max) {
+		qsort(w->caps, m, sizeof(uint32_t), _cmp_u32_desc);
+		u = 0;
+		for (uint32_t i = 0; i < nd->max; i++)
+			u += w->caps[i];
+	}
+	*nodes = m;
+	*units = u;
+}
+
+/* Tasks the job's nodes can hold at most over the whole fabric: those of
+ * the nd->max nodes holding most (@avail NULL: every node). */
+static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w,
+			     const struct need *nd, const uint8_t *avail,
+			     const uint32_t *caps)
+{
+	int m = 0;
+	int64_t u = 0;
+
+	for (int i = 0; i < t->nnodes; i++) {
+		uint32_t c = (avail && !avail[i]) ? 0 : caps[i];
+
+		if (c)
+			w->caps[m++] = c > nd->tasks ? (uint32_t)nd->tasks : c;
+	}
+	if ((uint32_t)m > nd->max)
+		qsort(w->caps, m, sizeof(uint32_t), _cmp_u32_desc);
+	for (int i = 0; i < m && (uint32_t)i < nd->max; i++)
+		u += w->caps[i];
+	return u;
+}
+
+/*
+ * Fewest racks among racks[0..len) that together fit the job, by what
+ * (rn, ru) say they hold: the k-1 racks holding most, then the rack
+ * holding least that completes them (best fit; lowest rank on ties).
+ * With @fill, the racks go to w->cand and, for a node-sized job, the nodes
+ * to take of each to w->cand_take.  RET k, or 0 when they cannot.
  */
 static int _span(const struct fse_topo *t, struct fse_work *w,
-		 const int *racks, int len, int n)
+		 const struct need *nd, const int *racks, int len,
+		 const int *rn, const int64_t *ru, bool fill)
 {
-	struct ctx c = { t, w };
-	int *o = w->order, k = 0, sum = 0, rest, best = -1;
+	struct ctx c = { .t = t, .nd = nd, .rn = rn, .ru = ru };
+	int *o = w->order, k = 0, best = -1;
+	int64_t sn = 0, su = 0, bn, bu;
 
 	memcpy(o, racks, len * sizeof(int));
 	qsort_r(o, len, sizeof(int), _cmp_free_desc, &c);
-	while (k < len && sum < n && w->rack_free[o[k]] > 0)
-		sum += w->rack_free[o[k++]];
-	if (sum < n)
+	while (k < len && !_fits(nd, sn, su) && rn[o[k]] > 0) {
+		sn += rn[o[k]];
+		su += ru[o[k]];
+		k++;
+	}
+	if (!k || !_fits(nd, sn, su))
 		return 0;
+	if (!fill)
+		return k;
 	/* the first k-1 are taken whole */
-	sum = 0;
+	bn = sn - rn[o[k - 1]];
+	bu = su - ru[o[k - 1]];
 	for (int i = 0; i < k - 1; i++) {
 		w->cand[i] = o[i];
-		w->cand_take[i] = w->rack_free[o[i]];
-		sum += w->rack_free[o[i]];
+		w->cand_take[i] = rn[o[i]];
 	}
-	rest = n - sum;
-	/* sorted by free desc, rank asc: the first rack seen with a given
-	 * free count is the lowest-ranked one with it */
-	for (int i = k - 1; i < len && w->rack_free[o[i]] >= rest; i++)
-		if (best < 0 || w->rack_free[o[i]] < w->rack_free[best])
-			best = o[i];
+	/* sorted by what they hold, then rank: the first rack seen holding
+	 * a given amount is the lowest-ranked one */
+	for (int i = k - 1; i < len; i++) {
+		int x = o[i];
+
+		if (!_fits(nd, bn + rn[x], bu + ru[x]))
+			continue;
+		if (best < 0 || _key(nd, rn[x], ru[x]) <
+				_key(nd, rn[best], ru[best]))
+			best = x;
+	}
 	w->cand[k - 1] = best;
-	w->cand_take[k - 1] = rest;
+	w->cand_take[k - 1] = bn < nd->n ? (int)(nd->n - bn) : 0;
 	return k;
+}
+
+/* Tallies of every rack of pod p (or of the fabric when p < 0). */
+static void _pod_sum(const struct fse_topo *t, int p, const int *rn,
+		     const int64_t *ru, int64_t *nodes, int64_t *units)
+{
+	int64_t sn = 0, su = 0;
+
+	if (p < 0) {
+		for (int r = 0; r < t->nracks; r++) {
+			sn += rn[r];
+			su += ru[r];
+		}
+	} else {
+		for (int i = t->pod_start[p]; i < t->pod_start[p + 1]; i++) {
+			sn += rn[t->pod_racks[i]];
+			su += ru[t->pod_racks[i]];
+		}
+	}
+	*nodes = sn;
+	*units = su;
 }
 
 static void _reason(struct fse_result *res, const char *fmt, ...)
@@ -144,22 +292,164 @@ static void _reason(struct fse_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "30 tasks on 1-8 nodes" or "4 nodes", for reasons */
+static const char *_what(const struct need *nd, char *buf, size_t size)
+{
+	if (nd->tasks)
+		snprintf(buf, size, "%lld tasks", (long long)nd->tasks);
+	else
+		snprintf(buf, size, "%u nodes", nd->n);
+	return buf;
+}
+
+/*
+ * The idle machine: what the job needs (need_level, need_k: racks of the
+ * tightest domain that can hold it), whether it fits a domain of its level
+ * and the racks it needs at least (*kcap, INT32_MAX: never).
+ */
+struct idle_fit {
+	enum fse_level need_level;
+	int need_k;
+	int kcap;
+	bool fits_domain;
+};
+
+static void _idle(const struct fse_topo *t, struct fse_work *w,
+		  const struct fse_request *rq, const struct need *nd,
+		  struct idle_fit *f)
+{
+	bool rack_ok = false, pod_ok = false;
+	int pod_k = INT32_MAX;
+
+	memset(f, 0, sizeof(*f));
+	f->need_level = rq->level;
+	if (!nd->tasks) {
+		uint32_t n = nd->n;
+
+		f->kcap = fse_kmin(t->all_capsum, t->nracks, n);
+		rack_ok = (int64_t)n <= t->max_rack;
+		pod_ok = t->npods > 0 && (int64_t)n <= t->max_pod;
+		if (rq->level == FSE_RACK && !rack_ok && pod_ok)
+			for (int p = 0; p < t->npods; p++) {
+				int len = t->pod_start[p + 1] - t->pod_start[p];
+				int k = fse_kmin(t->pod_capsum + t->pod_start[p],
+						 len, n);
+
+				if (k < pod_k)
+					pod_k = k;
+			}
+	} else {
+		const uint32_t *caps = rq->tasks_idle ? rq->tasks_idle :
+			rq->tasks_now;
+		int *all = w->racks;
+
+		for (int r = 0; r < t->nracks; r++) {
+			_tally(t, w, nd, r, NULL, caps, &w->rack_inodes[r],
+			       &w->rack_iunits[r]);
+			rack_ok |= _fits(nd, w->rack_inodes[r],
+					 w->rack_iunits[r]);
+			all[r] = r;
+		}
+		for (int p = 0; p < t->npods; p++) {
+			int64_t pn, pu;
+			int k;
+
+			_pod_sum(t, p, w->rack_inodes, w->rack_iunits, &pn, &pu);
+			if (!_fits(nd, pn, pu))
+				continue;
+			pod_ok = true;
+			k = _span(t, w, nd, t->pod_racks + t->pod_start[p],
+				  t->pod_start[p + 1] - t->pod_start[p],
+				  w->rack_inodes, w->rack_iunits, false);
+			if (k && k < pod_k)
+				pod_k = k;
+		}
+		f->kcap = _span(t, w, nd, all, t->nracks, w->rack_inodes,
+				w->rack_iunits, false);
+		if (!f->kcap || _fabric_units(t, w, nd, NULL, caps) < nd->tasks)
+			f->kcap = INT32_MAX;
+	}
+	if (rq->level == FSE_RACK && !rack_ok) {
+		if (pod_ok) {
+			f->need_level = FSE_POD;
+			f->need_k = pod_k;
+		} else {
+			f->need_level = FSE_ANY;
+			f->need_k = f->kcap;
+		}
+	} else if (rq->level == FSE_POD && !pod_ok) {
+		f->need_level = FSE_ANY;
+	}
+	f->fits_domain = (rq->level == FSE_RACK && rack_ok) ||
+			 (rq->level == FSE_POD && pod_ok);
+}
+
+/* Why a node-sized job waits for its locality. */
+static void _why_nodes(struct fse_result *res, const struct idle_fit *f,
+		       uint32_t n, int nsel, enum fse_level found_level,
+		       int64_t max_rack_free, int64_t max_pod_free)
+{
+	if (f->need_level == FSE_RACK)
+		_reason(res, "waiting for one rack with %u free nodes (most free in a rack: %lld)",
+			n, (long long)max_rack_free);
+	else if (f->need_level == FSE_POD && f->need_k)
+		_reason(res, "waiting for %u free nodes in %d racks of one pod (now %d racks%s)",
+			n, f->need_k, nsel,
+			found_level == FSE_POD ? "" : ", several pods");
+	else if (f->need_level == FSE_POD)
+		_reason(res, "waiting for %u free nodes in one pod (most free in a pod: %lld)",
+			n, (long long)max_pod_free);
+	else
+		_reason(res, "waiting for %u free nodes in %d racks (now %d racks)",
+			n, f->need_k, nsel);
+}
+
+static bool _bad(const struct fse_topo *t, const struct fse_work *w,
+		 const struct fse_request *rq, const uint8_t *avail)
+{
+	return !t || !w || !rq || (!avail && t->nnodes) ||
+	       w->nracks != t->nracks || w->nnodes != t->nnodes ||
+	       rq->min_nodes < 1 || rq->level < FSE_RACK ||
+	       rq->level > FSE_ANY || (rq->ntasks && !rq->tasks_now);
+}
+
+bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
+			     const struct fse_request *rq)
+{
+	struct need nd;
+	struct idle_fit f;
+
+	if (!t || !w || !rq || w->nracks != t->nracks ||
+	    w->nnodes != t->nnodes || rq->min_nodes < 1 ||
+	    rq->level < FSE_RACK || rq->level > FSE_ANY ||
+	    (rq->ntasks && !rq->tasks_now))
+		return false;
+	nd.n = rq->min_nodes;
+	nd.max = rq->max_nodes > nd.n ? rq->max_nodes : nd.n;
+	nd.tasks = rq->ntasks;
+	_idle(t, w, rq, &nd, &f);
+	return f.fits_domain;
+}
+
 int fse_place(const struct fse_topo *t, struct fse_work *w,
 	      const struct fse_request *rq, const uint8_t *avail,
 	      struct fse_result *res)
 {
 	uint32_t n, max, want;
-	int64_t total_free = 0, max_pod_free = 0;
-	int max_rack_free = 0, kcap, need_k = 0, nsel = 0;
-	enum fse_level need_level, found_level = FSE_ANY;
+	int64_t total_free = 0, total_units = 0, max_pod_free = 0;
+	int64_t max_rack_free = 0;
+	int nsel = 0;
+	enum fse_level found_level = FSE_ANY;
 	bool found = false;
+	struct need nd;
+	struct idle_fit idle;
+	const uint32_t *caps;
+	char what[64];
 
 	if (!res)
 		return -1;
 	memset(res, 0, sizeof(*res));
-	if (!t || !w || !rq || (!avail && t->nnodes) || w->nracks != t->nracks ||
-	    w->nnodes != t->nnodes || rq->min_nodes < 1 ||
-	    rq->level < FSE_RACK || rq->level > FSE_ANY) {
+	if (_bad(t, w, rq, avail)) {
 		_reason(res, "bad arguments");
 		return -1;
 	}
@@ -170,18 +460,26 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 		return -1;
 	}
 	want = rq->want_nodes < n ? n : rq->want_nodes > max ? max : rq->want_nodes;
+	nd.n = n;
+	nd.max = max;
+	nd.tasks = rq->ntasks;
+	caps = nd.tasks ? rq->tasks_now : NULL;
+	_what(&nd, what, sizeof(what));
 
-	/* free nodes per rack, pod */
+	/* what the job can use now, per rack */
 	for (int r = 0; r < t->nracks; r++) {
-		int f = 0;
-
-		if (!rq->skip_racks || !rq->skip_racks[r])
-			for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++)
-				f += avail[t->rack_members[i]] != 0;
-		w->rack_free[r] = f;
-		total_free += f;
-		if (f > max_rack_free)
-			max_rack_free = f;
+		if (rq->skip_racks && rq->skip_racks[r]) {
+			w->rack_free[r] = 0;
+			w->rack_units[r] = 0;
+		} else {
+			_tally(t, w, &nd, r, avail, caps, &w->rack_free[r],
+			       &w->rack_units[r]);
+		}
+		total_free += w->rack_free[r];
+		total_units += w->rack_units[r];
+		if (_key(&nd, w->rack_free[r], w->rack_units[r]) > max_rack_free)
+			max_rack_free = _key(&nd, w->rack_free[r],
+					     w->rack_units[r]);
 	}
 
 	/* what can never be */
@@ -190,54 +488,49 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 		_reason(res, "%u nodes asked, the fabric has %d", n, t->nnodes);
 		return 0;
 	}
-	kcap = fse_kmin(t->all_capsum, t->nracks, n);
-	if (rq->max_racks && (uint32_t)kcap > rq->max_racks) {
+	_idle(t, w, rq, &nd, &idle);
+	res->fits_domain = idle.fits_domain;
+	if (idle.kcap == INT32_MAX) {
 		res->status = FSE_NEVER;
-		_reason(res, "%u nodes need at least %d racks, at most %u allowed",
-			n, kcap, rq->max_racks);
+		_reason(res, "%s on %u-%u nodes asked, more than the nodes hold even when idle",
+			what, n, max);
+		return 0;
+	}
+	if (rq->max_racks && (uint32_t)idle.kcap > rq->max_racks) {
+		res->status = FSE_NEVER;
+		_reason(res, "%s need at least %d racks, at most %u allowed",
+			what, idle.kcap, rq->max_racks);
 		return 0;
 	}
 
-	/* what the policy requires, given the sizes of the domains */
-	need_level = rq->level;
-	if (need_level == FSE_RACK && (int64_t)n > t->max_rack) {
-		if ((int64_t)n <= t->max_pod) {
-			need_level = FSE_POD;
-			need_k = INT32_MAX;
-			for (int p = 0; p < t->npods; p++) {
-				int len = t->pod_start[p + 1] - t->pod_start[p];
-				int k = fse_kmin(t->pod_capsum + t->pod_start[p],
-						 len, n);
-				if (k < need_k)
-					need_k = k;
-			}
-		} else {
-			need_level = FSE_ANY;
-			need_k = kcap;
-		}
-	} else if (need_level == FSE_POD && (int64_t)n > t->max_pod) {
-		need_level = FSE_ANY;
-	}
-
-	if (total_free < n) {
+	if (nd.tasks && max < (uint32_t)t->nnodes)
+		total_units = _fabric_units(t, w, &nd, avail, caps);
+	if (!_fits(&nd, total_free, total_units)) {
 		res->status = FSE_NOT_NOW;
-		_reason(res, "waiting for %u free nodes (%lld free)", n,
-			(long long)total_free);
+		if (nd.tasks)
+			_reason(res, "waiting for room for %s (%lld free on %lld nodes)",
+				what, (long long)total_units,
+				(long long)total_free);
+		else
+			_reason(res, "waiting for %u free nodes (%lld free)", n,
+				(long long)total_free);
 		return 0;
 	}
 
-	/* 1. one rack: the one with the fewest free nodes that holds n */
+	/* 1. one rack: the one holding least that fits the job */
 	{
 		int best = -1;
 
 		for (int r = 0; r < t->nracks; r++) {
-			int f = w->rack_free[r];
+			int64_t k = _key(&nd, w->rack_free[r], w->rack_units[r]);
+			int64_t kb;
 
-			if (f < (int)n)
+			if (!_fits(&nd, w->rack_free[r], w->rack_units[r]))
 				continue;
-			if (best < 0 || f < w->rack_free[best] ||
-			    (f == w->rack_free[best] &&
-			     t->rack_rank[r] < t->rack_rank[best]))
+			kb = best < 0 ? 0 :
+				_key(&nd, w->rack_free[best], w->rack_units[best]);
+			if (best < 0 || k < kb ||
+			    (k == kb && t->rack_rank[r] < t->rack_rank[best]))
 				best = r;
 		}
 		if (best >= 0) {
@@ -249,7 +542,7 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 		}
 	}
 
-	/* 2. racks of one pod: fewest racks, then fewest free nodes */
+	/* 2. racks of one pod: fewest racks, then least free */
 	if (!found) {
 		int best_k = 0, best_pod = -1;
 		int64_t best_free = 0;
@@ -257,15 +550,16 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 		for (int p = 0; p < t->npods; p++) {
 			const int *pr = t->pod_racks + t->pod_start[p];
 			int len = t->pod_start[p + 1] - t->pod_start[p], k;
-			int64_t pf = 0;
+			int64_t pn, pu, pf;
 
-			for (int i = 0; i < len; i++)
-				pf += w->rack_free[pr[i]];
+			_pod_sum(t, p, w->rack_free, w->rack_units, &pn, &pu);
+			pf = _key(&nd, pn, pu);
 			if (pf > max_pod_free)
 				max_pod_free = pf;
-			if (pf < n)
+			if (!_fits(&nd, pn, pu))
 				continue;
-			k = _span(t, w, pr, len, n);
+			k = _span(t, w, &nd, pr, len, w->rack_free,
+				  w->rack_units, true);
 			if (!k || (rq->max_racks && (uint32_t)k > rq->max_racks))
 				continue;
 			/* pods are visited in index order; rank breaks ties */
@@ -295,7 +589,8 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 		for (int r = 0; r < t->nracks; r++)
 			if (w->rack_free[r] > 0)
 				w->racks[len++] = r;
-		k = _span(t, w, w->racks, len, n);
+		k = _span(t, w, &nd, w->racks, len, w->rack_free,
+			  w->rack_units, true);
 		if (k && (!rq->max_racks || (uint32_t)k <= rq->max_racks)) {
 			memcpy(w->sel, w->cand, k * sizeof(int));
 			memcpy(w->take, w->cand_take, k * sizeof(int));
@@ -307,36 +602,45 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 
 	if (!found) {
 		res->status = FSE_NOT_NOW;
-		_reason(res, "waiting for %u free nodes within %u racks", n,
-			rq->max_racks);
+		if (nd.tasks)
+			_reason(res, "waiting for room for %s within %u racks",
+				what, rq->max_racks);
+		else
+			_reason(res, "waiting for %u free nodes within %u racks",
+				n, rq->max_racks);
 		return 0;
 	}
 
 	/* does it meet the policy? */
-	if (found_level > need_level || (need_k && nsel > need_k)) {
+	if (found_level > idle.need_level ||
+	    (idle.need_k && nsel > idle.need_k)) {
 		if (!rq->relaxed) {
 			res->status = FSE_NOT_NOW;
 			res->could_relax = true;
-			if (need_level == FSE_RACK)
-				_reason(res, "waiting for one rack with %u free nodes (most free in a rack: %d)",
-					n, max_rack_free);
-			else if (need_level == FSE_POD && need_k)
-				_reason(res, "waiting for %u free nodes in %d racks of one pod (now %d racks%s)",
-					n, need_k, nsel,
+			if (!nd.tasks)
+				_why_nodes(res, &idle, n, nsel, found_level,
+					   max_rack_free, max_pod_free);
+			else if (idle.need_level == FSE_RACK)
+				_reason(res, "waiting for one rack with room for %s (most in a rack: %lld)",
+					what, (long long)max_rack_free);
+			else if (idle.need_level == FSE_POD && idle.need_k)
+				_reason(res, "waiting for room for %s in %d racks of one pod (now %d racks%s)",
+					what, idle.need_k, nsel,
 					found_level == FSE_POD ? "" : ", several pods");
-			else if (need_level == FSE_POD)
-				_reason(res, "waiting for %u free nodes in one pod (most free in a pod: %lld)",
-					n, (long long)max_pod_free);
+			else if (idle.need_level == FSE_POD)
+				_reason(res, "waiting for room for %s in one pod (most in a pod: %lld)",
+					what, (long long)max_pod_free);
 			else
-				_reason(res, "waiting for %u free nodes in %d racks (now %d racks)",
-					n, need_k, nsel);
+				_reason(res, "waiting for room for %s in %d racks (now %d racks)",
+					what, idle.need_k, nsel);
 			return 0;
 		}
 		res->relaxed = true;
 	}
 
-	/* the nodes: lowest ranks of each chosen rack, then up to want */
-	{
+	/* the nodes */
+	if (!nd.tasks) {
+		/* lowest ranks of each chosen rack, then up to want */
 		uint32_t cnt = 0;
 
 		for (int s = 0; s < nsel; s++) {
@@ -368,11 +672,32 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 				w->nodes[cnt++] = node;
 			}
 		}
-		qsort_r(w->nodes, cnt, sizeof(int), _cmp_node_rank, (void *)t);
-		memcpy(w->racks, w->sel, nsel * sizeof(int));
-		qsort_r(w->racks, nsel, sizeof(int), _cmp_rack_rank, (void *)t);
+		res->count = cnt;
+	} else {
+		/* the fewest nodes of the chosen racks that hold the tasks
+		 * (most room first), then up to want */
+		struct ctx c = { .t = t, .nd = &nd, .caps = caps };
+		uint32_t m = 0, cnt = 0;
+		int64_t u = 0;
+
+		for (int s = 0; s < nsel; s++) {
+			int r = w->sel[s];
+
+			for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
+				int node = t->rack_members[i];
+
+				if (avail[node] && caps[node])
+					w->nodes[m++] = node;
+			}
+		}
+		qsort_r(w->nodes, m, sizeof(int), _cmp_node_caps, &c);
+		while (cnt < m && cnt < max && (cnt < want || !_fits(&nd, cnt, u)))
+			u += caps[w->nodes[cnt++]];
 		res->count = cnt;
 	}
+	qsort_r(w->nodes, res->count, sizeof(int), _cmp_node_rank, (void *)t);
+	memcpy(w->racks, w->sel, nsel * sizeof(int));
+	qsort_r(w->racks, nsel, sizeof(int), _cmp_rack_rank, (void *)t);
 	res->status = FSE_OK;
 	res->level = found_level;
 	res->nodes = w->nodes;

@@ -40,6 +40,10 @@ struct fse_work {
 	int *take;		/* [nracks] nodes taken from sel[i] */
 	int *cand;		/* [nracks] racks of the placement being built */
 	int *cand_take;		/* [nracks] */
+	int64_t *rack_units;	/* [nracks] tasks the rack can take now */
+	int *rack_inodes;	/* [nracks] usable nodes when idle */
+	int64_t *rack_iunits;	/* [nracks] tasks when idle */
+	uint32_t *caps;		/* [nnodes] scratch: task counts of a rack */
 	int *nodes;		/* [nnodes] result */
 	int *racks;		/* [nracks] result */
 };

@@ -67,11 +67,17 @@ double fse_share_get(const struct fse_share *s, unsigned *count)
 bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
 		     double target, uint32_t n, enum fse_level level)
 {
+	return fse_share_relax_fit(s, target, fse_share_counts(t, n, level));
+}
+
+bool fse_share_relax_fit(const struct fse_share *s, double target,
+			 bool counts)
+{
 	unsigned got, count;
 
 	if (target <= 0)
 		return false;
-	if (!fse_share_counts(t, n, level))
+	if (!counts)
 		return true;
 	if (!s)
 		return false;
@@ -100,8 +106,8 @@ void fse_share_record(struct fse_share *s, const struct fse_topo *t,
 		      const struct fse_request *rq,
 		      const struct fse_result *res)
 {
-	if (!s || !rq || !res || res->status != FSE_OK ||
-	    !fse_share_counts(t, rq->min_nodes, rq->level))
+	(void)t;
+	if (!s || !rq || !res || res->status != FSE_OK || !res->fits_domain)
 		return;
 	_push(s, res->level <= rq->level);
 }

@@ -3,7 +3,8 @@
  * sizes from 1 to a rack plus one, best fit, fragmentation, ties,
  * multi-rail nodes (from a parsed fabric), drained and down nodes,
  * heterogeneous racks, pods, MaxRacks, relaxed placement, skipped racks,
- * the locality target (share record and the wait decision it drives).
+ * the locality target (share record and the wait decision it drives),
+ * jobs sized by tasks (sbatch -n, -c, --mem-per-cpu, gres per task).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -655,6 +656,164 @@ static void test_share(void **state)
 	_free(&f);
 }
 
+/* ------------------------------------------------------------ task-sized jobs */
+
+/* A task-sized request on f: ntasks tasks on min..max nodes. */
+static int _place_tasks(struct fab *f, uint32_t ntasks, uint32_t min,
+			uint32_t max, enum fse_level level,
+			const uint32_t *now, const uint32_t *idle)
+{
+	struct fse_request rq = { .min_nodes = min, .max_nodes = max,
+				  .level = level, .ntasks = ntasks,
+				  .tasks_now = now, .tasks_idle = idle };
+
+	assert_int_equal(fse_place(f->t, f->w, &rq, f->avail, &f->res), 0);
+	return f->res.status;
+}
+
+/* 4 racks of 4 nodes of 4 cores, one pod: what sbatch -n asks. */
+static void test_tasks(void **state)
+{
+	static const int sizes[] = { 4, 4, 4, 4 };
+	uint32_t idle[16], now[16];
+	struct fab f;
+
+	(void)state;
+	_fab(&f, 4, sizes, NULL, 0, NULL);
+	for (int i = 0; i < 16; i++)
+		idle[i] = now[i] = 4;
+
+	/* below, at and above a rack's 16 cores */
+	assert_int_equal(_place_tasks(&f, 12, 1, 12, FSE_RACK, now, idle), FSE_OK);
+	assert_int_equal(f.res.level, FSE_RACK);
+	assert_int_equal(f.res.count, 3);
+	assert_true(f.res.fits_domain);
+	assert_int_equal(_place_tasks(&f, 16, 1, 16, FSE_RACK, now, idle), FSE_OK);
+	assert_int_equal(f.res.nracks, 1);
+	assert_int_equal(f.res.count, 4);
+	/* 30 tasks fit no rack even when idle: the tightest level that holds
+	 * them (two racks of the pod) at once, not relaxed, not counted */
+	assert_int_equal(_place_tasks(&f, 30, 1, 30, FSE_RACK, now, idle), FSE_OK);
+	assert_int_equal(f.res.level, FSE_POD);
+	assert_int_equal(f.res.nracks, 2);
+	assert_int_equal(f.res.count, 8);
+	assert_false(f.res.relaxed);
+	assert_false(f.res.fits_domain);
+	/* more than the machine */
+	assert_int_equal(_place_tasks(&f, 65, 1, 65, FSE_RACK, now, idle), FSE_NEVER);
+	/* at most one node of 4 cores cannot hold 8 tasks */
+	assert_int_equal(_place_tasks(&f, 8, 1, 1, FSE_RACK, now, idle), FSE_NEVER);
+	/* -N 2 -n 4: two nodes even though one holds the tasks */
+	assert_int_equal(_place_tasks(&f, 4, 2, 4, FSE_RACK, now, idle), FSE_OK);
+	assert_int_equal(f.res.count, 2);
+
+	/* best fit on task room: rack 1 has 10 free tasks, the others 16 */
+	now[4] = 4; now[5] = 4; now[6] = 2; now[7] = 0;
+	assert_int_equal(_place_tasks(&f, 10, 1, 10, FSE_RACK, now, idle), FSE_OK);
+	assert_int_equal(f.res.level, FSE_RACK);
+	assert_string_equal(_nodes(&f), "4,5,6");
+	/* 12 no longer fits rack 1: another rack */
+	assert_int_equal(_place_tasks(&f, 12, 1, 12, FSE_RACK, now, idle), FSE_OK);
+	assert_int_not_equal(fse_topo_rack_of(f.t, f.res.nodes[0]), 1);
+
+	/* every rack half busy: 12 tasks fit a rack when idle, not now */
+	for (int i = 0; i < 16; i++)
+		now[i] = 2;
+	assert_int_equal(_place_tasks(&f, 12, 1, 12, FSE_RACK, now, idle), FSE_NOT_NOW);
+	assert_true(f.res.could_relax);
+	assert_true(f.res.fits_domain);
+	assert_string_equal(f.res.reason,
+			    "waiting for one rack with room for 12 tasks (most in a rack: 8)");
+	/* not enough room anywhere: plain wait */
+	assert_int_equal(_place_tasks(&f, 40, 1, 40, FSE_RACK, now, idle), FSE_NOT_NOW);
+	assert_false(f.res.could_relax);
+	_free(&f);
+}
+
+/* Several pods: a job too big for a rack takes the fewest racks of one
+ * pod; too big for a pod, the fewest racks of the fabric. */
+static void test_tasks_pods(void **state)
+{
+	static const int sizes[] = { 2, 2, 2, 2 };
+	static const int pods[] = { 0, 0, 1, 1 };
+	uint32_t idle[8];
+	struct fab f;
+
+	(void)state;
+	_fab(&f, 4, sizes, pods, 2, NULL);
+	for (int i = 0; i < 8; i++)
+		idle[i] = 8;	/* 16 tasks a rack, 32 a pod */
+	assert_int_equal(_place_tasks(&f, 20, 1, 20, FSE_RACK, idle, NULL), FSE_OK);
+	assert_int_equal(f.res.level, FSE_POD);
+	assert_int_equal(f.res.nracks, 2);
+	assert_int_equal(_place_tasks(&f, 40, 1, 40, FSE_POD, idle, NULL), FSE_OK);
+	assert_int_equal(f.res.level, FSE_ANY);
+	assert_int_equal(f.res.nracks, 3);
+	assert_false(f.res.relaxed);
+	/* MaxRacks 2 cannot hold 40 */
+	{
+		struct fse_request rq = { .min_nodes = 1, .max_nodes = 40,
+					  .level = FSE_RACK, .ntasks = 40,
+					  .tasks_now = idle, .max_racks = 2 };
+
+		assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+		assert_int_equal(f.res.status, FSE_NEVER);
+		assert_true(fse_request_fits_domain(f.t, f.w, &(struct fse_request){
+			.min_nodes = 1, .max_nodes = 16, .level = FSE_RACK,
+			.ntasks = 16, .tasks_now = idle }));
+		assert_false(fse_request_fits_domain(f.t, f.w, &(struct fse_request){
+			.min_nodes = 1, .max_nodes = 17, .level = FSE_RACK,
+			.ntasks = 17, .tasks_now = idle }));
+	}
+	_free(&f);
+}
+
+/* What one node holds of a job's tasks. */
+static void test_node_tasks(void **state)
+{
+	struct fse_shape s = { .ntasks = 100 };
+	struct fse_node_res r = { .cpus = 8, .mem = UINT64_MAX };
+
+	(void)state;
+	assert_int_equal(fse_node_tasks(&s, &r), 8);
+	s.cpus_per_task = 3;
+	assert_int_equal(fse_node_tasks(&s, &r), 2);
+	s.cpus_per_task = 0;
+	s.tasks_per_node = 5;
+	assert_int_equal(fse_node_tasks(&s, &r), 5);
+	s.tasks_per_node = 0;
+	r.mem = 3000;
+	s.mem_per_cpu = 1000;
+	assert_int_equal(fse_node_tasks(&s, &r), 3);
+	s.mem_per_cpu = 0;
+	s.mem_per_node = 4000;
+	assert_int_equal(fse_node_tasks(&s, &r), 0);
+	s.mem_per_node = 2000;
+	assert_int_equal(fse_node_tasks(&s, &r), 8);
+	s.whole_node = true;
+	r.busy = true;
+	assert_int_equal(fse_node_tasks(&s, &r), 0);
+	r.busy = false;
+	assert_int_equal(fse_node_tasks(&s, &r), 8);
+	s.whole_node = false;
+	s.ngres = 1;
+	s.gres[0].per_node = 1;
+	assert_int_equal(fse_node_tasks(&s, &r), 0);	/* no HCA free */
+	r.gres[0] = 2;
+	assert_int_equal(fse_node_tasks(&s, &r), 8);
+	s.gres[0].per_node = 0;
+	s.gres[0].per_task = 1;
+	assert_int_equal(fse_node_tasks(&s, &r), 2);
+	s.ngres = 0;
+	s.overcommit = true;
+	assert_int_equal(fse_node_tasks(&s, &r), 100);
+	s.ntasks = 0;	/* sized by nodes: usable or not */
+	assert_int_equal(fse_node_tasks(&s, &r), 1);
+	r.cpus = 0;
+	assert_int_equal(fse_node_tasks(&s, &r), 0);
+	assert_int_equal(fse_node_tasks(NULL, &r), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +832,9 @@ int main(void)
 		cmocka_unit_test(test_multirail_model),
 		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_share_text),
+		cmocka_unit_test(test_tasks),
+		cmocka_unit_test(test_tasks_pods),
+		cmocka_unit_test(test_node_tasks),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);

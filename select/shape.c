@@ -1,0 +1,45 @@
+/*
+ * shape.c - how many of a job's tasks a node can take, from what one task
+ * needs (CPUs, memory, GRES) and what the node has free.  See
+ * fabsched_select.h (struct fse_shape).
+ */
+#include <stdint.h>
+
+#include "fabsched_select.h"
+
+static uint64_t _min(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+uint32_t fse_node_tasks(const struct fse_shape *s,
+			const struct fse_node_res *r)
+{
+	uint64_t t, cpt, want;
+
+	if (!s || !r)
+		return 0;
+	want = s->ntasks ? s->ntasks : 1;
+	if (s->whole_node && r->busy)
+		return 0;
+	cpt = s->cpus_per_task ? s->cpus_per_task : 1;
+	if (!r->cpus)
+		return 0;
+	/* --overcommit: one CPU per node runs any number of tasks */
+	t = s->overcommit ? want : r->cpus / cpt;
+	if (s->tasks_per_node)
+		t = _min(t, s->tasks_per_node);
+	if (r->mem != UINT64_MAX) {
+		if (s->mem_per_node && r->mem < s->mem_per_node)
+			return 0;
+		if (s->mem_per_cpu)
+			t = _min(t, r->mem / (s->mem_per_cpu * cpt));
+	}
+	for (int g = 0; g < s->ngres && g < FSE_SHAPE_GRES; g++) {
+		if (s->gres[g].per_node && r->gres[g] < s->gres[g].per_node)
+			return 0;
+		if (s->gres[g].per_task)
+			t = _min(t, r->gres[g] / s->gres[g].per_task);
+	}
+	return (uint32_t)_min(t, want);
+}
