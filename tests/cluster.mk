@@ -6,6 +6,7 @@ CLUSTER_TESTS = \
 	tests/cluster/t-harness.sh \
 	tests/regression/t-plugins-load.sh \
 	tests/regression/t-placement.sh \
+	tests/regression/t-shapes.sh \
 	tests/regression/t-topology.sh \
 	tests/regression/t-gres.sh \
 	tests/regression/t-prolog.sh \

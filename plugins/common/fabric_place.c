@@ -43,6 +43,11 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#include "src/interfaces/gres.h"
+#else
+#include "src/common/gres.h"
+#endif
 
 #include "fabric_place.h"
 #include "fabsched_conf.h"
@@ -66,6 +71,8 @@ static struct {
 	struct fse_topo *topo;
 	struct fse_work *work;
 	uint8_t *avail;		/* [node_count] */
+	uint32_t *tasks_now;	/* [node_count] job's tasks per node, now */
+	uint32_t *tasks_idle;	/* [node_count] and on the idle partition */
 	uint8_t *skip;		/* [racks] */
 	/* per partition: did recent jobs that fit a domain get one (kept
 	 * across reconfigurations; LocalityTarget reads it) */
@@ -114,6 +121,8 @@ static void _unload(void)
 	fse_work_free(fab.work);
 	fse_topo_free(fab.topo);
 	xfree(fab.avail);
+	xfree(fab.tasks_now);
+	xfree(fab.tasks_idle);
 	xfree(fab.skip);
 	fab.conf = NULL;
 	fab.model = NULL;
@@ -171,6 +180,10 @@ static bool _ready(void)
 	}
 	xfree(names);
 	fab.avail = xcalloc(node_record_count ? node_record_count : 1, 1);
+	fab.tasks_now = xcalloc(node_record_count ? node_record_count : 1,
+				sizeof(uint32_t));
+	fab.tasks_idle = xcalloc(node_record_count ? node_record_count : 1,
+				 sizeof(uint32_t));
 	fab.skip = xcalloc(fse_topo_nracks(fab.topo) + 1, 1);
 	fab.node_count = node_record_count;
 	fab.usable = true;
@@ -424,6 +437,146 @@ static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
 	}
 }
 
+/* ------------------------------------------------------------ job shape */
+
+/*
+ * What the job asks of each node, for the engine: its tasks, CPUs per
+ * task, tasks per node, memory, GRES per node or task, --exclusive,
+ * --overcommit (struct fse_shape), and the GRES it names (plugin and type,
+ * to find them in the nodes' GRES lists).
+ */
+struct job_shape {
+	struct fse_shape s;
+	uint32_t gres_plugin[FSE_SHAPE_GRES];
+	uint32_t gres_type[FSE_SHAPE_GRES];	/* 0: any type */
+	bool mem_counted;	/* memory is a consumable resource */
+};
+
+static int _shape_gres(void *x, void *arg)
+{
+	gres_state_t *gs = x;
+	gres_job_state_t *gj = gs ? gs->gres_data : NULL;
+	struct job_shape *js = arg;
+	int g = js->s.ngres;
+
+	if (!gj || (!gj->gres_per_node && !gj->gres_per_task) ||
+	    g >= FSE_SHAPE_GRES)
+		return 0;
+	js->gres_plugin[g] = gs->plugin_id;
+	js->gres_type[g] = gj->type_id;
+	js->s.gres[g].per_node = gj->gres_per_node;
+	js->s.gres[g].per_task = gj->gres_per_task;
+	js->s.ngres++;
+	return 0;
+}
+
+static void _job_shape(job_record_t *job_ptr, uint32_t min_nodes,
+		       struct job_shape *js)
+{
+	__typeof__(job_ptr->details) d = job_ptr->details;
+	uint64_t mem = d->pn_min_memory;
+
+	memset(js, 0, sizeof(*js));
+	/* sized by tasks when it asked for tasks (-n); by nodes otherwise */
+	if (d->num_tasks && d->num_tasks != NO_VAL)
+		js->s.ntasks = d->num_tasks > min_nodes ? d->num_tasks :
+			min_nodes;
+	js->s.cpus_per_task = (d->cpus_per_task && d->cpus_per_task != NO_VAL16) ?
+		d->cpus_per_task : 1;
+	if (d->ntasks_per_node && d->ntasks_per_node != NO_VAL16)
+		js->s.tasks_per_node = d->ntasks_per_node;
+	js->mem_counted = slurm_conf.select_type_param & CR_MEMORY;
+	if (mem && mem != NO_VAL64) {
+		if (mem & MEM_PER_CPU)
+			js->s.mem_per_cpu = mem & ~MEM_PER_CPU;
+		else
+			js->s.mem_per_node = mem;
+	}
+	js->s.whole_node = d->whole_node == 1;
+	js->s.overcommit = d->overcommit;
+	if (job_ptr->gres_list_req)
+		list_for_each(job_ptr->gres_list_req, _shape_gres, js);
+}
+
+/* Free (@now) or configured GRES of the kinds the job names on a node. */
+static void _node_gres(const struct job_shape *js, node_record_t *node_ptr,
+		       bool now, struct fse_node_res *r)
+{
+	for (int g = 0; g < js->s.ngres; g++) {
+		gres_state_t *gs = NULL;
+		gres_node_state_t *gn;
+		uint64_t avail = 0, alloc = 0;
+
+		r->gres[g] = 0;
+		if (node_ptr->gres_list)
+			gs = list_find_first(node_ptr->gres_list,
+					     gres_find_id,
+					     (void *)&js->gres_plugin[g]);
+		if (!gs || !(gn = gs->gres_data))
+			continue;
+		avail = gn->gres_cnt_avail;
+		alloc = gn->gres_cnt_alloc;
+		if (js->gres_type[g]) {
+			avail = alloc = 0;
+			for (int k = 0; k < gn->type_cnt; k++)
+				if (gn->type_id[k] == js->gres_type[g]) {
+					avail = gn->type_cnt_avail[k];
+					alloc = gn->type_cnt_alloc[k];
+				}
+		}
+		r->gres[g] = now ? (avail > alloc ? avail - alloc : 0) : avail;
+	}
+}
+
+/* A node's configured CPUs, memory and GRES (what the job could get on an
+ * idle node). */
+static void _node_config(const struct job_shape *js, node_record_t *node_ptr,
+			 struct fse_node_res *r)
+{
+	memset(r, 0, sizeof(*r));
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+	r->cpus = node_ptr->cpus_efctv;
+#else
+	r->cpus = node_ptr->cpus;
+#endif
+	r->mem = UINT64_MAX;
+	if (js->mem_counted && node_ptr->real_memory > node_ptr->mem_spec_limit)
+		r->mem = node_ptr->real_memory - node_ptr->mem_spec_limit;
+	else if (js->mem_counted)
+		r->mem = 0;
+	_node_gres(js, node_ptr, false, r);
+}
+
+/*
+ * The job's tasks per node, now (candidates, with what is free) and on the
+ * idle partition (its nodes, as configured): fab.tasks_now, fab.tasks_idle.
+ */
+static void _job_tasks(const struct fabric_ask *ask, const struct job_shape *js)
+{
+	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap :
+		NULL;
+	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
+
+	for (int i = 0; i < fab.node_count; i++) {
+		node_record_t *node_ptr = node_record_table_ptr[i];
+		struct fse_node_res r;
+
+		fab.tasks_now[i] = fab.tasks_idle[i] = 0;
+		if (!node_ptr)
+			continue;
+		_node_config(js, node_ptr, &r);
+		if (!part || bit_test(part, i) || bit_test(ask->cand, i))
+			fab.tasks_idle[i] = fse_node_tasks(&js->s, &r);
+		if (!bit_test(ask->cand, i))
+			continue;
+		r.busy = idle ? !bit_test(idle, i) : false;
+		_node_gres(js, node_ptr, true, &r);
+		if (ask->node_free)
+			ask->node_free(i, &r, ask->arg);
+		fab.tasks_now[i] = fse_node_tasks(&js->s, &r);
+	}
+}
+
 /* ------------------------------------------------------------ job_test */
 
 /* Candidates of @bitmap inside the chosen racks, as a new bitmap. */
@@ -514,7 +667,7 @@ static void _outcome(const struct fabric_ask *ask, int part,
 		     const struct fse_request *rq, const struct fse_result *res,
 		     char *note)
 {
-	bool counts = fse_share_counts(fab.topo, rq->min_nodes, rq->level);
+	bool counts = res->fits_domain;
 	bool got = res->level <= rq->level;
 
 	if (note)
@@ -655,6 +808,7 @@ int fabric_place(const struct fabric_ask *ask)
 	bool shared_pass = false, started = false, by_target = false;
 	int rc = SLURM_ERROR, tries = 0, part;
 	struct fse_share *share = NULL;
+	struct job_shape js;
 	char *racks = NULL;
 
 #define BACKEND(bm)                                                            \
@@ -687,27 +841,40 @@ int fabric_place(const struct fabric_ask *ask)
 	rq.max_racks = pol.max_racks;
 	rq.relaxed = pol.loc.wait != FS_DURATION_INFINITE &&
 		     (uint64_t)waited >= pol.loc.wait;
+	/* what the job needs of each node: a job sized by tasks (-n) gets the
+	 * domain that holds its tasks, not only its node count */
+	_job_shape(job_ptr, rq.min_nodes, &js);
+	_job_tasks(ask, &js);
+	if (js.s.ntasks) {
+		rq.ntasks = js.s.ntasks;
+		rq.tasks_now = fab.tasks_now;
+		rq.tasks_idle = fab.tasks_idle;
+		if (rq.max_nodes < rq.min_nodes)
+			rq.max_nodes = rq.min_nodes;
+	}
 	part = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
 	if (part >= 0)
 		share = fab.shares[part].share;
 	if (!rq.relaxed && share && pol.target > 0 &&
-	    fse_share_relax(share, fab.topo, pol.target, rq.min_nodes,
-			    rq.level))
+	    fse_share_relax_fit(share, pol.target,
+				fse_request_fits_domain(fab.topo, fab.work, &rq)))
 		by_target = rq.relaxed = true;
 	rq.skip_racks = fab.skip;
 	memset(fab.skip, 0, fse_topo_nracks(fab.topo));
 
-	/* free: candidates without jobs (where the flavour knows them) */
+	/* first the candidates without jobs (where the flavour knows them),
+	 * that can run the job */
 	for (int i = 0; i < fab.node_count; i++)
-		fab.avail[i] = bit_test(bitmap, i) &&
+		fab.avail[i] = bit_test(bitmap, i) && fab.tasks_now[i] &&
 			(!ask->idle || !*ask->idle || bit_test(*ask->idle, i));
 	fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
 	if (res.status == FSE_NOT_NOW && ask->idle &&
 	    !job_ptr->details->whole_node) {
-		/* a job that shares nodes may fit beside others: let the
-		 * backend check the candidates, domain by domain */
+		/* a job that shares nodes may fit beside others: what is
+		 * free on every candidate, and the backend checks it domain
+		 * by domain */
 		for (int i = 0; i < fab.node_count; i++)
-			fab.avail[i] = bit_test(bitmap, i);
+			fab.avail[i] = bit_test(bitmap, i) && fab.tasks_now[i];
 		fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
 		shared_pass = true;
 	}
@@ -760,6 +927,17 @@ int fabric_place(const struct fabric_ask *ask)
 			fse_level_name(rq.level), pol.from, tries,
 			shared_pass ? ", shared nodes" : "");
 		xfree(racks);
+	} else if (res.status == FSE_NEVER && !rq.max_racks) {
+		/* no domain could ever hold the job as far as the engine
+		 * sees (its shape against the nodes' configured resources):
+		 * Slurm's own node choice decides, on every candidate, as
+		 * it would without fabsched */
+		bitstr_t *all = bit_copy(bitmap);
+
+		debug("%s: %pJ: %s: placed by the backend on all candidates",
+		      fab.name, job_ptr, res.reason);
+		(void)BACKEND(all);
+		FREE_NULL_BITMAP(all);
 	} else if (res.status == FSE_NEVER ||
 		   (res.status == FSE_NOT_NOW && res.could_relax) ||
 		   (tries && !rq.relaxed && rq.level != FSE_ANY)) {
@@ -777,8 +955,10 @@ int fabric_place(const struct fabric_ask *ask)
 
 		if (BACKEND(all) == SLURM_SUCCESS) {
 			/* counted as a miss: no domain was chosen */
-			struct fse_result any = { .status = FSE_OK,
-						  .level = FSE_ANY };
+			struct fse_result any = {
+				.status = FSE_OK, .level = FSE_ANY,
+				.fits_domain = fse_request_fits_domain(
+					fab.topo, fab.work, &rq) };
 
 			if (rq.level != FSE_ANY)
 				fab.relaxed++;

@@ -25,6 +25,16 @@
  */
 typedef int (*fabric_try_f)(bitstr_t *cand, void *arg);
 
+struct fse_node_res;
+
+/*
+ * What candidate node @node (node_record_table_ptr index) has free for the
+ * job now: CPUs (and memory, where the flavour knows it) not held by other
+ * jobs.  @r comes filled with the node's configured CPUs, memory and GRES
+ * still free and @r->busy; the flavour lowers what it knows better.
+ */
+typedef void (*fabric_free_f)(int node, struct fse_node_res *r, void *arg);
+
 struct fabric_ask {
 	job_record_t *job;
 	bitstr_t *cand;		/* candidate nodes (read only) */
@@ -44,6 +54,8 @@ struct fabric_ask {
 	 */
 	bool final;
 	fabric_try_f try;
+	/* optional: free resources per node (see fabric_free_f) */
+	fabric_free_f node_free;
 	void *arg;
 };
 

@@ -4,7 +4,9 @@
  * In select_p_job_test(SELECT_MODE_RUN_NOW), fabric_place()
  * (plugins/common/fabric_place.c) chooses the locality domain and this file
  * runs cons_tres's job_test inside it.  The free nodes are the candidates
- * without jobs (slurmctld's idle_node_bitmap), and a job kept waiting for
+ * without jobs (slurmctld's idle_node_bitmap), then for jobs that share
+ * nodes every candidate with the CPUs and memory cons_tres has not given
+ * out (its node info, refreshed when nodes changed), and a job kept waiting for
  * locality shows why in its state_desc: 22.05 keeps the text of a
  * WAIT_BLOCK_MAX_ERR reason (node_scheduler.c, select_nodes).
  *
@@ -33,11 +35,13 @@
 
 #include "fabric_hook.h"
 #include "fabric_place.h"
+#include "fabsched_select.h"
 
 #define PLUGIN "select/cons_tres_fabric"
 
 /* One job_test call: what the backend needs besides the candidates. */
 struct call {
+	const slurm_select_ops_t *ops;
 	fabric_job_test_f backend;
 	job_record_t *job_ptr;
 	bitstr_t *bitmap;	/* the caller's: receives the selection */
@@ -60,15 +64,39 @@ static int _try(bitstr_t *cand, void *arg)
 	return rc;
 }
 
-int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
+/* What cons_tres has not given out on a node: its CPUs and memory. */
+static void _node_free(int node, struct fse_node_res *r, void *arg)
+{
+	struct call *c = arg;
+	node_record_t *node_ptr = node_record_table_ptr[node];
+	uint16_t alloc_cpus = 0;
+	uint64_t alloc_mem = 0;
+	void *info;
+
+	if (!node_ptr || !node_ptr->select_nodeinfo ||
+	    !(info = node_ptr->select_nodeinfo->data))
+		return;
+	if (c->ops->nodeinfo_get(info, SELECT_NODEDATA_SUBCNT,
+				 NODE_STATE_ALLOCATED, &alloc_cpus) ==
+	    SLURM_SUCCESS)
+		r->cpus = r->cpus > alloc_cpus ? r->cpus - alloc_cpus : 0;
+	if (r->mem != UINT64_MAX &&
+	    c->ops->nodeinfo_get(info, SELECT_NODEDATA_MEM_ALLOC,
+				 NODE_STATE_ALLOCATED, &alloc_mem) ==
+	    SLURM_SUCCESS)
+		r->mem = r->mem > alloc_mem ? r->mem - alloc_mem : 0;
+}
+
+int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 		    bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
 		    List preemptee_candidates, List *preemptee_job_list,
 		    bitstr_t *exc_core_bitmap)
 {
 	static bitstr_t **idle;
+	fabric_job_test_f backend = ops->job_test;
 	struct call c = {
-		.backend = backend, .job_ptr = job_ptr, .bitmap = bitmap,
+		.ops = ops, .backend = backend, .job_ptr = job_ptr, .bitmap = bitmap,
 		.min_nodes = min_nodes, .max_nodes = max_nodes,
 		.req_nodes = req_nodes, .mode = mode,
 		.preemptee_candidates = preemptee_candidates,
@@ -79,7 +107,7 @@ int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
 		.job = job_ptr, .cand = bitmap, .min_nodes = min_nodes,
 		.max_nodes = max_nodes, .req_nodes = req_nodes,
 		.switches_as_racks = false, .final = true, .try = _try,
-		.arg = &c,
+		.node_free = _node_free, .arg = &c,
 	};
 	int rc;
 
@@ -94,6 +122,9 @@ int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
 	if (!idle)
 		idle = dlsym(RTLD_DEFAULT, "idle_node_bitmap");
 	ask.idle = idle;
+	/* cons_tres's per-node allocation counts, recomputed only when a
+	 * node changed since the last time */
+	ops->nodeinfo_set_all();
 	fabric_place_set_name(PLUGIN);
 	rc = fabric_place(&ask);
 	return rc == SLURM_ERROR ? EINVAL : rc;	/* cons_tres says EINVAL */

@@ -7,6 +7,7 @@
 #ifndef FABSCHED_FABRIC_HOOK_H
 #define FABSCHED_FABRIC_HOOK_H
 
+#include "src/common/select.h"
 #include "src/slurmctld/slurmctld.h"
 
 /* cons_tres's select_p_job_test */
@@ -23,7 +24,7 @@ typedef int (*fabric_job_test_f)(job_record_t *job_ptr, bitstr_t *bitmap,
  * backend.  In slurmctld only; never fails for a fabsched reason other
  * than "not now" (the job stays pending, its reason says why).
  */
-int fabric_job_test(fabric_job_test_f backend, job_record_t *job_ptr,
+int fabric_job_test(const slurm_select_ops_t *backend, job_record_t *job_ptr,
 		    bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
 		    uint32_t req_nodes, uint16_t mode,
 		    List preemptee_candidates, List *preemptee_job_list,

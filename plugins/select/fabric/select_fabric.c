@@ -308,7 +308,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 	/* @bitmap holds the nodes slurmctld lets this job use; the hook
 	 * narrows it to a locality domain and calls cons_tres. */
-	return fabric_job_test(backend.ops.job_test, job_ptr, bitmap,
+	return fabric_job_test(&backend.ops, job_ptr, bitmap,
 			       min_nodes, max_nodes, req_nodes, mode,
 			       preemptee_candidates, preemptee_job_list,
 			       exc_core_bitmap);

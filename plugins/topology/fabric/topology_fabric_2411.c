@@ -48,6 +48,7 @@
 
 #include "fabric_model.h"
 #include "fabric_place.h"
+#include "fabsched_select.h"
 #include "fabsched_topo.h"
 
 const char plugin_name[] = "fabsched fabric topology plugin";
@@ -216,6 +217,20 @@ static int _try(bitstr_t *cand, void *arg)
 	return common_topo_choose_nodes(te);
 }
 
+/* What cons_tres found usable for the job on a node: its available CPUs
+ * already count the job's memory and GRES there. */
+static void _node_free(int node, struct fse_node_res *r, void *arg)
+{
+	struct eval_call *c = arg;
+	avail_res_t *ar = c->te->avail_res_array ?
+		c->te->avail_res_array[node] : NULL;
+
+	r->cpus = ar ? ar->avail_cpus : 0;
+	r->mem = UINT64_MAX;
+	for (int g = 0; g < FSE_SHAPE_GRES; g++)
+		r->gres[g] = UINT64_MAX;
+}
+
 extern int topology_p_eval_nodes(topology_eval_t *te)
 {
 	struct eval_call c = { .te = te };
@@ -223,7 +238,7 @@ extern int topology_p_eval_nodes(topology_eval_t *te)
 		.job = te->job_ptr,
 		.min_nodes = te->min_nodes, .max_nodes = te->max_nodes,
 		.req_nodes = te->req_nodes, .switches_as_racks = true,
-		.try = _try, .arg = &c,
+		.try = _try, .node_free = _node_free, .arg = &c,
 	};
 	int rc;
 

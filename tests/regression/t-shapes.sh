@@ -1,0 +1,240 @@
+#!/bin/bash
+# t-shapes.sh - the job shapes users submit, on fabsched's placement and on
+# stock Slurm, side by side, on one 16-node cluster of 4 racks (4 nodes of
+# 4 cores and 2000 MB each; racks 2-4 also hold gres rdma:2 and
+# hugepages:2m:512 per node, count-only).
+#
+# Run 1: fabsched's placement (select/cons_tres_fabric + topology/fabric on
+# Slurm 22.05; select/cons_tres + topology/fabric from 23.11) with
+# Locality=rack LocalityWait=INFINITE for the partition: a job that fits a
+# rack must get one, and a job that fits none must not wait for one.
+# Run 2: stock select/cons_tres + topology/tree on the topology.conf
+# exported from the same fabric model.
+# Each shape is submitted alone on the idle cluster (the shared-node case
+# beside a job holding half of rack 1).  Per shape, three checks:
+#   accepted where stock accepts (and refused where stock refuses),
+#   started and COMPLETED where stock's did,
+#   on fabsched, in one rack wherever it fits one, else the fewest racks.
+# The table of both runs (racks and nodes per job) is printed at the end.
+# Prints TAP.
+SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../cluster/lib.sh
+. "$SRC/tests/cluster/lib.sh"
+# shellcheck source=fabsched-plugins.sh
+. "$SRC/tests/regression/fabsched-plugins.sh"
+
+cl_require
+if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
+	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
+	exit 0
+fi
+for p in ibsim ibnetdiscover; do
+	if ! command -v $p >/dev/null; then
+		echo "1..0 # SKIP $p is missing (ibsim-utils, infiniband-diags)"
+		exit 0
+	fi
+done
+
+D=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
+export FABSCHED_CLUSTER_DIR=$D
+FABRIC="leaves=4,hosts=4,spines=2"
+work=$D.shapes
+mkdir -p "$work"
+chmod 755 "$work"
+
+# The shapes: "name expected-racks sbatch-arguments".  expected-racks is
+# what fabsched must give (one rack where the job fits one, else the
+# fewest); "-" where the job's nodes are not fabsched's choice (pinned)
+# or the job cannot run at all.
+SHAPES="n8 1 -n 8
+n16 1 -n 16
+n17 2 -n 17
+n30 2 -n 30
+n64 4 -n 64
+n65 - -n 65
+n30-tpn2 4 -n 30 --ntasks-per-node=2
+n6-c2 1 -n 6 -c 2
+n12-c2 2 -n 12 -c 2
+n8-mpc900 1 -n 8 --mem-per-cpu=900
+n8-mpc1200 2 -n 8 --mem-per-cpu=1200
+N2-mem1500 1 -N 2 --mem=1500
+N2-6 1 -N 2-6
+n8-excl 1 -n 8 --exclusive
+N4-rdma 1 -N 4 --gres=rdma:1
+n12-rdma 1 -n 12 --gres=rdma:1
+N3-huge 1 -N 3 --gres=hugepages:2m:256
+nodelist - -w n005,n009 -n 2
+exclude 1 -x n005,n009 -N 4
+switches 1 -N 4 --switches=1
+array 1 --array=0-3 -n 4
+het 1 -n 4 : -n 8
+contiguous 1 -N 3 --contiguous
+reservation 1 --reservation=shapes -n 8
+overcommit 1 -n 8 --overcommit
+shared 1 -n 8 --mem-per-cpu=100"
+NSHAPES=$(wc -l <<<"$SHAPES")
+
+tap_plan $((2 + 3 * NSHAPES))
+
+# nodes: rack 1 (n001-n004) without gres
+: > "$work/nodes"
+for i in $(seq 1 16); do
+	n=$(printf 'n%03d' "$i")
+	if [ "$i" -le 4 ]; then
+		echo "$n" >> "$work/nodes"
+	else
+		echo "$n gres=rdma:2,hugepages:2m:512" >> "$work/nodes"
+	fi
+done
+export FABSCHED_CLUSTER_NODES_FILE=$work/nodes
+export FABSCHED_CLUSTER_GRES_TYPES=rdma,hugepages
+export FABSCHED_CLUSTER_PREFIX=n
+
+declare -A RACK_OF
+load_racks() {	# load_racks TOPOLOGY_CONF
+	local sw nodes n
+	while read -r sw nodes; do
+		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
+	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
+}
+
+# job_records ID: "JobState NodeList" of every record of the job (array
+# tasks and het components included)
+job_records() {
+	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' |
+		awk -F= '$1 == "JobState" { s = $2 } $1 == "NodeList" { print s, $2 }'
+}
+
+# racks_of NODELIST: distinct racks
+racks_of() {
+	local n
+	for n in $(scontrol show hostnames "$1" 2>/dev/null); do
+		echo "${RACK_OF[$n]:-?}"
+	done | sort -u | wc -l
+}
+
+# run_shape ARGS...: submit alone, wait until it ended; sets ACC (1/0),
+# DONE (1 when every record COMPLETED), RACKS (most racks of a record),
+# NODES (node lists)
+run_shape() {
+	local id i recs
+	ACC=0 DONE=0 RACKS=- NODES=- WHY=-
+	id=$(cl_sbatch -t 2 -o /dev/null "$@" --wrap 'srun true' 2>"$work/sbatch.err") || return 0
+	[ -n "$id" ] || return 0
+	ACC=1
+	for ((i = 0; i < ${WAIT:-120}; i++)); do
+		[ -z "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] && break
+		sleep 0.5
+	done
+	recs=$(job_records "$id")
+	WHY=$(cl_job_field "$id" Reason)
+	if [ -z "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] && [ -n "$recs" ] &&
+	   ! awk '$1 != "COMPLETED" { bad = 1 } END { exit !bad }' <<<"$recs"; then
+		DONE=1
+	fi
+	scancel "$id" 2>/dev/null
+	RACKS=$(while read -r st nl; do racks_of "$nl"; done <<<"$recs" | sort -n | tail -1)
+	NODES=$(awk '{ print $2 }' <<<"$recs" | sort -u | tr '\n' ' ')
+	NODES=${NODES% }
+}
+
+# run_all LABEL: every shape; fills RES[label:name]="acc done racks nodes"
+declare -A RES
+run_all() {
+	local name exp args filler
+	msg=$(scontrol create reservation reservationname=shapes users=root \
+		nodes="n[005-012]" starttime=now duration=60 flags=ignore_jobs 2>&1) ||
+		tap_diag "$1: reservation not created: $msg"
+	while read -r name exp args; do
+		filler=
+		# a job that cannot run (nor is pinned) is not waited for long
+		WAIT=120
+		[ "$exp" = - ] && [ "$name" != nodelist ] && WAIT=20
+		if [ "$name" = shared ]; then
+			# half of rack 1 busy: 2 cores of each of its nodes
+			filler=$(cl_sbatch -t 2 -o /dev/null -w n001,n002,n003,n004 -n 8 \
+				--ntasks-per-node=2 --mem-per-cpu=100 --wrap 'sleep 40')
+			for ((i = 0; i < 40; i++)); do
+				[ "$(cl_job_field "$filler" JobState)" = RUNNING ] && break
+				sleep 0.5
+			done
+		fi
+		# shellcheck disable=SC2086
+		run_shape $args
+		RES[$1:$name]="$ACC $DONE $RACKS $NODES"
+		[ "$DONE" = 1 ] || tap_diag "$1: $name: accepted=$ACC, not completed, reason $WHY $(cat "$work/sbatch.err")"
+		[ -n "$filler" ] && { scancel "$filler"; cl_wait_job "$filler" 30 >/dev/null; }
+	done <<<"$SHAPES"
+	scontrol delete reservation=shapes >/dev/null 2>&1
+}
+
+# ------------------------------------------------------------ run 1: fabsched
+plugdir=$work/plugins
+mkdir -p "$plugdir"
+rm -f "$plugdir"/*.so
+# the placement plugins and fabsched.so; the gres here are count-only
+# (stock's generic GRES on both runs)
+for so in "$FABSCHED_BUILDDIR"/plugins/select/*/.libs/*.so \
+	  "$FABSCHED_BUILDDIR"/plugins/topology/*/.libs/*.so \
+	  "$FABSCHED_BUILDDIR"/plugins/spank/.libs/fabsched.so; do
+	[ -f "$so" ] && cp "$so" "$plugdir/"
+done
+chmod 755 "$plugdir" "$plugdir"/*.so
+printf 'required %s/fabsched.so\n' "$plugdir" > "$plugdir/plugstack.conf"
+export FABSCHED_CLUSTER_PLUGIN_DIR=$plugdir
+export FABSCHED_CLUSTER_PLUGSTACK=$plugdir/plugstack.conf
+cat > "$work/fabsched.conf" <<EOF
+FabricModel=$D/etc/fabric.json
+PartitionName=batch Locality=rack LocalityWait=INFINITE
+EOF
+export FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
+cl_up --fabric "$FABRIC"
+tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + topology/fabric (Slurm $(fs_flavour) flavour), Locality=rack LocalityWait=INFINITE" ||
+	tap_bail "the cluster did not come up"
+"$CL" fabric run timeout 60 "$FABSCHED_BUILDDIR/cli/fabsched" topo discover --live \
+	-o "$D/etc/fabric.json" >"$work/discover.log" 2>&1 &&
+	"$FABSCHED_BUILDDIR/cli/fabsched" topo export -j "$D/etc/fabric.json" \
+		-o "$work/topology.conf" >>"$work/discover.log" 2>&1 ||
+	tap_bail "fabric discovery failed: $(cat "$work/discover.log")"
+scontrol reconfigure
+# 24.11 restarts slurmctld to reconfigure: wait until it answers again
+for ((i = 0; i < 60; i++)); do scontrol ping >/dev/null 2>&1 && break; sleep 0.5; done
+load_racks "$work/topology.conf"
+run_all fabsched
+cl_down
+
+# ------------------------------------------------------------ run 2: stock
+export FABSCHED_CLUSTER_SELECT=select/cons_tres
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
+export FABSCHED_CLUSTER_TOPOLOGY_CONF=$work/topology.conf
+unset FABSCHED_CLUSTER_ETC_FILES FABSCHED_CLUSTER_PLUGSTACK FABSCHED_CLUSTER_PLUGIN_DIR
+cl_up --fabric "$FABRIC"
+tap_ok $? "cluster up: stock select/cons_tres + topology/tree (exported topology.conf)" ||
+	tap_bail "the stock cluster did not come up"
+run_all stock
+cl_down
+
+# ------------------------------------------------------------ checks
+table=$(printf '%-12s %-38s | %-5s %-24s | %-5s %s\n' shape "sbatch" "fab" "nodes" "stock" "nodes")
+more_fab=0 more_stock=0
+while read -r name exp args; do
+	read -r fa fd fr fn <<<"${RES[fabsched:$name]}"
+	read -r sa sd sr sn <<<"${RES[stock:$name]}"
+	tap_is "$fa" "$sa" "$name ($args): accepted on fabsched as on stock"
+	tap_is "$fd" "$sd" "$name: COMPLETED on fabsched as on stock"
+	if [ "$exp" = - ]; then
+		tap_ok true "$name: nodes not fabsched's choice (fabsched $fr racks, stock $sr)"
+	else
+		tap_is "$fr" "$exp" "$name: fabsched placed it on $exp rack(s), the fewest that hold it (stock: $sr)"
+		[ "$fr" != - ] && [ "$fr" -gt "$exp" ] && more_fab=$((more_fab + 1))
+		[ "$sr" != - ] && [ "$sr" -gt "$exp" ] && more_stock=$((more_stock + 1))
+	fi
+	table+=$'\n'$(printf '%-12s %-38s | %-5s %-24s | %-5s %s' "$name" "$args" \
+		"$fr" "$fn" "$sr" "$sn")
+done <<<"$SHAPES"
+table+=$'\n'"jobs on more racks than needed: fabsched $more_fab, stock $more_stock"
+echo "$table" > "$work/side-by-side.txt"
+tap_diag "$table"
+tap_done
