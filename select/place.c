@@ -144,11 +144,43 @@ static int _cmp_node_caps(const void *a, const void *b, void *arg)
 	return _cmp_node_rank(a, b, (void *)c->t);
 }
 
-static int _cmp_u32_desc(const void *a, const void *b)
+/* Sum of the k largest of a[0..m) (reorders a): quickselect, O(m). */
+static int64_t _top_sum(uint32_t *a, int m, uint32_t k)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int lo = 0, hi = m - 1;
+	int64_t sum = 0;
 
-	return (x < y) - (x > y);
+	if ((uint32_t)m <= k) {
+		for (int i = 0; i < m; i++)
+			sum += a[i];
+		return sum;
+	}
+	/* move the k largest to a[0..k) */
+	while (lo < hi) {
+		uint32_t pivot = a[lo + (hi - lo) / 2], t;
+		int i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] > pivot)
+				i++;
+			while (a[j] < pivot)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if ((int)k - 1 <= j)
+			hi = j;
+		else if ((int)k - 1 >= i)
+			lo = i;
+		else
+			break;
+	}
+	for (uint32_t i = 0; i < k; i++)
+		sum += a[i];
+	return sum;
 }
 
 /*
@@ -178,12 +210,8 @@ static void _tally(const struct fse_topo *t, struct fse_work *w,
 		w->caps[m++] = c;
 		u += c;
 	}
-	if (nd->tasks && (uint32_t)m > nd->max) {
-		qsort(w->caps, m, sizeof(uint32_t), _cmp_u32_desc);
-		u = 0;
-		for (uint32_t i = 0; i < nd->max; i++)
-			u += w->caps[i];
-	}
+	if (nd->tasks && (uint32_t)m > nd->max)
+		u = _top_sum(w->caps, m, nd->max);
 	*nodes = m;
 	*units = u;
 }
@@ -195,7 +223,6 @@ static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w,
 			     const uint32_t *caps)
 {
 	int m = 0;
-	int64_t u = 0;
 
 	for (int i = 0; i < t->nnodes; i++) {
 		uint32_t c = (avail && !avail[i]) ? 0 : caps[i];
@@ -203,11 +230,7 @@ static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w,
 		if (c)
 			w->caps[m++] = c > nd->tasks ? (uint32_t)nd->tasks : c;
 	}
-	if ((uint32_t)m > nd->max)
-		qsort(w->caps, m, sizeof(uint32_t), _cmp_u32_desc);
-	for (int i = 0; i < m && (uint32_t)i < nd->max; i++)
-		u += w->caps[i];
-	return u;
+	return _top_sum(w->caps, m, nd->max);
 }
 
 /*

@@ -12,7 +12,7 @@ CLUSTER_TESTS = \
 	tests/regression/t-prolog.sh \
 	tests/regression/t-scratch.sh
 
-EXTRA_DIST += tests/cluster tests/regression
+EXTRA_DIST += tests/cluster tests/regression tests/slurm-regression
 
 check-cluster: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(CLUSTER_TESTS)"

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <malloc.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +60,16 @@ static uint32_t _rand(void)
 	return (uint32_t)_rng;
 }
 
-static int _bench(int nnodes, int decisions)
+/* tasks: jobs sized by tasks (sbatch -n) on nodes of 64 cores whose free
+ * cores vary, instead of by nodes */
+static int _bench(int nnodes, int decisions, bool tasks)
 {
 	int nracks = 0, npods;
 	int *node_rack = malloc(nnodes * sizeof(int));
 	int *rack_pod = malloc(nnodes * sizeof(int));
 	uint8_t *avail = malloc(nnodes);
+	uint32_t *now = malloc(nnodes * sizeof(uint32_t));
+	uint32_t *idle = malloc(nnodes * sizeof(uint32_t));
 	double *t_us = malloc(decisions * sizeof(double)), t0, build;
 	struct fse_spec s = { 0 };
 	struct fse_topo *t;
@@ -75,8 +80,10 @@ static int _bench(int nnodes, int decisions)
 	size_t heap0, heap_topo, heap_all;
 	char err[256];
 
-	if (!node_rack || !rack_pod || !avail || !t_us)
+	if (!node_rack || !rack_pod || !avail || !t_us || !now || !idle)
 		return -1;
+	for (int i = 0; i < nnodes; i++)
+		idle[i] = 64;
 	/* racks of RACK_MIN..RACK_MAX nodes, the last one what is left */
 	for (int i = 0; i < nnodes; nracks++) {
 		int size = RACK_MIN + _rand() % (RACK_MAX - RACK_MIN + 1);
@@ -117,13 +124,22 @@ static int _bench(int nnodes, int decisions)
 			for (int i = 0; i < nnodes;) {
 				int run = 1 + _rand() % 12, busy = _rand() % 10 < 6;
 
-				for (int j = 0; j < run && i < nnodes; j++, i++)
-					avail[i] = !busy;
+				for (int j = 0; j < run && i < nnodes; j++, i++) {
+					avail[i] = !busy || tasks;
+					now[i] = busy ? _rand() % 64 : 64;
+				}
 			}
 		rq.min_nodes = kind < 6 ? 1 + _rand() % 8 :
 			       kind < 9 ? 9 + _rand() % 24 : 33 + _rand() % 224;
 		rq.level = _rand() % 3;
 		rq.relaxed = _rand() % 4 == 0;
+		if (tasks) {
+			rq.ntasks = rq.min_nodes * (1 + _rand() % 64);
+			rq.max_nodes = rq.ntasks;
+			rq.min_nodes = 1;
+			rq.tasks_now = now;
+			rq.tasks_idle = idle;
+		}
 		t0 = _now_us();
 		fse_place(t, w, &rq, avail, &res);
 		t_us[d] = _now_us() - t0;
@@ -132,11 +148,13 @@ static int _bench(int nnodes, int decisions)
 		never += res.status == FSE_NEVER;
 	}
 	qsort(t_us, decisions, sizeof(double), _cmp_double);
-	printf("%6d nodes %5d racks %4d pods  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never)\n",
-	       nnodes, nracks, npods, build, t_us[decisions / 2],
+	printf("%6d nodes %5d racks %4d pods  %s  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never)\n",
+	       nnodes, nracks, npods, tasks ? "by tasks" : "by nodes", build,
+	       t_us[decisions / 2],
 	       t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok, wait,
 	       never);
-	printf("%6d nodes  memory: domains %9zu B (%5.1f B/node)  + workspace + target record %9zu B  = %9zu B (%5.1f B/node)\n",
+	if (!tasks)
+		printf("%6d nodes  memory: domains %9zu B (%5.1f B/node)  + workspace + target record %9zu B  = %9zu B (%5.1f B/node)\n",
 	       nnodes, heap_topo, (double)heap_topo / nnodes,
 	       heap_all - heap_topo, heap_all, (double)heap_all / nnodes);
 	fse_share_free(sh);
@@ -145,6 +163,8 @@ static int _bench(int nnodes, int decisions)
 	free(node_rack);
 	free(rack_pod);
 	free(avail);
+	free(now);
+	free(idle);
 	free(t_us);
 	return 0;
 }
@@ -159,7 +179,8 @@ int main(int argc, char **argv)
 	printf("fse_place: racks of %d-%d nodes, %d racks per pod, %d decisions per fabric\n",
 	       RACK_MIN, RACK_MAX, RACKS_PER_POD, decisions);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (_bench(sizes[i], decisions))
+		if (_bench(sizes[i], decisions, false) ||
+		    _bench(sizes[i], decisions, true))
 			return 1;
 	return 0;
 }

@@ -142,9 +142,6 @@ run_shape() {
 declare -A RES
 run_all() {
 	local name exp args filler
-	msg=$(scontrol create reservation reservationname=shapes users=root \
-		nodes="n[005-012]" starttime=now duration=60 flags=ignore_jobs 2>&1) ||
-		tap_diag "$1: reservation not created: $msg"
 	while read -r name exp args; do
 		filler=
 		# a job that cannot run (nor is pinned) is not waited for long
@@ -159,13 +156,19 @@ run_all() {
 				sleep 0.5
 			done
 		fi
+		if [ "$name" = reservation ]; then
+			# racks 2 and 3 reserved for root, for this job only
+			msg=$(scontrol create reservation reservationname=shapes users=root \
+				nodes="n[005-012]" starttime=now duration=60 flags=ignore_jobs 2>&1) ||
+				tap_diag "$1: reservation not created: $msg"
+		fi
 		# shellcheck disable=SC2086
 		run_shape $args
+		[ "$name" = reservation ] && scontrol delete reservation=shapes >/dev/null 2>&1
 		RES[$1:$name]="$ACC $DONE $RACKS $NODES"
 		[ "$DONE" = 1 ] || tap_diag "$1: $name: accepted=$ACC, not completed, reason $WHY $(cat "$work/sbatch.err")"
 		[ -n "$filler" ] && { scancel "$filler"; cl_wait_job "$filler" 30 >/dev/null; }
 	done <<<"$SHAPES"
-	scontrol delete reservation=shapes >/dev/null 2>&1
 }
 
 # ------------------------------------------------------------ run 1: fabsched

@@ -727,6 +727,17 @@ static void test_tasks(void **state)
 	/* not enough room anywhere: plain wait */
 	assert_int_equal(_place_tasks(&f, 40, 1, 40, FSE_RACK, now, idle), FSE_NOT_NOW);
 	assert_false(f.res.could_relax);
+
+	/* at most 2 nodes: a rack counts the room of its 2 roomiest nodes */
+	for (int i = 0; i < 16; i++)
+		now[i] = 1;
+	now[9] = 3; now[10] = 2;	/* rack 2: 1 3 2 1 */
+	now[13] = 4;			/* rack 3: 1 4 1 1 */
+	assert_int_equal(_place_tasks(&f, 5, 1, 2, FSE_RACK, now, idle), FSE_OK);
+	assert_int_equal(f.res.count, 2);
+	assert_string_equal(_nodes(&f), "9,10");	/* 3+2: the least room */
+	assert_int_equal(_place_tasks(&f, 6, 1, 2, FSE_RACK, now, idle), FSE_NOT_NOW);
+	assert_true(f.res.could_relax);	/* 4+2 across racks 2 and 3 */
 	_free(&f);
 }
 
