@@ -30,6 +30,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "fs_values.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,11 +40,12 @@ extern "C" {
 
 struct fst_model;
 
-/* Locality levels, narrowest first; same values as enum fs_locality_level. */
+/* Locality levels, narrowest first: the levels of fabsched.conf and
+ * --fabric-locality (enum fs_locality_level of common/fs_values.h). */
 enum fse_level {
-	FSE_RACK = 0,
-	FSE_POD = 1,
-	FSE_ANY = 2,
+	FSE_RACK = FS_LOCALITY_RACK,
+	FSE_POD = FS_LOCALITY_POD,
+	FSE_ANY = FS_LOCALITY_ANY,
 };
 
 /* ------------------------------------------------------------ domains */
@@ -233,6 +237,10 @@ bool fse_share_counts(const struct fse_topo *t, uint32_t n,
 bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
 		     double target, uint32_t n, enum fse_level level);
 
+/* Records one job that counts: got its domain or not.  fse_share_record
+ * and fse_ledger_count / fse_ledger_commit go through it. */
+void fse_share_push(struct fse_share *s, bool got);
+
 /* The same decision for a job whose fit is known (res->fits_domain of a
  * placement, or fse_share_counts): @counts false relaxes it. */
 bool fse_share_relax_fit(const struct fse_share *s, double target,
@@ -266,6 +274,127 @@ int fse_share_parse(struct fse_share *s, const char *text);
 /* Share of the remembered jobs that got their domain (1 when none);
  * *count (when not NULL) receives how many are remembered. */
 double fse_share_get(const struct fse_share *s, unsigned *count);
+
+/* ------------------------------------------------------------ decisions */
+
+#define FSE_WAIT_INFINITE FS_DURATION_INFINITE
+
+/* Where a job's locality came from. */
+enum fse_policy_from {
+	FSE_FROM_PARTITION = 0,	/* fabsched.conf: Locality, LocalityWait, ... */
+	FSE_FROM_OPTION,	/* --fabric-locality */
+	FSE_FROM_SWITCHES,	/* --switches=N[@wait] read as at most N racks */
+};
+
+/* What decides a job's locality, from plain inputs. */
+struct fse_policy_in {
+	enum fse_level part_level;	/* the partition's Locality */
+	uint64_t part_wait;		/* LocalityWait, s; FSE_WAIT_INFINITE */
+	uint32_t part_max_racks;	/* MaxRacks, 0: none */
+	double part_target;		/* LocalityTarget 0-1, 0: none */
+	bool job_set;			/* --fabric-locality given */
+	enum fse_level job_level;
+	bool job_wait_set;		/* with "@wait" */
+	uint64_t job_wait;
+	bool switches;			/* --switches, where read as racks */
+	uint32_t switches_racks;
+	uint64_t switches_wait;		/* its wait, s */
+};
+
+struct fse_policy {
+	enum fse_level level;
+	uint64_t wait;			/* s; FSE_WAIT_INFINITE */
+	uint32_t max_racks;		/* 0: no limit */
+	double target;			/* 0: none */
+	enum fse_policy_from from;
+};
+
+/* --switches wins over --fabric-locality, which wins over the partition
+ * (its wait only when given; MaxRacks and LocalityTarget stay the
+ * partition's, but --switches sets the racks). */
+void fse_policy_resolve(const struct fse_policy_in *in, struct fse_policy *out);
+const char *fse_policy_from_name(enum fse_policy_from from);
+
+/* Whether a job that has waited @waited seconds takes the tightest
+ * placement free now: its wait bound passed, or its partition's share is
+ * above the target (*by_target then true; fits_domain: the job counts,
+ * fse_request_fits_domain). */
+bool fse_decide_relaxed(const struct fse_policy *pol, uint64_t waited,
+			const struct fse_share *share, bool fits_domain,
+			bool *by_target);
+
+/* What to do with a job the engine and the backend did not place (res the
+ * engine's last result, tries how many domains the backend refused). */
+enum fse_action {
+	FSE_ACT_BACKEND,	/* no domain can ever hold it by fabsched's count:
+				   Slurm's node choice on every candidate decides */
+	FSE_ACT_WAIT,		/* its locality keeps it waiting: say why */
+	FSE_ACT_ANY,		/* any placement will do: the backend on every
+				   candidate, recorded as relaxed */
+	FSE_ACT_RESOURCES,	/* not enough free: plain Resources */
+};
+enum fse_action fse_decide_unplaced(const struct fse_request *rq,
+				    const struct fse_result *res, int tries);
+
+/* ------------------------------------------------------------ ledger */
+
+/*
+ * The controller's locality record: one fse_share per partition (name ""
+ * for none), and the latest successful decision of each job not yet known
+ * to be its start (where the node choice also runs for will-run and
+ * test-only calls).  Such a decision counts toward its partition's share
+ * once the job is seen holding an allocation (fse_ledger_commit), and is
+ * forgotten when the job is gone.  Its state text, kept across daemon
+ * restarts:
+ *   share <partition|-> <outcomes, oldest first: 1 got its domain>
+ *   pending <job id> <partition|-> <counts 0|1><got 0|1>
+ * One per scheduler; not thread-safe.
+ */
+#define FSE_LEDGER_PEND_MAX 1024	/* decisions kept, the oldest dropped */
+
+struct fse_ledger;
+
+struct fse_ledger *fse_ledger_new(int pend_max);	/* 0: default */
+void fse_ledger_free(struct fse_ledger *l);		/* NULL is fine */
+
+/* Index of a partition's record, made when missing; -1: out of memory. */
+int fse_ledger_part(struct fse_ledger *l, const char *name);
+int fse_ledger_nparts(const struct fse_ledger *l);
+const char *fse_ledger_part_name(const struct fse_ledger *l, int k);
+struct fse_share *fse_ledger_share(const struct fse_ledger *l, int k);
+
+/* A start: count it toward partition k's share. */
+void fse_ledger_count(struct fse_ledger *l, int k, bool got);
+
+/* Keep the latest decision of a job (replacing an earlier one); @note is
+ * copied (what the decision added to the job, to take back if the job is
+ * asked about again).  RET 0, -1 on bad arguments or out of memory. */
+int fse_ledger_pend(struct fse_ledger *l, uint32_t job_id, int part,
+		    bool counts, bool got, const char *note);
+const char *fse_ledger_note(const struct fse_ledger *l, uint32_t job_id);
+void fse_ledger_drop_note(struct fse_ledger *l, uint32_t job_id);
+int fse_ledger_npend(const struct fse_ledger *l);
+
+enum fse_job_state {
+	FSE_JOB_PENDING,	/* still waiting: keep the decision */
+	FSE_JOB_STARTED,	/* holds an allocation: count it */
+	FSE_JOB_GONE,		/* unknown, or ended without one: forget it */
+};
+typedef enum fse_job_state (*fse_job_state_f)(uint32_t job_id, void *arg);
+
+/* Count the kept decisions of started jobs, forget those of jobs gone.
+ * RET how many were counted. */
+int fse_ledger_commit(struct fse_ledger *l, fse_job_state_f state, void *arg);
+
+/* Changed since it was last written or read. */
+bool fse_ledger_dirty(const struct fse_ledger *l);
+
+/* The state text.  write: RET 0, -1 on a write error.  read: appends to
+ * the record; every well-formed line is taken, malformed ones are skipped
+ * and RET -1 with "<name>:<first bad line>: ... expected ..." in err. */
+int fse_ledger_write(struct fse_ledger *l, FILE *f);
+int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
+		    char *err, size_t errlen);
 
 const char *fse_level_name(enum fse_level level);	/* "rack", ... */
 const char *fse_status_name(enum fse_status st);	/* "ok", ... */

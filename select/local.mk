@@ -6,8 +6,10 @@ noinst_LTLIBRARIES += select/libfabsched_select.la
 select_libfabsched_select_la_SOURCES = \
 	select/fabsched_select.h \
 	select/select_private.h \
+	select/decide.c \
 	select/domains.c \
 	select/place.c \
+	select/ledger.c \
 	select/shape.c \
 	select/share.c
 select_libfabsched_select_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \

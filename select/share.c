@@ -4,6 +4,7 @@
  * and the decision it drives (wait for locality, or take the tightest
  * placement free now).  See fabsched_select.h.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "fabsched_select.h"
@@ -91,8 +92,10 @@ bool fse_share_relax_fit(const struct fse_share *s, double target,
 	return (double)got >= target * (double)count;
 }
 
-static void _push(struct fse_share *s, uint8_t got)
+void fse_share_push(struct fse_share *s, bool got)
 {
+	if (!s)
+		return;
 	if (s->count == s->window)
 		s->got -= s->ring[s->pos];
 	else
@@ -109,7 +112,7 @@ void fse_share_record(struct fse_share *s, const struct fse_topo *t,
 	(void)t;
 	if (!s || !rq || !res || res->status != FSE_OK || !res->fits_domain)
 		return;
-	_push(s, res->level <= rq->level);
+	fse_share_push(s, res->level <= rq->level);
 }
 
 size_t fse_share_format(const struct fse_share *s, char *buf, size_t size)
@@ -134,6 +137,6 @@ int fse_share_parse(struct fse_share *s, const char *text)
 		if (*p != '0' && *p != '1')
 			return -1;
 	for (; *text; text++)
-		_push(s, *text == '1');
+		fse_share_push(s, *text == '1');
 	return 0;
 }

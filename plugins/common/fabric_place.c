@@ -43,11 +43,6 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-#include "src/interfaces/gres.h"
-#else
-#include "src/common/gres.h"
-#endif
 
 #include "fabric_place.h"
 #include "fabsched_conf.h"
@@ -74,26 +69,14 @@ static struct {
 	uint32_t *tasks_now;	/* [node_count] job's tasks per node, now */
 	uint32_t *tasks_idle;	/* [node_count] and on the idle partition */
 	uint8_t *skip;		/* [racks] */
-	/* per partition: did recent jobs that fit a domain get one (kept
-	 * across reconfigurations; LocalityTarget reads it) */
-	struct part_share {
-		char *part;
-		struct fse_share *share;
-	} *shares;
-	int nshares;
-	bool shares_loaded;	/* the state file was read (once) */
-	bool shares_dirty;	/* changed since it was written */
-	/* decisions not known to be starts yet (flavours whose backend also
-	 * runs for will-run and test-only calls): counted once the job holds
-	 * an allocation */
-	struct pending_rec {
-		uint32_t job_id;
-		int part;		/* index in shares */
-		bool counts;		/* fits one domain of its level */
-		bool got;		/* and got one */
-		char *note;		/* added to SystemComment, or NULL */
-	} *pend;
-	int npend;
+	/* per partition: did recent jobs that fit a domain get one, and the
+	 * decisions not known to be starts yet (kept across
+	 * reconfigurations; LocalityTarget reads it) */
+	struct fse_ledger *ledger;
+	bool ledger_loaded;	/* the state file was read (once) */
+	time_t save_sec;	/* saves in the current second ... */
+	int save_n;		/* ... at most a few */
+	time_t commit_sec;	/* last scan of the pending decisions */
 	/* timing of the calls that the engine handled */
 	uint64_t calls, started, waits, relaxed;
 	double hook_us, hook_us_max, backend_us;
@@ -193,22 +176,13 @@ static bool _ready(void)
 	return true;
 }
 
-/* ------------------------------------------------------------ policy */
-
-struct policy {
-	struct fs_locality loc;
-	uint32_t max_racks;
-	double target;		/* LocalityTarget, 0-1; 0: none */
-	const char *from;	/* "--fabric-locality" or "partition" */
-};
+/* ------------------------------------------------------------ ledger */
 
 /*
- * The share records are kept in StateSaveLocation, so that a restart of
- * slurmctld (which is also how 24.11 reconfigures) does not forget them:
- *   share <partition|-> <outcomes, oldest first: 1 got its domain>
- *   pending <job id> <partition|-> <counts 0|1><got 0|1>
- * Written through a temporary file and rename when they change (at most a
- * few times a second from the scheduling path, see _shares_save_soon).
+ * The locality record (fse_ledger of select/) is kept in StateSaveLocation,
+ * so that a restart of slurmctld (which is also how 24.11 reconfigures)
+ * does not forget it; written through a temporary file and rename when it
+ * changed (at most a few times a second from the scheduling path).
  */
 #define SHARE_FILE "fabsched_locality_share"
 
@@ -220,185 +194,135 @@ static char *_share_path(void)
 			      SHARE_FILE);
 }
 
-/* Index of a partition's record, made when missing; -1: out of memory. */
-static int _share_index(const char *name)
-{
-	struct fse_share *sh;
-
-	for (int i = 0; i < fab.nshares; i++)
-		if (!strcmp(fab.shares[i].part, name))
-			return i;
-	if (!(sh = fse_share_new(0)))
-		return -1;
-	xrecalloc(fab.shares, fab.nshares + 1, sizeof(*fab.shares));
-	fab.shares[fab.nshares].part = xstrdup(name);
-	fab.shares[fab.nshares].share = sh;
-	return fab.nshares++;
-}
-
-static void _pend(uint32_t job_id, int part, bool counts, bool got,
-		  char *note);
-
-/* One line of the state file; -1 when malformed. */
-static int _shares_load_line(char *line)
-{
-	char *f[5], *save = NULL, *end = NULL;
-	int n = 0, k;
-	unsigned long id;
-
-	for (char *t = strtok_r(line, " ", &save); t && n < 5;
-	     t = strtok_r(NULL, " ", &save))
-		f[n++] = t;
-	if (n == 3 && !strcmp(f[0], "share")) {
-		k = _share_index(!strcmp(f[1], "-") ? "" : f[1]);
-		return (k < 0 || fse_share_parse(fab.shares[k].share, f[2])) ?
-			-1 : 0;
-	}
-	if (n != 4 || strcmp(f[0], "pending"))
-		return -1;
-	errno = 0;
-	id = strtoul(f[1], &end, 10);
-	if (errno || *end || !id || id > UINT32_MAX || strlen(f[3]) != 2 ||
-	    !strchr("01", f[3][0]) || !strchr("01", f[3][1]))
-		return -1;
-	if ((k = _share_index(!strcmp(f[2], "-") ? "" : f[2])) < 0)
-		return -1;
-	_pend((uint32_t)id, k, f[3][0] == '1', f[3][1] == '1', NULL);
-	return 0;
-}
-
 static void _shares_load(void)
 {
-	char *path = _share_path(), *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, bad = 0;
-	ssize_t len;
+	char *path = _share_path(), err[FS_MSG_SIZE];
 	FILE *f;
 
-	fab.shares_loaded = true;
+	fab.ledger_loaded = true;
 	if (!path)
 		return;
 	if (!(f = fopen(path, "re"))) {
 		if (errno != ENOENT)
 			error("%s: %s: %m: locality shares start empty",
 			      fab.name, path);
-		xfree(path);
-		return;
+	} else {
+		if (fse_ledger_read(fab.ledger, f, path, err, sizeof(err)))
+			error("%s: %s", fab.name, err);
+		fclose(f);
 	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (!len || line[0] == '#')
-			continue;
-		if (_shares_load_line(line))
-			bad++;
-	}
-	if (bad)
-		error("%s: %s: %d malformed line(s) of %d ignored; expected \"share <partition> <0|1 per job>\" or \"pending <job id> <partition> <0|1><0|1>\"",
-		      fab.name, path, bad, lineno);
-	fab.shares_dirty = false;
-	free(line);
-	fclose(f);
 	xfree(path);
-}
-
-static const char *_part_name(int k)
-{
-	return fab.shares[k].part[0] ? fab.shares[k].part : "-";
 }
 
 static void _shares_save(void)
 {
-	char *path, *tmp, *buf = NULL;
-	size_t cap = 0;
+	char *path, *tmp;
 	FILE *f;
-	int rc = 0;
+	int rc;
 
-	if (!fab.nshares || !(path = _share_path()))
+	if (!fse_ledger_nparts(fab.ledger) || !(path = _share_path()))
 		return;
-	fab.shares_dirty = false;
 	tmp = xstrdup_printf("%s.new", path);
 	if (!(f = fopen(tmp, "we"))) {
 		error("%s: %s: %m: locality shares not saved", fab.name, tmp);
-		goto out;
-	}
-	fprintf(f, "# fabsched: per partition, recent jobs that fit one locality domain, oldest first (1: got it)\n");
-	for (int i = 0; i < fab.nshares; i++) {
-		size_t n = fse_share_format(fab.shares[i].share, NULL, 0);
-
-		if (n + 1 > cap) {
-			cap = n + 1;
-			xrealloc(buf, cap);
+	} else {
+		rc = fse_ledger_write(fab.ledger, f);
+		if (fclose(f) || rc || rename(tmp, path)) {
+			error("%s: %s: %m: locality shares not saved", fab.name,
+			      path);
+			unlink(tmp);
 		}
-		fse_share_format(fab.shares[i].share, buf, cap);
-		fprintf(f, "share %s %s\n", _part_name(i), buf);
 	}
-	for (int i = 0; i < fab.npend; i++)
-		if (fab.pend[i].counts)
-			fprintf(f, "pending %u %s %d%d\n", fab.pend[i].job_id,
-				_part_name(fab.pend[i].part), 1,
-				fab.pend[i].got ? 1 : 0);
-	if (fflush(f) || ferror(f))
-		rc = -1;
-	if (fclose(f) || rc || rename(tmp, path)) {
-		error("%s: %s: %m: locality shares not saved", fab.name, path);
-		unlink(tmp);
-	}
-out:
-	xfree(buf);
 	xfree(tmp);
 	xfree(path);
 }
 
-/*
- * In the scheduling path: save now, unless this second already saw a few
+/* In the scheduling path: save now, unless this second already saw a few
  * saves (a backfill cycle decides for hundreds of jobs); then the next
- * call after it does.
- */
+ * call after it does. */
 static void _shares_save_soon(void)
 {
-	static time_t sec;
-	static int n;
 	time_t now = time(NULL);
 
-	if (now != sec) {
-		sec = now;
-		n = 0;
+	if (now != fab.save_sec) {
+		fab.save_sec = now;
+		fab.save_n = 0;
 	}
-	if (n < 4) {
-		n++;
+	if (fab.save_n < 4) {
+		fab.save_n++;
 		_shares_save();
 	}
 }
 
-/* The share record index of a partition ("" for none); -1 when out of
- * memory. */
+/* The ledger's index of a partition ("" for none); -1 out of memory. */
 static int _share_of(const char *part)
 {
-	if (!fab.shares_loaded)
+	if (!fab.ledger && !(fab.ledger = fse_ledger_new(0)))
+		return -1;
+	if (!fab.ledger_loaded)
 		_shares_load();
-	return _share_index(part ? part : "");
+	return fse_ledger_part(fab.ledger, part ? part : "");
 }
+
+/* slurmctld's job table, for the ledger: looked up, not linked (the
+ * commands load the plugins too). */
+static enum fse_job_state _job_state(uint32_t job_id, void *arg)
+{
+	job_record_t *(*find_job)(uint32_t) = arg;
+	job_record_t *j = find_job ? find_job(job_id) : NULL;
+
+	if (j && IS_JOB_PENDING(j))
+		return FSE_JOB_PENDING;
+	if (j && j->job_resrcs) {
+		debug("%s: %pJ started: counted in its partition's share",
+		      fab.name, j);
+		return FSE_JOB_STARTED;
+	}
+	return FSE_JOB_GONE;
+}
+
+/* Count the kept decisions of jobs that now hold an allocation, at most
+ * once a second (placement calls come by the hundred per backfill cycle). */
+static void _commit_pending(void)
+{
+	static job_record_t *(*find_job)(uint32_t);
+	time_t now = time(NULL);
+
+	if (!fse_ledger_npend(fab.ledger) || now == fab.commit_sec)
+		return;
+	fab.commit_sec = now;
+	if (!find_job)
+		find_job = (job_record_t *(*)(uint32_t))
+			dlsym(RTLD_DEFAULT, "find_job_record");
+	fse_ledger_commit(fab.ledger, _job_state, (void *)find_job);
+}
+
+/* ------------------------------------------------------------ policy */
+
+struct policy {
+	struct fse_policy p;
+	struct fs_locality loc;	/* p's locality, for messages */
+};
 
 static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
 			struct policy *pol)
 {
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
-	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true };
+	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true,
+				    .wait = FS_DURATION_INFINITE };
+	struct fse_policy_in in = { 0 };
 	uint64_t mr = 0, ppm = 0;
 
-	memset(pol, 0, sizeof(*pol));
 	if (!fs_conf_part_get_uint(fab.conf, part, "LocalityTarget", &ppm))
-		pol->target = (double)ppm / 1e6;
+		in.part_target = (double)ppm / 1e6;
 	if (fs_conf_part_locality(fab.conf, part, &ploc))
 		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
 					     .wait_set = true };
 	if (!fs_conf_part_get_uint(fab.conf, part, "MaxRacks", &mr) &&
 	    mr <= UINT32_MAX)
-		pol->max_racks = (uint32_t)mr;
-	pol->loc = ploc;
-	pol->from = "partition";
+		in.part_max_racks = (uint32_t)mr;
+	in.part_level = (enum fse_level)ploc.level;
+	in.part_wait = ploc.wait;
 
 	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
 		const char *e = job_ptr->spank_job_env[i], *v = NULL;
@@ -420,161 +344,22 @@ static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
 			      fab.name, job_ptr, msg);
 			break;
 		}
-		pol->loc.level = jloc.level;
-		if (jloc.wait_set)
-			pol->loc.wait = jloc.wait;
-		pol->from = "--fabric-locality";
+		in.job_set = true;
+		in.job_level = (enum fse_level)jloc.level;
+		in.job_wait_set = jloc.wait_set;
+		in.job_wait = jloc.wait;
 		break;
 	}
 	if (switches_as_racks && job_ptr->req_switch &&
 	    job_ptr->req_switch != NO_VAL) {
-		/* --switches=N[@wait]: at most N leaf switches (racks) */
-		pol->loc.level = FS_LOCALITY_RACK;
-		pol->loc.wait = job_ptr->wait4switch;
-		pol->loc.wait_set = true;
-		pol->max_racks = job_ptr->req_switch;
-		pol->from = "--switches";
+		in.switches = true;
+		in.switches_racks = job_ptr->req_switch;
+		in.switches_wait = job_ptr->wait4switch;
 	}
-}
-
-/* ------------------------------------------------------------ job shape */
-
-/*
- * What the job asks of each node, for the engine: its tasks, CPUs per
- * task, tasks per node, memory, GRES per node or task, --exclusive,
- * --overcommit (struct fse_shape), and the GRES it names (plugin and type,
- * to find them in the nodes' GRES lists).
- */
-struct job_shape {
-	struct fse_shape s;
-	uint32_t gres_plugin[FSE_SHAPE_GRES];
-	uint32_t gres_type[FSE_SHAPE_GRES];	/* 0: any type */
-	bool mem_counted;	/* memory is a consumable resource */
-};
-
-static int _shape_gres(void *x, void *arg)
-{
-	gres_state_t *gs = x;
-	gres_job_state_t *gj = gs ? gs->gres_data : NULL;
-	struct job_shape *js = arg;
-	int g = js->s.ngres;
-
-	if (!gj || (!gj->gres_per_node && !gj->gres_per_task) ||
-	    g >= FSE_SHAPE_GRES)
-		return 0;
-	js->gres_plugin[g] = gs->plugin_id;
-	js->gres_type[g] = gj->type_id;
-	js->s.gres[g].per_node = gj->gres_per_node;
-	js->s.gres[g].per_task = gj->gres_per_task;
-	js->s.ngres++;
-	return 0;
-}
-
-static void _job_shape(job_record_t *job_ptr, uint32_t min_nodes,
-		       struct job_shape *js)
-{
-	__typeof__(job_ptr->details) d = job_ptr->details;
-	uint64_t mem = d->pn_min_memory;
-
-	memset(js, 0, sizeof(*js));
-	/* sized by tasks when it asked for tasks (-n); by nodes otherwise */
-	if (d->num_tasks && d->num_tasks != NO_VAL)
-		js->s.ntasks = d->num_tasks > min_nodes ? d->num_tasks :
-			min_nodes;
-	js->s.cpus_per_task = (d->cpus_per_task && d->cpus_per_task != NO_VAL16) ?
-		d->cpus_per_task : 1;
-	if (d->ntasks_per_node && d->ntasks_per_node != NO_VAL16)
-		js->s.tasks_per_node = d->ntasks_per_node;
-	js->mem_counted = slurm_conf.select_type_param & CR_MEMORY;
-	if (mem && mem != NO_VAL64) {
-		if (mem & MEM_PER_CPU)
-			js->s.mem_per_cpu = mem & ~MEM_PER_CPU;
-		else
-			js->s.mem_per_node = mem;
-	}
-	js->s.whole_node = d->whole_node == 1;
-	js->s.overcommit = d->overcommit;
-	if (job_ptr->gres_list_req)
-		list_for_each(job_ptr->gres_list_req, _shape_gres, js);
-}
-
-/* Free (@now) or configured GRES of the kinds the job names on a node. */
-static void _node_gres(const struct job_shape *js, node_record_t *node_ptr,
-		       bool now, struct fse_node_res *r)
-{
-	for (int g = 0; g < js->s.ngres; g++) {
-		gres_state_t *gs = NULL;
-		gres_node_state_t *gn;
-		uint64_t avail = 0, alloc = 0;
-
-		r->gres[g] = 0;
-		if (node_ptr->gres_list)
-			gs = list_find_first(node_ptr->gres_list,
-					     gres_find_id,
-					     (void *)&js->gres_plugin[g]);
-		if (!gs || !(gn = gs->gres_data))
-			continue;
-		avail = gn->gres_cnt_avail;
-		alloc = gn->gres_cnt_alloc;
-		if (js->gres_type[g]) {
-			avail = alloc = 0;
-			for (int k = 0; k < gn->type_cnt; k++)
-				if (gn->type_id[k] == js->gres_type[g]) {
-					avail = gn->type_cnt_avail[k];
-					alloc = gn->type_cnt_alloc[k];
-				}
-		}
-		r->gres[g] = now ? (avail > alloc ? avail - alloc : 0) : avail;
-	}
-}
-
-/* A node's configured CPUs, memory and GRES (what the job could get on an
- * idle node). */
-static void _node_config(const struct job_shape *js, node_record_t *node_ptr,
-			 struct fse_node_res *r)
-{
-	memset(r, 0, sizeof(*r));
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	r->cpus = node_ptr->cpus_efctv;
-#else
-	r->cpus = node_ptr->cpus;
-#endif
-	r->mem = UINT64_MAX;
-	if (js->mem_counted && node_ptr->real_memory > node_ptr->mem_spec_limit)
-		r->mem = node_ptr->real_memory - node_ptr->mem_spec_limit;
-	else if (js->mem_counted)
-		r->mem = 0;
-	_node_gres(js, node_ptr, false, r);
-}
-
-/*
- * The job's tasks per node, now (candidates, with what is free) and on the
- * idle partition (its nodes, as configured): fab.tasks_now, fab.tasks_idle.
- */
-static void _job_tasks(const struct fabric_ask *ask, const struct job_shape *js)
-{
-	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap :
-		NULL;
-	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
-
-	for (int i = 0; i < fab.node_count; i++) {
-		node_record_t *node_ptr = node_record_table_ptr[i];
-		struct fse_node_res r;
-
-		fab.tasks_now[i] = fab.tasks_idle[i] = 0;
-		if (!node_ptr)
-			continue;
-		_node_config(js, node_ptr, &r);
-		if (!part || bit_test(part, i) || bit_test(ask->cand, i))
-			fab.tasks_idle[i] = fse_node_tasks(&js->s, &r);
-		if (!bit_test(ask->cand, i))
-			continue;
-		r.busy = idle ? !bit_test(idle, i) : false;
-		_node_gres(js, node_ptr, true, &r);
-		if (ask->node_free)
-			ask->node_free(i, &r, ask->arg);
-		fab.tasks_now[i] = fse_node_tasks(&js->s, &r);
-	}
+	fse_policy_resolve(&in, &pol->p);
+	pol->loc = (struct fs_locality){ .level =
+		(enum fs_locality_level)pol->p.level, .wait_set = true,
+		.wait = pol->p.wait };
 }
 
 /* ------------------------------------------------------------ job_test */
@@ -648,72 +433,27 @@ static char *_relaxed_note(const struct policy *pol, time_t waited,
 			      fs_format_duration(waited, w, sizeof(w)), how);
 }
 
-/* Count one job that fits a domain of its level toward a share. */
-static void _count(int part, bool got)
-{
-	if (part >= 0 && !fse_share_parse(fab.shares[part].share,
-					   got ? "1" : "0"))
-		fab.shares_dirty = true;
-}
-
 /*
  * A placement the backend accepted: count it toward the partition's share
- * (index @part, -1: none) and add @note (taken) to the SystemComment.
- * When the try may not have been the start (!ask->final), the note is
- * taken back if the job is asked about again, and the share counts the job
- * once it is seen holding an allocation.
+ * (ledger index @part, -1: none) and add @note (taken) to the
+ * SystemComment.  When the try may not have been the start (!ask->final),
+ * the note is taken back if the job is asked about again, and the share
+ * counts the job once it is seen holding an allocation.
  */
 static void _outcome(const struct fabric_ask *ask, int part,
 		     const struct fse_request *rq, const struct fse_result *res,
 		     char *note)
 {
-	bool counts = res->fits_domain;
 	bool got = res->level <= rq->level;
 
 	if (note)
 		_note(ask->job, note);
-	if (!ask->final) {
-		_pend(ask->job->job_id, part, counts, got, note);
-		return;
-	}
-	if (counts)
-		_count(part, got);
+	if (part >= 0 && !ask->final)
+		fse_ledger_pend(fab.ledger, ask->job->job_id, part,
+				res->fits_domain, got, note);
+	else if (part >= 0 && res->fits_domain)
+		fse_ledger_count(fab.ledger, part, got);
 	xfree(note);
-}
-
-#define PEND_MAX 1024
-
-/* Keep the latest successful decision of a job until it is known to have
- * started (or gone).  @note (taken) is what it added to SystemComment. */
-static void _pend(uint32_t job_id, int part, bool counts, bool got,
-		  char *note)
-{
-	int i;
-
-	for (i = 0; i < fab.npend && fab.pend[i].job_id != job_id; i++)
-		;
-	if (i == fab.npend) {
-		if (!fab.pend)
-			fab.pend = xcalloc(PEND_MAX, sizeof(*fab.pend));
-		if (fab.npend == PEND_MAX) {	/* drop the oldest */
-			xfree(fab.pend[0].note);
-			memmove(fab.pend, fab.pend + 1,
-				(PEND_MAX - 1) * sizeof(*fab.pend));
-			fab.npend--;
-		}
-		i = fab.npend++;
-		fab.pend[i].note = NULL;
-		fab.pend[i].counts = !counts;	/* differs: saved below */
-	}
-	if (counts && (fab.pend[i].counts != counts ||
-		       fab.pend[i].got != got || fab.pend[i].part != part))
-		fab.shares_dirty = true;
-	xfree(fab.pend[i].note);
-	fab.pend[i].job_id = job_id;
-	fab.pend[i].part = part;
-	fab.pend[i].counts = counts;
-	fab.pend[i].got = got;
-	fab.pend[i].note = note;
 }
 
 /* Add a note to the job's SystemComment. */
@@ -727,13 +467,11 @@ static void _note(job_record_t *job_ptr, const char *note)
  * so that placement was not its start. */
 static void _unnote(job_record_t *job_ptr)
 {
-	char *c = job_ptr->system_comment, *note;
+	char *c = job_ptr->system_comment;
+	const char *note = fse_ledger_note(fab.ledger, job_ptr->job_id);
 	size_t lc, ln;
-	int i;
 
-	for (i = 0; i < fab.npend && fab.pend[i].job_id != job_ptr->job_id; i++)
-		;
-	if (i == fab.npend || !(note = fab.pend[i].note))
+	if (!note)
 		return;
 	if (c && (lc = strlen(c)) >= (ln = strlen(note)) &&
 	    !strcmp(c + lc - ln, note)) {
@@ -742,46 +480,7 @@ static void _unnote(job_record_t *job_ptr)
 		else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
 			c[lc - ln - 2] = '\0';
 	}
-	xfree(fab.pend[i].note);
-}
-
-/* Count the kept decisions of jobs that now hold an allocation; forget
- * those of jobs that are gone or ended without one. */
-static void _commit_pending(void)
-{
-	static job_record_t *(*find_job)(uint32_t);
-	static time_t last;
-	time_t now = time(NULL);
-	int k = 0;
-
-	/* a scan per second at most: placement calls come by the hundred in
-	 * a backfill cycle, and starts are counted soon enough */
-	if (!fab.npend || now == last)
-		return;
-	last = now;
-	if (!find_job)	/* slurmctld's; looked up, not linked */
-		find_job = (job_record_t *(*)(uint32_t))
-			dlsym(RTLD_DEFAULT, "find_job_record");
-	for (int i = 0; i < fab.npend; i++) {
-		job_record_t *j = find_job ? find_job(fab.pend[i].job_id) :
-			NULL;
-
-		if (j && IS_JOB_PENDING(j)) {
-			fab.pend[k++] = fab.pend[i];
-			continue;
-		}
-		if (fab.pend[i].counts) {
-			if (j && j->job_resrcs) {
-				_count(fab.pend[i].part, fab.pend[i].got);
-				debug("%s: %pJ started: counted in its partition's share (%s its domain)",
-				      fab.name, j, fab.pend[i].got ?
-				      "got" : "missed");
-			}
-			fab.shares_dirty = true;
-		}
-		xfree(fab.pend[i].note);
-	}
-	fab.npend = k;
+	fse_ledger_drop_note(fab.ledger, job_ptr->job_id);
 }
 
 bool fabric_applies(const job_record_t *job, bool switches_as_racks)
@@ -796,6 +495,63 @@ bool fabric_applies(const job_record_t *job, bool switches_as_racks)
 	return true;
 }
 
+/*
+ * A job the engine and the backend did not place: what select/ decides
+ * (fse_decide_unplaced), carried out.  *rc the backend's, SLURM_ERROR when
+ * the job waits.
+ */
+static void _unplaced(const struct fabric_ask *ask, int part,
+		      const struct policy *pol, const struct fse_request *rq,
+		      const struct fse_result *res, int tries, time_t waited,
+		      int *rc, double *backend_us)
+{
+	job_record_t *job_ptr = ask->job;
+	enum fse_action act = fse_decide_unplaced(rq, res, tries);
+	bitstr_t *all;
+	double tb;
+
+	*rc = SLURM_ERROR;
+	switch (act) {
+	case FSE_ACT_WAIT:
+		fab.waits++;
+		_set_pending(job_ptr, pol, tries ?
+			     "no domain has the cores or memory free" :
+			     res->reason, waited);
+		debug("%s: %pJ: pending: %s", fab.name, job_ptr,
+		      job_ptr->state_desc);
+		return;
+	case FSE_ACT_RESOURCES:
+		return;		/* not enough free: plain Resources */
+	case FSE_ACT_BACKEND:
+	case FSE_ACT_ANY:
+		break;
+	}
+	/* FSE_ACT_BACKEND: by fabsched's count no domain could ever hold the
+	 * job (its shape against the nodes as configured), so Slurm's own
+	 * node choice decides as it would without fabsched.  FSE_ACT_ANY:
+	 * any placement will do.  Both: the backend on every candidate. */
+	all = bit_copy(ask->cand);
+	tb = _now_us();
+	*rc = ask->try(all, ask->arg);
+	*backend_us += _now_us() - tb;
+	FREE_NULL_BITMAP(all);
+	if (act == FSE_ACT_BACKEND) {
+		debug("%s: %pJ: %s: placed by the backend on all candidates",
+		      fab.name, job_ptr, res->reason);
+	} else if (*rc == SLURM_SUCCESS) {
+		/* counted as a miss: no domain was chosen */
+		struct fse_result any = {
+			.status = FSE_OK, .level = FSE_ANY,
+			.fits_domain = fse_request_fits_domain(fab.topo,
+							       fab.work, rq) };
+
+		if (rq->level != FSE_ANY)
+			fab.relaxed++;
+		_outcome(ask, part, rq, &any, rq->level == FSE_ANY ? NULL :
+			 _relaxed_note(pol, waited, "placed on any nodes"));
+	}
+}
+
 int fabric_place(const struct fabric_ask *ask)
 {
 	job_record_t *job_ptr = ask->job;
@@ -808,7 +564,7 @@ int fabric_place(const struct fabric_ask *ask)
 	bool shared_pass = false, started = false, by_target = false;
 	int rc = SLURM_ERROR, tries = 0, part;
 	struct fse_share *share = NULL;
-	struct job_shape js;
+	struct fse_shape shape;
 	char *racks = NULL;
 
 #define BACKEND(bm)                                                            \
@@ -837,28 +593,24 @@ int fabric_place(const struct fabric_ask *ask)
 	rq.max_nodes = ask->max_nodes < rq.min_nodes ? rq.min_nodes :
 		ask->max_nodes;
 	rq.want_nodes = ask->req_nodes;
-	rq.level = (enum fse_level)pol.loc.level;
-	rq.max_racks = pol.max_racks;
-	rq.relaxed = pol.loc.wait != FS_DURATION_INFINITE &&
-		     (uint64_t)waited >= pol.loc.wait;
+	rq.level = pol.p.level;
+	rq.max_racks = pol.p.max_racks;
 	/* what the job needs of each node: a job sized by tasks (-n) gets the
 	 * domain that holds its tasks, not only its node count */
-	_job_shape(job_ptr, rq.min_nodes, &js);
-	_job_tasks(ask, &js);
-	if (js.s.ntasks) {
-		rq.ntasks = js.s.ntasks;
+	fabric_job_tasks(ask, &shape, fab.tasks_now, fab.tasks_idle);
+	if (shape.ntasks) {
+		rq.ntasks = shape.ntasks;
 		rq.tasks_now = fab.tasks_now;
 		rq.tasks_idle = fab.tasks_idle;
 		if (rq.max_nodes < rq.min_nodes)
 			rq.max_nodes = rq.min_nodes;
 	}
 	part = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
-	if (part >= 0)
-		share = fab.shares[part].share;
-	if (!rq.relaxed && share && pol.target > 0 &&
-	    fse_share_relax_fit(share, pol.target,
-				fse_request_fits_domain(fab.topo, fab.work, &rq)))
-		by_target = rq.relaxed = true;
+	share = fse_ledger_share(fab.ledger, part);
+	rq.relaxed = fse_decide_relaxed(&pol.p, (uint64_t)waited, share,
+					fse_request_fits_domain(fab.topo,
+								fab.work, &rq),
+					&by_target);
 	rq.skip_racks = fab.skip;
 	memset(fab.skip, 0, fse_topo_nracks(fab.topo));
 
@@ -909,7 +661,7 @@ int fabric_place(const struct fabric_ask *ask)
 			/* the share before this job */
 			how = by_target ?
 				xstrdup_printf("%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
-					       res.nracks, racks, pol.target * 100,
+					       res.nracks, racks, pol.p.target * 100,
 					       (unsigned)(got * n + 0.5), n) :
 				xstrdup_printf("%d racks (%s)", res.nracks,
 					       racks);
@@ -919,59 +671,21 @@ int fabric_place(const struct fabric_ask *ask)
 			info("%s: %pJ: locality %s (%s) relaxed after %lds: %s",
 			     fab.name, job_ptr,
 			     fs_format_locality(&pol.loc, loc, sizeof(loc)),
-			     pol.from, (long)waited, racks);
+			     fse_policy_from_name(pol.p.from), (long)waited,
+			     racks);
 		}
 		_outcome(ask, part, &rq, &res, note);
 		verbose("%s: %pJ: %s, racks %s (locality %s from %s, %d tries%s)",
 			fab.name, job_ptr, res.reason, racks,
-			fse_level_name(rq.level), pol.from, tries,
+			fse_level_name(rq.level),
+			fse_policy_from_name(pol.p.from), tries,
 			shared_pass ? ", shared nodes" : "");
 		xfree(racks);
-	} else if (res.status == FSE_NEVER && !rq.max_racks) {
-		/* no domain could ever hold the job as far as the engine
-		 * sees (its shape against the nodes' configured resources):
-		 * Slurm's own node choice decides, on every candidate, as
-		 * it would without fabsched */
-		bitstr_t *all = bit_copy(bitmap);
-
-		debug("%s: %pJ: %s: placed by the backend on all candidates",
-		      fab.name, job_ptr, res.reason);
-		(void)BACKEND(all);
-		FREE_NULL_BITMAP(all);
-	} else if (res.status == FSE_NEVER ||
-		   (res.status == FSE_NOT_NOW && res.could_relax) ||
-		   (tries && !rq.relaxed && rq.level != FSE_ANY)) {
-		/* the locality is what keeps the job waiting */
-		fab.waits++;
-		_set_pending(job_ptr, &pol, tries ?
-			     "no domain has the cores or memory free" :
-			     res.reason, waited);
-		debug("%s: %pJ: pending: %s", fab.name, job_ptr,
-		      job_ptr->state_desc);
-		rc = SLURM_ERROR;
-	} else if (rq.level == FSE_ANY || rq.relaxed) {
-		/* any placement will do: the backend on every candidate */
-		bitstr_t *all = bit_copy(bitmap);
-
-		if (BACKEND(all) == SLURM_SUCCESS) {
-			/* counted as a miss: no domain was chosen */
-			struct fse_result any = {
-				.status = FSE_OK, .level = FSE_ANY,
-				.fits_domain = fse_request_fits_domain(
-					fab.topo, fab.work, &rq) };
-
-			if (rq.level != FSE_ANY)
-				fab.relaxed++;
-			_outcome(ask, part, &rq, &any,
-				 rq.level == FSE_ANY ? NULL :
-				 _relaxed_note(&pol, waited,
-					       "placed on any nodes"));
-		}
-		FREE_NULL_BITMAP(all);
 	} else {
-		rc = SLURM_ERROR;	/* not enough free nodes: plain Resources */
+		_unplaced(ask, part, &pol, &rq, &res, tries, waited, &rc,
+			  &backend_us);
 	}
-	if (fab.shares_dirty)
+	if (fse_ledger_dirty(fab.ledger))
 		_shares_save_soon();
 	slurm_mutex_unlock(&fab.lock);
 
@@ -1001,30 +715,25 @@ void fabric_place_reconfigure(void)
 void fabric_place_fini(void)
 {
 	slurm_mutex_lock(&fab.lock);
-	if (fab.shares_dirty)
+	if (fse_ledger_dirty(fab.ledger))
 		_shares_save();
 	if (fab.calls)
 		info("%s: %" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
 		     fab.name, fab.calls, fab.started, fab.waits, fab.relaxed,
 		     fab.hook_us / fab.calls, fab.hook_us_max,
 		     fab.backend_us / fab.calls);
-	for (int i = 0; i < fab.nshares; i++) {
+	for (int i = 0; i < fse_ledger_nparts(fab.ledger); i++) {
+		const char *name = fse_ledger_part_name(fab.ledger, i);
 		unsigned n = 0;
-		double got = fse_share_get(fab.shares[i].share, &n);
+		double got = fse_share_get(fse_ledger_share(fab.ledger, i), &n);
 
 		if (n)
 			info("%s: partition %s: %.1f%% of the last %u jobs that fit a domain got one",
-			     fab.name, fab.shares[i].part[0] ?
-			     fab.shares[i].part : "(none)", got * 100, n);
-		fse_share_free(fab.shares[i].share);
-		xfree(fab.shares[i].part);
+			     fab.name, name[0] ? name : "(none)", got * 100, n);
 	}
-	xfree(fab.shares);
-	fab.nshares = 0;
-	for (int i = 0; i < fab.npend; i++)
-		xfree(fab.pend[i].note);
-	xfree(fab.pend);
-	fab.npend = 0;
+	fse_ledger_free(fab.ledger);
+	fab.ledger = NULL;
+	fab.ledger_loaded = false;
 	_unload();
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);

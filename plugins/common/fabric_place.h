@@ -59,6 +59,17 @@ struct fabric_ask {
 	void *arg;
 };
 
+struct fse_shape;
+
+/*
+ * The job's shape (what it asks of each node) and, per node
+ * (node_record_table_ptr index), the tasks of it the node can take now
+ * (candidates, with what is free there: ask->node_free) and on the idle
+ * partition (its nodes as configured).  fabric_shape.c.
+ */
+void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
+		      uint32_t *tasks_now, uint32_t *tasks_idle);
+
 /*
  * Place a job with locality.  Calls ask->try once or more (at most a few
  * domains, or every candidate when locality is not wanted or the engine is

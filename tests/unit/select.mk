@@ -9,3 +9,13 @@ tests_unit_test_engine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 tests_unit_test_engine_LDADD = select/libfabsched_select.la \
 	topology/libfabsched_topology.la $(CMOCKA_LIBS)
 endif
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_decide
+TESTS += tests/unit/test_decide
+tests_unit_test_decide_SOURCES = tests/unit/test_decide.c
+tests_unit_test_decide_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
+	-I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
+tests_unit_test_decide_LDADD = select/libfabsched_select.la \
+	topology/libfabsched_topology.la $(CMOCKA_LIBS)
+endif
