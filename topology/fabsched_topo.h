@@ -273,6 +273,27 @@ struct fst_slurm_tree {
 	struct fst_tree_priv *priv;	/* library-internal (node index) */
 };
 
+/*
+ * What Slurm's switch table needs beyond the records of a tree: per switch
+ * its descendant switches (each once) and the hops to every switch over
+ * the tree's links, up and down (FST_HOPS_NONE: not connected).  Built by
+ * fst_switch_graph_build (0, or -1 out of memory), freed by
+ * fst_switch_graph_free.
+ */
+#define FST_HOPS_NONE UINT32_MAX
+
+struct fst_switch_graph {
+	int n;			/* switches, as in the tree */
+	int **desc;		/* [n][ndesc[i]] indices in the tree */
+	int *ndesc;		/* [n] */
+	uint32_t **dist;	/* [n][n] hops */
+};
+
+struct fst_slurm_tree;
+int fst_switch_graph_build(const struct fst_slurm_tree *t,
+			   struct fst_switch_graph **out);
+void fst_switch_graph_free(struct fst_switch_graph *g);	/* NULL is fine */
+
 /* Optional filter of fst_slurm_tree_build(): a node is kept when it returns
  * non-zero.  Dropped nodes are as if absent from the fabric (leaves left
  * without nodes disappear, and so do switches left without leaves). */

@@ -12,6 +12,7 @@ topology_libfabsched_topology_la_SOURCES = \
 	topology/classify.c \
 	topology/export_slurm.c \
 	topology/slurm_tree.c \
+	topology/switch_graph.c \
 	topology/report.c \
 	topology/diff.c \
 	topology/json.c

@@ -448,6 +448,60 @@ static void test_json_roundtrip_tree(void **state)
 	fst_model_free(m);
 }
 
+/* Descendants and hop distances (what Slurm's switch table holds). */
+static void test_switch_graph(void **state)
+{
+	struct fst_model *m = _small();
+	struct fst_slurm_tree *t = _tree(m, NULL, NULL);
+	struct fst_switch_graph *g = NULL;
+	int l1 = fst_slurm_tree_find_switch(t, "leaf01");
+	int l2 = fst_slurm_tree_find_switch(t, "leaf02");
+	int s1 = fst_slurm_tree_find_switch(t, "spine01");
+	int s2 = fst_slurm_tree_find_switch(t, "spine02");
+
+	(void)state;
+	assert_int_equal(fst_switch_graph_build(t, &g), 0);
+	assert_int_equal(g->n, 4);
+	assert_int_equal(g->ndesc[l1], 0);
+	assert_int_equal(g->ndesc[s1], 2);
+	assert_true((g->desc[s1][0] == l1 && g->desc[s1][1] == l2) ||
+		    (g->desc[s1][0] == l2 && g->desc[s1][1] == l1));
+	assert_int_equal(g->dist[l1][l1], 0);
+	assert_int_equal(g->dist[l1][s1], 1);
+	assert_int_equal(g->dist[l1][l2], 2);	/* up and down */
+	assert_int_equal(g->dist[s1][s2], 2);
+	assert_int_equal(g->dist[s2][l1], 1);
+	fst_switch_graph_free(g);
+	assert_int_equal(fst_switch_graph_build(NULL, &g), -1);
+	fst_switch_graph_free(NULL);
+	fst_slurm_tree_free(t);
+	fst_model_free(m);
+
+	/* three levels under a virtual root: descendants of the root are
+	 * every other switch, each once; every switch reaches every other */
+	{
+		struct fst_export_opts o = { .plane = -1, .root_name = "top" };
+		struct fst_model *m3 = _file("3.topo", NULL);
+		struct fst_slurm_tree *t3 = NULL;
+		char err[256];
+		int r;
+
+		assert_int_equal(fst_slurm_tree_build(m3, &o, NULL, NULL, &t3, err,
+						      sizeof(err)), 0);
+		assert_int_equal(fst_switch_graph_build(t3, &g), 0);
+		r = t3->virtual_root;
+		assert_int_equal(g->ndesc[r], t3->nsw - 1);
+		for (int i = 0; i < t3->nsw; i++)
+			for (int j = 0; j < t3->nsw; j++) {
+				assert_true(g->dist[i][j] != FST_HOPS_NONE);
+				assert_int_equal(g->dist[i][j], g->dist[j][i]);
+			}
+		fst_switch_graph_free(g);
+		fst_slurm_tree_free(t3);
+		fst_model_free(m3);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures_agree),
 		cmocka_unit_test(test_virtual_root),
 		cmocka_unit_test(test_json_roundtrip_tree),
+		cmocka_unit_test(test_switch_graph),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

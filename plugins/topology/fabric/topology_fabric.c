@@ -90,90 +90,11 @@ static void _free_table(void)
 	tree = NULL;
 }
 
-/* Descendants of switch i (unique), with a stamp per call. */
-static void _descendants(int i, int *stamp, int mark)
-{
-	switch_record_t *s = &switch_record_table[i];
-	int *stack = xcalloc(switch_record_cnt + 1, sizeof(int)), sp = 0;
-
-	s->switch_desc_index = xcalloc(switch_record_cnt, sizeof(uint16_t));
-	s->num_desc_switches = 0;
-	for (int k = 0; k < s->num_switches; k++)
-		stack[sp++] = s->switch_index[k];
-	while (sp) {
-		int x = stack[--sp];
-
-		if (stamp[x] == mark)
-			continue;
-		stamp[x] = mark;
-		s->switch_desc_index[s->num_desc_switches++] = x;
-		for (int k = 0; k < switch_record_table[x].num_switches; k++)
-			if (sp < switch_record_cnt)
-				stack[sp++] = switch_record_table[x].switch_index[k];
-	}
-	xfree(stack);
-}
-
-/* Neighbours of each switch in the tree: its children and all its parents. */
-struct adj {
-	int *first;	/* n + 1 offsets into list */
-	int *list;
-};
-
-static void _adj_build(struct adj *g)
-{
-	int n = tree->nsw, *fill;
-
-	g->first = xcalloc(n + 1, sizeof(int));
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < tree->sw[i].nchildren; k++) {
-			g->first[i + 1]++;
-			g->first[tree->sw[i].children[k] + 1]++;
-		}
-	for (int i = 0; i < n; i++)
-		g->first[i + 1] += g->first[i];
-	g->list = xcalloc(g->first[n] + 1, sizeof(int));
-	fill = xcalloc(n + 1, sizeof(int));
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < tree->sw[i].nchildren; k++) {
-			int c = tree->sw[i].children[k];
-
-			g->list[g->first[i] + fill[i]++] = c;
-			g->list[g->first[c] + fill[c]++] = i;
-		}
-	xfree(fill);
-}
-
-/* Hops between switch i and every switch (links up and down), by BFS. */
-static void _distances(int i, const struct adj *g, int *queue)
-{
-	uint32_t *dist = xcalloc(switch_record_cnt, sizeof(uint32_t));
-	int head = 0, tail = 0;
-
-	for (int j = 0; j < switch_record_cnt; j++)
-		dist[j] = INFINITE;
-	dist[i] = 0;
-	queue[tail++] = i;
-	while (head < tail) {
-		int x = queue[head++];
-
-		for (int k = g->first[x]; k < g->first[x + 1]; k++) {
-			int y = g->list[k];
-
-			if (dist[y] == INFINITE) {
-				dist[y] = dist[x] + 1;
-				queue[tail++] = y;
-			}
-		}
-	}
-	switch_record_table[i].switches_dist = dist;
-}
-
 /* Build switch_record_table from the model; on failure the table stays empty. */
 static void _build_table(const struct fst_model *m)
 {
-	int *stamp, *queue, n;
-	struct adj g;
+	struct fst_switch_graph *g = NULL;
+	int n;
 
 	if (!(tree = fabric_model_tree(m, plugin_type)))
 		return;
@@ -212,17 +133,27 @@ static void _build_table(const struct fst_model *m)
 			}
 		}
 	}
-	stamp = xcalloc(n + 1, sizeof(int));
-	queue = xcalloc(n + 1, sizeof(int));
-	_adj_build(&g);
-	for (int i = 0; i < n; i++) {
-		_descendants(i, stamp, i + 1);
-		_distances(i, &g, queue);
+	/* descendants and hop distances: topology/'s switch graph, copied
+	 * into Slurm's (xmalloc'd) arrays */
+	if (fst_switch_graph_build(tree, &g)) {
+		error("%s: switch table: out of memory: no fabric topology",
+		      plugin_type);
+		_free_table();
+		return;
 	}
-	xfree(g.first);
-	xfree(g.list);
-	xfree(stamp);
-	xfree(queue);
+	for (int i = 0; i < n; i++) {
+		switch_record_t *r = &switch_record_table[i];
+
+		r->switch_desc_index = xcalloc(n, sizeof(uint16_t));
+		r->num_desc_switches = g->ndesc[i];
+		for (int k = 0; k < g->ndesc[i]; k++)
+			r->switch_desc_index[k] = g->desc[i][k];
+		r->switches_dist = xcalloc(n, sizeof(uint32_t));
+		for (int k = 0; k < n; k++)
+			r->switches_dist[k] = g->dist[i][k] == FST_HOPS_NONE ?
+				INFINITE : g->dist[i][k];
+	}
+	fst_switch_graph_free(g);
 	info("%s: switch table: %d switches on %d levels%s, %d nodes", plugin_type,
 	     n, tree->max_level + 1,
 	     tree->virtual_root >= 0 ? " (with a virtual root)" : "", tree->nnodes);
