@@ -1,7 +1,10 @@
 /* fabsched-sweep: see fabsched-prolog(8). */
+#include "drain.h"
 #include "fabsched_prolog.h"
 
 int main(int argc, char **argv)
 {
-	return fs_pl_main_sweep(argc, argv, NULL);
+	struct fs_pl_ctx seam = { .drain = fs_pl_drain_scontrol };
+
+	return fs_pl_main_sweep(argc, argv, &seam);
 }

@@ -278,6 +278,10 @@ struct fs_pl_ctx {
 	bool has_target;
 	struct fs_pl_scratch_target target;
 	const struct fs_pl_nvme_ops *nvme;
+	/* How a node whose set-up failed is drained with the precise reason
+	   (the executables: fs_pl_drain_scontrol of prolog/drain.c, which
+	   runs scontrol; NULL: not drained, Slurm's own "Prolog error"). */
+	void (*drain)(const char *prog, uint32_t jobid, const char *msg);
 	char scratch_path[FS_PL_PATH]; /* out of fs_pl_prolog: "" none */
 	/* RDMA: least port rate in Mb/s (RdmaRate; 0: no rate check); out
 	   of fs_pl_prolog: what the port checks found */

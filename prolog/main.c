@@ -86,6 +86,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		ctx->checkpoint_arg = seam->checkpoint_arg;
 		ctx->pool_set = seam->pool_set;
 		ctx->nvme = seam->nvme;
+		ctx->drain = seam->drain;
 	}
 	memset(a, 0, sizeof(*a));
 	if ((s = getenv(FS_GRES_SYSFS_ENV)) && *s)
@@ -170,73 +171,12 @@ static int _fail(const char *prog, uint32_t jobid, const char *msg)
 	return 1;
 }
 
-/*
- * The scontrol of the Slurm that runs us: the parent (slurmd, or
- * slurmstepd) is <prefix>/sbin/slurmd, so <prefix>/bin/scontrol, which
- * speaks its release's protocol and authentication.  Root-owned paths
- * only; "scontrol" from PATH otherwise.
- */
-static const char *_scontrol(char *buf, size_t sz)
+/* Drain the node with the precise reason, through the program's drain
+ * seam (the executables: fs_pl_drain_scontrol; none in tests). */
+static void _drain(const struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
 {
-	char link[64], *slash;
-	ssize_t n;
-	struct stat st;
-
-	snprintf(link, sizeof(link), "/proc/%ld/exe", (long)getppid());
-	n = readlink(link, buf, sz - 1);
-	if (n <= 0 || (size_t)n >= sz - 16)
-		return "scontrol";
-	buf[n] = '\0';
-	if (!(slash = strrchr(buf, '/')) || slash - buf < 5 ||
-	    strncmp(slash - 5, "/sbin", 5) ||
-	    (strcmp(slash, "/slurmd") && strcmp(slash, "/slurmstepd")))
-		return "scontrol";
-	strcpy(slash - 5, "/bin/scontrol");
-	if (stat(buf, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH)) || access(buf, X_OK))
-		return "scontrol";
-	return buf;
-}
-
-/*
- * Slurm drains a node whose prolog or epilog fails with the reason
- * "Prolog error"; drain it first with the precise reason, so that
- * "scontrol show node" tells the admin what is wrong.  Needs
- * SLURMD_NODENAME (set by slurmd); bounded to 15 s; best effort.
- */
-static void _drain(const char *prog, uint32_t jobid, const char *msg)
-{
-	const char *node = getenv("SLURMD_NODENAME"), *sc;
-	char arg_node[300], arg_reason[300], path[4096];
-	size_t k;
-	pid_t pid;
-	int st;
-
-	if (!node || !*node || strlen(node) > 255 || getenv("FABSCHED_NO_DRAIN"))
-		return;
-	for (const char *c = node; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789-_.", *c))
-			return;
-	snprintf(arg_node, sizeof(arg_node), "NodeName=%s", node);
-	k = (size_t)snprintf(arg_reason, sizeof(arg_reason), "Reason=%s job %u: %s",
-			     prog, jobid, msg);
-	if (k >= sizeof(arg_reason))
-		k = sizeof(arg_reason) - 1;
-	for (size_t i = 7; i < k; i++)	/* printable, no quote */
-		if (arg_reason[i] < 0x20 || arg_reason[i] > 0x7e || arg_reason[i] == '"')
-			arg_reason[i] = '?';
-	sc = _scontrol(path, sizeof(path));	/* before fork: our parent */
-	if ((pid = fork()) == 0) {
-		char *av[] = { "scontrol", "update", arg_node, "State=DRAIN",
-			       arg_reason, NULL };
-
-		alarm(15);
-		execvp(sc, av);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &st, 0);
+	if (ctx->drain)
+		ctx->drain(ctx->prog, jobid, msg);
 }
 
 /*
@@ -324,7 +264,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		if (id)
 			fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0);
 		rc = _fail(ctx.prog, jobid, msg);
-		_drain(ctx.prog, jobid, msg);
+		_drain(&ctx, jobid, msg);
 		goto out;
 	}
 	if (job.account_unusable && a.pkey_map)
@@ -333,24 +273,24 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 			  "at most 64 bytes): no P_Key for this job");
 	if (fs_pl_job_pkey(&job, a.pkey_map, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
-		_drain(ctx.prog, job.jobid, msg);
+		_drain(&ctx, job.jobid, msg);
 		goto out;
 	}
 	if (job.scratch_gib && ctx.has_target &&
 	    fs_pl_scratch_host(a.hostnqn_file, a.hostid_file, &ctx.target, msg,
 			       sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
-		_drain(ctx.prog, job.jobid, msg);
+		_drain(&ctx, job.jobid, msg);
 		goto out;
 	}
 	if (fs_pl_lock(&ctx, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
-		_drain(ctx.prog, job.jobid, msg);
+		_drain(&ctx, job.jobid, msg);
 		goto out;
 	}
 	if (fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
-		_drain(ctx.prog, job.jobid, msg);
+		_drain(&ctx, job.jobid, msg);
 	} else {
 		if (mnt[0])
 			printf("FABSCHED_HUGEPAGES_MOUNT=%s\n", mnt);
@@ -396,7 +336,7 @@ int fs_pl_main_epilog(int argc, char **argv, struct fs_pl_ctx *seam)
 	if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
 	    fs_pl_release(&ctx, jobid, uid, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, jobid, msg);
-		_drain(ctx.prog, jobid, msg);
+		_drain(&ctx, jobid, msg);
 	}
 	fs_pl_unlock(&ctx);
 out:
