@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fs_env.h"
 #include "fs_values.h"
 
 /* Limits enforced by the parser (each breach is an error, never a cut). */
@@ -40,7 +41,7 @@
 #define FS_CONF_MAX_FILE (16u << 20)	   /* bytes per file */
 #define FS_CONF_MAX_PARTITIONS 10000	   /* PartitionName lines */
 #define FS_CONF_MAX_ERRORS 100		   /* then "too many errors" */
-#define FS_CONF_ENV "FABSCHED_CONF"	   /* overrides the default path */
+#define FS_CONF_ENV FS_ENV_CONF	   /* overrides the default path */
 
 /* ------------------------------------------------------------ error list */
 

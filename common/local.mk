@@ -7,6 +7,7 @@ noinst_LTLIBRARIES += libfabsched_common.la
 libfabsched_common_la_SOURCES = \
 	common/fabsched_conf.c \
 	common/fabsched_conf.h \
+	common/fs_env.h \
 	common/fs_values.c \
 	common/fs_values.h \
 	common/fs_jobreq.c \

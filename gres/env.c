@@ -3,6 +3,7 @@
  * fabsched).  See fabsched_gres.h.
  */
 #ifdef HAVE_CONFIG_H
+#include "fs_env.h"
 #include "fabsched_config.h"
 #endif
 
@@ -18,7 +19,7 @@ const char *const fs_gres_rdma_env_names[] = {
 	"UCX_NET_DEVICES",
 	"NCCL_IB_HCA",
 	"OMPI_MCA_btl_openib_if_include",
-	"FABSCHED_RDMA_DEVICES",
+	FS_ENV_RDMA_DEVICES,
 	FS_GRES_RDMA_LOCALITY_ENV,
 	NULL,
 };
@@ -143,7 +144,7 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 	/* same list again for Open MPI's openib BTL */
 	_add(&ports, "%s", env->value[0]);
 	if (_put(env, "OMPI_MCA_btl_openib_if_include", &ports) ||
-	    _put(env, "FABSCHED_RDMA_DEVICES", &names))
+	    _put(env, FS_ENV_RDMA_DEVICES, &names))
 		goto oom;
 	if (with_cpus && _put(env, FS_GRES_RDMA_LOCALITY_ENV, &loc))
 		goto oom;

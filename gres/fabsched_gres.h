@@ -31,10 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fs_env.h"
+
 #define FS_GRES_MSG_SIZE 1024
 
 /* Environment variable naming a sysfs root (see gres_rdma(8)). */
-#define FS_GRES_SYSFS_ENV "FABSCHED_SYSFS_ROOT"
+#define FS_GRES_SYSFS_ENV FS_ENV_SYSFS_ROOT
 
 /* ------------------------------------------------------------ inventory */
 
@@ -259,7 +261,7 @@ void fs_gres_env_clear(struct fs_gres_env *env);
 
 /* ------------------------------------------------------------ per task */
 
-#define FS_GRES_RDMA_LOCALITY_ENV "FABSCHED_RDMA_LOCALITY"
+#define FS_GRES_RDMA_LOCALITY_ENV FS_ENV_RDMA_LOCALITY
 #define FS_GRES_RDMA_MAX 64	/* HCAs in one FABSCHED_RDMA_LOCALITY */
 #define FS_GRES_PORTS_MAX 8	/* ports of one HCA in it */
 

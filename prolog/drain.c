@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fs_env.h"
 #include "drain.h"
 
 /*
@@ -56,7 +57,7 @@ void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg)
 	pid_t pid;
 	int st;
 
-	if (!node || !*node || strlen(node) > 255 || getenv("FABSCHED_NO_DRAIN"))
+	if (!node || !*node || strlen(node) > 255 || getenv(FS_ENV_NO_DRAIN))
 		return;
 	for (const char *c = node; *c; c++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

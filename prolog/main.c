@@ -15,6 +15,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "fs_env.h"
 #include "fabsched_conf.h"
 #include "fabsched_gres.h"
 #include "fabsched_prolog.h"
@@ -190,7 +191,7 @@ static void _drain(const struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
 static void _task_pkey(struct fs_pl_ctx *ctx, struct args *a)
 {
 	const char *acct = getenv("SLURM_JOB_ACCOUNT");
-	const char *devs = getenv("FABSCHED_RDMA_DEVICES");
+	const char *devs = getenv(FS_ENV_RDMA_DEVICES);
 	struct fs_pl_job job;
 	struct fs_pl_rdma_got got = { .pkey_index = -1 };
 	char msg[FS_PL_MSG_SIZE];
@@ -237,7 +238,7 @@ static int _task(struct fs_pl_ctx *ctx, struct args *a)
 	/* the scratch volume's root is the user's once mounted */
 	snprintf(path, sizeof(path), "%s/%u", ctx->scratch_base, jobid);
 	if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == getuid())
-		printf("export FABSCHED_SCRATCH=%s\n", path);
+		printf("export " FS_ENV_SCRATCH "=%s\n", path);
 	_task_pkey(ctx, a);
 	return 0;
 }
@@ -293,7 +294,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		_drain(&ctx, job.jobid, msg);
 	} else {
 		if (mnt[0])
-			printf("FABSCHED_HUGEPAGES_MOUNT=%s\n", mnt);
+			printf(FS_ENV_HUGEPAGES_MOUNT "=%s\n", mnt);
 		if (ctx.scratch_path[0])
 			printf("FABSCHED_SCRATCH=%s\n", ctx.scratch_path);
 		fs_pl_pkey_print(stdout, "", job.ib_pkey, &ctx.rdma_got);

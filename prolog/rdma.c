@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs_env.h"
 #include "fabsched_gres.h"
 #include "fabsched_prolog.h"
 #include "fs_ib.h"
@@ -291,7 +292,7 @@ void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,
 {
 	if (!pkey)
 		return;
-	fprintf(out, "%sFABSCHED_IB_PKEY=0x%04x\n", prefix, pkey);
+	fprintf(out, "%s" FS_ENV_IB_PKEY "=0x%04x\n", prefix, pkey);
 	/* UCX and Open MPI's openib take the 15-bit partition and find its
 	   entry in each port's table themselves */
 	fprintf(out, "%sUCX_IB_PKEY=0x%04x\n", prefix, pkey & FS_PKEY_PARTITION);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "fs_env.h"
 #include "fabsched_prolog.h"
 #include "fs_ib.h"
 #include "fs_jobreq.h"
@@ -77,7 +78,7 @@ int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 			  struct fs_pl_job *job, char *msg, size_t msgsz)
 {
-	const char *name = "FABSCHED_HUGEPAGES";
+	const char *name = FS_ENV_HUGEPAGES;
 	char esc[FS_ESCAPE_SIZE];
 	uint64_t total = 0, total_kb = 0;
 
@@ -155,7 +156,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 	if (count) {
 		uint64_t c;
 
-		if (_digits("FABSCHED_HUGEPAGES_COUNT", count, strlen(count), 0,
+		if (_digits(FS_ENV_HUGEPAGES_COUNT, count, strlen(count), 0,
 			    UINT64_MAX / 2, &c, msg, msgsz))
 			return -1;
 		if (c != total) {
@@ -181,7 +182,7 @@ int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
 	job->scratch_fs = 0;
 	if (!s || !*s)
 		return 0;
-	if (fs_parse_scratch("SPANK_FABSCHED_SCRATCH", s, &sc, m, sizeof(m)))
+	if (fs_parse_scratch(FS_ENV_SPANK FS_ENV_SCRATCH, s, &sc, m, sizeof(m)))
 		return fs_pl_msg(msg, msgsz, "%s", m);
 	job->scratch_gib = sc.gib;
 	job->scratch_fs = (int)sc.fs;
@@ -242,11 +243,11 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		}
 		job->gid = pw->pw_gid;
 	}
-	if (fs_pl_parse_hugepages(get("FABSCHED_HUGEPAGES"),
-				  get("FABSCHED_HUGEPAGES_COUNT"), mem_kb, job,
+	if (fs_pl_parse_hugepages(get(FS_ENV_HUGEPAGES),
+				  get(FS_ENV_HUGEPAGES_COUNT), mem_kb, job,
 				  msg, msgsz))
 		return -1;
-	if (fs_pl_parse_scratch(get("SPANK_FABSCHED_SCRATCH"), job, msg, msgsz))
+	if (fs_pl_parse_scratch(get(FS_ENV_SPANK FS_ENV_SCRATCH), job, msg, msgsz))
 		return -1;
 	/* --scratch reaches the prolog as the SPANK option itself (sbatch,
 	   salloc and srun put it in the job's SPANK environment); only
@@ -264,7 +265,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 			  FS_PL_SCRATCH_OPT_ENV);
 		return -1;
 	}
-	if ((s = get("FABSCHED_RDMA_DEVICES")) && *s &&
+	if ((s = get(FS_ENV_RDMA_DEVICES)) && *s &&
 	    fs_pl_parse_rdma(s, job->rdma, sizeof(job->rdma), msg, msgsz))
 		return -1;
 	/* the account only picks a P_Key: a name no map can hold is noted

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fs_env.h"
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 
@@ -52,8 +53,8 @@
 #include "fs_values.h"
 
 #define FABRIC_TRIES 4		/* domains offered to the backend per call */
-#define LOCALITY_ENV "FABSCHED_LOCALITY="
-#define LOCALITY_ENV_PROLOG "SPANK_FABSCHED_LOCALITY="
+#define LOCALITY_ENV FS_ENV_LOCALITY "="
+#define LOCALITY_ENV_PROLOG FS_ENV_SPANK FS_ENV_LOCALITY "="
 
 static struct {
 	pthread_mutex_t lock;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs_env.h"
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/bitstring.h"
@@ -832,15 +833,15 @@ static void _huge_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 	uint64_t total = 0;
 
 	_huge_alloc(alloc, cnt, &s, &total);
-	_unset_env(env, "FABSCHED_HUGEPAGES");
+	_unset_env(env, FS_ENV_HUGEPAGES);
 	if (!total && !s) {
-		_unset_env(env, "FABSCHED_HUGEPAGES_COUNT");
+		_unset_env(env, FS_ENV_HUGEPAGES_COUNT);
 		return;
 	}
 	snprintf(num, sizeof(num), "%" PRIu64, total);
-	_set_env(env, "FABSCHED_HUGEPAGES_COUNT", num);
+	_set_env(env, FS_ENV_HUGEPAGES_COUNT, num);
 	if (s)
-		_set_env(env, "FABSCHED_HUGEPAGES", s);
+		_set_env(env, FS_ENV_HUGEPAGES, s);
 	xfree(s);
 }
 

@@ -7,10 +7,12 @@
 #include <stdbool.h>
 #include <slurm/spank.h>
 
+#include "fs_env.h"
+
 /* Name of the job-control variable carrying --fabric-locality to the
  * controller: job_desc->spank_job_env holds "FABSCHED_LOCALITY=<value>",
  * prolog and epilog see it as SPANK_FABSCHED_LOCALITY. */
-#define FABSCHED_LOCALITY_ENV "FABSCHED_LOCALITY"
+#define FABSCHED_LOCALITY_ENV FS_ENV_LOCALITY
 
 /* The option table, terminated by SPANK_OPTIONS_TABLE_END. */
 extern struct spank_option fabsched_spank_options[];

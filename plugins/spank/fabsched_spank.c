@@ -22,6 +22,7 @@
 
 #include <slurm/spank.h>
 
+#include "fs_env.h"
 #include "args.h"
 #include "task_rdma.h"
 #include "task_limits.h"
@@ -128,7 +129,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 		slurm_error("fabsched: cannot drop SLURM_RLIMIT_MEMLOCK: %s",
 			    spank_strerror(rc));
 	fabsched_task_rdma(sp);	/* the HCA nearest the task (task_rdma.c) */
-	rc = spank_setenv(sp, "FABSCHED_VERSION", PACKAGE_VERSION, 1);
+	rc = spank_setenv(sp, FS_ENV_VERSION, PACKAGE_VERSION, 1);
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("fabsched: cannot set FABSCHED_VERSION in the task environment: %s",
 			    spank_strerror(rc));

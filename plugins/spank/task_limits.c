@@ -20,6 +20,7 @@
 
 #include <slurm/spank.h>
 
+#include "fs_env.h"
 #include "fabsched_conf.h"
 #include "fabsched_prolog.h"
 #include "task_limits.h"
@@ -99,7 +100,7 @@ void fabsched_task_limits(spank_t sp, int ac, char **av)
 	fs_pl_ctx_init(&ctx, "fabsched");
 	if (_conf(&ctx, ac, av, &cf))
 		goto out;
-	e = spank_getenv(sp, "FABSCHED_RDMA_DEVICES", rdma, sizeof(rdma));
+	e = spank_getenv(sp, FS_ENV_RDMA_DEVICES, rdma, sizeof(rdma));
 	if (e == ESPANK_ENV_NOEXIST)
 		rdma[0] = 0;
 	else if (e != ESPANK_SUCCESS) {

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fs_env.h"
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/bitstring.h"
@@ -48,8 +49,8 @@ const char plugin_type[] = "job_submit/fabsched";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 #define OPT_ENV "_SLURM_SPANK_OPTION_fabsched_scratch="
-#define SCRATCH_ENV "FABSCHED_SCRATCH="
-#define CHARGE_ENV "FABSCHED_SCRATCH_CHARGE="
+#define SCRATCH_ENV FS_ENV_SCRATCH "="
+#define CHARGE_ENV FS_ENV_SCRATCH_CHARGE "="
 
 extern int init(void)
 {
