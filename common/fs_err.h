@@ -1,9 +1,13 @@
 /*
  * fs_err.h — the one error-message helper of every fabsched library.
  *
- * Libraries report failures as "0 / -1 plus a message in a caller-supplied
- * buffer".  fs_errf formats that message (buf may be NULL or len 0: nothing
- * is written) and returns -1, so a failure path reads
+ * The convention of every library (common/, topology/, select/, gres/,
+ * prolog/): a function that can fail returns 0 on success and -1 on
+ * failure with a one-line message in a caller-supplied buffer (buf, len;
+ * NULL or 0: no message), naming the input, the place and the accepted
+ * form.  Nothing prints, exits or aborts.  FS_MSG_SIZE is always enough
+ * for one message.  fs_errf formats it and returns -1, so a failure path
+ * reads
  *	return fs_errf(err, errlen, "%s:%d: ...; expected ...", file, line);
  * Header-only, so that libraries need not link libfabsched_common for it.
  */
@@ -13,6 +17,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#define FS_MSG_SIZE 2048	/* one message, with paths and the accepted form */
 
 static inline int fs_errf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

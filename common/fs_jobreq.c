@@ -7,25 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fs_err.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
 
 #define GIB (1ULL << 30)
-
-static int _msg(char *msg, size_t msgsz, const char *fmt, ...)
-	FS_PRINTF(3, 4);
-
-static int _msg(char *msg, size_t msgsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msgsz) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msgsz, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 const char *fs_scratch_fs_name(enum fs_scratch_fs fs)
 {
@@ -44,28 +30,28 @@ int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
 	if (!name)
 		name = "--scratch";
 	if (!s || !*s)
-		return _msg(msg, msgsz, "%s=: empty value; expected %s", name,
+		return fs_errf(msg, msgsz, "%s=: empty value; expected %s", name,
 			    FS_SCRATCH_FORM);
 	comma = strchr(s, ',');
 	len = comma ? (size_t)(comma - s) : strlen(s);
 	if (len >= sizeof(size) || len == 0)
-		return _msg(msg, msgsz, "%s=%s: %s; expected %s", name,
+		return fs_errf(msg, msgsz, "%s=%s: %s; expected %s", name,
 			    fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    len ? "size too long" : "no size", FS_SCRATCH_FORM);
 	memcpy(size, s, len);
 	size[len] = 0;
 	if (fs_parse_size(NULL, size, &bytes, m2, sizeof(m2)))
-		return _msg(msg, msgsz, "%s=%s: \"%s\" is not a size; expected %s",
+		return fs_errf(msg, msgsz, "%s=%s: \"%s\" is not a size; expected %s",
 			    name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    size, FS_SCRATCH_FORM);
 	if (bytes < GIB)
-		return _msg(msg, msgsz, "%s=%s: %" PRIu64 " bytes is less than "
+		return fs_errf(msg, msgsz, "%s=%s: %" PRIu64 " bytes is less than "
 			    "1 GiB (a size without suffix is in bytes); expected %s",
 			    name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    bytes, FS_SCRATCH_FORM);
 	sc.gib = bytes / GIB + (bytes % GIB ? 1 : 0);
 	if (sc.gib > FS_SCRATCH_MAX_GIB)
-		return _msg(msg, msgsz, "%s=%s: more than %llu GiB (1 PiB) per "
+		return fs_errf(msg, msgsz, "%s=%s: more than %llu GiB (1 PiB) per "
 			    "node; expected %s", name,
 			    fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    (unsigned long long)FS_SCRATCH_MAX_GIB, FS_SCRATCH_FORM);
@@ -78,7 +64,7 @@ int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
 		else if (ol == 7 && fs_strncaseeq(o, "fs=ext4", 7))
 			sc.fs = FS_SCRATCH_EXT4;
 		else
-			return _msg(msg, msgsz, "%s=%s: \"%s\" not understood "
+			return fs_errf(msg, msgsz, "%s=%s: \"%s\" not understood "
 				    "(filesystems: xfs, ext4); expected %s", name,
 				    fs_escape(esc, sizeof(esc), s, strlen(s)),
 				    fs_escape(m2, sizeof(m2), o, ol),
@@ -102,11 +88,11 @@ int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
 	uint32_t n = max_nodes ? max_nodes : min_nodes ? min_nodes : 1;
 
 	if (max_nodes && min_nodes > max_nodes)
-		return _msg(msg, msgsz, "--scratch: node count %u-%u is not a "
+		return fs_errf(msg, msgsz, "--scratch: node count %u-%u is not a "
 			    "range; expected min <= max", min_nodes, max_nodes);
 	/* 2^20 GiB * 2^32 nodes fits 64 bits; Licenses counts are 32 bits */
 	if (sc->gib * n > UINT32_MAX - 1)
-		return _msg(msg, msgsz, "--scratch=%" PRIu64 "G on %u nodes: "
+		return fs_errf(msg, msgsz, "--scratch=%" PRIu64 "G on %u nodes: "
 			    "%" PRIu64 " GiB in all, more than a Slurm license "
 			    "count can hold; expected a smaller size or fewer nodes",
 			    sc->gib, n, sc->gib * n);
@@ -120,11 +106,11 @@ int fs_scratch_pool_check(const char *what, uint64_t gib_total,
 			  size_t msgsz)
 {
 	if (!pool_gib)
-		return _msg(msg, msgsz, "%s: this cluster has no scratch pool; "
+		return fs_errf(msg, msgsz, "%s: this cluster has no scratch pool; "
 			    "expected slurm.conf to declare Licenses=%s:<GiB> "
 			    "(ask the administrators)", what, FS_SCRATCH_LICENSE);
 	if (gib_total > pool_gib)
-		return _msg(msg, msgsz, "%s on %u node(s): %" PRIu64 " GiB in "
+		return fs_errf(msg, msgsz, "%s on %u node(s): %" PRIu64 " GiB in "
 			    "all, more than the whole scratch pool (%" PRIu64
 			    " GiB); expected at most %" PRIu64 " GiB per node",
 			    what, nodes, gib_total, pool_gib, pool_gib / nodes);
@@ -175,7 +161,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 	int n;
 
 	if (user && strchr(user, '|'))
-		return _msg(msg, msgsz, "--scratch cannot be combined with "
+		return fs_errf(msg, msgsz, "--scratch cannot be combined with "
 			    "--licenses=%s: either-or licenses ('|') cannot "
 			    "carry the scratch pool's charge; expected licenses "
 			    "separated by ','",
@@ -184,7 +170,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 		size_t len = strcspn(p, ",");
 
 		if (_lic_is(p, len, FS_SCRATCH_LICENSE))
-			return _msg(msg, msgsz, "--licenses=%s names the "
+			return fs_errf(msg, msgsz, "--licenses=%s names the "
 				    "\"%s\" license, which --scratch sets; "
 				    "expected --scratch alone (or --licenses "
 				    "without %s)",
@@ -197,7 +183,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 	n = snprintf(out, outsz, "%s%s%s:%" PRIu64, user ? user : "",
 		     user && *user ? "," : "", FS_SCRATCH_LICENSE, count);
 	if (n < 0 || (size_t)n >= outsz)
-		return _msg(msg, msgsz, "licenses too long with %s:%" PRIu64
+		return fs_errf(msg, msgsz, "licenses too long with %s:%" PRIu64
 			    " added (more than %zu bytes)", FS_SCRATCH_LICENSE,
 			    count, outsz - 1);
 	return 0;
@@ -250,7 +236,7 @@ int fs_hp_parse_request(const char *tres, struct fs_hp_req *req, bool *found,
 		const char *ent = p;
 
 		if (len >= sizeof(buf))
-			return _msg(msg, msgsz, "gres request \"%s\": an entry "
+			return fs_errf(msg, msgsz, "gres request \"%s\": an entry "
 				    "too long; expected entries of at most %zu "
 				    "bytes, e.g. gres:hugepages:2m:512",
 				    fs_escape(esc, sizeof(esc), p, len),
@@ -268,7 +254,7 @@ int fs_hp_parse_request(const char *tres, struct fs_hp_req *req, bool *found,
 			continue;
 		*found = true;
 		if (nt > 3 || (nt > 1 && _count(tok[nt - 1], strlen(tok[nt - 1]), &v)))
-			return _msg(msg, msgsz, "gres request \"%s\": not a "
+			return fs_errf(msg, msgsz, "gres request \"%s\": not a "
 				    "hugepage request; expected "
 				    "hugepages:2m|1g:<pages>",
 				    fs_escape(esc, sizeof(esc), ent, len));
@@ -279,7 +265,7 @@ int fs_hp_parse_request(const char *tres, struct fs_hp_req *req, bool *found,
 		else if (!strcmp(tok[1], "1g"))
 			req->pages_1g += v;
 		else
-			return _msg(msg, msgsz, "gres request hugepages:%s:%s: "
+			return fs_errf(msg, msgsz, "gres request hugepages:%s:%s: "
 				    "hugepage type must be 2m or 1g; expected "
 				    "hugepages:2m|1g:<pages>",
 				    fs_escape(esc, sizeof(esc), tok[1], strlen(tok[1])),
@@ -322,7 +308,7 @@ int fs_hp_check(const struct fs_hp_req *req, const char *what,
 			ba = &nodes[i];
 	}
 	if (!nnodes)
-		return _msg(msg, msgsz, "%s: no node of %s has hugepages; "
+		return fs_errf(msg, msgsz, "%s: no node of %s has hugepages; "
 			    "expected a partition whose nodes have "
 			    "gres/hugepages", what, where);
 	if (req->pages_2m)
@@ -337,7 +323,7 @@ int fs_hp_check(const struct fs_hp_req *req, const char *what,
 		snprintf(part + o, sizeof(part) - o, "%s%" PRIu64 " hugepages "
 			 "of any size (node %s)", o ? ", " : "",
 			 ba->pages_2m + ba->pages_1g, ba->name);
-	return _msg(msg, msgsz, "%s: more hugepages per node than any node of "
+	return fs_errf(msg, msgsz, "%s: more hugepages per node than any node of "
 		    "%s holds; the largest hold %s; expected at most that",
 		    what, where, part);
 }

@@ -27,9 +27,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "fs_err.h"
 
 /* A message buffer of this size never truncates a message. */
-#define FS_MSG_SIZE 1024
 
 #if defined(__GNUC__)
 #define FS_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))

@@ -41,7 +41,7 @@ int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 	*bits = NULL;
 	*n = 0;
 	if (!list)
-		return fs_gres_err(msg, msgsz, "cpulist: missing value");
+		return fs_errf(msg, msgsz, "cpulist: missing value");
 	p = list;
 	if (*p == '\n' && !p[1])
 		return 0;
@@ -61,7 +61,7 @@ int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 
 			if (!nb) {
 				free(b);
-				return fs_gres_err(msg, msgsz, "out of memory");
+				return fs_errf(msg, msgsz, "out of memory");
 			}
 			memset(nb + len, 0, hi + 1 - len);
 			b = nb;
@@ -83,7 +83,7 @@ int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 	return 0;
 bad:
 	free(b);
-	return fs_gres_err(msg, msgsz,
+	return fs_errf(msg, msgsz,
 			   "\"%.64s\": not a CPU list; expected numbers and "
 			   "ranges up to %u separated by commas, e.g. 0-7,16-23",
 			   list, FS_CPULIST_MAX);
@@ -216,7 +216,7 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 
 		if (ov < 0)
 			return _valid(cand[i], msg, msgsz) ? -1 :
-			       fs_gres_err(msg, msgsz, "out of memory");
+			       fs_errf(msg, msgsz, "out of memory");
 		if (ov > best) {
 			best = ov;
 			ties = 1;

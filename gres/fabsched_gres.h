@@ -12,7 +12,7 @@
  *    NUL-terminated message of at most msgsz bytes is written to msg (when
  *    msg is not NULL), naming the path or value and the expected form:
  *        <path>: "<value>": <what is wrong>; expected <form>
- *    FS_GRES_MSG_SIZE is always enough.
+ *    FS_MSG_SIZE is always enough.
  *  - CPU sets are Linux cpulist strings of OS (machine) CPU numbers, e.g.
  *    "0-7,16-23"; "" is the empty set.  They are what sysfs cpulist files,
  *    taskset -c and Slurm's machine CPU ranges use.
@@ -32,8 +32,8 @@
 #include <stdint.h>
 
 #include "fs_env.h"
+#include "fs_err.h"
 
-#define FS_GRES_MSG_SIZE 1024
 
 /* Environment variable naming a sysfs root (see gres_rdma(8)). */
 #define FS_GRES_SYSFS_ENV FS_ENV_SYSFS_ROOT

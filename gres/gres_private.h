@@ -17,7 +17,6 @@
 
 /* Write a message to msg (when not NULL) and return -1. */
 #include "fs_err.h"
-#define fs_gres_err fs_errf
 
 /* "<root><rel>" malloc'ed; NULL on ENOMEM. */
 char *fs_gres_path(const char *root, const char *fmt, ...)

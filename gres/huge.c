@@ -56,7 +56,7 @@ int fs_gres_huge_type_parse(const char *type, uint64_t *page_kb,
 	*per_unit = v;
 	return 0;
 bad:
-	return fs_gres_err(msg, msgsz,
+	return fs_errf(msg, msgsz,
 			   "hugepages type \"%s\": not a page size and unit; "
 			   "expected <size>[x<pages per unit>], size 2m, 1g "
 			   "(k, m, g), pages 1..%llu, e.g. 2m or 2mx8", q,
@@ -97,7 +97,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	if (!npools)
 		return 0;
 	if (!(su = calloc(npools, sizeof(*su))))
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	for (size_t i = 0; i < npools; i++) {
 		size_t k;
 
@@ -113,7 +113,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	}
 	if (with_pages > max_units) {
 		free(su);
-		return fs_gres_err(msg, msgsz,
+		return fs_errf(msg, msgsz,
 				   "%zu hugepage pools: more than the %llu "
 				   "records a node can index; expected at most "
 				   "%llu pools with pages", with_pages,
@@ -133,7 +133,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	}
 	if (!(r = calloc(with_pages ? with_pages : 1, sizeof(*r)))) {
 		free(su);
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	}
 	for (size_t i = 0; i < npools; i++) {
 		const struct fs_gres_hugepool *p = &pools[i];

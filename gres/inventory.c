@@ -131,7 +131,7 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 				char q[80];
 
 				fs_gres_quote(s, q, sizeof(q));
-				fs_gres_err(msg, msgsz,
+				fs_errf(msg, msgsz,
 					    "%s: \"%s\": not a CPU list; expected "
 					    "e.g. 0-7,16-23", path, q);
 				free(s);
@@ -154,7 +154,7 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 	}
 	return 0;
 oom:
-	return fs_gres_err(msg, msgsz, "out of memory");
+	return fs_errf(msg, msgsz, "out of memory");
 }
 
 int fs_gres_inventory_load(const struct fs_gres_opts *opts,
@@ -169,7 +169,7 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 	if (!strcmp(root, "/"))
 		root = "";
 	if (!(inv = calloc(1, sizeof(*inv))))
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	if (what & FS_GRES_TOPO) {
 		if (fs_gres_topo_load(opts ? opts->hwloc_xml : NULL, inv, msg,
 				      msgsz))
@@ -202,7 +202,7 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 	*out = inv;
 	return 0;
 oom:
-	fs_gres_err(msg, msgsz, "out of memory");
+	fs_errf(msg, msgsz, "out of memory");
 fail:
 	fs_gres_inventory_free(inv);
 	return -1;

@@ -31,11 +31,11 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	*out = NULL;
 	if (!spec || !spec[0] || !strcmp(spec, "/")) {
 		*out = strdup("");
-		return *out ? 0 : fs_gres_err(msg, msgsz, "out of memory");
+		return *out ? 0 : fs_errf(msg, msgsz, "out of memory");
 	}
 	fs_gres_quote(spec, q, sizeof(q));
 	if (spec[0] != '/')
-		return fs_gres_err(msg, msgsz,
+		return fs_errf(msg, msgsz,
 				   "sysfs root \"%s\": not an absolute path; "
 				   "expected a directory holding sys/ (%%h "
 				   "stands for the short host name)", q);
@@ -44,7 +44,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 			size_t hl = host ? strlen(host) : 0;
 
 			if (!hl || strchr(host, '/'))
-				return fs_gres_err(msg, msgsz,
+				return fs_errf(msg, msgsz,
 						   "sysfs root \"%s\": no usable "
 						   "host name for %%h", q);
 			if (o + hl >= sizeof(buf))
@@ -62,7 +62,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	while (o > 1 && buf[o - 1] == '/')
 		buf[--o] = '\0';
 	if (!(sys = fs_gres_path(buf, "/sys")))
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	memset(&st, 0, sizeof(st));
 	errno = 0;
 	if (stat(sys, &st) || !S_ISDIR(st.st_mode)) {
@@ -70,7 +70,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 
 		if (!access(sys, F_OK) && !S_ISDIR(st.st_mode))
 			why = "is not a directory";
-		fs_gres_err(msg, msgsz,
+		fs_errf(msg, msgsz,
 			    "sysfs root %s: %s: %s; expected a directory "
 			    "holding sys/class/infiniband and/or "
 			    "sys/devices/system/node", buf, sys, why);
@@ -79,9 +79,9 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	}
 	free(sys);
 	*out = strdup(buf);
-	return *out ? 0 : fs_gres_err(msg, msgsz, "out of memory");
+	return *out ? 0 : fs_errf(msg, msgsz, "out of memory");
 toolong:
-	return fs_gres_err(msg, msgsz, "sysfs root \"%s\": too long", q);
+	return fs_errf(msg, msgsz, "sysfs root \"%s\": too long", q);
 }
 
 /* ------------------------------------------------------------ listing */
@@ -115,13 +115,13 @@ static int _list(const char *dir, char ***out, size_t *n, int *missing,
 	if (missing)
 		*missing = 0;
 	if (!dir)
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	if (!(d = opendir(dir))) {
 		if ((errno == ENOENT || errno == ENOTDIR) && missing) {
 			*missing = 1;
 			return 0;
 		}
-		return fs_gres_err(msg, msgsz, "%s: cannot list: %s", dir,
+		return fs_errf(msg, msgsz, "%s: cannot list: %s", dir,
 				   strerror(errno));
 	}
 	while ((e = readdir(d))) {
@@ -148,7 +148,7 @@ static int _list(const char *dir, char ***out, size_t *n, int *missing,
 oom:
 	closedir(d);
 	_free_names(v, cnt);
-	return fs_gres_err(msg, msgsz, "out of memory");
+	return fs_errf(msg, msgsz, "out of memory");
 }
 
 /* Natural order: mlx5_2 before mlx5_10, node2 before node10. */
@@ -201,11 +201,11 @@ static int _read_state(const char *path, int *num, char **name, char *msg,
 	*num = (int)v;
 	*name = strdup(p);
 	free(s);
-	return *name ? 0 : fs_gres_err(msg, msgsz, "out of memory");
+	return *name ? 0 : fs_errf(msg, msgsz, "out of memory");
 bad:
 	fs_gres_quote(s, q, sizeof(q));
 	free(s);
-	return fs_gres_err(msg, msgsz,
+	return fs_errf(msg, msgsz,
 			   "%s: \"%s\": malformed state; expected "
 			   "\"<number>: <NAME>\", e.g. \"4: ACTIVE\"", path, q);
 }
@@ -220,7 +220,7 @@ static int _read_opt(const char *path, char **out, char *msg, size_t msgsz)
 	if (!missing)
 		return -1;
 	*out = strdup("");
-	return *out ? 0 : fs_gres_err(msg, msgsz, "out of memory");
+	return *out ? 0 : fs_errf(msg, msgsz, "out of memory");
 }
 
 static int _hex_guid_ok(const char *s)
@@ -269,7 +269,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	if (!isdigit((unsigned char)pname[0]) || *end || errno || !v ||
 	    v > 255) {
 		fs_gres_quote(pname, q, sizeof(q));
-		return fs_gres_err(msg, msgsz,
+		return fs_errf(msg, msgsz,
 				   "%s/sys/class/infiniband/%s/ports/%s: "
 				   "\"%s\": not a port number; expected 1-255",
 				   root, hca, q, q);
@@ -291,7 +291,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 				msg, msgsz))
 			goto out;
 	} else if (!(pt->phys_state_name = strdup(""))) {
-		fs_gres_err(msg, msgsz, "out of memory");
+		fs_errf(msg, msgsz, "out of memory");
 		goto out;
 	}
 	free(path);
@@ -310,7 +310,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	if (pt->rate[0]) {
 		if (!isdigit((unsigned char)pt->rate[0])) {
 			fs_gres_quote(pt->rate, q, sizeof(q));
-			fs_gres_err(msg, msgsz,
+			fs_errf(msg, msgsz,
 				    "%s: \"%s\": malformed rate; expected "
 				    "\"<Gb/s> Gb/sec (<width> <speed>)\", e.g. "
 				    "\"100 Gb/sec (4X EDR)\"", path, q);
@@ -328,7 +328,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 		if (!isdigit((unsigned char)s[0]) || *end || errno ||
 		    v > 0xffff) {
 			fs_gres_quote(s, q, sizeof(q));
-			fs_gres_err(msg, msgsz,
+			fs_errf(msg, msgsz,
 				    "%s: \"%s\": malformed LID; expected a "
 				    "hexadecimal number such as 0x1a", path, q);
 			goto out;
@@ -347,7 +347,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 		goto out;
 	if (pt->gid[0] && !_hex_guid_ok(pt->gid)) {
 		fs_gres_quote(pt->gid, q, sizeof(q));
-		fs_gres_err(msg, msgsz,
+		fs_errf(msg, msgsz,
 			    "%s: \"%s\": malformed GID; expected 8 groups of 4 "
 			    "hexadecimal digits separated by ':'", path, q);
 		goto out;
@@ -428,7 +428,7 @@ static int _read_hca(const char *root, const char *name,
 	h->numa_node = -1;
 	if (!_name_ok(name)) {
 		fs_gres_quote(name, q, sizeof(q));
-		return fs_gres_err(msg, msgsz,
+		return fs_errf(msg, msgsz,
 				   "%s/sys/class/infiniband/%s: unusable device "
 				   "name; expected letters, digits, '_', '-', '.'",
 				   root, q);
@@ -436,7 +436,7 @@ static int _read_hca(const char *root, const char *name,
 	if (!(h->name = strdup(name)) || !(h->type = _hca_type(name)) ||
 	    !(h->uverbs = strdup("")) || !(h->dev_path = strdup("")) ||
 	    !(h->numa = strdup("")) || !(h->cpus = strdup(""))) {
-		fs_gres_err(msg, msgsz, "out of memory");
+		fs_errf(msg, msgsz, "out of memory");
 		goto out;
 	}
 	h->locality = "unknown";
@@ -446,7 +446,7 @@ static int _read_hca(const char *root, const char *name,
 		goto out;
 	if (h->node_guid[0] && !_hex_guid_ok(h->node_guid)) {
 		fs_gres_quote(h->node_guid, q, sizeof(q));
-		fs_gres_err(msg, msgsz,
+		fs_errf(msg, msgsz,
 			    "%s: \"%s\": malformed GUID; expected "
 			    "xxxx:xxxx:xxxx:xxxx (hexadecimal)", path, q);
 		goto out;
@@ -463,7 +463,7 @@ static int _read_hca(const char *root, const char *name,
 		v = strtol(s, &end, 10);
 		if (!s[0] || *end || errno || v < -1 || v > 4095) {
 			fs_gres_quote(s, q, sizeof(q));
-			fs_gres_err(msg, msgsz,
+			fs_errf(msg, msgsz,
 				    "%s: \"%s\": malformed NUMA node; expected "
 				    "-1 or a node number", path, q);
 			goto out;
@@ -478,7 +478,7 @@ static int _read_hca(const char *root, const char *name,
 	if (_list(path, &ports, &np, &missing, msg, msgsz))
 		goto out;
 	if (np && !(h->ports = calloc(np, sizeof(*h->ports)))) {
-		fs_gres_err(msg, msgsz, "out of memory");
+		fs_errf(msg, msgsz, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < np; i++) {
@@ -534,7 +534,7 @@ static int _read_uverbs(const char *root, struct fs_gres_inventory *inv,
 			if (!u || !d) {
 				free(u);
 				free(d);
-				fs_gres_err(msg, msgsz, "out of memory");
+				fs_errf(msg, msgsz, "out of memory");
 				goto out;
 			}
 			free(h->uverbs);
@@ -571,7 +571,7 @@ int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
 	if (n > 1)
 		qsort(names, n, sizeof(*names), _cmp_natural);
 	if (n && !(inv->hca = calloc(n, sizeof(*inv->hca)))) {
-		fs_gres_err(msg, msgsz, "out of memory");
+		fs_errf(msg, msgsz, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -669,7 +669,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			    (errno = 0, kb = strtoull(sizes[j] + 10, &sp, 10),
 			     errno || strcmp(sp, "kB") || !kb)) {
 				fs_gres_quote(sizes[j], q, sizeof(q));
-				fs_gres_err(msg, msgsz,
+				fs_errf(msg, msgsz,
 					    "%s/%s: unexpected entry; expected "
 					    "hugepages-<size>kB, e.g. "
 					    "hugepages-2048kB", path, q);
@@ -681,7 +681,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 				cap = cap ? cap * 2 : 8;
 				np = realloc(inv->pools, cap * sizeof(*np));
 				if (!np) {
-					fs_gres_err(msg, msgsz, "out of memory");
+					fs_errf(msg, msgsz, "out of memory");
 					goto out;
 				}
 				inv->pools = np;
@@ -708,7 +708,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 				p->free = p->total;
 			}
 			if (p->free > p->total) {
-				fs_gres_err(msg, msgsz,
+				fs_errf(msg, msgsz,
 					    "%s: %llu free pages of %llu; expected "
 					    "free_hugepages <= nr_hugepages", path,
 					    (unsigned long long)p->free,
@@ -744,7 +744,7 @@ int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 	if (nn > 1)
 		qsort(nodes, nn, sizeof(*nodes), _cmp_natural);
 	if (nn && !(inv->numa = calloc(nn, sizeof(*inv->numa)))) {
-		fs_gres_err(msg, msgsz, "out of memory");
+		fs_errf(msg, msgsz, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nn; i++) {
@@ -762,7 +762,7 @@ int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 		if (fs_gres_read(path, &nu->cpus, NULL, msg, msgsz))
 			goto out;
 		if (fs_cpulist_parse(nu->cpus, &b, &nb, msg, msgsz)) {
-			char m2[FS_GRES_MSG_SIZE];
+			char m2[FS_MSG_SIZE];
 
 			snprintf(m2, sizeof(m2), "%s: %s", path, msg ? msg : "");
 			if (msg)

@@ -44,7 +44,7 @@ static int _bad(const char *value, const char *e, size_t elen,
 	snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(elen < 63 ? elen : 63), e);
 	fs_gres_quote(value, qv, sizeof(qv));
 	fs_gres_quote(ebuf, qe, sizeof(qe));
-	return fs_gres_err(msg, msgsz,
+	return fs_errf(msg, msgsz,
 			   "%s=\"%s\": entry \"%s\": %s; expected " LOC_FORM,
 			   FS_GRES_RDMA_LOCALITY_ENV, qv, qe, what);
 }
@@ -94,7 +94,7 @@ static int _entry(const char *value, const char *e, size_t len,
 		}
 	}
 	if (!(set->cpus[i] = malloc((size_t)(end - eq))))
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	memcpy(set->cpus[i], eq + 1, (size_t)(end - eq - 1));
 	set->cpus[i][end - eq - 1] = '\0';
 	if (fs_cpulist_count(set->cpus[i]) < 0)
@@ -118,7 +118,7 @@ int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
 	const char *p = value;
 
 	if (!value || !*value)
-		return fs_gres_err(msg, msgsz, "%s is empty; expected " LOC_FORM,
+		return fs_errf(msg, msgsz, "%s is empty; expected " LOC_FORM,
 				   FS_GRES_RDMA_LOCALITY_ENV);
 	for (;;) {
 		const char *end = strchr(p, ';');
@@ -147,7 +147,7 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 	int rc = -1;
 
 	if (!set)
-		return fs_gres_err(msg, msgsz, "out of memory");
+		return fs_errf(msg, msgsz, "out of memory");
 	if (fs_gres_rdma_locality_parse(locality, set, msg, msgsz))
 		goto out;
 	for (size_t i = 0; i < set->n; i++)
@@ -180,7 +180,7 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 		char *s;
 
 		if (!set) {
-			fs_gres_err(msg, msgsz, "out of memory");
+			fs_errf(msg, msgsz, "out of memory");
 			return NULL;
 		}
 		if (sched_getaffinity(0, sz, set)) {
@@ -189,13 +189,13 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 			CPU_FREE(set);
 			if (e == EINVAL)
 				continue;
-			fs_gres_err(msg, msgsz, "sched_getaffinity: %s",
+			fs_errf(msg, msgsz, "sched_getaffinity: %s",
 				    strerror(e));
 			return NULL;
 		}
 		if (!(bits = calloc(ncpu, 1))) {
 			CPU_FREE(set);
-			fs_gres_err(msg, msgsz, "out of memory");
+			fs_errf(msg, msgsz, "out of memory");
 			return NULL;
 		}
 		for (size_t i = 0; i < ncpu; i++)
@@ -204,10 +204,10 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 		s = fs_cpulist_format(bits, ncpu);
 		free(bits);
 		if (!s)
-			fs_gres_err(msg, msgsz, "out of memory");
+			fs_errf(msg, msgsz, "out of memory");
 		return s;
 	}
-	fs_gres_err(msg, msgsz, "sched_getaffinity: more than %d CPUs",
+	fs_errf(msg, msgsz, "sched_getaffinity: more than %d CPUs",
 		    FS_CPULIST_MAX + 1);
 	return NULL;
 }

@@ -74,19 +74,19 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 	int n, rc = -1;
 
 	if (hwloc_topology_init(&topo) < 0)
-		return fs_gres_err(msg, msgsz, "hwloc: cannot initialise: %s",
+		return fs_errf(msg, msgsz, "hwloc: cannot initialise: %s",
 				   strerror(errno));
 	hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
 	if (hwloc_xml && hwloc_xml[0] &&
 	    hwloc_topology_set_xml(topo, hwloc_xml) < 0) {
-		fs_gres_err(msg, msgsz,
+		fs_errf(msg, msgsz,
 			    "%s: cannot use as hwloc topology: %s; expected an "
 			    "hwloc XML file (lstopo foo.xml)", hwloc_xml,
 			    strerror(errno));
 		goto out;
 	}
 	if (hwloc_topology_load(topo) < 0) {
-		fs_gres_err(msg, msgsz, "%s: hwloc cannot load the topology: %s; "
+		fs_errf(msg, msgsz, "%s: hwloc cannot load the topology: %s; "
 			    "expected a readable hwloc XML file",
 			    hwloc_xml && hwloc_xml[0] ? hwloc_xml :
 			    getenv("HWLOC_XMLFILE") ? getenv("HWLOC_XMLFILE") :
@@ -148,7 +148,7 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 	rc = 0;
 	goto out;
 oom:
-	fs_gres_err(msg, msgsz, "out of memory");
+	fs_errf(msg, msgsz, "out of memory");
 out:
 	hwloc_topology_destroy(topo);
 	return rc;

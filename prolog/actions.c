@@ -137,7 +137,7 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 				p->added = got - target;
 			}
 			fs_pl_ledger_save(ctx, l, NULL, 0);
-			return fs_pl_msg(msg, msgsz,
+			return fs_errf(msg, msgsz,
 					 "node %s: %" PRIu64 " pages of %s still in use "
 					 "after the job (%s): the pool stays at %" PRIu64,
 					 _node_name(p->node), got - target, t,
@@ -188,7 +188,7 @@ static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
 		return -1;
 	if (p->added < p->want)
-		return fs_pl_msg(msg, msgsz, "node %s: asked %" PRIu64 " pages of "
+		return fs_errf(msg, msgsz, "node %s: asked %" PRIu64 " pages of "
 				 "%" PRIu64 "kB, got %" PRIu64, node, p->want,
 				 p->page_kb, p->added);
 	fs_pl_log(ctx, l->jobid, "node %s: reserved %" PRIu64 " pages of %"
@@ -217,7 +217,7 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if ((bfd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
 		return -1;
 	if (mkdirat(bfd, name, 0700) && errno != EEXIST) {
-		fs_pl_msg(msg, msgsz, "%s: cannot create: %s", m->path,
+		fs_errf(msg, msgsz, "%s: cannot create: %s", m->path,
 			  strerror(errno));
 		close(bfd);
 		return -1;
@@ -225,11 +225,11 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(bfd);
 	if (fd < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s: refusing to use it", m->path,
+		return fs_errf(msg, msgsz, "%s: %s: refusing to use it", m->path,
 				 errno == ELOOP || errno == ENOTDIR ?
 				 "not a directory (symbolic link?)" : strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		fs_pl_msg(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
+		fs_errf(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
 			  "not created by fabsched (root, 0700): refusing to use it",
 			  m->path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		close(fd);
@@ -241,7 +241,7 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		 m->page_kb, m->bytes);
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (mount("fabsched", proc, "hugetlbfs", MS_NOSUID | MS_NODEV, opts)) {
-		fs_pl_msg(msg, msgsz, "%s: mount -t hugetlbfs -o %s: %s", m->path,
+		fs_errf(msg, msgsz, "%s: mount -t hugetlbfs -o %s: %s", m->path,
 			  opts, strerror(errno));
 		close(fd);
 		return -1;
@@ -268,16 +268,16 @@ static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (umount2(m->path, UMOUNT_NOFOLLOW) == 0)
 			continue;
 		if (errno != EBUSY)
-			return fs_pl_msg(msg, msgsz, "%s: umount: %s", m->path,
+			return fs_errf(msg, msgsz, "%s: umount: %s", m->path,
 					 strerror(errno));
 		fs_pl_log(ctx, l->jobid, "%s: busy; detaching it (lazy unmount)",
 			  m->path);
 		if (umount2(m->path, UMOUNT_NOFOLLOW | MNT_DETACH))
-			return fs_pl_msg(msg, msgsz, "%s: umount -l: %s", m->path,
+			return fs_errf(msg, msgsz, "%s: umount -l: %s", m->path,
 					 strerror(errno));
 	}
 	if (fs_pl_is_mounted(m->path) == 1)
-		return fs_pl_msg(msg, msgsz, "%s: still mounted", m->path);
+		return fs_errf(msg, msgsz, "%s: still mounted", m->path);
 	_checkpoint(ctx, "umount");
 	/* the directory: only ours (root, 0700) is removed */
 	snprintf(base, sizeof(base), "%.*s", (int)(name - m->path - 1), m->path);
@@ -306,13 +306,13 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			   char *msg, size_t msgsz)
 {
 	int rc = 0;
-	char m1[FS_PL_MSG_SIZE];
+	char m1[FS_MSG_SIZE];
 
 	for (size_t i = 0; i < l->nmounts; i++)
 		if (_unmount(ctx, l, &l->mounts[i], m1, sizeof(m1))) {
 			fs_pl_log(ctx, l->jobid, "%s", m1);
 			if (!rc)
-				fs_pl_msg(msg, msgsz, "%s", m1);
+				fs_errf(msg, msgsz, "%s", m1);
 			rc = -1;
 		}
 	if (l->cg_version) {
@@ -328,13 +328,13 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		}
 		l->cg_version = 0;
 		if (fs_pl_ledger_save(ctx, l, m1, sizeof(m1)) && !rc)
-			rc = fs_pl_msg(msg, msgsz, "%s", m1);
+			rc = fs_errf(msg, msgsz, "%s", m1);
 		_checkpoint(ctx, "cgroup");
 	}
 	if (l->has_scratch && fs_pl_scratch_release(ctx, l, m1, sizeof(m1))) {
 		fs_pl_log(ctx, l->jobid, "%s", m1);
 		if (!rc)
-			fs_pl_msg(msg, msgsz, "%s", m1);
+			fs_errf(msg, msgsz, "%s", m1);
 		rc = -1;
 	}
 	if (rc)	/* pages under a mount still in use cannot be given back */
@@ -343,7 +343,7 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (_release_pool(ctx, l, &l->pools[i], m1, sizeof(m1))) {
 			fs_pl_log(ctx, l->jobid, "%s", m1);
 			if (!rc)
-				fs_pl_msg(msg, msgsz, "%s", m1);
+				fs_errf(msg, msgsz, "%s", m1);
 			rc = -1;
 		}
 	_checkpoint(ctx, "release");
@@ -352,7 +352,7 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	/* leak check: nothing of the ledger may remain */
 	for (size_t i = 0; i < l->nmounts; i++)
 		if (fs_pl_is_mounted(l->mounts[i].path) == 1)
-			return fs_pl_msg(msg, msgsz, "leak: %s still mounted",
+			return fs_errf(msg, msgsz, "leak: %s still mounted",
 					 l->mounts[i].path);
 	return fs_pl_ledger_remove(ctx, l->jobid, msg, msgsz);
 }
@@ -370,7 +370,7 @@ int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
 	if (rc)
 		return -1;
 	if (uid != (uid_t)-1 && uid != l.uid)
-		return fs_pl_msg(msg, msgsz, "job %u: ledger names uid %u, the "
+		return fs_errf(msg, msgsz, "job %u: ledger names uid %u, the "
 				 "environment uid %u", jobid, (unsigned)l.uid,
 				 (unsigned)uid);
 	return _release_ledger(ctx, &l, msg, msgsz);
@@ -382,7 +382,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		 char *mount_out, size_t mount_sz, char *msg, size_t msgsz)
 {
 	static struct fs_pl_ledger l;
-	char m1[FS_PL_MSG_SIZE];
+	char m1[FS_MSG_SIZE];
 	int rc;
 
 	if (mount_out && mount_sz)
@@ -433,7 +433,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	/* the same for the scratch base, and a pool must be configured */
 	if (job->scratch_gib) {
 		if (!ctx->has_target)
-			return fs_pl_msg(msg, msgsz, "the job asks for a %" PRIu64
+			return fs_errf(msg, msgsz, "the job asks for a %" PRIu64
 					 " GiB scratch volume but fabsched.conf "
 					 "names no scratch pool; expected "
 					 "ScratchTraddr and ScratchSubsysNQN",
@@ -455,7 +455,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		if ((size_t)snprintf(l.scratch.path, sizeof(l.scratch.path), "%s/%u",
 				     ctx->scratch_base, job->jobid) >=
 		    sizeof(l.scratch.path))
-			return fs_pl_msg(msg, msgsz, "ScratchBase too long");
+			return fs_errf(msg, msgsz, "ScratchBase too long");
 	}
 	for (size_t i = 0; i < job->npages; i++) {
 		struct fs_pl_pool_rec *p = &l.pools[l.npools++];
@@ -474,7 +474,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 					     ctx->mount_base, job->jobid,
 					     fs_pl_page_type(p->page_kb)) >=
 			    sizeof(m->path))
-				return fs_pl_msg(msg, msgsz, "HugepageMountBase too long");
+				return fs_errf(msg, msgsz, "HugepageMountBase too long");
 		}
 		m->bytes += p->want * p->page_kb * 1024;
 	}

@@ -12,7 +12,7 @@
  * Conventions
  *  - Functions returning int: 0 on success, -1 on error with a
  *    NUL-terminated message of at most msgsz bytes in msg (when not NULL).
- *    FS_PL_MSG_SIZE is always enough.  Messages name the value, path or
+ *    FS_MSG_SIZE is always enough.  Messages name the value, path or
  *    device and say what was expected.
  *  - Log lines go to ctx->log (when not NULL) as "<prog>: job <id>: ...".
  *  - Everything works on fixed-size structs owned by the caller: nothing
@@ -28,8 +28,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "fs_err.h"
 
-#define FS_PL_MSG_SIZE 2048
 #define FS_PL_MAX_POOLS 64	/* (NUMA node, page size) pairs per job */
 #define FS_PL_MAX_MOUNTS 4	/* page sizes per job */
 #define FS_PL_PATH 512		/* bytes of a path in the ledger */

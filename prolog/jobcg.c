@@ -27,24 +27,24 @@ int fs_pl_cgroup_open(const char *cg, int *pfd, char *msg, size_t msgsz)
 
 	*pfd = -1;
 	if (!base || base == cg || !base[1] || strlen(cg) >= sizeof(parent))
-		return fs_pl_msg(msg, msgsz, "%s: expected <parent>/job_<id>", cg);
+		return fs_errf(msg, msgsz, "%s: expected <parent>/job_<id>", cg);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(base - cg), cg);
 	base++;
 	if ((*pfd = fs_pl_open_root_dir(parent, 0, 0, msg, msgsz)) < 0)
 		return -1;
 	jfd = openat(*pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (jfd < 0) {
-		fs_pl_msg(msg, msgsz, "%s: %s", cg, errno == ELOOP ||
+		fs_errf(msg, msgsz, "%s: %s", cg, errno == ELOOP ||
 			  errno == ENOTDIR ? "not a directory (symbolic link?): "
 			  "refusing to use it" : strerror(errno));
 		goto fail;
 	}
 	if (fstat(jfd, &st)) {
-		fs_pl_msg(msg, msgsz, "%s: %s", cg, strerror(errno));
+		fs_errf(msg, msgsz, "%s: %s", cg, strerror(errno));
 		goto fail_j;
 	}
 	if (st.st_uid != 0) {
-		fs_pl_msg(msg, msgsz, "%s: owned by uid %u, not root: refusing "
+		fs_errf(msg, msgsz, "%s: owned by uid %u, not root: refusing "
 			  "to use it", cg, (unsigned)st.st_uid);
 		goto fail_j;
 	}
@@ -78,7 +78,7 @@ static int _hugetlb_file(int jfd, const char *cg, const char *name,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return -2;
-		return fs_pl_msg(msg, msgsz, "%s/%s: %s", cg, name,
+		return fs_errf(msg, msgsz, "%s/%s: %s", cg, name,
 				 strerror(errno));
 	}
 	n = read(fd, cur, sizeof(cur) - 1);
@@ -102,7 +102,7 @@ static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
 	int rc = 0;
 
 	if (!sz)
-		return fs_pl_msg(msg, msgsz, "page size %" PRIu64 " kB has no "
+		return fs_errf(msg, msgsz, "page size %" PRIu64 " kB has no "
 				 "hugetlb controller file", page_kb);
 	for (int i = 0; i < 2; i++) {
 		char f[64];
@@ -133,7 +133,7 @@ int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
 		return -1;
 	rc = _hugetlb_set(jfd, cg, version, page_kb, value, msg, msgsz);
 	if (rc == -2)
-		fs_pl_msg(msg, msgsz, "%s/hugetlb.%s.%s: %s", cg,
+		fs_errf(msg, msgsz, "%s/hugetlb.%s.%s: %s", cg,
 			  _cg_size(page_kb), version == 2 ? "max" :
 			  "limit_in_bytes", strerror(ENOENT));
 	close(jfd);
@@ -238,15 +238,15 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 	*version = 0;
 	path[0] = 0;
 	if (pid <= 0)
-		return fs_pl_msg(msg, msgsz, "task pid %d: expected a process id",
+		return fs_errf(msg, msgsz, "task pid %d: expected a process id",
 				 (int)pid);
 	snprintf(f, sizeof(f), "%s/%d/cgroup", proc, (int)pid);
 	if ((fd = open(f, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", f, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", f, strerror(errno));
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", f, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", f, strerror(errno));
 	buf[n] = 0;
 	/* "<id>:<controllers>:<path>"; v2: "0::<path>" */
 	for (char *line = strtok_r(buf, "\n", &save); line;
@@ -254,7 +254,7 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
 		if (!c2)
-			return fs_pl_msg(msg, msgsz, "%s: \"%.64s\": expected "
+			return fs_errf(msg, msgsz, "%s: \"%.64s\": expected "
 					 "<id>:<controllers>:<path>", f, line);
 		*c1 = *c2 = 0;
 		if (!strcmp(line, "0") && !c1[1]) {
@@ -279,13 +279,13 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 			continue;
 		if ((size_t)snprintf(path, pathsz, "%s%.*s", mp, (int)len,
 				     rel[v]) >= pathsz)
-			return fs_pl_msg(msg, msgsz, "%s: job cgroup path longer "
+			return fs_errf(msg, msgsz, "%s: job cgroup path longer "
 					 "than %zu bytes", f, pathsz - 1);
 		*version = v;
 		return 1;
 	}
 	path[0] = 0;
-	fs_pl_msg(msg, msgsz, "%s: neither the cgroup v2 path nor the v1 "
+	fs_errf(msg, msgsz, "%s: neither the cgroup v2 path nor the v1 "
 		  "hugetlb one is under a %s directory", f, comp);
 	return 0;
 }
@@ -310,7 +310,7 @@ int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		if (rc < 0)
 			return -1;
 		if (rc == 0 && l.uid != uid)
-			return fs_pl_msg(msg, msgsz, "%s/jobs/%u: names uid %u, "
+			return fs_errf(msg, msgsz, "%s/jobs/%u: names uid %u, "
 					 "the job runs as uid %u: hugetlb limits "
 					 "not set", ctx->state_dir, jobid,
 					 (unsigned)l.uid, (unsigned)uid);
@@ -319,7 +319,7 @@ int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 	rc = fs_pl_cgroup_apply(ctx, jobid, cg, version, have ? &l : NULL, rdma,
 				msg, msgsz);
 	if (rc == 0 && msg && msgsz && !msg[0])
-		fs_pl_msg(msg, msgsz, "%s: no limit to set (no hugepages in the "
+		fs_errf(msg, msgsz, "%s: no limit to set (no hugepages in the "
 			  "ledger, no RDMA limit for the job's HCAs)", cg);
 	return rc;
 }

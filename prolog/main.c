@@ -194,7 +194,7 @@ static void _task_pkey(struct fs_pl_ctx *ctx, struct args *a)
 	const char *devs = getenv(FS_ENV_RDMA_DEVICES);
 	struct fs_pl_job job;
 	struct fs_pl_rdma_got got = { .pkey_index = -1 };
-	char msg[FS_PL_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 
 	if (!a->pkey_map || !acct || !fs_account_ok(acct) ||
 	    strlen(acct) >= sizeof(job.account))
@@ -248,7 +248,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	struct fs_pl_ctx ctx;
 	struct fs_pl_job job;
 	struct args a;
-	char msg[FS_PL_MSG_SIZE], mnt[FS_PL_PATH];
+	char msg[FS_MSG_SIZE], mnt[FS_PL_PATH];
 	const char *sc = getenv("SLURM_SCRIPT_CONTEXT");
 	int rc = _setup(argc, argv, "fabsched-prolog", &ctx, seam, &a);
 
@@ -309,7 +309,7 @@ int fs_pl_main_epilog(int argc, char **argv, struct fs_pl_ctx *seam)
 {
 	struct fs_pl_ctx ctx;
 	struct args a;
-	char msg[FS_PL_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	uint32_t jobid;
 	uid_t uid = (uid_t)-1;
 	const char *s;
@@ -417,7 +417,7 @@ int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam)
 	static uint32_t running[65536], ledgers[4096];
 	struct fs_pl_ctx ctx;
 	struct args a;
-	char msg[FS_PL_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	size_t nrun;
 	long n;
 	int rc = _setup(argc, argv, "fabsched-sweep", &ctx, seam, &a), released = 0;

@@ -42,7 +42,7 @@ static int _ctrl_ok(const char *ctrl, char *msg, size_t msgsz)
 			goto bad;
 	return 0;
 bad:
-	return fs_pl_msg(msg, msgsz, "controller \"%.32s\": expected nvme<N>", ctrl);
+	return fs_errf(msg, msgsz, "controller \"%.32s\": expected nvme<N>", ctrl);
 }
 
 /* "/dev/nvme<N>n<M>" */
@@ -52,7 +52,7 @@ static int _dev_ok(const char *dev, char *msg, size_t msgsz)
 	int pos = 0;
 
 	if (sscanf(dev, "/dev/nvme%un%u%n", &a, &b, &pos) != 2 || dev[pos])
-		return fs_pl_msg(msg, msgsz, "block device \"%.64s\": expected "
+		return fs_errf(msg, msgsz, "block device \"%.64s\": expected "
 				 "/dev/nvme<N>n<M>", dev);
 	return 0;
 }
@@ -89,11 +89,11 @@ static int _connect(const struct fs_pl_scratch_target *t, char *ctrl,
 	int rc = 0;
 
 	if (access(FABRICS_DEV, F_OK))
-		return fs_pl_msg(msg, msgsz, "%s: %s: this kernel has no NVMe-oF "
+		return fs_errf(msg, msgsz, "%s: %s: this kernel has no NVMe-oF "
 				 "host (modprobe nvme-%s)", FABRICS_DEV,
 				 strerror(errno), t->transport);
 	if (!(r = nvme_scan(NULL)))
-		return fs_pl_msg(msg, msgsz, "libnvme: cannot scan the NVMe "
+		return fs_errf(msg, msgsz, "libnvme: cannot scan the NVMe "
 				 "topology: %s", strerror(errno));
 	if ((c = _find_live(r, t))) {
 		snprintf(ctrl, ctrlsz, "%s", nvme_ctrl_get_name(c));
@@ -103,13 +103,13 @@ static int _connect(const struct fs_pl_scratch_target *t, char *ctrl,
 	c = h ? nvme_create_ctrl(r, t->subsysnqn, t->transport, t->traddr,
 				 NULL, NULL, t->trsvcid) : NULL;
 	if (!c) {
-		rc = fs_pl_msg(msg, msgsz, "libnvme: cannot set up a controller "
+		rc = fs_errf(msg, msgsz, "libnvme: cannot set up a controller "
 			       "for %s: %s", t->subsysnqn, strerror(errno));
 		goto out;
 	}
 	nvmf_default_config(&cfg);
 	if (nvmf_add_ctrl(h, c, &cfg)) {
-		rc = fs_pl_msg(msg, msgsz, "NVMe-oF connect to %s %s:%s subsystem "
+		rc = fs_errf(msg, msgsz, "NVMe-oF connect to %s %s:%s subsystem "
 			       "%s as %s: %s", t->transport, t->traddr, t->trsvcid,
 			       t->subsysnqn, t->hostnqn, strerror(errno));
 		nvme_free_ctrl(c);
@@ -134,9 +134,9 @@ static int _disconnect(const char *ctrl, char *msg, size_t msgsz)
 	if (access(p, F_OK))
 		return 0;	/* already gone */
 	if (!(r = nvme_scan(NULL)))
-		return fs_pl_msg(msg, msgsz, "libnvme: cannot scan: %s", strerror(errno));
+		return fs_errf(msg, msgsz, "libnvme: cannot scan: %s", strerror(errno));
 	if ((c = nvme_scan_ctrl(r, ctrl)) && nvme_disconnect_ctrl(c))
-		rc = fs_pl_msg(msg, msgsz, "%s: disconnect: %s", ctrl, strerror(errno));
+		rc = fs_errf(msg, msgsz, "%s: disconnect: %s", ctrl, strerror(errno));
 	nvme_free_tree(r);
 	return rc;
 }
@@ -150,7 +150,7 @@ static int _ctrl_fd(const char *ctrl, char *msg, size_t msgsz)
 		return -1;
 	snprintf(dev, sizeof(dev), "/dev/%s", ctrl);
 	if ((fd = open(dev, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", dev, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", dev, strerror(errno));
 	return fd;
 }
 
@@ -158,8 +158,8 @@ static int _status(int rc, const char *what, const char *ctrl, char *msg,
 		   size_t msgsz)
 {
 	if (rc < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s: %s", ctrl, what, strerror(errno));
-	return fs_pl_msg(msg, msgsz, "%s: %s: NVMe status 0x%x (%s)", ctrl, what,
+		return fs_errf(msg, msgsz, "%s: %s: %s", ctrl, what, strerror(errno));
+	return fs_errf(msg, msgsz, "%s: %s: NVMe status 0x%x (%s)", ctrl, what,
 			 rc, nvme_status_to_string(rc, true));
 }
 
@@ -252,13 +252,13 @@ static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
 			return _dev_ok(dev, msg, msgsz);
 		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
-	return fs_pl_msg(msg, msgsz, "%s: namespace %u has no block device "
+	return fs_errf(msg, msgsz, "%s: namespace %u has no block device "
 			 "after 10 s", ctrl, nsid);
 }
 #else
 static int _nolib(char *msg, size_t msgsz)
 {
-	return fs_pl_msg(msg, msgsz, "fabsched was built without libnvme "
+	return fs_errf(msg, msgsz, "fabsched was built without libnvme "
 			 "(configure --with-libnvme): no NVMe-oF scratch");
 }
 static int _connect(const struct fs_pl_scratch_target *t, char *ctrl,
@@ -301,12 +301,12 @@ static int _discard(const char *dev, char *msg, size_t msgsz)
 	if (_dev_ok(dev, msg, msgsz))
 		return -1;
 	if ((fd = open(dev, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", dev, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", dev, strerror(errno));
 	if (ioctl(fd, BLKGETSIZE64, &range[1]) || ioctl(fd, BLKDISCARD, range)) {
 		int e = errno;
 
 		close(fd);
-		return fs_pl_msg(msg, msgsz, "%s: discard (BLKDISCARD) of %" PRIu64
+		return fs_errf(msg, msgsz, "%s: discard (BLKDISCARD) of %" PRIu64
 				 " bytes: %s", dev, range[1], strerror(e));
 	}
 	close(fd);
@@ -322,7 +322,7 @@ static int _run(char *const argv[], char *msg, size_t msgsz)
 	int st;
 
 	if ((pid = fork()) < 0)
-		return fs_pl_msg(msg, msgsz, "fork: %s", strerror(errno));
+		return fs_errf(msg, msgsz, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
@@ -335,9 +335,9 @@ static int _run(char *const argv[], char *msg, size_t msgsz)
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", argv[0], strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", argv[0], strerror(errno));
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		return fs_pl_msg(msg, msgsz, "%s %s: %s %d", argv[0],
+		return fs_errf(msg, msgsz, "%s %s: %s %d", argv[0],
 				 argv[1] ? argv[1] : "",
 				 WIFEXITED(st) ? "exit status" : "killed by signal",
 				 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
@@ -355,7 +355,7 @@ static int _mkfs(const char *dev, int fs, char *msg, size_t msgsz)
 	if (access(path, X_OK))
 		snprintf(path, sizeof(path), "/sbin/%s", prog);
 	if (access(path, X_OK))
-		return fs_pl_msg(msg, msgsz, "%s not found in /usr/sbin or /sbin "
+		return fs_errf(msg, msgsz, "%s not found in /usr/sbin or /sbin "
 				 "(install %s)", prog, fs ? "e2fsprogs" : "xfsprogs");
 	snprintf(d, sizeof(d), "%s", dev);
 	if (fs) {
@@ -380,7 +380,7 @@ static int _mount(const char *dev, int fs, int dirfd, const char *path,
 		return -1;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dirfd);
 	if (mount(dev, proc, type, MS_NOSUID | MS_NODEV, NULL))
-		return fs_pl_msg(msg, msgsz, "%s: mount -t %s %s: %s", path, type,
+		return fs_errf(msg, msgsz, "%s: mount -t %s %s: %s", path, type,
 				 dev, strerror(errno));
 	/* the filesystem's root, reached through the root-owned base */
 	snprintf(base, sizeof(base), "%.*s", (int)(name - path), path);
@@ -389,11 +389,11 @@ static int _mount(const char *dev, int fs, int dirfd, const char *path,
 	fd = openat(bfd, name + 1, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(bfd);
 	if (fd < 0) {
-		fs_pl_msg(msg, msgsz, "%s: %s", path, strerror(errno));
+		fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 		goto undo;
 	}
 	if (fchown(fd, uid, gid) || fchmod(fd, 0700)) {
-		fs_pl_msg(msg, msgsz, "%s: handing it to uid %u: %s", path,
+		fs_errf(msg, msgsz, "%s: handing it to uid %u: %s", path,
 			  (unsigned)uid, strerror(errno));
 		close(fd);
 		goto undo;
@@ -411,7 +411,7 @@ static int _umount(const char *path, char *msg, size_t msgsz)
 		return 0;
 	if (errno == EBUSY && umount2(path, UMOUNT_NOFOLLOW | MNT_DETACH) == 0)
 		return 0;
-	return fs_pl_msg(msg, msgsz, "%s: umount: %s", path, strerror(errno));
+	return fs_errf(msg, msgsz, "%s: umount: %s", path, strerror(errno));
 }
 
 static const struct fs_pl_nvme_ops _real = {

@@ -12,7 +12,6 @@
 
 /* Format into msg (when not NULL); always returns -1. */
 #include "fs_err.h"
-#define fs_pl_msg fs_errf
 
 /*
  * Open an absolute directory path component by component, O_NOFOLLOW on

@@ -56,9 +56,9 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 	*n = 0;
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/%s/ports/%u/pkeys",
 			     root, dev, port) >= sizeof(dir))
-		return fs_pl_msg(msg, msgsz, "sysfs root too long");
+		return fs_errf(msg, msgsz, "sysfs root too long");
 	if (!(d = opendir(dir)))
-		return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: no P_Key "
+		return fs_errf(msg, msgsz, "RDMA device %s port %u: no P_Key "
 				 "table to look for P_Key 0x%04x in (%s: %s)",
 				 dev, port, key, dir, strerror(errno));
 	while ((e = readdir(d))) {
@@ -72,7 +72,7 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 		idx = strtoul(e->d_name, &end, 10);
 		if (!isdigit((unsigned char)e->d_name[0]) || *end || errno ||
 		    idx >= PKEY_TABLE_MAX || ++seen > PKEY_TABLE_MAX) {
-			fs_pl_msg(msg, msgsz, "%s/%s: unexpected entry; expected "
+			fs_errf(msg, msgsz, "%s/%s: unexpected entry; expected "
 				  "P_Key indexes 0..65535", dir,
 				  fs_escape(esc, sizeof(esc), e->d_name,
 					    strlen(e->d_name)));
@@ -86,7 +86,7 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 		    !isxdigit((unsigned char)line[3]) ||
 		    !isxdigit((unsigned char)line[4]) ||
 		    !isxdigit((unsigned char)line[5])) {
-			fs_pl_msg(msg, msgsz, "%s: \"%s\": malformed P_Key; "
+			fs_errf(msg, msgsz, "%s: \"%s\": malformed P_Key; "
 				  "expected 0x and 4 hexadecimal digits, e.g. "
 				  "0xffff", path,
 				  fs_escape(esc, sizeof(esc), line, strlen(line)));
@@ -100,7 +100,7 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 
 			cap = cap ? cap * 2 : 16;
 			if (!(nt = realloc(t, cap * sizeof(*t)))) {
-				fs_pl_msg(msg, msgsz, "out of memory");
+				fs_errf(msg, msgsz, "out of memory");
 				goto fail;
 			}
 			t = nt;
@@ -165,7 +165,7 @@ static int _check_port(const char *root, const char *dev,
 
 	got->nports++;
 	if (!p->active)
-		return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: state %s "
+		return fs_errf(msg, msgsz, "RDMA device %s port %u: state %s "
 				 "(physical state %s), expected ACTIVE", dev,
 				 p->num, p->state_name, p->phys_state_name &&
 				 *p->phys_state_name ? p->phys_state_name :
@@ -175,14 +175,14 @@ static int _check_port(const char *root, const char *dev,
 	if (want->rate) {
 		fs_format_rate(want->rate, b, sizeof(b));
 		if (!p->rate || !p->rate[0])
-			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: rate "
+			return fs_errf(msg, msgsz, "RDMA device %s port %u: rate "
 					 "unknown (no sysfs rate file), expected "
 					 "at least %s Gb/s (RdmaRate)", dev,
 					 p->num, b);
 		if (fs_parse_sysfs_rate(p->rate, &mbps)) {
 			char esc[FS_ESCAPE_SIZE];
 
-			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: rate "
+			return fs_errf(msg, msgsz, "RDMA device %s port %u: rate "
 					 "\"%s\" not understood, expected at least "
 					 "%s Gb/s (RdmaRate) in the form \"100 "
 					 "Gb/sec (4X EDR)\"", dev, p->num,
@@ -190,7 +190,7 @@ static int _check_port(const char *root, const char *dev,
 						   strlen(p->rate)), b);
 		}
 		if (mbps < want->rate)
-			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: rate "
+			return fs_errf(msg, msgsz, "RDMA device %s port %u: rate "
 					 "%s Gb/s (%s), expected at least %s Gb/s "
 					 "(RdmaRate)", dev, p->num,
 					 fs_format_rate(mbps, a, sizeof(a)),
@@ -209,7 +209,7 @@ static int _check_port(const char *root, const char *dev,
 		if (idx < 0) {
 			_pkey_list(t, n, shown, sizeof(shown));
 			free(t);
-			return fs_pl_msg(msg, msgsz, "RDMA device %s port %u: P_Key "
+			return fs_errf(msg, msgsz, "RDMA device %s port %u: P_Key "
 					 "0x%04x of account %s not in the port's "
 					 "P_Key table (%s); expected a %s member "
 					 "entry set by the subnet manager", dev,
@@ -233,17 +233,17 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 {
 	struct fs_gres_inventory *inv = calloc(1, sizeof(*inv));
 	struct fs_pl_rdma_got g = { .pkey_index = -1 };
-	char buf[1024], gmsg[FS_GRES_MSG_SIZE], *save = NULL;
+	char buf[1024], gmsg[FS_MSG_SIZE], *save = NULL;
 	const char *root = sysfs_root ? sysfs_root : "";
 	int rc = 0;
 
 	if (got)
 		*got = g;
 	if (!inv)
-		return fs_pl_msg(msg, msgsz, "RDMA: out of memory");
+		return fs_errf(msg, msgsz, "RDMA: out of memory");
 	if (fs_gres_hca_scan(root, inv, gmsg, sizeof(gmsg))) {
 		fs_gres_inventory_free(inv);
-		return fs_pl_msg(msg, msgsz, "RDMA: %s", gmsg);
+		return fs_errf(msg, msgsz, "RDMA: %s", gmsg);
 	}
 	snprintf(buf, sizeof(buf), "%s", list ? list : "");
 	for (char *d = strtok_r(buf, ",", &save); d && !rc;
@@ -258,7 +258,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 			port = (unsigned)strtoul(colon + 1, NULL, 10);
 		}
 		if (!(h = fs_gres_hca_find(inv, d))) {
-			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: not found on "
+			rc = fs_errf(msg, msgsz, "RDMA device %s: not found on "
 				       "this node", d);
 			break;
 		}
@@ -270,7 +270,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 					 msgsz);
 		}
 		if (!rc && !seen)
-			rc = fs_pl_msg(msg, msgsz, "RDMA device %s: no port %u", d,
+			rc = fs_errf(msg, msgsz, "RDMA device %s: no port %u", d,
 				       port);
 	}
 	if (g.pkey_index < 0)

@@ -48,18 +48,18 @@ int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
 	size_t n = strlen(hca);
 
 	if (!_hca_ok(hca, n))
-		return fs_pl_msg(msg, msgsz, "HCA \"%s\": not a device name; "
+		return fs_errf(msg, msgsz, "HCA \"%s\": not a device name; "
 				 "expected 1 to %d bytes of [A-Za-z0-9_.-]",
 				 fs_escape(esc, sizeof(esc), hca, n), HCA_NAME_MAX);
 	if (handles > FS_PL_RDMA_MAX_LIMIT || objects > FS_PL_RDMA_MAX_LIMIT)
-		return fs_pl_msg(msg, msgsz, "rdma limit %" PRIu32 ": out of "
+		return fs_errf(msg, msgsz, "rdma limit %" PRIu32 ": out of "
 				 "range; expected 1 to %u, or unset",
 				 handles > FS_PL_RDMA_MAX_LIMIT ? handles : objects,
 				 FS_PL_RDMA_MAX_LIMIT);
 	if ((size_t)snprintf(buf, bufsz, "%s hca_handle=%s hca_object=%s", hca,
 			     _count(handles, h, sizeof(h)),
 			     _count(objects, o, sizeof(o))) >= bufsz)
-		return fs_pl_msg(msg, msgsz, "HCA %s: rdma.max line too long", hca);
+		return fs_errf(msg, msgsz, "HCA %s: rdma.max line too long", hca);
 	return 0;
 }
 
@@ -77,13 +77,13 @@ static int _lists(int dirfd, const char *dir, const char *name,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return fs_pl_msg(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)
-		return fs_pl_msg(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	buf[n] = 0;
 	for (char *t = strtok_r(buf, " \t\n", &save); t;
@@ -103,18 +103,18 @@ int fs_pl_write_at(int dirfd, const char *dir, const char *name,
 			O_CLOEXEC);
 
 	if (fd < 0)
-		return fs_pl_msg(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	n = write(fd, s, len);
 	if (n != (ssize_t)len) {
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		return fs_pl_msg(msg, msgsz, "%s/%s: writing \"%.*s\": %s", dir,
+		return fs_errf(msg, msgsz, "%s/%s: writing \"%.*s\": %s", dir,
 				 name, (int)strcspn(s, "\n"), s, strerror(e));
 	}
 	if (close(fd))
-		return fs_pl_msg(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	return 0;
 }
@@ -145,7 +145,7 @@ static long _lines(const struct fs_pl_ctx *ctx, const char *list,
 			dup = strlen(names[i]) == nlen && !strncmp(names[i], p, nlen);
 		if (!dup) {
 			if (nh == MAX_HCAS)
-				return fs_pl_msg(msg, msgsz, "FABSCHED_RDMA_DEVICES: "
+				return fs_errf(msg, msgsz, "FABSCHED_RDMA_DEVICES: "
 						 "more than %d HCAs", MAX_HCAS);
 			memcpy(names[nh], p, nlen);
 			names[nh][nlen] = 0;
@@ -161,7 +161,7 @@ static long _lines(const struct fs_pl_ctx *ctx, const char *list,
 	}
 	return nh;
 bad:
-	return fs_pl_msg(msg, msgsz, "FABSCHED_RDMA_DEVICES=\"%s\": expected "
+	return fs_errf(msg, msgsz, "FABSCHED_RDMA_DEVICES=\"%s\": expected "
 			 "comma-separated HCA names [A-Za-z0-9_.-] (at most %d "
 			 "bytes) with an optional :<port>",
 			 fs_escape(esc, sizeof(esc), list, strlen(list)),
@@ -198,7 +198,7 @@ int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 {
 	static char lines[MAX_HCAS][LINE_SIZE];
 	static char names[MAX_HCAS][HCA_NAME_MAX + 1];
-	char parent[FS_PL_PATH], m1[FS_PL_MSG_SIZE];
+	char parent[FS_PL_PATH], m1[FS_MSG_SIZE];
 	char h[16], o[16];
 	const char *base;
 	long nh;
@@ -216,7 +216,7 @@ int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		return 0;
 	}
 	if (!(base = strrchr(cg, '/')) || base == cg)
-		return fs_pl_msg(msg, msgsz, "%s: expected <parent>/job_%u", cg,
+		return fs_errf(msg, msgsz, "%s: expected <parent>/job_%u", cg,
 				 jobid);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(base - cg), cg);
 	if ((has = _lists(jfd, cg, "cgroup.controllers", "rdma", msg,
@@ -249,7 +249,7 @@ int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 
 		snprintf(line, sizeof(line), "%s\n", lines[i]);
 		if (fs_pl_write_at(jfd, cg, "rdma.max", line, m1, sizeof(m1)))
-			return fs_pl_msg(msg, msgsz, "%s; expected an RDMA device "
+			return fs_errf(msg, msgsz, "%s; expected an RDMA device "
 					 "the kernel knows (RdmaMaxHcaHandles, "
 					 "RdmaMaxHcaObjects)", m1);
 	}

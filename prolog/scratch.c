@@ -52,7 +52,7 @@ static int _read_small(const char *path, char *buf, size_t bufsz, char *msg,
 	while (n && isspace((unsigned char)tmp[n - 1]))
 		tmp[--n] = 0;
 	if (!n || n >= bufsz)
-		return fs_pl_msg(msg, msgsz, "%s: %s", path, n ? "too long" : "empty");
+		return fs_errf(msg, msgsz, "%s: %s", path, n ? "too long" : "empty");
 	memcpy(buf, tmp, n + 1);
 	return 0;
 }
@@ -63,12 +63,12 @@ int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
 	if (_read_small(nqn_file, t->hostnqn, sizeof(t->hostnqn), msg, msgsz))
 		return -1;
 	if (strncmp(t->hostnqn, "nqn.", 4))
-		return fs_pl_msg(msg, msgsz, "%s: \"%.64s\" is not a host NQN; "
+		return fs_errf(msg, msgsz, "%s: \"%.64s\" is not a host NQN; "
 				 "expected nqn.<yyyy-mm>.<domain>:<name>",
 				 nqn_file, t->hostnqn);
 	for (const char *c = t->hostnqn; *c; c++)
 		if (*c <= 0x20 || *c >= 0x7f || *c == ',' || *c == '=')
-			return fs_pl_msg(msg, msgsz, "%s: the host NQN holds a "
+			return fs_errf(msg, msgsz, "%s: the host NQN holds a "
 					 "blank, ',', '=' or a non-ASCII byte; "
 					 "expected printable ASCII", nqn_file);
 	if (_read_small(id_file, t->hostid, sizeof(t->hostid), msg, msgsz))
@@ -79,13 +79,13 @@ int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
 		if (dash ? c != '-' : !isxdigit((unsigned char)c))
-			return fs_pl_msg(msg, msgsz, "%s: \"%.40s\" is not a host "
+			return fs_errf(msg, msgsz, "%s: \"%.40s\" is not a host "
 					 "ID; expected a UUID "
 					 "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
 					 id_file, t->hostid);
 	}
 	if (t->hostid[36])
-		return fs_pl_msg(msg, msgsz, "%s: \"%.40s\" is not a host ID; "
+		return fs_errf(msg, msgsz, "%s: \"%.40s\" is not a host ID; "
 				 "expected a UUID", id_file, t->hostid);
 	return 0;
 }
@@ -103,18 +103,18 @@ static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *msg,
 	if ((bfd = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, msg, msgsz)) < 0)
 		return -1;
 	if (mkdirat(bfd, name, 0700) && errno != EEXIST) {
-		fs_pl_msg(msg, msgsz, "%s: cannot create: %s", path, strerror(errno));
+		fs_errf(msg, msgsz, "%s: cannot create: %s", path, strerror(errno));
 		close(bfd);
 		return -1;
 	}
 	fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(bfd);
 	if (fd < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s: refusing to use it", path,
+		return fs_errf(msg, msgsz, "%s: %s: refusing to use it", path,
 				 errno == ELOOP || errno == ENOTDIR ?
 				 "not a directory (symbolic link?)" : strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		fs_pl_msg(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
+		fs_errf(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
 			  "not created by fabsched (root, 0700): refusing to use it",
 			  path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		close(fd);
@@ -133,7 +133,7 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (path_out && pathsz)
 		path_out[0] = 0;
 	if (!ctx->has_target)
-		return fs_pl_msg(msg, msgsz, "the job asks for a %" PRIu64 " GiB "
+		return fs_errf(msg, msgsz, "the job asks for a %" PRIu64 " GiB "
 				 "scratch volume but fabsched.conf names no "
 				 "scratch pool; expected ScratchTraddr and "
 				 "ScratchSubsysNQN", r->gib);
@@ -240,7 +240,7 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 {
 	const struct fs_pl_nvme_ops *ops = _ops(ctx);
 	struct fs_pl_scratch_rec *r = &l->scratch;
-	char m1[FS_PL_MSG_SIZE];
+	char m1[FS_MSG_SIZE];
 
 	if (!l->has_scratch || r->state == FS_PL_SCRATCH_GONE)
 		return 0;
@@ -250,7 +250,7 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			return -1;
 	}
 	if (ops->is_mounted(r->path) == 1)
-		return fs_pl_msg(msg, msgsz, "%s: still mounted", r->path);
+		return fs_errf(msg, msgsz, "%s: still mounted", r->path);
 	if (r->state == FS_PL_SCRATCH_MOUNTED) {
 		r->state = FS_PL_SCRATCH_FORMATTED;
 		if (fs_pl_ledger_save(ctx, l, msg, msgsz))

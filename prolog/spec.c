@@ -31,7 +31,7 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 	uint64_t v = 0;
 
 	if (len == 0 || len > 19) {
-		fs_pl_msg(msg, msgsz, "%s=\"%s\": %s; expected digits (%llu..%llu)",
+		fs_errf(msg, msgsz, "%s=\"%s\": %s; expected digits (%llu..%llu)",
 			  name, fs_escape(esc, sizeof(esc), s, len),
 			  len ? "too many digits" : "empty",
 			  (unsigned long long)min, (unsigned long long)max);
@@ -39,7 +39,7 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 	}
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9') {
-			fs_pl_msg(msg, msgsz,
+			fs_errf(msg, msgsz,
 				  "%s=\"%s\": not a number; expected digits only (%llu..%llu)",
 				  name, fs_escape(esc, sizeof(esc), s, len),
 				  (unsigned long long)min, (unsigned long long)max);
@@ -48,7 +48,7 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (v < min || v > max) {
-		fs_pl_msg(msg, msgsz, "%s=\"%s\": out of range; expected %llu..%llu",
+		fs_errf(msg, msgsz, "%s=\"%s\": out of range; expected %llu..%llu",
 			  name, fs_escape(esc, sizeof(esc), s, len),
 			  (unsigned long long)min, (unsigned long long)max);
 		return -1;
@@ -63,7 +63,7 @@ int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 	uint64_t v;
 
 	if (!s) {
-		fs_pl_msg(msg, msgsz, "%s is not set; expected a job id", name);
+		fs_errf(msg, msgsz, "%s is not set; expected a job id", name);
 		return -1;
 	}
 	if (_digits(name, s, strlen(s), 1, FS_PL_MAX_JOBID, &v, msg, msgsz))
@@ -85,7 +85,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 	job->npages = 0;
 	if (!s || !*s) {
 		if (count && *count && strcmp(count, "0")) {
-			fs_pl_msg(msg, msgsz,
+			fs_errf(msg, msgsz,
 				  "FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
 				  fs_escape(esc, sizeof(esc), count, strlen(count)));
 			return -1;
@@ -101,7 +101,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		uint64_t v;
 
 		if (!colon || !eq || eq < colon) {
-			fs_pl_msg(msg, msgsz, "%s=\"%s\": bad entry \"%s\"; expected %s",
+			fs_errf(msg, msgsz, "%s=\"%s\": bad entry \"%s\"; expected %s",
 				  name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 				  fs_escape(esc, sizeof(esc), p, len), HP_FORM);
 			return -1;
@@ -111,7 +111,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		else if ((size_t)(colon - p) == 2 && !memcmp(p, "1g", 2))
 			pg.page_kb = 1048576;
 		else {
-			fs_pl_msg(msg, msgsz, "%s: page size \"%s\" unknown; expected 2m or 1g",
+			fs_errf(msg, msgsz, "%s: page size \"%s\" unknown; expected 2m or 1g",
 				  name, fs_escape(esc, sizeof(esc), p, colon - p));
 			return -1;
 		}
@@ -129,12 +129,12 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		for (size_t i = 0; i < job->npages; i++)
 			if (job->pages[i].node == pg.node &&
 			    job->pages[i].page_kb == pg.page_kb) {
-				fs_pl_msg(msg, msgsz, "%s: \"%s\" given twice",
+				fs_errf(msg, msgsz, "%s: \"%s\" given twice",
 					  name, fs_escape(esc, sizeof(esc), p, eq - p));
 				return -1;
 			}
 		if (job->npages == FS_PL_MAX_POOLS) {
-			fs_pl_msg(msg, msgsz, "%s: more than %d entries", name,
+			fs_errf(msg, msgsz, "%s: more than %d entries", name,
 				  FS_PL_MAX_POOLS);
 			return -1;
 		}
@@ -146,7 +146,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		p = end + 1;
 	}
 	if (mem_kb && total_kb > mem_kb) {
-		fs_pl_msg(msg, msgsz,
+		fs_errf(msg, msgsz,
 			  "%s=\"%s\": %llu KiB of hugepages asked, more than the "
 			  "machine's memory (%llu KiB)", name,
 			  fs_escape(esc, sizeof(esc), s, strlen(s)),
@@ -160,7 +160,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 			    UINT64_MAX / 2, &c, msg, msgsz))
 			return -1;
 		if (c != total) {
-			fs_pl_msg(msg, msgsz,
+			fs_errf(msg, msgsz,
 				  "FABSCHED_HUGEPAGES_COUNT=%llu does not match "
 				  "FABSCHED_HUGEPAGES=\"%s\" (%llu pages)",
 				  (unsigned long long)c,
@@ -183,7 +183,7 @@ int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
 	if (!s || !*s)
 		return 0;
 	if (fs_parse_scratch(FS_ENV_SPANK FS_ENV_SCRATCH, s, &sc, m, sizeof(m)))
-		return fs_pl_msg(msg, msgsz, "%s", m);
+		return fs_errf(msg, msgsz, "%s", m);
 	job->scratch_gib = sc.gib;
 	job->scratch_fs = (int)sc.fs;
 	return 0;
@@ -203,7 +203,7 @@ int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
 	memcpy(out, s, strlen(s) + 1);
 	return 0;
 bad:
-	fs_pl_msg(msg, msgsz,
+	fs_errf(msg, msgsz,
 		  "FABSCHED_RDMA_DEVICES=\"%s\": expected comma-separated HCA "
 		  "names [A-Za-z0-9_.-] with an optional :<port>",
 		  fs_escape(esc, sizeof(esc), s, strlen(s)));
@@ -221,7 +221,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 			      msg, msgsz))
 		return -1;
 	if (!(s = get("SLURM_JOB_UID"))) {
-		fs_pl_msg(msg, msgsz, "SLURM_JOB_UID is not set; expected a uid");
+		fs_errf(msg, msgsz, "SLURM_JOB_UID is not set; expected a uid");
 		return -1;
 	}
 	if (_digits("SLURM_JOB_UID", s, strlen(s), 0, 4294967294ULL, &v, msg, msgsz))
@@ -236,7 +236,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		struct passwd *pw = getpwuid(job->uid);
 
 		if (!pw) {
-			fs_pl_msg(msg, msgsz,
+			fs_errf(msg, msgsz,
 				  "SLURM_JOB_GID is not set and uid %u has no "
 				  "passwd entry", (unsigned)job->uid);
 			return -1;
@@ -257,7 +257,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	if (!job->scratch_gib && (s = get(FS_PL_SCRATCH_OPT_ENV)) && *s) {
 		char esc[FS_ESCAPE_SIZE];
 
-		fs_pl_msg(msg, msgsz, "the job asked --scratch=%s (%s) but "
+		fs_errf(msg, msgsz, "the job asked --scratch=%s (%s) but "
 			  "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
 			  "did not accept it (expected JobSubmitPlugins=fabsched "
 			  "in slurm.conf); not running it without its volume",
@@ -291,6 +291,6 @@ int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
 	rc = fs_pkey_map_find("AccountIbPkeys", map, job->account,
 			      &job->ib_pkey, m, sizeof(m));
 	if (rc < 0)
-		return fs_pl_msg(msg, msgsz, "%s", m);
+		return fs_errf(msg, msgsz, "%s", m);
 	return 0;
 }

@@ -25,11 +25,11 @@ int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *msg,
 	ssize_t n;
 
 	if (fd < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 	n = read(fd, buf, bufsz - 1);
 	close(fd);
 	if (n < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
@@ -42,17 +42,17 @@ int fs_pl_write_str(const char *path, const char *s, char *msg, size_t msgsz)
 	ssize_t n;
 
 	if (fd < 0)
-		return fs_pl_msg(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 	n = write(fd, s, len);
 	if (n != (ssize_t)len) {
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		return fs_pl_msg(msg, msgsz, "%s: writing \"%s\": %s", path, s,
+		return fs_errf(msg, msgsz, "%s: writing \"%s\": %s", path, s,
 				 strerror(e));
 	}
 	if (close(fd))
-		return fs_pl_msg(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -86,7 +86,7 @@ int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
 	errno = 0;
 	*out = strtoull(buf, &end, 10);
 	if (errno || end == buf || *end)
-		return fs_pl_msg(msg, msgsz, "%s: \"%s\": not a page count",
+		return fs_errf(msg, msgsz, "%s: \"%s\": not a page count",
 				 path, buf);
 	return 0;
 }
@@ -165,15 +165,15 @@ static int _check_dir(int fd, const char *path, char *msg, size_t msgsz)
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return fs_pl_msg(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fs_pl_msg(msg, msgsz, "%s: not a directory", path);
+		return fs_errf(msg, msgsz, "%s: not a directory", path);
 	if (st.st_uid != 0)
-		return fs_pl_msg(msg, msgsz,
+		return fs_errf(msg, msgsz,
 				 "%s: owned by uid %u, not root: refusing to "
 				 "use it", path, (unsigned)st.st_uid);
 	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
-		return fs_pl_msg(msg, msgsz,
+		return fs_errf(msg, msgsz,
 				 "%s: writable by group or others (mode %04o): "
 				 "refusing to use it", path,
 				 (unsigned)(st.st_mode & 07777));
@@ -188,18 +188,18 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 	int fd;
 
 	if (path[0] != '/' || strlen(path) >= sizeof(buf))
-		return fs_pl_msg(msg, msgsz, "%s: expected an absolute path "
+		return fs_errf(msg, msgsz, "%s: expected an absolute path "
 				 "shorter than %d bytes", path, FS_PL_PATH);
 	strcpy(buf, path);
 	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return fs_pl_msg(msg, msgsz, "/: %s", strerror(errno));
+		return fs_errf(msg, msgsz, "/: %s", strerror(errno));
 	for (comp = strtok_r(buf, "/", &save); comp;
 	     comp = strtok_r(NULL, "/", &save)) {
 		int next;
 
 		if (!strcmp(comp, "..") || !strcmp(comp, ".")) {
 			close(fd);
-			return fs_pl_msg(msg, msgsz, "%s: \".\" or \"..\" in path",
+			return fs_errf(msg, msgsz, "%s: \".\" or \"..\" in path",
 					 path);
 		}
 		strcat(sofar, "/");
@@ -211,7 +211,7 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 				int e = errno;
 
 				close(fd);
-				return fs_pl_msg(msg, msgsz, "%s: cannot create: %s",
+				return fs_errf(msg, msgsz, "%s: cannot create: %s",
 						 sofar, strerror(e));
 			}
 			next = openat(fd, comp, O_RDONLY | O_DIRECTORY |
@@ -225,13 +225,13 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 				struct stat st;
 
 				if (!lstat(sofar, &st) && S_ISLNK(st.st_mode))
-					return fs_pl_msg(msg, msgsz,
+					return fs_errf(msg, msgsz,
 							 "%s: is a symbolic link: "
 							 "refusing to follow it", sofar);
-				return fs_pl_msg(msg, msgsz, "%s: not a directory",
+				return fs_errf(msg, msgsz, "%s: not a directory",
 						 sofar);
 			}
-			return fs_pl_msg(msg, msgsz, "%s: %s", sofar, strerror(e));
+			return fs_errf(msg, msgsz, "%s: %s", sofar, strerror(e));
 		}
 		fd = next;
 		if (_check_dir(fd, sofar, msg, msgsz)) {
@@ -309,7 +309,7 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 	/* run inside the job's cgroup (24.11 PrologFlags=RunInJob): ours,
 	 * whatever the layout */
 	{
-		char m[FS_PL_MSG_SIZE];
+		char m[FS_MSG_SIZE];
 
 		if (fs_pl_cgroup_of_pid(ctx, getpid(), jobid, path, pathsz,
 					version, m, sizeof(m)) == 1)

@@ -416,7 +416,7 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 	if (!opts)
 		opts = &none;
 	if (m->classified)
-		return fst_err(err, errlen, "model already classified");
+		return fs_errf(err, errlen, "model already classified");
 	if (fst_names_setup(&nm, opts, err, errlen))
 		goto out_noerr;
 	if (_name_switches(m, &nm) || _map_hcas(m, &nm, opts) || _build_adj(m, &a))
@@ -730,7 +730,7 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 	rc = 0;
 	goto out_noerr;
 oom:
-	fst_err(err, errlen, "out of memory");
+	fs_errf(err, errlen, "out of memory");
 out_noerr:
 	free(a.off);
 	free(a.nb);

@@ -49,10 +49,10 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 
 	*ndiff = 0;
 	if (!m->classified)
-		return fst_err(err, errlen, "model not classified");
+		return fs_errf(err, errlen, "model not classified");
 	f = fopen(path, "r");
 	if (!f)
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *hash = strchr(line, '#'), *name, *nodes, *sws, *s = line;
 		struct oldsw *no;
@@ -67,11 +67,11 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 		name = _value(s, "SwitchName");
 		if (!name) {
 			if (_value(s, "BlockName") || _value(s, "BlockSizes")) {
-				fst_err(err, errlen, "%s:%d: block topology line; expected a tree "
+				fs_errf(err, errlen, "%s:%d: block topology line; expected a tree "
 					"topology.conf (SwitchName=...)", path, ln);
 				goto out;
 			}
-			fst_err(err, errlen, "%s:%d: no SwitchName=; expected 'SwitchName=<name> "
+			fs_errf(err, errlen, "%s:%d: no SwitchName=; expected 'SwitchName=<name> "
 				"Nodes=<hostlist>|Switches=<hostlist> [LinkSpeed=<n>]'", path, ln);
 			goto out;
 		}
@@ -82,7 +82,7 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 			free(name);
 			free(nodes);
 			free(sws);
-			fst_err(err, errlen, "out of memory");
+			fs_errf(err, errlen, "out of memory");
 			goto out;
 		}
 		old = no;
@@ -97,7 +97,7 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 			int n;
 
 			if (fst_hostlist_expand(nodes, &v, &n, e2, sizeof(e2))) {
-				fst_err(err, errlen, "%s:%d: Nodes=: %s", path, ln, e2);
+				fs_errf(err, errlen, "%s:%d: Nodes=: %s", path, ln, e2);
 				free(nodes);
 				free(sws);
 				nold++;
@@ -110,7 +110,7 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 					diffs++;
 				} else if (fst_index_put(&oldleaf, v[i], nold)) {
 					fst_strv_free(v, n);
-					fst_err(err, errlen, "out of memory");
+					fs_errf(err, errlen, "out of memory");
 					nold++;
 					goto out;
 				}
@@ -147,7 +147,7 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 	count = calloc((size_t)m->ndevs + 1, sizeof(int));
 	dominant = calloc((size_t)nold + 1, sizeof(int));
 	if (!count || !dominant) {
-		fst_err(err, errlen, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (int o = 0; o < nold; o++) {

@@ -72,7 +72,7 @@ static int _convert(ibnd_fabric_t *fab, const char *source, struct fst_model **o
 	char id[32];
 
 	if (!m)
-		return fst_err(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	if (fst_set_str(&m->source, source))
 		goto oom;
 	for (ibnd_node_t *nd = fab->nodes; nd; nd = nd->next) {
@@ -122,13 +122,13 @@ static int _convert(ibnd_fabric_t *fab, const char *source, struct fst_model **o
 	}
 	if (!m->ndevs) {
 		fst_model_free(m);
-		return fst_err(err, errlen, "%s: the fabric has no nodes", source);
+		return fs_errf(err, errlen, "%s: the fabric has no nodes", source);
 	}
 	*out = m;
 	return 0;
 oom:
 	fst_model_free(m);
-	return fst_err(err, errlen, "out of memory");
+	return fs_errf(err, errlen, "out of memory");
 }
 
 int fst_discover_live(struct fst_model **out, const char *ca, int port, const char *cache_out,
@@ -143,17 +143,17 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
 	cfg.retries = 2;
 	fab = ibnd_discover_fabric((char *)ca, port, NULL, &cfg);
 	if (!fab)
-		return fst_err(err, errlen, "live discovery failed (ibnd_discover_fabric, CA %s port %d): "
+		return fs_errf(err, errlen, "live discovery failed (ibnd_discover_fabric, CA %s port %d): "
 			       "expected an active InfiniBand port and access to /dev/infiniband/umad*",
 			       ca ? ca : "default", port);
 	if (cache_out) {
 		if (access(cache_out, F_OK) == 0) {
 			ibnd_destroy_fabric(fab);
-			return fst_err(err, errlen, "%s: exists; expected a new cache file name", cache_out);
+			return fs_errf(err, errlen, "%s: exists; expected a new cache file name", cache_out);
 		}
 		if (ibnd_cache_fabric(fab, cache_out, 0)) {
 			ibnd_destroy_fabric(fab);
-			return fst_err(err, errlen, "%s: cannot write the cache file", cache_out);
+			return fs_errf(err, errlen, "%s: cannot write the cache file", cache_out);
 		}
 	}
 	rc = _convert(fab, "live", out, err, errlen);
@@ -168,10 +168,10 @@ int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t e
 
 	*out = NULL;
 	if (access(path, R_OK))
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	fab = ibnd_load_fabric(path, 0);
 	if (!fab)
-		return fst_err(err, errlen, "%s: not a readable ibnetdiscover cache; expected a file "
+		return fs_errf(err, errlen, "%s: not a readable ibnetdiscover cache; expected a file "
 			       "written by 'ibnetdiscover --cache'", path);
 	rc = _convert(fab, path, out, err, errlen);
 	ibnd_destroy_fabric(fab);
@@ -189,12 +189,12 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
 		      char *err, size_t errlen)
 {
 	*out = NULL;
-	return fst_err(err, errlen, "live discovery unavailable: fabsched was built without libibnetdisc");
+	return fs_errf(err, errlen, "live discovery unavailable: fabsched was built without libibnetdisc");
 }
 
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen)
 {
 	*out = NULL;
-	return fst_err(err, errlen, "%s: cache files need libibnetdisc, which this build lacks", path);
+	return fs_errf(err, errlen, "%s: cache files need libibnetdisc, which this build lacks", path);
 }
 #endif

@@ -53,13 +53,13 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 		if (!len)
 			return 0;
 		if (memchr(term, ']', len))
-			return fst_err(err, errlen, "unbalanced ']' in \"%.*s\"; expected prefix[lo-hi,...]",
+			return fs_errf(err, errlen, "unbalanced ']' in \"%.*s\"; expected prefix[lo-hi,...]",
 				       (int)len, term);
-		return _push(sv, term, len) ? fst_err(err, errlen, "hostlist too large") : 0;
+		return _push(sv, term, len) ? fs_errf(err, errlen, "hostlist too large") : 0;
 	}
 	rb = memchr(lb, ']', len - (size_t)(lb - term));
 	if (!rb)
-		return fst_err(err, errlen, "missing ']' in \"%.*s\"; expected prefix[lo-hi,...]",
+		return fs_errf(err, errlen, "missing ']' in \"%.*s\"; expected prefix[lo-hi,...]",
 			       (int)len, term);
 	p = lb + 1;
 	while (p < rb) {
@@ -74,28 +74,28 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 			if (*c == '-')
 				dash = c;
 			else if (!isdigit((unsigned char)*c))
-				return fst_err(err, errlen, "bad range \"%.*s\"; expected digits lo or lo-hi",
+				return fs_errf(err, errlen, "bad range \"%.*s\"; expected digits lo or lo-hi",
 					       (int)(q - p), p);
 		if (q == p || dash == p || dash == q - 1)
-			return fst_err(err, errlen, "empty range in \"%.*s\"; expected lo or lo-hi",
+			return fs_errf(err, errlen, "empty range in \"%.*s\"; expected lo or lo-hi",
 				       (int)len, term);
 		errno = 0;
 		lo = strtoul(p, &end, 10);
 		hi = dash ? strtoul(dash + 1, &end, 10) : lo;
 		width = (int)((dash ? dash : q) - p);
 		if (errno || hi < lo || hi - lo >= HOSTLIST_MAX)
-			return fst_err(err, errlen, "bad range \"%.*s\"; expected lo <= hi", (int)(q - p), p);
+			return fs_errf(err, errlen, "bad range \"%.*s\"; expected lo <= hi", (int)(q - p), p);
 		for (unsigned long i = lo; i <= hi; i++) {
 			int n = snprintf(buf, sizeof(buf), "%.*s%0*lu%.*s", (int)(lb - term), term,
 					 width, i, (int)(len - (size_t)(rb + 1 - term)), rb + 1);
 
 			if (n < 0 || (size_t)n >= sizeof(buf))
-				return fst_err(err, errlen, "host name too long in \"%.*s\"", (int)len, term);
+				return fs_errf(err, errlen, "host name too long in \"%.*s\"", (int)len, term);
 			if (memchr(rb + 1, '[', len - (size_t)(rb + 1 - term))) {
 				if (_expand_term(sv, buf, (size_t)n, err, errlen))
 					return -1;
 			} else if (_push(sv, buf, (size_t)n)) {
-				return fst_err(err, errlen, "hostlist too large (more than %d names)",
+				return fs_errf(err, errlen, "hostlist too large (more than %d names)",
 					       HOSTLIST_MAX);
 			}
 		}
@@ -129,7 +129,7 @@ int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size
 	}
 	if (depth) {
 		fst_strv_free(sv.v, sv.n);
-		return fst_err(err, errlen, "unbalanced brackets in \"%s\"", expr);
+		return fs_errf(err, errlen, "unbalanced brackets in \"%s\"", expr);
 	}
 	*names = sv.v;
 	*n = sv.n;

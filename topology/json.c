@@ -277,7 +277,7 @@ int fst_json_write(const struct fst_model *m, FILE *out, char *err, size_t errle
 	int rc = 0;
 
 	if (!m->classified)
-		return fst_err(err, errlen, "model not classified");
+		return fs_errf(err, errlen, "model not classified");
 	fprintf(out, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n", FST_JSON_FORMAT,
 		FST_JSON_VERSION);
 	rc |= _section(out, "source", src, 0);
@@ -292,8 +292,8 @@ int fst_json_write(const struct fst_model *m, FILE *out, char *err, size_t errle
 	rc |= _section(out, "issues", _issues(m), 1);
 	fprintf(out, "}\n");
 	if (rc)
-		return fst_err(err, errlen, "out of memory");
-	return ferror(out) ? fst_err(err, errlen, "write error") : 0;
+		return fs_errf(err, errlen, "out of memory");
+	return ferror(out) ? fs_errf(err, errlen, "write error") : 0;
 }
 
 char *fst_json_string(const struct fst_model *m, char *err, size_t errlen)
@@ -303,7 +303,7 @@ char *fst_json_string(const struct fst_model *m, char *err, size_t errlen)
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f) {
-		fst_err(err, errlen, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (fst_json_write(m, f, err, errlen)) {
@@ -313,7 +313,7 @@ char *fst_json_string(const struct fst_model *m, char *err, size_t errlen)
 	}
 	if (fclose(f)) {
 		free(buf);
-		fst_err(err, errlen, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		return NULL;
 	}
 	return buf;
@@ -330,7 +330,7 @@ struct rd {
 
 static int _rerr(struct rd *r, const char *path, const char *expected)
 {
-	return fst_err(r->err, r->errlen, "%s: %s: bad or missing value; expected %s", r->file, path,
+	return fs_errf(r->err, r->errlen, "%s: %s: bad or missing value; expected %s", r->file, path,
 		       expected);
 }
 
@@ -408,7 +408,7 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 			type = FST_ROUTER;
 		d = fst_add_device(r->m, type, id, guid, nports);
 		if (d < 0)
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 		struct fst_device *dv = &r->m->devs[d];
 		_geti(o, "level", &level);
 		_geti(o, "plane", &plane);
@@ -416,12 +416,12 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 		dv->plane = plane;
 		dv->role = (enum fst_role)rl;
 		if (fst_set_str(&dv->desc, desc ? desc : ""))
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 		if (type == FST_HCA) {
 			const char *host = _gets(o, "host"), *reason = _gets(o, "reason");
 
 			if (host && fst_set_str(&dv->name, host))
-				return fst_err(r->err, r->errlen, "out of memory");
+				return fs_errf(r->err, r->errlen, "out of memory");
 			if (reason)
 				dv->reason = _reason_static(reason);
 		} else {
@@ -430,7 +430,7 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 			if (!name)
 				return _rerr(r, path, "a switch name");
 			if (fst_set_str(&dv->name, name) || fst_index_put(&r->m->priv->names, name, d))
-				return fst_err(r->err, r->errlen, "out of memory");
+				return fs_errf(r->err, r->errlen, "out of memory");
 			dv->pod = pod ? fst_index_get(&r->pods, pod) : -1;
 			dv->rack = rack ? fst_index_get(&r->racks, rack) : -1;
 			if (dv->level > r->m->max_level)
@@ -469,7 +469,7 @@ static int _read_groups(struct rd *r, json_object *root, const char *key,
 	n = json_object_array_length(arr);
 	*g = calloc(n + 1, sizeof(**g));
 	if (!*g)
-		return fst_err(r->err, r->errlen, "out of memory");
+		return fs_errf(r->err, r->errlen, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(arr, i);
 		const char *name = _gets(o, "name");
@@ -482,7 +482,7 @@ static int _read_groups(struct rd *r, json_object *root, const char *key,
 		(*g)[i].leaf = -1;
 		(*ng)++;
 		if (!(*g)[i].name || fst_index_put(ix, name, (int)i))
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 	}
 	return 0;
 }
@@ -509,7 +509,7 @@ static int _link_groups(struct rd *r, json_object *root, const char *key, struct
 			return _rerr(r, path, "a parent group that exists");
 		g[i].members = calloc(nm + 1, sizeof(int));
 		if (!g[i].members)
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 		for (size_t k = 0; k < nm; k++) {
 			json_object *v = json_object_array_get_idx(mem, k);
 			int x = json_object_is_type(v, json_type_string) ?
@@ -542,7 +542,7 @@ static int _read(struct rd *r, json_object *root)
 	if (_geti(root, "version", &ver) || ver != FST_JSON_VERSION)
 		return _rerr(r, "version", "1");
 	if (fst_set_str(&m->source, src ? src : r->file))
-		return fst_err(r->err, r->errlen, "out of memory");
+		return fs_errf(r->err, r->errlen, "out of memory");
 	if (!(sw = _get(root, "switches", json_type_array)))
 		return _rerr(r, "switches", "an array");
 	if (!(hc = _get(root, "hcas", json_type_array)))
@@ -576,7 +576,7 @@ static int _read(struct rd *r, json_object *root)
 			return _rerr(r, path, "speed SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR");
 		l = fst_add_link(m, da, ap, db, bp, w, s);
 		if (l < 0)
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 		m->links[l].tier = tier;
 		m->links[l].degraded = (v = _get(o, "degraded", json_type_boolean)) &&
 				       json_object_get_boolean(v);
@@ -595,13 +595,13 @@ static int _read(struct rd *r, json_object *root)
 			return _rerr(r, path, "an object with a unique valid name");
 		nh = fst_grow(m->hosts, &cap_hosts, m->nhosts + 1, sizeof(*m->hosts));
 		if (!nh)
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 		m->hosts = nh;
 		ho = &m->hosts[m->nhosts];
 		memset(ho, 0, sizeof(*ho));
 		ho->name = strdup(name);
 		if (!ho->name || fst_index_put(&m->priv->hostix, name, m->nhosts))
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 		m->nhosts++;
 		ho->leaf = leaf ? fst_index_get(&m->priv->names, leaf) : -1;
 		ho->rack = (s = _gets(o, "rack")) ? fst_index_get(&r->racks, s) : -1;
@@ -616,7 +616,7 @@ static int _read(struct rd *r, json_object *root)
 
 			ho->hcas = calloc(nh2 + 1, sizeof(int));
 			if (!ho->hcas)
-				return fst_err(r->err, r->errlen, "out of memory");
+				return fs_errf(r->err, r->errlen, "out of memory");
 			for (size_t k = 0; k < nh2; k++) {
 				json_object *hv = json_object_array_get_idx(hcs, k);
 				int d = json_object_is_type(hv, json_type_string) ?
@@ -657,7 +657,7 @@ static int _read(struct rd *r, json_object *root)
 		if (fst_add_issue(m, (enum fst_issue_kind)k, s,
 				  dv ? fst_index_get(&m->priv->ids, dv) : -1, port,
 				  pe ? fst_index_get(&m->priv->ids, pe) : -1, pport, "%s", msg))
-			return fst_err(r->err, r->errlen, "out of memory");
+			return fs_errf(r->err, r->errlen, "out of memory");
 	}
 	for (int h = 0; h < m->nhosts; h++) {
 		int l = m->hosts[h].leaf;
@@ -682,10 +682,10 @@ int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const
 	r.err = err;
 	r.errlen = errlen;
 	if (len > (size_t)1 << 30)
-		return fst_err(err, errlen, "%s: too large", r.file);
+		return fs_errf(err, errlen, "%s: too large", r.file);
 	tok = json_tokener_new();
 	if (!tok)
-		return fst_err(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	root = json_tokener_parse_ex(tok, buf, (int)len);
 	if (!root || json_tokener_get_error(tok) != json_tokener_success) {
 		enum json_tokener_error e = json_tokener_get_error(tok);
@@ -696,19 +696,19 @@ int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const
 			line += buf[i] == '\n';
 		json_object_put(root);
 		json_tokener_free(tok);
-		return fst_err(err, errlen, "%s:%d: %s; expected a JSON document", r.file, line,
+		return fs_errf(err, errlen, "%s:%d: %s; expected a JSON document", r.file, line,
 			       e == json_tokener_continue ? "unexpected end of input" :
 			       json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
 	if (!json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
-		return fst_err(err, errlen, "%s: top level is not an object; expected a fabsched model", r.file);
+		return fs_errf(err, errlen, "%s: top level is not an object; expected a fabsched model", r.file);
 	}
 	r.m = fst_model_new();
 	if (!r.m) {
 		json_object_put(root);
-		return fst_err(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	}
 	rc = _read(&r, root);
 	json_object_put(root);

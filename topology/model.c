@@ -502,7 +502,7 @@ int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t
 	*bufp = NULL;
 	*lenp = 0;
 	if (!f)
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	do {
 		if (cap - len < 65536) {
 			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
@@ -510,7 +510,7 @@ int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				return fst_err(err, errlen, "%s: out of memory", path);
+				return fs_errf(err, errlen, "%s: out of memory", path);
 			}
 			buf = nb;
 		}
@@ -520,7 +520,7 @@ int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);
-		return fst_err(err, errlen, "%s: read error", path);
+		return fs_errf(err, errlen, "%s: read error", path);
 	}
 	fclose(f);
 	*bufp = buf;

@@ -37,7 +37,7 @@ int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t
 	const char *form = "'0x<guid> \"<description>\"' or 'H-<guid> <host>'";
 
 	if (!f)
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line, *end, *val, key[40];
 		unsigned long long g;
@@ -46,7 +46,7 @@ int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t
 		ln++;
 		if (!strchr(line, '\n') && !feof(f)) {
 			fclose(f);
-			return fst_err(err, errlen, "%s:%d: line too long; expected %s", path, ln, form);
+			return fs_errf(err, errlen, "%s:%d: line too long; expected %s", path, ln, form);
 		}
 		while (isspace((unsigned char)*s))
 			s++;
@@ -58,7 +58,7 @@ int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t
 		g = strtoull(s, &end, 16);
 		if (end == s || errno || !isspace((unsigned char)*end)) {
 			fclose(f);
-			return fst_err(err, errlen, "%s:%d: bad GUID; expected %s", path, ln, form);
+			return fs_errf(err, errlen, "%s:%d: bad GUID; expected %s", path, ln, form);
 		}
 		val = end;
 		while (isspace((unsigned char)*val))
@@ -72,7 +72,7 @@ int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t
 		}
 		if (!*val || strchr(val, '"')) {
 			fclose(f);
-			return fst_err(err, errlen, "%s:%d: missing or unbalanced name; expected %s",
+			return fs_errf(err, errlen, "%s:%d: missing or unbalanced name; expected %s",
 				       path, ln, form);
 		}
 		_guidkey(key, sizeof(key), g);
@@ -84,7 +84,7 @@ int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t
 				if (nv)
 					nm->mapval = nv;
 				fclose(f);
-				return fst_err(err, errlen, "out of memory");
+				return fs_errf(err, errlen, "out of memory");
 			}
 			nm->mapval = nv;
 			nm->nmap++;
@@ -265,7 +265,7 @@ int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, s
 			char b[128];
 
 			regerror(rc, &nm->re, b, sizeof(b));
-			return fst_err(err, errlen, "host regex \"%s\": %s; expected a POSIX extended regex",
+			return fs_errf(err, errlen, "host regex \"%s\": %s; expected a POSIX extended regex",
 				       o->host_regex, b);
 		}
 		nm->have_re = 1;
@@ -276,7 +276,7 @@ int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, s
 			char b[128];
 
 			regerror(rc, &nm->ex, b, sizeof(b));
-			return fst_err(err, errlen, "exclude regex \"%s\": %s; expected a POSIX extended regex",
+			return fs_errf(err, errlen, "exclude regex \"%s\": %s; expected a POSIX extended regex",
 				       o->exclude_regex, b);
 		}
 		nm->have_ex = 1;
@@ -285,11 +285,11 @@ int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, s
 		char e2[256];
 
 		if (fst_hostlist_expand(o->nodelist, &v, &n, e2, sizeof(e2)))
-			return fst_err(err, errlen, "node list: %s", e2);
+			return fs_errf(err, errlen, "node list: %s", e2);
 		for (int i = 0; i < n; i++)
 			if (fst_index_put(&nm->nodelist, v[i], i)) {
 				fst_strv_free(v, n);
-				return fst_err(err, errlen, "out of memory");
+				return fs_errf(err, errlen, "out of memory");
 			}
 		nm->have_nodelist = 1;
 		nm->nodelist_v = v;
@@ -307,7 +307,7 @@ int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size
 	int ln = 0;
 
 	if (!f)
-		return fst_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line, *rack, *list, *save = NULL, e2[256];
 		char **v;
@@ -322,11 +322,11 @@ int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size
 		list = strtok_r(NULL, " \t\r\n", &save);
 		if (!rack || !list || strtok_r(NULL, " \t\r\n", &save) || !fst_host_name_ok(rack)) {
 			fclose(f);
-			return fst_err(err, errlen, "%s:%d: bad line; expected '<rack> <hostlist>'", path, ln);
+			return fs_errf(err, errlen, "%s:%d: bad line; expected '<rack> <hostlist>'", path, ln);
 		}
 		if (fst_hostlist_expand(list, &v, &n, e2, sizeof(e2))) {
 			fclose(f);
-			return fst_err(err, errlen, "%s:%d: %s", path, ln, e2);
+			return fs_errf(err, errlen, "%s:%d: %s", path, ln, e2);
 		}
 		{
 			char **nr = fst_grow(nm->racknames, &nm->cap_racknames, nm->nracknames + 1,
@@ -337,7 +337,7 @@ int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size
 					nm->racknames = nr;
 				fst_strv_free(v, n);
 				fclose(f);
-				return fst_err(err, errlen, "out of memory");
+				return fs_errf(err, errlen, "out of memory");
 			}
 			nm->racknames = nr;
 			ri = nm->nracknames++;
@@ -346,7 +346,7 @@ int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size
 			if (fst_index_put(&nm->rackof, v[i], ri)) {
 				fst_strv_free(v, n);
 				fclose(f);
-				return fst_err(err, errlen, "out of memory");
+				return fs_errf(err, errlen, "out of memory");
 			}
 		fst_strv_free(v, n);
 	}

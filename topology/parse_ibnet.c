@@ -123,7 +123,7 @@ static uint64_t _guid_from_id(const char *id)
 
 static int _perr(struct pstate *ps, const char *expected, const char *found)
 {
-	return fst_err(ps->err, ps->errlen, "%s:%d: %s; expected %s", ps->file, ps->line,
+	return fs_errf(ps->err, ps->errlen, "%s:%d: %s; expected %s", ps->file, ps->line,
 		       found, expected);
 }
 
@@ -148,7 +148,7 @@ static int _header(struct pstate *ps, char *s, enum fst_devtype type)
 	guid = ps->next_guid ? ps->next_guid : _guid_from_id(id);
 	d = fst_add_device(ps->m, type, id, guid, (int)nports);
 	if (d < 0)
-		return fst_err(ps->err, ps->errlen, "%s:%d: out of memory", ps->file, ps->line);
+		return fs_errf(ps->err, ps->errlen, "%s:%d: out of memory", ps->file, ps->line);
 	ps->m->devs[d].sysimgguid = ps->next_sysimg;
 	ps->m->devs[d].line = ps->line;
 	ps->next_guid = ps->next_sysimg = 0;
@@ -159,7 +159,7 @@ static int _header(struct pstate *ps, char *s, enum fst_devtype type)
 
 		*q2 = '\0';
 		if (fst_set_str(&ps->m->devs[d].desc, q1 + 1))
-			return fst_err(ps->err, ps->errlen, "out of memory");
+			return fs_errf(ps->err, ps->errlen, "out of memory");
 		lid = strstr(q2 + 1, " lid ");
 		if (lid)
 			ps->m->devs[d].ports[0].lid = atoi(lid + 5);
@@ -230,12 +230,12 @@ static int _port_line(struct pstate *ps, char *s)
 	}
 	np = fst_grow(ps->pend, &ps->cap_pend, ps->npend + 1, sizeof(*ps->pend));
 	if (!np)
-		return fst_err(ps->err, ps->errlen, "out of memory");
+		return fs_errf(ps->err, ps->errlen, "out of memory");
 	ps->pend = np;
 	np = &ps->pend[ps->npend];
 	np->rid = strdup(rid);
 	if (!np->rid)
-		return fst_err(ps->err, ps->errlen, "out of memory");
+		return fs_errf(ps->err, ps->errlen, "out of memory");
 	np->dev = ps->cur;
 	np->port = port;
 	np->rport = rport;
@@ -316,7 +316,7 @@ static int _line(struct pstate *ps, char *s)
 	if (fst_add_issue(ps->m, FST_ISSUE_IGNORED_LINE, FST_WARNING, -1, -1, -1, -1,
 			  "%s:%d: ignored line that is not ibnetdiscover output: %.120s",
 			  ps->file, ps->line, t))
-		return fst_err(ps->err, ps->errlen, "out of memory");
+		return fs_errf(ps->err, ps->errlen, "out of memory");
 	return 0;
 }
 
@@ -348,7 +348,7 @@ static int _join(struct pstate *ps)
 			rc = fst_connect(m, pe->dev, pe->port, r, pe->rport, pe->width, pe->speed);
 		}
 		if (rc)
-			return fst_err(ps->err, ps->errlen, "out of memory");
+			return fs_errf(ps->err, ps->errlen, "out of memory");
 	}
 	return 0;
 }
@@ -364,7 +364,7 @@ int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len,
 	*out = NULL;
 	ps.m = fst_model_new();
 	if (!ps.m)
-		return fst_err(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	ps.file = name ? name : "<input>";
 	ps.cur = -1;
 	ps.err = err;
@@ -389,7 +389,7 @@ int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len,
 			goto out;
 	}
 	if (!ps.m->ndevs) {
-		fst_err(err, errlen, "%s:%d: no 'Switch' or 'Ca' record found; expected ibnetdiscover output",
+		fs_errf(err, errlen, "%s:%d: no 'Switch' or 'Ca' record found; expected ibnetdiscover output",
 			ps.file, ps.line);
 		goto out;
 	}

@@ -254,12 +254,12 @@ int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts
 	int n, need_root = 0, nrec = 0;
 
 	if (!out)
-		return fst_err(err, errlen, "no result pointer");
+		return fs_errf(err, errlen, "no result pointer");
 	*out = NULL;
 	if (!m)
-		return fst_err(err, errlen, "no model");
+		return fs_errf(err, errlen, "no model");
 	if (!m->classified)
-		return fst_err(err, errlen, "model not classified");
+		return fs_errf(err, errlen, "model not classified");
 	n = m->ndevs;
 	w.active = calloc((size_t)n + 1, sizeof(int));
 	w.is_top = calloc((size_t)n + 1, sizeof(int));
@@ -358,7 +358,7 @@ int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts
 oom:
 	_work_free(&w);
 	fst_slurm_tree_free(t);
-	return fst_err(err, errlen, "out of memory");
+	return fs_errf(err, errlen, "out of memory");
 }
 
 void fst_slurm_tree_free(struct fst_slurm_tree *t)
@@ -426,12 +426,12 @@ int fst_slurm_tree_node_addr(const struct fst_slurm_tree *t, const char *node, c
 	char *a = NULL, *p = NULL;
 
 	if (!addr || !pattern)
-		return fst_err(err, errlen, "no result pointer");
+		return fs_errf(err, errlen, "no result pointer");
 	if (leaf < 0)
-		return fst_err(err, errlen, "node %s is not in the fabric tree", node ? node : "(null)");
+		return fs_errf(err, errlen, "node %s is not in the fabric tree", node ? node : "(null)");
 	n = fst_slurm_tree_path(t, leaf, NULL, 0);
 	if (n <= 0 || !(path = calloc((size_t)n, sizeof(int))))
-		return fst_err(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	fst_slurm_tree_path(t, leaf, path, n);
 	alen = strlen(node) + 1;
 	for (int k = 0; k < n; k++)
@@ -444,7 +444,7 @@ int fst_slurm_tree_node_addr(const struct fst_slurm_tree *t, const char *node, c
 		free(a);
 		free(p);
 		free(path);
-		return fst_err(err, errlen, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	}
 	a[0] = p[0] = '\0';
 	for (int lv = t->max_level, k = 0; lv >= 0; lv--) {

@@ -29,7 +29,6 @@ struct fst_priv {
 
 /* Error buffer: "fmt" formatted into err (may be NULL). Always returns -1. */
 #include "fs_err.h"
-#define fst_err fs_errf
 
 /* Read a whole file into *bufp (caller frees), its size into *lenp. */
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);

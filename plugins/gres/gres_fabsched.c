@@ -111,7 +111,7 @@ static struct unit *_unit_add(void)
 /* hugepages: page size and pages per unit from the record's type */
 static void _unit_type(struct unit *u)
 {
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 
 	u->page_kb = 0;
 	u->per_unit = 1;
@@ -215,7 +215,7 @@ static int _scan_rec(void *x, void *arg)
 /* The sysfs root: $FABSCHED_SYSFS_ROOT (%h = short host name), else /. */
 static int _sysfs_root(char **root)
 {
-	char host[256] = "", msg[FS_GRES_MSG_SIZE];
+	char host[256] = "", msg[FS_MSG_SIZE];
 	const char *spec = getenv(FS_GRES_SYSFS_ENV);
 
 	if (gethostname(host, sizeof(host) - 1) == 0) {
@@ -294,7 +294,7 @@ static int _cores(node_config_load_t *config, const char *cpus,
 {
 	unsigned char *bits = NULL;
 	size_t n = 0, dropped = 0;
-	char msg[FS_GRES_MSG_SIZE], *range, *abs = NULL;
+	char msg[FS_MSG_SIZE], *range, *abs = NULL;
 	bitstr_t *mac;
 
 	*mac_out = NULL;
@@ -541,7 +541,7 @@ static int _huge_detect(const struct fs_gres_inventory *inv,
 {
 	struct fs_gres_huge_rec *recs = NULL;
 	size_t nrecs = 0;
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	int n = 0;
 
 	if (fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
@@ -615,7 +615,7 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 	struct scan sc = { .id = id };
 	struct fs_gres_inventory *inv = NULL;
 	struct fs_gres_opts opts = { 0 };
-	char msg[FS_GRES_MSG_SIZE], *root = NULL;
+	char msg[FS_MSG_SIZE], *root = NULL;
 	const char *why = NULL;
 	int n;
 
@@ -729,7 +729,7 @@ static void _apply(char ***env, struct fs_gres_env *e)
 static void _rdma_env(char ***env, bitstr_t *alloc)
 {
 	struct fs_gres_env e = { 0 };
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	struct rdma_sel *s = xmalloc(sizeof(*s));
 
 	_rdma_select(alloc, s);
@@ -877,7 +877,7 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 				gres_internal_flags_t flags)
 {
 	struct fs_gres_env e = { 0 };
-	char msg[FS_GRES_MSG_SIZE], *cpus, *end = NULL;
+	char msg[FS_MSG_SIZE], *cpus, *end = NULL;
 	const char *loc, *lid;
 	unsigned long local = 0;
 

@@ -79,7 +79,7 @@ void fabsched_task_limits(spank_t sp, int ac, char **av)
 	static char rdma[1024];
 	struct fs_pl_ctx ctx;
 	struct fs_conf *cf = NULL;
-	char msg[FS_PL_MSG_SIZE], *logbuf = NULL;
+	char msg[FS_MSG_SIZE], *logbuf = NULL;
 	size_t loglen = 0;
 	uint32_t jobid = 0;
 	uid_t uid = 0;

@@ -53,7 +53,7 @@ static char *_getenv(spank_t sp, const char *name)
 void fabsched_task_rdma(spank_t sp)
 {
 	struct fs_gres_env env = { 0 };
-	char msg[FS_GRES_MSG_SIZE], *loc, *cpus = NULL;
+	char msg[FS_MSG_SIZE], *loc, *cpus = NULL;
 	uint32_t step = 0;
 	int local = 0;
 

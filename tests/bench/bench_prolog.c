@@ -138,7 +138,7 @@ static const struct fs_pl_nvme_ops _fake = {
 /* The scratch path against the fake target: RUNS set-ups and give-backs. */
 static int _bench_scratch(const char *dir, int runs)
 {
-	char sd[128], sb[128], msg[FS_PL_MSG_SIZE], mnt[FS_PL_PATH];
+	char sd[128], sb[128], msg[FS_MSG_SIZE], mnt[FS_PL_PATH];
 	struct fs_pl_ctx ctx;
 	struct fs_pl_job job;
 	double *tp = calloc((size_t)runs, sizeof(double));
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 	unsigned long pages = argc > 2 ? strtoul(argv[2], NULL, 10) : 512;
 	int nodes = argc > 3 ? atoi(argv[3]) : _numa_nodes();
 	char dir[] = "/var/lib/fabsched-bench.XXXXXX", sd[64], mb[64];
-	char msg[FS_PL_MSG_SIZE], mnt[FS_PL_PATH];
+	char msg[FS_MSG_SIZE], mnt[FS_PL_PATH];
 	uint64_t before[64];
 	double *tp, *te;
 	struct fs_pl_ctx ctx;

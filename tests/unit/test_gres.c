@@ -40,7 +40,7 @@ static struct fs_gres_inventory *_load(const char *xml, const char *tree,
 				       unsigned what)
 {
 	struct fs_gres_inventory *inv = NULL;
-	char xmlp[4096] = "", rootp[4096] = "", msg[FS_GRES_MSG_SIZE] = "";
+	char xmlp[4096] = "", rootp[4096] = "", msg[FS_MSG_SIZE] = "";
 	struct fs_gres_opts o = { 0 };
 	int rc;
 
@@ -65,7 +65,7 @@ static struct fs_gres_inventory *_load(const char *xml, const char *tree,
 static void _load_fails(const char *tree, const char *w1, const char *w2)
 {
 	struct fs_gres_inventory *inv = (void *)1;
-	char rootp[4096], msg[FS_GRES_MSG_SIZE] = "";
+	char rootp[4096], msg[FS_MSG_SIZE] = "";
 	struct fs_gres_opts o = { 0 };
 
 	snprintf(rootp, sizeof(rootp), "%s", _fixture("sysfs", tree));
@@ -87,7 +87,7 @@ static void test_cpulist(void **state)
 {
 	unsigned char *b;
 	size_t n;
-	char *s, msg[FS_GRES_MSG_SIZE];
+	char *s, msg[FS_MSG_SIZE];
 
 	(void)state;
 	assert_int_equal(fs_cpulist_parse("0-3,8,10-11\n", &b, &n, msg, sizeof(msg)), 0);
@@ -119,7 +119,7 @@ static void test_cpulist(void **state)
 static void test_pick_nearest(void **state)
 {
 	const char *cand[] = { "0-7", "8-15", "8-15", "16-23" };
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	size_t pick = 99;
 
 	(void)state;
@@ -163,7 +163,7 @@ static void test_pick_nearest(void **state)
 static void test_task_cpus(void **state)
 {
 	cpu_set_t old, one;
-	char msg[FS_GRES_MSG_SIZE], *s;
+	char msg[FS_MSG_SIZE], *s;
 	int cpu = -1;
 
 	(void)state;
@@ -282,7 +282,7 @@ static void test_topo_lassen(void **state)
 static void test_topo_bad_xml(void **state)
 {
 	struct fs_gres_inventory *inv = NULL;
-	char msg[FS_GRES_MSG_SIZE] = "";
+	char msg[FS_MSG_SIZE] = "";
 	struct fs_gres_opts o = { .hwloc_xml = "/nonexistent/topo.xml",
 				  .what = FS_GRES_TOPO };
 
@@ -445,7 +445,7 @@ static void test_malformed(void **state)
 
 static void test_sysfs_root(void **state)
 {
-	char *out, msg[FS_GRES_MSG_SIZE], want[4096];
+	char *out, msg[FS_MSG_SIZE], want[4096];
 
 	(void)state;
 	assert_int_equal(fs_gres_sysfs_root(NULL, NULL, &out, msg, sizeof(msg)), 0);
@@ -516,7 +516,7 @@ static void test_env(void **state)
 		{ "qib0", NULL, 0, NULL },
 	};
 	struct fs_gres_env e = { 0 };
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 
 	(void)state;
 	assert_int_equal(fs_gres_rdma_env(d, 1, &e, msg, sizeof(msg)), 0);
@@ -564,7 +564,7 @@ static void test_locality_parse(void **state)
 {
 	struct fs_gres_rdma_set set = { 0 };
 	struct fs_gres_env e = { 0 };
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	static const struct {
 		const char *value, *word;
 	} bad[] = {
@@ -631,7 +631,7 @@ static void test_task_env(void **state)
 	/* the lassen-like step: 2 HCAs on NUMA 0, 1 on NUMA 8 */
 	const char *loc = "mlx5_0:1=8-87;mlx5_1:1=8-87;mlx5_2:1=96-175";
 	struct fs_gres_env e = { 0 };
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 
 	(void)state;
 	/* a task on NUMA 8: the HCA there */
@@ -677,7 +677,7 @@ static void test_task_env(void **state)
 
 static void test_huge_type(void **state)
 {
-	char b[32], msg[FS_GRES_MSG_SIZE];
+	char b[32], msg[FS_MSG_SIZE];
 	uint64_t kb, per;
 	static const char *const bad[] = { "", "x8", "2m x8", "2mx", "2mx0",
 		"2mx8x", "2mx-8", "2mx1073741825", "3q", "2mb", "2mx8m" };
@@ -710,7 +710,7 @@ static void _plan_str(const struct fs_gres_hugepool *pools, size_t n,
 {
 	struct fs_gres_huge_rec *r = NULL;
 	size_t nr = 0, o = 0;
-	char msg[FS_GRES_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	uint64_t units = 0;
 
 	assert_int_equal(fs_gres_huge_plan(pools, n, max, &r, &nr, msg, sizeof(msg)), 0);
@@ -774,7 +774,7 @@ static void test_huge_plan(void **state)
 	};
 	struct fs_gres_huge_rec *r = (void *)1;
 	size_t nr = 9;
-	char s[512], msg[FS_GRES_MSG_SIZE];
+	char s[512], msg[FS_MSG_SIZE];
 
 	(void)state;
 	/* 2m in blocks of 128 (781 + 16 <= 1024); the 3-page pool and the

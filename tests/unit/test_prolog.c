@@ -14,7 +14,7 @@
 
 #include "fabsched_prolog.h"
 
-static char _msg[FS_PL_MSG_SIZE];
+static char _msg[FS_MSG_SIZE];
 
 static int _hp(const char *s, const char *count, struct fs_pl_job *job)
 {

@@ -31,7 +31,7 @@
 #define UID 1000
 #define PID 4242
 
-static char _msg[FS_PL_MSG_SIZE];
+static char _msg[FS_MSG_SIZE];
 static char _tmp[256], _proc[300], _cgr[300], _state[300], _v2job[400];
 static char _v1job[400];
 static char *_logbuf;

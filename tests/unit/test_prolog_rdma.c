@@ -18,7 +18,7 @@
 #include "fabsched_prolog.h"
 #include "fs_ib.h"
 
-static char _msg[FS_PL_MSG_SIZE];
+static char _msg[FS_MSG_SIZE];
 static char _fix[1024], _root[1100];
 static struct fs_pl_rdma_got _got;
 

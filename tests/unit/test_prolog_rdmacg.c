@@ -24,7 +24,7 @@
 #include "fabsched_conf.h"
 #include "fabsched_prolog.h"
 
-static char _msg[FS_PL_MSG_SIZE];
+static char _msg[FS_MSG_SIZE];
 static char _fix[1024], _sysfs[1100];
 static char _tmp[256], _parent[320], _job[360], _sub[400], _max[400];
 static char *_logbuf;

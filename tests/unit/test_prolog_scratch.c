@@ -218,7 +218,7 @@ static bool _target_clean(void)
 /* ------------------------------------------------------------ context */
 
 static char T[64];
-static char _sd[128], _base[128], _msg[FS_PL_MSG_SIZE];
+static char _sd[128], _base[128], _msg[FS_MSG_SIZE];
 static jmp_buf _crash;
 static const char *_crash_at;
 
