@@ -340,4 +340,66 @@ const char *fs_gres_huge_type(uint64_t page_kb, uint64_t per_unit, char *buf,
 int fs_gres_huge_type_parse(const char *type, uint64_t *page_kb,
 			    uint64_t *per_unit, char *msg, size_t msgsz);
 
+/* ------------------------------------------------------------ unit table */
+
+/*
+ * What each gres index of a node is, for the gres plugins: a run of
+ * indices [first, first + count) given by one record, and what it names.
+ * Kept by slurmd, handed to slurmstepd in its text form.  Ownership: the
+ * table's; fs_gres_units_clear frees it (a zeroed table is empty).
+ */
+struct fs_gres_unit {
+	uint64_t first, count;
+	char label[64];		/* rdma: HCA name; hugepages: gres type */
+	int numa;		/* hugepages: NUMA node, -1 unknown */
+	uint64_t page_kb;	/* hugepages: page size (0 unknown type) */
+	uint64_t per_unit;	/* hugepages: pages per gres unit */
+	char ports[64];		/* rdma: active ports "1,2", or "" */
+	char *cpus;		/* machine CPUs (cpulist), malloc'ed */
+};
+
+struct fs_gres_units {
+	struct fs_gres_unit *u;
+	size_t n;
+};
+
+void fs_gres_units_clear(struct fs_gres_units *t);
+/* A new zeroed unit (numa -1, per_unit 1) at the end; NULL out of memory. */
+struct fs_gres_unit *fs_gres_units_add(struct fs_gres_units *t);
+/* hugepages: page_kb and per_unit from the unit's label (its gres type);
+ * -1 with a message (both then unknown: 0 and 1) when not a type. */
+int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *msg, size_t msgsz);
+/* The unit holding gres index @index, NULL none. */
+const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t,
+					    uint64_t index);
+/* The text form, one line per unit (malloc'ed, "" when empty; NULL out of
+ * memory), and back (@huge: the hugepages plugin's, types parsed); -1 with
+ * a message (the table then empty). */
+char *fs_gres_units_format(const struct fs_gres_units *t);
+int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
+			char *msg, size_t msgsz);
+
+/*
+ * FABSCHED_HUGEPAGES of a job on this node: held[i] units of t->u[i]
+ * (NULL: records without File=, @cnt units of the node's one type, on any
+ * NUMA node), in pages whatever the units count in: *value
+ * "2m:0=256,1g:8=2" or "2m:any=512" (malloc'ed, NULL when none) and
+ * *total the pages (the FABSCHED_HUGEPAGES_COUNT).  The prolog reads it
+ * with fs_pl_parse_hugepages.  -1 with a message when the page size of
+ * @cnt units is unknown (*total then the units).
+ */
+int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
+		       uint64_t cnt, char **value, uint64_t *total, char *msg,
+		       size_t msgsz);
+
+/* rdma: the devices of the allocated gres indices (held[i] != 0 for index
+ * i < nheld), in index order, for fs_gres_rdma_env.  RET how many. */
+struct fs_gres_rdma_sel {
+	size_t n;
+	struct fs_gres_rdma_dev dev[FS_GRES_RDMA_MAX];
+	unsigned ports[FS_GRES_RDMA_MAX][FS_GRES_PORTS_MAX];
+};
+size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held,
+			 size_t nheld, struct fs_gres_rdma_sel *s);
+
 #endif /* FABSCHED_GRES_H */

@@ -2,16 +2,17 @@
 EXTRA_DIST += plugins/gres/gres_fabsched.map
 
 if BUILD_SLURM_PLUGINS
-# one glue source, one module per resource and release (22.05, 24.11: the
-# source maps the few names that differ)
+# one entry file per resource, the shared entry points and release shim in
+# gres_common.c / gres_shim.h (22.05 and 24.11 differ only in names)
+GRES_COMMON_SOURCES = plugins/gres/gres_common.c plugins/gres/gres_shim.h
 slurmplugin_LTLIBRARIES += plugins/gres/gres_rdma.la plugins/gres/gres_hugepages.la
-plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_fabsched.c
-plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres -DFS_GRES_NAME='"rdma"'
+plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_rdma.c $(GRES_COMMON_SOURCES)
+plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres
 plugins_gres_gres_rdma_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
 plugins_gres_gres_rdma_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)
-plugins_gres_gres_hugepages_la_SOURCES = plugins/gres/gres_fabsched.c
-plugins_gres_gres_hugepages_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres -DFS_GRES_NAME='"hugepages"'
+plugins_gres_gres_hugepages_la_SOURCES = plugins/gres/gres_hugepages.c $(GRES_COMMON_SOURCES)
+plugins_gres_gres_hugepages_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres
 plugins_gres_gres_hugepages_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
 plugins_gres_gres_hugepages_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)

@@ -1,0 +1,168 @@
+/*
+ * gres_hugepages.c - gres/hugepages: one record per NUMA node and page
+ * size (Type=2m|1g Count=<pages> Cores=<that node's cores> File=<the
+ * pool's sysfs directory>; counted in blocks of pages, Type=2mx8, when the
+ * node's pages exceed the units Slurm indexes), and the job's
+ * FABSCHED_HUGEPAGES.  The entry points it shares with gres/rdma are in
+ * gres_common.c.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs_env.h"
+#include "slurm/slurm.h"
+#include "src/common/env.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "gres_shim.h"
+
+const char plugin_name[] = "fabsched gres/hugepages plugin";
+const char plugin_type[] = "gres/hugepages";
+const char fs_gres_name[] = "hugepages";
+const int fs_gres_inventory_what = FS_GRES_HUGEPAGES;
+
+/*
+ * Slurm 22.05 keeps one bit per unit of a gres whose records have File=,
+ * and refuses more than FS_GRES_MAX_INDEXED (1024) units per node.
+ * Per-NUMA placement needs File=, so a node whose pages do not fit is
+ * counted in blocks of pages (fs_gres_huge_plan): Type=2mx8 is a unit of
+ * 8 2 MiB pages.
+ */
+int fs_gres_detect(const struct fs_gres_inventory *inv,
+		   node_config_load_t *config, fs_list_t out)
+{
+	struct fs_gres_huge_rec *recs = NULL;
+	size_t nrecs = 0;
+	char msg[FS_MSG_SIZE];
+	int n = 0;
+
+	if (fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
+			      &recs, &nrecs, msg, sizeof(msg))) {
+		error("%s: %s", plugin_type, msg);
+		return 0;
+	}
+	for (size_t i = 0; i < inv->npools; i++)
+		if (!inv->pools[i].total)
+			verbose("%s: NUMA node %d: no %s pages in the pool",
+				plugin_type, inv->pools[i].numa_node,
+				inv->pools[i].type);
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct fs_gres_huge_rec *r = &recs[i];
+		const struct fs_gres_numa *nu = fs_gres_numa_find(inv,
+								  r->numa_node);
+		bitstr_t *mac = NULL;
+		char *abs = NULL, file[160];
+
+		if (r->per_unit > 1)
+			info("%s: NUMA node %d: %" PRIu64 " pages counted in "
+			     "units of %" PRIu64 " (Type=%s): the node's pages "
+			     "exceed the %d units Slurm indexes per node",
+			     plugin_type, r->numa_node,
+			     r->units * r->per_unit + r->left, r->per_unit,
+			     r->type, FS_GRES_MAX_INDEXED);
+		if (r->left)
+			info("%s: NUMA node %d: %" PRIu64 " page(s) of %" PRIu64
+			     " KiB short of a whole unit: not schedulable",
+			     plugin_type, r->numa_node, r->left, r->page_kb);
+		if (!r->units)
+			continue;
+		if (!nu || fs_gres_cores(config, nu->cpus, &mac, &abs))
+			verbose("%s: NUMA node %d: CPUs unknown: no Cores",
+				plugin_type, r->numa_node);
+		snprintf(file, sizeof(file),
+			 "/sys/devices/system/node/node%d/hugepages/"
+			 "hugepages-%" PRIu64 "kB", r->numa_node, r->page_kb);
+		fs_gres_add_record(out, "hugepages", r->units, config->cpu_cnt, abs,
+			    mac, file, r->type);
+		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64
+			" Cores=%s", plugin_type, r->numa_node, r->type,
+			r->units, abs ? abs : "-");
+		FREE_NULL_BITMAP(mac);
+		xfree(abs);
+		n++;
+	}
+	free(recs);
+	return n;
+}
+
+void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
+			  gres_slurmd_conf_t *rec, uint64_t *next)
+{
+	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
+	char msg[FS_MSG_SIZE];
+	const char *p;
+
+	(void)inv;
+	if (!u)
+		return;
+	u->first = *next;
+	u->count = rec->count;
+	*next += rec->count;
+	snprintf(u->label, sizeof(u->label), "%s",
+		 rec->type_name ? rec->type_name : "-");
+	for (p = rec->file; p && (p = strstr(p, "/node")); p += 5)
+		if (isdigit((unsigned char)p[5])) {
+			u->numa = atoi(p + 5);
+			break;
+		}
+	u->cpus = strdup("");
+	if (fs_gres_unit_huge_type(u, msg, sizeof(msg)))
+		error("%s: %s: its pages are not passed to the job", plugin_type,
+		      msg);
+}
+
+/* The job's pages on this node (gres/ fs_gres_huge_value): units held of
+ * each record, counted from the allocation's bits. */
+void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
+{
+	uint64_t *held = NULL, total = 0;
+	char *s = NULL, num[32], msg[FS_MSG_SIZE];
+
+	if (alloc) {
+		int64_t size = bit_size(alloc);
+
+		held = xcalloc(fs_units.n + 1, sizeof(uint64_t));
+		for (size_t i = 0; i < fs_units.n; i++) {
+			const struct fs_gres_unit *u = &fs_units.u[i];
+			int64_t last = (int64_t)(u->first + u->count);
+
+			if ((int64_t)u->first >= size)
+				continue;
+			if (last > size)
+				last = size;
+			if (last > (int64_t)u->first)
+				held[i] = (uint64_t)bit_set_count_range(
+					alloc, (int64_t)u->first, last);
+		}
+	}
+	if (fs_gres_huge_value(&fs_units, held, cnt, &s, &total, msg,
+			       sizeof(msg)))
+		error("%s: %s", plugin_type, msg);
+	xfree(held);
+	fs_gres_env_unset(env, FS_ENV_HUGEPAGES);
+	if (!total && !s) {
+		fs_gres_env_unset(env, FS_ENV_HUGEPAGES_COUNT);
+		return;
+	}
+	snprintf(num, sizeof(num), "%" PRIu64, total);
+	fs_gres_env_set(env, FS_ENV_HUGEPAGES_COUNT, num);
+	if (s)
+		fs_gres_env_set(env, FS_ENV_HUGEPAGES, s);
+	free(s);
+}
+
+/* In the task: the step's pages, as for the job. */
+extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
+				uint64_t gres_cnt, bitstr_t *usable_gres,
+				gres_internal_flags_t flags)
+{
+	(void)usable_gres;
+	(void)flags;
+	fs_gres_set_env(step_env_ptr, gres_bit_alloc, gres_cnt);
+}

@@ -1,0 +1,224 @@
+/*
+ * gres_rdma.c - gres/rdma: one unit per InfiniBand HCA with an ACTIVE port
+ * (Type=<model> File=/dev/infiniband/uverbsN Cores=<NUMA-local cores>),
+ * and the job's HCA variables.  The entry points it shares with
+ * gres/hugepages are in gres_common.c.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs_env.h"
+#include "slurm/slurm.h"
+#include "src/common/env.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "gres_shim.h"
+
+const char plugin_name[] = "fabsched gres/rdma plugin";
+const char plugin_type[] = "gres/rdma";
+const char fs_gres_name[] = "rdma";
+const int fs_gres_inventory_what = FS_GRES_HCA;
+
+static void _rdma_log_ports(const struct fs_gres_hca *h)
+{
+	for (size_t p = 0; p < h->nports; p++) {
+		const struct fs_gres_port *pt = &h->ports[p];
+
+		if (pt->active)
+			continue;
+		info("%s: %s port %u is %s (physical state %s): not counted",
+		     plugin_type, h->name, pt->num, pt->state_name,
+		     pt->phys_state_name[0] ? pt->phys_state_name : "unknown");
+	}
+}
+
+static void _ports_str(const struct fs_gres_hca *h, char *buf, size_t sz)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t p = 0; p < h->nports && o + 8 < sz; p++)
+		if (h->ports[p].active)
+			o += (size_t)snprintf(buf + o, sz - o, "%s%u",
+					      o ? "," : "", h->ports[p].num);
+}
+
+/* Autodetected records; returns how many were added to out. */
+int fs_gres_detect(const struct fs_gres_inventory *inv,
+		   node_config_load_t *config, fs_list_t out)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < inv->nhca; i++) {
+		const struct fs_gres_hca *h = &inv->hca[i];
+		bitstr_t *mac = NULL;
+		char *abs = NULL;
+
+		_rdma_log_ports(h);
+		if (!h->nactive) {
+			info("%s: %s has no ACTIVE port: no gres record",
+			     plugin_type, h->name);
+			continue;
+		}
+		if (!h->dev_path[0]) {
+			error("%s: %s has no uverbs device under "
+			      "/sys/class/infiniband_verbs: no gres record",
+			      plugin_type, h->name);
+			continue;
+		}
+		if (fs_gres_cores(config, h->cpus, &mac, &abs))
+			verbose("%s: %s: no usable local CPUs (%s): no Cores",
+				plugin_type, h->name, h->cpus);
+		fs_gres_add_record(out, "rdma", 1, config->cpu_cnt, abs, mac,
+			    h->dev_path, h->type);
+		verbose("%s: %s Type=%s File=%s Cores=%s (CPUs %s, %s)",
+			plugin_type, h->name, h->type, h->dev_path,
+			abs ? abs : "-", h->cpus, h->locality);
+		FREE_NULL_BITMAP(mac);
+		xfree(abs);
+		n++;
+	}
+	return n;
+}
+
+/* unit table entry for one rdma device file of a record */
+static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next,
+		       gres_slurmd_conf_t *rec, const char *file)
+{
+	const struct fs_gres_hca *h = fs_gres_hca_by_uverbs(inv, file);
+	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
+
+	if (!u)
+		return;
+	u->first = (*next)++;
+	u->count = 1;
+	if (h) {
+		snprintf(u->label, sizeof(u->label), "%s", h->name);
+		_ports_str(h, u->ports, sizeof(u->ports));
+		u->cpus = strdup(h->cpus);
+	} else {
+		const char *base = file ? strrchr(file, '/') : NULL;
+
+		snprintf(u->label, sizeof(u->label), "%s",
+			 base ? base + 1 : (file ? file : "rdma"));
+		u->cpus = rec->cpus_bitmap ? NULL : strdup("");
+		if (rec->cpus_bitmap) {
+			char *r = bit_fmt_full(rec->cpus_bitmap);
+
+			u->cpus = strdup(r);
+			xfree(r);
+		}
+		if (file)
+			verbose("%s: File=%s is no uverbs device of a known "
+				"HCA: named %s in the environment", plugin_type,
+				file, u->label);
+	}
+}
+
+void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
+			  gres_slurmd_conf_t *rec, uint64_t *next)
+{
+	fs_hostlist_t hl;
+	uint64_t k = 0;
+	char *f;
+
+	if (!rec->file) {
+		*next += rec->count;
+		return;
+	}
+	hl = slurm_hostlist_create(rec->file);
+	while (hl && k < rec->count && (f = slurm_hostlist_shift(hl))) {
+		_rdma_unit(inv, next, rec, f);
+		free(f);
+		k++;
+	}
+	if (hl)
+		slurm_hostlist_destroy(hl);
+	*next += rec->count - k;
+}
+
+/* --- environment */
+
+static void _rdma_clear_env(char ***env)
+{
+	for (size_t i = 0; fs_gres_rdma_env_names[i]; i++)
+		fs_gres_env_unset(env, fs_gres_rdma_env_names[i]);
+}
+
+static void _apply(char ***env, struct fs_gres_env *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		fs_gres_env_set(env, e->name[i], e->value[i]);
+	fs_gres_env_clear(e);
+}
+
+/* The variables of the allocated HCAs, FABSCHED_RDMA_LOCALITY included. */
+void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
+{
+	struct fs_gres_env e = { 0 };
+	char msg[FS_MSG_SIZE];
+	struct fs_gres_rdma_sel *s = xmalloc(sizeof(*s));
+	int64_t size = alloc ? bit_size(alloc) : 0;
+	uint8_t *held = xcalloc(size + 1, 1);
+
+	(void)cnt;
+	for (int64_t i = 0; i < size; i++)
+		held[i] = bit_test(alloc, i) ? 1 : 0;
+	fs_gres_rdma_devs(&fs_units, held, (size_t)size, s);
+	_rdma_clear_env(env);
+	if (s->n && fs_gres_rdma_env(s->dev, s->n, &e, msg, sizeof(msg)))
+		error("%s: %s", plugin_type, msg);
+	else
+		_apply(env, &e);
+	xfree(held);
+	xfree(s);
+}
+
+/*
+ * Called in the task after its CPU binding, but by Slurm 22.05 only when
+ * the step has a binding option (--gpu-bind, --accel-bind); the SPANK
+ * plugin does the same for every step.  The task's variables name the
+ * HCA nearest its CPUs (fs_gres_rdma_task_env); FABSCHED_RDMA_LOCALITY
+ * keeps every HCA of the step.
+ */
+extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
+				uint64_t gres_cnt, bitstr_t *usable_gres,
+				gres_internal_flags_t flags)
+{
+	struct fs_gres_env e = { 0 };
+	char msg[FS_MSG_SIZE], *cpus, *end = NULL;
+	const char *loc, *lid;
+	unsigned long local = 0;
+
+	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type,
+	      gres_cnt);
+	fs_gres_set_env(step_env_ptr, usable_gres ? usable_gres : gres_bit_alloc,
+			gres_cnt);
+	if (!step_env_ptr || !*step_env_ptr ||
+	    !(loc = getenvp(*step_env_ptr, FS_GRES_RDMA_LOCALITY_ENV)))
+		return;
+	/* the local task id spreads tasks over equally near HCAs */
+	if ((lid = getenvp(*step_env_ptr, "SLURM_LOCALID")) && *lid) {
+		local = strtoul(lid, &end, 10);
+		if (*end || local > UINT32_MAX)
+			local = 0;
+	}
+	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
+	    fs_gres_rdma_task_env(loc, cpus, (unsigned)local, &e, msg,
+				  sizeof(msg))) {
+		error("%s: task HCAs: %s", plugin_type, msg);
+		free(cpus);
+		return;
+	}
+	if (flags & GRES_INTERNAL_FLAG_VERBOSE)
+		info("%s: task on CPUs %s uses %s", plugin_type, cpus,
+		     e.n > 3 ? e.value[3] : "?");
+	_apply(step_env_ptr, &e);
+	free(cpus);
+}

@@ -1,0 +1,172 @@
+/*
+ * test_gres_units.c - the gres plugins' unit table (gres/units.c): its
+ * text form round trip (slurmd -> slurmstepd), bad tables, the units of a
+ * gres index, FABSCHED_HUGEPAGES written from the units a job holds and
+ * read back by the prolog's reader (fs_pl_parse_hugepages), blocks of
+ * pages (2mx8) counted in pages, and the rdma devices of an allocation.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabsched_gres.h"
+#include "fabsched_prolog.h"
+
+static struct fs_gres_unit *_unit(struct fs_gres_units *t, uint64_t first,
+				  uint64_t count, const char *label, int numa)
+{
+	struct fs_gres_unit *u = fs_gres_units_add(t);
+
+	assert_non_null(u);
+	u->first = first;
+	u->count = count;
+	u->numa = numa;
+	snprintf(u->label, sizeof(u->label), "%s", label);
+	u->cpus = strdup("");
+	return u;
+}
+
+/* a node with 2m pages on NUMA 0 and 8 (in blocks of 8 on 8) and 1g on 0 */
+static void _huge_node(struct fs_gres_units *t)
+{
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(fs_gres_unit_huge_type(_unit(t, 0, 512, "2m", 0), NULL, 0), 0);
+	assert_int_equal(fs_gres_unit_huge_type(_unit(t, 512, 64, "2mx8", 8), NULL, 0), 0);
+	assert_int_equal(fs_gres_unit_huge_type(_unit(t, 576, 4, "1g", 0), NULL, 0), 0);
+}
+
+static void test_text_roundtrip(void **state)
+{
+	struct fs_gres_units t, back = { 0 };
+	struct fs_gres_unit *u;
+	char *s, *s2, msg[FS_MSG_SIZE];
+
+	(void)state;
+	_huge_node(&t);
+	u = _unit(&t, 580, 1, "mlx5_0", -1);
+	snprintf(u->ports, sizeof(u->ports), "1,2");
+	free(u->cpus);
+	u->cpus = strdup("0-19,40-59");
+	assert_non_null(s = fs_gres_units_format(&t));
+	assert_int_equal(fs_gres_units_parse(&back, s, true, msg, sizeof(msg)), 0);
+	assert_int_equal(back.n, 4);
+	assert_int_equal(back.u[1].page_kb, 2048);
+	assert_int_equal(back.u[1].per_unit, 8);
+	assert_int_equal(back.u[1].numa, 8);
+	assert_string_equal(back.u[3].ports, "1,2");
+	assert_string_equal(back.u[3].cpus, "0-19,40-59");
+	assert_non_null(s2 = fs_gres_units_format(&back));
+	assert_string_equal(s, s2);
+	/* which unit holds an index */
+	assert_ptr_equal(fs_gres_units_of(&back, 511), &back.u[0]);
+	assert_ptr_equal(fs_gres_units_of(&back, 512), &back.u[1]);
+	assert_null(fs_gres_units_of(&back, 581));
+	/* bad tables: nothing kept, the line named */
+	assert_int_equal(fs_gres_units_parse(&back, "0 1 2m 0 - -\nrubbish\n", true,
+					     msg, sizeof(msg)), -1);
+	assert_int_equal(back.n, 0);
+	assert_non_null(strstr(msg, "line 2"));
+	assert_int_equal(fs_gres_units_parse(&back, "", true, msg, sizeof(msg)), 0);
+	assert_non_null(s2 = (free(s2), fs_gres_units_format(&back)));
+	assert_string_equal(s2, "");
+	free(s);
+	free(s2);
+	fs_gres_units_clear(&t);
+	fs_gres_units_clear(&back);
+}
+
+/* What the gres plugin writes, the prolog reads back as the same pages. */
+static void test_hugepages_roundtrip(void **state)
+{
+	struct fs_gres_units t;
+	uint64_t held[3] = { 256, 16, 2 }, total;
+	struct fs_pl_job job;
+	char *v, count[32], msg[FS_MSG_SIZE];
+
+	(void)state;
+	_huge_node(&t);
+	assert_int_equal(fs_gres_huge_value(&t, held, 0, &v, &total, msg, sizeof(msg)), 0);
+	assert_string_equal(v, "2m:0=256,2m:8=128,1g:0=2");
+	assert_int_equal(total, 256 + 128 + 2);
+	snprintf(count, sizeof(count), "%llu", (unsigned long long)total);
+	memset(&job, 0, sizeof(job));
+	assert_int_equal(fs_pl_parse_hugepages(v, count, 64ULL << 20, &job, msg,
+					       sizeof(msg)), 0);
+	assert_int_equal(job.npages, 3);
+	for (size_t i = 0; i < job.npages; i++) {
+		const struct fs_pl_pages *p = &job.pages[i];
+
+		if (p->page_kb == 2048 && p->node == 0)
+			assert_int_equal(p->pages, 256);
+		else if (p->page_kb == 2048 && p->node == 8)
+			assert_int_equal(p->pages, 128);
+		else if (p->page_kb == 1048576 && p->node == 0)
+			assert_int_equal(p->pages, 2);
+		else
+			fail_msg("unexpected pages: node %d, %llu KiB", p->node,
+				 (unsigned long long)p->page_kb);
+	}
+	free(v);
+	/* nothing held: no variable */
+	memset(held, 0, sizeof(held));
+	assert_int_equal(fs_gres_huge_value(&t, held, 0, &v, &total, msg, sizeof(msg)), 0);
+	assert_null(v);
+	assert_int_equal(total, 0);
+	/* records without File=: one type, any NUMA node */
+	fs_gres_units_clear(&t);
+	assert_int_equal(fs_gres_unit_huge_type(_unit(&t, 0, 100, "2mx2", -1), NULL, 0), 0);
+	assert_int_equal(fs_gres_huge_value(&t, NULL, 10, &v, &total, msg, sizeof(msg)), 0);
+	assert_string_equal(v, "2m:any=20");
+	memset(&job, 0, sizeof(job));
+	assert_int_equal(fs_pl_parse_hugepages(v, "20", 64ULL << 20, &job, msg,
+					       sizeof(msg)), 0);
+	assert_int_equal(job.pages[0].pages, 20);
+	free(v);
+	/* several types without File=: an error naming the form */
+	assert_int_equal(fs_gres_unit_huge_type(_unit(&t, 100, 4, "1g", -1), NULL, 0), 0);
+	assert_int_equal(fs_gres_huge_value(&t, NULL, 3, &v, &total, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "expected one type per node"));
+	/* a label that is no type */
+	assert_int_equal(fs_gres_unit_huge_type(_unit(&t, 104, 1, "huge", -1), msg,
+						sizeof(msg)), -1);
+	fs_gres_units_clear(&t);
+}
+
+static void test_rdma_devs(void **state)
+{
+	struct fs_gres_units t = { 0 };
+	struct fs_gres_rdma_sel s;
+	struct fs_gres_unit *u;
+	uint8_t held[3] = { 0, 1, 1 };
+
+	(void)state;
+	u = _unit(&t, 0, 1, "mlx5_0", -1);
+	snprintf(u->ports, sizeof(u->ports), "1");
+	u = _unit(&t, 1, 1, "mlx5_1", -1);
+	snprintf(u->ports, sizeof(u->ports), "1,2");
+	assert_int_equal(fs_gres_rdma_devs(&t, held, 3, &s), 1);	/* index 2: none */
+	assert_string_equal(s.dev[0].name, "mlx5_1");
+	assert_int_equal(s.dev[0].nports, 2);
+	assert_int_equal(s.dev[0].ports[1], 2);
+	held[0] = 1;
+	assert_int_equal(fs_gres_rdma_devs(&t, held, 3, &s), 2);
+	assert_int_equal(fs_gres_rdma_devs(&t, NULL, 0, &s), 0);
+	fs_gres_units_clear(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_roundtrip),
+		cmocka_unit_test(test_hugepages_roundtrip),
+		cmocka_unit_test(test_rdma_devs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
