@@ -4,12 +4,14 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "slurm/slurm.h"
 #include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 
 #include "fabric_model.h"
 #include "fabsched_conf.h"
@@ -158,4 +160,56 @@ bitstr_t *fabric_model_leaf_nodes(const struct fst_slurm_switch *s)
 			bit_set(b, np->index);
 	}
 	return b;
+}
+
+/* ------------------------------------------------------------ hand-off */
+
+static struct fst_model *kept;	/* loaded by the ranking, for the build */
+static bool have_kept;		/* the ranking ran (kept may be NULL) */
+
+void fabric_model_drop(void)
+{
+	fst_model_free(kept);
+	kept = NULL;
+	have_kept = false;
+}
+
+bool fabric_model_rank_keep(const char *plugin_type)
+{
+	fabric_model_drop();
+	kept = fabric_model_load(plugin_type);
+	have_kept = true;
+	return fabric_model_rank(kept, plugin_type);
+}
+
+struct fst_model *fabric_model_take(const char *plugin_type)
+{
+	struct fst_model *m;
+
+	if (!have_kept)
+		return fabric_model_load(plugin_type);
+	m = kept;
+	kept = NULL;
+	have_kept = false;
+	return m;
+}
+
+int fabric_model_node_addr(const struct fst_slurm_tree *tree,
+			   const char *node_name, char **paddr, char **ppattern)
+{
+	char *addr = NULL, *pattern = NULL;
+
+	if (!node_name || !paddr || !ppattern)
+		return SLURM_ERROR;
+	if (tree && fst_slurm_tree_node_addr(tree, node_name, &addr, &pattern,
+					     NULL, 0) == 0) {
+		*paddr = xstrdup(addr);
+		*ppattern = xstrdup(pattern);
+	} else {
+		*paddr = xstrdup(node_name);
+		*ppattern = xstrdup("node");
+	}
+	free(addr);
+	free(pattern);
+	return SLURM_SUCCESS;
 }

@@ -35,4 +35,23 @@ struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
 /* The Slurm nodes of a leaf switch of that tree, as a new node bitmap. */
 bitstr_t *fabric_model_leaf_nodes(const struct fst_slurm_switch *s);
 
+/*
+ * The model hand-off both flavours make: Slurm ranks the nodes
+ * (generate_node_ranking) before it builds the topology (build_config), and
+ * both want the same model read once.  fabric_model_rank_keep loads and
+ * ranks, keeping the model; fabric_model_take returns the kept one, or
+ * loads it when the ranking did not run (slurmd, reconfigure); the caller
+ * frees it (fst_model_free; NULL: no usable model, logged).
+ * fabric_model_drop forgets a kept one.  Callers hold their plugin lock.
+ */
+bool fabric_model_rank_keep(const char *plugin_type);
+struct fst_model *fabric_model_take(const char *plugin_type);
+void fabric_model_drop(void);
+
+/* SLURM_TOPOLOGY_ADDR of a node in @tree (NULL: none): "spine01.leaf02.n005"
+ * and "switch.switch.node", or the node alone ("node") when it is on no
+ * switch; xmalloc'd.  SLURM_ERROR on bad arguments. */
+int fabric_model_node_addr(const struct fst_slurm_tree *tree,
+			   const char *node_name, char **paddr, char **ppattern);
+
 #endif

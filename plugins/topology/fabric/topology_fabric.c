@@ -53,18 +53,8 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fst_slurm_tree *tree;	/* the tree behind switch_record_table */
-static struct fst_model *pending;	/* loaded by the ranking, for the table */
-static bool have_pending;		/* the ranking ran (pending may be NULL) */
 
 /* ------------------------------------------------------------ loading */
-
-
-static void _drop_pending(void)
-{
-	fst_model_free(pending);
-	pending = NULL;
-	have_pending = false;
-}
 
 /* ------------------------------------------------------------ switch table */
 
@@ -178,7 +168,7 @@ extern int fini(void)
 {
 	pthread_mutex_lock(&lock);
 	_free_table();
-	_drop_pending();
+	fabric_model_drop();
 	pthread_mutex_unlock(&lock);
 	return SLURM_SUCCESS;
 }
@@ -192,13 +182,7 @@ extern int topo_build_config(void)
 	struct fst_model *m;
 
 	pthread_mutex_lock(&lock);
-	if (have_pending) {
-		m = pending;
-		pending = NULL;
-		have_pending = false;
-	} else {
-		m = fabric_model_load(plugin_type);
-	}
+	m = fabric_model_take(plugin_type);
 	_free_table();
 	if (m)
 		_build_table(m);
@@ -217,10 +201,7 @@ extern bool topo_generate_node_ranking(void)
 	bool ranked;
 
 	pthread_mutex_lock(&lock);
-	_drop_pending();
-	pending = fabric_model_load(plugin_type);
-	have_pending = true;
-	ranked = fabric_model_rank(pending, plugin_type);
+	ranked = fabric_model_rank_keep(plugin_type);
 	pthread_mutex_unlock(&lock);
 	return ranked;
 }
@@ -228,20 +209,12 @@ extern bool topo_generate_node_ranking(void)
 /* Address of a node in the fabric; the node alone when it is on no switch. */
 extern int topo_get_node_addr(char *node_name, char **paddr, char **ppattern)
 {
-	char *addr = NULL, *pattern = NULL;
+	int rc;
 
-	if (!node_name || !paddr || !ppattern || !find_node_record2(node_name))
+	if (!node_name || !find_node_record2(node_name))
 		return SLURM_ERROR;
 	pthread_mutex_lock(&lock);
-	if (tree && fst_slurm_tree_node_addr(tree, node_name, &addr, &pattern, NULL, 0) == 0) {
-		*paddr = xstrdup(addr);
-		*ppattern = xstrdup(pattern);
-	} else {
-		*paddr = xstrdup(node_name);
-		*ppattern = xstrdup("node");
-	}
+	rc = fabric_model_node_addr(tree, node_name, paddr, ppattern);
 	pthread_mutex_unlock(&lock);
-	free(addr);
-	free(pattern);
-	return SLURM_SUCCESS;
+	return rc;
 }

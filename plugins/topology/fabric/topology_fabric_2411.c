@@ -78,8 +78,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fab_switch *table;
 static int table_count;
 static struct fst_slurm_tree *tree;	/* behind the table: node addresses */
-static struct fst_model *pending;	/* loaded by the ranking, for the table */
-static bool have_pending;
 
 /* ------------------------------------------------------------ switch table */
 
@@ -147,9 +145,7 @@ extern int fini(void)
 {
 	pthread_mutex_lock(&lock);
 	_free_table();
-	fst_model_free(pending);
-	pending = NULL;
-	have_pending = false;
+	fabric_model_drop();
 	pthread_mutex_unlock(&lock);
 	if (running_in_slurmctld())
 		fabric_place_fini();
@@ -162,13 +158,7 @@ extern int topology_p_build_config(void)
 	struct fst_model *m;
 
 	pthread_mutex_lock(&lock);
-	if (have_pending) {
-		m = pending;
-		pending = NULL;
-		have_pending = false;
-	} else {
-		m = fabric_model_load(plugin_type);
-	}
+	m = fabric_model_take(plugin_type);
 	_free_table();
 	if (m && node_record_count)
 		_build_table(m);
@@ -284,10 +274,7 @@ extern bool topology_p_generate_node_ranking(void)
 	bool ranked;
 
 	pthread_mutex_lock(&lock);
-	fst_model_free(pending);
-	pending = fabric_model_load(plugin_type);
-	have_pending = true;
-	ranked = fabric_model_rank(pending, plugin_type);
+	ranked = fabric_model_rank_keep(plugin_type);
 	pthread_mutex_unlock(&lock);
 	return ranked;
 }
@@ -297,23 +284,12 @@ extern bool topology_p_generate_node_ranking(void)
 extern int topology_p_get_node_addr(char *node_name, char **paddr,
 				    char **ppattern)
 {
-	char *addr = NULL, *pattern = NULL;
+	int rc;
 
-	if (!node_name || !paddr || !ppattern)
-		return SLURM_ERROR;
 	pthread_mutex_lock(&lock);
-	if (tree && fst_slurm_tree_node_addr(tree, node_name, &addr, &pattern,
-					     NULL, 0) == 0) {
-		*paddr = xstrdup(addr);
-		*ppattern = xstrdup(pattern);
-	} else {
-		*paddr = xstrdup(node_name);
-		*ppattern = xstrdup("node");
-	}
+	rc = fabric_model_node_addr(tree, node_name, paddr, ppattern);
 	pthread_mutex_unlock(&lock);
-	free(addr);
-	free(pattern);
-	return SLURM_SUCCESS;
+	return rc;
 }
 
 extern int topology_p_split_hostlist(hostlist_t *hl, hostlist_t ***sp_hl,
