@@ -97,6 +97,14 @@ struct fs_conf_key {
 	const char *fallback;	 /* partition keys: global key whose value
 				    is used before def (see fs_conf_part_*) */
 	const char *doc;	 /* one line, for fabsched(1) and the man page */
+	/* optional: the value's form beyond its type (an IP address, an NQN,
+	   a rate), checked once the file is read: text as written, u as
+	   parsed (sizes, integers); -1 with "KEY=VALUE: ...; expected ..." */
+	int (*check)(const char *key, const char *text, uint64_t u, char *msg,
+		     size_t msgsz);
+	const char *with;	 /* a key to be set together with this one:
+				    both or neither */
+	const char *with_why;	 /* what the two are, for that message */
 };
 
 /* The schema, in file order; *n receives its length. */

@@ -5,7 +5,14 @@
 #   foo_LIBADD = libfabsched_common.la   (or foo_LDADD for programs)
 noinst_LTLIBRARIES += libfabsched_common.la
 libfabsched_common_la_SOURCES = \
-	common/fabsched_conf.c \
+	common/conf_private.h \
+	common/conf_keys.c \
+	common/conf_errors.c \
+	common/conf_values.c \
+	common/conf_parse.c \
+	common/conf_load.c \
+	common/conf_get.c \
+	common/conf_dump.c \
 	common/fabsched_conf.h \
 	common/fs_env.h \
 	common/fs_values.c \

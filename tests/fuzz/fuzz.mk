@@ -46,7 +46,13 @@ TESTS += tests/fuzz/fuzz_conf_smoke
 tests_fuzz_fuzz_conf_smoke_SOURCES = \
 	tests/fuzz/fuzz_conf.c \
 	tests/fuzz/driver.c \
-	common/fabsched_conf.c \
+	common/conf_keys.c \
+	common/conf_errors.c \
+	common/conf_values.c \
+	common/conf_parse.c \
+	common/conf_load.c \
+	common/conf_get.c \
+	common/conf_dump.c \
 	common/fs_values.c \
 	common/fs_ib.c
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
@@ -77,12 +83,19 @@ FUZZ_CLANG = clang
 FUZZ_TIME = 60
 FUZZ_CONF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_conf.c \
-	$(srcdir)/common/fabsched_conf.c \
+	$(srcdir)/common/conf_keys.c \
+	$(srcdir)/common/conf_errors.c \
+	$(srcdir)/common/conf_values.c \
+	$(srcdir)/common/conf_parse.c \
+	$(srcdir)/common/conf_load.c \
+	$(srcdir)/common/conf_get.c \
+	$(srcdir)/common/conf_dump.c \
 	$(srcdir)/common/fs_values.c \
 	$(srcdir)/common/fs_ib.c
 
 tests/fuzz/fuzz_conf_libfuzzer: $(FUZZ_CONF_SRCS) \
-		$(srcdir)/common/fabsched_conf.h $(srcdir)/common/fs_values.h
+		$(srcdir)/common/fabsched_conf.h $(srcdir)/common/conf_private.h \
+		$(srcdir)/common/fs_values.h
 	@command -v $(FUZZ_CLANG) >/dev/null 2>&1 || { \
 	  echo "make fuzz: $(FUZZ_CLANG) not found; it needs clang with" \
 	       "libFuzzer (apt-get install clang)" >&2; exit 1; }

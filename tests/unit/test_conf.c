@@ -1,5 +1,5 @@
 /*
- * test_conf.c - unit tests of common/fabsched_conf.c: fixtures, defaults,
+ * test_conf.c - unit tests of the fabsched.conf parser (common/conf_*.c): fixtures, defaults,
  * the partition fallback chain, quoting, case, long lines, bad bytes,
  * every error kind with its exact file:line, collection of all errors,
  * getters, dump round trip, and the schema against the man page.

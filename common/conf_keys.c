@@ -1,0 +1,239 @@
+/*
+ * conf_keys.c - the fabsched.conf schema: one row per key (name, scope,
+ * type, default, range, fallback, documentation), and its lookups.
+ * See fabsched_conf.h and fabsched.conf(5).
+ */
+#ifdef HAVE_CONFIG_H
+#include "fabsched_config.h"
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* secure_getenv, GNU strerror_r */
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf_private.h"
+#include "fs_ib.h"
+
+
+/* ------------------------------------------------------------ value checks */
+
+static const char *_esc(char *buf, size_t bufsz, const char *s)
+{
+	return fs_escape(buf, bufsz, s, strlen(s));
+}
+
+/* An IP address of the NVMe-oF target (the characters of IPv4 and IPv6). */
+static int _check_traddr(const char *key, const char *text, uint64_t u,
+			 char *msg, size_t msgsz)
+{
+	char esc[FS_ESCAPE_SIZE];
+
+	(void)u;
+	for (const char *c = text; *c; c++)
+		if (!strchr("0123456789abcdefABCDEF.:", *c))
+			return fs_errf(msg, msgsz, "%s=%s: not an IP address; expected an IPv4 or IPv6 address of the NVMe-oF target",
+				       key, _esc(esc, sizeof(esc), text));
+	return 0;
+}
+
+/* An NQN: "nqn." then printable ASCII, at most 223 bytes (NVMe base spec). */
+static int _check_nqn(const char *key, const char *text, uint64_t u,
+		      char *msg, size_t msgsz)
+{
+	size_t n = strlen(text);
+	char esc[FS_ESCAPE_SIZE];
+	bool ok = n >= 5 && n <= 223 && !strncmp(text, "nqn.", 4);
+
+	(void)u;
+	for (const char *c = text; ok && *c; c++)
+		ok = *c > 0x20 && *c < 0x7f;
+	if (!ok)
+		return fs_errf(msg, msgsz, "%s=%s: not an NQN; expected nqn.<yyyy-mm>.<reverse domain>:<name>, printable, at most 223 bytes",
+			       key, _esc(esc, sizeof(esc), text));
+	return 0;
+}
+
+static int _check_capacity(const char *key, const char *text, uint64_t u,
+			   char *msg, size_t msgsz)
+{
+	char esc[FS_ESCAPE_SIZE];
+
+	if (u < (1ULL << 30))
+		return fs_errf(msg, msgsz, "%s=%s: less than 1 GiB; expected the pool's size, e.g. 4T",
+			       key, _esc(esc, sizeof(esc), text));
+	return 0;
+}
+
+/* RdmaRate and AccountIbPkeys in the forms the prolog reads (fs_ib.h). */
+static int _check_rate(const char *key, const char *text, uint64_t u,
+		       char *msg, size_t msgsz)
+{
+	uint64_t mbps;
+
+	(void)u;
+	return fs_parse_rate(key, text, &mbps, msg, msgsz);
+}
+
+static int _check_pkeys(const char *key, const char *text, uint64_t u,
+			char *msg, size_t msgsz)
+{
+	(void)u;
+	return fs_pkey_map_find(key, text, NULL, NULL, msg, msgsz) < 0 ? -1 : 0;
+}
+
+/*
+ * The schema.  Adding a key is adding a row here (and its paragraph in
+ * doc/fabsched.conf.5; the unit tests check that every key is documented).
+ */
+const struct fs_conf_key fsc_keys[] = {
+	/* global keys */
+	{ .name = "FabricModel", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH,
+	  .def = FS_SLURM_CONFDIR "/fabsched/fabric.json",
+	  .doc = "fabric model JSON file (switches, links, racks) read by "
+		 "the controller plugins" },
+	{ .name = "NodeNameMap", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH,
+	  .doc = "file mapping HCA node descriptions to Slurm node names" },
+	{ .name = "RackMap", .scope = FS_SCOPE_GLOBAL, .type = FS_TYPE_PATH,
+	  .doc = "file assigning leaf switches or nodes to racks" },
+	{ .name = "LogLevel", .scope = FS_SCOPE_GLOBAL, .type = FS_TYPE_ENUM,
+	  .def = "info", .values = "quiet|info|verbose|debug",
+	  .doc = "how much the plugins and helpers log" },
+	{ .name = "StateDir", .scope = FS_SCOPE_GLOBAL, .type = FS_TYPE_PATH,
+	  .def = "/var/lib/fabsched",
+	  .doc = "directory for state kept across restarts (node ledgers, "
+		 "model cache)" },
+	{ .name = "HugepageMountBase", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH, .def = "/dev/hugepages-fabsched",
+	  .doc = "directory under which per-job hugetlbfs mounts are made" },
+	{ .name = "ScratchBase", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH, .def = "/scratch",
+	  .doc = "directory under which per-job scratch volumes are mounted" },
+	{ .name = "ScratchTransport", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_ENUM, .def = "tcp", .values = "tcp|rdma",
+	  .doc = "NVMe-oF transport to the scratch pool's target" },
+	{ .name = "ScratchTraddr", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .check = _check_traddr,
+	  .with = "ScratchSubsysNQN",
+	  .with_why = "both (the scratch pool's target) or neither (no scratch pool)",
+	  .doc = "address of the scratch pool's NVMe-oF target (IP address); "
+		 "unset: no scratch pool" },
+	{ .name = "ScratchTrsvcid", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .def = "4420", .min = 1, .max = 65535,
+	  .doc = "port of the scratch pool's NVMe-oF target" },
+	{ .name = "ScratchSubsysNQN", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .check = _check_nqn,
+	  .with = "ScratchTraddr",
+	  .with_why = "both (the scratch pool's target) or neither (no scratch pool)",
+	  .doc = "NVMe subsystem NQN of the scratch pool (nqn.yyyy-mm.domain:...)" },
+	{ .name = "ScratchHostNQNFile", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH, .def = "/etc/nvme/hostnqn",
+	  .doc = "file holding this node's NVMe host NQN (each node its own)" },
+	{ .name = "ScratchHostIDFile", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH, .def = "/etc/nvme/hostid",
+	  .doc = "file holding this node's NVMe host ID (a UUID)" },
+	{ .name = "ScratchCapacity", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_SIZE, .check = _check_capacity,
+	  .doc = "capacity of the scratch pool, as slurm.conf's "
+		 "Licenses=scratch:<GiB> counts it" },
+	{ .name = "RdmaRate", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .check = _check_rate,
+	  .doc = "least rate in Gb/s (e.g. 100) of every HCA port allocated "
+		 "to a job, checked by the prolog; unset: no rate check" },
+	{ .name = "AccountIbPkeys", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .check = _check_pkeys,
+	  .doc = "InfiniBand partition key per Slurm account "
+		 "(chem:0x8001,physics:0x8002): checked in the job's HCA ports "
+		 "by the prolog and exported to the job" },
+	{ .name = "RdmaMaxHcaHandles", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .min = 1, .max = 2147483646,
+	  .doc = "most HCA handles (open device contexts) a job may hold on "
+		 "each of its HCAs, written by the prolog to the job cgroup's "
+		 "rdma.max (cgroup v2 with the rdma controller); unset: no "
+		 "limit" },
+	{ .name = "RdmaMaxHcaObjects", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .min = 1, .max = 2147483646,
+	  .doc = "most HCA objects (queue pairs, memory regions, ...) a job "
+		 "may create on each of its HCAs, written to the job cgroup's "
+		 "rdma.max like RdmaMaxHcaHandles; unset: no limit" },
+	{ .name = "DefaultLocality", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_LOCALITY, .def = "any",
+	  .doc = "locality of partitions that set no Locality, and their "
+		 "wait when given as @<wait>" },
+	/* partition keys */
+	{ .name = "Locality", .scope = FS_SCOPE_PARTITION,
+	  .type = FS_TYPE_ENUM, .values = "rack|pod|any",
+	  .fallback = "DefaultLocality",
+	  .doc = "narrowest fabric domain a job of the partition must fit in" },
+	{ .name = "LocalityWait", .scope = FS_SCOPE_PARTITION,
+	  .type = FS_TYPE_DURATION, .def = "0",
+	  .fallback = "DefaultLocality",
+	  .doc = "how long a job may wait for its Locality before it is "
+		 "placed more widely" },
+	{ .name = "LocalityTarget", .scope = FS_SCOPE_PARTITION,
+	  .type = FS_TYPE_PERCENT, .def = "0",
+	  .doc = "share of the partition's jobs that fit in one domain of "
+		 "its Locality and should get one: below it a job waits for "
+		 "its domain (up to LocalityWait), above it a job that cannot "
+		 "have its domain now starts across domains (0 = no target: "
+		 "every job waits)" },
+	{ .name = "MaxRacks", .scope = FS_SCOPE_PARTITION,
+	  .type = FS_TYPE_UINT, .def = "0", .min = 0, .max = 65535,
+	  .doc = "most racks one job may span (0 = unlimited)" },
+};
+
+const size_t fsc_nkeys = sizeof(fsc_keys) / sizeof(fsc_keys[0]);
+_Static_assert(sizeof(fsc_keys) / sizeof(fsc_keys[0]) <= FSC_KEYS_MAX,
+	       "more keys than FSC_KEYS_MAX: raise it in conf_private.h");
+
+const struct fs_conf_key *fs_conf_keys(size_t *n)
+{
+	if (n)
+		*n = fsc_nkeys;
+	return fsc_keys;
+}
+
+int fsc_key_index(const char *name)
+{
+	for (size_t i = 0; name && i < fsc_nkeys; i++)
+		if (fs_strcaseeq(name, fsc_keys[i].name))
+			return (int)i;
+	return -1;
+}
+
+const struct fs_conf_key *fs_conf_key_find(const char *name)
+{
+	int i = fsc_key_index(name);
+
+	return i < 0 ? NULL : &fsc_keys[i];
+}
+
+const char *fs_conf_type_name(enum fs_conf_type type)
+{
+	switch (type) {
+	case FS_TYPE_STRING: return "string";
+	case FS_TYPE_PATH: return "absolute path";
+	case FS_TYPE_BOOL: return "boolean";
+	case FS_TYPE_UINT: return "integer";
+	case FS_TYPE_DURATION: return "duration";
+	case FS_TYPE_SIZE: return "size";
+	case FS_TYPE_ENUM: return "enumeration";
+	case FS_TYPE_LOCALITY: return "locality";
+	case FS_TYPE_PERCENT: return "percentage";
+	}
+	return "?";
+}
+
+const char *fs_conf_default_path(void)
+{
+	return FS_SLURM_CONFDIR "/fabsched.conf";
+}
