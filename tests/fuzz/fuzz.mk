@@ -77,6 +77,20 @@ tests_fuzz_fuzz_values_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/gres \
 tests_fuzz_fuzz_values_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_values_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
+# the locality ledger's state text (fuzz_ledger.c; seeds in
+# tests/fuzz/corpus/ledger)
+check_PROGRAMS += tests/fuzz/fuzz_ledger_smoke
+TESTS += tests/fuzz/fuzz_ledger_smoke
+tests_fuzz_fuzz_ledger_smoke_SOURCES = \
+	tests/fuzz/fuzz_ledger.c \
+	tests/fuzz/driver.c \
+	select/ledger.c \
+	select/share.c
+tests_fuzz_fuzz_ledger_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
+	-DFUZZ_NAME='"ledger"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_ledger_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_ledger_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+
 EXTRA_DIST += tests/fuzz/corpus
 
 FUZZ_CLANG = clang
