@@ -23,7 +23,6 @@
 #include "fabric_place.h"
 #include "fabsched_select.h"
 
-
 /*
  * What the job asks of each node, for the engine: its tasks, CPUs per
  * task, tasks per node, memory, GRES per node or task, --exclusive,
@@ -139,7 +138,6 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
 	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap :
 		NULL;
 	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
-
 
 	_job_shape(ask->job, ask->min_nodes ? ask->min_nodes : 1, js);
 	*shape = js->s;
