@@ -196,6 +196,14 @@ struct fse_node_res {
 uint32_t fse_node_tasks(const struct fse_shape *s,
 			const struct fse_node_res *r);
 
+/* A job that asks to be spread (srun/sbatch --spread-job): the nodes it
+ * needs at least, one per task up to max_nodes (0: no limit), as many as
+ * the candidates (cand[i] != 0, NULL: all) can take now.  Never below
+ * min_nodes. */
+uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
+			  uint32_t max_nodes, const uint32_t *tasks_now,
+			  const uint8_t *cand, int nnodes);
+
 /* ------------------------------------------------------------ locality target */
 
 /*

@@ -43,3 +43,18 @@ uint32_t fse_node_tasks(const struct fse_shape *s,
 	}
 	return (uint32_t)_min(t, want);
 }
+
+uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
+			  uint32_t max_nodes, const uint32_t *tasks_now,
+			  const uint8_t *cand, int nnodes)
+{
+	uint64_t usable = 0, want;
+
+	if (!ntasks || !tasks_now)
+		return min_nodes;
+	for (int i = 0; i < nnodes; i++)
+		usable += (!cand || cand[i]) && tasks_now[i];
+	want = _min(ntasks, max_nodes ? max_nodes : ntasks);
+	want = _min(want, usable);
+	return want > min_nodes ? (uint32_t)want : min_nodes;
+}

@@ -611,6 +611,16 @@ int fabric_place(const struct fabric_ask *ask)
 		rq.ntasks = shape.ntasks;
 		rq.tasks_now = fab.tasks_now;
 		rq.tasks_idle = fab.tasks_idle;
+		if (job_ptr->bit_flags & SPREAD_JOB) {
+			/* --spread-job: one node per task, as far as the
+			 * candidates go, as Slurm's own spreading does */
+			for (int i = 0; i < fab.node_count; i++)
+				fab.avail[i] = bit_test(bitmap, i);
+			rq.min_nodes = fse_spread_nodes(rq.ntasks, rq.min_nodes,
+							rq.max_nodes,
+							fab.tasks_now, fab.avail,
+							fab.node_count);
+		}
 		if (rq.max_nodes < rq.min_nodes)
 			rq.max_nodes = rq.min_nodes;
 	}

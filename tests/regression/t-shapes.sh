@@ -11,7 +11,8 @@
 # Run 2: stock select/cons_tres + topology/tree on the topology.conf
 # exported from the same fabric model.
 # Each shape is submitted alone on the idle cluster (the shared-node case
-# beside a job holding half of rack 1).  Per shape, three checks:
+# beside a job holding half of rack 1; --spread-job beside an exclusive job
+# on n002, so that rack 1 holds the tasks but not one node per task).  Per shape, three checks:
 #   accepted where stock accepts (and refused where stock refuses),
 #   started and COMPLETED where stock's did,
 #   on fabsched, in one rack wherever it fits one, else the fewest racks.
@@ -71,10 +72,11 @@ het 1 -n 4 : -n 8
 contiguous 1 -N 3 --contiguous
 reservation 1 --reservation=shapes -n 8
 overcommit 1 -n 8 --overcommit
-shared 1 -n 8 --mem-per-cpu=100"
+shared 1 -n 8 --mem-per-cpu=100
+spread 1 -n 4 --spread-job"
 NSHAPES=$(wc -l <<<"$SHAPES")
 
-tap_plan $((2 + 3 * NSHAPES))
+tap_plan $((3 + 3 * NSHAPES))
 
 # nodes: rack 1 (n001-n004) without gres
 : > "$work/nodes"
@@ -151,6 +153,10 @@ run_all() {
 			# half of rack 1 busy: 2 cores of each of its nodes
 			filler=$(cl_sbatch -t 2 -o /dev/null -w n001,n002,n003,n004 -n 8 \
 				--ntasks-per-node=2 --mem-per-cpu=100 --wrap 'sleep 40')
+		elif [ "$name" = spread ]; then
+			filler=$(cl_sbatch -t 2 -o /dev/null -w n002 --exclusive --wrap 'sleep 40')
+		fi
+		if [ -n "$filler" ]; then
 			for ((i = 0; i < 40; i++)); do
 				[ "$(cl_job_field "$filler" JobState)" = RUNNING ] && break
 				sleep 0.5
@@ -237,6 +243,10 @@ while read -r name exp args; do
 	table+=$'\n'$(printf '%-12s %-38s | %-5s %-24s | %-5s %s' "$name" "$args" \
 		"$fr" "$fn" "$sr" "$sn")
 done <<<"$SHAPES"
+# --spread-job: one node per task, as stock spreads it
+read -r _ _ _ sn <<<"${RES[fabsched:spread]}"
+n=$(scontrol show hostnames "$sn" 2>/dev/null | wc -l)
+tap_is "$n" 4 "spread: -n 4 --spread-job got 4 nodes ($sn), one per task"
 table+=$'\n'"jobs on more racks than needed: fabsched $more_fab, stock $more_stock"
 echo "$table" > "$work/side-by-side.txt"
 tap_diag "$table"

@@ -825,6 +825,21 @@ static void test_node_tasks(void **state)
 	assert_int_equal(fse_node_tasks(NULL, &r), 0);
 }
 
+/* --spread-job: one node per task, as far as the candidates go. */
+static void test_spread(void **state)
+{
+	uint32_t now[6] = { 4, 0, 4, 4, 4, 4 };
+	uint8_t cand[6] = { 1, 1, 1, 1, 1, 0 };
+
+	(void)state;
+	assert_int_equal(fse_spread_nodes(4, 1, 4, now, cand, 6), 4);
+	assert_int_equal(fse_spread_nodes(8, 1, 8, now, cand, 6), 4); /* 4 usable */
+	assert_int_equal(fse_spread_nodes(8, 1, 2, now, cand, 6), 2); /* max */
+	assert_int_equal(fse_spread_nodes(8, 5, 8, now, cand, 6), 5); /* min */
+	assert_int_equal(fse_spread_nodes(8, 1, 0, now, NULL, 6), 5);
+	assert_int_equal(fse_spread_nodes(0, 3, 8, now, cand, 6), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -846,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_tasks_pods),
 		cmocka_unit_test(test_node_tasks),
+		cmocka_unit_test(test_spread),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
