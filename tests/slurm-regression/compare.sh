@@ -43,7 +43,11 @@ src=$(sed -n 's/^SLURM_SOURCE_DIR = //p' "$build/Makefile" 2>/dev/null)
 prefix=$(sed -n 's/^SLURM_PREFIX = //p' "$build/Makefile" 2>/dev/null)
 [ -d "$src/testsuite/expect" ] || { echo "compare: $build/Makefile names no Slurm source tree with testsuite/expect (SLURM_SOURCE_DIR=$src)" >&2; exit 2; }
 out=${out:-$build/slurm-regression}
-mkdir -p "$out"
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+case $out/ in
+/tmp/*) echo "compare: -o $out is under /tmp, which every node of the test cluster sees as its own: choose a directory elsewhere" >&2
+	exit 2 ;;
+esac
 if ! command -v expect >/dev/null; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends expect >/dev/null ||
 		{ echo "compare: expect is missing and could not be installed" >&2; exit 2; }
