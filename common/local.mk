@@ -3,16 +3,12 @@
 # (fs_values.h).  No Slurm header; PIC (a libtool convenience library), so
 # that plugins, root helpers and the command can all link it:
 #   foo_LIBADD = libfabsched_common.la   (or foo_LDADD for programs)
+# the fabsched.conf parser, also compiled into the fuzz targets
+FABSCHED_CONF_SOURCES = common/conf_private.h common/conf_keys.c common/conf_errors.c common/conf_values.c common/conf_parse.c common/conf_load.c common/conf_get.c common/conf_dump.c
+
 noinst_LTLIBRARIES += libfabsched_common.la
 libfabsched_common_la_SOURCES = \
-	common/conf_private.h \
-	common/conf_keys.c \
-	common/conf_errors.c \
-	common/conf_values.c \
-	common/conf_parse.c \
-	common/conf_load.c \
-	common/conf_get.c \
-	common/conf_dump.c \
+	$(FABSCHED_CONF_SOURCES) \
 	common/fabsched_conf.h \
 	common/fs_env.h \
 	common/fs_values.c \

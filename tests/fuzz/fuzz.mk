@@ -46,13 +46,7 @@ TESTS += tests/fuzz/fuzz_conf_smoke
 tests_fuzz_fuzz_conf_smoke_SOURCES = \
 	tests/fuzz/fuzz_conf.c \
 	tests/fuzz/driver.c \
-	common/conf_keys.c \
-	common/conf_errors.c \
-	common/conf_values.c \
-	common/conf_parse.c \
-	common/conf_load.c \
-	common/conf_get.c \
-	common/conf_dump.c \
+	$(FABSCHED_CONF_SOURCES) \
 	common/fs_values.c \
 	common/fs_ib.c
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
@@ -97,13 +91,7 @@ FUZZ_CLANG = clang
 FUZZ_TIME = 60
 FUZZ_CONF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_conf.c \
-	$(srcdir)/common/conf_keys.c \
-	$(srcdir)/common/conf_errors.c \
-	$(srcdir)/common/conf_values.c \
-	$(srcdir)/common/conf_parse.c \
-	$(srcdir)/common/conf_load.c \
-	$(srcdir)/common/conf_get.c \
-	$(srcdir)/common/conf_dump.c \
+	$(filter %.c,$(FABSCHED_CONF_SOURCES:%=$(srcdir)/%)) \
 	$(srcdir)/common/fs_values.c \
 	$(srcdir)/common/fs_ib.c
 

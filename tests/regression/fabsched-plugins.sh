@@ -9,6 +9,7 @@
 #   fs_flavour             the plugins' Slurm flavour (22.05, 24.11)
 #   fs_plugin_env DIR      export FABSCHED_CLUSTER_* so that `cluster up`
 #                          loads every fabsched plugin from DIR
+#   load_racks CONF        RACK_OF[node]=leaf from an exported topology.conf
 
 fs_stage_plugins() {
 	local dir=$1 so n=0
@@ -61,4 +62,13 @@ fs_plugin_env() {
 	export FABSCHED_CLUSTER_GRES_TYPES=rdma,hugepages
 	printf 'required %s/fabsched.so\n' "$dir" > "$dir/plugstack.conf"
 	export FABSCHED_CLUSTER_PLUGSTACK=$dir/plugstack.conf
+}
+
+# rack (leaf switch) of each node, from an exported topology.conf
+declare -A RACK_OF
+load_racks() {	# load_racks TOPOLOGY_CONF
+	local sw nodes n
+	while read -r sw nodes; do
+		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
+	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
 }

@@ -92,13 +92,6 @@ PartitionName=batch Locality=rack LocalityWait=INFINITE
 EOF
 
 # rack of each node, from the exported topology.conf (leaf = rack)
-declare -A RACK_OF
-load_racks() {	# load_racks TOPOLOGY_CONF
-	local sw nodes n
-	while read -r sw nodes; do
-		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
-	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
-}
 
 racks_of_job() {	# racks_of_job ID: the distinct racks of its nodes
 	local n

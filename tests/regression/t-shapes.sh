@@ -92,13 +92,6 @@ export FABSCHED_CLUSTER_NODES_FILE=$work/nodes
 export FABSCHED_CLUSTER_GRES_TYPES=rdma,hugepages
 export FABSCHED_CLUSTER_PREFIX=n
 
-declare -A RACK_OF
-load_racks() {	# load_racks TOPOLOGY_CONF
-	local sw nodes n
-	while read -r sw nodes; do
-		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
-	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
-}
 
 # job_records ID: "JobState NodeList" of every record of the job (array
 # tasks and het components included)
