@@ -626,7 +626,10 @@ int fabric_place(const struct fabric_ask *ask)
 	}
 	part = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
 	share = fse_ledger_share(fab.ledger, part);
+	/* whether the job fits a domain of its level when idle: a pass over
+	 * every node, needed only under a LocalityTarget */
 	rq.relaxed = fse_decide_relaxed(&pol.p, (uint64_t)waited, share,
+					pol.p.target > 0 &&
 					fse_request_fits_domain(fab.topo,
 								fab.work, &rq),
 					&by_target);
