@@ -404,6 +404,109 @@ int fse_ledger_write(struct fse_ledger *l, FILE *f);
 int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
 		    char *err, size_t errlen);
 
+/* ------------------------------------------------------------ controller */
+
+/*
+ * One scheduler's placement state and the whole decision for one job
+ * (ctl.c): the caller converts its records into a struct fse_job, runs
+ * its node choice when asked (fse_try_f) and carries out the struct
+ * fse_outcome.  Messages go to the caller's log function.  Not
+ * thread-safe: the caller locks.
+ */
+#define FSE_CTL_TRIES 4		/* domains offered to the node choice per job */
+
+enum fse_log { FSE_LOG_ERROR, FSE_LOG_INFO, FSE_LOG_VERBOSE, FSE_LOG_DEBUG };
+typedef void (*fse_log_f)(enum fse_log level, const char *msg, void *arg);
+
+struct fse_ctl;
+struct fs_conf;
+
+/* @name prefixes every message.  NULL: out of memory. */
+struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg);
+void fse_ctl_free(struct fse_ctl *c);		/* NULL is fine */
+
+/*
+ * Take @conf (freed by the ctl; NULL: none usable) and load its
+ * FabricModel for the scheduler's nodes names[0..n-1] (NULL entries: no
+ * node).  RET 0 when placement can use it; -1, logged, otherwise (jobs
+ * then go to the node choice unchanged).  The ledger stays.
+ */
+int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
+		 const char *const *names, int n);
+void fse_ctl_unload(struct fse_ctl *c);
+bool fse_ctl_usable(const struct fse_ctl *c);
+int fse_ctl_nnodes(const struct fse_ctl *c);
+
+/* [nnodes] the job's tasks per node, now (idle false) and on the idle
+ * partition, for the caller to fill before fse_ctl_place (fse_node_tasks). */
+uint32_t *fse_ctl_tasks(struct fse_ctl *c, bool idle);
+
+/* Where the ledger is kept across restarts (read at the first placement,
+ * written when it changed); NULL: nowhere.  RET -1 out of memory. */
+int fse_ctl_state_file(struct fse_ctl *c, const char *path);
+
+struct fse_job {
+	uint32_t job_id;
+	const char *label;	/* the job in messages, e.g. "JobId=12" */
+	const char *part;	/* partition, NULL: none */
+	const char *const *env;	/* the job's SPANK environment (its
+				   FABSCHED_LOCALITY: --fabric-locality) */
+	uint32_t nenv;
+	bool switches;		/* --switches=N[@wait] read as at most N racks */
+	uint32_t switches_racks;
+	uint64_t switches_wait;	/* s */
+	uint64_t waited;	/* s since it could start */
+	uint32_t min_nodes, max_nodes, want_nodes;
+	uint32_t ntasks;	/* sized by tasks (fse_ctl_tasks filled); 0: nodes */
+	bool spread;		/* --spread-job */
+	bool may_share;		/* may run beside other jobs */
+	/* a successful node choice is the job's start; when false (it also
+	 * runs for will-run and test-only calls) the decision counts once
+	 * the job is seen holding an allocation (fse_job_state_f) */
+	bool final;
+	const uint8_t *cand;	/* [nnodes] candidates */
+	const uint8_t *idle;	/* [nnodes] nodes without jobs, tried first;
+				   NULL: not known */
+};
+
+/* The caller's node choice among the candidates with in[i] != 0 (those of
+ * the chosen domain), or (in NULL) among every candidate.  RET true when
+ * it placed the job. */
+typedef bool (*fse_try_f)(const uint8_t *in, void *arg);
+
+struct fse_outcome {
+	bool started;		/* a node choice placed the job */
+	bool waits;		/* its locality keeps it waiting: */
+	char pending[512];	/* why, for the job's pending reason */
+	const char *note;	/* add to the job (SystemComment); NULL none */
+	const char *take_back;	/* remove first: an earlier call's note */
+};
+
+/* The job's locality as its partition, options and --switches resolve it. */
+void fse_ctl_policy(const struct fse_ctl *c, const struct fse_job *j,
+		    struct fse_policy *pol);
+
+/*
+ * Decide for one job: pick a domain and call @try inside it (at most
+ * FSE_CTL_TRIES domains), or on every candidate when the job's shape fits
+ * no domain, or any placement will do.  @state (optional) tells which kept
+ * decisions became starts.  The outcome's strings live until the next
+ * call.  RET 0; -1 when the ctl is not usable (then @try ran once on
+ * every candidate).
+ */
+int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try,
+		  void *arg, fse_job_state_f state, void *state_arg,
+		  struct fse_outcome *o);
+
+struct fse_ctl_stats {
+	uint64_t calls, started, waits, relaxed;
+	double hook_us, hook_us_max, backend_us;
+};
+const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
+
+/* Save the ledger, log the timing figures and each partition's share. */
+void fse_ctl_finish(struct fse_ctl *c);
+
 const char *fse_level_name(enum fse_level level);	/* "rack", ... */
 const char *fse_status_name(enum fse_status st);	/* "ok", ... */
 

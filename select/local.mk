@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += select/libfabsched_select.la
 select_libfabsched_select_la_SOURCES = \
 	select/fabsched_select.h \
 	select/select_private.h \
+	select/ctl.c \
 	select/decide.c \
 	select/domains.c \
 	select/place.c \
@@ -21,7 +22,7 @@ check_PROGRAMS += tests/bench/bench_engine
 tests_bench_bench_engine_SOURCES = tests/bench/bench_engine.c
 tests_bench_bench_engine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select
 tests_bench_bench_engine_LDADD = select/libfabsched_select.la \
-	topology/libfabsched_topology.la
+	topology/libfabsched_topology.la libfabsched_common.la
 
 bench-engine: tests/bench/bench_engine$(EXEEXT)
 	tests/bench/bench_engine

@@ -29,20 +29,17 @@
  *     no domain could ever hold goes to the backend as without fabsched.
  *  6. the outcome counts toward the partition's share (fse_ledger), kept
  *     in StateSaveLocation.
+ * All of it is select/ctl.c's (fse_ctl_place); this file turns Slurm's
+ * records into a struct fse_job and carries out the outcome.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "fs_env.h"
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 
@@ -57,38 +54,16 @@
 #include "fabsched_conf.h"
 #include "fs_plugin_conf.h"
 #include "fabsched_select.h"
-#include "fabsched_topo.h"
-#include "fs_values.h"
 
-#define FABRIC_TRIES 4		/* domains offered to the backend per call */
-#define LOCALITY_ENV FS_ENV_LOCALITY "="
-#define LOCALITY_ENV_PROLOG FS_ENV_SPANK FS_ENV_LOCALITY "="
+/* The locality record in StateSaveLocation, so that a restart of
+ * slurmctld (which is also how 24.11 reconfigures) does not forget it. */
+#define SHARE_FILE "fabsched_locality_share"
 
 static struct {
 	pthread_mutex_t lock;
 	const char *name;	/* plugin type, for the log */
 	bool loaded;		/* tried since start or reconfigure */
-	bool usable;		/* conf, model and domains ready */
-	int node_count;		/* node_record_count the domains were built for */
-	struct fs_conf *conf;
-	struct fst_model *model;
-	struct fse_topo *topo;
-	struct fse_work *work;
-	uint8_t *avail;		/* [node_count] */
-	uint32_t *tasks_now;	/* [node_count] job's tasks per node, now */
-	uint32_t *tasks_idle;	/* [node_count] and on the idle partition */
-	uint8_t *skip;		/* [racks] */
-	/* per partition: did recent jobs that fit a domain get one, and the
-	 * decisions not known to be starts yet (kept across
-	 * reconfigurations; LocalityTarget reads it) */
-	struct fse_ledger *ledger;
-	bool ledger_loaded;	/* the state file was read (once) */
-	time_t save_sec;	/* saves in the current second ... */
-	int save_n;		/* ... at most a few */
-	time_t commit_sec;	/* last scan of the pending decisions */
-	/* timing of the calls that the engine handled */
-	uint64_t calls, started, waits, relaxed;
-	double hook_us, hook_us_max, backend_us;
+	struct fse_ctl *ctl;
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
 
 void fabric_place_set_name(const char *plugin_type)
@@ -96,190 +71,64 @@ void fabric_place_set_name(const char *plugin_type)
 	fab.name = plugin_type;
 }
 
-static double _now_us(void)
+static void _log(enum fse_log level, const char *msg, void *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+	switch (level) {
+	case FSE_LOG_ERROR:
+		error("%s", msg);
+		break;
+	case FSE_LOG_INFO:
+		info("%s", msg);
+		break;
+	case FSE_LOG_VERBOSE:
+		verbose("%s", msg);
+		break;
+	default:
+		debug("%s", msg);
+	}
 }
-
-/* ------------------------------------------------------------ loading */
-
-static void _unload(void)
-{
-	fs_conf_destroy(fab.conf);
-	fst_model_free(fab.model);
-	fse_work_free(fab.work);
-	fse_topo_free(fab.topo);
-	xfree(fab.avail);
-	xfree(fab.tasks_now);
-	xfree(fab.tasks_idle);
-	xfree(fab.skip);
-	fab.conf = NULL;
-	fab.model = NULL;
-	fab.work = NULL;
-	fab.topo = NULL;
-	fab.usable = false;
-	fab.node_count = 0;
-}
-
 
 /* Caller holds fab.lock.  RET true when the engine can be used. */
 static bool _ready(void)
 {
-	const char *path;
-	const char **names = NULL;
-	char err[1024] = "";
-	int unknown = 0;
+	const char **names;
+	char *path;
 
-	if (fab.loaded && fab.node_count == node_record_count)
-		return fab.usable;
-	_unload();
+	if (fab.loaded && fse_ctl_nnodes(fab.ctl) == node_record_count)
+		return fse_ctl_usable(fab.ctl);
 	fab.loaded = true;
-
-	if (!(fab.conf = fs_plugin_conf_load(fab.name))) {
-		error("%s: no usable fabsched.conf: jobs are placed without locality",
-		      fab.name);
-		return false;
-	}
-	path = fs_conf_get_str(fab.conf, "FabricModel");
-	if (!path) {
-		error("%s: FabricModel is not set in %s: jobs are placed without locality",
-		      fab.name, fs_conf_source(fab.conf));
-		return false;
-	}
-	if (fst_json_read_file(&fab.model, path, err, sizeof(err))) {
-		error("%s: fabric model %s: %s: jobs are placed without locality",
-		      fab.name, path, err);
-		fab.model = NULL;
-		return false;
+	if (!fab.ctl) {
+		if (!(fab.ctl = fse_ctl_new(fab.name, _log, NULL)))
+			return false;
+		path = (slurm_conf.state_save_location &&
+			*slurm_conf.state_save_location) ?
+			xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+				       SHARE_FILE) : NULL;
+		fse_ctl_state_file(fab.ctl, path);
+		xfree(path);
 	}
 	names = xcalloc(node_record_count ? node_record_count : 1,
 			sizeof(char *));
 	for (int i = 0; i < node_record_count; i++)
 		names[i] = node_record_table_ptr[i] ?
 			node_record_table_ptr[i]->name : NULL;
-	if (fse_topo_from_model(fab.model, names, node_record_count,
-				&fab.topo, &unknown, err, sizeof(err)) ||
-	    !(fab.work = fse_work_new(fab.topo))) {
-		error("%s: locality domains of %s: %s", fab.name, path,
-		      err[0] ? err : "out of memory");
-		xfree(names);
-		_unload();
-		fab.loaded = true;
-		return false;
-	}
+	fse_ctl_load(fab.ctl, fs_plugin_conf_load(fab.name), names,
+		     node_record_count);
 	xfree(names);
-	fab.avail = xcalloc(node_record_count ? node_record_count : 1, 1);
-	fab.tasks_now = xcalloc(node_record_count ? node_record_count : 1,
-				sizeof(uint32_t));
-	fab.tasks_idle = xcalloc(node_record_count ? node_record_count : 1,
-				 sizeof(uint32_t));
-	fab.skip = xcalloc(fse_topo_nracks(fab.topo) + 1, 1);
-	fab.node_count = node_record_count;
-	fab.usable = true;
-	info("%s: fabric model %s: %d nodes in %d racks (largest %d), %d pods; %d Slurm nodes not in the model",
-	     fab.name, path, node_record_count, fab.model->nracks,
-	     fse_topo_max_rack(fab.topo), fab.model->npods, unknown);
-	return true;
-}
-
-/* ------------------------------------------------------------ ledger */
-
-/*
- * The locality record (fse_ledger of select/) is kept in StateSaveLocation,
- * so that a restart of slurmctld (which is also how 24.11 reconfigures)
- * does not forget it; written through a temporary file and rename when it
- * changed (at most a few times a second from the scheduling path).
- */
-#define SHARE_FILE "fabsched_locality_share"
-
-static char *_share_path(void)
-{
-	if (!slurm_conf.state_save_location || !*slurm_conf.state_save_location)
-		return NULL;
-	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-			      SHARE_FILE);
-}
-
-static void _shares_load(void)
-{
-	char *path = _share_path(), err[FS_MSG_SIZE];
-	FILE *f;
-
-	fab.ledger_loaded = true;
-	if (!path)
-		return;
-	if (!(f = fopen(path, "re"))) {
-		if (errno != ENOENT)
-			error("%s: %s: %m: locality shares start empty",
-			      fab.name, path);
-	} else {
-		if (fse_ledger_read(fab.ledger, f, path, err, sizeof(err)))
-			error("%s: %s", fab.name, err);
-		fclose(f);
-	}
-	xfree(path);
-}
-
-static void _shares_save(void)
-{
-	char *path, *tmp;
-	FILE *f;
-	int rc;
-
-	if (!fse_ledger_nparts(fab.ledger) || !(path = _share_path()))
-		return;
-	tmp = xstrdup_printf("%s.new", path);
-	if (!(f = fopen(tmp, "we"))) {
-		error("%s: %s: %m: locality shares not saved", fab.name, tmp);
-	} else {
-		rc = fse_ledger_write(fab.ledger, f);
-		if (fclose(f) || rc || rename(tmp, path)) {
-			error("%s: %s: %m: locality shares not saved", fab.name,
-			      path);
-			unlink(tmp);
-		}
-	}
-	xfree(tmp);
-	xfree(path);
-}
-
-/* In the scheduling path: save now, unless this second already saw a few
- * saves (a backfill cycle decides for hundreds of jobs); then the next
- * call after it does. */
-static void _shares_save_soon(void)
-{
-	time_t now = time(NULL);
-
-	if (now != fab.save_sec) {
-		fab.save_sec = now;
-		fab.save_n = 0;
-	}
-	if (fab.save_n < 4) {
-		fab.save_n++;
-		_shares_save();
-	}
-}
-
-/* The ledger's index of a partition ("" for none); -1 out of memory. */
-static int _share_of(const char *part)
-{
-	if (!fab.ledger && !(fab.ledger = fse_ledger_new(0)))
-		return -1;
-	if (!fab.ledger_loaded)
-		_shares_load();
-	return fse_ledger_part(fab.ledger, part ? part : "");
+	return fse_ctl_usable(fab.ctl);
 }
 
 /* slurmctld's job table, for the ledger: looked up, not linked (the
  * commands load the plugins too). */
 static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 {
-	job_record_t *(*find_job)(uint32_t) = arg;
-	job_record_t *j = find_job ? find_job(job_id) : NULL;
+	static job_record_t *(*find_job)(uint32_t);
+	job_record_t *j;
 
+	if (!find_job)
+		find_job = (job_record_t *(*)(uint32_t))
+			dlsym(RTLD_DEFAULT, "find_job_record");
+	j = find_job ? find_job(job_id) : NULL;
 	if (j && IS_JOB_PENDING(j))
 		return FSE_JOB_PENDING;
 	if (j && j->job_resrcs) {
@@ -290,206 +139,38 @@ static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 	return FSE_JOB_GONE;
 }
 
-/* Count the kept decisions of jobs that now hold an allocation, at most
- * once a second (placement calls come by the hundred per backfill cycle). */
-static void _commit_pending(void)
+/* Take back the note an earlier call added to the SystemComment: the job
+ * is asked about again, so that placement was not its start. */
+static void _unnote(job_record_t *job_ptr, const char *note)
 {
-	static job_record_t *(*find_job)(uint32_t);
-	time_t now = time(NULL);
+	char *c = job_ptr->system_comment;
+	size_t lc, ln;
 
-	if (!fse_ledger_npend(fab.ledger) || now == fab.commit_sec)
+	if (!note || !c || (lc = strlen(c)) < (ln = strlen(note)) ||
+	    strcmp(c + lc - ln, note))
 		return;
-	fab.commit_sec = now;
-	if (!find_job)
-		find_job = (job_record_t *(*)(uint32_t))
-			dlsym(RTLD_DEFAULT, "find_job_record");
-	fse_ledger_commit(fab.ledger, _job_state, (void *)find_job);
+	if (lc == ln)
+		xfree(job_ptr->system_comment);
+	else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
+		c[lc - ln - 2] = '\0';
 }
 
-/* ------------------------------------------------------------ policy */
-
-struct policy {
-	struct fse_policy p;
-	struct fs_locality loc;	/* p's locality, for messages */
-};
-
-static void _job_policy(job_record_t *job_ptr, bool switches_as_racks,
-			struct policy *pol)
+static void _set_pending(job_record_t *job_ptr, const char *why)
 {
-	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
-	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true,
-				    .wait = FS_DURATION_INFINITE };
-	struct fse_policy_in in = { 0 };
-	uint64_t mr = 0, ppm = 0;
-
-	if (!fs_conf_part_get_uint(fab.conf, part, "LocalityTarget", &ppm))
-		in.part_target = (double)ppm / 1e6;
-	if (fs_conf_part_locality(fab.conf, part, &ploc))
-		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
-					     .wait_set = true };
-	if (!fs_conf_part_get_uint(fab.conf, part, "MaxRacks", &mr) &&
-	    mr <= UINT32_MAX)
-		in.part_max_racks = (uint32_t)mr;
-	in.part_level = (enum fse_level)ploc.level;
-	in.part_wait = ploc.wait;
-
-	for (uint32_t i = 0; i < job_ptr->spank_job_env_size; i++) {
-		const char *e = job_ptr->spank_job_env[i], *v = NULL;
-		struct fs_locality jloc;
-		char msg[FS_MSG_SIZE];
-
-		if (!e)
-			continue;
-		if (!strncmp(e, LOCALITY_ENV, strlen(LOCALITY_ENV)))
-			v = e + strlen(LOCALITY_ENV);
-		else if (!strncmp(e, LOCALITY_ENV_PROLOG,
-				  strlen(LOCALITY_ENV_PROLOG)))
-			v = e + strlen(LOCALITY_ENV_PROLOG);
-		if (!v)
-			continue;
-		if (fs_parse_locality("--fabric-locality", v, &jloc, msg,
-				      sizeof(msg))) {
-			error("%s: %pJ: %s: using the partition's locality",
-			      fab.name, job_ptr, msg);
-			break;
-		}
-		in.job_set = true;
-		in.job_level = (enum fse_level)jloc.level;
-		in.job_wait_set = jloc.wait_set;
-		in.job_wait = jloc.wait;
-		break;
-	}
-	if (switches_as_racks && job_ptr->req_switch &&
-	    job_ptr->req_switch != NO_VAL) {
-		in.switches = true;
-		in.switches_racks = job_ptr->req_switch;
-		in.switches_wait = job_ptr->wait4switch;
-	}
-	fse_policy_resolve(&in, &pol->p);
-	pol->loc = (struct fs_locality){ .level =
-		(enum fs_locality_level)pol->p.level, .wait_set = true,
-		.wait = pol->p.wait };
-}
-
-/* ------------------------------------------------------------ job_test */
-
-/* Candidates of @bitmap inside the chosen racks, as a new bitmap. */
-static bitstr_t *_narrow(bitstr_t *bitmap, const struct fse_result *res)
-{
-	bitstr_t *b = bit_alloc(bit_size(bitmap));
-
-	for (int i = 0; i < fab.node_count; i++) {
-		int r = fse_topo_rack_of(fab.topo, i);
-
-		for (int k = 0; k < res->nracks; k++)
-			if (res->racks[k] == r) {
-				if (bit_test(bitmap, i))
-					bit_set(b, i);
-				break;
-			}
-	}
-	return b;
-}
-
-/* "leaf01,leaf02" of a result */
-static char *_rack_names(const struct fse_result *res)
-{
-	char *s = NULL;
-
-	for (int k = 0; k < res->nracks; k++) {
-		int r = res->racks[k];
-
-		xstrfmtcat(s, "%s%s", k ? "," : "",
-			   (r < fab.model->nracks) ? fab.model->racks[r].name :
-			   "(none)");
-	}
-	return s;
-}
-
-static void _set_pending(job_record_t *job_ptr, const struct policy *pol,
-			 const char *why, time_t waited)
-{
-	char loc[32], w[32];
-
 	/*
 	 * slurmctld replaces the state_desc of a job whose job_test failed
 	 * with plain "Resources" unless the reason is one it was told the
 	 * select plugin set (node_scheduler.c, select_nodes): in 22.05 that is
 	 * WAIT_BLOCK_MAX_ERR or WAIT_BLOCK_D_ACTION.  squeue and scontrol
-	 * show state_desc, so users read the text below.  24.11 has no such
+	 * show state_desc, so users read the text.  24.11 has no such
 	 * reason: there the main scheduler shows "Resources" (the text stays
 	 * in slurmctld's log at debug level).
 	 */
 	xfree(job_ptr->state_desc);
-	job_ptr->state_desc = xstrdup_printf("Locality: %s; %s, waited %s",
-					     why, fs_format_locality(&pol->loc, loc, sizeof(loc)),
-					     fs_format_duration(waited, w, sizeof(w)));
+	job_ptr->state_desc = xstrdup(why);
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 	job_ptr->state_reason = WAIT_BLOCK_MAX_ERR;
 #endif
-}
-
-static void _note(job_record_t *job_ptr, const char *note);
-
-/* The note saying the job ran without its locality (for SystemComment). */
-static char *_relaxed_note(const struct policy *pol, time_t waited,
-			   const char *how)
-{
-	char loc[32], w[32];
-
-	return xstrdup_printf("fabsched: locality %s relaxed after %s: %s",
-			      fs_format_locality(&pol->loc, loc, sizeof(loc)),
-			      fs_format_duration(waited, w, sizeof(w)), how);
-}
-
-/*
- * A placement the backend accepted: count it toward the partition's share
- * (ledger index @part, -1: none) and add @note (taken) to the
- * SystemComment.  When the try may not have been the start (!ask->final),
- * the note is taken back if the job is asked about again, and the share
- * counts the job once it is seen holding an allocation.
- */
-static void _outcome(const struct fabric_ask *ask, int part,
-		     const struct fse_request *rq, const struct fse_result *res,
-		     char *note)
-{
-	bool got = res->level <= rq->level;
-
-	if (note)
-		_note(ask->job, note);
-	if (part >= 0 && !ask->final)
-		fse_ledger_pend(fab.ledger, ask->job->job_id, part,
-				res->fits_domain, got, note);
-	else if (part >= 0 && res->fits_domain)
-		fse_ledger_count(fab.ledger, part, got);
-	xfree(note);
-}
-
-/* Add a note to the job's SystemComment. */
-static void _note(job_record_t *job_ptr, const char *note)
-{
-	xstrfmtcat(job_ptr->system_comment, "%s%s",
-		   job_ptr->system_comment ? "; " : "", note);
-}
-
-/* Take back the note the last call added: the job is asked about again,
- * so that placement was not its start. */
-static void _unnote(job_record_t *job_ptr)
-{
-	char *c = job_ptr->system_comment;
-	const char *note = fse_ledger_note(fab.ledger, job_ptr->job_id);
-	size_t lc, ln;
-
-	if (!note)
-		return;
-	if (c && (lc = strlen(c)) >= (ln = strlen(note)) &&
-	    !strcmp(c + lc - ln, note)) {
-		if (lc == ln)
-			xfree(job_ptr->system_comment);
-		else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
-			c[lc - ln - 2] = '\0';
-	}
-	fse_ledger_drop_note(fab.ledger, job_ptr->job_id);
 }
 
 bool fabric_applies(const job_record_t *job, bool switches_as_racks)
@@ -504,227 +185,97 @@ bool fabric_applies(const job_record_t *job, bool switches_as_racks)
 	return true;
 }
 
-/*
- * A job the engine and the backend did not place: what select/ decides
- * (fse_decide_unplaced), carried out.  *rc the backend's, SLURM_ERROR when
- * the job waits.
- */
-static void _unplaced(const struct fabric_ask *ask, int part,
-		      const struct policy *pol, const struct fse_request *rq,
-		      const struct fse_result *res, int tries, time_t waited,
-		      int *rc, double *backend_us)
+/* The flavour's node choice on the candidates of @in (NULL: all). */
+struct try_arg {
+	const struct fabric_ask *ask;
+	int rc;
+	bool all;	/* the last try was on every candidate */
+};
+
+static bool _try(const uint8_t *in, void *arg)
 {
-	job_record_t *job_ptr = ask->job;
-	enum fse_action act = fse_decide_unplaced(rq, res, tries);
-	bitstr_t *all;
-	double tb;
+	struct try_arg *t = arg;
+	bitstr_t *b = bit_copy(t->ask->cand);
 
-	*rc = SLURM_ERROR;
-	switch (act) {
-	case FSE_ACT_WAIT:
-		fab.waits++;
-		_set_pending(job_ptr, pol, tries ?
-			     "no domain has the cores or memory free" :
-			     res->reason, waited);
-		debug("%s: %pJ: pending: %s", fab.name, job_ptr,
-		      job_ptr->state_desc);
-		return;
-	case FSE_ACT_RESOURCES:
-		return;		/* not enough free: plain Resources */
-	case FSE_ACT_BACKEND:
-	case FSE_ACT_ANY:
-		break;
+	if (in) {
+		bit_clear_all(b);
+		for (int i = 0; i < bit_size(b); i++)
+			if (in[i])
+				bit_set(b, i);
 	}
-	/* FSE_ACT_BACKEND: by fabsched's count no domain could ever hold the
-	 * job (its shape against the nodes as configured), so Slurm's own
-	 * node choice decides as it would without fabsched.  FSE_ACT_ANY:
-	 * any placement will do.  Both: the backend on every candidate. */
-	all = bit_copy(ask->cand);
-	tb = _now_us();
-	*rc = ask->try(all, ask->arg);
-	*backend_us += _now_us() - tb;
-	FREE_NULL_BITMAP(all);
-	if (act == FSE_ACT_BACKEND) {
-		debug("%s: %pJ: %s: placed by the backend on all candidates",
-		      fab.name, job_ptr, res->reason);
-	} else if (*rc == SLURM_SUCCESS) {
-		/* counted as a miss: no domain was chosen */
-		struct fse_result any = {
-			.status = FSE_OK, .level = FSE_ANY,
-			.fits_domain = fse_request_fits_domain(fab.topo,
-							       fab.work, rq) };
+	t->all = !in;
+	t->rc = t->ask->try(b, t->ask->arg);
+	FREE_NULL_BITMAP(b);
+	return t->rc == SLURM_SUCCESS;
+}
 
-		if (rq->level != FSE_ANY)
-			fab.relaxed++;
-		_outcome(ask, part, rq, &any, rq->level == FSE_ANY ? NULL :
-			 _relaxed_note(pol, waited, "placed on any nodes"));
-	}
+/* Bitmap to bytes. */
+static uint8_t *_bytes(bitstr_t *b, int n)
+{
+	uint8_t *v = xcalloc(n ? n : 1, 1);
+
+	for (int i = 0; i < n; i++)
+		v[i] = bit_test(b, i);
+	return v;
 }
 
 int fabric_place(const struct fabric_ask *ask)
 {
 	job_record_t *job_ptr = ask->job;
-	bitstr_t *bitmap = ask->cand;
-	struct fse_request rq = { 0 };
-	struct fse_result res;
-	struct policy pol;
-	double t0 = _now_us(), tb = 0, backend_us = 0;
-	time_t now = time(NULL), since, waited;
-	bool shared_pass = false, started = false, by_target = false;
-	int rc = SLURM_ERROR, tries = 0, part;
-	struct fse_share *share = NULL;
+	struct try_arg t = { .ask = ask, .rc = SLURM_ERROR };
+	struct fse_job j = { 0 };
+	struct fse_outcome o;
 	struct fse_shape shape;
-	char *racks = NULL;
-
-#define BACKEND(bm)                                                            \
-	(tb = _now_us(), rc = ask->try((bm), ask->arg),                        \
-	 backend_us += _now_us() - tb, rc)
+	time_t now = time(NULL), since;
+	uint8_t *cand, *idle = NULL;
+	char *label;
 
 	slurm_mutex_lock(&fab.lock);
-	if (!_ready() || bit_size(bitmap) != fab.node_count) {
-		bitstr_t *all = bit_copy(bitmap);
-
+	if (!_ready() || bit_size(ask->cand) != node_record_count) {
 		slurm_mutex_unlock(&fab.lock);
-		rc = ask->try(all, ask->arg);
-		FREE_NULL_BITMAP(all);
-		return rc;
+		_try(NULL, &t);
+		return t.rc;
 	}
-	_job_policy(job_ptr, ask->switches_as_racks, &pol);
-	if (!ask->final) {
-		_unnote(job_ptr);
-		_commit_pending();
-	}
-
+	label = xstrdup_printf("%pJ", job_ptr);
+	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false),
+			 fse_ctl_tasks(fab.ctl, true));
+	cand = _bytes(ask->cand, node_record_count);
+	if (ask->idle && *ask->idle)
+		idle = _bytes(*ask->idle, node_record_count);
 	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
 		job_ptr->details->submit_time;
-	waited = (since && since < now) ? now - since : 0;
-	rq.min_nodes = ask->min_nodes ? ask->min_nodes : 1;
-	rq.max_nodes = ask->max_nodes < rq.min_nodes ? rq.min_nodes :
-		ask->max_nodes;
-	rq.want_nodes = ask->req_nodes;
-	rq.level = pol.p.level;
-	rq.max_racks = pol.p.max_racks;
-	/* what the job needs of each node: a job sized by tasks (-n) gets the
-	 * domain that holds its tasks, not only its node count */
-	fabric_job_tasks(ask, &shape, fab.tasks_now, fab.tasks_idle);
-	if (shape.ntasks) {
-		rq.ntasks = shape.ntasks;
-		rq.tasks_now = fab.tasks_now;
-		rq.tasks_idle = fab.tasks_idle;
-		if (job_ptr->bit_flags & SPREAD_JOB) {
-			/* --spread-job: one node per task, as far as the
-			 * candidates go, as Slurm's own spreading does */
-			for (int i = 0; i < fab.node_count; i++)
-				fab.avail[i] = bit_test(bitmap, i);
-			rq.min_nodes = fse_spread_nodes(rq.ntasks, rq.min_nodes,
-							rq.max_nodes,
-							fab.tasks_now, fab.avail,
-							fab.node_count);
-		}
-		if (rq.max_nodes < rq.min_nodes)
-			rq.max_nodes = rq.min_nodes;
+	j = (struct fse_job){
+		.job_id = job_ptr->job_id, .label = label,
+		.part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL,
+		.env = (const char *const *)job_ptr->spank_job_env,
+		.nenv = job_ptr->spank_job_env_size,
+		.waited = (since && since < now) ? now - since : 0,
+		.min_nodes = ask->min_nodes, .max_nodes = ask->max_nodes,
+		.want_nodes = ask->req_nodes, .ntasks = shape.ntasks,
+		.spread = job_ptr->bit_flags & SPREAD_JOB,
+		.may_share = ask->idle && !job_ptr->details->whole_node,
+		.final = ask->final, .cand = cand, .idle = idle,
+	};
+	if (ask->switches_as_racks && job_ptr->req_switch &&
+	    job_ptr->req_switch != NO_VAL) {
+		j.switches = true;
+		j.switches_racks = job_ptr->req_switch;
+		j.switches_wait = job_ptr->wait4switch;
 	}
-	part = _share_of(job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL);
-	share = fse_ledger_share(fab.ledger, part);
-	/* whether the job fits a domain of its level when idle: a pass over
-	 * every node, needed only under a LocalityTarget */
-	rq.relaxed = fse_decide_relaxed(&pol.p, (uint64_t)waited, share,
-					pol.p.target > 0 &&
-					fse_request_fits_domain(fab.topo,
-								fab.work, &rq),
-					&by_target);
-	rq.skip_racks = fab.skip;
-	memset(fab.skip, 0, fse_topo_nracks(fab.topo));
-
-	/* first the candidates without jobs (where the flavour knows them),
-	 * that can run the job */
-	for (int i = 0; i < fab.node_count; i++)
-		fab.avail[i] = bit_test(bitmap, i) && fab.tasks_now[i] &&
-			(!ask->idle || !*ask->idle || bit_test(*ask->idle, i));
-	fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
-	if (res.status == FSE_NOT_NOW && ask->idle &&
-	    !job_ptr->details->whole_node) {
-		/* a job that shares nodes may fit beside others: what is
-		 * free on every candidate, and the backend checks it domain
-		 * by domain */
-		for (int i = 0; i < fab.node_count; i++)
-			fab.avail[i] = bit_test(bitmap, i) && fab.tasks_now[i];
-		fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
-		shared_pass = true;
-	}
-
-	while (res.status == FSE_OK && tries < FABRIC_TRIES) {
-		bitstr_t *narrowed = _narrow(bitmap, &res);
-
-		tries++;
-		if (BACKEND(narrowed) == SLURM_SUCCESS) {
-			FREE_NULL_BITMAP(narrowed);
-			started = true;
-			break;
-		}
-		FREE_NULL_BITMAP(narrowed);
-		for (int k = 0; k < res.nracks; k++)
-			fab.skip[res.racks[k]] = 1;
-		fse_place(fab.topo, fab.work, &rq, fab.avail, &res);
-	}
-
-	fab.calls++;
-	if (started) {
-		unsigned n = 0;
-		double got = share ? fse_share_get(share, &n) : 1;
-
-		char *note = NULL;
-
-		racks = _rack_names(&res);
-		fab.started++;
-		if (res.relaxed) {
-			char loc[32], *how;
-
-			/* the share before this job */
-			how = by_target ?
-				xstrdup_printf("%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
-					       res.nracks, racks, pol.p.target * 100,
-					       (unsigned)(got * n + 0.5), n) :
-				xstrdup_printf("%d racks (%s)", res.nracks,
-					       racks);
-			note = _relaxed_note(&pol, waited, how);
-			xfree(how);
-			fab.relaxed++;
-			info("%s: %pJ: locality %s (%s) relaxed after %lds: %s",
-			     fab.name, job_ptr,
-			     fs_format_locality(&pol.loc, loc, sizeof(loc)),
-			     fse_policy_from_name(pol.p.from), (long)waited,
-			     racks);
-		}
-		_outcome(ask, part, &rq, &res, note);
-		verbose("%s: %pJ: %s, racks %s (locality %s from %s, %d tries%s)",
-			fab.name, job_ptr, res.reason, racks,
-			fse_level_name(rq.level),
-			fse_policy_from_name(pol.p.from), tries,
-			shared_pass ? ", shared nodes" : "");
-		xfree(racks);
-	} else {
-		_unplaced(ask, part, &pol, &rq, &res, tries, waited, &rc,
-			  &backend_us);
-	}
-	if (fse_ledger_dirty(fab.ledger))
-		_shares_save_soon();
+	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
+	_unnote(job_ptr, o.take_back);
+	if (o.started && o.note)
+		xstrfmtcat(job_ptr->system_comment, "%s%s",
+			   job_ptr->system_comment ? "; " : "", o.note);
+	if (o.waits)
+		_set_pending(job_ptr, o.pending);
 	slurm_mutex_unlock(&fab.lock);
-
-	{
-		double hook = _now_us() - t0 - backend_us;
-
-		fab.hook_us += hook;
-		if (hook > fab.hook_us_max)
-			fab.hook_us_max = hook;
-		fab.backend_us += backend_us;
-		debug("%s: %pJ: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64 " calls, max %.0f us",
-		      fab.name, job_ptr, rc == SLURM_SUCCESS ? "started" : "not now",
-		      hook, backend_us, tries, fab.hook_us / fab.calls, fab.calls,
-		      fab.hook_us_max);
-	}
-	return rc;
-#undef BACKEND
+	xfree(label);
+	xfree(cand);
+	xfree(idle);
+	if (o.started)
+		return SLURM_SUCCESS;
+	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
 }
 
 void fabric_place_reconfigure(void)
@@ -737,26 +288,10 @@ void fabric_place_reconfigure(void)
 void fabric_place_fini(void)
 {
 	slurm_mutex_lock(&fab.lock);
-	if (fse_ledger_dirty(fab.ledger))
-		_shares_save();
-	if (fab.calls)
-		info("%s: %" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
-		     fab.name, fab.calls, fab.started, fab.waits, fab.relaxed,
-		     fab.hook_us / fab.calls, fab.hook_us_max,
-		     fab.backend_us / fab.calls);
-	for (int i = 0; i < fse_ledger_nparts(fab.ledger); i++) {
-		const char *name = fse_ledger_part_name(fab.ledger, i);
-		unsigned n = 0;
-		double got = fse_share_get(fse_ledger_share(fab.ledger, i), &n);
-
-		if (n)
-			info("%s: partition %s: %.1f%% of the last %u jobs that fit a domain got one",
-			     fab.name, name[0] ? name : "(none)", got * 100, n);
-	}
-	fse_ledger_free(fab.ledger);
-	fab.ledger = NULL;
-	fab.ledger_loaded = false;
-	_unload();
+	if (fab.ctl)
+		fse_ctl_finish(fab.ctl);
+	fse_ctl_free(fab.ctl);
+	fab.ctl = NULL;
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);
 }

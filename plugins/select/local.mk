@@ -10,6 +10,7 @@ if SLURM_2205
 slurmplugin_LTLIBRARIES += plugins/select/fabric/select_cons_tres_fabric.la
 plugins_select_fabric_select_cons_tres_fabric_la_SOURCES = $(PLUGIN_COMMON_SOURCES) \
 	plugins/select/fabric/select_fabric.c \
+	plugins/select/fabric/select_forward.c plugins/select/fabric/select_backend.h \
 	plugins/select/fabric/fabric_hook.c $(FABRIC_PLACE_SOURCES) \
 	plugins/select/fabric/fabric_hook.h
 plugins_select_fabric_select_cons_tres_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \

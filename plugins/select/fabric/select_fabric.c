@@ -51,6 +51,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "fabric_hook.h"
+#include "select_backend.h"
 
 /*
  * plugin_type is also the SelectType= value and, '/' turned into '_', the
@@ -88,7 +89,6 @@ static struct {
 	int state;			/* enum backend_state, read atomically */
 	void *handle;			/* dlopen() handle of cons_tres */
 	char *path;			/* xmalloc'd path of that file */
-	slurm_select_ops_t ops;		/* its entry points, in table order */
 } backend = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.state = BACKEND_CLOSED,
@@ -96,13 +96,15 @@ static struct {
 
 /* slurm_select_ops_t is plugin_id followed by one pointer per entry point,
  * in the order of node_select_syms[] (libslurmfull). */
+slurm_select_ops_t fabric_be;	/* its entry points (select_backend.h) */
+
 #define BACKEND_SYM_CNT (sizeof(slurm_select_ops_t) / sizeof(void *))
 _Static_assert(sizeof(slurm_select_ops_t) % sizeof(void *) == 0,
 	       "slurm_select_ops_t is expected to hold pointers only");
 
 /*
  * Check that @handle (opened from @path) is the cons_tres of this very
- * release, fill backend.ops from it and run its init().
+ * release, fill fabric_be from it and run its init().
  * RET SLURM_SUCCESS, or SLURM_ERROR with the reason logged.
  */
 static int _backend_bind(void *handle, const char *path)
@@ -110,7 +112,7 @@ static int _backend_bind(void *handle, const char *path)
 	const char *type = dlsym(handle, "plugin_type");
 	const uint32_t *version = dlsym(handle, "plugin_version");
 	const uint32_t *id;
-	void **ptrs = (void **) &backend.ops;
+	void **ptrs = (void **) &fabric_be;
 	int (*backend_init)(void);
 
 	if (!type || xstrcmp(type, BACKEND_TYPE)) {
@@ -130,21 +132,21 @@ static int _backend_bind(void *handle, const char *path)
 		if (!(ptrs[i] = dlsym(handle, node_select_syms[i]))) {
 			error("%s: %s lacks %s", plugin_type, path,
 			      node_select_syms[i]);
-			memset(&backend.ops, 0, sizeof(backend.ops));
+			memset(&fabric_be, 0, sizeof(fabric_be));
 			return SLURM_ERROR;
 		}
 	}
-	id = backend.ops.plugin_id;
+	id = fabric_be.plugin_id;
 	if (*id != SELECT_PLUGIN_CONS_TRES) {
 		error("%s: %s has plugin_id %u, expected %u", plugin_type,
 		      path, *id, (unsigned) SELECT_PLUGIN_CONS_TRES);
-		memset(&backend.ops, 0, sizeof(backend.ops));
+		memset(&fabric_be, 0, sizeof(fabric_be));
 		return SLURM_ERROR;
 	}
 
 	if ((backend_init = dlsym(handle, "init")) && backend_init()) {
 		error("%s: init() of %s failed", plugin_type, path);
-		memset(&backend.ops, 0, sizeof(backend.ops));
+		memset(&fabric_be, 0, sizeof(fabric_be));
 		return SLURM_ERROR;
 	}
 	return SLURM_SUCCESS;
@@ -204,8 +206,7 @@ static int _backend_open(void)
 	return rc;
 }
 
-/* Open cons_tres unless done already.  RET true when it can be called. */
-static bool _backend_ready(void)
+bool fabric_backend_ready(void)
 {
 	int state = __atomic_load_n(&backend.state, __ATOMIC_ACQUIRE);
 
@@ -235,7 +236,7 @@ extern int init(void)
 	 */
 	if (running_in_slurmctld() &&
 	    !xstrcmp(slurm_conf.select_type, plugin_type) &&
-	    !_backend_ready())
+	    !fabric_backend_ready())
 		return SLURM_ERROR;
 
 	return SLURM_SUCCESS;
@@ -255,45 +256,11 @@ extern int fini(void)
 	}
 	backend.handle = NULL;
 	xfree(backend.path);
-	memset(&backend.ops, 0, sizeof(backend.ops));
+	memset(&fabric_be, 0, sizeof(fabric_be));
 	__atomic_store_n(&backend.state, BACKEND_CLOSED, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&backend.lock);
 
 	return rc;
-}
-
-/*
- * The entry points, in the order of slurm_select_ops_t.  Each forwards its
- * arguments unchanged; when cons_tres cannot be opened, it returns the
- * failure value its caller in src/common/select.c expects.
- */
-
-extern int select_p_state_save(char *dir_name)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.state_save(dir_name);
-}
-
-extern int select_p_state_restore(char *dir_name)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.state_restore(dir_name);
-}
-
-extern int select_p_job_init(List job_list)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_init(job_list);
-}
-
-extern int select_p_node_init(void)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.node_init();
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
@@ -303,262 +270,21 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     List *preemptee_job_list,
 			     bitstr_t *exc_core_bitmap)
 {
-	if (!_backend_ready())
+	if (!fabric_backend_ready())
 		return EINVAL;
 
 	/* @bitmap holds the nodes slurmctld lets this job use; the hook
 	 * narrows it to a locality domain and calls cons_tres. */
-	return fabric_job_test(&backend.ops, job_ptr, bitmap,
+	return fabric_job_test(&fabric_be, job_ptr, bitmap,
 			       min_nodes, max_nodes, req_nodes, mode,
 			       preemptee_candidates, preemptee_job_list,
 			       exc_core_bitmap);
 }
 
-extern int select_p_job_begin(job_record_t *job_ptr)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_begin(job_ptr);
-}
-
-extern int select_p_job_ready(job_record_t *job_ptr)
-{
-	if (!_backend_ready())
-		return -1;	/* "try again" */
-	return backend.ops.job_ready(job_ptr);
-}
-
-extern int select_p_job_expand(job_record_t *from_job_ptr,
-			       job_record_t *to_job_ptr)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_expand(from_job_ptr, to_job_ptr);
-}
-
-extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_resized(job_ptr, node_ptr);
-}
-
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_signal(job_ptr, signal);
-}
-
-extern int select_p_job_fini(job_record_t *job_ptr)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_fini(job_ptr);
-}
-
-extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_suspend(job_ptr, indf_susp);
-}
-
-extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.job_resume(job_ptr, indf_susp);
-}
-
-extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
-					  select_jobinfo_t *step_jobinfo,
-					  uint32_t node_count,
-					  bitstr_t **avail_nodes)
-{
-	if (!_backend_ready())
-		return NULL;
-	return backend.ops.step_pick_nodes(job_ptr, step_jobinfo, node_count,
-					   avail_nodes);
-}
-
-extern int select_p_step_start(step_record_t *step_ptr)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.step_start(step_ptr);
-}
-
-extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.step_finish(step_ptr, killing_step);
-}
-
-extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
-					 buf_t *buffer,
-					 uint16_t protocol_version)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.nodeinfo_pack(nodeinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
-					   buf_t *buffer,
-					   uint16_t protocol_version)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.nodeinfo_unpack(nodeinfo, buffer, protocol_version);
-}
-
-extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
-{
-	if (!_backend_ready())
-		return NULL;
-	return backend.ops.nodeinfo_alloc();
-}
-
-extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.nodeinfo_free(nodeinfo);
-}
-
-extern int select_p_select_nodeinfo_set_all(void)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.nodeinfo_set_all();
-}
-
-extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.nodeinfo_set(job_ptr);
-}
-
-extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
-					enum select_nodedata_type dinfo,
-					enum node_states state,
-					void *data)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.nodeinfo_get(nodeinfo, dinfo, state, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
-{
-	if (!_backend_ready())
-		return NULL;
-	return backend.ops.jobinfo_alloc();
-}
-
-extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.jobinfo_free(jobinfo);
-}
-
-extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.jobinfo_set(jobinfo, data_type, data);
-}
-
-extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.jobinfo_get(jobinfo, data_type, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
-{
-	if (!_backend_ready())
-		return NULL;
-	return backend.ops.jobinfo_copy(jobinfo);
-}
-
-extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
-					buf_t *buffer,
-					uint16_t protocol_version)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.jobinfo_pack(jobinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo_pptr,
-					  buf_t *buffer,
-					  uint16_t protocol_version)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.jobinfo_unpack(jobinfo_pptr, buffer,
-					  protocol_version);
-}
-
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	if (!_backend_ready()) {
-		if (buf && size)
-			buf[0] = '\0';
-		return buf;
-	}
-	return backend.ops.jobinfo_sprint(jobinfo, buf, size, mode);
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	if (!_backend_ready())
-		return NULL;
-	return backend.ops.jobinfo_xstrdup(jobinfo, mode);
-}
-
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.get_info_from_plugin(dinfo, job_ptr, data);
-}
-
-extern int select_p_update_node_config(int index)
-{
-	if (!_backend_ready())
-		return SLURM_ERROR;
-	return backend.ops.update_node_config(index);
-}
-
 extern int select_p_reconfigure(void)
 {
 	fabric_reconfigure();
-	if (!_backend_ready())
+	if (!fabric_backend_ready())
 		return SLURM_ERROR;
-	return backend.ops.reconfigure();
-}
-
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt,
-				    bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
-{
-	if (!_backend_ready())
-		return NULL;
-	return backend.ops.resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
-				     core_bitmap);
+	return fabric_be.reconfigure();
 }

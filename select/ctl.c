@@ -1,0 +1,651 @@
+/*
+ * ctl.c - the controller's whole decision for one job, without Slurm: its
+ * locality (fse_policy_resolve over fabsched.conf, the job's
+ * --fabric-locality and --switches), the domain (fse_place), the node
+ * choice inside it (the caller's fse_try_f, at most FSE_CTL_TRIES
+ * domains), the wait or the relaxed placement (decide.c), the outcome in
+ * the partition's share (ledger.c, saved to a state file), and timing
+ * figures.  The plugin flavours convert Slurm's records into a struct
+ * fse_job and carry out the struct fse_outcome.  See fabsched_select.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fabsched_conf.h"
+#include "fabsched_select.h"
+#include "fabsched_topo.h"
+#include "fs_env.h"
+#include "fs_err.h"
+#include "fs_values.h"
+
+#define LOCALITY_ENV FS_ENV_LOCALITY "="
+#define LOCALITY_ENV_PROLOG FS_ENV_SPANK FS_ENV_LOCALITY "="
+#define SAVES_PER_SEC 4		/* state file writes per second, at most */
+
+struct fse_ctl {
+	char *name;		/* log prefix */
+	fse_log_f log;
+	void *log_arg;
+	struct fs_conf *conf;
+	struct fst_model *model;
+	struct fse_topo *topo;
+	struct fse_work *work;
+	int nnodes;
+	uint8_t *avail;		/* [nnodes] */
+	uint32_t *tasks_now;	/* [nnodes] */
+	uint32_t *tasks_idle;	/* [nnodes] */
+	uint8_t *skip;		/* [nracks + 1] */
+	uint8_t *in;		/* [nnodes] candidates of the domain tried */
+	/* kept across loads */
+	struct fse_ledger *ledger;
+	char *state_file;	/* NULL: not kept */
+	bool ledger_loaded;
+	time_t save_sec;
+	int save_n;
+	time_t commit_sec;
+	char take_back[FS_MSG_SIZE];
+	char note[FS_MSG_SIZE];
+	struct fse_ctl_stats st;
+};
+
+static void _log(const struct fse_ctl *c, enum fse_log level,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void _log(const struct fse_ctl *c, enum fse_log level,
+		 const char *fmt, ...)
+{
+	char msg[FS_MSG_SIZE];
+	va_list ap;
+	int n;
+
+	if (!c->log)
+		return;
+	n = snprintf(msg, sizeof(msg), "%s: ", c->name);
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	va_end(ap);
+	c->log(level, msg, c->log_arg);
+}
+
+static double _now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* ------------------------------------------------------------ life */
+
+struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
+{
+	struct fse_ctl *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	if (!(c->name = strdup(name ? name : "fabsched")) ||
+	    !(c->ledger = fse_ledger_new(0))) {
+		free(c->name);
+		free(c);
+		return NULL;
+	}
+	c->log = log;
+	c->log_arg = log_arg;
+	return c;
+}
+
+void fse_ctl_unload(struct fse_ctl *c)
+{
+	if (!c)
+		return;
+	fs_conf_destroy(c->conf);
+	fst_model_free(c->model);
+	fse_work_free(c->work);
+	fse_topo_free(c->topo);
+	free(c->avail);
+	free(c->tasks_now);
+	free(c->tasks_idle);
+	free(c->skip);
+	free(c->in);
+	c->conf = NULL;
+	c->model = NULL;
+	c->work = NULL;
+	c->topo = NULL;
+	c->avail = c->skip = c->in = NULL;
+	c->tasks_now = c->tasks_idle = NULL;
+	c->nnodes = 0;
+}
+
+void fse_ctl_free(struct fse_ctl *c)
+{
+	if (!c)
+		return;
+	fse_ctl_unload(c);
+	fse_ledger_free(c->ledger);
+	free(c->state_file);
+	free(c->name);
+	free(c);
+}
+
+int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
+		 const char *const *names, int n)
+{
+	char err[FS_MSG_SIZE] = "";
+	const char *path;
+	size_t k = n > 0 ? (size_t)n : 1;
+	int unknown = 0;
+
+	fse_ctl_unload(c);
+	if (!(c->conf = conf)) {
+		_log(c, FSE_LOG_ERROR, "no usable fabsched.conf: jobs are placed without locality");
+		return -1;
+	}
+	if (!(path = fs_conf_get_str(conf, "FabricModel"))) {
+		_log(c, FSE_LOG_ERROR, "FabricModel is not set in %s: jobs are placed without locality",
+		     fs_conf_source(conf));
+		goto fail;
+	}
+	if (fst_json_read_file(&c->model, path, err, sizeof(err))) {
+		c->model = NULL;
+		_log(c, FSE_LOG_ERROR, "fabric model %s: %s: jobs are placed without locality",
+		     path, err);
+		goto fail;
+	}
+	if (fse_topo_from_model(c->model, names, n, &c->topo, &unknown, err,
+				sizeof(err)) ||
+	    !(c->work = fse_work_new(c->topo)) ||
+	    !(c->avail = calloc(k, 1)) || !(c->in = calloc(k, 1)) ||
+	    !(c->tasks_now = calloc(k, sizeof(uint32_t))) ||
+	    !(c->tasks_idle = calloc(k, sizeof(uint32_t))) ||
+	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1))) {
+		_log(c, FSE_LOG_ERROR, "locality domains of %s: %s", path,
+		     err[0] ? err : "out of memory");
+		goto fail;
+	}
+	c->nnodes = n;
+	_log(c, FSE_LOG_INFO, "fabric model %s: %d nodes in %d racks (largest %d), %d pods; %d Slurm nodes not in the model",
+	     path, n, c->model->nracks, fse_topo_max_rack(c->topo),
+	     c->model->npods, unknown);
+	return 0;
+fail:
+	fse_ctl_unload(c);
+	return -1;
+}
+
+bool fse_ctl_usable(const struct fse_ctl *c)
+{
+	return c && c->topo;
+}
+
+int fse_ctl_nnodes(const struct fse_ctl *c)
+{
+	return c ? c->nnodes : 0;
+}
+
+uint32_t *fse_ctl_tasks(struct fse_ctl *c, bool idle)
+{
+	return idle ? c->tasks_idle : c->tasks_now;
+}
+
+const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c)
+{
+	return &c->st;
+}
+
+/* ------------------------------------------------------------ state file */
+
+static void _state_load(struct fse_ctl *c)
+{
+	char err[FS_MSG_SIZE];
+	FILE *f;
+
+	c->ledger_loaded = true;
+	if (!c->state_file)
+		return;
+	if (!(f = fopen(c->state_file, "re"))) {
+		if (errno != ENOENT)
+			_log(c, FSE_LOG_ERROR, "%s: %s: locality shares start empty",
+			     c->state_file, strerror(errno));
+		return;
+	}
+	if (fse_ledger_read(c->ledger, f, c->state_file, err, sizeof(err)))
+		_log(c, FSE_LOG_ERROR, "%s", err);
+	fclose(f);
+}
+
+/* Through a temporary file and rename, so that a crash leaves the old
+ * record or the new one. */
+static void _state_save(struct fse_ctl *c)
+{
+	char tmp[FS_MSG_SIZE];
+	FILE *f;
+	int rc;
+
+	if (!c->state_file || !fse_ledger_nparts(c->ledger))
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.new", c->state_file);
+	if (!(f = fopen(tmp, "we"))) {
+		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved", tmp,
+		     strerror(errno));
+		return;
+	}
+	rc = fse_ledger_write(c->ledger, f);
+	if (fclose(f) || rc || rename(tmp, c->state_file)) {
+		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved",
+		     c->state_file, strerror(errno));
+		unlink(tmp);
+	}
+}
+
+/* In the scheduling path: at most a few writes a second (a backfill cycle
+ * decides for hundreds of jobs); the next call after that writes. */
+static void _state_save_soon(struct fse_ctl *c)
+{
+	time_t now = time(NULL);
+
+	if (!fse_ledger_dirty(c->ledger))
+		return;
+	if (now != c->save_sec) {
+		c->save_sec = now;
+		c->save_n = 0;
+	}
+	if (c->save_n < SAVES_PER_SEC) {
+		c->save_n++;
+		_state_save(c);
+	}
+}
+
+int fse_ctl_state_file(struct fse_ctl *c, const char *path)
+{
+	char *p = path ? strdup(path) : NULL;
+
+	if (path && !p)
+		return -1;
+	free(c->state_file);
+	c->state_file = p;
+	return 0;
+}
+
+/* The ledger's index of a partition ("" for none); -1 out of memory. */
+static int _share_of(struct fse_ctl *c, const char *part)
+{
+	if (!c->ledger_loaded)
+		_state_load(c);
+	return fse_ledger_part(c->ledger, part ? part : "");
+}
+
+/* ------------------------------------------------------------ policy */
+
+void fse_ctl_policy(const struct fse_ctl *c, const struct fse_job *j,
+		    struct fse_policy *pol)
+{
+	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true,
+				    .wait = FS_DURATION_INFINITE };
+	struct fse_policy_in in = { 0 };
+	uint64_t mr = 0, ppm = 0;
+
+	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityTarget", &ppm))
+		in.part_target = (double)ppm / 1e6;
+	if (fs_conf_part_locality(c->conf, j->part, &ploc))
+		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
+					     .wait_set = true };
+	if (!fs_conf_part_get_uint(c->conf, j->part, "MaxRacks", &mr) &&
+	    mr <= UINT32_MAX)
+		in.part_max_racks = (uint32_t)mr;
+	in.part_level = (enum fse_level)ploc.level;
+	in.part_wait = ploc.wait;
+
+	for (uint32_t i = 0; j->env && i < j->nenv; i++) {
+		const char *e = j->env[i], *v = NULL;
+		struct fs_locality jloc;
+		char msg[FS_MSG_SIZE];
+
+		if (!e)
+			continue;
+		if (!strncmp(e, LOCALITY_ENV, strlen(LOCALITY_ENV)))
+			v = e + strlen(LOCALITY_ENV);
+		else if (!strncmp(e, LOCALITY_ENV_PROLOG,
+				  strlen(LOCALITY_ENV_PROLOG)))
+			v = e + strlen(LOCALITY_ENV_PROLOG);
+		if (!v)
+			continue;
+		if (fs_parse_locality("--fabric-locality", v, &jloc, msg,
+				      sizeof(msg))) {
+			_log(c, FSE_LOG_ERROR, "%s: %s: using the partition's locality",
+			     j->label, msg);
+			break;
+		}
+		in.job_set = true;
+		in.job_level = (enum fse_level)jloc.level;
+		in.job_wait_set = jloc.wait_set;
+		in.job_wait = jloc.wait;
+		break;
+	}
+	in.switches = j->switches;
+	in.switches_racks = j->switches_racks;
+	in.switches_wait = j->switches_wait;
+	fse_policy_resolve(&in, pol);
+}
+
+/* ------------------------------------------------------------ one job */
+
+struct run {
+	struct fse_ctl *c;
+	const struct fse_job *j;
+	struct fse_policy pol;
+	char loc[32], waited[32];	/* for messages */
+	struct fse_request rq;
+	struct fse_result res;
+	int part, tries;
+	bool by_target, shared_pass;
+	fse_try_f try;
+	void *arg;
+	double backend_us;
+};
+
+/* The node choice inside the racks of @res (NULL: every candidate). */
+static bool _try(struct run *r, const struct fse_result *res)
+{
+	struct fse_ctl *c = r->c;
+	double t = _now_us();
+	bool ok;
+
+	if (res) {
+		memset(c->in, 0, c->nnodes);
+		for (int k = 0; k < res->nracks; k++)
+			c->skip[res->racks[k]] = 2;	/* in the domain */
+		for (int i = 0; i < c->nnodes; i++)
+			c->in[i] = r->j->cand[i] &&
+				c->skip[fse_topo_rack_of(c->topo, i)] == 2;
+		for (int k = 0; k < res->nracks; k++)
+			c->skip[res->racks[k]] = 0;
+	}
+	ok = r->try(res ? c->in : NULL, r->arg);
+
+	r->backend_us += _now_us() - t;
+	return ok;
+}
+
+/* "leaf01,leaf02" of a result */
+static void _rack_names(const struct fse_ctl *c, const struct fse_result *res,
+			char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < res->nracks && n < size; k++) {
+		int rk = res->racks[k];
+
+		n += snprintf(buf + n, size - n, "%s%s", k ? "," : "",
+			      rk < c->model->nracks ? c->model->racks[rk].name :
+			      "(none)");
+	}
+}
+
+/* The note saying the job ran without its locality (for SystemComment). */
+static void _relaxed_note(struct run *r, const char *how)
+{
+	snprintf(r->c->note, sizeof(r->c->note),
+		 "fabsched: locality %s relaxed after %s: %s", r->loc,
+		 r->waited, how);
+}
+
+/* A placement the backend accepted: counted toward the partition's share,
+ * at once when it is the start, else once the job is seen started. */
+static void _outcome(struct run *r, const struct fse_result *res,
+		     struct fse_outcome *o)
+{
+	bool got = res->level <= r->rq.level;
+	struct fse_ctl *c = r->c;
+
+	o->note = c->note[0] ? c->note : NULL;
+	if (r->part >= 0 && !r->j->final)
+		fse_ledger_pend(c->ledger, r->j->job_id, r->part,
+				res->fits_domain, got, o->note);
+	else if (r->part >= 0 && res->fits_domain)
+		fse_ledger_count(c->ledger, r->part, got);
+}
+
+static void _started(struct run *r, struct fse_outcome *o)
+{
+	struct fse_ctl *c = r->c;
+	char racks[FS_MSG_SIZE / 4], how[FS_MSG_SIZE / 2];
+	unsigned n = 0;
+	double got = fse_share_get(fse_ledger_share(c->ledger, r->part), &n);
+
+	_rack_names(c, &r->res, racks, sizeof(racks));
+	c->st.started++;
+	if (r->res.relaxed) {
+		if (r->by_target)
+			snprintf(how, sizeof(how), "%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
+				 r->res.nracks, racks, r->pol.target * 100,
+				 (unsigned)(got * n + 0.5), n);
+		else
+			snprintf(how, sizeof(how), "%d racks (%s)",
+				 r->res.nracks, racks);
+		_relaxed_note(r, how);
+		c->st.relaxed++;
+		_log(c, FSE_LOG_INFO, "%s: locality %s (%s) relaxed after %" PRIu64 "s: %s",
+		     r->j->label, r->loc, fse_policy_from_name(r->pol.from),
+		     r->j->waited, racks);
+	}
+	_outcome(r, &r->res, o);
+	_log(c, FSE_LOG_VERBOSE, "%s: %s, racks %s (locality %s from %s, %d tries%s)",
+	     r->j->label, r->res.reason, racks, fse_level_name(r->rq.level),
+	     fse_policy_from_name(r->pol.from), r->tries,
+	     r->shared_pass ? ", shared nodes" : "");
+}
+
+/* Nothing placed in a domain: what decide.c says, carried out. */
+static void _unplaced(struct run *r, struct fse_outcome *o)
+{
+	struct fse_ctl *c = r->c;
+	enum fse_action act = fse_decide_unplaced(&r->rq, &r->res, r->tries);
+
+	switch (act) {
+	case FSE_ACT_WAIT:
+		c->st.waits++;
+		o->waits = true;
+		snprintf(o->pending, sizeof(o->pending),
+			 "Locality: %s; %s, waited %s", r->tries ?
+			 "no domain has the cores or memory free" :
+			 r->res.reason, r->loc, r->waited);
+		_log(c, FSE_LOG_DEBUG, "%s: pending: %s", r->j->label,
+		     o->pending);
+		return;
+	case FSE_ACT_RESOURCES:
+		return;		/* not enough free: plain Resources */
+	case FSE_ACT_BACKEND:
+	case FSE_ACT_ANY:
+		break;
+	}
+	/* FSE_ACT_BACKEND: by fabsched's count no domain could ever hold the
+	 * job (its shape against the nodes as configured), so Slurm's own
+	 * node choice decides as it would without fabsched.  FSE_ACT_ANY:
+	 * any placement will do.  Both: the backend on every candidate. */
+	o->started = _try(r, NULL);
+	if (act == FSE_ACT_BACKEND) {
+		_log(c, FSE_LOG_DEBUG, "%s: %s: placed by the backend on all candidates",
+		     r->j->label, r->res.reason);
+	} else if (o->started) {
+		/* counted as a miss: no domain was chosen */
+		struct fse_result any = {
+			.status = FSE_OK, .level = FSE_ANY,
+			.fits_domain = fse_request_fits_domain(c->topo,
+							       c->work, &r->rq) };
+
+		if (r->rq.level != FSE_ANY) {
+			c->st.relaxed++;
+			_relaxed_note(r, "placed on any nodes");
+		}
+		_outcome(r, &any, o);
+	}
+}
+
+/* The request from the job; tasks_now/idle already filled. */
+static void _request(struct run *r)
+{
+	const struct fse_job *j = r->j;
+	struct fse_ctl *c = r->c;
+	struct fse_request *rq = &r->rq;
+
+	rq->min_nodes = j->min_nodes ? j->min_nodes : 1;
+	rq->max_nodes = j->max_nodes < rq->min_nodes ? rq->min_nodes :
+		j->max_nodes;
+	rq->want_nodes = j->want_nodes;
+	rq->level = r->pol.level;
+	rq->max_racks = r->pol.max_racks;
+	if (j->ntasks) {
+		/* a job sized by tasks (-n) gets the domain that holds its
+		 * tasks, not only its node count */
+		rq->ntasks = j->ntasks;
+		rq->tasks_now = c->tasks_now;
+		rq->tasks_idle = c->tasks_idle;
+		if (j->spread)
+			/* --spread-job: one node per task, as far as the
+			 * candidates go, as Slurm's own spreading does */
+			rq->min_nodes = fse_spread_nodes(rq->ntasks,
+							 rq->min_nodes,
+							 rq->max_nodes,
+							 c->tasks_now, j->cand,
+							 c->nnodes);
+		if (rq->max_nodes < rq->min_nodes)
+			rq->max_nodes = rq->min_nodes;
+	}
+	rq->skip_racks = c->skip;
+	memset(c->skip, 0, fse_topo_nracks(c->topo));
+}
+
+/* Pending decisions of jobs that now hold an allocation are counted, at
+ * most once a second (placement calls come by the hundred per cycle). */
+static void _commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
+{
+	time_t now = time(NULL);
+
+	if (!state || !fse_ledger_npend(c->ledger) || now == c->commit_sec)
+		return;
+	c->commit_sec = now;
+	fse_ledger_commit(c->ledger, state, arg);
+}
+
+static void _take_back(struct fse_ctl *c, uint32_t job_id)
+{
+	const char *note = fse_ledger_note(c->ledger, job_id);
+
+	c->take_back[0] = '\0';
+	if (note) {
+		snprintf(c->take_back, sizeof(c->take_back), "%s", note);
+		fse_ledger_drop_note(c->ledger, job_id);
+	}
+}
+
+int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
+		  fse_try_f try, void *arg, fse_job_state_f state,
+		  void *state_arg, struct fse_outcome *o)
+{
+	struct run r = { .c = c, .j = j, .try = try, .arg = arg };
+	struct fs_locality loc;
+	double t0 = _now_us(), hook;
+
+	memset(o, 0, sizeof(*o));
+	c->note[0] = c->take_back[0] = '\0';
+	if (!fse_ctl_usable(c) || !j || !j->cand) {
+		o->started = try(NULL, arg);
+		return -1;
+	}
+	fse_ctl_policy(c, j, &r.pol);
+	loc = (struct fs_locality){ .level = (enum fs_locality_level)r.pol.level,
+				    .wait_set = true, .wait = r.pol.wait };
+	fs_format_locality(&loc, r.loc, sizeof(r.loc));
+	fs_format_duration(j->waited, r.waited, sizeof(r.waited));
+	if (!j->final) {
+		_take_back(c, j->job_id);
+		o->take_back = c->take_back[0] ? c->take_back : NULL;
+		_commit(c, state, state_arg);
+	}
+	_request(&r);
+	r.part = _share_of(c, j->part);
+	/* whether the job fits a domain of its level when idle: a pass over
+	 * every node, needed only under a LocalityTarget */
+	r.rq.relaxed = fse_decide_relaxed(&r.pol, j->waited,
+					  fse_ledger_share(c->ledger, r.part),
+					  r.pol.target > 0 &&
+					  fse_request_fits_domain(c->topo, c->work,
+								  &r.rq),
+					  &r.by_target);
+
+	/* first the candidates without jobs (where the caller knows them)
+	 * that can run the job */
+	for (int i = 0; i < c->nnodes; i++)
+		c->avail[i] = j->cand[i] && c->tasks_now[i] &&
+			(!j->idle || j->idle[i]);
+	fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
+	if (r.res.status == FSE_NOT_NOW && j->idle && j->may_share) {
+		/* a job that shares nodes may fit beside others: what is
+		 * free on every candidate; the backend checks it domain by
+		 * domain */
+		for (int i = 0; i < c->nnodes; i++)
+			c->avail[i] = j->cand[i] && c->tasks_now[i];
+		fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
+		r.shared_pass = true;
+	}
+	while (r.res.status == FSE_OK && r.tries < FSE_CTL_TRIES) {
+		r.tries++;
+		if (_try(&r, &r.res)) {
+			o->started = true;
+			break;
+		}
+		for (int k = 0; k < r.res.nracks; k++)
+			c->skip[r.res.racks[k]] = 1;
+		fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
+	}
+
+	c->st.calls++;
+	if (o->started)
+		_started(&r, o);
+	else
+		_unplaced(&r, o);
+	_state_save_soon(c);
+
+	hook = _now_us() - t0 - r.backend_us;
+	c->st.hook_us += hook;
+	if (hook > c->st.hook_us_max)
+		c->st.hook_us_max = hook;
+	c->st.backend_us += r.backend_us;
+	_log(c, FSE_LOG_DEBUG, "%s: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64 " calls, max %.0f us",
+	     j->label, o->started ? "started" : "not now", hook, r.backend_us,
+	     r.tries, c->st.hook_us / c->st.calls, c->st.calls,
+	     c->st.hook_us_max);
+	return 0;
+}
+
+void fse_ctl_finish(struct fse_ctl *c)
+{
+	const struct fse_ctl_stats *s = &c->st;
+
+	if (fse_ledger_dirty(c->ledger))
+		_state_save(c);
+	if (s->calls)
+		_log(c, FSE_LOG_INFO, "%" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
+		     s->calls, s->started, s->waits, s->relaxed,
+		     s->hook_us / s->calls, s->hook_us_max,
+		     s->backend_us / s->calls);
+	for (int i = 0; i < fse_ledger_nparts(c->ledger); i++) {
+		const char *name = fse_ledger_part_name(c->ledger, i);
+		unsigned n = 0;
+		double got = fse_share_get(fse_ledger_share(c->ledger, i), &n);
+
+		if (n)
+			_log(c, FSE_LOG_INFO, "partition %s: %.1f%% of the last %u jobs that fit a domain got one",
+			     name[0] ? name : "(none)", got * 100, n);
+	}
+}

@@ -1,0 +1,354 @@
+/*
+ * test_ctl.c - unit tests of the controller's whole decision for one job
+ * (select/ctl.c), without Slurm: a fabric of two racks of three nodes,
+ * fabsched.conf from text, and a node choice that records what it was
+ * offered.  Covers: the domain offered, the next domain after a refusal,
+ * waiting for locality and its pending reason, the relaxed placement after
+ * the wait bound with its note, --fabric-locality from the job's
+ * environment, a shape no domain holds going to every candidate, the
+ * pending decisions of non-final calls (note taken back, counted once the
+ * job started) and the ledger kept in its state file.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fabsched_conf.h"
+#include "fabsched_select.h"
+#include "fabsched_topo.h"
+
+#define HCA(n, leaf, port)                                                     \
+	"Hca\t1 \"H-" n "\"\t# \"" n " mlx5_0\"\n"                            \
+	"[1]\t\"S-" leaf "\"[" port "]\t# lid 9 4xHDR\n\n"
+
+static const char FABRIC[] =
+	HCA("n001", "leaf01", "1") HCA("n002", "leaf01", "2")
+	HCA("n003", "leaf01", "3") HCA("n004", "leaf02", "1")
+	HCA("n005", "leaf02", "2") HCA("n006", "leaf02", "3")
+	"Switch\t36 \"S-leaf01\"\t# \"leaf01\" enhanced port 0 lid 1 lmc 0\n"
+	"[1]\t\"H-n001\"[1]\t# \"n001 mlx5_0\" lid 5 4xHDR\n"
+	"[2]\t\"H-n002\"[1]\t# \"n002 mlx5_0\" lid 6 4xHDR\n"
+	"[3]\t\"H-n003\"[1]\t# \"n003 mlx5_0\" lid 7 4xHDR\n"
+	"[9]\t\"S-spine01\"[1]\t# \"spine01\" lid 3 4xHDR\n\n"
+	"Switch\t36 \"S-leaf02\"\t# \"leaf02\" enhanced port 0 lid 2 lmc 0\n"
+	"[1]\t\"H-n004\"[1]\t# \"n004 mlx5_0\" lid 8 4xHDR\n"
+	"[2]\t\"H-n005\"[1]\t# \"n005 mlx5_0\" lid 9 4xHDR\n"
+	"[3]\t\"H-n006\"[1]\t# \"n006 mlx5_0\" lid 10 4xHDR\n"
+	"[9]\t\"S-spine01\"[2]\t# \"spine01\" lid 3 4xHDR\n\n"
+	"Switch\t36 \"S-spine01\"\t# \"spine01\" enhanced port 0 lid 3 lmc 0\n"
+	"[1]\t\"S-leaf01\"[9]\t# \"leaf01\" lid 1 4xHDR\n"
+	"[2]\t\"S-leaf02\"[9]\t# \"leaf02\" lid 2 4xHDR\n";
+
+#define NN 6
+static const char *const NAMES[NN] = { "n001", "n002", "n003",
+				       "n004", "n005", "n006" };
+
+static char model_path[256], state_path[256];
+
+/* What the node choice was offered, and what it answers. */
+struct chooser {
+	int calls;
+	bool refuse_first;	/* refuse the first domain offered */
+	bool offered_all;	/* last call: every candidate */
+	uint8_t in[NN];		/* last call's domain */
+};
+
+static bool _choose(const uint8_t *in, void *arg)
+{
+	struct chooser *ch = arg;
+
+	ch->calls++;
+	ch->offered_all = !in;
+	if (in)
+		memcpy(ch->in, in, NN);
+	return !(ch->refuse_first && ch->calls == 1);
+}
+
+/* Racks (leaf01 = 0, leaf02 = 1) the last domain touched, as a bit mask. */
+static int _racks(const struct chooser *ch)
+{
+	int m = 0;
+
+	for (int i = 0; i < NN; i++)
+		if (ch->in[i])
+			m |= 1 << (i / 3);
+	return m;
+}
+
+static char *logged;	/* the messages, one per line */
+
+static void _log(enum fse_log level, const char *msg, void *arg)
+{
+	size_t n = logged ? strlen(logged) : 0;
+
+	(void)level;
+	(void)arg;
+	logged = realloc(logged, n + strlen(msg) + 2);
+	sprintf(logged + n, "%s\n", msg);
+}
+
+static struct fse_ctl *_ctl(const char *conf_tail)
+{
+	struct fs_errors *errs = fs_errors_new();
+	struct fs_conf *conf = NULL;
+	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
+	char text[1024];
+
+	snprintf(text, sizeof(text), "FabricModel=%s\n%s", model_path,
+		 conf_tail);
+	if (fs_conf_parse("t.conf", text, strlen(text), &conf, errs))
+		fail_msg("%s", fs_errors_get(errs, 0));
+	fs_errors_free(errs);
+	assert_non_null(c);
+	assert_int_equal(fse_ctl_state_file(c, state_path), 0);
+	if (fse_ctl_load(c, conf, NAMES, NN))
+		fail_msg("%s", logged ? logged : "fse_ctl_load failed");
+	assert_true(fse_ctl_usable(c));
+	/* a node-sized job: every node can run it (one "task" each) */
+	for (int i = 0; i < NN; i++)
+		fse_ctl_tasks(c, false)[i] = fse_ctl_tasks(c, true)[i] = 1;
+	return c;
+}
+
+/* A node-sized job of @n nodes in partition batch, on @cand. */
+static struct fse_job _job(uint32_t id, uint32_t n, const uint8_t *cand)
+{
+	return (struct fse_job){ .job_id = id, .label = "JobId=1",
+				 .part = "batch", .min_nodes = n,
+				 .max_nodes = n, .final = true, .cand = cand };
+}
+
+static int setup(void **state)
+{
+	struct fst_model *m = NULL;
+	char err[512] = "";
+	FILE *f;
+
+	(void)state;
+	char cwd[128];
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(model_path, sizeof(model_path), "%s/test_ctl.%d.json", cwd,
+		 (int)getpid());
+	snprintf(state_path, sizeof(state_path), "%s/test_ctl.%d.share", cwd,
+		 (int)getpid());
+	assert_int_equal(fst_parse_ibnet_buf(&m, FABRIC, sizeof(FABRIC) - 1,
+					     "two-racks.net", err,
+					     sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, NULL, err, sizeof(err)), 0);
+	assert_int_equal(m->nracks, 2);
+	assert_non_null(f = fopen(model_path, "w"));
+	assert_int_equal(fst_json_write(m, f, err, sizeof(err)), 0);
+	fclose(f);
+	fst_model_free(m);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(model_path);
+	unlink(state_path);
+	free(logged);
+	return 0;
+}
+
+static void test_one_rack(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	/* leaf01 has two candidates, leaf02 three: best fit is leaf01 */
+	static const uint8_t cand[NN] = { 1, 0, 1, 1, 1, 1 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(1, 2, cand);
+	struct fse_outcome o;
+
+	(void)state;
+	assert_int_equal(fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o), 0);
+	assert_true(o.started);
+	assert_false(o.waits);
+	assert_null(o.note);
+	assert_int_equal(ch.calls, 1);
+	assert_int_equal(_racks(&ch), 1);
+	/* only candidates are offered */
+	assert_int_equal(ch.in[1], 0);
+	/* refused there: the next domain is offered */
+	ch = (struct chooser){ .refuse_first = true };
+	j = _job(2, 2, all);
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	assert_int_equal(ch.calls, 2);
+	assert_int_equal(fse_ctl_stats(c)->started, 2);
+	fse_ctl_free(c);
+}
+
+static void test_wait_then_relax(void **state)
+{
+	/* one free node per rack: a two-node job waits for a rack */
+	static const uint8_t cand[NN] = { 1, 0, 0, 1, 0, 0 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=10:00\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(3, 2, cand);
+	struct fse_outcome o;
+
+	(void)state;
+	j.waited = 60;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_false(o.started);
+	assert_true(o.waits);
+	assert_int_equal(ch.calls, 0);
+	assert_non_null(strstr(o.pending, "Locality: "));
+	assert_non_null(strstr(o.pending, "rack@00:10:00, waited 00:01:00"));
+	/* past its bound: the tightest placement free now, with a note */
+	j.waited = 600;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	assert_int_equal(_racks(&ch), 3);
+	assert_non_null(o.note);
+	assert_non_null(strstr(o.note, "fabsched: locality rack@00:10:00 relaxed after 00:10:00: 2 racks (leaf01,leaf02)"));
+	assert_non_null(strstr(logged, "test: JobId=1: locality rack@00:10:00 (partition) relaxed after 600s"));
+	/* --fabric-locality=any in its environment: placed at once */
+	{
+		const char *env[] = { "OTHER=1", "FABSCHED_LOCALITY=any" };
+
+		j.env = env;
+		j.nenv = 2;
+		j.waited = 0;
+		ch.calls = 0;
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+		assert_true(o.started);
+		assert_null(o.note);
+	}
+	/* a bad value there is logged and the partition's locality holds */
+	{
+		const char *env[] = { "SPANK_FABSCHED_LOCALITY=pods" };
+
+		j.env = env;
+		j.nenv = 1;
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+		assert_true(o.waits);
+		assert_non_null(strstr(logged, "--fabric-locality"));
+	}
+	fse_ctl_free(c);
+}
+
+static void test_too_big(void **state)
+{
+	/* seven nodes: no domain of six nodes holds it, Slurm decides */
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(4, 7, all);
+	struct fse_outcome o;
+
+	(void)state;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_int_equal(ch.calls, 1);
+	assert_true(ch.offered_all);
+	assert_true(o.started);
+	assert_false(o.waits);
+	fse_ctl_free(c);
+}
+
+/* The job table of the test: job 5 pending, then started. */
+static enum fse_job_state job5 = FSE_JOB_PENDING;
+
+static enum fse_job_state _state(uint32_t id, void *arg)
+{
+	(void)arg;
+	return id == 5 ? job5 : FSE_JOB_GONE;
+}
+
+static void test_not_final_and_state_file(void **state)
+{
+	static const uint8_t cand[NN] = { 1, 0, 0, 1, 0, 0 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=0\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(5, 2, cand);
+	struct fse_outcome o;
+	unsigned n;
+	FILE *f;
+	char buf[256] = "";
+
+	(void)state;
+	unlink(state_path);
+	j.final = false;
+	fse_ctl_place(c, &j, _choose, &ch, _state, NULL, &o);
+	assert_true(o.started);
+	assert_non_null(o.note);
+	assert_null(o.take_back);
+	/* asked again: the first note is taken back, and the job counts
+	 * once it is seen started (at most one scan a second) */
+	fse_ctl_place(c, &j, _choose, &ch, _state, NULL, &o);
+	assert_non_null(o.take_back);
+	assert_non_null(strstr(o.take_back, "relaxed after"));
+	job5 = FSE_JOB_STARTED;
+	sleep(1);
+	j.job_id = 6;
+	fse_ctl_place(c, &j, _choose, &ch, _state, NULL, &o);
+	fse_ctl_finish(c);
+	fse_ctl_free(c);
+	/* the record survives: a new controller reads it */
+	assert_non_null(f = fopen(state_path, "r"));
+	assert_true(fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "share batch 0\n"));
+	assert_non_null(strstr(buf, "pending 6 batch 10\n"));
+	c = _ctl("PartitionName=batch Locality=rack LocalityWait=0\n");
+	j.job_id = 7;
+	j.final = true;
+	fse_ctl_place(c, &j, _choose, &ch, _state, NULL, &o);
+	fse_ctl_finish(c);
+	fse_ctl_free(c);
+	assert_non_null(strstr(logged, "test: partition batch: 0.0% of the last 2 jobs that fit a domain got one"));
+	(void)n;
+}
+
+static void test_bad_setup(void **state)
+{
+	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
+	struct fs_errors *errs = fs_errors_new();
+	struct fs_conf *conf = NULL;
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(8, 2, all);
+	struct fse_outcome o;
+	static const char text[] = "FabricModel=/nonexistent/fabric.json\n";
+
+	(void)state;
+	assert_int_equal(fse_ctl_load(c, NULL, NAMES, NN), -1);
+	assert_non_null(strstr(logged, "no usable fabsched.conf"));
+	assert_int_equal(fs_conf_parse("t.conf", text, strlen(text), &conf,
+				       errs), 0);
+	assert_int_equal(fse_ctl_load(c, conf, NAMES, NN), -1);
+	assert_non_null(strstr(logged, "fabric model /nonexistent/fabric.json: "));
+	assert_false(fse_ctl_usable(c));
+	/* not usable: the node choice on every candidate, once */
+	assert_int_equal(fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o), -1);
+	assert_true(o.started);
+	assert_true(ch.offered_all);
+	assert_int_equal(ch.calls, 1);
+	fs_errors_free(errs);
+	fse_ctl_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_rack),
+		cmocka_unit_test(test_wait_then_relax),
+		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_not_final_and_state_file),
+		cmocka_unit_test(test_bad_setup),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
