@@ -1,29 +1,67 @@
 #!/bin/sh
-# Build a Slurm release that Debian 12 does not package (24.11.5: Debian 13's
-# source package) into its own prefix, with Debian 12's libraries, and cache
-# it outside the repository.  Nothing is rebuilt when the cache is complete.
+# Build a Slurm release that Debian 12 does not package into its own prefix,
+# with Debian 12's libraries, and cache it outside the repository.  Nothing
+# is rebuilt when the cache is complete.
 #
-# Usage: scripts/slurm-build.sh RELEASE [CACHE_DIR]      e.g. 24.11.5
+# Usage: scripts/slurm-build.sh [--tarball FILE --sha256 SUM] RELEASE [CACHE_DIR]
+#   e.g. 24.11.5, 25.11.7, 26.05.3; with --tarball, any release from a
+#   site's own upstream tarball, checked against SUM.
+# Exit status 3: the release's source is not on this machine (the message
+# says where it was looked for); 1: any other failure.
 # CACHE_DIR defaults to $FABSCHED_CACHE or /var/cache/fabsched.  Result:
 #   CACHE_DIR/slurm-RELEASE/prefix              the installation
 #   CACHE_DIR/slurm-RELEASE/slurm-wlm-RELEASE   the configured source tree
 #                                               (for --with-slurm-source)
 # The last two lines of stdout are the prefix and the source tree paths.
 #
-# The source comes from a deb-src entry for trixie in its own sources file;
-# a pin keeps apt from ever installing a trixie binary (they need a newer
-# libc than Debian 12's).
+# Where the source comes from:
+#   24.11.*          Debian 13's (trixie) source package, from a deb-src entry
+#                    in its own sources file; a pin keeps apt from ever
+#                    installing a trixie binary (they need a newer libc than
+#                    Debian 12's).
+#   25.11.7 26.05.3  the upstream tarball slurm-RELEASE.tar.gz in
+#                    $FABSCHED_SLURM_TARBALLS, by default ../shared/slurm
+#                    beside the repository; it is checked against its sha256
+#                    below (from that directory's SOURCES.md) before it is
+#                    extracted.
 set -eu
 
+usage() {
+	echo "usage: $0 [--tarball FILE --sha256 SUM] RELEASE [CACHE_DIR]   (e.g. 26.05.3)" >&2
+	exit 2
+}
+own_tarball="" own_sha256=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tarball) [ $# -ge 2 ] || usage; own_tarball=$2; shift 2 ;;
+	--sha256) [ $# -ge 2 ] || usage; own_sha256=$2; shift 2 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
 if [ $# -lt 1 ] || [ -z "$1" ]; then
-	echo "usage: $0 RELEASE [CACHE_DIR]   (e.g. 24.11.5)" >&2
+	usage
+fi
+if [ -n "$own_tarball" ] && ! printf '%s\n' "$own_sha256" | grep -Eq '^[0-9a-f]{64}$'; then
+	echo "slurm-build: --tarball $own_tarball needs --sha256 with its 64 hex digit sum" >&2
 	exit 2
 fi
 release=$1
 cache=${2:-${FABSCHED_CACHE:-/var/cache/fabsched}}
-case $release in
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+tarballs=${FABSCHED_SLURM_TARBALLS:-$(dirname "$top")/shared/slurm}
+suite="" sha256=""
+if [ -n "$own_tarball" ]; then
+	release_case=own
+else
+	release_case=$release
+fi
+case $release_case in
+own) sha256=$own_sha256 ;;
 24.11.*) suite=trixie ;;
-*) echo "slurm-build: release $release is not known here; known: 24.11.* (Debian 13, trixie)" >&2
+25.11.7) sha256=6c2d6cdc6615b850996c803aa3869546c0f584e0d5e640f9bcbc5a851199c6ad ;;
+26.05.3) sha256=d41a71248d57816f873a990bcc085a79d746b69a9bbe6f2a0b64dc75536a5b51 ;;
+*) echo "slurm-build: release $release is not known here; known: 24.11.* (Debian 13, trixie), 25.11.7 and 26.05.3 (upstream tarballs in $tarballs)" >&2
    exit 2 ;;
 esac
 
@@ -44,6 +82,11 @@ if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ]
 fi
 
 log() { echo "slurm-build: $*" >&2; }
+tarball=${own_tarball:-$tarballs/slurm-$release.tar.gz}
+if [ -n "$sha256" ] && [ ! -f "$tree/configure" ] && [ ! -f "$tarball" ]; then
+	log "no source of Slurm $release: $tarball is missing (FABSCHED_SLURM_TARBALLS names the directory that holds slurm-$release.tar.gz; --tarball names a file)"
+	exit 3
+fi
 start=$(date +%s)
 export DEBIAN_FRONTEND=noninteractive
 
@@ -59,20 +102,22 @@ for p in $DEPS; do
 done
 
 # ---- trixie deb-src entry and the pin that forbids trixie binaries
-srcfile=/etc/apt/sources.list.d/fabsched-$suite-src.sources
-pinfile=/etc/apt/preferences.d/fabsched-$suite-no-binaries
+# (source package releases only)
 need_update=no
-if [ ! -f "$pinfile" ]; then
-	cat > "$pinfile" <<EOF
+if [ -n "$suite" ]; then
+	srcfile=/etc/apt/sources.list.d/fabsched-$suite-src.sources
+	pinfile=/etc/apt/preferences.d/fabsched-$suite-no-binaries
+	if [ ! -f "$pinfile" ]; then
+		cat > "$pinfile" <<EOF
 # fabsched: $suite is used for source packages only (scripts/slurm-build.sh);
 # never install a binary package from it on this release.
 Package: *
 Pin: release n=$suite
 Pin-Priority: -1
 EOF
-fi
-if [ ! -f "$srcfile" ]; then
-	cat > "$srcfile" <<EOF
+	fi
+	if [ ! -f "$srcfile" ]; then
+		cat > "$srcfile" <<EOF
 # fabsched: source packages of $suite (scripts/slurm-build.sh); binaries are
 # pinned away in $pinfile.
 Types: deb-src
@@ -81,7 +126,8 @@ Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-	need_update=yes
+		need_update=yes
+	fi
 fi
 if [ -n "$missing" ] || [ "$need_update" = yes ]; then
 	apt-get update -q >&2
@@ -98,9 +144,28 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing >&2
 fi
 
-# ---- the source package: the newest Debian revision of this release
+# unpack TARBALL SHA256 WHENCE: extract TARBALL as $tree if its sha256 is
+# SHA256 (WHENCE: where that sum comes from); refuse it otherwise.
+unpack() {
+	got=$(sha256sum "$1" | cut -d' ' -f1)
+	if [ "$got" != "$2" ]; then
+		log "refusing $1: sha256 mismatch: expected ${2:-none} ($3), found $got"
+		exit 1
+	fi
+	rm -rf "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	tar -xzf "$1" -C "$tree.tmp" --strip-components=1
+	mv "$tree.tmp" "$tree"
+}
+
 mkdir -p "$dir"
-if [ ! -f "$tree/configure" ]; then
+if [ ! -f "$tree/configure" ] && [ -n "$sha256" ]; then
+	# ---- the upstream tarball
+	log "checking and extracting $tarball"
+	rm -rf "$tree"
+	unpack "$tarball" "$sha256" "${own_tarball:+--sha256}${own_tarball:-scripts/slurm-build.sh, from SOURCES.md}"
+elif [ ! -f "$tree/configure" ]; then
+	# ---- the source package: the newest Debian revision of this release
 	pkgver=$(apt-cache showsrc slurm-wlm 2>/dev/null | sed -n 's/^Version: //p' |
 		grep "^$release-" | sort -V | tail -n 1 || true)
 	if [ -z "$pkgver" ]; then
@@ -128,15 +193,8 @@ if [ ! -f "$tree/configure" ]; then
 			/^Package:/ { v = 0 } $0 == "Version: " ver { v = 1 }
 			/^Checksums-Sha256:/ { c = 1; next } /^[^ ]/ { c = 0 }
 			v && c && $3 == f { print $1; exit }')
-		got=$(sha256sum "$orig" | cut -d' ' -f1)
-		if [ -z "$want" ] || [ "$want" != "$got" ]; then
-			log "$orig: sha256 $got does not match the Sources index (${want:-none found})"
-			exit 1
-		fi
+		unpack "$orig" "$want" "the signed Sources index"
 		log "WARNING: slurm-wlm_${pkgver#*:}.dsc could not be fetched; building the upstream tarball $orig (sha256 checked against the signed Sources index) without Debian's patches"
-		mkdir -p "$tree.tmp"
-		tar -xzf "$orig" -C "$tree.tmp" --strip-components=1
-		mv "$tree.tmp" "$tree"
 	else
 		log "could not fetch the source package slurm-wlm=$pkgver"
 		exit 1
