@@ -234,3 +234,30 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 		}
 	return 0;
 }
+
+int fs_gres_socket_cores(unsigned char *cores, int sockets, int per,
+			 bool one_socket)
+{
+	int touched = 0, changed = 0, all = sockets * per;
+
+	if (!cores || sockets <= 0 || per <= 0)
+		return -1;
+	for (int s = 0; s < sockets; s++) {
+		int have = 0;
+
+		for (int c = s * per; c < (s + 1) * per; c++)
+			have += cores[c] != 0;
+		if (!have)
+			continue;
+		touched++;
+		if (have != per) {
+			memset(cores + s * per, 1, per);
+			changed = 1;
+		}
+	}
+	if (one_socket && touched > 1 && touched < sockets) {
+		memset(cores, 1, all);
+		changed = 1;
+	}
+	return changed;
+}

@@ -206,6 +206,18 @@ long fs_cpulist_overlap(const char *a, const char *b);
 char *fs_cpulist_union(const char *a, const char *b);
 
 /*
+ * A GRES's core affinity as Slurm accepts it, in place over the abstract
+ * cores cores[0..sockets*per-1] (0/1 each): every socket it touches taken
+ * whole (Slurm 23.02 and later refuse a node whose GRES covers part of a
+ * socket); and where @one_socket (25.11 and later, which refuse any
+ * affinity but one socket or every core), widened to every core when it
+ * spans several sockets.  RET 1 when changed, 0 when kept, -1 on bad
+ * arguments.
+ */
+int fs_gres_socket_cores(unsigned char *cores, int sockets, int per,
+			 bool one_socket);
+
+/*
  * The candidate nearest to a task: the one whose CPUs overlap task_cpus
  * most; among k equals, the (spread mod k)-th in index order, so that the
  * tasks of a node (spread = their local task id) share equally near

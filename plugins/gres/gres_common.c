@@ -90,21 +90,23 @@ static int _sysfs_root(char **root)
  */
 /*
  * From 23.02 on, slurmctld refuses a node (state INVAL) whose GRES core
- * affinity covers part of a socket (gres.c, _check_core_range_matches_sock),
- * as a NUMA-local HCA or hugepage pool does on machines with several NUMA
- * nodes per socket.  There each record's cores (@abs, a core list) are
- * widened to the whole sockets they touch, in the socket layout of this
- * node's slurm.conf record, and the widening is logged.  22.05 keeps the
- * NUMA-exact cores.
+ * affinity covers part of a socket, and from 25.11 on one that covers
+ * several sockets but not all (gres.c, _check_core_range_matches_sock), as
+ * a NUMA-local HCA or hugepage pool does on machines with several NUMA
+ * nodes per socket, or one NUMA node over several sockets.  Each record's
+ * cores (@abs, a core list) are then widened as fs_gres_socket_cores says,
+ * in the socket layout of this node's slurm.conf record, and the widening
+ * is logged.  22.05 keeps the NUMA-exact cores.
  */
 static void _whole_sockets(char **abs)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	char *name = slurm_conf_get_aliased_nodename(), *wide;
 	node_record_t *np = name ? find_node_record2(name) : NULL;
-	int per, n;
+	bool one = SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0);
+	unsigned char *cores = NULL;
+	int n;
 	bitstr_t *b;
-	bool changed = false;
 
 	if (!np || !*abs || !np->cores || !np->tot_sockets) {
 		debug("%s: socket layout of %s unknown: cores %s kept",
@@ -112,29 +114,28 @@ static void _whole_sockets(char **abs)
 		xfree(name);
 		return;
 	}
-	per = np->cores;
-	n = per * np->tot_sockets;
+	n = np->cores * np->tot_sockets;
 	b = bit_alloc(n);
-	if (bit_unfmt(b, *abs) != SLURM_SUCCESS) {
-		FREE_NULL_BITMAP(b);
-		xfree(name);
-		return;
+	if (bit_unfmt(b, *abs) == SLURM_SUCCESS) {
+		cores = xcalloc(n, 1);
+		for (int i = 0; i < n; i++)
+			cores[i] = bit_test(b, i);
 	}
-	for (int s = 0; s < np->tot_sockets; s++) {
-		int have = bit_set_count_range(b, s * per, (s + 1) * per);
-
-		if (have && have != per) {
-			bit_nset(b, s * per, (s + 1) * per - 1);
-			changed = true;
-		}
-	}
-	if (changed) {
+	if (cores && fs_gres_socket_cores(cores, np->tot_sockets, np->cores,
+					  one) == 1) {
+		bit_clear_all(b);
+		for (int i = 0; i < n; i++)
+			if (cores[i])
+				bit_set(b, i);
 		wide = bit_fmt_full(b);
-		info("%s: cores %s widened to whole sockets %s: Slurm %s binds a GRES to whole sockets (%d cores each on %s)",
-		     plugin_type, *abs, wide, SLURM_VERSION_STRING, per, name);
+		info("%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)",
+		     plugin_type, *abs, wide, SLURM_VERSION_STRING,
+		     one ? "one whole socket or every core" : "whole sockets",
+		     np->cores, name);
 		xfree(*abs);
 		*abs = wide;
 	}
+	xfree(cores);
 	FREE_NULL_BITMAP(b);
 	xfree(name);
 #endif

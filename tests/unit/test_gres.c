@@ -116,6 +116,42 @@ static void test_cpulist(void **state)
 	}
 }
 
+/* GRES core affinity as each Slurm release accepts it (4 sockets x 10). */
+static void _socket_cores(const char *in, bool one, int want_rc,
+			  const char *want)
+{
+	unsigned char *b = NULL, cores[40] = { 0 };
+	size_t n = 0;
+	char msg[FS_MSG_SIZE], *s;
+
+	assert_int_equal(fs_cpulist_parse(in, &b, &n, msg, sizeof(msg)), 0);
+	memcpy(cores, b, n);
+	free(b);
+	assert_int_equal(fs_gres_socket_cores(cores, 4, 10, one), want_rc);
+	s = fs_cpulist_format(cores, 40);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+static void test_socket_cores(void **state)
+{
+	(void)state;
+	/* one socket, exactly: kept on every release */
+	_socket_cores("10-19", false, 0, "10-19");
+	_socket_cores("10-19", true, 0, "10-19");
+	/* part of a socket (a NUMA node of half a socket): the socket */
+	_socket_cores("10-14", false, 1, "10-19");
+	_socket_cores("10-14", true, 1, "10-19");
+	/* two whole sockets (a NUMA node over two): 24.11 keeps it, 25.11
+	 * accepts one socket or every core */
+	_socket_cores("20-39", false, 0, "20-39");
+	_socket_cores("20-39", true, 1, "0-39");
+	_socket_cores("5,25", false, 1, "0-9,20-29");
+	/* every core: kept */
+	_socket_cores("0-39", true, 0, "0-39");
+	assert_int_equal(fs_gres_socket_cores(NULL, 4, 10, true), -1);
+}
+
 static void test_pick_nearest(void **state)
 {
 	const char *cand[] = { "0-7", "8-15", "8-15", "16-23" };
@@ -805,6 +841,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_socket_cores),
 		cmocka_unit_test(test_pick_nearest),
 		cmocka_unit_test(test_topo_32em64t),
 		cmocka_unit_test(test_topo_40intel64),
