@@ -109,6 +109,10 @@ int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
 		     size_t msgsz);
 
 /* A job id: digits only, 1..FS_PL_MAX_JOBID. */
+/* A Slurm job SLUID ("s" and 13 of 0-9 A-Z without I L O U, as Slurm
+ * prints it) into out[16].  RET 0, -1 with msg naming the variable. */
+int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
+		      char *msg, size_t msgsz);
 int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 		      char *msg, size_t msgsz);
 
@@ -259,6 +263,10 @@ struct fs_pl_ctx {
 	const char *sysfs_root;	/* "" or a recorded tree (RDMA checks) */
 	const char *cgroup_parent; /* NULL: Slurm's job cgroup locations;
 				      else job cgroups are <it>/job_<id> */
+	/* the job's SLUID (SLURM_JOB_SLUID, fs_pl_parse_sluid), "" unknown:
+	   26.05's cgroup/v2 names job cgroups by it unless cgroup.conf says
+	   CgroupJobIdPaths=yes; both names are looked for */
+	char job_sluid[16];
 	FILE *log;
 	/* Test seam: called after each prolog step ("ledger", "reserve",
 	   "mkdir", "mount", "cgroup", "done") and epilog step ("kill",

@@ -270,7 +270,13 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 	for (int v = 2; v >= 1; v--) {
 		size_t len;
 
-		if (!rel[v] || !(len = _job_prefix(rel[v], comp)))
+		if (!rel[v])
+			continue;
+		/* 26.05's cgroup/v2 names the job by its SLUID unless
+		 * CgroupJobIdPaths=yes */
+		if (!(len = _job_prefix(rel[v], comp)) && ctx->job_sluid[0])
+			len = _job_prefix(rel[v], ctx->job_sluid);
+		if (!len)
 			continue;
 		if (ctx->cgroup_root)
 			snprintf(mp, sizeof(mp), "%s%s", ctx->cgroup_root,
@@ -286,7 +292,8 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 	}
 	path[0] = 0;
 	fs_errf(msg, msgsz, "%s: neither the cgroup v2 path nor the v1 "
-		  "hugetlb one is under a %s directory", f, comp);
+		  "hugetlb one is under a %s%s%s directory", f, comp,
+		  ctx->job_sluid[0] ? " or " : "", ctx->job_sluid);
 	return 0;
 }
 

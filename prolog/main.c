@@ -82,6 +82,14 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 	int c;
 
 	fs_pl_ctx_init(ctx, prog);
+	/* from slurmd (25.11 and later): the job cgroup's name on 26.05 */
+	if ((s = getenv("SLURM_JOB_SLUID")) && *s) {
+		char m[FS_MSG_SIZE];
+
+		if (fs_pl_parse_sluid("SLURM_JOB_SLUID", s, ctx->job_sluid, m,
+				      sizeof(m)))
+			fs_pl_log(ctx, 0, "%s: ignored", m);
+	}
 	if (seam) {
 		ctx->checkpoint = seam->checkpoint;
 		ctx->checkpoint_arg = seam->checkpoint_arg;

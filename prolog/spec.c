@@ -57,6 +57,21 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 	return 0;
 }
 
+int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
+		      char *msg, size_t msgsz)
+{
+	static const char b32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+	out[0] = '\0';
+	if (!s || s[0] != 's' || strlen(s) != 14 ||
+	    strspn(s + 1, b32) != 13)
+		return fs_errf(msg, msgsz, "%s=\"%.32s\": expected a job SLUID "
+			       "(s and 13 of 0-9 A-Z without I L O U)", name,
+			       s ? s : "");
+	memcpy(out, s, 15);
+	return 0;
+}
+
 int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 		      char *msg, size_t msgsz)
 {

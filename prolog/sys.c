@@ -284,6 +284,21 @@ static int _is_dir(const char *p)
 	return !lstat(p, &st) && S_ISDIR(st.st_mode);
 }
 
+/* <base>/job_<id>, else <base>/<the job's SLUID>, when a directory. */
+static int _job_dir(const struct fs_pl_ctx *ctx, const char *base,
+		    uint32_t jobid, char *path, size_t pathsz)
+{
+	snprintf(path, pathsz, "%s/job_%u", base, jobid);
+	if (_is_dir(path))
+		return 1;
+	if (ctx->job_sluid[0]) {
+		snprintf(path, pathsz, "%s/%s", base, ctx->job_sluid);
+		if (_is_dir(path))
+			return 1;
+	}
+	return 0;
+}
+
 int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 		      char *path, size_t pathsz, int *version)
 {
@@ -299,10 +314,9 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 	*version = 0;
 	path[0] = 0;
 	if (ctx->cgroup_parent) {
-		snprintf(path, pathsz, "%s/job_%u", ctx->cgroup_parent, jobid);
-		snprintf(f, sizeof(f), "%s/cgroup.controllers", path);
-		if (!_is_dir(path))
+		if (!_job_dir(ctx, ctx->cgroup_parent, jobid, path, pathsz))
 			return path[0] = 0;
+		snprintf(f, sizeof(f), "%s/cgroup.controllers", path);
 		*version = access(f, F_OK) ? 1 : 2;
 		return 1;
 	}
@@ -317,11 +331,11 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		*version = 0;
 		path[0] = 0;
 	}
-	/* cgroup/v2: <root>/system.slice/slurmstepd.scope/job_<id> */
+	/* cgroup/v2: <root>/system.slice/slurmstepd.scope/job_<id> (or
+	 * <sluid>) */
 	if (fs_pl_cgroup_mount(2, mp, sizeof(mp))) {
-		snprintf(path, pathsz, "%s/system.slice/slurmstepd.scope/job_%u",
-			 mp, jobid);
-		if (_is_dir(path))
+		snprintf(f, sizeof(f), "%s/system.slice/slurmstepd.scope", mp);
+		if (_job_dir(ctx, f, jobid, path, pathsz))
 			return *version = 2, 1;
 	}
 	/* cgroup/v1: <hugetlb>/slurm/uid_<uid>/job_<id> */

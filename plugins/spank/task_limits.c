@@ -100,6 +100,12 @@ void fabsched_task_limits(spank_t sp, int ac, char **av)
 	fs_pl_ctx_init(&ctx, "fabsched");
 	if (_conf(&ctx, ac, av, &cf))
 		goto out;
+	/* 26.05's cgroup/v2 names the job's cgroup by its SLUID */
+	if (spank_getenv(sp, "SLURM_JOB_SLUID", rdma, sizeof(rdma)) ==
+	    ESPANK_SUCCESS &&
+	    fs_pl_parse_sluid("SLURM_JOB_SLUID", rdma, ctx.job_sluid, msg,
+			      sizeof(msg)))
+		slurm_error("fabsched: job %u: %s: ignored", jobid, msg);
 	e = spank_getenv(sp, FS_ENV_RDMA_DEVICES, rdma, sizeof(rdma));
 	if (e == ESPANK_ENV_NOEXIST)
 		rdma[0] = 0;

@@ -265,6 +265,58 @@ static void test_find(void **state)
 	}
 }
 
+/* 26.05's cgroup/v2 names job cgroups by SLUID (no CgroupJobIdPaths). */
+static void test_sluid(void **state)
+{
+	static const char sl[] = "s0ABCDEFGHJK12";
+	struct fs_pl_ctx ctx;
+	char path[FS_PL_PATH], want[FS_PL_PATH], out[16];
+	int v;
+
+	(void)state;
+	/* the form Slurm prints, and nothing else */
+	assert_int_equal(fs_pl_parse_sluid("SLURM_JOB_SLUID", sl, out, _msg,
+					   sizeof(_msg)), 0);
+	assert_string_equal(out, sl);
+	assert_int_equal(fs_pl_parse_sluid("SLURM_JOB_SLUID", "s0ABCDEFGHJKI2",
+					   out, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "SLURM_JOB_SLUID=\"s0ABCDEFGHJKI2\": expected a job SLUID"));
+	assert_int_equal(fs_pl_parse_sluid("X", "s0ABC/../../x", out, _msg,
+					   sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_parse_sluid("X", "77", out, _msg, sizeof(_msg)),
+			 -1);
+	assert_int_equal(fs_pl_parse_sluid("X", NULL, out, _msg, sizeof(_msg)),
+			 -1);
+	assert_string_equal(out, "");
+
+	_tree();
+	snprintf(want, sizeof(want), "%s/system.slice/n1_slurmstepd.scope/%s",
+		 _cgr, sl);
+	_mkdirs(want);
+	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/s0ABCDEFGHJK12/"
+		     "step_0/user/task_0\n");
+	/* without the job's SLUID: not this job's (job_77 is looked for) */
+	_ctx(&ctx, NULL);
+	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
+					     &v, _msg, sizeof(_msg)), 0);
+	/* another job's SLUID: neither */
+	snprintf(ctx.job_sluid, sizeof(ctx.job_sluid), "s0ABCDEFGHJK13");
+	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
+					     &v, _msg, sizeof(_msg)), 0);
+	assert_non_null(strstr(_msg, "under a job_77 or s0ABCDEFGHJK13 directory"));
+	/* its own */
+	snprintf(ctx.job_sluid, sizeof(ctx.job_sluid), "%s", sl);
+	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
+					     &v, _msg, sizeof(_msg)), 1);
+	assert_int_equal(v, 2);
+	assert_string_equal(path, want);
+	/* job_<id> still wins where both exist (CgroupJobIdPaths=yes) */
+	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
+	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
+					     &v, _msg, sizeof(_msg)), 1);
+	assert_string_equal(path, _v2job);
+}
+
 /* ------------------------------------------------------------ limits */
 
 static void test_v2(void **state)
@@ -454,6 +506,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_find, _teardown),
+		cmocka_unit_test_teardown(test_sluid, _teardown),
 		cmocka_unit_test_teardown(test_v2, _teardown),
 		cmocka_unit_test_teardown(test_v1, _teardown),
 		cmocka_unit_test_teardown(test_nothing, _teardown),
