@@ -10,7 +10,7 @@
 #       SLURM_CPPFLAGS (public headers) SLURM_SRC_CPPFLAGS (internal headers)
 #       SLURM_FULL_LIB SLURM_PLUGINDIR build_slurm_plugins build_spank
 #       SLURM_PLUGINS_SUMMARY (the configure summary's "non-SPANK plugins")
-# Conditionals: BUILD_SLURM_PLUGINS BUILD_SPANK SLURM_2205 SLURM_2411
+# Conditionals: BUILD_SLURM_PLUGINS BUILD_SPANK SLURM_2205 SLURM_EVAL (24.11+)
 #
 # Supported releases (flavours): 22.05.* (Debian 12's package) and 24.11.*
 # (built from Debian 13's source package into a prefix by
@@ -81,25 +81,27 @@ AC_DEFUN([FABSCHED_SLURM], [
     AS_CASE([$SLURM_SOURCE_VERSION],
       [22.05.*], [SLURM_FLAVOUR=22.05],
       [24.11.*], [SLURM_FLAVOUR=24.11],
-      [AC_MSG_ERROR([Slurm $SLURM_SOURCE_VERSION is not supported; supported releases: 22.05.* (Debian 12), 24.11.* (scripts/slurm-build.sh)])])
+      [25.11.*], [SLURM_FLAVOUR=25.11],
+      [26.05.*], [SLURM_FLAVOUR=26.05],
+      [AC_MSG_ERROR([Slurm $SLURM_SOURCE_VERSION is not supported; supported releases: 22.05.* (Debian 12), 24.11.*, 25.11.* and 26.05.* (scripts/slurm-build.sh)])])
     for _fs_l in "$SLURM_PREFIX/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so" "$SLURM_PREFIX/lib/slurm/libslurmfull.so" "$SLURM_PREFIX/lib64/slurm/libslurmfull.so"; do
       AS_IF([test -r "$_fs_l"], [SLURM_FULL_LIB=$_fs_l; break])
     done
     AS_IF([test -z "$SLURM_FULL_LIB"], [AC_MSG_ERROR([libslurmfull.so of the installed Slurm not found under $SLURM_PREFIX])])
     SLURM_SRC_CPPFLAGS="-DHAVE_CONFIG_H -I$with_slurm_source -I$with_slurm_source/src/common"
     SLURM_TOPOLOGY_COMMON_LA=
-    AS_IF([test "x$SLURM_FLAVOUR" = x24.11], [
+    AS_IF([test "x$SLURM_FLAVOUR" != x22.05], [
       dnl topology/fabric links Slurm's own node-choice code (topology/common)
       SLURM_TOPOLOGY_COMMON_LA=$with_slurm_source/src/plugins/topology/common/libtopology_common.la
       AS_IF([test ! -r "$SLURM_TOPOLOGY_COMMON_LA"],
-        [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: Slurm 24.11 needs a built source tree ($SLURM_TOPOLOGY_COMMON_LA is missing); scripts/slurm-build.sh 24.11.5 builds one])])])
+        [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: Slurm $SLURM_FLAVOUR needs a built source tree ($SLURM_TOPOLOGY_COMMON_LA is missing); scripts/slurm-build.sh $SLURM_SOURCE_VERSION builds one])])])
     build_slurm_plugins=yes
   ], [
     AC_MSG_WARN([no --with-slurm-source: only the SPANK plugin and the libraries are built (scripts/slurm-source.sh prepares a tree)])
   ])
   AS_CASE([$build_slurm_plugins/$SLURM_FLAVOUR],
     [yes/22.05], [SLURM_PLUGINS_SUMMARY="yes (flavour 22.05)"],
-    [yes/24.11], [SLURM_PLUGINS_SUMMARY="yes (flavour 24.11: topology/fabric places jobs; no select plugin)"],
+    [yes/2[[4-9]].*], [SLURM_PLUGINS_SUMMARY="yes (flavour $SLURM_FLAVOUR: topology/fabric places jobs; no select plugin)"],
     [SLURM_PLUGINS_SUMMARY=$build_slurm_plugins])
   SLURM_FULL_LIBDIR=`dirname "${SLURM_FULL_LIB:-/}"`
   SLURM_LIBADD=
@@ -119,5 +121,6 @@ AC_DEFUN([FABSCHED_SLURM], [
   AM_CONDITIONAL([BUILD_SLURM_PLUGINS], [test $build_slurm_plugins = yes])
   AM_CONDITIONAL([BUILD_SPANK], [test $build_spank = yes])
   AM_CONDITIONAL([SLURM_2205], [test "x$SLURM_FLAVOUR" = x22.05])
-  AM_CONDITIONAL([SLURM_2411], [test "x$SLURM_FLAVOUR" = x24.11])
+  dnl 24.11 and later: node choice through the topology plugin (eval_nodes)
+  AM_CONDITIONAL([SLURM_EVAL], [test -n "$SLURM_FLAVOUR" && test "x$SLURM_FLAVOUR" != x22.05])
 ])

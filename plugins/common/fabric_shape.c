@@ -23,6 +23,10 @@
 #include "fabric_place.h"
 #include "fabsched_select.h"
 
+#ifndef CR_MEMORY
+#define CR_MEMORY SELECT_MEMORY	/* 25.11 renamed it */
+#endif
+
 /*
  * What the job asks of each node, for the engine: its tasks, CPUs per
  * task, tasks per node, memory, GRES per node or task, --exclusive,

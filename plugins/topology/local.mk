@@ -1,9 +1,9 @@
 # plugins/topology/: topology/fabric: the switch table, node ranking and
 # node addresses from the JSON fabric model (topology/ library, fabsched.conf
-# from common/).  On 24.11 it also chooses the nodes of each job with the
+# from common/).  On 24.11 and later it also chooses the nodes of each job with the
 # placement engine (select/), as select/cons_tres_fabric does on 22.05.
 EXTRA_DIST += plugins/topology/fabric/topology_fabric.map \
-	plugins/topology/fabric/topology_fabric_2411.map
+	plugins/topology/fabric/topology_fabric_eval.map
 TOPOLOGY_FABRIC_MODEL_SOURCES = plugins/topology/fabric/fabric_model.c \
 	plugins/topology/fabric/fabric_model.h
 
@@ -20,10 +20,11 @@ plugins_topology_fabric_topology_fabric_la_LIBADD = topology/libfabsched_topolog
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
 	plugins/topology/fabric/topology_fabric.map
 endif
-if SLURM_2411
+if SLURM_EVAL
 slurmplugin_LTLIBRARIES += plugins/topology/fabric/topology_fabric.la
 plugins_topology_fabric_topology_fabric_la_SOURCES = \
-	plugins/topology/fabric/topology_fabric_2411.c \
+	plugins/topology/fabric/topology_fabric_eval.c \
+	plugins/topology/fabric/switch_table.c plugins/topology/fabric/switch_table.h \
 	$(TOPOLOGY_FABRIC_MODEL_SOURCES) $(FABRIC_PLACE_SOURCES) $(PLUGIN_COMMON_SOURCES)
 plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \
 	-I$(top_srcdir)/topology -I$(top_srcdir)/select
@@ -32,11 +33,11 @@ plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \
 # calls slurmctld functions, which slurmd and the commands (they load this
 # plugin too) do not have: bind lazily, as Slurm's own topology plugins do.
 plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,lazy \
-	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_2411.map
+	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_eval.map
 plugins_topology_fabric_topology_fabric_la_LIBADD = select/libfabsched_select.la \
 	topology/libfabsched_topology.la libfabsched_common.la \
 	$(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD)
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
-	plugins/topology/fabric/topology_fabric_2411.map
+	plugins/topology/fabric/topology_fabric_eval.map
 endif
 endif

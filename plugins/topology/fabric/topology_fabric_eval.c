@@ -1,33 +1,41 @@
 /*
- * topology/fabric — Slurm 24.11 glue of fabsched's fabric model.
+ * topology/fabric — the glue of fabsched's fabric model for the Slurm
+ * releases whose node choice goes through the topology plugin: 24.11,
+ * 25.11 and 26.05 (one source; the entry points differ by release as
+ * marked below).
  *
- * From 23.11 on, Slurm's node choice for a job goes through the topology
- * plugin (cons_tres calls topology_g_eval_nodes), so on 24.11 this plugin
- * does what select/cons_tres_fabric does on 22.05: fabric_place() (the
- * same placement engine, plugins/common/fabric_place.c) picks the locality
- * domain and Slurm's common node choice (common_topo_choose_nodes, from
- * Slurm's own topology/common library) picks nodes, cores and GRES inside
- * it.  SelectType stays select/cons_tres.
+ * From 23.11 on, cons_tres calls topology_g_eval_nodes for a job's nodes,
+ * so this plugin does what select/cons_tres_fabric does on 22.05:
+ * fabric_place() (the same placement engine, plugins/common/fabric_place.c)
+ * picks the locality domain and Slurm's common node choice
+ * (common_topo_choose_nodes, from Slurm's own topology/common library)
+ * picks nodes, cores and GRES inside it.  SelectType stays
+ * select/cons_tres.
  *
  * The rest mirrors the 22.05 flavour: the switches of the JSON fabric model
- * (the library's Slurm tree, fst_slurm_tree_build) for `scontrol show
- * topology`, node sets named after switches, whole-rack masks and
- * fragmentation for backfill; node ranking in fabric order; node addresses
- * "spine01.leaf02.n005" with pattern "switch.switch.node".  The switch
- * table is this plugin's own: 24.11 has no global one.
+ * for `scontrol show topology` (switch_table.c), node sets named after
+ * switches, whole-rack masks and fragmentation for backfill; node ranking
+ * in fabric order; node addresses "spine01.leaf02.n005" with pattern
+ * "switch.switch.node".
+ *
+ * 25.11 and later: every entry point takes a topology context.  The plugin
+ * keeps its state in its own statics (one fabric per cluster), so it
+ * accepts one context, the default one Slurm makes when there is no
+ * topology.yaml (topology.yaml names only Slurm's own plugins and makes
+ * Slurm ignore TopologyPlugin=).  26.05: one-node jobs are not taken off
+ * the placement path (allow_one_node false), and task ranks follow the
+ * racks (get_rank), as topology/tree's do.
  *
  * --switches=N[@wait] means at most N racks (leaf switches), waiting up to
  * the given time (or the partition's bound), then relaxed.
  *
  * Failure never stops a daemon: a bad fabsched.conf or a missing or bad
- * model is logged with error() and the plugin behaves like topology/default
+ * model is logged with error() and the plugin behaves like topology/flat
  * until the next reconfiguration.
  */
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "src/common/slurm_xlator.h"
@@ -49,88 +57,30 @@
 #include "fabric_model.h"
 #include "fabric_place.h"
 #include "fabsched_select.h"
-#include "fabsched_topo.h"
+#include "switch_table.h"
 
 const char plugin_name[] = "fabsched fabric topology plugin";
 const char plugin_type[] = "topology/fabric";
-/* unique among topology plugins (Slurm's own are 100-103); it tags the
+/* unique among topology plugins (Slurm's own are 100-106); it tags the
  * packed `scontrol show topology` data, which only this plugin reads */
 const uint32_t plugin_id = 4021;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-/* One switch as scontrol shows it, and the nodes below it. */
-struct fab_switch {
-	char *name;
-	uint16_t level;
-	uint32_t link_speed;
-	char *nodes;		/* leaves: ranged node list */
-	char *switches;		/* others: ranged child list */
-	bitstr_t *node_bitmap;	/* [node_record_count] */
-};
+/* the model hand-off from the ranking to the table (fabric_model.h) */
+static pthread_mutex_t model_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* What `scontrol show topology` receives (packed, unpacked). */
-struct fab_info {
-	uint32_t count;
-	struct fab_switch *sw;	/* node_bitmap unused */
-};
+#define SINCE_2511 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
+#define SINCE_2605 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fab_switch *table;
-static int table_count;
-static struct fst_slurm_tree *tree;	/* behind the table: node addresses */
-
-/* ------------------------------------------------------------ switch table */
-
-static void _free_switch(struct fab_switch *s)
-{
-	xfree(s->name);
-	xfree(s->nodes);
-	xfree(s->switches);
-	FREE_NULL_BITMAP(s->node_bitmap);
-}
-
-static void _free_table(void)
-{
-	for (int i = 0; i < table_count; i++)
-		_free_switch(&table[i]);
-	xfree(table);
-	table_count = 0;
-	fst_slurm_tree_free(tree);
-	tree = NULL;
-}
-
-/* The table from the model; on failure it stays empty (logged). */
-static void _build_table(const struct fst_model *m)
-{
-	if (!(tree = fabric_model_tree(m, plugin_type)))
-		return;
-	table = xcalloc(tree->nsw, sizeof(*table));
-	table_count = tree->nsw;
-	/* records come leaves first: children always precede their parents */
-	for (int i = 0; i < tree->nsw; i++) {
-		const struct fst_slurm_switch *s = &tree->sw[i];
-		struct fab_switch *r = &table[i];
-
-		r->name = xstrdup(s->name);
-		r->level = s->level;
-		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX :
-			(uint32_t)s->link_speed;
-		if (s->level == 0) {
-			r->nodes = xstrdup(s->nodelist);
-			r->node_bitmap = fabric_model_leaf_nodes(s);
-		} else {
-			r->node_bitmap = bit_alloc(node_record_count);
-			r->switches = xstrdup(s->childlist);
-			for (int k = 0; k < s->nchildren; k++)
-				bit_or(r->node_bitmap,
-				       table[s->children[k]].node_bitmap);
-		}
-	}
-	info("%s: %d switches on %d levels%s, %d nodes", plugin_type,
-	     tree->nsw, tree->max_level + 1,
-	     tree->virtual_root >= 0 ? " (with a virtual root)" : "",
-	     tree->nnodes);
-}
+#if SINCE_2511
+/* Exclusive=TOPO partitions and --exclusive=topo: whole racks (whole_topo) */
+const bool supports_exclusive_topo = true;
+#define CTX_ARG , void *tctx __attribute__((unused))
+#define CTX_PARAM topology_ctx_t *tctx
+#else
+#define CTX_ARG
+#define CTX_PARAM void
+#endif
 
 /* ------------------------------------------------------------ entry points */
 
@@ -143,30 +93,43 @@ extern int init(void)
 
 extern int fini(void)
 {
-	pthread_mutex_lock(&lock);
-	_free_table();
+	fabric_table_free();
+	pthread_mutex_lock(&model_lock);
 	fabric_model_drop();
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&model_lock);
 	if (running_in_slurmctld())
 		fabric_place_fini();
 	return SLURM_SUCCESS;
 }
 
 /* slurmctld (start, reconfigure) and slurmd.  Always SLURM_SUCCESS. */
-extern int topology_p_build_config(void)
+extern int topology_p_build_config(CTX_PARAM)
 {
 	struct fst_model *m;
 
-	pthread_mutex_lock(&lock);
+#if SINCE_2511
+	if (tctx && tctx->plugin)	/* from topology.yaml: Slurm's types only */
+		error("%s: topology.yaml context %s names plugin %s; topology/fabric is configured with TopologyPlugin=topology/fabric and no topology.yaml",
+		      plugin_type, tctx->name, tctx->plugin);
+#endif
+	pthread_mutex_lock(&model_lock);
 	m = fabric_model_take(plugin_type);
-	_free_table();
-	if (m && node_record_count)
-		_build_table(m);
+	fabric_table_build(m, plugin_type);
+	pthread_mutex_unlock(&model_lock);
 	fst_model_free(m);
-	pthread_mutex_unlock(&lock);
 	if (running_in_slurmctld())
 		fabric_place_reconfigure();
 	return SLURM_SUCCESS;
+}
+
+extern bool topology_p_generate_node_ranking(CTX_PARAM)
+{
+	bool ranked;
+
+	pthread_mutex_lock(&model_lock);
+	ranked = fabric_model_rank_keep(plugin_type);
+	pthread_mutex_unlock(&model_lock);
+	return ranked;
 }
 
 /* State of topo_eval before the first try, restored before each next one. */
@@ -202,6 +165,9 @@ static int _try(bitstr_t *cand, void *arg)
 		_restore_cores(te->avail_core, c->cores);
 		te->max_nodes = c->max_nodes;
 		te->avail_cpus = c->avail_cpus;
+#if SINCE_2605
+		te->eval_action = EVAL_ACTION_NONE;
+#endif
 	}
 	bit_copybits(te->node_map, cand);
 	return common_topo_choose_nodes(te);
@@ -245,194 +211,50 @@ extern int topology_p_eval_nodes(topology_eval_t *te)
 }
 
 /* Grow @node_mask to whole racks (leaf switches) it touches. */
-extern int topology_p_whole_topo(bitstr_t *node_mask)
+extern int topology_p_whole_topo(bitstr_t *node_mask CTX_ARG)
 {
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < table_count; i++)
-		if (table[i].level == 0 &&
-		    bit_overlap_any(table[i].node_bitmap, node_mask))
-			bit_or(node_mask, table[i].node_bitmap);
-	pthread_mutex_unlock(&lock);
+	fabric_table_whole_racks(node_mask);
 	return SLURM_SUCCESS;
 }
 
 /* Nodes below the switch named @name (the caller does not free it). */
-extern bitstr_t *topology_p_get_bitmap(char *name)
+extern bitstr_t *topology_p_get_bitmap(char *name CTX_ARG)
 {
-	bitstr_t *b = NULL;
-
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < table_count && !b; i++)
-		if (!xstrcmp(table[i].name, name))
-			b = table[i].node_bitmap;
-	pthread_mutex_unlock(&lock);
-	return b;
-}
-
-extern bool topology_p_generate_node_ranking(void)
-{
-	bool ranked;
-
-	pthread_mutex_lock(&lock);
-	ranked = fabric_model_rank_keep(plugin_type);
-	pthread_mutex_unlock(&lock);
-	return ranked;
+	return fabric_table_bitmap(name);
 }
 
 /* Address of a node in the fabric ("spine01.leaf02.n005", pattern
  * "switch.switch.node"); the node alone when it is on no switch. */
 extern int topology_p_get_node_addr(char *node_name, char **paddr,
-				    char **ppattern)
+				    char **ppattern CTX_ARG)
 {
-	int rc;
-
-	pthread_mutex_lock(&lock);
-	rc = fabric_model_node_addr(tree, node_name, paddr, ppattern);
-	pthread_mutex_unlock(&lock);
-	return rc;
+	return fabric_table_node_addr(node_name, paddr, ppattern);
 }
 
 extern int topology_p_split_hostlist(hostlist_t *hl, hostlist_t ***sp_hl,
-				     int *count, uint16_t tree_width)
+				     int *count, uint16_t tree_width CTX_ARG)
 {
 	return common_topo_split_hostlist_treewidth(hl, sp_hl, count,
 						    tree_width);
 }
 
-extern int topology_p_topology_free(void *data)
+extern int topology_p_get(topology_data_t type, void *data CTX_ARG)
 {
-	struct fab_info *info = data;
-
-	if (!info)
-		return SLURM_SUCCESS;
-	for (uint32_t i = 0; i < info->count; i++)
-		_free_switch(&info->sw[i]);
-	xfree(info->sw);
-	xfree(info);
-	return SLURM_SUCCESS;
-}
-
-extern int topology_p_get(topology_data_t type, void *data)
-{
-	int rc = SLURM_SUCCESS;
-
-	pthread_mutex_lock(&lock);
 	switch (type) {
-	case TOPO_DATA_TOPOLOGY_PTR: {
-		dynamic_plugin_data_t **out = data;
-		struct fab_info *info = xmalloc(sizeof(*info));
-
-		info->count = table_count;
-		info->sw = xcalloc(table_count + 1, sizeof(*info->sw));
-		for (int i = 0; i < table_count; i++) {
-			info->sw[i].name = xstrdup(table[i].name);
-			info->sw[i].level = table[i].level;
-			info->sw[i].link_speed = table[i].link_speed;
-			info->sw[i].nodes = xstrdup(table[i].nodes);
-			info->sw[i].switches = xstrdup(table[i].switches);
-		}
-		*out = xmalloc(sizeof(**out));
-		(*out)->data = info;
-		(*out)->plugin_id = plugin_id;
-		break;
-	}
+	case TOPO_DATA_TOPOLOGY_PTR:
+		*(dynamic_plugin_data_t **)data = fabric_info_get(plugin_id);
+		return SLURM_SUCCESS;
 	case TOPO_DATA_REC_CNT:
-		*(int *)data = table_count;
-		break;
-	case TOPO_DATA_EXCLUSIVE_TOPO:
-		*(int *)data = 0;
-		break;
+		*(int *)data = fabric_table_count();
+		return SLURM_SUCCESS;
+	case TOPO_DATA_EXCLUSIVE_TOPO:	/* named contexts (25.11+), 24.11 */
+		*(int *)data = 1;
+		return SLURM_SUCCESS;
 	default:
 		error("%s: topology data type %d is not known", plugin_type,
 		      (int)type);
-		rc = SLURM_ERROR;
+		return SLURM_ERROR;
 	}
-	pthread_mutex_unlock(&lock);
-	return rc;
-}
-
-extern int topology_p_topology_pack(void *data, buf_t *buffer,
-				    uint16_t protocol_version)
-{
-	struct fab_info *info = data;
-
-	pack32(info->count, buffer);
-	for (uint32_t i = 0; i < info->count; i++) {
-		packstr(info->sw[i].name, buffer);
-		pack16(info->sw[i].level, buffer);
-		pack32(info->sw[i].link_speed, buffer);
-		packstr(info->sw[i].nodes, buffer);
-		packstr(info->sw[i].switches, buffer);
-	}
-	return SLURM_SUCCESS;
-}
-
-extern int topology_p_topology_unpack(void **out, buf_t *buffer,
-				      uint16_t protocol_version)
-{
-	struct fab_info *info = xmalloc(sizeof(*info));
-
-	*out = info;
-	safe_unpack32(&info->count, buffer);
-	if (info->count > remaining_buf(buffer))	/* at least a byte each */
-		goto unpack_error;
-	info->sw = xcalloc(info->count + 1, sizeof(*info->sw));
-	for (uint32_t i = 0; i < info->count; i++) {
-		safe_unpackstr(&info->sw[i].name, buffer);
-		safe_unpack16(&info->sw[i].level, buffer);
-		safe_unpack32(&info->sw[i].link_speed, buffer);
-		safe_unpackstr(&info->sw[i].nodes, buffer);
-		safe_unpackstr(&info->sw[i].switches, buffer);
-	}
-	return SLURM_SUCCESS;
-
-unpack_error:
-	topology_p_topology_free(info);
-	*out = NULL;
-	return SLURM_ERROR;
-}
-
-static void _print_switch(const struct fab_switch *s, char **out)
-{
-	xstrfmtcat(*out, "SwitchName=%s Level=%u LinkSpeed=%u", s->name,
-		   s->level, s->link_speed);
-	if (s->nodes)
-		xstrfmtcat(*out, " Nodes=%s", s->nodes);
-	if (s->switches)
-		xstrfmtcat(*out, " Switches=%s", s->switches);
-	xstrcat(*out, "\n");
-}
-
-/* All switches; or the one named @name; or the leaves holding node @name. */
-extern int topology_p_topology_print(void *data, char *name, char **out)
-{
-	struct fab_info *info = data;
-
-	*out = NULL;
-	if (!info || !info->count) {
-		error("%s: no fabric topology is loaded (see slurmctld's log)",
-		      plugin_type);
-		return SLURM_SUCCESS;
-	}
-	for (uint32_t i = 0; i < info->count; i++)
-		if (!name || !*name || !xstrcmp(info->sw[i].name, name))
-			_print_switch(&info->sw[i], out);
-	if (*out || !name || !*name)
-		return SLURM_SUCCESS;
-	for (uint32_t i = 0; i < info->count; i++) {
-		hostset_t *hs;
-
-		if (!info->sw[i].nodes ||
-		    !(hs = hostset_create(info->sw[i].nodes)))
-			continue;
-		if (hostset_within(hs, name))
-			_print_switch(&info->sw[i], out);
-		hostset_destroy(hs);
-	}
-	if (!*out)
-		error("%s: no switch or node named %s in the fabric topology",
-		      plugin_type, name);
-	return SLURM_SUCCESS;
 }
 
 /*
@@ -440,21 +262,133 @@ extern int topology_p_topology_print(void *data, char *name, char **out)
  * bf_topopt compares placements by it): the free nodes that lie in racks
  * which are only partly free.
  */
-extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask)
+extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask CTX_ARG)
 {
-	uint32_t frag = 0;
-
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < table_count; i++) {
-		int free_n, all;
-
-		if (table[i].level != 0)
-			continue;
-		free_n = bit_overlap(table[i].node_bitmap, node_mask);
-		all = bit_set_count(table[i].node_bitmap);
-		if (free_n && free_n < all)
-			frag += free_n;
-	}
-	pthread_mutex_unlock(&lock);
-	return frag;
+	return fabric_table_fragmentation(node_mask);
 }
+
+#if SINCE_2511
+#define TOPOINFO(name) topology_p_topoinfo_##name
+#else
+#define TOPOINFO(name) topology_p_topology_##name
+#endif
+
+extern int TOPOINFO(free)(void *data)
+{
+	return fabric_info_free(data);
+}
+
+extern int TOPOINFO(pack)(void *data, buf_t *buffer,
+			  uint16_t protocol_version)
+{
+	return fabric_info_pack(data, buffer);
+}
+
+extern int TOPOINFO(unpack)(void **out, buf_t *buffer,
+			    uint16_t protocol_version)
+{
+	return fabric_info_unpack(out, buffer);
+}
+
+#if SINCE_2511
+/* The switch named @unit, or the leaves holding @nodes_list. */
+extern int topology_p_topoinfo_print(void *data, char *nodes_list, char *unit,
+				     char **out)
+{
+	return fabric_info_print(data, nodes_list, unit, out, plugin_type);
+}
+#else
+/* All switches; or the one named @name; or the leaves holding node @name. */
+extern int topology_p_topology_print(void *data, char *name, char **out)
+{
+	fabric_info_print(data, NULL, name, out, plugin_type);
+	if (!*out && name && *name)
+		fabric_info_print(data, name, NULL, out, plugin_type);
+	return SLURM_SUCCESS;
+}
+#endif
+
+#if SINCE_2511
+/* A node's place comes from the fabric model: a Topology= string of
+ * slurm.conf or `scontrol update` is not read. */
+extern int topology_p_add_rm_node(node_record_t *node_ptr, char *unit,
+				  topology_ctx_t *tctx)
+{
+	if (unit)
+		verbose("%s: %s: Topology=%s not used, the fabric model places the node",
+			plugin_type, node_ptr->name, unit);
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_destroy_config(topology_ctx_t *tctx)
+{
+	fabric_table_free();
+	return SLURM_SUCCESS;
+}
+
+/* No per-job topology data. */
+extern void topology_p_jobinfo_free(void *topo_jobinfo)
+{
+}
+
+extern void topology_p_jobinfo_pack(void *topo_jobinfo, buf_t *buffer,
+				    uint16_t protocol_version)
+{
+}
+
+extern int topology_p_jobinfo_unpack(void **topo_jobinfo, buf_t *buffer,
+				     uint16_t protocol_version)
+{
+	*topo_jobinfo = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern int topology_p_jobinfo_get(topology_jobinfo_type_t type,
+				  void *topo_jobinfo, void *data)
+{
+	return ESLURM_NOT_SUPPORTED;
+}
+
+/* "default:spine01:leaf02" for a node (kept by power saving). */
+extern void topology_p_get_topology_str(node_record_t *node_ptr,
+					char **topology_str_ptr,
+					topology_ctx_t *tctx)
+{
+	fabric_table_path(node_ptr->index, tctx && tctx->name ? tctx->name :
+			  "default", topology_str_ptr);
+}
+#endif
+
+#if SINCE_2605
+/* One-node jobs stay on the placement path (best fit among racks). */
+extern bool topology_p_allow_one_node(void *tctx)
+{
+	return false;
+}
+
+extern int topology_p_eval_node(topology_eval_t *te, int node_inx)
+{
+	return common_test_node(te, node_inx);
+}
+
+/* Tasks in rack order: each node's rank is its leaf switch's. */
+extern int topology_p_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank,
+			       uint32_t *size, void *tctx)
+{
+	uint32_t n = 0;
+
+	*node_rank = NULL;
+	*size = 0;
+	if (!node_bitmap || !fabric_table_count() ||
+	    !(n = bit_set_count(node_bitmap)))
+		return SLURM_SUCCESS;
+	*node_rank = xcalloc(n, sizeof(**node_rank));
+	*size = n;
+	n = 0;
+	for (int i = 0; i < bit_size(node_bitmap) && n < *size; i++)
+		if (bit_test(node_bitmap, i))
+			(*node_rank)[n++] = fabric_table_leaf_rank(i) <<
+				TOPO_RANK_ID_SHIFT;
+	return SLURM_SUCCESS;
+}
+#endif
