@@ -456,7 +456,7 @@ static void _unplaced(struct run *r, struct fse_outcome *o)
 		c->st.waits++;
 		o->waits = true;
 		snprintf(o->pending, sizeof(o->pending),
-			 "Locality: %s; %s, waited %s", r->tries ?
+			 "Locality: %s, %s, waited %s", r->tries ?
 			 "no domain has the cores or memory free" :
 			 r->res.reason, r->loc, r->waited);
 		_log(c, FSE_LOG_DEBUG, "%s: pending: %s", r->j->label,

@@ -155,20 +155,41 @@ static void _unnote(job_record_t *job_ptr, const char *note)
 		c[lc - ln - 2] = '\0';
 }
 
+#define WAIT_NOTE "fabsched: Locality: "
+
+/* Drop the waiting note (WAIT_NOTE...) from the job's SystemComment. */
+static void _unwait(job_record_t *job_ptr)
+{
+	char *c = job_ptr->system_comment, *w, *end;
+
+	if (!c || !(w = strstr(c, WAIT_NOTE)))
+		return;
+	end = strstr(w, "; ");
+	if (end)
+		memmove(w, end + 2, strlen(end + 2) + 1);
+	else if (w == c)
+		xfree(job_ptr->system_comment);
+	else
+		w[-2] = '\0';	/* and the "; " before it */
+}
+
+/*
+ * Why the job waits, where users read it.  22.05 keeps a select plugin's
+ * state_desc when the reason is one slurmctld was told the plugin set
+ * (node_scheduler.c, select_nodes: WAIT_BLOCK_MAX_ERR or
+ * WAIT_BLOCK_D_ACTION), so squeue's Reason shows it.  24.11 and later
+ * replace any plugin's text with their own ("Resources"), so there (and
+ * on every release, for one place to look) the job's SystemComment holds
+ * it too: `squeue -O system_comment`, `scontrol show job`.
+ */
 static void _set_pending(job_record_t *job_ptr, const char *why)
 {
-	/*
-	 * slurmctld replaces the state_desc of a job whose job_test failed
-	 * with plain "Resources" unless the reason is one it was told the
-	 * select plugin set (node_scheduler.c, select_nodes): in 22.05 that is
-	 * WAIT_BLOCK_MAX_ERR or WAIT_BLOCK_D_ACTION.  squeue and scontrol
-	 * show state_desc, so users read the text.  24.11 has no such
-	 * reason: there the main scheduler shows "Resources" (the text stays
-	 * in slurmctld's log at debug level).
-	 */
+	_unwait(job_ptr);
+	xstrfmtcat(job_ptr->system_comment, "%s%s%s",
+		   job_ptr->system_comment ? "; " : "", "fabsched: ", why);
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 	xfree(job_ptr->state_desc);
 	job_ptr->state_desc = xstrdup(why);
-#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 	job_ptr->state_reason = WAIT_BLOCK_MAX_ERR;
 #endif
 }
@@ -264,6 +285,9 @@ int fabric_place(const struct fabric_ask *ask)
 	}
 	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
 	_unnote(job_ptr, o.take_back);
+	/* a start (not backfill's planning of a later one) ends the wait */
+	if (o.started && !(job_ptr->bit_flags & BACKFILL_TEST))
+		_unwait(job_ptr);
 	if (o.started && o.note)
 		xstrfmtcat(job_ptr->system_comment, "%s%s",
 			   job_ptr->system_comment ? "; " : "", o.note);

@@ -71,7 +71,7 @@ k 5 4
 l 3 4"
 NJOBS=$(wc -l <<<"$MIX")
 
-tap_plan 16
+tap_plan 17
 
 # ------------------------------------------------------------ staging
 work=$D.placement
@@ -198,22 +198,32 @@ for ((i = 0; i < 28; i++)); do
 	if [ "$(fs_flavour)" = 22.05 ]; then
 		reason=$(squeue -h -j "$rid" -o %R 2>/dev/null)
 	else
-		# 24.11 keeps no reason text of a plugin: slurmctld's log has it
-		reason=$(grep -o "JobId=$rid: pending: Locality: .*" "$D/ctld/slurmctld.log" | tail -1)
+		# 24.11 and later replace a plugin's reason text with their
+		# own: fabsched's is in the job's SystemComment
+		reason=$(squeue -h -j "$rid" -O system_comment:600 2>/dev/null)
 	fi
 	seen+=("$(($(date +%s) - t0))s $reason")
 	grep -q 'Locality: waiting for one rack' <<<"$reason" && break
 	sleep 0.5
 done
-where=squeue; [ "$(fs_flavour)" = 22.05 ] || where="slurmctld's log"
+where="squeue's Reason"; [ "$(fs_flavour)" = 22.05 ] || where="squeue -O system_comment"
 tap_ok "grep -q 'Locality: waiting for one rack' <<<\"\$reason\"" "pending job $rid: why is in $where: $reason" ||
-	tap_diag "${seen[@]}"
+	tap_diag "${seen[@]}" "$(scontrol show job "$rid")"
 cl_wait_job "$rid" 120
 tap_ok $? "job $rid ran once its wait bound (15 s) had passed"
 started=$(epoch "$(cl_job_field "$rid" StartTime)")
 comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
-tap_ok "[ $((started - t0)) -ge 14 ] && grep -q 'locality rack@00:00:15 relaxed' <<<\"\$comment\"" \
-	"job $rid waited $((started - t0)) s, then recorded: $comment"
+tap_ok "[ $((started - t0)) -ge 14 ] && grep -q 'locality rack@00:00:15 relaxed' <<<\"\$comment\" &&
+	! grep -q 'fabsched: Locality:' <<<\"\$comment\"" \
+	"job $rid waited $((started - t0)) s, then recorded (its waiting note gone): $comment"
+# its ranks rack by rack: the ranks of one rack adjacent (26.05 lays tasks
+# out in the order topology/fabric's get_rank gives; earlier releases in
+# node order, which is fabric order)
+order=$(sed -n 's/^rank=\([0-9]*\) .*node=\([^ ]*\) .*/\1 \2/p' "$(cl_job_output "$rid")" |
+	sort -n | while read -r _ n; do echo "${RACK_OF[$n]:-?}"; done | uniq | tr '\n' ' ')
+nr=$(wc -w <<<"$order")
+tap_ok "[ $nr -ge 2 ] && [ $nr = \$(tr ' ' '\n' <<<\"\$order\" | sed '/^$/d' | sort -u | wc -l) ]" \
+	"job $rid: ranks in rack order, each rack's ranks adjacent (racks by rank: $order)"
 # 12-13: LocalityTarget, with the fillers still holding 3 nodes per rack.
 # Of the jobs so far that fit a rack, all but the relaxed one got a rack
 # (the mix's 10, the 4 fillers): 14 of 15.  A 4-node job counted as a miss
