@@ -2,14 +2,17 @@
 # The test command: build everything (installing what is needed), run the
 # unit and fuzz-smoke tests (`make check`), the cluster and regression tests
 # (`make check-cluster`: real Slurm daemons, needs root) on Debian 12's Slurm
-# 22.05, `make distcheck`, then the same cluster suite on Slurm 24.11 (built
-# from source once, cached: scripts/slurm-build.sh), and print one line:
+# 22.05, `make distcheck`, then the same cluster suite on each Slurm release
+# built from source (24.11.5, 25.11.7, 26.05.3; each built once and cached:
+# scripts/slurm-build.sh), and print one line:
 # "N passed, N failed, N skipped".
 #
-# Usage: scripts/check.sh [--no-cluster] [--no-distcheck] [--no-2411]
-# Environment: FABSCHED_BUILD (build directory, default ./build; the 24.11
-# build goes to $FABSCHED_BUILD-slurm-24.11), FABSCHED_SLURM_2411 (the 24.11
-# release, default 24.11.5).
+# Usage: scripts/check.sh [--no-cluster] [--no-distcheck]
+#                         [--releases "24.11.5 25.11.7 26.05.3"]
+#   --releases LIST   the source-built releases to run the cluster suite on
+#                     ("" for none); default $FABSCHED_SLURM_RELEASES or all
+# Environment: FABSCHED_BUILD (build directory, default ./build; release R's
+# build goes to $FABSCHED_BUILD-slurm-MAJOR.MINOR of R).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,17 +20,25 @@ build=${FABSCHED_BUILD:-$top/build}
 export FABSCHED_BUILD="$build"
 run_cluster=yes
 run_distcheck=yes
-run_2411=yes
-for a in "$@"; do
-	case $a in
+releases=${FABSCHED_SLURM_RELEASES-24.11.5 25.11.7 26.05.3}
+while [ $# -gt 0 ]; do
+	case $1 in
 	--no-cluster) run_cluster=no ;;
 	--no-distcheck) run_distcheck=no ;;
-	--no-2411) run_2411=no ;;
-	*) echo "check: unknown argument '$a'; accepted: --no-cluster --no-distcheck --no-2411" >&2; exit 2 ;;
+	--releases)
+		[ $# -ge 2 ] || { echo "check: --releases needs a list, e.g. --releases \"25.11.7 26.05.3\" (\"\" for none)" >&2; exit 2; }
+		releases=$2
+		shift ;;
+	*) echo "check: unknown argument '$1'; accepted: --no-cluster --no-distcheck --releases LIST" >&2; exit 2 ;;
 	esac
+	shift
 done
-release_2411=${FABSCHED_SLURM_2411:-24.11.5}
-build_2411=$build-slurm-24.11
+# the build directory of each release, and every build directory
+rbuild() { echo "$build-slurm-${1%.*}"; }
+builds=$build
+for r in $releases; do
+	builds="$builds $(rbuild "$r")"
+done
 
 extra_pass=0 extra_fail=0 extra_skip=0
 step() {  # step NAME CMD...: one counted result for a whole command
@@ -60,36 +71,47 @@ if [ "$run_distcheck" = yes ]; then
 	step "make distcheck" sh -c 'make -j"$(nproc)" distcheck >distcheck.log 2>&1 || { tail -n 40 distcheck.log; exit 1; }'
 fi
 
-# The cluster suite again on Slurm 24.11 (unit tests do not depend on the
-# release: they ran once above).
-slurm_2411() {
-	local t0
+# The cluster suite again on each source-built release (unit tests do not
+# depend on the release: they ran once above).
+slurm_release() {
+	local t0 rc
 	t0=$(date +%s)
-	FABSCHED_BUILD=$build_2411 "$top/scripts/build.sh" --slurm "$release_2411" \
-		>"$build_2411.log" 2>&1 || { tail -n 40 "$build_2411.log"; return 1; }
-	echo "check: Slurm $release_2411 and fabsched for it ready in $(($(date +%s) - t0)) s"
+	FABSCHED_BUILD=$(rbuild "$1") "$top/scripts/build.sh" --slurm "$1" \
+		>"$(rbuild "$1").log" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] || tail -n 40 "$(rbuild "$1").log"
+	[ "$rc" -eq 0 ] && echo "check: Slurm $1 and fabsched for it ready in $(($(date +%s) - t0)) s"
+	return "$rc"
 }
-if [ "$run_cluster" = yes ] && [ "$run_2411" = yes ]; then
-	find "$build_2411/tests" -name '*.trs' -delete 2>/dev/null
-	t0=$(date +%s)
-	mkdir -p "$(dirname "$build_2411")"
-	step "Slurm $release_2411: build Slurm (cached) and fabsched for it" slurm_2411
-	if [ -f "$build_2411/Makefile" ]; then
-		(cd "$build_2411" && make check-cluster)
-		echo "check: the cluster suite on Slurm $release_2411 took $(($(date +%s) - t0)) s"
-	fi
+if [ "$run_cluster" = yes ]; then
+	for r in $releases; do
+		rb=$(rbuild "$r")
+		find "$rb/tests" -name '*.trs' -delete 2>/dev/null
+		t0=$(date +%s)
+		mkdir -p "$(dirname "$rb")"
+		echo "== Slurm $r: build Slurm (cached) and fabsched for it"
+		slurm_release "$r"
+		case $? in
+		0) echo "PASS: Slurm $r: build"; extra_pass=$((extra_pass + 1))
+		   (cd "$rb" && make check-cluster)
+		   echo "check: the cluster suite on Slurm $r took $(($(date +%s) - t0)) s" ;;
+		3) echo "SKIP: Slurm $r: its source is not on this machine (see above): the cluster suite did not run on it"
+		   extra_skip=$((extra_skip + 1)) ;;
+		*) echo "FAIL: Slurm $r: build"; extra_fail=$((extra_fail + 1)) ;;
+		esac
+	done
 	cd "$build" || exit 1
 fi
 
 # Print the failing tests' logs, then the one summary line.
-for t in $(find "$build/tests" "$build_2411/tests" -name '*.trs' 2>/dev/null | sort); do
+for t in $(for b in $builds; do find "$b/tests" -name '*.trs'; done 2>/dev/null | sort); do
 	if grep -Eq '^:test-result: (FAIL|ERROR|XPASS)' "$t"; then
 		echo "---- ${t%.trs}.log"
 		cat "${t%.trs}.log"
 	fi
 done
 count() {
-	find "$build/tests" "$build_2411/tests" -name '*.trs' -exec cat {} + 2>/dev/null |
+	for b in $builds; do find "$b/tests" -name '*.trs' -exec cat {} +; done 2>/dev/null |
 		grep -Ec "^:test-result: ($1)"
 }
 passed=$(( $(count 'PASS|XFAIL') + extra_pass ))

@@ -76,7 +76,7 @@ shared 1 -n 8 --mem-per-cpu=100
 spread 1 -n 4 --spread-job"
 NSHAPES=$(wc -l <<<"$SHAPES")
 
-tap_plan $((3 + 3 * NSHAPES))
+tap_plan $((4 + 3 * NSHAPES))
 
 # nodes: rack 1 (n001-n004) without gres
 : > "$work/nodes"
@@ -205,6 +205,28 @@ scontrol reconfigure
 for ((i = 0; i < 60; i++)); do scontrol ping >/dev/null 2>&1 && break; sleep 0.5; done
 load_racks "$work/topology.conf"
 run_all fabsched
+
+# --exclusive=topo (24.11 and later): the job's racks are its alone.  A
+# 2-node job beside it would best fit the 2 nodes left in its rack.
+rack_names() { for n in $(scontrol show hostnames "$1" 2>/dev/null); do echo "${RACK_OF[$n]:-?}"; done | sort -u | tr '\n' ' '; }
+if [ "$(fs_flavour)" = 22.05 ]; then
+	tap_skip "Slurm 22.05 has no --exclusive=topo" "exclusive topo: a job's rack is its alone"
+else
+	xa=$(cl_sbatch -N2 --exclusive=topo -t 2 -o /dev/null --wrap 'sleep 60')
+	for ((i = 0; i < 40; i++)); do
+		[ "$(cl_job_field "$xa" JobState)" = RUNNING ] && break
+		sleep 0.5
+	done
+	xb=$(cl_sbatch -N2 -t 2 -o /dev/null --wrap 'sleep 1')
+	cl_wait_job "$xb" 60 >/dev/null
+	ra=$(rack_names "$(cl_job_field "$xa" NodeList)")
+	rb=$(rack_names "$(job_records "$xb" | awk '{ print $2; exit }')")
+	tap_ok "[ -n \"\$ra\" ] && [ -n \"\$rb\" ] && [ \"\$ra\" != \"\$rb\" ] &&
+		[ \$(wc -w <<<\"\$ra\") = 1 ]" \
+		"exclusive topo: job $xa (-N2 --exclusive=topo) alone in rack $ra; job $xb (-N2) in rack $rb"
+	scancel "$xa" 2>/dev/null
+	cl_wait_job "$xa" 30 >/dev/null
+fi
 cl_down
 
 # ------------------------------------------------------------ run 2: stock
