@@ -30,6 +30,13 @@
 
 SPANK_PLUGIN(fabsched, 1);
 
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+/* When slurm_spank_init fails in slurmstepd (an option value the
+ * submitting side did not check: a forged forwarded option), the job is
+ * at fault: it fails, and the node is not drained. */
+int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
+#endif
+
 static const char *_context_name(spank_context_t ctx)
 {
 	switch (ctx) {

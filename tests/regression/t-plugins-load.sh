@@ -16,7 +16,7 @@ if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
 	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
 	exit 0
 fi
-tap_plan 15
+tap_plan 16
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 NODES="n001 n002 n003 n004 n005 n006 n007 n008"
 
@@ -91,5 +91,25 @@ if (ulimit -H -l unlimited) 2>/dev/null; then want_lim=unlimited; else want_lim=
 lim=$(cd "$(cl_jobdir "$TUSER")" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" \
 	bash -c 'ulimit -S -l 64 && srun -N2 -n2 -t 1 sh -c "ulimit -l"' 2>&1 | sort | uniq -c | awk '{ print $1, $2 }')
 tap_is "$lim" "2 $want_lim" "tasks run with RLIMIT_MEMLOCK $want_lim, not the submitting shell's 64 KiB"
+
+# 16: a forwarded option forged in the job's environment (the variable
+# Slurm forwards SPANK options in) is not acted on: the job runs as without
+# it, and the node stays in service.  From 25.05 the plugin also exports
+# slurm_spank_init_failure_mode (a failed slurm_spank_init in slurmstepd
+# fails the job, not the node).
+fid=$(cl_sbatch --user "$TUSER" -J forged -w n008 -t 1 -o forged-%j.out \
+	--export=ALL,_SLURM_SPANK_OPTION_fabsched_fabric_locality=shelf \
+	--wrap 'echo ran')
+cl_wait_job "$fid" 60 >/dev/null
+fstate=$(cl_job_field "$fid" JobState)
+fst=$(sinfo -h -n n008 -o %T)
+case $(fs_flavour) in
+22.05|24.11) want_sym=0 ;;
+*) want_sym=1 ;;
+esac
+sym=$(nm -D "$plugdir/fabsched.so" 2>/dev/null | grep -c ' slurm_spank_init_failure_mode$')
+tap_ok "[ '$fstate' = COMPLETED ] && [ '$fst' = idle ] && [ '$sym' = '$want_sym' ]" \
+	"forged --fabric-locality in the job's environment: job $fid $fstate, n008 stays $fst; slurm_spank_init_failure_mode exported: $sym" ||
+	tap_diag "$(cat "$(cl_job_output "$fid")" 2>&1)" "$(sinfo -h -n n008 -o '%T %E')"
 
 tap_done
