@@ -8,9 +8,10 @@
 # "N passed, N failed, N skipped".
 #
 # Usage: scripts/check.sh [--no-cluster] [--no-distcheck]
-#                         [--releases "24.11.5 25.11.7 26.05.3"]
+#                         [--releases "24.11.5 25.11.7 26.05.3" | --slurm R ...]
 #   --releases LIST   the source-built releases to run the cluster suite on
 #                     ("" for none); default $FABSCHED_SLURM_RELEASES or all
+#   --slurm R         that release (repeatable): --slurm 26.05.3
 # Environment: FABSCHED_BUILD (build directory, default ./build; release R's
 # build goes to $FABSCHED_BUILD-slurm-MAJOR.MINOR of R).
 set -u
@@ -29,7 +30,13 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || { echo "check: --releases needs a list, e.g. --releases \"25.11.7 26.05.3\" (\"\" for none)" >&2; exit 2; }
 		releases=$2
 		shift ;;
-	*) echo "check: unknown argument '$1'; accepted: --no-cluster --no-distcheck --releases LIST" >&2; exit 2 ;;
+	--slurm)	# one release; repeatable
+		[ $# -ge 2 ] || { echo "check: --slurm needs a release, e.g. --slurm 26.05.3" >&2; exit 2; }
+		[ -n "${slurm_given:-}" ] || releases=
+		slurm_given=yes
+		releases="$releases $2"
+		shift ;;
+	*) echo "check: unknown argument '$1'; accepted: --no-cluster --no-distcheck --releases LIST --slurm RELEASE" >&2; exit 2 ;;
 	esac
 	shift
 done

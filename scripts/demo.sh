@@ -5,23 +5,23 @@
 # model, run MPI jobs with srun --mpi=pmix, print where every rank landed
 # (which racks), and stop the cluster.
 #
-# Usage (root, Debian 12): scripts/demo.sh [--slurm 24.11.5]
-#   without --slurm, Debian 12's Slurm 22.05; with it, Slurm 24.11.5 built
+# Usage (root, Debian 12): scripts/demo.sh [--slurm 24.11.5|25.11.7|26.05.3]
+#   without --slurm, Debian 12's Slurm 22.05; with it, that Slurm release built
 #   from source once (scripts/slurm-build.sh, cached), where topology/fabric
 #   places the jobs.
 # Environment: FABSCHED_BUILD (build dir, default ./build or
-#              ./build-slurm-24.11), FABSCHED_CLUSTER_DIR (cluster state,
+#              ./build-slurm-MAJOR.MINOR), FABSCHED_CLUSTER_DIR (cluster state,
 #              default /var/lib/fabsched-demo).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 case ${1:-} in
 "") FABSCHED_BUILDDIR=$("$top/scripts/build.sh" | tail -n 1) ;;
 --slurm)
-	[ $# -eq 2 ] || { echo "usage: $0 [--slurm 24.11.5]" >&2; exit 2; }
+	[ $# -eq 2 ] || { echo "usage: $0 [--slurm 24.11.5|25.11.7|26.05.3]" >&2; exit 2; }
 	FABSCHED_BUILDDIR=$("$top/scripts/build.sh" --slurm "$2" | tail -n 1)
 	FABSCHED_CLUSTER_SLURM_PREFIX=$(sed -n 's/^SLURM_PREFIX = //p' "$FABSCHED_BUILDDIR/Makefile")
 	export FABSCHED_CLUSTER_SLURM_PREFIX ;;
-*) echo "usage: $0 [--slurm 24.11.5]" >&2; exit 2 ;;
+*) echo "usage: $0 [--slurm 24.11.5|25.11.7|26.05.3]" >&2; exit 2 ;;
 esac
 
 export FABSCHED_BUILDDIR
