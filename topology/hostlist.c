@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,16 +137,25 @@ int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size
 	return 0;
 }
 
+/*
+ * One name for compression: prefix, number and how Slurm's hostlist reads
+ * it.  A number is zero-padded to its width when it has leading zeros
+ * ("n007": width 3); an unpadded number ("n10") combines with padded ones
+ * whose width its digits reach ("n09,n10" is "n[09-10]"), and with other
+ * unpadded ones ("n9,n10" is "n[9-10]"), as Slurm's _width_equiv has it.
+ * cw is the width the name is printed at within its prefix's bracket.
+ */
 struct hn {
 	const char *name;
 	size_t plen;		/* prefix length */
-	int width;		/* padded width, 0 when not padded, -1 no number */
+	int digits;		/* digits of the number, -1 no number */
+	bool padded;
+	int cw;			/* class width: 0 unpadded, else the padding */
 	unsigned long num;
 };
 
-static int _hn_cmp(const void *a, const void *b)
+static int _prefix_cmp(const struct hn *x, const struct hn *y)
 {
-	const struct hn *x = a, *y = b;
 	size_t l = x->plen < y->plen ? x->plen : y->plen;
 	int c = strncmp(x->name, y->name, l);
 
@@ -153,11 +163,26 @@ static int _hn_cmp(const void *a, const void *b)
 		return c;
 	if (x->plen != y->plen)
 		return x->plen < y->plen ? -1 : 1;
-	if (x->width != y->width)
-		return x->width < y->width ? -1 : 1;
+	return 0;
+}
+
+/* By prefix, names without a number first, then class width, number. */
+static int _hn_cmp(const void *a, const void *b)
+{
+	const struct hn *x = a, *y = b;
+	int c = _prefix_cmp(x, y);
+
+	if (c)
+		return c;
+	if ((x->digits < 0) != (y->digits < 0))
+		return x->digits < 0 ? -1 : 1;
+	if (x->digits < 0)
+		return strcmp(x->name, y->name);
+	if (x->cw != y->cw)
+		return x->cw < y->cw ? -1 : 1;
 	if (x->num != y->num)
 		return x->num < y->num ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return 0;
 }
 
 struct sbuf {
@@ -189,6 +214,28 @@ static void _sb_add(struct sbuf *b, const char *s, size_t n)
 	b->s[b->len] = '\0';
 }
 
+/* Class widths: a padded name's own; an unpadded one's the largest padding
+ * of its prefix its digits reach, else 0.  h sorted by prefix. */
+static void _classes(struct hn *h, int n)
+{
+	for (int i = 0; i < n;) {
+		int j = i;
+
+		while (j < n && !_prefix_cmp(&h[i], &h[j]))
+			j++;
+		for (int k = i; k < j; k++) {
+			if (h[k].digits < 0 || h[k].padded)
+				continue;
+			h[k].cw = 0;
+			for (int m = i; m < j; m++)
+				if (h[m].padded && h[m].cw <= h[k].digits &&
+				    h[m].cw > h[k].cw)
+					h[k].cw = h[m].cw;
+		}
+		i = j;
+	}
+}
+
 char *fst_hostlist_compress(char *const *names, int n)
 {
 	struct hn *h = calloc((size_t)(n ? n : 1), sizeof(*h));
@@ -206,13 +253,18 @@ char *fst_hostlist_compress(char *const *names, int n)
 		h[i].name = s;
 		h[i].plen = d;
 		if (d == len || len - d > 9 || strchr(s, '[') || strchr(s, ',')) {
-			h[i].width = -1;
+			h[i].digits = -1;
 			h[i].plen = len;
 		} else {
 			h[i].num = strtoul(s + d, NULL, 10);
-			h[i].width = (s[d] == '0' && len - d > 1) ? (int)(len - d) : 0;
+			h[i].digits = (int)(len - d);
+			h[i].padded = s[d] == '0' && len - d > 1;
+			h[i].cw = h[i].padded ? h[i].digits : 0;
 		}
 	}
+	/* prefixes together, then the widths each unpadded name joins */
+	qsort(h, (size_t)n, sizeof(*h), _hn_cmp);
+	_classes(h, n);
 	qsort(h, (size_t)n, sizeof(*h), _hn_cmp);
 	_sb_add(&b, "", 0);
 	for (int i = 0; i < n;) {
@@ -220,18 +272,19 @@ char *fst_hostlist_compress(char *const *names, int n)
 
 		if (b.len)
 			_sb_add(&b, ",", 1);
-		if (h[i].width < 0) {
+		if (h[i].digits < 0) {
 			_sb_add(&b, h[i].name, strlen(h[i].name));
 			while (j < n && !strcmp(h[j].name, h[i].name))
 				j++;
 			i = j;
 			continue;
 		}
-		while (j < n && h[j].width == h[i].width && h[j].plen == h[i].plen &&
-		       !strncmp(h[j].name, h[i].name, h[i].plen))
+		/* one bracket per prefix */
+		while (j < n && h[j].digits >= 0 && !_prefix_cmp(&h[i], &h[j]))
 			j++;
 		_sb_add(&b, h[i].name, h[i].plen);
-		if (j == i + 1) {
+		if (j == i + 1 || (j == i + 2 && h[i + 1].cw == h[i].cw &&
+				   h[i + 1].num == h[i].num)) {
 			_sb_add(&b, h[i].name + h[i].plen, strlen(h[i].name + h[i].plen));
 			i = j;
 			continue;
@@ -240,15 +293,16 @@ char *fst_hostlist_compress(char *const *names, int n)
 		for (int k = i; k < j;) {
 			int e = k;
 
-			while (e + 1 < j && (h[e + 1].num == h[e].num + 1 || h[e + 1].num == h[e].num))
+			while (e + 1 < j && h[e + 1].cw == h[k].cw &&
+			       (h[e + 1].num == h[e].num + 1 || h[e + 1].num == h[e].num))
 				e++;
 			if (k > i)
 				_sb_add(&b, ",", 1);
 			if (e > k && h[e].num != h[k].num)
-				snprintf(tmp, sizeof(tmp), "%0*lu-%0*lu", h[k].width, h[k].num,
-					 h[k].width, h[e].num);
+				snprintf(tmp, sizeof(tmp), "%0*lu-%0*lu", h[k].cw, h[k].num,
+					 h[k].cw, h[e].num);
 			else
-				snprintf(tmp, sizeof(tmp), "%0*lu", h[k].width, h[k].num);
+				snprintf(tmp, sizeof(tmp), "%0*lu", h[k].cw, h[k].num);
 			_sb_add(&b, tmp, strlen(tmp));
 			k = e + 1;
 		}

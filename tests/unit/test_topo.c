@@ -444,6 +444,16 @@ static void test_hostlist(void **state)
 	s = fst_hostlist_compress(names, 7);
 	assert_string_equal(s, "gpu[9-10],n[001-003,010],x");
 	free(s);
+	/* one bracket per prefix, as Slurm writes it: an unpadded number
+	 * joins the padded ones its digits reach */
+	{
+		char *v2[] = { "gpu-c10", "gpu-c11", "gpu-c17", "gpu-c01",
+			       "gpu-c09", "gpu-c02", "n1", "n01", "n100" };
+
+		s = fst_hostlist_compress(v2, 9);
+		assert_string_equal(s, "gpu-c[01-02,09-11,17],n[1,01,100]");
+		free(s);
+	}
 }
 
 int main(void)

@@ -34,3 +34,11 @@ bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT)
 	tests/bench/bench_topo tests/bench/fattree-20k.ibnet
 CLEANFILES += tests/bench/fattree-20k.ibnet
 .PHONY: bench-topo
+
+# exported hostlists as Slurm writes them (scontrol show hostlistsorted)
+check_PROGRAMS += tests/unit/hostlist_compress
+tests_unit_hostlist_compress_SOURCES = tests/unit/hostlist_compress.c
+tests_unit_hostlist_compress_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology
+tests_unit_hostlist_compress_LDADD = topology/libfabsched_topology.la
+TESTS += tests/unit/test_hostlist_slurm.sh
+EXTRA_DIST += tests/unit/test_hostlist_slurm.sh
