@@ -402,6 +402,22 @@ static int _missing_uplinks(struct fst_model *m)
 }
 
 /* ------------------------------------------------------------ main */
+/* A fabric without a switch (one HCA, or HCAs cabled back to back): Slurm
+ * 25.11 and later refuse to start on a topology without a switch or block.
+ * RET -1 out of memory. */
+static int _no_switch(struct fst_model *m)
+{
+	int nsw = 0;
+
+	for (int d = 0; d < m->ndevs; d++)
+		nsw += m->devs[d].type == FST_SWITCH;
+	if (nsw)
+		return 0;
+	return fst_add_issue(m, FST_ISSUE_NO_SWITCH, FST_PROBLEM, -1, -1, -1, -1,
+			     "no switch in the fabric (%d HCA(s), %d host(s)): nothing to export as a topology; Slurm 25.11 and later refuse to start without a switch (topology/tree) or a block (topology/block)",
+			     m->ndevs, m->nhosts) ? -1 : 0;
+}
+
 int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen)
 {
 	struct fst_opts none = { 0 };
@@ -724,7 +740,7 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 		free(ord);
 	}
 
-	if (_degraded(m) || _missing_uplinks(m))
+	if (_degraded(m) || _missing_uplinks(m) || _no_switch(m))
 		goto oom;
 	m->classified = 1;
 	rc = 0;

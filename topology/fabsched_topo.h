@@ -69,7 +69,8 @@ enum fst_issue_kind {
 	FST_ISSUE_NAME,			/* switch name fallback, duplicate names */
 	FST_ISSUE_NO_NODES,		/* switch/plane without compute nodes */
 	FST_ISSUE_MISSING_NODE,		/* node of the node-list filter not in fabric */
-	FST_ISSUE_MISSING_LINK		/* fewer uplinks than the switch's peers */
+	FST_ISSUE_MISSING_LINK,		/* fewer uplinks than the switch's peers */
+	FST_ISSUE_NO_SWITCH		/* no switch at all: nothing to export */
 };
 
 struct fst_port {

@@ -456,10 +456,46 @@ static void test_hostlist(void **state)
 	}
 }
 
+/* One HCA and no switch: nothing Slurm 25.11+ would start with. */
+static void test_no_switch(void **state)
+{
+	static const char one[] =
+		"vendid=0x2c9\ndevid=0x1017\nsysimgguid=0x1\ncaguid=0x1\n"
+		"Hca\t1 \"H-0000000000000001\"\t\t# \"n001 mlx5_0\"\n";
+	struct fst_model *m = NULL;
+	char err[512] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int found = 0;
+
+	(void)state;
+	assert_int_equal(fst_parse_ibnet_buf(&m, one, sizeof(one) - 1, "one.topo",
+					     err, sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, NULL, err, sizeof(err)), 0);
+	for (int i = 0; i < m->nissues; i++)
+		if (m->issues[i].kind == FST_ISSUE_NO_SWITCH &&
+		    m->issues[i].severity == FST_PROBLEM)
+			found = 1;
+	assert_true(found);
+	assert_int_equal(fst_export_tree(m, f, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "one.topo: no switch in the fabric (1 HCA(s), 1 host(s), 0 switches)"));
+	err[0] = 0;
+	assert_int_equal(fst_export_block(m, f, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no switch"));
+	err[0] = 0;
+	assert_int_equal(fst_export_yaml(m, f, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "Slurm 25.11"));
+	fclose(f);
+	assert_int_equal(len, 0);	/* nothing half-written */
+	free(buf);
+	fst_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x5),
+		cmocka_unit_test(test_no_switch),
 		cmocka_unit_test(test_1topo),
 		cmocka_unit_test(test_1topo_map),
 		cmocka_unit_test(test_3topo),
