@@ -29,7 +29,8 @@ static void _sim_usage(FILE *out)
 "  -P, --racks-per-pod N   racks per pod switch (default 0: one pod)\n"
 "  -M, --model FILE        a fabric model (fabsched topo discover JSON)\n"
 "trace:\n"
-"      --ppn N             processors per node (default MaxProcs/MaxNodes, else 1)\n"
+"      --ppn N             processors per node (default: derived from the\n"
+"                          trace, printed with the reason: see fabsched(1))\n"
 "      --limit N           only the first N jobs\n"
 "scheduling:\n"
 "  -p, --policy LIST       comma-separated, repeatable: rack|pod|any[@WAIT]\n"
@@ -225,9 +226,16 @@ static int _sim_run(int argc, char **argv)
 		fprintf(stderr, "fabsched sim: %s\n", err);
 		goto out;
 	}
-	fprintf(stderr, "fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node; machine %s\n",
+	fprintf(stderr, "fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node (%s); machine %s; load %.2f\n",
 		trace_path, tr->njobs, tr->dropped_too_wide, tr->dropped_no_run,
-		tr->dropped_no_procs, tr->procs_per_node, m->desc);
+		tr->dropped_no_procs, tr->procs_per_node, tr->procs_why, m->desc,
+		fss_trace_load(tr));
+	{
+		char warn[1024];
+
+		if (fss_trace_warnings(tr, warn, sizeof(warn)))
+			fprintf(stderr, "%s", warn);
+	}
 	for (int i = 0; i < np; i++) {
 		struct fss_sim_opts o = { .bf_depth = depth, .progress = progress,
 					  .label = pol[i].name };

@@ -53,9 +53,14 @@ extern "C" {
  *  - requested time (field 9) unknown (<= 0): the run time; a requested
  *    time shorter than the run time is raised to it (the job would have
  *    been killed at its limit; the log says it was not);
- *  - nodes = ceil(processors / procs per node); procs per node: the
- *    option, else MaxProcs / MaxNodes of the header when both are given
- *    and divide exactly, else 1;
+ *  - nodes = ceil(processors / procs per node); procs per node, as an
+ *    analyst would derive it (procs_why says which and why): the option;
+ *    else MaxProcs / MaxNodes of the header when both are given and divide
+ *    exactly; else a header note giving it ("; Note: ... 8 processors per
+ *    node", "... nodes with 8 cores each", "8-way nodes"); else the most
+ *    common job width divisor (the largest d in 2..1024 that at least 3 in
+ *    4 jobs are multiples of, at most twice the ratio when the header has
+ *    one); else MaxProcs / MaxNodes rounded; else 1;
  *  - machine size: the option, else MaxNodes, else the widest job; a job
  *    wider than the machine is dropped (too_wide);
  *  - submit time unknown: the read fails.  Jobs are replayed in the
@@ -85,12 +90,26 @@ struct fss_trace {
 	long lines;		/* job lines read */
 	int max_nodes, max_procs;	/* header, -1 when absent */
 	int procs_per_node;	/* used */
+	char procs_why[160];	/* where procs_per_node comes from */
+	int ppn_note;		/* from a header note, 0 none */
 	int machine_nodes;	/* used */
 	long dropped_too_wide, dropped_no_run, dropped_no_procs;
 	long req_from_run;	/* requested time was unknown */
 	long req_raised;	/* requested time < run time */
 	long procs_from_alloc;	/* requested processors were unknown */
 };
+
+/*
+ * What a replay of the trace asks of the machine: node-seconds of its jobs
+ * over machine nodes x the span from the first submit to the last end (1:
+ * the machine is kept full).  And the share of the trace's job lines that
+ * were dropped.  fss_trace_warnings writes one "warning: ..." line per
+ * figure above its limit (more than 1 % dropped; load above 1) into buf
+ * (NUL-terminated) and returns how many.
+ */
+double fss_trace_load(const struct fss_trace *tr);
+double fss_trace_dropped(const struct fss_trace *tr);
+int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size);
 
 /* Reads a plain or gzip-compressed SWF file (zlib). */
 int fss_swf_read(const char *path, const struct fss_swf_opts *opts,

@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,154 @@ static long _header_int(const char *line, const char *key)
 	if (errno || end == p || v <= 0)
 		return -1;
 	return v;
+}
+
+/*
+ * Processors per node named by a header note: "8 processors per node",
+ * "8 cores per node", "8 CPUs per node", "8 processors each", "8 cores
+ * each", "8-way".  0: none.
+ */
+static int _note_ppn(const char *line)
+{
+	static const char *const after[] = {
+		" processors per node", " cores per node", " cpus per node",
+		" processors each", " cores each", " cpus each",
+		" processors/node", " cores/node", "-way", " way",
+	};
+	char low[LINE_MAX_LEN];
+	size_t n = 0;
+
+	for (; line[n] && n < sizeof(low) - 1; n++)
+		low[n] = (char)tolower((unsigned char)line[n]);
+	low[n] = 0;
+	if (!strstr(low, "note"))
+		return 0;
+	for (const char *p = low; *p; p++) {
+		char *end;
+		long v;
+
+		if (!isdigit((unsigned char)*p) ||
+		    (p > low && isdigit((unsigned char)p[-1])))
+			continue;
+		v = strtol(p, &end, 10);
+		for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+			if (!strncmp(end, after[k], strlen(after[k])) && v > 0 &&
+			    v <= 100000)
+				return (int)v;
+	}
+	return 0;
+}
+
+/* The largest d in 2..1024 (at most @cap when > 0) that at least 3 in 4
+ * jobs are multiples of; 0 none.  *share: that share. */
+static int _common_divisor(const struct fss_trace *tr, int cap, double *share)
+{
+	int best = 0;
+
+	*share = 0;
+	if (tr->njobs < 20)
+		return 0;	/* too few jobs to say */
+	for (int d = 2; d <= 1024 && (cap <= 0 || d <= cap); d++) {
+		long k = 0;
+
+		for (long i = 0; i < tr->njobs; i++)
+			k += tr->jobs[i].procs % d == 0;
+		if (k * 4 >= tr->njobs * 3) {
+			best = d;
+			*share = (double)k / tr->njobs;
+		}
+	}
+	return best;
+}
+
+/* Processors per node, and why (see fabsched_sim.h). */
+static void _procs_per_node(struct fss_trace *tr, int opt)
+{
+	double share = 0;
+	int d, cap = 0;
+	bool ratio = tr->max_nodes > 0 && tr->max_procs > 0;
+
+	if (ratio)
+		cap = 2 * ((tr->max_procs + tr->max_nodes - 1) / tr->max_nodes);
+	if (opt > 0) {
+		tr->procs_per_node = opt;
+		snprintf(tr->procs_why, sizeof(tr->procs_why), "--ppn");
+	} else if (ratio && tr->max_procs % tr->max_nodes == 0) {
+		tr->procs_per_node = tr->max_procs / tr->max_nodes;
+		snprintf(tr->procs_why, sizeof(tr->procs_why),
+			 "MaxProcs %d / MaxNodes %d", tr->max_procs,
+			 tr->max_nodes);
+	} else if (tr->ppn_note > 0) {
+		tr->procs_per_node = tr->ppn_note;
+		snprintf(tr->procs_why, sizeof(tr->procs_why),
+			 "a header note says so");
+	} else if ((d = _common_divisor(tr, cap, &share)) > 0) {
+		tr->procs_per_node = d;
+		snprintf(tr->procs_why, sizeof(tr->procs_why),
+			 "the most common job width divisor: %.0f%% of the jobs ask a multiple of %d processors%s",
+			 share * 100, d, ratio ? " (MaxProcs/MaxNodes is not whole)" : "");
+	} else if (ratio) {
+		tr->procs_per_node = (int)((double)tr->max_procs / tr->max_nodes + 0.5);
+		if (tr->procs_per_node < 1)
+			tr->procs_per_node = 1;
+		snprintf(tr->procs_why, sizeof(tr->procs_why),
+			 "MaxProcs %d / MaxNodes %d = %.2f, rounded", tr->max_procs,
+			 tr->max_nodes, (double)tr->max_procs / tr->max_nodes);
+	} else {
+		tr->procs_per_node = 1;
+		snprintf(tr->procs_why, sizeof(tr->procs_why),
+			 "nothing in the trace says: 1 (give --ppn)");
+	}
+}
+
+double fss_trace_dropped(const struct fss_trace *tr)
+{
+	long gone = tr->dropped_too_wide + tr->dropped_no_run +
+		tr->dropped_no_procs;
+
+	return tr->lines > 0 ? (double)gone / tr->lines : 0;
+}
+
+double fss_trace_load(const struct fss_trace *tr)
+{
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	double work = 0;
+
+	for (long i = 0; i < tr->njobs; i++) {
+		const struct fss_job *j = &tr->jobs[i];
+
+		work += (double)j->nodes * (double)j->run;
+		if (j->submit < first)
+			first = j->submit;
+		if (j->submit + j->run > last)
+			last = j->submit + j->run;
+	}
+	if (!tr->njobs || last <= first || tr->machine_nodes <= 0)
+		return 0;
+	return work / ((double)tr->machine_nodes * (double)(last - first));
+}
+
+int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size)
+{
+	double dropped = fss_trace_dropped(tr), load = fss_trace_load(tr);
+	size_t n = 0;
+	int k = 0;
+
+	if (size)
+		buf[0] = 0;
+	if (dropped > 0.01 && n < size) {
+		n += snprintf(buf + n, size - n, "warning: %.1f%% of the trace's jobs were dropped (%ld too wide for %d nodes at %d processors per node, %ld without run time, %ld without processors)\n",
+			      dropped * 100, tr->dropped_too_wide, tr->machine_nodes,
+			      tr->procs_per_node, tr->dropped_no_run,
+			      tr->dropped_no_procs);
+		k++;
+	}
+	if (load > 1 && n < size) {
+		snprintf(buf + n, size - n, "warning: the replay asks %.2f times what %d nodes give over the trace's span: waits will grow without bound (check the processors per node, or --nodes)\n",
+			 load, tr->machine_nodes);
+		k++;
+	}
+	return k;
 }
 
 static int _cmp_submit(const void *a, const void *b)
@@ -147,6 +297,8 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 					tr->max_nodes = v > INT32_MAX ? INT32_MAX : (int)v;
 				else if ((v = _header_int(p, "MaxProcs")) > 0)
 					tr->max_procs = v > INT32_MAX ? INT32_MAX : (int)v;
+				else if (!tr->ppn_note)
+					tr->ppn_note = _note_ppn(p);
 				continue;
 			}
 		}
@@ -223,13 +375,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 	gz = NULL;
 
 	/* processors -> nodes */
-	if (o.procs_per_node > 0)
-		tr->procs_per_node = o.procs_per_node;
-	else if (tr->max_nodes > 0 && tr->max_procs > 0 &&
-		 tr->max_procs % tr->max_nodes == 0)
-		tr->procs_per_node = tr->max_procs / tr->max_nodes;
-	else
-		tr->procs_per_node = 1;
+	_procs_per_node(tr, o.procs_per_node);
 	for (long i = 0; i < tr->njobs; i++) {
 		struct fss_job *j = &tr->jobs[i];
 

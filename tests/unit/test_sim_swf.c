@@ -169,6 +169,98 @@ static void test_no_header(void **state)
 	unlink(p);
 }
 
+/* A trace of n jobs of procs[i % np] processors, one every 100 s, each
+ * running run s, after header lines hdr. */
+static const char *_trace(const char *hdr, const int *procs, int np, int n,
+			  int run)
+{
+	static char text[65536];
+	size_t k = (size_t)snprintf(text, sizeof(text), "%s", hdr);
+
+	for (int i = 0; i < n && k < sizeof(text) - 128; i++)
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+				      "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 -1 -1 -1 -1\n",
+				      i + 1, i * 100, run, procs[i % np],
+				      procs[i % np], run);
+	return _tmp(text, 0);
+}
+
+static struct fss_trace *_read(const char *p)
+{
+	struct fss_trace *tr = NULL;
+	char err[512] = "";
+
+	if (fss_swf_read(p, NULL, &tr, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(p);
+	return tr;
+}
+
+/* Mixed node types: MaxProcs is no multiple of MaxNodes. */
+static void test_node_size(void **state)
+{
+	static const int by8[] = { 8, 16, 32, 64, 8, 24, 40, 8 };
+	static const int odd[] = { 1, 3, 5, 7, 9, 11, 13 };
+	struct fss_trace *tr;
+	char warn[1024];
+
+	(void)state;
+	/* jobs in whole 8-processor nodes: 8, not 1 (each job 8 times too
+	 * wide, the wide ones dropped) */
+	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", by8, 8, 40, 50));
+	assert_int_equal(tr->procs_per_node, 8);
+	assert_non_null(strstr(tr->procs_why, "100% of the jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)"));
+	assert_int_equal(tr->dropped_too_wide, 0);
+	assert_int_equal(tr->jobs[3].nodes, 8);
+	assert_int_equal(fss_trace_warnings(tr, warn, sizeof(warn)), 0);
+	fss_trace_free(tr);
+	/* a header note says it */
+	tr = _read(_trace("; MaxNodes: 130\n; MaxProcs: 2050\n"
+			  "; Note: 128 nodes with 16 cores each, 2 login nodes\n",
+			  odd, 7, 40, 50));
+	assert_int_equal(tr->procs_per_node, 16);
+	assert_string_equal(tr->procs_why, "a header note says so");
+	fss_trace_free(tr);
+	tr = _read(_trace("; Note: the machine has 4-way SMP nodes\n", odd, 7, 40, 50));
+	assert_int_equal(tr->procs_per_node, 4);
+	fss_trace_free(tr);
+	/* no common divisor: the ratio, rounded */
+	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", odd, 7, 40, 50));
+	assert_int_equal(tr->procs_per_node, 7);
+	assert_non_null(strstr(tr->procs_why, "MaxProcs 1000 / MaxNodes 150 = 6.67, rounded"));
+	fss_trace_free(tr);
+	/* nothing says: 1, and the reason tells to give --ppn */
+	tr = _read(_trace("", odd, 7, 40, 50));
+	assert_int_equal(tr->procs_per_node, 1);
+	assert_non_null(strstr(tr->procs_why, "give --ppn"));
+	fss_trace_free(tr);
+}
+
+/* Warnings: jobs dropped, and a replay asking more than the machine. */
+static void test_trace_warnings(void **state)
+{
+	static const int sz[] = { 16, 16, 16, 16, 16, 16, 16, 16, 16, 400 };
+	struct fss_trace *tr;
+	char warn[1024];
+
+	(void)state;
+	/* 100 nodes of 16: a job every 100 s for 2000 s, one in ten of 25
+	 * nodes: about half the machine */
+	tr = _read(_trace("; MaxNodes: 100\n; MaxProcs: 1600\n", sz, 10, 100, 2000));
+	assert_int_equal(tr->dropped_too_wide, 0);
+	assert_true(fss_trace_load(tr) > 0.3 && fss_trace_load(tr) < 1);
+	assert_int_equal(fss_trace_warnings(tr, warn, sizeof(warn)), 0);
+	fss_trace_free(tr);
+	/* 10 nodes of 16: the 400-processor jobs (25 nodes) are dropped
+	 * (10%), and the rest asks 4.5 times the machine */
+	tr = _read(_trace("; MaxNodes: 10\n; MaxProcs: 160\n", sz, 10, 100, 5000));
+	assert_int_equal(tr->dropped_too_wide, 10);
+	assert_int_equal(fss_trace_warnings(tr, warn, sizeof(warn)), 2);
+	assert_non_null(strstr(warn, "warning: 10.0% of the trace's jobs were dropped (10 too wide for 10 nodes at 16 processors per node"));
+	assert_non_null(strstr(warn, "warning: the replay asks 3."));
+	fss_trace_free(tr);
+}
+
 static void _expect_error(const char *text, int gz, const char *what)
 {
 	struct fss_trace *tr = (struct fss_trace *)1;
@@ -215,6 +307,8 @@ int main(void)
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_no_header),
+		cmocka_unit_test(test_node_size),
+		cmocka_unit_test(test_trace_warnings),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing),
 	};
