@@ -241,7 +241,7 @@ sleep 6
 st=$(cl_job_field "$tid" JobState)
 tap_is "$st" PENDING "LocalityTarget=95% (share would be 87.5%): job $tid waits for a rack"
 set_target 80%
-cl_wait_job "$tid" 60
+cl_wait_job "$tid" 120
 rc=$?
 comment=$(scontrol show job "$tid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
 tap_ok "[ $rc -eq 0 ] && grep -q 'LocalityTarget 80%: 14 of the last 15 jobs got their domain' <<<\"\$comment\"" \
