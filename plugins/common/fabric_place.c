@@ -62,7 +62,9 @@
 static struct {
 	pthread_mutex_t lock;
 	const char *name;	/* plugin type, for the log */
-	bool loaded;		/* tried since start or reconfigure */
+	bool loaded;		/* tried since start or reconfigure ... */
+	int tried_nodes;	/* ... for that many nodes (a failure is
+				   logged once, not at every placement) */
 	struct fse_ctl *ctl;
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
 
@@ -94,9 +96,10 @@ static bool _ready(void)
 	const char **names;
 	char *path;
 
-	if (fab.loaded && fse_ctl_nnodes(fab.ctl) == node_record_count)
+	if (fab.loaded && fab.tried_nodes == node_record_count)
 		return fse_ctl_usable(fab.ctl);
 	fab.loaded = true;
+	fab.tried_nodes = node_record_count;
 	if (!fab.ctl) {
 		if (!(fab.ctl = fse_ctl_new(fab.name, _log, NULL)))
 			return false;
