@@ -285,7 +285,8 @@ static int _share_of(struct fse_ctl *c, const char *part)
 
 /* ------------------------------------------------------------ policy */
 
-void fse_ctl_policy(const struct fse_ctl *c, const struct fse_job *j,
+/* The job's locality as its partition, options and --switches resolve it. */
+static void _policy(const struct fse_ctl *c, const struct fse_job *j,
 		    struct fse_policy *pol)
 {
 	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true,
@@ -562,7 +563,7 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 		o->started = try(NULL, arg);
 		return -1;
 	}
-	fse_ctl_policy(c, j, &r.pol);
+	_policy(c, j, &r.pol);
 	loc = (struct fs_locality){ .level = (enum fs_locality_level)r.pol.level,
 				    .wait_set = true, .wait = r.pol.wait };
 	fs_format_locality(&loc, r.loc, sizeof(r.loc));

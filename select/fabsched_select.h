@@ -482,10 +482,6 @@ struct fse_outcome {
 	const char *take_back;	/* remove first: an earlier call's note */
 };
 
-/* The job's locality as its partition, options and --switches resolve it. */
-void fse_ctl_policy(const struct fse_ctl *c, const struct fse_job *j,
-		    struct fse_policy *pol);
-
 /*
  * Decide for one job: pick a domain and call @try inside it (at most
  * FSE_CTL_TRIES domains), or on every candidate when the job's shape fits

@@ -66,6 +66,8 @@ static struct {
 	int tried_nodes;	/* ... for that many nodes (a failure is
 				   logged once, not at every placement) */
 	struct fse_ctl *ctl;
+	uint8_t *cand, *idle;	/* [nbuf] a job's candidates, idle nodes */
+	int nbuf;
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
 
 void fabric_place_set_name(const char *plugin_type)
@@ -233,12 +235,10 @@ static bool _try(const uint8_t *in, void *arg)
 	return t->rc == SLURM_SUCCESS;
 }
 
-/* Bitmap to bytes. */
-static uint8_t *_bytes(bitstr_t *b, int n)
+/* Bitmap to bytes, in @v (node_record_count of them). */
+static uint8_t *_bytes(bitstr_t *b, uint8_t *v)
 {
-	uint8_t *v = xcalloc(n ? n : 1, 1);
-
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < node_record_count; i++)
 		v[i] = bit_test(b, i);
 	return v;
 }
@@ -251,7 +251,7 @@ int fabric_place(const struct fabric_ask *ask)
 	struct fse_outcome o;
 	struct fse_shape shape;
 	time_t now = time(NULL), since;
-	uint8_t *cand, *idle = NULL;
+	uint8_t *idle = NULL;
 	char *label;
 
 	slurm_mutex_lock(&fab.lock);
@@ -263,9 +263,14 @@ int fabric_place(const struct fabric_ask *ask)
 	label = xstrdup_printf("%pJ", job_ptr);
 	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false),
 			 fse_ctl_tasks(fab.ctl, true));
-	cand = _bytes(ask->cand, node_record_count);
+	if (fab.nbuf != node_record_count) {
+		xrecalloc(fab.cand, node_record_count + 1, 1);
+		xrecalloc(fab.idle, node_record_count + 1, 1);
+		fab.nbuf = node_record_count;
+	}
+	_bytes(ask->cand, fab.cand);
 	if (ask->idle && *ask->idle)
-		idle = _bytes(*ask->idle, node_record_count);
+		idle = _bytes(*ask->idle, fab.idle);
 	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
 		job_ptr->details->submit_time;
 	j = (struct fse_job){
@@ -278,7 +283,7 @@ int fabric_place(const struct fabric_ask *ask)
 		.want_nodes = ask->req_nodes, .ntasks = shape.ntasks,
 		.spread = job_ptr->bit_flags & SPREAD_JOB,
 		.may_share = ask->idle && !job_ptr->details->whole_node,
-		.final = ask->final, .cand = cand, .idle = idle,
+		.final = ask->final, .cand = fab.cand, .idle = idle,
 	};
 	if (ask->switches_as_racks && job_ptr->req_switch &&
 	    job_ptr->req_switch != NO_VAL) {
@@ -298,8 +303,6 @@ int fabric_place(const struct fabric_ask *ask)
 		_set_pending(job_ptr, o.pending);
 	slurm_mutex_unlock(&fab.lock);
 	xfree(label);
-	xfree(cand);
-	xfree(idle);
 	if (o.started)
 		return SLURM_SUCCESS;
 	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
@@ -319,6 +322,9 @@ void fabric_place_fini(void)
 		fse_ctl_finish(fab.ctl);
 	fse_ctl_free(fab.ctl);
 	fab.ctl = NULL;
+	xfree(fab.cand);
+	xfree(fab.idle);
+	fab.nbuf = 0;
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);
 }

@@ -43,6 +43,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fab_switch *table;
 static int table_count;
 static struct fst_slurm_tree *tree;	/* behind the table: node addresses */
+static int *node_leaf;		/* [node_record_count] leaf of each node, -1 */
+static uint32_t *leaf_rank;	/* [table_count] 1 + ordinal among leaves */
 
 static void _free_switch(struct fab_switch *s)
 {
@@ -57,6 +59,8 @@ static void _free_locked(void)
 	for (int i = 0; i < table_count; i++)
 		_free_switch(&table[i]);
 	xfree(table);
+	xfree(node_leaf);
+	xfree(leaf_rank);
 	table_count = 0;
 	fst_slurm_tree_free(tree);
 	tree = NULL;
@@ -99,6 +103,20 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 				bit_or(r->node_bitmap,
 				       table[s->children[k]].node_bitmap);
 		}
+	}
+	/* each node's leaf, for the per-node questions (get_rank asks them
+	 * for every node of every allocation) */
+	node_leaf = xcalloc(node_record_count, sizeof(*node_leaf));
+	leaf_rank = xcalloc(table_count, sizeof(*leaf_rank));
+	for (int i = 0; i < node_record_count; i++)
+		node_leaf[i] = -1;
+	for (int k = 0, ord = 0; k < table_count; k++) {
+		if (table[k].level != 0)
+			continue;
+		leaf_rank[k] = ++ord;
+		for (int i = 0; i < node_record_count; i++)
+			if (node_leaf[i] < 0 && bit_test(table[k].node_bitmap, i))
+				node_leaf[i] = k;
 	}
 	info("%s: %d switches on %d levels%s, %d nodes", plugin_type,
 	     tree->nsw, tree->max_level + 1,
@@ -151,12 +169,7 @@ uint32_t fabric_table_fragmentation(bitstr_t *node_mask)
 /* Caller holds the lock.  The leaf holding node index @i, -1: none. */
 static int _leaf_of(int i)
 {
-	for (int k = 0; k < table_count; k++)
-		if (table[k].level == 0 && table[k].node_bitmap &&
-		    i < bit_size(table[k].node_bitmap) &&
-		    bit_test(table[k].node_bitmap, i))
-			return k;
-	return -1;
+	return (node_leaf && i >= 0 && i < node_record_count) ? node_leaf[i] : -1;
 }
 
 uint32_t fabric_table_leaf_rank(int node_index)
@@ -166,8 +179,7 @@ uint32_t fabric_table_leaf_rank(int node_index)
 
 	pthread_mutex_lock(&lock);
 	if ((leaf = _leaf_of(node_index)) >= 0)
-		for (int k = 0; k <= leaf; k++)
-			rank += table[k].level == 0;
+		rank = leaf_rank[leaf];
 	pthread_mutex_unlock(&lock);
 	return rank;
 }
