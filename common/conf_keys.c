@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "conf_private.h"
+#include "fs_hugepages.h"
 #include "fs_ib.h"
 
 
@@ -82,6 +83,15 @@ static int _check_rate(const char *key, const char *text, uint64_t u,
 	return fs_parse_rate(key, text, &mbps, msg, msgsz);
 }
 
+static int _check_hp_units(const char *key, const char *text, uint64_t u,
+			   char *msg, size_t msgsz)
+{
+	struct fs_hp_units units;
+
+	(void)u;
+	return fs_hp_units_parse(key, text, &units, msg, msgsz);
+}
+
 static int _check_pkeys(const char *key, const char *text, uint64_t u,
 			char *msg, size_t msgsz)
 {
@@ -115,6 +125,12 @@ const struct fs_conf_key fsc_keys[] = {
 	{ .name = "HugepageMountBase", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_PATH, .def = "/dev/hugepages-fabsched",
 	  .doc = "directory under which per-job hugetlbfs mounts are made" },
+	{ .name = "HugepageUnits", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .check = _check_hp_units,
+	  .doc = "pages per gres/hugepages unit of each page size on every "
+		 "node (2m:64,1g:1: Type=2mx64 and 1g), so that one request "
+		 "in pages fits mixed nodes; unset: each node the least unit "
+		 "that fits Slurm's 1024 per node" },
 	{ .name = "ScratchBase", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_PATH, .def = "/scratch",
 	  .doc = "directory under which per-job scratch volumes are mounted" },

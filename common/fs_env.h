@@ -24,6 +24,9 @@
  * (gres/hugepages -> prolog, epilog, job) */
 #define FS_ENV_HUGEPAGES "FABSCHED_HUGEPAGES"
 #define FS_ENV_HUGEPAGES_COUNT "FABSCHED_HUGEPAGES_COUNT"
+/* the pages a job asked per node "2m:8200,1g:4", which its gres units may
+ * round up (job_submit -> prolog, with the SPANK_ prefix) */
+#define FS_ENV_HUGEPAGES_ASKED "FABSCHED_HUGEPAGES_ASKED"
 /* the job's private hugetlbfs mount (task prolog -> tasks) */
 #define FS_ENV_HUGEPAGES_MOUNT "FABSCHED_HUGEPAGES_MOUNT"
 /* the job's HCAs, and each with its local CPUs (gres/rdma -> prolog,

@@ -1,8 +1,7 @@
 /*
  * fs_jobreq.h - what a job asks for, as the controller sees it at submit:
- * the --scratch option, the licenses that charge it to the scratch pool,
- * and hugepage gres requests checked against the nodes that could run the
- * job.  Used by the SPANK plugin (sbatch/srun), job_submit/fabsched
+ * the --scratch option and the licenses that charge it to the scratch
+ * pool (hugepage requests: fs_hugepages.h).  Used by the SPANK plugin (sbatch/srun), job_submit/fabsched
  * (slurmctld) and the prolog; no Slurm header, no global state.
  *
  * Return convention: as fs_values.h (0, or -1 with a message in msg that
@@ -80,38 +79,5 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 
 /* Count of license name in a licenses string; 0 when absent. */
 uint64_t fs_licenses_count(const char *licenses, const char *name);
-
-/* ------------------------------------------------------------ hugepages */
-
-/* Pages of each size a node holds (gres/hugepages capacity). */
-struct fs_hp_node {
-	const char *name;	/* for messages */
-	uint64_t pages_2m, pages_1g;
-};
-
-/* A job's hugepage request per node: pages of 2m, of 1g, of any type. */
-struct fs_hp_req {
-	uint64_t pages_2m, pages_1g, pages_any;
-};
-
-/*
- * The hugepages part of a gres request string as Slurm hands it to the
- * controller (job_desc tres_per_node, e.g. "gres:hugepages:2m:512,
- * gres:rdma:1" or "gres/hugepages:1g:2"; counts may carry k, m or g,
- * times 1024).  Other gres are ignored.  *found is false when the string
- * asks for no hugepages.
- */
-int fs_hp_parse_request(const char *tres, struct fs_hp_req *req, bool *found,
-			char *msg, size_t msgsz);
-
-/*
- * Can any of the nodes hold req (per node)?  0 when one can (or req asks
- * nothing); -1 with a message naming the request (as given in what), the
- * partitions (where) and the largest capacity of each size asked, with the
- * node that has it.
- */
-int fs_hp_check(const struct fs_hp_req *req, const char *what,
-		const char *where, const struct fs_hp_node *nodes,
-		size_t nnodes, char *msg, size_t msgsz);
 
 #endif /* FABSCHED_FS_JOBREQ_H */

@@ -33,6 +33,7 @@
 
 #include "fs_env.h"
 #include "fs_err.h"
+#include "fs_hugepages.h"
 
 
 /* Environment variable naming a sysfs root (see gres_rdma(8)). */
@@ -104,7 +105,7 @@ struct fs_gres_hca {
 struct fs_gres_hugepool {
 	int numa_node;		/* NUMA node number */
 	uint64_t page_kb;	/* 2048, 1048576 */
-	char type[16];		/* "2m", "1g" (fs_gres_page_type) */
+	char type[16];		/* "2m", "1g" (fs_hp_page_name) */
 	uint64_t total;		/* nr_hugepages */
 	uint64_t free;		/* free_hugepages */
 };
@@ -180,11 +181,6 @@ fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
  */
 int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 		       char *msg, size_t msgsz);
-
-/* "2m", "1g", "64k"... for a page size in KiB; buf of 16 bytes. */
-const char *fs_gres_page_type(uint64_t page_kb, char *buf, size_t bufsz);
-/* Inverse: "2m"/"2M"/"2048k"/"1g" -> KiB; -1 when not a page size form. */
-int fs_gres_page_kb(const char *type, uint64_t *page_kb);
 
 /* ------------------------------------------------------------ cpulists */
 
@@ -331,26 +327,19 @@ struct fs_gres_huge_rec {
 
 /*
  * The records for a node's pools (pools without pages get none; a pool
- * smaller than its unit gets one with units 0, its pages in left): every
- * page size is counted in pages while the node's units, all sizes
+ * smaller than its unit gets one with units 0, its pages in left): a page
+ * size @fixed names (fabsched.conf HugepageUnits; NULL: none) is counted
+ * in its unit; any other in pages while the node's units, all sizes
  * together, are at most max_units; otherwise the unit of the page size
  * with the most units (equals: the smaller page) doubles until they are.
  * *out (malloc'ed, *nout entries, NULL when 0) is the caller's.  -1 with a
- * message when even one page per pool would not fit.
+ * message when even one page per pool would not fit, or the fixed units
+ * make too many (the message names the least units that would do).
  */
 int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
-		      uint64_t max_units, struct fs_gres_huge_rec **out,
-		      size_t *nout, char *msg, size_t msgsz);
-
-/* Type of a unit of per_unit pages of page_kb: "2m", "2mx8"; buf of 32. */
-const char *fs_gres_huge_type(uint64_t page_kb, uint64_t per_unit, char *buf,
-			      size_t bufsz);
-/*
- * Inverse: "<page size>[x<pages>]" ("2m", "1g", "2mx8") -> page size in
- * KiB and pages per unit (1..2^30); -1 with a message otherwise.
- */
-int fs_gres_huge_type_parse(const char *type, uint64_t *page_kb,
-			    uint64_t *per_unit, char *msg, size_t msgsz);
+		      uint64_t max_units, const struct fs_hp_units *fixed,
+		      struct fs_gres_huge_rec **out, size_t *nout, char *msg,
+		      size_t msgsz);
 
 /* ------------------------------------------------------------ unit table */
 

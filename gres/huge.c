@@ -9,62 +9,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "gres_private.h"
 
-#define MAX_PER_UNIT (1ULL << 30)
-
-const char *fs_gres_huge_type(uint64_t page_kb, uint64_t per_unit, char *buf,
-			      size_t bufsz)
-{
-	char page[16];
-
-	fs_gres_page_type(page_kb, page, sizeof(page));
-	if (per_unit <= 1)
-		snprintf(buf, bufsz, "%s", page);
-	else
-		snprintf(buf, bufsz, "%sx%llu", page,
-			 (unsigned long long)per_unit);
-	return buf;
-}
-
-int fs_gres_huge_type_parse(const char *type, uint64_t *page_kb,
-			    uint64_t *per_unit, char *msg, size_t msgsz)
-{
-	char page[16], q[80];
-	const char *x;
-	size_t plen;
-	unsigned long long v = 0;
-
-	fs_gres_quote(type, q, sizeof(q));
-	x = type ? strchr(type, 'x') : NULL;
-	plen = x ? (size_t)(x - type) : (type ? strlen(type) : 0);
-	if (!type || !plen || plen >= sizeof(page))
-		goto bad;
-	memcpy(page, type, plen);
-	page[plen] = '\0';
-	if (fs_gres_page_kb(page, page_kb))
-		goto bad;
-	*per_unit = 1;
-	if (!x)
-		return 0;
-	for (x++; *x >= '0' && *x <= '9' && v <= MAX_PER_UNIT; x++)
-		v = v * 10 + (unsigned long long)(*x - '0');
-	if (*x || !v || v > MAX_PER_UNIT || x[-1] == 'x')
-		goto bad;
-	*per_unit = v;
-	return 0;
-bad:
-	return fs_errf(msg, msgsz,
-			   "hugepages type \"%s\": not a page size and unit; "
-			   "expected <size>[x<pages per unit>], size 2m, 1g "
-			   "(k, m, g), pages 1..%llu, e.g. 2m or 2mx8", q,
-			   (unsigned long long)MAX_PER_UNIT);
-}
-
 struct size_unit {
 	uint64_t page_kb, per_unit, units;
+	bool fixed;	/* from HugepageUnits: never doubled */
 };
 
 /* units of every page size with the current per_unit; the node's total */
@@ -84,13 +36,36 @@ static uint64_t _count(const struct fs_gres_hugepool *pools, size_t npools,
 	return total;
 }
 
+/* The per_unit of every size (su[k].fixed kept) so that the node's units
+ * are at most max_units; false when no doubling gets there. */
+static bool _fit(const struct fs_gres_hugepool *pools, size_t npools,
+		 struct size_unit *su, size_t nsu, uint64_t max_units)
+{
+	while (_count(pools, npools, su, nsu) > max_units) {
+		size_t big = nsu;
+
+		for (size_t k = 0; k < nsu; k++)
+			if (!su[k].fixed && su[k].units &&
+			    (big == nsu || su[k].units > su[big].units ||
+			     (su[k].units == su[big].units &&
+			      su[k].page_kb < su[big].page_kb)))
+				big = k;
+		if (big == nsu || su[big].per_unit >= FS_HP_MAX_PER_UNIT)
+			return false;
+		su[big].per_unit *= 2;
+	}
+	return true;
+}
+
 int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
-		      uint64_t max_units, struct fs_gres_huge_rec **out,
-		      size_t *nout, char *msg, size_t msgsz)
+		      uint64_t max_units, const struct fs_hp_units *fixed,
+		      struct fs_gres_huge_rec **out, size_t *nout, char *msg,
+		      size_t msgsz)
 {
 	struct size_unit *su = NULL;
 	struct fs_gres_huge_rec *r = NULL;
 	size_t nsu = 0, nrec = 0, with_pages = 0;
+	uint64_t units;
 
 	*out = NULL;
 	*nout = 0;
@@ -107,8 +82,11 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 		for (k = 0; k < nsu && su[k].page_kb != pools[i].page_kb; k++)
 			;
 		if (k == nsu) {
+			uint64_t f = fs_hp_units_of(fixed, pools[i].page_kb);
+
 			su[nsu].page_kb = pools[i].page_kb;
-			su[nsu++].per_unit = 1;
+			su[nsu].fixed = f != 0;
+			su[nsu++].per_unit = f ? f : 1;
 		}
 	}
 	if (with_pages > max_units) {
@@ -120,16 +98,29 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 				   (unsigned long long)max_units,
 				   (unsigned long long)max_units);
 	}
-	while (_count(pools, npools, su, nsu) > max_units) {
-		size_t big = 0;
+	units = _count(pools, npools, su, nsu);
+	if (!_fit(pools, npools, su, nsu, max_units)) {
+		char want[160] = "", page[16];
+		size_t o = 0;
 
-		for (size_t k = 1; k < nsu; k++)
-			if (su[k].units > su[big].units ||
-			    (su[k].units == su[big].units &&
-			     su[k].page_kb < su[big].page_kb))
-				big = k;
-		/* > max_units units in all: the biggest has at least one */
-		su[big].per_unit *= 2;
+		for (size_t k = 0; k < nsu; k++) {	/* what would fit */
+			su[k].fixed = false;
+			su[k].per_unit = 1;
+		}
+		_fit(pools, npools, su, nsu, max_units);
+		for (size_t k = 0; k < nsu && o < sizeof(want); k++)
+			if (fs_hp_units_of(fixed, su[k].page_kb))
+				o += (size_t)snprintf(want + o, sizeof(want) - o,
+						      "%s%s:%llu", o ? "," : "",
+						      fs_hp_page_name(su[k].page_kb,
+								      page, sizeof(page)),
+						      (unsigned long long)su[k].per_unit);
+		free(su);
+		return fs_errf(msg, msgsz, "HugepageUnits: this node's pools "
+			       "make %llu units, more than the %llu Slurm indexes "
+			       "per node; expected larger units for this node's "
+			       "pages, at least %s", (unsigned long long)units,
+			       (unsigned long long)max_units, want);
 	}
 	if (!(r = calloc(with_pages ? with_pages : 1, sizeof(*r)))) {
 		free(su);
@@ -148,7 +139,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 		r[nrec].per_unit = su[k].per_unit;
 		r[nrec].units = p->total / su[k].per_unit;
 		r[nrec].left = p->total % su[k].per_unit;
-		fs_gres_huge_type(p->page_kb, su[k].per_unit, r[nrec].type,
+		fs_hp_type_name(p->page_kb, su[k].per_unit, r[nrec].type,
 				  sizeof(r[nrec].type));
 		nrec++;
 	}

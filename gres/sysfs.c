@@ -589,38 +589,6 @@ out:
 
 /* ------------------------------------------------------------ hugepages */
 
-const char *fs_gres_page_type(uint64_t page_kb, char *buf, size_t bufsz)
-{
-	if (page_kb && !(page_kb % (1024 * 1024)))
-		snprintf(buf, bufsz, "%llug",
-			 (unsigned long long)(page_kb / (1024 * 1024)));
-	else if (page_kb && !(page_kb % 1024))
-		snprintf(buf, bufsz, "%llum", (unsigned long long)(page_kb / 1024));
-	else
-		snprintf(buf, bufsz, "%lluk", (unsigned long long)page_kb);
-	return buf;
-}
-
-int fs_gres_page_kb(const char *type, uint64_t *page_kb)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!type || !isdigit((unsigned char)type[0]))
-		return -1;
-	errno = 0;
-	v = strtoull(type, &end, 10);
-	if (errno || !v || v > (1ULL << 32) || end[0] == '\0' || end[1])
-		return -1;
-	switch (end[0]) {
-	case 'k': case 'K': *page_kb = v; break;
-	case 'm': case 'M': *page_kb = v * 1024; break;
-	case 'g': case 'G': *page_kb = v * 1024 * 1024; break;
-	default: return -1;
-	}
-	return 0;
-}
-
 static int _cmp_pool(const void *a, const void *b)
 {
 	const struct fs_gres_hugepool *x = a, *y = b;
@@ -690,7 +658,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			memset(p, 0, sizeof(*p));
 			p->numa_node = (int)node;
 			p->page_kb = kb;
-			fs_gres_page_type(kb, p->type, sizeof(p->type));
+			fs_hp_page_name(kb, p->type, sizeof(p->type));
 			free(path);
 			path = fs_gres_path(root,
 				"/sys/devices/system/node/%s/hugepages/%s/nr_hugepages",

@@ -41,7 +41,7 @@ int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *msg, size_t msgsz)
 {
 	u->page_kb = 0;
 	u->per_unit = 1;
-	if (fs_gres_huge_type_parse(u->label, &u->page_kb, &u->per_unit, msg,
+	if (fs_hp_type_parse(u->label, &u->page_kb, &u->per_unit, msg,
 				    msgsz)) {
 		u->page_kb = 0;
 		u->per_unit = 1;
@@ -189,7 +189,7 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 			return fs_errf(msg, msgsz, "out of memory");
 		}
 		for (size_t k = 0; k < n; k++) {
-			fs_gres_page_type(parts[k].page_kb, page, sizeof(page));
+			fs_hp_page_name(parts[k].page_kb, page, sizeof(page));
 			if (parts[k].numa >= 0)
 				fprintf(f, "%s%s:%d=%" PRIu64, k ? "," : "", page,
 					parts[k].numa, parts[k].pages);

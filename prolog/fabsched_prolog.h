@@ -76,6 +76,16 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 			  struct fs_pl_job *job, char *msg, size_t msgsz);
 
 /*
+ * SPANK_FABSCHED_HUGEPAGES_ASKED ("2m:8200,1g:4": the pages the job asked
+ * per node, set by job_submit/fabsched; NULL or "": none): the job's
+ * pages of each size named are cut to that many, taking the excess of
+ * its whole gres units from its last pools first.  -1 with a message when
+ * it asks more than the job holds, or is malformed.
+ */
+int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
+			 size_t msgsz);
+
+/*
  * Read the job from an environment lookup (getenv, or a test's):
  * SLURM_JOB_ID, SLURM_JOB_UID, SLURM_JOB_GID (optional: the user's primary
  * group), FABSCHED_HUGEPAGES, FABSCHED_HUGEPAGES_COUNT,

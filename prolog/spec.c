@@ -10,6 +10,7 @@
 #include "fs_env.h"
 #include "fabsched_prolog.h"
 #include "fs_ib.h"
+#include "fs_hugepages.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
 #include "prolog_private.h"
@@ -121,11 +122,10 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 				  fs_escape(esc, sizeof(esc), p, len), HP_FORM);
 			return -1;
 		}
-		if ((size_t)(colon - p) == 2 && !memcmp(p, "2m", 2))
-			pg.page_kb = 2048;
-		else if ((size_t)(colon - p) == 2 && !memcmp(p, "1g", 2))
-			pg.page_kb = 1048576;
-		else {
+		/* the canonical names only: what gres/hugepages writes */
+		if (fs_hp_page_kb(p, (size_t)(colon - p), &pg.page_kb) ||
+		    !fs_pl_page_type(pg.page_kb) ||
+		    strncmp(p, fs_pl_page_type(pg.page_kb), (size_t)(colon - p))) {
 			fs_errf(msg, msgsz, "%s: page size \"%s\" unknown; expected 2m or 1g",
 				  name, fs_escape(esc, sizeof(esc), p, colon - p));
 			return -1;
@@ -184,6 +184,55 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 			return -1;
 		}
 	}
+	return 0;
+}
+
+int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
+			 size_t msgsz)
+{
+	const char *name = FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED;
+	struct fs_hp_ask a[FS_HP_SIZES_MAX];
+	size_t n, o = 0;
+
+	if (!asked || !*asked)
+		return 0;
+	if (fs_hp_asked_parse(name, asked, a, &n, msg, msgsz))
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t held = 0, over;
+
+		for (size_t i = 0; i < job->npages; i++)
+			if (job->pages[i].page_kb == a[k].page_kb)
+				held += job->pages[i].pages;
+		if (a[k].pages > held) {
+			char page[16];
+
+			return fs_errf(msg, msgsz, "%s=%s: %llu pages of %s asked "
+				       "but FABSCHED_HUGEPAGES gives the job %llu "
+				       "on this node; expected at most the pages "
+				       "of its gres", name, asked,
+				       (unsigned long long)a[k].pages,
+				       fs_hp_page_name(a[k].page_kb, page,
+						       sizeof(page)),
+				       (unsigned long long)held);
+		}
+		/* the units' pages beyond the request, from the last pool on */
+		over = held - a[k].pages;
+		for (size_t i = job->npages; i-- > 0 && over;) {
+			struct fs_pl_pages *pg = &job->pages[i];
+			uint64_t cut;
+
+			if (pg->page_kb != a[k].page_kb)
+				continue;
+			cut = pg->pages < over ? pg->pages : over;
+			pg->pages -= cut;
+			over -= cut;
+		}
+	}
+	for (size_t i = 0; i < job->npages; i++)
+		if (job->pages[i].pages)
+			job->pages[o++] = job->pages[i];
+	job->npages = o;
 	return 0;
 }
 
@@ -261,6 +310,9 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	if (fs_pl_parse_hugepages(get(FS_ENV_HUGEPAGES),
 				  get(FS_ENV_HUGEPAGES_COUNT), mem_kb, job,
 				  msg, msgsz))
+		return -1;
+	if (fs_pl_trim_hugepages(get(FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED), job,
+				 msg, msgsz))
 		return -1;
 	if (fs_pl_parse_scratch(get(FS_ENV_SPANK FS_ENV_SCRATCH), job, msg, msgsz))
 		return -1;

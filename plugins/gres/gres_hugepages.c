@@ -20,6 +20,8 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "fabsched_conf.h"
+#include "fs_plugin_conf.h"
 #include "gres_shim.h"
 
 const char plugin_name[] = "fabsched gres/hugepages plugin";
@@ -27,23 +29,48 @@ const char plugin_type[] = "gres/hugepages";
 const char fs_gres_name[] = "hugepages";
 const int fs_gres_inventory_what = FS_GRES_HUGEPAGES;
 
+/* fabsched.conf's HugepageUnits (validated when the file is read). */
+static void _conf_units(struct fs_hp_units *u)
+{
+	struct fs_conf *conf = fs_plugin_conf_load(plugin_type);
+	const char *v = conf ? fs_conf_get_str(conf, "HugepageUnits") : NULL;
+	char msg[FS_MSG_SIZE];
+
+	if (v && fs_hp_units_parse("HugepageUnits", v, u, msg, sizeof(msg)))
+		error("%s: %s", plugin_type, msg);
+	fs_conf_destroy(conf);
+}
+
 /*
- * Slurm 22.05 keeps one bit per unit of a gres whose records have File=,
- * and refuses more than FS_GRES_MAX_INDEXED (1024) units per node.
- * Per-NUMA placement needs File=, so a node whose pages do not fit is
- * counted in blocks of pages (fs_gres_huge_plan): Type=2mx8 is a unit of
- * 8 2 MiB pages.
+ * Slurm keeps one bit per unit of a gres whose records have File=, and
+ * refuses more than FS_GRES_MAX_INDEXED (1024) units per node.  Per-NUMA
+ * placement needs File=, so pages are counted in units of several pages:
+ * Type=2mx8 is a unit of 8 2 MiB pages.  The unit is fabsched.conf's
+ * HugepageUnits (the same on every node, so that one request fits every
+ * node); for sizes it does not name, or when it makes too many units,
+ * the least that fits this node (fs_gres_huge_plan).
  */
 int fs_gres_detect(const struct fs_gres_inventory *inv,
 		   node_config_load_t *config, fs_list_t out)
 {
 	struct fs_gres_huge_rec *recs = NULL;
+	struct fs_hp_units fixed = { 0 };
 	size_t nrecs = 0;
 	char msg[FS_MSG_SIZE];
 	int n = 0;
 
-	if (fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
-			      &recs, &nrecs, msg, sizeof(msg))) {
+	_conf_units(&fixed);
+	if (fixed.n &&
+	    fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
+			      &fixed, &recs, &nrecs, msg, sizeof(msg))) {
+		error("%s: %s; counting this node's pages in units of its own, "
+		      "which requests in pages on several nodes will not fit",
+		      plugin_type, msg);
+		fixed.n = 0;
+	}
+	if (!fixed.n &&
+	    fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
+			      NULL, &recs, &nrecs, msg, sizeof(msg))) {
 		error("%s: %s", plugin_type, msg);
 		return 0;
 	}
@@ -61,11 +88,12 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 
 		if (r->per_unit > 1)
 			info("%s: NUMA node %d: %" PRIu64 " pages counted in "
-			     "units of %" PRIu64 " (Type=%s): the node's pages "
-			     "exceed the %d units Slurm indexes per node",
-			     plugin_type, r->numa_node,
-			     r->units * r->per_unit + r->left, r->per_unit,
-			     r->type, FS_GRES_MAX_INDEXED);
+			     "units of %" PRIu64 " (Type=%s): %s", plugin_type,
+			     r->numa_node, r->units * r->per_unit + r->left,
+			     r->per_unit, r->type,
+			     fs_hp_units_of(&fixed, r->page_kb) ?
+			     "HugepageUnits in fabsched.conf" :
+			     "the node's pages exceed the units Slurm indexes per node");
 		if (r->left)
 			info("%s: NUMA node %d: %" PRIu64 " page(s) of %" PRIu64
 			     " KiB short of a whole unit: not schedulable",

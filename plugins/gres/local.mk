@@ -10,10 +10,10 @@ plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_rdma.c $(GRES_COMMON_SOURC
 plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres
 plugins_gres_gres_rdma_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
-plugins_gres_gres_rdma_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)
-plugins_gres_gres_hugepages_la_SOURCES = plugins/gres/gres_hugepages.c $(GRES_COMMON_SOURCES)
+plugins_gres_gres_rdma_la_LIBADD = gres/libfabsched_gres.la libfabsched_common.la $(SLURM_LIBADD)
+plugins_gres_gres_hugepages_la_SOURCES = plugins/gres/gres_hugepages.c $(GRES_COMMON_SOURCES) $(PLUGIN_COMMON_SOURCES)
 plugins_gres_gres_hugepages_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres
 plugins_gres_gres_hugepages_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map
-plugins_gres_gres_hugepages_la_LIBADD = gres/libfabsched_gres.la $(SLURM_LIBADD)
+plugins_gres_gres_hugepages_la_LIBADD = gres/libfabsched_gres.la libfabsched_common.la $(SLURM_LIBADD)
 endif

@@ -181,6 +181,19 @@ cl_srun() {	# cl_srun [--user U] srun-args...: srun from a directory the nodes s
 	(cd "$dir" && _cl_as "$u" srun "$@")
 }
 
+# cl_gres_lines NODE XML SYSFS: the node's gres records as slurmd -G builds
+# them on that topology and sysfs tree, one "Name Type Count [File=]
+# [Cores=]" per line (extra environment: cl_gres_lines NODE XML SYSFS VAR=V)
+cl_gres_lines() {
+	local node=$1 xml=$2 tree=$3
+	shift 3
+	env HWLOC_XMLFILE="$xml" FABSCHED_SYSFS_ROOT="$tree" "$@" \
+		slurmd -G -N "$node" -f "$SLURM_CONF" 2>&1 |
+		grep 'Gres Name=' | tr ' ' '\n' |
+		awk '/^Name=/ { if (l) print l; l = substr($0, 6) } /^(Type|Count)=/ { l = l " " substr($0, index($0, "=") + 1) }
+		     /^(File|Cores)=/ { l = l " " $0 } END { if (l) print l }'
+}
+
 cl_job_field() {	# cl_job_field JOBID FIELD: one field of 'scontrol show job'
 	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
 }

@@ -48,6 +48,7 @@ tests_fuzz_fuzz_conf_smoke_SOURCES = \
 	tests/fuzz/driver.c \
 	$(FABSCHED_CONF_SOURCES) \
 	common/fs_values.c \
+	common/fs_hugepages.c \
 	common/fs_ib.c
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
@@ -62,6 +63,7 @@ tests_fuzz_fuzz_values_smoke_SOURCES = \
 	common/fs_values.c \
 	common/fs_ib.c \
 	common/fs_jobreq.c \
+	common/fs_hugepages.c \
 	gres/util.c \
 	gres/cpulist.c \
 	gres/env.c \
@@ -93,6 +95,7 @@ FUZZ_CONF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_conf.c \
 	$(filter %.c,$(FABSCHED_CONF_SOURCES:%=$(srcdir)/%)) \
 	$(srcdir)/common/fs_values.c \
+	$(srcdir)/common/fs_hugepages.c \
 	$(srcdir)/common/fs_ib.c
 
 tests/fuzz/fuzz_conf_libfuzzer: $(FUZZ_CONF_SRCS) \

@@ -19,6 +19,7 @@
 
 #include "fabsched_gres.h"
 #include "fs_ib.h"
+#include "fs_hugepages.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
 
@@ -70,11 +71,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 1: {
-		struct fs_hp_req req;
-		bool found = false;
+		/* a request against nodes in pages and in units */
+		static struct fs_hp_node nodes[2] = {
+			{ .name = "a", .n = 2, .p = { { 2048, 1, 512 },
+						      { 1048576, 1, 4 } } },
+			{ .name = "b", .n = 1, .p = { { 2048, 64, 512 } } },
+		};
+		struct fs_hp_plan p;
+		struct fs_hp_units u;
+		struct fs_hp_ask a[FS_HP_SIZES_MAX];
+		size_t n;
+		int rc;
 
-		_failed(fs_hp_parse_request(s, &req, &found, msg, sizeof(msg)),
-			msg);
+		for (size_t k = 1; k <= 2; k++) {
+			rc = fs_hp_plan(s, "x", "p", nodes + 2 - k, k, &p, msg,
+					sizeof(msg));
+			_failed(rc, msg);
+			if (!rc && !fs_hp_asked_format(&p, buf, sizeof(buf)))
+				CHECK(!fs_hp_asked_parse("A", buf, a, &n, msg,
+							 sizeof(msg)) &&
+				      n == p.n);
+			fs_hp_plan_free(&p);
+		}
+		_failed(fs_hp_units_parse("HugepageUnits", s, &u, msg,
+					  sizeof(msg)), msg);
 		break;
 	}
 	case 2: {

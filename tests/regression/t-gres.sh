@@ -65,13 +65,7 @@ tap_ok $? "cluster up: 4 nodes emulating lassen, 32em64t, 40intel64 and a node w
 D=$FABSCHED_CLUSTER_DIR
 
 # 2-5: slurmd -G on each emulated machine (records as slurmd builds them)
-gres_lines() {	# node xml tree: "Name Type Count [File=] [Cores=]" per record
-	env HWLOC_XMLFILE="$2" FABSCHED_SYSFS_ROOT="$3" slurmd -G -N "$1" -f "$SLURM_CONF" 2>&1 |
-		grep 'Gres Name=' | tr ' ' '\n' |
-		awk '/^Name=/ { if (l) print l; l = substr($0, 6) } /^(Type|Count)=/ { l = l " " substr($0, index($0, "=") + 1) }
-		     /^(File|Cores)=/ { l = l " " $0 } END { if (l) print l }'
-}
-got=$(gres_lines n001 "$FIX/hwloc/coral-lassen.xml" "$STAGE/sysfs/n001")
+got=$(cl_gres_lines n001 "$FIX/hwloc/coral-lassen.xml" "$STAGE/sysfs/n001")
 want="rdma mlx5 1 File=/dev/infiniband/uverbs0 Cores=0-19
 rdma mlx5 1 File=/dev/infiniband/uverbs1 Cores=0-19
 rdma mlx5 1 File=/dev/infiniband/uverbs2 Cores=20-35
@@ -80,7 +74,7 @@ hugepages 1g 4 File=/sys/devices/system/node/node0/hugepages/hugepages-1048576kB
 hugepages 2m 256 File=/sys/devices/system/node/node8/hugepages/hugepages-2048kB Cores=20-35
 hugepages 1g 4 File=/sys/devices/system/node/node8/hugepages/hugepages-1048576kB Cores=20-35"
 tap_is "$got" "$want" "slurmd -G on lassen: 3 mlx5 (mlx5_3 port DOWN left out), 2m and 1g per NUMA node"
-got=$(gres_lines n002 "$FIX/hwloc/32em64t-2n8c+1mic.xml" "$STAGE/sysfs/n002")
+got=$(cl_gres_lines n002 "$FIX/hwloc/32em64t-2n8c+1mic.xml" "$STAGE/sysfs/n002")
 want="rdma mlx4 1 File=/dev/infiniband/uverbs0 Cores=8-15
 hugepages 2m 512 File=/sys/devices/system/node/node0/hugepages/hugepages-2048kB Cores=0-7
 hugepages 2m 512 File=/sys/devices/system/node/node1/hugepages/hugepages-2048kB Cores=8-15"
@@ -88,7 +82,7 @@ tap_is "$got" "$want" "slurmd -G on 32em64t: mlx4 on NUMA 1, 2m only (no 1g pool
 # 40intel64: Slurm numbers sockets in hwloc's package order (P#0 P#2 P#1 P#3),
 # so NUMA 1 and 3 are cores 20-39; 1032 pages exceed 22.05's 1024 indexed
 # units: the 2m pages are counted in pairs (2mx2), still per NUMA node
-got=$(gres_lines n003 "$FIX/hwloc/40intel64-2g2n4c+pci.xml" "$STAGE/sysfs/n003")
+got=$(cl_gres_lines n003 "$FIX/hwloc/40intel64-2g2n4c+pci.xml" "$STAGE/sysfs/n003")
 h=/sys/devices/system/node
 want="rdma qib 1 File=/dev/infiniband/uverbs0 Cores=20-39
 hugepages 2mx2 128 File=$h/node0/hugepages/hugepages-2048kB Cores=0-9
@@ -182,7 +176,7 @@ tap_ok $? "cluster up: 1 node, 2 sockets of 1 CPU (this machine's), task/affinit
 	tap_bail "the second cluster did not come up"
 
 # 20-22: the records
-got=$(gres_lines n001 "$X2" "$T2")
+got=$(cl_gres_lines n001 "$X2" "$T2")
 want="rdma mlx5 1 File=/dev/infiniband/uverbs0 Cores=0
 rdma mlx5 1 File=/dev/infiniband/uverbs1 Cores=1
 hugepages 2mx8 512 File=$h/node0/hugepages/hugepages-2048kB Cores=0

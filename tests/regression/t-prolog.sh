@@ -28,7 +28,7 @@ fi
 # the machine's pools: one test at a time changes them (see test_prolog_real.sh)
 exec 9>>/run/lock/fabsched-hugepages-test.lock
 flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
-tap_plan 25
+tap_plan 30
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_PROLOG_TEST_DIR:-/var/lib/fabsched-test/prolog}
@@ -247,4 +247,43 @@ tap_ok $? "fabsched-sweep (squeue query) finds nothing left: $(tail -1 "$STAGE/o
 
 cl_down
 tap_ok "[ \"\$(cat $NODE0)\" = $BASE_PAGES ]" "after the cluster stopped: node0 pool at $BASE_PAGES"
+
+# 26-30: a node counting its pages in units of 64 (HugepageUnits=2m:64, a
+# node of 4096 pages); job_submit/fabsched turns --gres=hugepages:2m:100
+# into 2 units (128 pages), and the prolog reserves exactly the 100 asked
+mkdir -p "$STAGE/sysfs/units/sys/devices/system/node/node0/hugepages/hugepages-2048kB"
+echo 0-3 > "$STAGE/sysfs/units/sys/devices/system/node/node0/cpulist"
+for f in nr_hugepages free_hugepages; do
+	echo 4096 > "$STAGE/sysfs/units/sys/devices/system/node/node0/hugepages/hugepages-2048kB/$f"
+done
+chmod -R a+rX "$STAGE/sysfs/units"
+echo 'HugepageUnits=2m:64' >> "$STAGE/fabsched.conf"
+echo "n001 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/units sockets=1 cores=4 threads=1 gres=hugepages:2mx64:64 memory=2000" > "$STAGE/nodes2"
+printf 'PrologFlags=Alloc\nJobSubmitPlugins=fabsched\nTaskProlog=%s\n' "$STAGE/task_prolog" > "$STAGE/extra2.conf"
+cp "$FABSCHED_BUILDDIR/plugins/job_submit/fabsched/.libs/job_submit_fabsched.so" "$STAGE/plugins/" ||
+	tap_bail "job_submit_fabsched.so not built"
+cl_up --nodes-file "$STAGE/nodes2" --plugin-dir "$STAGE/plugins" \
+	--gres-types hugepages --extra-conf "$STAGE/extra2.conf" \
+	--etc-file "fabsched.conf=$STAGE/fabsched.conf" \
+	--prolog "$STAGE/prolog" --epilog "$STAGE/epilog"
+tap_ok $? "second cluster up: n001 counts 4096 pages in units of 64, JobSubmitPlugins=fabsched" ||
+	tap_bail "the second cluster did not come up"
+cat > "$STAGE/bin/job100.sh" <<EOF
+#!/bin/sh
+echo "pool=\$(cat $NODE0) huge=\$FABSCHED_HUGEPAGES"
+$STAGE/bin/test_prolog_map $STAGE/mnt/\$SLURM_JOB_ID-2m 100
+EOF
+chmod 0755 "$STAGE/bin/job100.sh"
+id=$(cl_sbatch --user "$TUSER" -J units -n 1 -t 5 --gres=hugepages:2m:100 -o units-%j.out "$STAGE/bin/job100.sh")
+cl_wait_job "$id" 120
+tap_ok $? "job $id --gres=hugepages:2m:100 on a node of units of 64 COMPLETED (TresPerNode=$(cl_job_field "$id" TresPerNode))"
+out=$(cat "$(cl_job_output "$id")" 2>/dev/null)
+tap_diag "$out"
+tap_ok "grep -q '^pool=$((BASE_PAGES + 100)) huge=2m:0=128\$' <<<'$out'" \
+	"while it ran, node0's pool held the 100 pages asked, not the 128 of its 2 units"
+tap_ok "grep -q '^mapped 100 pages of 2048 kB in $STAGE/mnt/$id-2m: ok\$' <<<'$out'" \
+	"the job mapped its 100 pages; the 101st was refused (hugetlbfs size of the pages asked)"
+wait_back
+tap_ok $? "after the job: nr_hugepages back to $BASE_PAGES, no ledger left (now $(cat "$NODE0"))"
+cl_down
 tap_done

@@ -7,7 +7,7 @@ check_PROGRAMS += tests/unit/test_gres
 TESTS += tests/unit/test_gres
 tests_unit_test_gres_SOURCES = tests/unit/test_gres.c
 tests_unit_test_gres_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/gres $(CMOCKA_CFLAGS)
-tests_unit_test_gres_LDADD = gres/libfabsched_gres.la $(CMOCKA_LIBS)
+tests_unit_test_gres_LDADD = gres/libfabsched_gres.la libfabsched_common.la $(CMOCKA_LIBS)
 endif
 
 if HAVE_CMOCKA

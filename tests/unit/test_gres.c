@@ -519,19 +519,19 @@ static void test_page_type(void **state)
 	uint64_t kb;
 
 	(void)state;
-	assert_string_equal(fs_gres_page_type(2048, b, sizeof(b)), "2m");
-	assert_string_equal(fs_gres_page_type(1048576, b, sizeof(b)), "1g");
-	assert_string_equal(fs_gres_page_type(64, b, sizeof(b)), "64k");
-	assert_int_equal(fs_gres_page_kb("2m", &kb), 0);
+	assert_string_equal(fs_hp_page_name(2048, b, sizeof(b)), "2m");
+	assert_string_equal(fs_hp_page_name(1048576, b, sizeof(b)), "1g");
+	assert_string_equal(fs_hp_page_name(64, b, sizeof(b)), "64k");
+	assert_int_equal(fs_hp_page_kb("2m", 2, &kb), 0);
 	assert_int_equal(kb, 2048);
-	assert_int_equal(fs_gres_page_kb("1G", &kb), 0);
+	assert_int_equal(fs_hp_page_kb("1G", 2, &kb), 0);
 	assert_int_equal(kb, 1048576);
-	assert_int_equal(fs_gres_page_kb("2048k", &kb), 0);
+	assert_int_equal(fs_hp_page_kb("2048k", 5, &kb), 0);
 	assert_int_equal(kb, 2048);
-	assert_int_equal(fs_gres_page_kb("2mb", &kb), -1);
-	assert_int_equal(fs_gres_page_kb("m", &kb), -1);
-	assert_int_equal(fs_gres_page_kb("0m", &kb), -1);
-	assert_int_equal(fs_gres_page_kb(NULL, &kb), -1);
+	assert_int_equal(fs_hp_page_kb("2mb", 3, &kb), -1);
+	assert_int_equal(fs_hp_page_kb("m", 1, &kb), -1);
+	assert_int_equal(fs_hp_page_kb("0m", 2, &kb), -1);
+	assert_int_equal(fs_hp_page_kb(NULL, 0, &kb), -1);
 }
 
 /* ------------------------------------------------------------ env */
@@ -719,37 +719,38 @@ static void test_huge_type(void **state)
 		"2mx8x", "2mx-8", "2mx1073741825", "3q", "2mb", "2mx8m" };
 
 	(void)state;
-	assert_string_equal(fs_gres_huge_type(2048, 1, b, sizeof(b)), "2m");
-	assert_string_equal(fs_gres_huge_type(2048, 8, b, sizeof(b)), "2mx8");
-	assert_string_equal(fs_gres_huge_type(1048576, 2, b, sizeof(b)), "1gx2");
-	assert_int_equal(fs_gres_huge_type_parse("2m", &kb, &per, msg, sizeof(msg)), 0);
+	assert_string_equal(fs_hp_type_name(2048, 1, b, sizeof(b)), "2m");
+	assert_string_equal(fs_hp_type_name(2048, 8, b, sizeof(b)), "2mx8");
+	assert_string_equal(fs_hp_type_name(1048576, 2, b, sizeof(b)), "1gx2");
+	assert_int_equal(fs_hp_type_parse("2m", &kb, &per, msg, sizeof(msg)), 0);
 	assert_int_equal(kb, 2048);
 	assert_int_equal(per, 1);
-	assert_int_equal(fs_gres_huge_type_parse("2mx8", &kb, &per, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_hp_type_parse("2mx8", &kb, &per, msg, sizeof(msg)), 0);
 	assert_int_equal(kb, 2048);
 	assert_int_equal(per, 8);
-	assert_int_equal(fs_gres_huge_type_parse("1Gx3", &kb, &per, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_hp_type_parse("1Gx3", &kb, &per, msg, sizeof(msg)), 0);
 	assert_int_equal(kb, 1048576);
 	assert_int_equal(per, 3);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		msg[0] = '\0';
-		if (fs_gres_huge_type_parse(bad[i], &kb, &per, msg, sizeof(msg)) != -1 ||
+		if (fs_hp_type_parse(bad[i], &kb, &per, msg, sizeof(msg)) != -1 ||
 		    !strstr(msg, "expected"))
 			fail_msg("\"%s\": %s", bad[i], msg);
 	}
-	assert_int_equal(fs_gres_huge_type_parse(NULL, &kb, &per, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_hp_type_parse(NULL, &kb, &per, msg, sizeof(msg)), -1);
 }
 
 /* plan of a fixture's pools, as "type:numa=units[+left]" joined by ' ' */
-static void _plan_str(const struct fs_gres_hugepool *pools, size_t n,
-		      uint64_t max, char *out, size_t outsz)
+static void _plan_fixed(const struct fs_gres_hugepool *pools, size_t n,
+			uint64_t max, const struct fs_hp_units *fixed,
+			char *out, size_t outsz)
 {
 	struct fs_gres_huge_rec *r = NULL;
 	size_t nr = 0, o = 0;
 	char msg[FS_MSG_SIZE];
 	uint64_t units = 0;
 
-	assert_int_equal(fs_gres_huge_plan(pools, n, max, &r, &nr, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_plan(pools, n, max, fixed, &r, &nr, msg, sizeof(msg)), 0);
 	out[0] = '\0';
 	for (size_t i = 0; i < nr; i++) {
 		o += (size_t)snprintf(out + o, outsz - o, "%s%s:%d=%llu",
@@ -765,6 +766,70 @@ static void _plan_str(const struct fs_gres_hugepool *pools, size_t n,
 	}
 	assert_true(units <= max);
 	free(r);
+}
+
+static void _plan_str(const struct fs_gres_hugepool *pools, size_t n,
+		      uint64_t max, char *out, size_t outsz)
+{
+	_plan_fixed(pools, n, max, NULL, out, outsz);
+}
+
+/* nodes reserving tens of GiB: 32,768 2 MiB and 64 1 GiB pages on 2 and on
+ * 8 NUMA nodes, and a smaller one; HugepageUnits gives all one unit */
+static void test_huge_plan_units(void **state)
+{
+	struct fs_gres_hugepool two[4], eight[16], small[2];
+	struct fs_hp_units u;
+	struct fs_gres_huge_rec *r = NULL;
+	size_t nr = 0;
+	char s[1024], msg[FS_MSG_SIZE];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		two[2 * i] = (struct fs_gres_hugepool){ .numa_node = i,
+			.page_kb = 2048, .total = 16384 };
+		two[2 * i + 1] = (struct fs_gres_hugepool){ .numa_node = i,
+			.page_kb = 1048576, .total = 32 };
+		small[i] = (struct fs_gres_hugepool){ .numa_node = i,
+			.page_kb = 2048, .total = 4096 };
+	}
+	for (int i = 0; i < 8; i++) {
+		eight[2 * i] = (struct fs_gres_hugepool){ .numa_node = i,
+			.page_kb = 2048, .total = 4096 };
+		eight[2 * i + 1] = (struct fs_gres_hugepool){ .numa_node = i,
+			.page_kb = 1048576, .total = 8 };
+	}
+	/* on their own: 2mx64 on the big nodes, 2mx8 on the small one, so no
+	   one request in units fits all three */
+	_plan_str(two, 4, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2mx64:0=256 1g:0=32 2mx64:1=256 1g:1=32");
+	_plan_str(small, 2, FS_GRES_MAX_INDEXED, s, sizeof(s));
+	assert_string_equal(s, "2mx8:0=512 2mx8:1=512");
+	/* HugepageUnits=2m:64,1g:1: the same type everywhere */
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:64,1g:1", &u, msg,
+					   sizeof(msg)), 0);
+	_plan_fixed(two, 4, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
+	assert_string_equal(s, "2mx64:0=256 1g:0=32 2mx64:1=256 1g:1=32");
+	_plan_fixed(eight, 16, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
+	assert_string_equal(s, "2mx64:0=64 1g:0=8 2mx64:1=64 1g:1=8 "
+			       "2mx64:2=64 1g:2=8 2mx64:3=64 1g:3=8 "
+			       "2mx64:4=64 1g:4=8 2mx64:5=64 1g:5=8 "
+			       "2mx64:6=64 1g:6=8 2mx64:7=64 1g:7=8");
+	_plan_fixed(small, 2, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
+	assert_string_equal(s, "2mx64:0=64 2mx64:1=64");
+	/* a size it does not name is fitted as before */
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "1g:1", &u, msg,
+					   sizeof(msg)), 0);
+	_plan_fixed(two, 4, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
+	assert_string_equal(s, "2mx64:0=256 1g:0=32 2mx64:1=256 1g:1=32");
+	/* a unit too small for the node: refused, naming what would do */
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:16", &u, msg,
+					   sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_plan(two, 4, FS_GRES_MAX_INDEXED, &u, &r,
+					   &nr, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "2112 units"));
+	assert_non_null(strstr(msg, "at least 2m:64"));
+	assert_null(r);
 }
 
 static void test_huge_plan_fixtures(void **state)
@@ -828,11 +893,11 @@ static void test_huge_plan(void **state)
 	_plan_str(p, 2, 500, s, sizeof(s));
 	assert_string_equal(s, "2mx4:0=150 1gx2:0=300");
 	/* nothing to plan */
-	assert_int_equal(fs_gres_huge_plan(p, 0, 1024, &r, &nr, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_plan(p, 0, 1024, NULL, &r, &nr, msg, sizeof(msg)), 0);
 	assert_null(r);
 	assert_int_equal(nr, 0);
 	/* more pools than units */
-	assert_int_equal(fs_gres_huge_plan(p, 2, 1, &r, &nr, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_gres_huge_plan(p, 2, 1, NULL, &r, &nr, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "expected"));
 	assert_null(r);
 }
@@ -862,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_huge_type),
 		cmocka_unit_test(test_huge_plan_fixtures),
 		cmocka_unit_test(test_huge_plan),
+		cmocka_unit_test(test_huge_plan_units),
 	};
 
 	return cmocka_run_group_tests_name("gres", tests, NULL, NULL);

@@ -9,10 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "fs_hugepages.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
 
@@ -175,79 +177,180 @@ static void test_licenses(void **state)
 	assert_int_equal(fs_licenses_count(NULL, "scratch"), 0);
 }
 
-static void test_hp_parse(void **state)
+/* a node of @n pools "type=units" */
+static struct fs_hp_node _node(const char *name, const char *pools)
 {
-	struct fs_hp_req r;
-	char msg[FS_MSG_SIZE];
-	bool found;
+	struct fs_hp_node nd = { .name = name };
+	char buf[256], *save = NULL, msg[FS_MSG_SIZE];
 
-	(void)state;
-	assert_int_equal(fs_hp_parse_request("gres:hugepages:2m:512", &r, &found,
-					     msg, sizeof(msg)), 0);
-	assert_true(found);
-	assert_int_equal(r.pages_2m, 512);
-	assert_int_equal(r.pages_1g, 0);
-	assert_int_equal(fs_hp_parse_request("gres:rdma:1,gres/hugepages:1g:2,"
-					     "gres:hugepages:2m:1k", &r, &found,
-					     msg, sizeof(msg)), 0);
-	assert_int_equal(r.pages_2m, 1024);
-	assert_int_equal(r.pages_1g, 2);
-	assert_int_equal(fs_hp_parse_request("gres:hugepages:64", &r, &found, msg,
-					     sizeof(msg)), 0);
-	assert_int_equal(r.pages_any, 64);
-	assert_int_equal(fs_hp_parse_request("gres:rdma:2,gres:hugepagesx:1", &r,
-					     &found, msg, sizeof(msg)), 0);
-	assert_false(found);
-	assert_int_equal(fs_hp_parse_request(NULL, &r, &found, msg, sizeof(msg)), 0);
-	assert_false(found);
-	assert_int_equal(fs_hp_parse_request("gres:hugepages:4m:8", &r, &found,
-					     msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "gres request hugepages:4m:8: hugepage type "
-			    "must be 2m or 1g; expected hugepages:2m|1g:<pages>");
-	assert_int_equal(fs_hp_parse_request("gres:hugepages:2m:lots", &r, &found,
-					     msg, sizeof(msg)), -1);
-	assert_int_equal(fs_hp_parse_request("gres:hugepages:2m:99999999999999999999",
-					     &r, &found, msg, sizeof(msg)), -1);
+	snprintf(buf, sizeof(buf), "%s", pools);
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		*eq = '\0';
+		assert_int_equal(fs_hp_node_add(&nd, t, strtoull(eq + 1, NULL, 10),
+						msg, sizeof(msg)), 0);
+	}
+	return nd;
 }
 
-static void test_hp_check(void **state)
+static int _plan(const char *tres, const struct fs_hp_node *nodes, size_t n,
+		 char *tres_out, char *asked, char *msg)
+{
+	struct fs_hp_plan p;
+	int rc = fs_hp_plan(tres, "--gres=x", "partition batch", nodes, n, &p,
+			    msg, FS_MSG_SIZE);
+
+	tres_out[0] = asked[0] = '\0';
+	if (!rc) {
+		snprintf(tres_out, 256, "%s", p.tres ? p.tres : "-");
+		assert_int_equal(fs_hp_asked_format(&p, asked, 256), 0);
+		if (p.untyped)
+			snprintf(asked + strlen(asked), 256 - strlen(asked),
+				 " any=%llu", (unsigned long long)p.untyped);
+		if (!p.found)
+			snprintf(asked, 256, "none");
+	}
+	fs_hp_plan_free(&p);
+	return rc;
+}
+
+static void test_hp_plan_pages(void **state)
 {
 	const struct fs_hp_node nodes[] = {
-		{ "n1", 1024, 0 },
-		{ "n2", 4096, 2 },
-		{ "n3", 2048, 8 },
+		_node("n1", "2m=1024"),
+		_node("n2", "2m=4096 1g=2"),
+		_node("n3", "2m=2048 1g=8"),
 	};
-	struct fs_hp_req r = { 0 };
-	char msg[FS_MSG_SIZE];
+	char t[256], a[256], msg[FS_MSG_SIZE];
 
 	(void)state;
-	assert_int_equal(fs_hp_check(&r, "x", "p", nodes, 3, msg, sizeof(msg)), 0);
-	r.pages_2m = 4096;
-	assert_int_equal(fs_hp_check(&r, "x", "p", nodes, 3, msg, sizeof(msg)), 0);
-	r.pages_1g = 4;		/* 2m fits n2, 1g fits n3: no one node holds both */
-	assert_int_equal(fs_hp_check(&r, "--gres=hugepages:2m:4096,hugepages:1g:4",
-				     "partition batch", nodes, 3, msg,
-				     sizeof(msg)), -1);
-	assert_string_equal(msg, "--gres=hugepages:2m:4096,hugepages:1g:4: more "
-			    "hugepages per node than any node of partition batch "
-			    "holds; the largest hold 4096 pages of 2m (node n2), "
-			    "8 pages of 1g (node n3); expected at most that");
-	r.pages_2m = 5000;
-	r.pages_1g = 0;
-	assert_int_equal(fs_hp_check(&r, "gres:hugepages:2m:5000", "partition batch",
-				     nodes, 3, msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "gres:hugepages:2m:5000: more hugepages per node "
-			    "than any node of partition batch holds; the largest "
-			    "hold 4096 pages of 2m (node n2); expected at most that");
-	r.pages_2m = 0;
-	r.pages_any = 2056;	/* n3: 2048 + 8 */
-	assert_int_equal(fs_hp_check(&r, "x", "p", nodes, 3, msg, sizeof(msg)), 0);
-	r.pages_any = 4099;
-	assert_int_equal(fs_hp_check(&r, "x", "p", nodes, 3, msg, sizeof(msg)), -1);
+	/* pages counted in pages: no change */
+	assert_int_equal(_plan("gres:hugepages:2m:512", nodes, 3, t, a, msg), 0);
+	assert_string_equal(t, "-");
+	assert_string_equal(a, "2m:512");
+	assert_int_equal(_plan("gres/rdma:1,gres/hugepages:1g:2,gres/hugepages:2m:1k",
+			       nodes, 3, t, a, msg), 0);
+	assert_string_equal(a, "1g:2,2m:1024");
+	assert_int_equal(_plan("gres:hugepages:64", nodes, 3, t, a, msg), 0);
+	assert_string_equal(a, " any=64");
+	assert_int_equal(_plan("gres:rdma:2,gres:hugepagesx:1", nodes, 3, t, a, msg), 0);
+	assert_string_equal(a, "none");
+	assert_int_equal(_plan(NULL, nodes, 3, t, a, msg), 0);
+	assert_string_equal(a, "none");
+	/* no one node holds both */
+	assert_int_equal(_plan("gres:hugepages:2m:4096,gres:hugepages:1g:4", nodes,
+			       3, t, a, msg), -1);
+	assert_string_equal(msg, "--gres=x: more hugepages per node than any node "
+			    "of partition batch holds; the largest hold 4096 pages "
+			    "of 2m (node n2), 8 pages of 1g (node n3); expected at "
+			    "most that");
+	/* a size no node holds */
+	assert_int_equal(_plan("gres:hugepages:4m:8", nodes, 3, t, a, msg), -1);
+	assert_non_null(strstr(msg, "the largest hold 0 pages of 4m"));
+	assert_int_equal(_plan("gres:hugepages:2q:8", nodes, 3, t, a, msg), -1);
+	assert_string_equal(msg, "gres request \"gres:hugepages:2q:8\": hugepage "
+			    "type \"2q\" is not a page size; expected "
+			    "hugepages:<size>:<pages> (size 2m, 1g, ...), or "
+			    "hugepages:<size>x<K>:<units of K pages>");
+	assert_int_equal(_plan("gres:hugepages:2m:lots", nodes, 3, t, a, msg), -1);
+	assert_int_equal(_plan("gres:hugepages:2m:99999999999999999999", nodes, 3,
+			       t, a, msg), -1);
+	assert_int_equal(_plan("gres:hugepages:2m:1:2", nodes, 3, t, a, msg), -1);
+	/* any size: counted in pages of either */
+	assert_int_equal(_plan("gres:hugepages:2056", nodes, 3, t, a, msg), 0);
+	assert_int_equal(_plan("gres:hugepages:4099", nodes, 3, t, a, msg), -1);
 	assert_non_null(strstr(msg, "4098 hugepages of any size (node n2)"));
-	assert_int_equal(fs_hp_check(&r, "x", "partition empty", nodes, 0, msg,
-				     sizeof(msg)), -1);
-	assert_non_null(strstr(msg, "no node of partition empty has hugepages"));
+	assert_int_equal(_plan("gres:hugepages:2m:1", nodes, 0, t, a, msg), -1);
+	assert_non_null(strstr(msg, "no node of partition batch has hugepages"));
+}
+
+/* nodes counting 2m pages in units of 64 (HugepageUnits=2m:64) */
+static void test_hp_plan_units(void **state)
+{
+	const struct fs_hp_node same[] = {
+		_node("big2", "2mx64=512 1g=64"),	/* 2 NUMA nodes, summed */
+		_node("big8", "2mx64=512 1g=64"),
+		_node("small", "2mx64=128"),
+	};
+	const struct fs_hp_node mixed[] = {
+		_node("big2", "2mx64=512"),
+		_node("small", "2mx8=1024"),
+	};
+	char t[256], a[256], msg[FS_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_hp_node_pages(&same[0], 2048), 32768);
+	/* in pages: into the nodes' units, rounded up; the pages kept */
+	assert_int_equal(_plan("gres/hugepages:2m:8200,gres/rdma:1", same, 3, t, a,
+			       msg), 0);
+	assert_string_equal(t, "gres/hugepages:2mx64:129,gres/rdma:1");
+	assert_string_equal(a, "2m:8200");
+	assert_int_equal(_plan("gres:hugepages:2m:32k,gres:hugepages:1g:64", same, 3,
+			       t, a, msg), 0);
+	assert_string_equal(t, "gres:hugepages:2mx64:512,gres:hugepages:1g:64");
+	assert_string_equal(a, "2m:32768,1g:64");
+	/* beyond every node, in pages */
+	assert_int_equal(_plan("gres:hugepages:2m:32769", same, 3, t, a, msg), -1);
+	assert_non_null(strstr(msg, "the largest hold 32768 pages of 2m (node big2)"));
+	/* in the nodes' own type: as given */
+	assert_int_equal(_plan("gres:hugepages:2mx64:4", same, 3, t, a, msg), 0);
+	assert_string_equal(t, "-");
+	assert_string_equal(a, "2m:256");
+	assert_int_equal(_plan("gres:hugepages:2mx8:4", same, 3, t, a, msg), -1);
+	assert_string_equal(msg, "gres request \"gres:hugepages:2mx8:4\": the nodes "
+			    "of partition batch do not count hugepages in units "
+			    "of 8 pages (they count in 2mx64); expected the pages "
+			    "asked, e.g. hugepages:2m:32");
+	/* a count without a size cannot be told in pages */
+	assert_int_equal(_plan("gres:hugepages:100", same, 3, t, a, msg), -1);
+	assert_non_null(strstr(msg, "expected the size named, e.g. hugepages:2m:100"));
+	/* nodes in different units: one request cannot fit both */
+	assert_int_equal(_plan("gres:hugepages:2m:100", mixed, 2, t, a, msg), -1);
+	assert_string_equal(msg, "gres request \"gres:hugepages:2m:100\": the nodes "
+			    "of partition batch count 2m pages in different units "
+			    "(2mx64 on big2, 2mx8 on small), so no one request fits "
+			    "them all; expected one unit for the cluster in "
+			    "fabsched.conf (HugepageUnits=2m:<pages>, e.g. 2m:64), "
+			    "or a request in one node's type");
+	assert_int_equal(_plan("gres:hugepages:2mx8:10", mixed, 2, t, a, msg), 0);
+	assert_string_equal(a, "2m:80");
+}
+
+static void test_hp_units_asked(void **state)
+{
+	struct fs_hp_units u;
+	struct fs_hp_ask a[FS_HP_SIZES_MAX];
+	size_t n;
+	char msg[FS_MSG_SIZE];
+	static const char *const bad[] = { "2m", "2m:", "2m:0", "2q:4", ":4",
+		"2m:4,2m:8", "2m:4,", "2m:1073741825", "2m:4x" };
+
+	(void)state;
+	assert_int_equal(fs_hp_units_parse("K", "2m:64,1g:1", &u, msg, sizeof(msg)), 0);
+	assert_int_equal(u.n, 2);
+	assert_int_equal(fs_hp_units_of(&u, 2048), 64);
+	assert_int_equal(fs_hp_units_of(&u, 1048576), 1);
+	assert_int_equal(fs_hp_units_of(&u, 64), 0);
+	assert_int_equal(fs_hp_units_parse("K", "", &u, msg, sizeof(msg)), 0);
+	assert_int_equal(u.n, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		if (fs_hp_units_parse("HugepageUnits", bad[i], &u, msg,
+				      sizeof(msg)) != -1 ||
+		    !strstr(msg, "HugepageUnits") || !strstr(msg, "expected"))
+			fail_msg("\"%s\": %s", bad[i], msg);
+	}
+	assert_int_equal(fs_hp_asked_parse("A", "2m:8200,1g:4", a, &n, msg,
+					   sizeof(msg)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(a[0].page_kb, 2048);
+	assert_int_equal(a[0].pages, 8200);
+	assert_int_equal(a[1].pages, 4);
+	assert_int_equal(fs_hp_asked_parse("A", "2m:8,2m:9", a, &n, msg,
+					   sizeof(msg)), -1);
+	assert_int_equal(fs_hp_asked_parse("A", "2m:-8", a, &n, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "A=\"2m:-8\": bad entry"));
 }
 
 int main(void)
@@ -258,8 +361,9 @@ int main(void)
 		cmocka_unit_test(test_scratch_charge),
 		cmocka_unit_test(test_pool_check),
 		cmocka_unit_test(test_licenses),
-		cmocka_unit_test(test_hp_parse),
-		cmocka_unit_test(test_hp_check),
+		cmocka_unit_test(test_hp_plan_pages),
+		cmocka_unit_test(test_hp_plan_units),
+		cmocka_unit_test(test_hp_units_asked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

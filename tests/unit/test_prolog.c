@@ -41,6 +41,42 @@ static void test_hugepages_good(void **state)
 	assert_int_equal(_hp(NULL, "0", &job), 0);
 }
 
+/* the pages asked (job_submit) cut the gres units' pages to the request */
+static void test_hugepages_asked(void **state)
+{
+	struct fs_pl_job job;
+	char msg[FS_MSG_SIZE];
+
+	(void)state;
+	/* 129 units of 64 pages on three NUMA nodes; 8200 asked */
+	assert_int_equal(_hp("2m:0=4096,2m:1=4096,1g:1=4,2m:2=64", "8260", &job), 0);
+	assert_int_equal(fs_pl_trim_hugepages("2m:8200", &job, msg, sizeof(msg)), 0);
+	assert_int_equal(job.npages, 4);
+	assert_int_equal(job.pages[0].pages, 4096);
+	assert_int_equal(job.pages[1].pages, 4096);
+	assert_int_equal(job.pages[2].pages, 4);	/* 1g: not named */
+	assert_int_equal(job.pages[3].pages, 8);
+	/* a cut that empties the last pool drops it */
+	assert_int_equal(_hp("2m:0=64,2m:1=64", "128", &job), 0);
+	assert_int_equal(fs_pl_trim_hugepages("2m:50", &job, msg, sizeof(msg)), 0);
+	assert_int_equal(job.npages, 1);
+	assert_int_equal(job.pages[0].node, 0);
+	assert_int_equal(job.pages[0].pages, 50);
+	/* exactly the units: unchanged; none asked: unchanged */
+	assert_int_equal(_hp("2m:0=64", "64", &job), 0);
+	assert_int_equal(fs_pl_trim_hugepages("2m:64", &job, msg, sizeof(msg)), 0);
+	assert_int_equal(job.pages[0].pages, 64);
+	assert_int_equal(fs_pl_trim_hugepages(NULL, &job, msg, sizeof(msg)), 0);
+	assert_int_equal(job.pages[0].pages, 64);
+	/* more than the job holds, or malformed: refused */
+	assert_int_equal(fs_pl_trim_hugepages("2m:65", &job, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "65 pages of 2m asked but FABSCHED_HUGEPAGES "
+			       "gives the job 64"));
+	assert_int_equal(fs_pl_trim_hugepages("1g:1", &job, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_pl_trim_hugepages("2m:6;4", &job, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "SPANK_FABSCHED_HUGEPAGES_ASKED"));
+}
+
 static void test_hugepages_bad(void **state)
 {
 	static const struct { const char *s, *count, *want; } cases[] = {
@@ -197,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hugepages_good),
 		cmocka_unit_test(test_hugepages_bad),
+		cmocka_unit_test(test_hugepages_asked),
 		cmocka_unit_test(test_job_env),
 		cmocka_unit_test(test_ledger_roundtrip),
 		cmocka_unit_test(test_rdma),

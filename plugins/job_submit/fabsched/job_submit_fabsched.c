@@ -8,10 +8,13 @@
  *    nodes>" merged into the job's licenses, the node count capped at what
  *    was charged, and the canonical value handed to the prolog as
  *    FABSCHED_SCRATCH (any value the user put there is replaced);
- *  - a hugepages gres request larger than any node of the job's
- *    partition(s) holds is refused with the request and the largest
- *    capacity, instead of Slurm's generic "Requested node configuration is
- *    not available";
+ *  - a hugepages gres request in pages (--gres=hugepages:2m:8192) is put
+ *    in the units the nodes of the job's partition(s) count (2mx64:128),
+ *    the pages asked handed to the prolog as FABSCHED_HUGEPAGES_ASKED; one
+ *    larger than any of those nodes holds is refused with the request and
+ *    the largest capacity, instead of Slurm's generic "Requested node
+ *    configuration is not available" (at submission, and when a pending
+ *    job's gres is updated);
  *  - job_modify: a job's scratch charge cannot be lowered nor its node
  *    count raised past what was charged.
  *
@@ -41,6 +44,7 @@ typedef ListIterator fs_list_itr_t;
 #include "src/slurmctld/licenses.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "fs_hugepages.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
 
@@ -51,6 +55,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define OPT_ENV "_SLURM_SPANK_OPTION_fabsched_scratch="
 #define SCRATCH_ENV FS_ENV_SCRATCH "="
 #define CHARGE_ENV FS_ENV_SCRATCH_CHARGE "="
+#define ASKED_ENV FS_ENV_HUGEPAGES_ASKED "="
 
 extern int init(void)
 {
@@ -76,24 +81,24 @@ static const char *_env_get(char **env, uint32_t n, const char *prefix)
 }
 
 /* Drop every entry starting with prefix (a user's own FABSCHED_SCRATCH=). */
-static void _env_drop(job_desc_msg_t *jd, const char *prefix)
+static void _env_drop(char ***env, uint32_t *n, const char *prefix)
 {
 	size_t len = strlen(prefix);
 	uint32_t o = 0;
 
-	for (uint32_t i = 0; jd->spank_job_env && i < jd->spank_job_env_size; i++) {
-		if (jd->spank_job_env[i] && !strncmp(jd->spank_job_env[i], prefix, len))
-			xfree(jd->spank_job_env[i]);
+	for (uint32_t i = 0; *env && i < *n; i++) {
+		if ((*env)[i] && !strncmp((*env)[i], prefix, len))
+			xfree((*env)[i]);
 		else
-			jd->spank_job_env[o++] = jd->spank_job_env[i];
+			(*env)[o++] = (*env)[i];
 	}
-	jd->spank_job_env_size = o;
+	*n = o;
 }
 
-static void _env_add(job_desc_msg_t *jd, char *entry)
+static void _env_add(char ***env, uint32_t *n, char *entry)
 {
-	xrecalloc(jd->spank_job_env, jd->spank_job_env_size + 1, sizeof(char *));
-	jd->spank_job_env[jd->spank_job_env_size++] = entry;
+	xrecalloc(*env, *n + 1, sizeof(char *));
+	(*env)[(*n)++] = entry;
 }
 
 /* ------------------------------------------------------------ scratch */
@@ -108,8 +113,8 @@ static int _scratch(job_desc_msg_t *jd, char **err_msg)
 	uint32_t cap;
 
 	/* only this plugin says what the prolog sets up */
-	_env_drop(jd, SCRATCH_ENV);
-	_env_drop(jd, CHARGE_ENV);
+	_env_drop(&jd->spank_job_env, &jd->spank_job_env_size, SCRATCH_ENV);
+	_env_drop(&jd->spank_job_env, &jd->spank_job_env_size, CHARGE_ENV);
 	if (!opt)
 		return SLURM_SUCCESS;
 	if (fs_parse_scratch("--scratch", opt, &sc, msg, sizeof(msg)))
@@ -130,8 +135,8 @@ static int _scratch(job_desc_msg_t *jd, char **err_msg)
 	if (jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE ||
 	    jd->max_nodes > cap)
 		jd->max_nodes = cap;
-	_env_add(jd, xstrdup_printf("%s%s", SCRATCH_ENV, canon));
-	_env_add(jd, xstrdup_printf("%s%" PRIu64, CHARGE_ENV, gib));
+	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%s", SCRATCH_ENV, canon));
+	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%" PRIu64, CHARGE_ENV, gib));
 	debug("%s: --scratch=%s on at most %u node(s): licenses %s",
 	      plugin_type, canon, cap, lic);
 	return SLURM_SUCCESS;
@@ -144,15 +149,15 @@ refuse:
 
 /* ------------------------------------------------------------ hugepages */
 
-/* Pages of the node's gres/hugepages, per type. */
+/* What the node's gres/hugepages holds, per type ("2m", "2mx64"). */
 static void _node_pages(node_record_t *node, struct fs_hp_node *out)
 {
 	gres_state_t *gs;
 	gres_node_state_t *ns;
 	fs_list_itr_t it;
+	char msg[FS_MSG_SIZE];
 
 	out->name = node->name;
-	out->pages_2m = out->pages_1g = 0;
 	if (!node->gres_list)
 		return;
 	it = list_iterator_create(node->gres_list);
@@ -160,12 +165,11 @@ static void _node_pages(node_record_t *node, struct fs_hp_node *out)
 		if (xstrcmp(gs->gres_name, "hugepages") || !gs->gres_data)
 			continue;
 		ns = gs->gres_data;
-		for (uint16_t t = 0; t < ns->type_cnt; t++) {
-			if (!xstrcasecmp(ns->type_name[t], "2m"))
-				out->pages_2m += ns->type_cnt_avail[t];
-			else if (!xstrcasecmp(ns->type_name[t], "1g"))
-				out->pages_1g += ns->type_cnt_avail[t];
-		}
+		for (uint16_t t = 0; t < ns->type_cnt; t++)
+			if (fs_hp_node_add(out, ns->type_name[t],
+					   ns->type_cnt_avail[t], msg, sizeof(msg)))
+				debug("%s: node %s: %s", plugin_type, node->name,
+				      msg);
 	}
 	list_iterator_destroy(it);
 }
@@ -186,28 +190,28 @@ static char *_user_form(const char *tres)
 	return out;
 }
 
-static int _hugepages(job_desc_msg_t *jd, char **err_msg)
+/*
+ * A hugepages request (*tres) against the nodes of the partitions @parts:
+ * refused with a message (*err_msg) when no node holds it, rewritten into
+ * the nodes' units when they count in several pages, and the pages asked
+ * written to @asked ("" when it asks none).
+ */
+static int _hugepages(char **tres, const char *parts, uint32_t uid,
+		      char *asked, size_t askedsz, char **err_msg)
 {
-	struct fs_hp_req req;
+	struct fs_hp_plan plan;
 	struct fs_hp_node *nodes = NULL;
 	size_t n = 0;
-	bool found;
-	char msg[FS_MSG_SIZE], *where = NULL, *what = NULL, *names, *save = NULL;
-	bitstr_t *seen = NULL;
+	char msg[FS_MSG_SIZE], *where = NULL, *what, *names, *save = NULL;
+	bitstr_t *seen;
 	int rc = SLURM_SUCCESS;
 
-	if (!jd->tres_per_node)
-		return SLURM_SUCCESS;
-	if (fs_hp_parse_request(jd->tres_per_node, &req, &found, msg, sizeof(msg))) {
-		if (err_msg)
-			*err_msg = xstrdup(msg);
-		return ESLURM_INVALID_GRES;
-	}
-	if (!found)
+	asked[0] = '\0';
+	if (!*tres || !strstr(*tres, "hugepages"))
 		return SLURM_SUCCESS;
 	seen = bit_alloc(node_record_count);
 	nodes = xcalloc(node_record_count ? node_record_count : 1, sizeof(*nodes));
-	names = xstrdup(jd->partition);
+	names = xstrdup(parts);
 	if (!names && default_part_loc)
 		names = xstrdup(default_part_loc->name);
 	for (char *p = strtok_r(names, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
@@ -228,17 +232,23 @@ static int _hugepages(job_desc_msg_t *jd, char **err_msg)
 		char *w = xstrdup_printf("partition%s %s", strchr(where, ',') ?
 					 "s" : "", where);
 
-		what = _user_form(jd->tres_per_node);
-		if (fs_hp_check(&req, what, w, nodes, n, msg, sizeof(msg))) {
+		what = _user_form(*tres);
+		if (fs_hp_plan(*tres, what, w, nodes, n, &plan, msg, sizeof(msg)) ||
+		    fs_hp_asked_format(&plan, asked, askedsz)) {
 			if (err_msg)
 				*err_msg = xstrdup(msg);
-			info("%s: job of uid %u refused: %s", plugin_type,
-			     jd->user_id, msg);
+			info("%s: job of uid %u refused: %s", plugin_type, uid, msg);
 			rc = ESLURM_INVALID_GRES;
+		} else if (plan.tres) {
+			debug("%s: %s in the nodes' units: %s (pages %s)",
+			      plugin_type, what, plan.tres, asked);
+			xfree(*tres);
+			*tres = xstrdup(plan.tres);
 		}
+		fs_hp_plan_free(&plan);
+		xfree(what);
 		xfree(w);
 	}
-	xfree(what);
 	xfree(where);
 	xfree(names);
 	xfree(nodes);
@@ -251,16 +261,51 @@ static int _hugepages(job_desc_msg_t *jd, char **err_msg)
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
+	char asked[256];
 	int rc = _scratch(job_desc, err_msg);
 
+	/* only this plugin says how many pages the prolog reserves */
+	_env_drop(&job_desc->spank_job_env, &job_desc->spank_job_env_size,
+		  ASKED_ENV);
 	if (rc == SLURM_SUCCESS)
-		rc = _hugepages(job_desc, err_msg);
+		rc = _hugepages(&job_desc->tres_per_node, job_desc->partition,
+				job_desc->user_id, asked, sizeof(asked), err_msg);
+	if (rc == SLURM_SUCCESS && asked[0])
+		_env_add(&job_desc->spank_job_env, &job_desc->spank_job_env_size,
+			 xstrdup_printf("%s%s", ASKED_ENV, asked));
 	return rc;
+}
+
+/* A new hugepages request of a pending job: checked and put in the
+ * nodes' units as at submission, and the pages the prolog reserves
+ * follow it. */
+static int _modify_hugepages(job_desc_msg_t *jd, job_record_t *job_ptr)
+{
+	char asked[256];
+	int rc;
+
+	if (!jd->tres_per_node)
+		return SLURM_SUCCESS;
+	rc = _hugepages(&jd->tres_per_node, jd->partition ? jd->partition :
+			job_ptr->partition, job_ptr->user_id, asked,
+			sizeof(asked), NULL);
+	if (rc != SLURM_SUCCESS)
+		return rc;
+	_env_drop(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
+		  ASKED_ENV);
+	if (asked[0])
+		_env_add(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
+			 xstrdup_printf("%s%s", ASKED_ENV, asked));
+	return SLURM_SUCCESS;
 }
 
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid)
 {
+	int rc = _modify_hugepages(job_desc, job_ptr);
+
+	if (rc != SLURM_SUCCESS)
+		return rc;
 	const char *charge = _env_get(job_ptr->spank_job_env,
 				      job_ptr->spank_job_env_size, CHARGE_ENV);
 	const char *sc = _env_get(job_ptr->spank_job_env,
