@@ -96,8 +96,24 @@ static int _sysfs_root(char **root)
  * nodes per socket, or one NUMA node over several sockets.  Each record's
  * cores (@abs, a core list) are then widened as fs_gres_socket_cores says,
  * in the socket layout of this node's slurm.conf record, and the widening
- * is logged.  22.05 keeps the NUMA-exact cores.
+ * is logged, as a warning with its remedy (SlurmdParameters=
+ * numa_node_as_socket) unless Slurm's sockets are already the NUMA nodes.
+ * 22.05 keeps the NUMA-exact cores.
  */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/* Whether this slurmd counts NUMA nodes (or L3 caches) as its sockets
+ * (SlurmdParameters, and from 25.11 the node's Parameters=): then a record
+ * of one NUMA node's cores covers whole sockets and keeps its locality. */
+static bool _sockets_are_numa(void)
+{
+#if defined(CONF_FLAG_NNSOCK) && defined(CONF_FLAG_L3CSOCK)
+	return slurm_conf.conf_flags & (CONF_FLAG_NNSOCK | CONF_FLAG_L3CSOCK);
+#else
+	return false;
+#endif
+}
+#endif
+
 static void _whole_sockets(char **abs)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
@@ -128,10 +144,16 @@ static void _whole_sockets(char **abs)
 			if (cores[i])
 				bit_set(b, i);
 		wide = bit_fmt_full(b);
-		info("%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)",
-		     plugin_type, *abs, wide, SLURM_VERSION_STRING,
-		     one ? "one whole socket or every core" : "whole sockets",
-		     np->cores, name);
+		if (_sockets_are_numa())
+			info("%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)",
+			     plugin_type, *abs, wide, SLURM_VERSION_STRING,
+			     one ? "one whole socket or every core" : "whole sockets",
+			     np->cores, name);
+		else
+			warning("%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s), so this record's NUMA locality is lost (jobs get its units with cores of other NUMA nodes); to keep it, make Slurm's sockets the NUMA nodes: SlurmdParameters=numa_node_as_socket, and the node's Sockets= and CoresPerSocket= as 'slurmd -C' then prints",
+				plugin_type, *abs, wide, SLURM_VERSION_STRING,
+				one ? "one whole socket or every core" : "whole sockets",
+				np->cores, name);
 		xfree(*abs);
 		*abs = wide;
 	}

@@ -10,7 +10,10 @@
 # Each node's slurmd sees its own hwloc XML and sysfs tree
 # (tests/fixtures/hwloc, tests/fixtures/sysfs); the prolog here records
 # its environment (the real prolog's reservation of the pages asked is in
-# t-prolog.sh).  Asks slurmd -G, scontrol, sbatch and the prolog.  TAP.
+# t-prolog.sh).  Then the 8-NUMA node alone with
+# SlurmdParameters=numa_node_as_socket: records per NUMA node on every
+# release, and a job bound to its gres gets cores, HCA and hugepages of one
+# NUMA node.  Asks slurmd -G, scontrol, sbatch and the prolog.  TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
@@ -28,7 +31,7 @@ for f in "$JS" "$HP"; do
 		exit 0
 	fi
 done
-tap_plan 18
+tap_plan 26
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_HUGEPAGES_TEST_DIR:-/var/lib/fabsched-test/hugepages}
@@ -152,7 +155,54 @@ cl_wait_job "$id" 120
 tap_ok "grep -q 'count=256 asked=2m:200$' '$STAGE/out/prolog.$id'" \
 	"released, the prolog got 4 units and the 200 pages asked: $(cat "$STAGE/out/prolog.$id" 2>/dev/null)"
 
-# 18
+# 18: 4 NUMA nodes per socket on n002 (Sockets=2 from its XML): from 23.02
+# Slurm refuses a GRES splitting a socket, the records are widened and
+# slurmd warns with the remedy; 22.05 keeps each NUMA node's cores
+log=$FABSCHED_CLUSTER_DIR/nodes/n002/slurmd.log
+if [ "${FABSCHED_SLURM_FLAVOUR:-22.05}" = 22.05 ]; then
+	got=$(cl_gres_lines n002 "$X8" "$STAGE/sysfs/n002" | awk '$2 == "2mx64" { print $5 }' | tr '\n' ' ')
+	tap_is "$got" "Cores=0-3 Cores=4-7 Cores=8-11 Cores=12-15 Cores=16-19 Cores=20-23 Cores=24-27 Cores=28-31 " \
+		"Slurm 22.05: n002's records keep each NUMA node's cores"
+else
+	grep -q "warning: gres/hugepages: cores 0-3 widened to 0-15: .*NUMA locality is lost.*SlurmdParameters=numa_node_as_socket" "$log"
+	tap_ok $? "n002 (4 NUMA nodes per socket): slurmd warns that widening loses NUMA locality, naming numa_node_as_socket" ||
+		tap_diag "$(grep -i widened "$log" | head -3)"
+fi
+cl_down
+tap_ok $? "cluster down"
+
+# 20-26: the same node with Slurm's sockets made its NUMA nodes
+# (SlurmdParameters=numa_node_as_socket; Sockets=8 CoresPerSocket=4 as
+# slurmd -C then prints): records per NUMA node on every release, and a
+# job bound to its gres gets cores, HCA and hugepages of one NUMA node
+echo "n001 env=FABSCHED_SYSFS_ROOT=$STAGE/sysfs/n002 xml=$X8 sockets=8 cores=4 threads=1 gres=rdma:mlx5:1,hugepages:2mx64:512,hugepages:1g:64 memory=4000" > "$STAGE/nodes2"
+printf 'JobSubmitPlugins=fabsched\nSlurmdDebug=verbose\nPrologFlags=Alloc\nSlurmdParameters=numa_node_as_socket\n' > "$STAGE/extra2.conf"
+cat > "$STAGE/prolog" <<EOF
+#!/bin/sh
+echo "node=\$SLURMD_NODENAME hugepages=\$FABSCHED_HUGEPAGES count=\$FABSCHED_HUGEPAGES_COUNT asked=\$SPANK_FABSCHED_HUGEPAGES_ASKED rdma=\$FABSCHED_RDMA_DEVICES" >> $STAGE/out/prolog.\$SLURM_JOB_ID
+exit 0
+EOF
+cp "$FABSCHED_BUILDDIR/plugins/gres/.libs/gres_rdma.so" "$STAGE/plugins/" || tap_bail "gres_rdma.so not built"
+rm -f "$STAGE"/out/prolog.*
+cl_up --nodes-file "$STAGE/nodes2" --plugin-dir "$STAGE/plugins" \
+	--gres-types rdma,hugepages --extra-conf "$STAGE/extra2.conf" \
+	--etc-file "fabsched.conf=$STAGE/fabsched.conf" --prolog "$STAGE/prolog"
+tap_ok $? "cluster up: the 8-NUMA node with SlurmdParameters=numa_node_as_socket, Sockets=8" ||
+	tap_bail "the second cluster did not come up"
+got=$(cl_gres_lines n001 "$X8" "$STAGE/sysfs/n002" | awk '$2 == "2mx64" { print $5 }' | tr '\n' ' ')
+tap_is "$got" "Cores=0-3 Cores=4-7 Cores=8-11 Cores=12-15 Cores=16-19 Cores=20-23 Cores=24-27 Cores=28-31 " \
+	"slurmd -G: each NUMA node's hugepages with that node's cores, unwidened"
+got=$(cl_gres_lines n001 "$X8" "$STAGE/sysfs/n002" | awk '$1 == "rdma" { print $2, $5 }')
+tap_is "$got" "mlx5 Cores=20-23" "slurmd -G: the HCA on NUMA node 5 with its 4 cores"
+tap_ok "! grep -q widened '$FABSCHED_CLUSTER_DIR/nodes/n001/slurmd.log'" "slurmd widened no record"
+id=$(cl_sbatch --user "$TUSER" -J numa -n 1 -c 4 -t 5 --gres=rdma:1,hugepages:2m:100 \
+	--gres-flags=enforce-binding -o numa-%j.out --wrap true)
+cl_wait_job "$id" 120
+tap_ok $? "job $id -n 1 -c 4 --gres=rdma:1,hugepages:2m:100 --gres-flags=enforce-binding COMPLETED"
+cpus=$(scontrol -d show job "$id" | sed -n 's/.*CPU_IDs=\([^ ]*\).*/\1/p' | head -1)
+l=$(cat "$STAGE/out/prolog.$id" 2>/dev/null)
+tap_ok "[ '$cpus' = 20-23 ] && grep -q 'hugepages=2m:5=128 count=128 asked=2m:100 rdma=mlx5_0' <<<'$l'" \
+	"its cores (CPU_IDs=$cpus), HCA and hugepages all of NUMA node 5 ($l)"
 cl_down
 tap_ok $? "cluster down"
 tap_done
