@@ -10,12 +10,17 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "fs_err.h"
+#include "fs_slurmconf.h"
 
 struct topo_args {
 	const char *input, *cache, *json, *output, *format, *against, *save_cache, *ca;
 	int live, port, verbose;
 	struct fst_opts opts;
 	struct fst_export_opts eo;
+	char *slurm_nodes;	/* slurm.conf's node list, when it is the default */
 };
 
 static void _topo_usage(FILE *out)
@@ -37,8 +42,14 @@ static void _topo_usage(FILE *out)
 "node mapping:\n"
 "  -m, --node-name-map FILE  '0x<guid> \"<desc>\"' or 'H-<guid> <host>' lines\n"
 "  -r, --host-regex RE       host = group 1 of RE on the description\n"
+"  -n, --nodelist HOSTLIST   only these hosts are compute nodes (Slurm hostlist;\n"
+"                            default: the NodeName= lines of slurm.conf, when\n"
+"                            readable: $SLURM_CONF or " FS_SLURM_CONFDIR "/slurm.conf)\n"
+"      --all-hosts           every named host is a compute node (no slurm.conf\n"
+"                            node list, no built-in non-compute names)\n"
 "  -x, --exclude RE          descriptions/hosts that are not compute nodes\n"
-"  -n, --nodelist HOSTLIST   only these hosts are compute nodes (Slurm hostlist)\n"
+"                            (replaces the built-in names of OS defaults, fabric\n"
+"                            managers and storage, used without a node list)\n"
 "  -R, --rack-map FILE       '<rack> <hostlist>' lines (default: rack = leaf)\n"
 "      --keep-domain         keep the domain of host names\n"
 "output:\n"
@@ -51,6 +62,43 @@ static void _topo_usage(FILE *out)
 "  -a, --against FILE        diff: the existing topology.conf\n"
 "  -v, --verbose             check: list every switch\n"
 "exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
+}
+
+/*
+ * Without --nodelist or --all-hosts, the compute nodes are Slurm's: the
+ * NodeName= lines of the slurm.conf in use, when one is readable.  Said
+ * on stderr, so that a node left out is never a surprise.
+ */
+static int _slurm_nodes(struct topo_args *a)
+{
+	const char *path;
+	char err[FS_MSG_SIZE];
+	size_t nlines = 0;
+
+	if (a->opts.nodelist || a->opts.all_hosts || !(path = fs_slurm_conf_path()))
+		return 0;
+	if (access(path, R_OK)) {
+		if (getenv("SLURM_CONF") && *getenv("SLURM_CONF"))
+			fprintf(stderr, "fabsched topo: SLURM_CONF=%s: %s; compute nodes "
+				"by name (see --nodelist, --all-hosts)\n", path,
+				strerror(errno));
+		return 0;
+	}
+	if (fs_slurm_conf_nodes(path, &a->slurm_nodes, &nlines, err, sizeof(err))) {
+		fprintf(stderr, "fabsched topo: %s (or give --nodelist or --all-hosts)\n",
+			err);
+		return -1;
+	}
+	if (!a->slurm_nodes) {
+		fprintf(stderr, "fabsched topo: %s names no node (%zu NodeName line(s)); "
+			"compute nodes by name (see --nodelist, --all-hosts)\n", path, nlines);
+		return 0;
+	}
+	a->opts.nodelist = a->slurm_nodes;
+	fprintf(stderr, "fabsched topo: compute nodes: the nodes of %s (%s); every "
+		"other host is reported as not compute (--nodelist or --all-hosts to "
+		"choose otherwise)\n", path, a->slurm_nodes);
+	return 0;
 }
 
 static int _load(struct topo_args *a, struct fst_model **m)
@@ -94,6 +142,8 @@ static int _load(struct topo_args *a, struct fst_model **m)
 		fprintf(stderr, "fabsched topo: %s\n", err);
 		return FS_EXIT_INPUT;
 	}
+	if (_slurm_nodes(a))
+		return FS_EXIT_INPUT;
 	if (fst_classify(*m, &a->opts, err, sizeof(err))) {
 		fprintf(stderr, "fabsched topo: %s\n", err);
 		fst_model_free(*m);
@@ -105,7 +155,7 @@ static int _load(struct topo_args *a, struct fst_model **m)
 
 static int _parse(int argc, char **argv, struct topo_args *a)
 {
-	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT };
+	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL };
 	static const struct option lo[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "cache", required_argument, NULL, 'C' },
@@ -118,6 +168,7 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		{ "host-regex", required_argument, NULL, 'r' },
 		{ "exclude", required_argument, NULL, 'x' },
 		{ "nodelist", required_argument, NULL, 'n' },
+		{ "all-hosts", no_argument, NULL, O_ALL },
 		{ "rack-map", required_argument, NULL, 'R' },
 		{ "keep-domain", no_argument, NULL, O_KEEP },
 		{ "output", required_argument, NULL, 'o' },
@@ -157,6 +208,7 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		case 'r': a->opts.host_regex = optarg; break;
 		case 'x': a->opts.exclude_regex = optarg; break;
 		case 'n': a->opts.nodelist = optarg; break;
+		case O_ALL: a->opts.all_hosts = 1; break;
 		case 'R': a->opts.rack_map = optarg; break;
 		case O_KEEP: a->opts.keep_domain = 1; break;
 		case 'o': a->output = optarg; break;
@@ -183,6 +235,10 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fabsched topo: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (a->opts.all_hosts && a->opts.nodelist) {
+		fprintf(stderr, "fabsched topo: --all-hosts and --nodelist exclude each other\n");
 		return -1;
 	}
 	if (a->eo.root_name && (!*a->eo.root_name || strlen(a->eo.root_name) > FST_NAME_MAX ||
@@ -253,8 +309,10 @@ static int _run(int argc, char **argv)
 	if (!a.input && !a.cache && !a.json)
 		a.live = 1;
 	rc = _load(&a, &m);
-	if (rc)
+	if (rc) {
+		free(a.slurm_nodes);
 		return rc;
+	}
 	out = _open_out(&a);
 	if (!out) {
 		fst_model_free(m);
@@ -294,6 +352,7 @@ static int _run(int argc, char **argv)
 	if (_close_out(out, &a) && !rc)
 		rc = FS_EXIT_INPUT;
 	fst_model_free(m);
+	free(a.slurm_nodes);
 	return rc;
 }
 

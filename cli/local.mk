@@ -9,5 +9,5 @@ cli_fabsched_LDADD = topology/libfabsched_topology.la libfabsched_common.la
 cli_fabsched_LDADD += $(SIM_LIBS)
 dist_man_MANS += doc/fabsched.1
 
-TESTS += tests/unit/test_cli_config.sh
-EXTRA_DIST += tests/unit/test_cli_config.sh
+TESTS += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
+EXTRA_DIST += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh

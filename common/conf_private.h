@@ -10,11 +10,7 @@
 #include <stdint.h>
 
 #include "fabsched_conf.h"
-
-/* Where Slurm's configuration lives; fabsched.conf sits beside slurm.conf. */
-#ifndef FS_SLURM_CONFDIR
-#define FS_SLURM_CONFDIR "/etc/slurm"
-#endif
+#include "fs_slurmconf.h"	/* FS_SLURM_CONFDIR: fabsched.conf sits beside slurm.conf */
 
 #define PARTITION_KEY "PartitionName"
 #define FSC_KEYS_MAX 64		/* rows the schema may have */

@@ -17,6 +17,8 @@ libfabsched_common_la_SOURCES = \
 	common/fs_jobreq.h \
 	common/fs_hugepages.c \
 	common/fs_hugepages.h \
+	common/fs_slurmconf.c \
+	common/fs_slurmconf.h \
 	common/fs_ib.c \
 	common/fs_ib.h \
 	common/fs_err.h

@@ -3,12 +3,14 @@
  *
  * Replays a job log in the Standard Workload Format (SWF) of the Parallel
  * Workloads Archive on a fat-tree machine with an FCFS + EASY backfill
- * scheduler, and places every job with one of three policies:
+ * scheduler, and places every job with one of four policies:
  *   - FSS_POL_ENGINE: the fabsched placement engine (select/, fse_place),
  *     the same code the Slurm plugins call, at a locality level with a
  *     wait bound;
  *   - FSS_POL_TREE: what stock Slurm does with topology/tree (best fit on
  *     leaf switches under the lowest switch that fits, no waiting);
+ *   - FSS_POL_SWITCHES: the same with --switches=1@wait on every job that
+ *     fits in a rack (it waits up to wait for one leaf switch);
  *   - FSS_POL_FIRSTFIT: the first free nodes in node order.
  * Then computes placement-quality and scheduling metrics of the run.
  *
@@ -38,6 +40,8 @@ extern "C" {
 #endif
 
 #define FSS_INFINITE INT64_MAX
+/* Slurm's default max_switch_wait (SchedulerParameters), seconds */
+#define FSS_SWITCH_WAIT_DEFAULT 300
 
 /* ------------------------------------------------------------ SWF trace */
 
@@ -149,6 +153,7 @@ enum fss_policy_kind {
 	FSS_POL_ENGINE = 0,
 	FSS_POL_TREE = 1,
 	FSS_POL_FIRSTFIT = 2,
+	FSS_POL_SWITCHES = 3,	/* tree, jobs that fit a rack --switches=1@wait */
 };
 
 struct fss_policy {
@@ -156,7 +161,8 @@ struct fss_policy {
 	enum fse_level level;	/* ENGINE */
 	int64_t wait;		/* ENGINE: seconds a job waits for its level
 				   before taking the tightest placement free
-				   (relaxed); FSS_INFINITE: never relaxed */
+				   (relaxed); FSS_INFINITE: never relaxed;
+				   SWITCHES: the @wait of --switches=1 */
 	double target;		/* ENGINE: locality target in (0, 1] (see
 				   fse_share_relax), 0: none */
 	char name[48];		/* "rack@600", "rack@86400/99%", "tree" */
@@ -166,8 +172,10 @@ struct fss_policy {
  * "rack|pod|any[@wait][/target[%]]" (engine; wait in Slurm time format or
  * INFINITE, no @: INFINITE; target a percentage in (0, 100], rack and
  * pod only: the locality target of fse_share_relax over the last
- * FSE_SHARE_WINDOW counted jobs), "tree" (stock Slurm topology/tree) or
- * "firstfit".
+ * FSE_SHARE_WINDOW counted jobs), "tree" (stock Slurm topology/tree),
+ * "switches[@wait]" (stock topology/tree with --switches=1@wait on every
+ * job that fits in a rack, as a job_submit or cli_filter rule gives it;
+ * no @: Slurm's default max_switch_wait, 300 s) or "firstfit".
  */
 int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		     size_t errlen);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fabsched_sim.h"
 #include "fs_values.h"
@@ -79,6 +80,23 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		snprintf(p->name, sizeof(p->name), "tree");
 		return 0;
 	}
+	if (!strncasecmp(s, "switches", 8) && (!s[8] || s[8] == '@')) {
+		uint64_t w = FSS_SWITCH_WAIT_DEFAULT;
+
+		if (s[8] && fs_parse_duration("policy switches@", s + 9, &w, msg,
+					      sizeof(msg))) {
+			snprintf(err, errlen, "%s; expected switches@<wait>, e.g. switches@10:00", msg);
+			return -1;
+		}
+		if (w == FS_DURATION_INFINITE || w > INT32_MAX) {
+			snprintf(err, errlen, "policy '%s': expected a finite wait (Slurm caps it at max_switch_wait)", s);
+			return -1;
+		}
+		p->kind = FSS_POL_SWITCHES;
+		p->wait = (int64_t)w;
+		snprintf(p->name, sizeof(p->name), "switches@%lld", (long long)p->wait);
+		return 0;
+	}
 	if (fs_strcaseeq(s, "firstfit")) {
 		p->kind = FSS_POL_FIRSTFIT;
 		snprintf(p->name, sizeof(p->name), "firstfit");
@@ -95,7 +113,7 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		}
 	}
 	if (fs_parse_locality("policy", slash ? base : s, &loc, msg, sizeof(msg))) {
-		snprintf(err, errlen, "%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, or firstfit",
+		snprintf(err, errlen, "%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, switches[@wait] or firstfit",
 			 msg);
 		return -1;
 	}
@@ -220,7 +238,8 @@ static int _take(const struct fss_machine *m, const uint8_t *avail, int r,
 }
 
 static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
-				   int n, int *nodes, int *nracks)
+				   int n, int64_t waited, int *nodes, int *nracks,
+				   bool *locality_only)
 {
 	const struct fss_machine *m = pl->m;
 	int64_t total = 0;
@@ -249,6 +268,12 @@ static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
 		_take(m, avail, best_rack, n, nodes);
 		*nracks = 1;
 		return FSS_PLACED;
+	}
+	/* --switches=1@wait: a job that fits in a rack waits for one */
+	if (pl->p.kind == FSS_POL_SWITCHES && n <= m->max_rack &&
+	    waited < pl->p.wait) {
+		*locality_only = true;
+		return FSS_WAIT;
 	}
 	for (int p = 0; p < m->npods; p++)
 		if (pl->pod_free[p] >= n &&
@@ -312,7 +337,8 @@ enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
 	case FSS_POL_ENGINE:
 		return _engine(pl, avail, n, waited, nodes, nracks, locality_only);
 	case FSS_POL_TREE:
-		return _tree(pl, avail, n, nodes, nracks);
+	case FSS_POL_SWITCHES:
+		return _tree(pl, avail, n, waited, nodes, nracks, locality_only);
 	case FSS_POL_FIRSTFIT:
 		return _firstfit(pl, avail, n, nodes, nracks);
 	}

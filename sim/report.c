@@ -216,11 +216,13 @@ static void _xml(FILE *f, const char *s)
 }
 
 /* Engine with a locality target green, other engine policies blue, the
- * tree baseline orange, first fit grey. */
+ * tree baseline orange, tree with --switches=1@W purple, first fit grey. */
 static const char *_color(const struct fss_policy *p)
 {
 	if (p->kind == FSS_POL_ENGINE)
 		return p->target > 0 ? "#1b9e4b" : "#1f6fb4";
+	if (p->kind == FSS_POL_SWITCHES)
+		return "#7b3fa0";
 	return p->kind == FSS_POL_TREE ? "#d2691e" : "#7a7a7a";
 }
 

@@ -240,7 +240,8 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 	}
 	qsort(s->exp, n, sizeof(*s->exp), _cmp_hent);
 	memcpy(s->fut, s->avail, s->m->nnodes);
-	if (s->run->policy.kind == FSS_POL_ENGINE && w != FSS_INFINITE &&
+	if ((s->run->policy.kind == FSS_POL_ENGINE ||
+	     s->run->policy.kind == FSS_POL_SWITCHES) && w != FSS_INFINITE &&
 	    now - job->submit < w)
 		tb = job->submit + w;
 	for (;;) {

@@ -201,7 +201,8 @@ static int _map_hcas(struct fst_model *m, const struct fst_names *nm, const stru
 			dv->role = FST_ROLE_NONCOMPUTE;
 			dv->reason = why;
 			int benign = !strcmp(why, "sharp-aggregation-node") || !strcmp(why, "excluded") ||
-				     !strcmp(why, "not-in-nodelist");
+				     !strcmp(why, "not-in-nodelist") ||
+				     !strcmp(why, "fabric-manager-host") || !strcmp(why, "storage-host");
 			if (fst_add_issue(m, FST_ISSUE_NONCOMPUTE_HCA, benign ? FST_INFO : FST_WARNING,
 					  d, -1, -1, -1, "HCA %s \"%s\"%s%s: not a compute node (%s)",
 					  dv->id, dv->desc, name[0] ? " host " : "", name, why))

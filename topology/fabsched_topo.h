@@ -193,7 +193,23 @@ struct fst_opts {
 	const char *nodelist;	/* Slurm hostlist: only these are compute nodes */
 	const char *rack_map;	/* lines "<rack> <hostlist>" */
 	int keep_domain;	/* keep "n001.example.com" (default: strip to "n001") */
+	int all_hosts;		/* no built-in non-compute names (fst_noncompute_name) */
 };
+
+/* Built-in names of hosts that are not compute nodes, applied when no
+ * nodelist, no exclude_regex and not all_hosts (words of the host name,
+ * see names.c): operating systems' default host names, fabric managers
+ * (first word), storage servers (any word). */
+#define FST_OS_DEFAULT_NAMES "ubuntu", "debian", "centos", "rhel", "redhat", \
+	"rocky", "almalinux", "alma", "fedora", "opensuse", "suse", "sles", \
+	"oracle", "linux", "localhost", "none"
+#define FST_MANAGER_NAMES "ufm", "sm", "opensm", "ibsm", "subnet", "fabricmanager"
+#define FST_STORAGE_NAMES "storage", "gluster", "glusterfs", "lustre", "oss", \
+	"mds", "mgs", "beegfs", "gpfs", "nsd", "ceph", "netapp", "isilon", "ddn", \
+	"weka", "nas", "nfs"
+/* The reason a host name marks a host that is not a compute node
+ * ("os-default-name", "fabric-manager-host", "storage-host"), NULL none. */
+const char *fst_noncompute_name(const char *host);
 /* Resolve names, map HCAs to hosts, classify switches, racks, pods, planes,
  * degraded links.  May be called once per model. */
 int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen);

@@ -8,8 +8,9 @@
  *   2. the optional regex (group 1, or the whole match);
  *   3. the first word of the description ("n001 mlx5_0" -> n001).
  * HCAs that are not compute nodes (SHARP aggregation nodes, default
- * descriptions, localhost, excluded, outside the Slurm node list, ...) are
- * kept, with a reason, and listed in the report.
+ * descriptions, localhost, excluded, outside the Slurm node list, and
+ * without a list the names of fst_noncompute_name) are kept, with a
+ * reason, and listed in the report.
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -159,6 +160,70 @@ int fst_is_aggregation_node(const char *desc)
 	       strcasestr(desc, "sharp") != NULL;
 }
 
+/*
+ * Host names that mark a host as not a compute node, for a fabric read
+ * without a node list (fst_opts: no nodelist, no exclude_regex, not
+ * all_hosts).  The name is cut into words at '-', '_', '.' and between
+ * letters and digits ("r510gluster1": r 510 gluster 1), lower case:
+ *   - an operating system's default host name: its first word one of
+ *     FST_OS_DEFAULT_NAMES, all others digits ("ubuntu", "debian-12");
+ *   - a fabric manager: its first word one of FST_MANAGER_NAMES ("ufm01",
+ *     "sm-1", "opensm"; not "r-ufm216", whose first word is "r");
+ *   - a storage server: any word one of FST_STORAGE_NAMES ("r510gluster1",
+ *     "lustre-oss3", "nas02").
+ * Returns the reason, or NULL for a name that may be a compute node.
+ */
+static const char *const os_default[] = { FST_OS_DEFAULT_NAMES, NULL };
+static const char *const manager[] = { FST_MANAGER_NAMES, NULL };
+static const char *const storage[] = { FST_STORAGE_NAMES, NULL };
+
+static int _in(const char *w, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(w, list[i]))
+			return 1;
+	return 0;
+}
+
+const char *fst_noncompute_name(const char *host)
+{
+	char w[FST_NAME_MAX + 1];
+	int nwords = 0, first_os = 0, other_alpha = 0;
+	const char *p = host;
+
+	while (*p) {
+		size_t n = 0;
+		int digits;
+
+		while (*p && strchr("-_.", *p))
+			p++;
+		if (!*p)
+			break;
+		digits = isdigit((unsigned char)*p) != 0;
+		while (*p && !strchr("-_.", *p) &&
+		       (isdigit((unsigned char)*p) != 0) == digits) {
+			if (n < sizeof(w) - 1)
+				w[n++] = (char)tolower((unsigned char)*p);
+			p++;
+		}
+		w[n] = '\0';
+		if (digits) {
+			nwords++;
+			continue;
+		}
+		if (_in(w, storage))
+			return "storage-host";
+		if (!nwords && _in(w, manager))
+			return "fabric-manager-host";
+		if (!nwords)
+			first_os = _in(w, os_default);
+		else
+			other_alpha = 1;
+		nwords++;
+	}
+	return first_os && !other_alpha ? "os-default-name" : NULL;
+}
+
 const char *fst_names_host(const struct fst_names *nm, const struct fst_opts *o,
 			   const struct fst_device *d, char *out, size_t n)
 {
@@ -203,6 +268,8 @@ const char *fst_names_host(const struct fst_names *nm, const struct fst_opts *o,
 		return "excluded";
 	if (nm->have_nodelist && fst_index_get(&nm->nodelist, out) < 0)
 		return "not-in-nodelist";
+	if (!nm->have_nodelist && !nm->have_ex && !o->all_hosts)
+		return fst_noncompute_name(out);
 	return NULL;
 }
 

@@ -8,6 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A non-compute HCA's line, with the switch ports it hangs on. */
+static void _noncompute(const struct fst_model *m, const struct fst_issue *is, FILE *out)
+{
+	int n = 0;
+
+	fprintf(out, "  %s", is->msg);
+	for (int l = 0; is->dev >= 0 && l < m->nlinks; l++) {
+		const struct fst_link *k = &m->links[l];
+		int sw = k->a == is->dev ? k->b : k->b == is->dev ? k->a : -1;
+		int port = k->a == is->dev ? k->b_port : k->a_port;
+
+		if (sw < 0 || sw >= m->ndevs || m->devs[sw].type != FST_SWITCH)
+			continue;
+		fprintf(out, "%s%s port %d", n++ ? ", " : "; on ",
+			fst_dev_label(m, sw), port);
+	}
+	fputc('\n', out);
+}
+
 int fst_report(const struct fst_model *m, FILE *out, int verbose)
 {
 	int nsw = 0, nhca = 0, roles[8] = { 0 }, problems = 0, warnings = 0, ndeg = 0, nnc = 0;
@@ -53,7 +72,7 @@ int fst_report(const struct fst_model *m, FILE *out, int verbose)
 		fprintf(out, "HCAs that are not compute nodes:\n");
 	for (int i = 0; i < m->nissues; i++)
 		if (m->issues[i].kind == FST_ISSUE_NONCOMPUTE_HCA)
-			fprintf(out, "  %s\n", m->issues[i].msg);
+			_noncompute(m, &m->issues[i], out);
 	if (m->nissues - nnc > 0)
 		fprintf(out, "issues:\n");
 	for (int i = 0; i < m->nissues; i++)

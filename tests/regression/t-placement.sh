@@ -15,8 +15,11 @@
 # partition, the same kind of job waits while the partition's share of
 # rack-local jobs would fall below it, and starts at once above it.
 # Run 2, stock select/cons_tres + topology/tree with the topology.conf
-# exported from the same model: the same mix.  Both are printed side by
-# side (racks per job, jobs split across racks, makespan).  Prints TAP.
+# exported from the same model: the same mix.  Run 3, the strongest stock
+# setup for rack locality: the same, with --switches=1@$SWITCH_WAIT on every
+# job that fits in a rack (what an administrator's job_submit or
+# cli_filter rule adds).  All three are printed side by side (racks per
+# job, jobs split across racks, makespan).  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
@@ -70,8 +73,9 @@ j 2 4
 k 5 4
 l 3 4"
 NJOBS=$(wc -l <<<"$MIX")
+SWITCH_WAIT=2:00	# within Slurm's default max_switch_wait (300 s)
 
-tap_plan 17
+tap_plan 19
 
 # ------------------------------------------------------------ staging
 work=$D.placement
@@ -102,14 +106,17 @@ racks_of_job() {	# racks_of_job ID: the distinct racks of its nodes
 
 epoch() { date -d "$1" +%s 2>/dev/null || echo 0; }
 
-# run_mix LABEL: submit the mix, wait, fill RES_<field>[name]
+# run_mix LABEL [WAIT]: submit the mix (with WAIT, --switches=1@WAIT on
+# the jobs that fit in a rack), wait for it, set IDS, MIX_OK, MAKESPAN
 declare -A IDS
 run_mix() {
-	local name n s id first=0 last=0 st en
+	local name n s id first=0 last=0 st en sw
 	IDS=()
 	while read -r name n s; do
+		sw=()
+		[ -n "${2:-}" ] && [ "$n" -le $RACK ] && sw=(--switches="1@$2")
 		id=$(cl_sbatch --user "$MPI_USER" -J "mix-$name" -N "$n" --ntasks-per-node=1 \
-			--exclusive -t 5 -o "mix-$1-%j.out" \
+			--exclusive -t 5 -o "mix-$1-%j.out" "${sw[@]}" \
 			--wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO && sleep $s") || id=
 		IDS[$name]=$id
 	done <<<"$MIX"
@@ -270,18 +277,31 @@ REPORT_STOCK=$(mix_report stock)
 tap_is "$MIX_OK" "$NJOBS" "stock: all $NJOBS jobs of the mix COMPLETED"
 sdiag_stock=$(sdiag | grep -E 'Mean cycle|Max cycle|Total cycles' | head -3 | tr -s ' ' | tr '\n' ';')
 tap_diag "sdiag (stock run): $sdiag_stock"
+cl_down
+
+# ------------------------------------------------------------ run 3: stock + --switches
+cl_up --fabric "$FABRIC"
+tap_ok $? "cluster up: stock again, the jobs that fit a rack with --switches=1@$SWITCH_WAIT" ||
+	tap_bail "the stock cluster did not come up"
+run_mix switches "$SWITCH_WAIT"
+SW_MAKESPAN=$MAKESPAN
+REPORT_SW=$(mix_report switches)
+tap_is "$MIX_OK" "$NJOBS" "stock with --switches=1@$SWITCH_WAIT: all $NJOBS jobs of the mix COMPLETED"
 
 # side by side
 split() { awk -v R=$RACK '$3 > int(($2 + R - 1) / R)' <<<"$1" | wc -l; }
 {
-	printf '%-4s %5s | %-22s | %-22s\n' job nodes "fabsched racks (nodes)" "stock racks (nodes)"
-	paste -d' ' <(cut -d' ' -f1-3,6 <<<"$REPORT_FAB") <(cut -d' ' -f3,6 <<<"$REPORT_STOCK") |
-		while read -r name n r1 l1 r2 l2; do
-			printf '%-4s %5s | %-22s | %-22s\n' "$name" "$n" "$r1 ($l1)" "$r2 ($l2)"
+	printf '%-4s %5s | %-22s | %-22s | %-22s\n' job nodes "fabsched racks (nodes)" \
+		"stock racks (nodes)" "stock --switches=1@$SWITCH_WAIT"
+	paste -d' ' <(cut -d' ' -f1-3,6 <<<"$REPORT_FAB") <(cut -d' ' -f3,6 <<<"$REPORT_STOCK") \
+		<(cut -d' ' -f3,6 <<<"$REPORT_SW") |
+		while read -r name n r1 l1 r2 l2 r3 l3; do
+			printf '%-4s %5s | %-22s | %-22s | %-22s\n' "$name" "$n" "$r1 ($l1)" "$r2 ($l2)" "$r3 ($l3)"
 		done
-	printf 'jobs on more racks than needed: fabsched %s, stock %s\n' \
-		"$(split "$REPORT_FAB")" "$(split "$REPORT_STOCK")"
-	printf 'makespan: fabsched %s s, stock %s s\n' "$FAB_MAKESPAN" "$STOCK_MAKESPAN"
+	printf 'jobs on more racks than needed: fabsched %s, stock %s, stock --switches %s\n' \
+		"$(split "$REPORT_FAB")" "$(split "$REPORT_STOCK")" "$(split "$REPORT_SW")"
+	printf 'makespan: fabsched %s s, stock %s s, stock --switches %s s\n' "$FAB_MAKESPAN" \
+		"$STOCK_MAKESPAN" "$SW_MAKESPAN"
 } > "$work/side-by-side.txt"
 tap_diag "$(cat "$work/side-by-side.txt")"
 cl_down

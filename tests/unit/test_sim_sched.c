@@ -209,6 +209,29 @@ static void test_tree(void **state)
 	_done(r, tr, m);
 }
 
+/* tree with --switches=1@wait on the jobs that fit in a rack */
+static void test_switches(void **state)
+{
+	struct fss_trace *tr;
+	struct fss_machine *m;
+	struct fss_run *r = _run("locality.swf", 8, 4, 0, "switches@10:00", &tr, &m);
+	struct fss_metrics mt;
+
+	(void)state;
+	assert_string_equal(_job(r, 0), "0:0 1");
+	assert_string_equal(_job(r, 1), "0:4 5 6");
+	assert_string_equal(_job(r, 2), "100:0 1 2");	/* waited for one leaf */
+	assert_string_equal(_job(r, 3), "2:7");	/* backfilled, best fit */
+	fss_metrics_compute(r, &mt);
+	assert_true(mt.rack_fit_share == 1.0);
+	_done(r, tr, m);
+	/* a wait shorter than the rack takes to free: tree's choice at 1 + 20 */
+	r = _run("locality.swf", 8, 4, 0, "switches@0:20", &tr, &m);
+	assert_string_equal(_job(r, 2), "21:2 3 7");
+	assert_int_equal(r->jobs[2].nracks, 2);
+	_done(r, tr, m);
+}
+
 static void test_firstfit(void **state)
 {
 	struct fss_trace *tr;
@@ -280,7 +303,17 @@ static void test_policy_parse(void **state)
 	assert_int_equal(fss_policy_parse("firstfit", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.kind, FSS_POL_FIRSTFIT);
 	assert_int_equal(fss_policy_parse("switch", &p, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "or tree, or firstfit"));
+	assert_non_null(strstr(err, "or tree, switches[@wait] or firstfit"));
+	assert_int_equal(fss_policy_parse("switches", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.kind, FSS_POL_SWITCHES);
+	assert_int_equal(p.wait, 300);
+	assert_string_equal(p.name, "switches@300");
+	assert_int_equal(fss_policy_parse("switches@10:00", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.wait, 600);
+	assert_int_equal(fss_policy_parse("switches@soon", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected switches@<wait>"));
+	assert_int_equal(fss_policy_parse("switches@INFINITE", &p, err, sizeof(err)), -1);
+	assert_int_equal(fss_policy_parse("switchesx", &p, err, sizeof(err)), -1);
 	/* locality targets */
 	assert_int_equal(fss_policy_parse("rack@1-0/99%", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.wait, 86400);
@@ -372,7 +405,7 @@ static void _consistent(const struct fss_run *r)
 
 static void test_determinism(void **state)
 {
-	static const char *pols[] = { "rack@600", "pod", "any", "rack", "rack@600/90%", "tree", "firstfit" };
+	static const char *pols[] = { "rack@600", "pod", "any", "rack", "rack@600/90%", "tree", "switches@600", "firstfit" };
 	const char *p = _gen_trace();
 	struct fss_trace *tr;
 	struct fss_machine *m;
@@ -423,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_engine_wait_bound),
 		cmocka_unit_test(test_engine_target),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_switches),
 		cmocka_unit_test(test_firstfit),
 		cmocka_unit_test(test_tree_pods),
 		cmocka_unit_test(test_policy_parse),

@@ -142,6 +142,7 @@ static void test_x5(void **state)
 
 	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
 	o.name_map = map;
+	o.all_hosts = 1;	/* as the site's topology.conf: its storage too */
 	m = _load(_fixture("X5.topofile"), &o);
 	assert_int_equal(m->ndevs, 100);
 	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 6);
@@ -255,6 +256,50 @@ static void test_3topo(void **state)
 }
 
 /* JSON: write, read back, write again: identical. */
+/* without a node list: the built-in names of hosts that are not compute */
+static void test_noncompute_names(void **state)
+{
+	static const struct { const char *host, *why; } cases[] = {
+		{ "ubuntu", "os-default-name" }, { "debian-12", "os-default-name" },
+		{ "CentOS7", "os-default-name" }, { "localhost", "os-default-name" },
+		{ "ufm01", "fabric-manager-host" }, { "ufm-server", "fabric-manager-host" },
+		{ "sm-1", "fabric-manager-host" }, { "opensm", "fabric-manager-host" },
+		{ "subnet-manager", "fabric-manager-host" },
+		{ "r510gluster1", "storage-host" }, { "lustre-oss3", "storage-host" },
+		{ "nas02", "storage-host" }, { "ddn-sfa1", "storage-host" },
+		{ "n001", NULL }, { "r-ufm216", NULL }, { "ubuntu-gpu1", NULL },
+		{ "sl390lin101", NULL }, { "smp01", NULL }, { "boss1", NULL },
+		{ "x5570comp1", NULL }, { "gpu-a100-07", NULL },
+	};
+	struct fst_opts o = { 0 };
+	struct fst_model *m;
+	char map[4096];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = fst_noncompute_name(cases[i].host);
+
+		if ((why == NULL) != (cases[i].why == NULL) ||
+		    (why && strcmp(why, cases[i].why)))
+			fail_msg("%s: %s, expected %s", cases[i].host, why ? why : "compute",
+				 cases[i].why ? cases[i].why : "compute");
+	}
+	/* X5: its 4 gluster servers are reported, the 82 others are nodes */
+	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	o.name_map = map;
+	m = _load(_fixture("X5.topofile"), &o);
+	assert_int_equal(m->nhosts, 82);
+	assert_int_equal(fst_find_host(m, "r510gluster1"), -1);
+	assert_true(fst_find_host(m, "x5570comp1") >= 0);
+	assert_int_equal(_count_role(m, FST_ROLE_NONCOMPUTE), 7);
+	fst_model_free(m);
+	/* a node list, an --exclude or all_hosts: no built-in names */
+	o.exclude_regex = "^nomatch$";
+	m = _load(_fixture("X5.topofile"), &o);
+	assert_int_equal(m->nhosts, 86);
+	fst_model_free(m);
+}
+
 static void test_json_roundtrip(void **state)
 {
 	struct fst_opts o = { 0 };
@@ -263,6 +308,7 @@ static void test_json_roundtrip(void **state)
 
 	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
 	o.name_map = map;
+	o.all_hosts = 1;
 	m = _load(_fixture("X5.topofile"), &o);
 	a = fst_json_string(m, err, sizeof(err));
 	assert_non_null(a);
@@ -495,6 +541,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x5),
+		cmocka_unit_test(test_noncompute_names),
 		cmocka_unit_test(test_no_switch),
 		cmocka_unit_test(test_1topo),
 		cmocka_unit_test(test_1topo_map),
