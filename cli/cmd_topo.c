@@ -5,6 +5,7 @@
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
 #include "fabsched_topo.h"
+#include "topo_args.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,15 +14,9 @@
 #include <unistd.h>
 
 #include "fs_err.h"
+#include "fs_values.h"
 #include "fs_slurmconf.h"
 
-struct topo_args {
-	const char *input, *cache, *json, *output, *format, *against, *save_cache, *ca;
-	int live, port, verbose;
-	struct fst_opts opts;
-	struct fst_export_opts eo;
-	char *slurm_nodes;	/* slurm.conf's node list, when it is the default */
-};
 
 static void _topo_usage(FILE *out)
 {
@@ -32,6 +27,8 @@ static void _topo_usage(FILE *out)
 "  export     write topology.conf (tree or block), topology.yaml or JSON\n"
 "  check      report non-compute HCAs, degraded links and other problems\n"
 "  diff       compare with an existing topology.conf\n"
+"  watch      rediscover every interval, write the model when it changes, log\n"
+"             each change, drain nodes whose every rail is down (see fabsched(1))\n"
 "input (one of; default --live):\n"
 "  -i, --input FILE        ibnetdiscover text output ('-' = stdin)\n"
 "  -C, --cache FILE        ibnetdiscover --cache file (libibnetdisc)\n"
@@ -61,6 +58,13 @@ static void _topo_usage(FILE *out)
 "      --root NAME           tree: name of a virtual root (default fabric)\n"
 "  -a, --against FILE        diff: the existing topology.conf\n"
 "  -v, --verbose             check: list every switch\n"
+"watch (also -i, -C and --ca, repeatable: one source per plane or rail;\n"
+"default: every active local port of a plane not yet seen):\n"
+"  -o, --output FILE         the model (default: FabricModel of fabsched.conf)\n"
+"      --conf FILE           fabsched.conf (default $FABSCHED_CONF or the usual)\n"
+"      --interval DURATION   between discoveries (default FabricWatchInterval)\n"
+"      --once                one discovery, then exit (cron)\n"
+"      --no-drain            report only: no scontrol drain or resume\n"
 "exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
 }
 
@@ -69,7 +73,7 @@ static void _topo_usage(FILE *out)
  * NodeName= lines of the slurm.conf in use, when one is readable.  Said
  * on stderr, so that a node left out is never a surprise.
  */
-static int _slurm_nodes(struct topo_args *a)
+int fs_topo_slurm_nodes(struct topo_args *a)
 {
 	const char *path;
 	char err[FS_MSG_SIZE];
@@ -142,7 +146,7 @@ static int _load(struct topo_args *a, struct fst_model **m)
 		fprintf(stderr, "fabsched topo: %s\n", err);
 		return FS_EXIT_INPUT;
 	}
-	if (_slurm_nodes(a))
+	if (fs_topo_slurm_nodes(a))
 		return FS_EXIT_INPUT;
 	if (fst_classify(*m, &a->opts, err, sizeof(err))) {
 		fprintf(stderr, "fabsched topo: %s\n", err);
@@ -153,9 +157,16 @@ static int _load(struct topo_args *a, struct fst_model **m)
 	return FS_EXIT_OK;
 }
 
+static void _source(struct topo_args *a, int kind, const char *arg)
+{
+	if (a->nsources < TOPO_SOURCES_MAX)
+		a->sources[a->nsources++] = (struct topo_source){ kind, arg, 0 };
+}
+
 static int _parse(int argc, char **argv, struct topo_args *a)
 {
-	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL };
+	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL,
+	       O_CONF, O_INTERVAL, O_ONCE, O_NODRAIN };
 	static const struct option lo[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "cache", required_argument, NULL, 'C' },
@@ -169,6 +180,10 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		{ "exclude", required_argument, NULL, 'x' },
 		{ "nodelist", required_argument, NULL, 'n' },
 		{ "all-hosts", no_argument, NULL, O_ALL },
+		{ "conf", required_argument, NULL, O_CONF },
+		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "once", no_argument, NULL, O_ONCE },
+		{ "no-drain", no_argument, NULL, O_NODRAIN },
 		{ "rack-map", required_argument, NULL, 'R' },
 		{ "keep-domain", no_argument, NULL, O_KEEP },
 		{ "output", required_argument, NULL, 'o' },
@@ -188,13 +203,18 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 	a->eo.plane = -1;
 	optind = 1;
 	opterr = 0;
+	a->drain = 1;
 	while ((c = getopt_long(argc, argv, "i:C:j:Lm:r:x:n:R:o:f:a:vh", lo, NULL)) != -1) {
+		if (a->nsources == TOPO_SOURCES_MAX) {
+			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
+			return -1;
+		}
 		switch (c) {
-		case 'i': a->input = optarg; break;
-		case 'C': a->cache = optarg; break;
+		case 'i': a->input = optarg; _source(a, 'i', optarg); break;
+		case 'C': a->cache = optarg; _source(a, 'C', optarg); break;
 		case 'j': a->json = optarg; break;
 		case 'L': a->live = 1; break;
-		case O_CA: a->ca = optarg; break;
+		case O_CA: a->ca = optarg; _source(a, 'L', optarg); break;
 		case O_PORT:
 			errno = 0;
 			a->port = (int)strtol(optarg, &end, 10);
@@ -202,6 +222,8 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 				fprintf(stderr, "fabsched topo: --port %s: expected a port number 0-254\n", optarg);
 				return -1;
 			}
+			if (a->nsources && a->sources[a->nsources - 1].kind == 'L')
+				a->sources[a->nsources - 1].port = a->port;
 			break;
 		case O_SAVE: a->save_cache = optarg; break;
 		case 'm': a->opts.name_map = optarg; break;
@@ -209,6 +231,21 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		case 'x': a->opts.exclude_regex = optarg; break;
 		case 'n': a->opts.nodelist = optarg; break;
 		case O_ALL: a->opts.all_hosts = 1; break;
+		case O_CONF: a->conf_path = optarg; break;
+		case O_INTERVAL: {
+			char msg[FS_MSG_SIZE];
+
+			if (fs_parse_duration("--interval", optarg, &a->interval, msg, sizeof(msg)) ||
+			    !a->interval || a->interval > 86400) {
+				fprintf(stderr, "fabsched topo: --interval %s: expected a duration of "
+					"1 s to 1 day in Slurm time format, e.g. 0:30 (30 s) or 5:00\n",
+					optarg);
+				return -1;
+			}
+			break;
+		}
+		case O_ONCE: a->once = 1; break;
+		case O_NODRAIN: a->drain = 0; break;
 		case 'R': a->opts.rack_map = optarg; break;
 		case O_KEEP: a->opts.keep_domain = 1; break;
 		case 'o': a->output = optarg; break;
@@ -288,7 +325,7 @@ static int _run(int argc, char **argv)
 	}
 	sub = argv[1];
 	if (strcmp(sub, "discover") && strcmp(sub, "export") && strcmp(sub, "check") &&
-	    strcmp(sub, "diff")) {
+	    strcmp(sub, "diff") && strcmp(sub, "watch")) {
 		fprintf(stderr, "fabsched topo: unknown subcommand '%s'\n", sub);
 		_topo_usage(stderr);
 		return FS_EXIT_USAGE;
@@ -300,6 +337,21 @@ static int _run(int argc, char **argv)
 	if (strcmp(a.format, "tree") && strcmp(a.format, "block") && strcmp(a.format, "yaml") &&
 	    strcmp(a.format, "json")) {
 		fprintf(stderr, "fabsched topo: --format %s: expected tree, block, yaml or json\n", a.format);
+		return FS_EXIT_USAGE;
+	}
+	if (!strcmp(sub, "watch")) {
+		if (a.json) {
+			fprintf(stderr, "fabsched topo watch: --json is not a fabric source\n");
+			return FS_EXIT_USAGE;
+		}
+		if (fs_topo_slurm_nodes(&a))
+			return FS_EXIT_INPUT;
+		rc = fs_topo_watch(&a);
+		free(a.slurm_nodes);
+		return rc;
+	}
+	if (a.nsources > 1) {
+		fprintf(stderr, "fabsched topo %s: give one input (more are for watch)\n", sub);
 		return FS_EXIT_USAGE;
 	}
 	if (!strcmp(sub, "diff") && !a.against) {

@@ -2,6 +2,7 @@
 # listed in cli/fabsched.c's table.
 bin_PROGRAMS += cli/fabsched
 cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_config.c
+cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c
 cli_fabsched_SOURCES += cli/cmd_sim.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
 cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select

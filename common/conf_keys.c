@@ -92,6 +92,18 @@ static int _check_hp_units(const char *key, const char *text, uint64_t u,
 	return fs_hp_units_parse(key, text, &units, msg, msgsz);
 }
 
+/* A watch interval: 1 s to a day. */
+static int _check_interval(const char *key, const char *text, uint64_t u,
+			   char *msg, size_t msgsz)
+{
+	char esc[FS_ESCAPE_SIZE];
+
+	if (!u || u > 86400)
+		return fs_errf(msg, msgsz, "%s=%s: expected 1 second to 1 day in Slurm time format, e.g. 1:00 (a minute) or 0:30",
+			       key, _esc(esc, sizeof(esc), text));
+	return 0;
+}
+
 static int _check_pkeys(const char *key, const char *text, uint64_t u,
 			char *msg, size_t msgsz)
 {
@@ -181,6 +193,10 @@ const struct fs_conf_key fsc_keys[] = {
 	  .doc = "most HCA objects (queue pairs, memory regions, ...) a job "
 		 "may create on each of its HCAs, written to the job cgroup's "
 		 "rdma.max like RdmaMaxHcaHandles; unset: no limit" },
+	{ .name = "FabricWatchInterval", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_DURATION, .def = "1:00", .check = _check_interval,
+	  .doc = "how often fabsched topo watch rediscovers the fabric "
+		 "(Slurm time format: 1:00 is a minute, 0:30 half a minute)" },
 	{ .name = "DefaultLocality", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_LOCALITY, .def = "any",
 	  .doc = "locality of partitions that set no Locality, and their "

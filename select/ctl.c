@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,13 @@ struct fse_ctl {
 	char take_back[FS_MSG_SIZE];
 	char note[FS_MSG_SIZE];
 	struct fse_ctl_stats st;
+	/* the model file, watched for changes (fse_ctl_refresh) */
+	char *model_path;
+	const char **names;	/* [nnodes_names] the scheduler's nodes, copied */
+	int nnodes_names;
+	struct fse_file_id { dev_t dev; ino_t ino; off_t size; struct timespec mtim; } id;
+	bool id_set;
+	time_t checked;
 };
 
 static void _log(const struct fse_ctl *c, enum fse_log level,
@@ -103,11 +111,9 @@ struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 	return c;
 }
 
-void fse_ctl_unload(struct fse_ctl *c)
+/* The placement domains (model, topology, buffers) of c. */
+static void _domains_free(struct fse_ctl *c)
 {
-	if (!c)
-		return;
-	fs_conf_destroy(c->conf);
 	fst_model_free(c->model);
 	fse_work_free(c->work);
 	fse_topo_free(c->topo);
@@ -123,6 +129,73 @@ void fse_ctl_unload(struct fse_ctl *c)
 	c->avail = c->skip = c->in = NULL;
 	c->tasks_now = c->tasks_idle = NULL;
 	c->nnodes = 0;
+}
+
+static void _names_free(struct fse_ctl *c)
+{
+	for (int i = 0; c->names && i < c->nnodes_names; i++)
+		free((char *)c->names[i]);
+	free(c->names);
+	c->names = NULL;
+	c->nnodes_names = 0;
+}
+
+void fse_ctl_unload(struct fse_ctl *c)
+{
+	if (!c)
+		return;
+	fs_conf_destroy(c->conf);
+	c->conf = NULL;
+	_domains_free(c);
+	_names_free(c);
+	free(c->model_path);
+	c->model_path = NULL;
+	c->id_set = false;
+}
+
+static bool _file_id(const char *path, struct fse_file_id *id)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st))
+		return false;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->size = st.st_size;
+	id->mtim = st.st_mtim;
+	return true;
+}
+
+static bool _same_file(const struct fse_file_id *a, const struct fse_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtim.tv_sec == b->mtim.tv_sec && a->mtim.tv_nsec == b->mtim.tv_nsec;
+}
+
+/* The domains of model @path for names[0..n) into @c's domain fields
+ * (empty before); -1 with a message. */
+static int _domains(struct fse_ctl *c, const char *path, const char *const *names,
+		    int n, int *unknown, char *err, size_t errlen)
+{
+	size_t k = n > 0 ? (size_t)n : 1;
+
+	if (fst_json_read_file(&c->model, path, err, errlen)) {
+		c->model = NULL;
+		return -1;
+	}
+	if (fse_topo_from_model(c->model, names, n, &c->topo, unknown, err, errlen) ||
+	    !(c->work = fse_work_new(c->topo)) ||
+	    !(c->avail = calloc(k, 1)) || !(c->in = calloc(k, 1)) ||
+	    !(c->tasks_now = calloc(k, sizeof(uint32_t))) ||
+	    !(c->tasks_idle = calloc(k, sizeof(uint32_t))) ||
+	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1))) {
+		if (!err[0])
+			snprintf(err, errlen, "out of memory");
+		_domains_free(c);
+		return -1;
+	}
+	c->nnodes = n;
+	return 0;
 }
 
 void fse_ctl_free(struct fse_ctl *c)
@@ -141,7 +214,6 @@ int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 {
 	char err[FS_MSG_SIZE] = "";
 	const char *path;
-	size_t k = n > 0 ? (size_t)n : 1;
 	int unknown = 0;
 
 	fse_ctl_unload(c);
@@ -154,24 +226,24 @@ int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 		     fs_conf_source(conf));
 		goto fail;
 	}
-	if (fst_json_read_file(&c->model, path, err, sizeof(err))) {
-		c->model = NULL;
+	/* the file and the nodes, for fse_ctl_refresh */
+	if (!(c->model_path = strdup(path)) ||
+	    !(c->names = calloc(n > 0 ? (size_t)n : 1, sizeof(char *)))) {
+		_log(c, FSE_LOG_ERROR, "out of memory");
+		goto fail;
+	}
+	c->nnodes_names = n;
+	for (int i = 0; i < n; i++)
+		if (names[i] && !(c->names[i] = strdup(names[i]))) {
+			_log(c, FSE_LOG_ERROR, "out of memory");
+			goto fail;
+		}
+	c->id_set = _file_id(path, &c->id);
+	if (_domains(c, path, names, n, &unknown, err, sizeof(err))) {
 		_log(c, FSE_LOG_ERROR, "fabric model %s: %s: jobs are placed without locality",
 		     path, err);
-		goto fail;
+		return -1;	/* the file is still watched */
 	}
-	if (fse_topo_from_model(c->model, names, n, &c->topo, &unknown, err,
-				sizeof(err)) ||
-	    !(c->work = fse_work_new(c->topo)) ||
-	    !(c->avail = calloc(k, 1)) || !(c->in = calloc(k, 1)) ||
-	    !(c->tasks_now = calloc(k, sizeof(uint32_t))) ||
-	    !(c->tasks_idle = calloc(k, sizeof(uint32_t))) ||
-	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1))) {
-		_log(c, FSE_LOG_ERROR, "locality domains of %s: %s", path,
-		     err[0] ? err : "out of memory");
-		goto fail;
-	}
-	c->nnodes = n;
 	_log(c, FSE_LOG_INFO, "fabric model %s: %d nodes in %d racks (largest %d), %d pods; %d Slurm nodes not in the model",
 	     path, n, c->model->nracks, fse_topo_max_rack(c->topo),
 	     c->model->npods, unknown);
@@ -179,6 +251,48 @@ int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 fail:
 	fse_ctl_unload(c);
 	return -1;
+}
+
+int fse_ctl_refresh(struct fse_ctl *c, time_t now)
+{
+	struct fse_ctl t = { .name = c ? c->name : NULL };
+	struct fse_file_id id;
+	char err[FS_MSG_SIZE] = "";
+	int unknown = 0;
+
+	if (!c || !c->model_path || now - c->checked < FSE_CTL_RECHECK)
+		return 0;
+	c->checked = now;
+	if (!_file_id(c->model_path, &id) || (c->id_set && _same_file(&id, &c->id)))
+		return 0;
+	c->id = id;
+	c->id_set = true;
+	if (_domains(&t, c->model_path, c->names, c->nnodes_names, &unknown, err,
+		     sizeof(err))) {
+		_log(c, FSE_LOG_ERROR, "fabric model %s changed but cannot be used: %s; %s",
+		     c->model_path, err, c->topo ? "the running one stays" :
+		     "jobs are still placed without locality");
+		return 0;
+	}
+	_domains_free(c);
+	c->model = t.model;
+	c->topo = t.topo;
+	c->work = t.work;
+	c->avail = t.avail;
+	c->in = t.in;
+	c->tasks_now = t.tasks_now;
+	c->tasks_idle = t.tasks_idle;
+	c->skip = t.skip;
+	c->nnodes = t.nnodes;
+	_log(c, FSE_LOG_INFO, "fabric model %s changed: %d nodes in %d racks (largest %d), %d pods, %d Slurm nodes not in it: placement follows it",
+	     c->model_path, c->model->nhosts, c->model->nracks, fse_topo_max_rack(c->topo),
+	     c->model->npods, unknown);
+	return 1;
+}
+
+const struct fst_model *fse_ctl_model(const struct fse_ctl *c)
+{
+	return c && c->topo ? c->model : NULL;
 }
 
 bool fse_ctl_usable(const struct fse_ctl *c)

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 
 #include "fs_values.h"
@@ -434,6 +435,17 @@ void fse_ctl_free(struct fse_ctl *c);		/* NULL is fine */
 int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 		 const char *const *names, int n);
 void fse_ctl_unload(struct fse_ctl *c);
+/*
+ * At most every FSE_CTL_RECHECK seconds (@now: the caller's clock), a
+ * stat of the loaded FabricModel; when the file changed, the new model is
+ * read and validated for the same nodes and swapped in (RET 1, logged),
+ * or logged once and the running one kept (RET 0).  RET 0 otherwise: no
+ * file read when nothing changed.
+ */
+#define FSE_CTL_RECHECK 5
+int fse_ctl_refresh(struct fse_ctl *c, time_t now);
+/* The model placement uses; NULL when none. */
+const struct fst_model *fse_ctl_model(const struct fse_ctl *c);
 bool fse_ctl_usable(const struct fse_ctl *c);
 int fse_ctl_nnodes(const struct fse_ctl *c);
 

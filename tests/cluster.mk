@@ -8,6 +8,7 @@ CLUSTER_TESTS = \
 	tests/regression/t-placement.sh \
 	tests/regression/t-shapes.sh \
 	tests/regression/t-topology.sh \
+	tests/regression/t-watch.sh \
 	tests/regression/t-gres.sh \
 	tests/regression/t-hugepages.sh \
 	tests/regression/t-prolog.sh \

@@ -8,6 +8,7 @@
 #include "fabsched_config.h"
 #include "topo_private.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #ifdef HAVE_IBNETDISC
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
+#include <infiniband/umad.h>
 
 int fst_have_ibnetdisc(void)
 {
@@ -161,6 +163,42 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
 	return rc;
 }
 
+int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errlen)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int nca, n = 0;
+
+	if (umad_init() < 0)
+		return fs_errf(err, errlen, "libibumad: cannot initialise; expected the ib_umad module");
+	nca = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	if (nca < 0)
+		return fs_errf(err, errlen, "libibumad: cannot list the local HCAs");
+	for (int i = 0; i < nca; i++) {
+		umad_ca_t ca;
+
+		if (umad_get_ca(names[i], &ca) < 0)
+			continue;
+		for (int p = 1; p <= ca.numports && p < UMAD_CA_MAX_PORTS; p++) {
+			umad_port_t *pt = ca.ports[p];
+
+			/* INIT, ARMED or ACTIVE: the link is up, and directed
+			   route discovery needs no subnet manager */
+			if (!pt || pt->state < 2 ||
+			    (pt->link_layer[0] && strcmp(pt->link_layer, "InfiniBand") &&
+			     strcmp(pt->link_layer, "IB")))
+				continue;
+			if (n < max) {
+				snprintf(out[n].ca, sizeof(out[n].ca), "%.63s", names[i]);
+				out[n].port = p;
+				out[n].port_guid = be64toh(pt->port_guid);
+			}
+			n++;
+		}
+		umad_release_ca(&ca);
+	}
+	return n;
+}
+
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen)
 {
 	ibnd_fabric_t *fab;
@@ -196,5 +234,12 @@ int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t e
 {
 	*out = NULL;
 	return fs_errf(err, errlen, "%s: cache files need libibnetdisc, which this build lacks", path);
+}
+
+int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errlen)
+{
+	(void)out;
+	(void)max;
+	return fs_errf(err, errlen, "live discovery unavailable: fabsched was built without libibnetdisc");
 }
 #endif

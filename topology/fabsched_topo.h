@@ -183,6 +183,17 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port,
 		      const char *cache_out, char *err, size_t errlen);
 /* ibnetdiscover --cache file, loaded with ibnd_load_fabric(). */
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen);
+/* The local InfiniBand ports whose link is up (state INIT, ARMED or
+ * ACTIVE; libibumad): at most @max in
+ * @out; returns how many there are, or -1 with a message. */
+struct fst_local_port {
+	char ca[64];
+	int port;
+	uint64_t port_guid;
+};
+int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errlen);
+/* Whether a port of @m has port GUID @guid (the plane is already known). */
+int fst_model_has_port_guid(const struct fst_model *m, uint64_t guid);
 int fst_have_ibnetdisc(void);	/* 1 when built with libibnetdisc */
 
 /* ------------------------------------------------------------ names + classification */
@@ -213,6 +224,21 @@ const char *fst_noncompute_name(const char *host);
 /* Resolve names, map HCAs to hosts, classify switches, racks, pods, planes,
  * degraded links.  May be called once per model. */
 int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen);
+
+/* ------------------------------------------------------------ watch */
+/* Add the devices and links of @src (a plane seen from another local port)
+ * that @dst lacks, by device id; both unclassified.  A node with several
+ * rails becomes one node when classified. */
+int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *err,
+		    size_t errlen);
+/* One change line ("leaf03 port 7 (n011 mlx5_0): link down", "spine02:
+ * gone", "leaf01 port 2 (n004 mlx5_1): 4xHDR -> 1xHDR", "...: link up
+ * (4xHDR)", "leaf05: new") per difference between two classified models,
+ * each given to @out (its non-zero return stops); returns the number of
+ * changes, or -1 when @out stopped. */
+typedef int (*fst_change_f)(const char *line, void *arg);
+int fst_model_changes(const struct fst_model *old, const struct fst_model *cur,
+		      fst_change_f out, void *arg);
 
 /* ------------------------------------------------------------ hostlists */
 /* Expand "n[001-003,7],gpu1" into names; *names and each string caller frees

@@ -68,7 +68,15 @@ static struct {
 	struct fse_ctl *ctl;
 	uint8_t *cand, *idle;	/* [nbuf] a job's candidates, idle nodes */
 	int nbuf;
+	fabric_model_f on_model;	/* told of each model swapped in */
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
+
+void fabric_place_on_model(fabric_model_f cb)
+{
+	slurm_mutex_lock(&fab.lock);
+	fab.on_model = cb;
+	slurm_mutex_unlock(&fab.lock);
+}
 
 void fabric_place_set_name(const char *plugin_type)
 {
@@ -98,8 +106,12 @@ static bool _ready(void)
 	const char **names;
 	char *path;
 
-	if (fab.loaded && fab.tried_nodes == node_record_count)
+	if (fab.loaded && fab.tried_nodes == node_record_count) {
+		/* a new model file is swapped in without reconfigure */
+		if (fse_ctl_refresh(fab.ctl, time(NULL)) == 1 && fab.on_model)
+			fab.on_model(fse_ctl_model(fab.ctl));
 		return fse_ctl_usable(fab.ctl);
+	}
 	fab.loaded = true;
 	fab.tried_nodes = node_record_count;
 	if (!fab.ctl) {
@@ -120,6 +132,9 @@ static bool _ready(void)
 	fse_ctl_load(fab.ctl, fs_plugin_conf_load(fab.name), names,
 		     node_record_count);
 	xfree(names);
+	/* the model may have changed since the callback's owner read it */
+	if (fse_ctl_usable(fab.ctl) && fab.on_model)
+		fab.on_model(fse_ctl_model(fab.ctl));
 	return fse_ctl_usable(fab.ctl);
 }
 
@@ -306,6 +321,13 @@ int fabric_place(const struct fabric_ask *ask)
 	if (o.started)
 		return SLURM_SUCCESS;
 	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
+}
+
+void fabric_place_refresh(void)
+{
+	slurm_mutex_lock(&fab.lock);
+	(void)_ready();
+	slurm_mutex_unlock(&fab.lock);
 }
 
 void fabric_place_reconfigure(void)

@@ -86,6 +86,15 @@ bool fabric_applies(const job_record_t *job, bool switches_as_racks);
 /* Reload fabsched.conf and the fabric model at the next placement. */
 void fabric_place_reconfigure(void);
 
+/* A changed FabricModel file is looked for at most every few seconds
+ * (fse_ctl_refresh) at each placement, and here; a valid one is swapped
+ * in and given to the callback (the topology plugin's switch table), with
+ * fabric_place's lock held. */
+struct fst_model;
+typedef void (*fabric_model_f)(const struct fst_model *m);
+void fabric_place_on_model(fabric_model_f cb);
+void fabric_place_refresh(void);
+
 /* Free the cached configuration and model, log the timing summary. */
 void fabric_place_fini(void);
 

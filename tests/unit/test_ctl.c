@@ -340,6 +340,64 @@ static void test_bad_setup(void **state)
 	fse_ctl_free(c);
 }
 
+/* Write @text (NULL: the model of setup again) to the model's path
+ * through a new file, as the watch does. */
+static void _replace_model(const char *text)
+{
+	char tmp[300], *json = NULL;
+	FILE *f;
+	size_t len = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", model_path);
+	if (!text) {
+		assert_non_null(f = fopen(model_path, "r"));
+		json = calloc(1, 1 << 20);
+		len = fread(json, 1, (1 << 20) - 1, f);
+		fclose(f);
+	}
+	assert_non_null(f = fopen(tmp, "w"));
+	fwrite(text ? text : json, 1, text ? strlen(text) : len, f);
+	fclose(f);
+	assert_int_equal(rename(tmp, model_path), 0);
+	free(json);
+}
+
+static int _count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; p && (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* a model file replaced under a running controller: swapped in when it
+ * is valid, kept when not; the file looked at every FSE_CTL_RECHECK s */
+static void test_refresh(void **state)
+{
+	struct fse_ctl *c;
+	time_t t = 1000;
+
+	(void)state;
+	free(logged);
+	logged = NULL;
+	c = _ctl("");
+	assert_int_equal(fse_ctl_refresh(c, t), 0);		/* same file */
+	_replace_model(NULL);
+	assert_int_equal(fse_ctl_refresh(c, t + 1), 0);	/* not looked at yet */
+	assert_int_equal(fse_ctl_refresh(c, t + 6), 1);
+	assert_non_null(strstr(logged, "changed: 6 nodes in 2 racks"));
+	assert_non_null(fse_ctl_model(c));
+	_replace_model("{\"format\": \"fabsched-topology\"");
+	assert_int_equal(fse_ctl_refresh(c, t + 12), 0);
+	assert_int_equal(fse_ctl_refresh(c, t + 18), 0);
+	assert_int_equal(_count(logged, "changed but cannot be used"), 1);
+	assert_non_null(strstr(logged, "the running one stays"));
+	assert_true(fse_ctl_usable(c));
+	fse_ctl_free(c);
+	setup(NULL);	/* the model of the other tests back */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_not_final_and_state_file),
 		cmocka_unit_test(test_bad_setup),
+		cmocka_unit_test(test_refresh),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -300,6 +300,77 @@ static void test_noncompute_names(void **state)
 	fst_model_free(m);
 }
 
+static struct fst_model *_raw(const char *name)
+{
+	struct fst_model *m = NULL;
+	char err[512] = "";
+
+	if (fst_parse_ibnet_file(&m, _fixture(name), err, sizeof(err)))
+		fail_msg("%s", err);
+	return m;
+}
+
+/* two rails of one fabric (ibnetdiscover from each plane under ibsim):
+ * merged, each host is one node with an HCA on each plane */
+static void test_merge_rails(void **state)
+{
+	struct fst_opts o = { 0 };
+	struct fst_model *m = _raw("rail0.topo"), *r1 = _raw("rail1.topo");
+	char err[512];
+	int h;
+
+	(void)state;
+	o.all_hosts = 1;
+	assert_int_equal(fst_model_merge(m, r1, err, sizeof(err)), 0);
+	fst_model_free(r1);
+	/* the same plane again changes nothing */
+	r1 = _raw("rail0.topo");
+	assert_int_equal(fst_model_merge(m, r1, err, sizeof(err)), 0);
+	fst_model_free(r1);
+	assert_int_equal(fst_classify(m, &o, err, sizeof(err)), 0);
+	assert_int_equal(m->ndevs, 14);
+	assert_int_equal(m->nlinks, 12);
+	assert_int_equal(m->nplanes, 2);
+	assert_int_equal(m->nhosts, 4);
+	h = fst_find_host(m, "n003");
+	assert_true(h >= 0);
+	assert_int_equal(m->hosts[h].nhcas, 2);
+	fst_model_free(m);
+}
+
+static int _collect(const char *line, void *arg)
+{
+	char *buf = arg;
+
+	strcat(buf, line);
+	strcat(buf, "\n");
+	return 0;
+}
+
+/* one host unplugged between two discoveries: its lines; and back */
+static void test_model_changes(void **state)
+{
+	struct fst_opts o = { 0 };
+	struct fst_model *a = _load(_fixture("rail0.topo"), &o);
+	struct fst_model *b = _load(_fixture("rail0-down.topo"), &o);
+	struct fst_model *c = _load(_fixture("rail0.topo"), &o);
+	char got[4096] = "";
+
+	(void)state;
+	assert_int_equal(fst_model_changes(a, c, _collect, got), 0);
+	assert_string_equal(got, "");
+	assert_int_equal(fst_model_changes(a, b, _collect, got), 2);
+	assert_string_equal(got, "n002 mlx5_0: gone\n"
+			    "leaf01-r0 port 2 (n002 mlx5_0): link down\n");
+	got[0] = '\0';
+	assert_int_equal(fst_model_changes(b, a, _collect, got), 2);
+	assert_string_equal(got, "n002 mlx5_0: new\n"
+			    "leaf01-r0 port 2 (n002 mlx5_0): link up (4xHDR)\n");
+	fst_model_free(a);
+	fst_model_free(b);
+	fst_model_free(c);
+}
+
 static void test_json_roundtrip(void **state)
 {
 	struct fst_opts o = { 0 };
@@ -542,6 +613,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x5),
 		cmocka_unit_test(test_noncompute_names),
+		cmocka_unit_test(test_merge_rails),
+		cmocka_unit_test(test_model_changes),
 		cmocka_unit_test(test_no_switch),
 		cmocka_unit_test(test_1topo),
 		cmocka_unit_test(test_1topo_map),

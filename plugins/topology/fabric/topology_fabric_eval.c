@@ -84,9 +84,17 @@ const bool supports_exclusive_topo = true;
 
 /* ------------------------------------------------------------ entry points */
 
+/* A new model file swapped in by fabric_place: the switch table follows
+ * (scontrol show topology, ranks, whole racks), no reconfigure. */
+static void _model_changed(const struct fst_model *m)
+{
+	fabric_table_build(m, plugin_type);
+}
+
 extern int init(void)
 {
 	fabric_place_set_name(plugin_type);
+	fabric_place_on_model(_model_changed);
 	verbose("%s: %s loaded", plugin_type, plugin_name);
 	return SLURM_SUCCESS;
 }
@@ -242,6 +250,8 @@ extern int topology_p_get(topology_data_t type, void *data CTX_ARG)
 {
 	switch (type) {
 	case TOPO_DATA_TOPOLOGY_PTR:
+		if (running_in_slurmctld())
+			fabric_place_refresh();
 		*(dynamic_plugin_data_t **)data = fabric_info_get(plugin_id);
 		return SLURM_SUCCESS;
 	case TOPO_DATA_REC_CNT:

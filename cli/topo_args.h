@@ -1,0 +1,40 @@
+/* topo_args.h — the options of fabsched topo, shared by its subcommands
+ * (cmd_topo.c) and the watch (watch.c). */
+#ifndef FABSCHED_TOPO_ARGS_H
+#define FABSCHED_TOPO_ARGS_H
+
+#include <stdint.h>
+
+#include "fabsched_topo.h"
+
+#define TOPO_SOURCES_MAX 16
+
+/* One input: 'i' ibnetdiscover text, 'C' cache file, 'L' live (ca NULL:
+ * the first local port; port 0: its first active port). */
+struct topo_source {
+	int kind;
+	const char *arg;
+	int port;
+};
+
+struct topo_args {
+	const char *input, *cache, *json, *output, *format, *against, *save_cache, *ca;
+	int live, port, verbose;
+	struct fst_opts opts;
+	struct fst_export_opts eo;
+	char *slurm_nodes;	/* slurm.conf's node list, when it is the default */
+	/* watch */
+	struct topo_source sources[TOPO_SOURCES_MAX];
+	int nsources;
+	const char *conf_path;	/* --conf: fabsched.conf (NULL: the default) */
+	uint64_t interval;	/* --interval, seconds (0: FabricWatchInterval) */
+	int once, drain;
+};
+
+/* fabsched topo watch (watch.c); returns an exit code. */
+int fs_topo_watch(struct topo_args *a);
+/* The compute nodes from slurm.conf when neither --nodelist nor
+ * --all-hosts says otherwise (cmd_topo.c); 0, or -1 said on stderr. */
+int fs_topo_slurm_nodes(struct topo_args *a);
+
+#endif

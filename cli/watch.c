@@ -1,0 +1,481 @@
+/*
+ * watch.c — fabsched topo watch: rediscover the fabric every interval
+ * through every source given (each local port of a plane or rail, or
+ * recorded dumps), merge the planes into one model, and when it differs
+ * from the model in place: log each change in one line, write the new
+ * model atomically (the old one kept as <model>.prev), and tell Slurm:
+ * drain a node whose every rail went down, resume a node fabsched drained
+ * once all its rails are back.  Nodes drained by anyone else are left
+ * alone.  Slurm is reached through its commands (sinfo, scontrol), run
+ * without a shell.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_conf.h"
+#include "fabsched_topo.h"
+#include "fs_err.h"
+#include "topo_args.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REASON_PREFIX "fabsched: "
+
+static volatile sig_atomic_t stop;
+
+static void _on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void _log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void _log(const char *fmt, ...)
+{
+	va_list ap;
+	char ts[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+	printf("%s fabsched topo watch: ", ts);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static int _change(const char *line, void *arg)
+{
+	(void)arg;
+	_log("%s", line);
+	return 0;
+}
+
+static int _classify(struct topo_args *a, struct fst_model *m, struct fst_model **out)
+{
+	char err[FS_MSG_SIZE];
+
+	if (fst_classify(m, &a->opts, err, sizeof(err))) {
+		_log("%s", err);
+		fst_model_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+/* Through every active local port of a plane not seen yet: a port whose
+ * GUID the planes discovered so far hold is on one of them. */
+static int _discover_local(struct topo_args *a, struct fst_model **out)
+{
+	struct fst_local_port lp[32];
+	struct fst_model *m = NULL, *one;
+	char err[FS_MSG_SIZE];
+	int n = fst_local_ports(lp, 32, err, sizeof(err)), planes = 0;
+
+	if (n < 0) {
+		_log("%s", err);
+		return -1;
+	}
+	if (n == 0) {
+		_log("no active local InfiniBand port: nothing to discover through");
+		return -1;
+	}
+	for (int i = 0; i < n && i < 32; i++) {
+		if (m && fst_model_has_port_guid(m, lp[i].port_guid))
+			continue;
+		if (fst_discover_live(&one, lp[i].ca, lp[i].port, NULL, err, sizeof(err))) {
+			_log("%s port %d: %s", lp[i].ca, lp[i].port, err);
+			continue;
+		}
+		planes++;
+		if (!m) {
+			m = one;
+		} else {
+			int rc = fst_model_merge(m, one, err, sizeof(err));
+
+			fst_model_free(one);
+			if (rc) {
+				_log("%s", err);
+				fst_model_free(m);
+				return -1;
+			}
+		}
+	}
+	if (!m)
+		return -1;
+	if (planes > 1)
+		_log("%d planes merged", planes);
+	return _classify(a, m, out);
+}
+
+/* Every source, merged into one model, classified. */
+static int _discover(struct topo_args *a, struct fst_model **out)
+{
+	struct fst_model *m = NULL, *one;
+	char err[FS_MSG_SIZE];
+	int rc = 0;
+
+	*out = NULL;
+	if (!a->nsources)
+		return _discover_local(a, out);
+	for (int i = 0; i < a->nsources && !rc; i++) {
+		const struct topo_source *s = &a->sources[i];
+
+		if (s->kind == 'i')
+			rc = fst_parse_ibnet_file(&one, s->arg, err, sizeof(err));
+		else if (s->kind == 'C')
+			rc = fst_load_cache(&one, s->arg, err, sizeof(err));
+		else
+			rc = fst_discover_live(&one, s->arg, s->port, NULL, err, sizeof(err));
+		if (rc) {
+			_log("%s", err);
+			break;
+		}
+		if (!m) {
+			m = one;
+			continue;
+		}
+		rc = fst_model_merge(m, one, err, sizeof(err));
+		fst_model_free(one);
+		if (rc)
+			_log("%s", err);
+	}
+	if (rc) {
+		fst_model_free(m);
+		return -1;
+	}
+	return _classify(a, m, out);
+}
+
+/* The model written to a temporary file beside @path, synced, the model
+ * in place kept as <path>.prev, then renamed over @path. */
+static int _write_model(const struct fst_model *m, const char *path)
+{
+	char *tmp = NULL, *prev = NULL, err[FS_MSG_SIZE];
+	FILE *f = NULL;
+	int rc = -1, fd = -1;
+
+	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0 ||
+	    asprintf(&prev, "%s.prev", path) < 0) {
+		_log("out of memory");
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		_log("%s: cannot write: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	if (fst_json_write(m, f, err, sizeof(err)) || fflush(f) || fsync(fileno(f))) {
+		_log("%s: %s", tmp, err[0] ? err : strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		goto out;
+	}
+	fclose(f);
+	unlink(prev);
+	if (link(path, prev) && errno != ENOENT)
+		_log("%s: cannot keep the previous model: %s", prev, strerror(errno));
+	if (rename(tmp, path)) {
+		_log("%s: cannot replace: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	free(prev);
+	return rc;
+}
+
+/* ------------------------------------------------------------ Slurm */
+
+/* Run argv (no shell); its stdout into *out (malloc'ed) when out. */
+static int _run(char *const argv[], char **out)
+{
+	int fds[2], st;
+	pid_t pid;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (out && pipe(fds))
+		return -1;
+	if ((pid = fork()) < 0)
+		return -1;
+	if (!pid) {
+		if (out) {
+			dup2(fds[1], 1);
+			close(fds[0]);
+			close(fds[1]);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (out) {
+		close(fds[1]);
+		for (;;) {
+			ssize_t r;
+
+			if (len + 4096 + 1 > cap) {
+				char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
+
+				if (!nb)
+					break;
+				buf = nb;
+			}
+			if ((r = read(fds[0], buf + len, cap - len - 1)) <= 0)
+				break;
+			len += (size_t)r;
+		}
+		close(fds[0]);
+		if (buf)
+			buf[len] = '\0';
+		*out = buf;
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+struct node_state {
+	char *name, *state, *reason;
+};
+
+/* sinfo's view of every node: name, state, reason. */
+static int _slurm_nodes(struct node_state **out, int *n)
+{
+	char *const argv[] = { "sinfo", "-h", "-N", "-o", "%N|%T|%E", NULL };
+	char *text = NULL, *save = NULL;
+	int cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (_run(argv, &text) || !text) {
+		free(text);
+		return -1;
+	}
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *s1 = strchr(l, '|'), *s2 = s1 ? strchr(s1 + 1, '|') : NULL;
+		struct node_state *ns;
+
+		if (!s2)
+			continue;
+		*s1 = *s2 = '\0';
+		if (*n == cap) {
+			ns = realloc(*out, sizeof(**out) * (size_t)(cap = cap ? 2 * cap : 64));
+			if (!ns)
+				break;
+			*out = ns;
+		}
+		ns = &(*out)[(*n)++];
+		ns->name = strdup(l);
+		ns->state = strdup(s1 + 1);
+		ns->reason = strdup(s2 + 1);
+	}
+	free(text);
+	return 0;
+}
+
+static void _free_nodes(struct node_state *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].state);
+		free(v[i].reason);
+	}
+	free(v);
+}
+
+static int _scontrol_update(const char *node, const char *state, const char *reason)
+{
+	char *nodearg = NULL, *statearg = NULL, *reasonarg = NULL;
+	int rc = -1;
+
+	if (asprintf(&nodearg, "nodename=%s", node) >= 0 &&
+	    asprintf(&statearg, "state=%s", state) >= 0 &&
+	    (!reason || asprintf(&reasonarg, "reason=%s", reason) >= 0)) {
+		char *const argv[] = { "scontrol", "update", nodearg, statearg, reasonarg, NULL };
+
+		rc = _run(argv, NULL);
+	}
+	free(nodearg);
+	free(statearg);
+	free(reasonarg);
+	return rc;
+}
+
+/* A switch's name, else its id. */
+static const char *_name(const struct fst_model *m, int d)
+{
+	return m->devs[d].name ? m->devs[d].name : m->devs[d].id;
+}
+
+/* Why every rail of host @h of @old is down: its HCAs and switch ports. */
+static void _rails_text(const struct fst_model *old, int h, char *out, size_t n)
+{
+	const struct fst_host *ho = &old->hosts[h];
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int k = 0; k < ho->nhcas && o + 1 < n; k++) {
+		const struct fst_device *d = &old->devs[ho->hcas[k]];
+		const char *dev = d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
+
+		for (int p = 1; p <= d->nports && o + 1 < n; p++) {
+			const struct fst_port *pt = &d->ports[p];
+
+			if (pt->peer < 0)
+				continue;
+			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s port %d)",
+					      o ? ", " : "", dev, p, _name(old, pt->peer),
+					      pt->peer_port);
+		}
+	}
+}
+
+/* Whether every HCA of host @name in @m has a link. */
+static int _rails_up(const struct fst_model *m, const char *name)
+{
+	int h = fst_find_host(m, name);
+
+	if (h < 0)
+		return 0;
+	for (int k = 0; k < m->hosts[h].nhcas; k++) {
+		const struct fst_device *d = &m->devs[m->hosts[h].hcas[k]];
+		int up = 0;
+
+		for (int p = 1; p <= d->nports; p++)
+			up |= d->ports[p].peer >= 0;
+		if (!up)
+			return 0;
+	}
+	return 1;
+}
+
+static int _drained(const char *state)
+{
+	return strstr(state, "drain") || strstr(state, "down") || strstr(state, "DRAIN") ||
+	       strstr(state, "DOWN");
+}
+
+/* Drain the nodes of @old gone from @cur; resume fabsched's drains whose
+ * rails are all up in @cur. */
+static void _health(const struct fst_model *old, const struct fst_model *cur)
+{
+	struct node_state *ns = NULL;
+	int n = 0;
+	char why[900], reason[1024];
+
+	if (_slurm_nodes(&ns, &n)) {
+		_log("sinfo failed: no node drained or resumed this time");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int h = old ? fst_find_host(old, ns[i].name) : -1;
+
+		if (!strncmp(ns[i].reason, REASON_PREFIX, strlen(REASON_PREFIX))) {
+			if (_rails_up(cur, ns[i].name)) {
+				if (_scontrol_update(ns[i].name, "resume", NULL))
+					_log("%s: resume failed (scontrol update)", ns[i].name);
+				else
+					_log("%s: rails up again: resumed (was: %s)", ns[i].name,
+					     ns[i].reason);
+			}
+			continue;
+		}
+		if (h < 0 || fst_find_host(cur, ns[i].name) >= 0)
+			continue;
+		_rails_text(old, h, why, sizeof(why));
+		if (_drained(ns[i].state)) {
+			_log("%s: every rail down (%s); already %s (%s): left alone",
+			     ns[i].name, why, ns[i].state, ns[i].reason);
+			continue;
+		}
+		snprintf(reason, sizeof(reason), REASON_PREFIX "every rail down: %s", why);
+		if (_scontrol_update(ns[i].name, "drain", reason))
+			_log("%s: drain failed (scontrol update)", ns[i].name);
+		else
+			_log("%s: drained: %s", ns[i].name, reason);
+	}
+	_free_nodes(ns, n);
+}
+
+/* ------------------------------------------------------------ the loop */
+
+static int _cycle(struct topo_args *a, const char *path)
+{
+	struct fst_model *cur = NULL, *old = NULL;
+	char err[FS_MSG_SIZE];
+	int changes;
+
+	if (_discover(a, &cur))
+		return -1;
+	if (access(path, F_OK) == 0 && fst_json_read_file(&old, path, err, sizeof(err))) {
+		_log("%s (replaced by the fabric as discovered now)", err);
+		old = NULL;
+	}
+	changes = old ? fst_model_changes(old, cur, _change, NULL) : 1;
+	if (!old)
+		_log("%s: %d switches, %d nodes in %d racks", path, cur->ndevs - cur->nhosts,
+		     cur->nhosts, cur->nracks);
+	if (changes > 0 && _write_model(cur, path) == 0 && old)
+		_log("%s: %d change(s) written (previous model in %s.prev)", path, changes, path);
+	if (a->drain)
+		_health(old, cur);
+	fst_model_free(old);
+	fst_model_free(cur);
+	return 0;
+}
+
+int fs_topo_watch(struct topo_args *a)
+{
+	struct fs_errors *errs = fs_errors_new();
+	struct fs_conf *conf = NULL;
+	const char *path = a->output;
+	uint64_t interval = a->interval;
+	int rc = FS_EXIT_OK;
+
+	if (!errs || fs_conf_load(a->conf_path, &conf, errs)) {
+		fs_errors_print(errs, stderr);
+		fs_errors_free(errs);
+		return FS_EXIT_INPUT;
+	}
+	fs_errors_free(errs);
+	if (!path)
+		path = fs_conf_get_str(conf, "FabricModel");
+	if (!interval)
+		fs_conf_get_uint(conf, "FabricWatchInterval", &interval);
+	if (!path || !*path || !strcmp(path, "-")) {
+		fprintf(stderr, "fabsched topo watch: no model file: expected -o FILE or "
+			"FabricModel in %s\n", fs_conf_source(conf));
+		fs_conf_destroy(conf);
+		return FS_EXIT_USAGE;
+	}
+	if (!interval)
+		interval = 60;
+	signal(SIGTERM, _on_signal);
+	signal(SIGINT, _on_signal);
+	_log("%s every %llu s from %d source(s)%s", path, (unsigned long long)interval,
+	     a->nsources, a->drain ? "; drains nodes whose every rail is down" : "");
+	do {
+		if (_cycle(a, path) && a->once)
+			rc = FS_EXIT_INPUT;
+		for (uint64_t s = 0; !a->once && !stop && s < interval; s++)
+			sleep(1);
+	} while (!a->once && !stop);
+	fs_conf_destroy(conf);
+	return rc;
+}

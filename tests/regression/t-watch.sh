@@ -1,0 +1,183 @@
+#!/bin/bash
+# t-watch.sh - the fabric as it changes: `fabsched topo watch` on an 8-node
+# cluster over an ibsim fabric (2 leaves x 4 hosts, 1 spine) whose links the
+# test unplugs and restores through ibsim's console (Unlink, ReLink, Clear).
+# Each step runs one watch cycle (--once, as cron or the systemd unit's
+# timer would) and asks Slurm and the model:
+#   - no change: the model is not rewritten;
+#   - a host link unplugged: one log line, the model rewritten (the old one
+#     kept as .prev), that node drained with a reason naming the HCA, port
+#     and switch port; a node an administrator drained stays as it was;
+#   - from 24.11 (topology/fabric chooses the nodes): scontrol show
+#     topology follows the new model within seconds, no reconfigure; a
+#     model file that fails validation is logged and the running one kept;
+#   - the link back: the node resumed, the hand-drained one still drained;
+#   - a leaf switch cleared: its nodes drained and the leaf gone from the
+#     model; restored: resumed.
+# Prints TAP.
+SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../cluster/lib.sh
+. "$SRC/tests/cluster/lib.sh"
+
+cl_require
+if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
+	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
+	exit 0
+fi
+FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
+[ -x "$FABSCHED" ] || { echo "1..0 # SKIP $FABSCHED is not built"; exit 0; }
+if ! command -v ibsim >/dev/null; then
+	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
+	exit 0
+fi
+tap_plan 20
+
+FABRIC="leaves=2,hosts=4,spines=1"
+CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
+WORK=$CL_DIR.watch
+MODEL=$WORK/fabric.json
+plugdir=$WORK/plugins
+unset FABSCHED_CONF
+rm -rf "$WORK"
+mkdir -p "$WORK" "$plugdir"
+chmod 755 "$WORK"
+so=$FABSCHED_BUILDDIR/plugins/topology/fabric/.libs/topology_fabric.so
+[ -f "$so" ] || tap_bail "$so is not built: build first"
+cp "$so" "$plugdir/" && chmod 755 "$plugdir" "$plugdir/topology_fabric.so" ||
+	tap_bail "cannot stage $so"
+export FABSCHED_CLUSTER_PLUGIN_DIR=$plugdir
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+printf 'FabricModel=%s\nFabricWatchInterval=0:10\n' "$MODEL" > "$WORK/fabsched.conf"
+printf 'SlurmctldDebug=verbose\n' > "$WORK/extra.conf"
+export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
+# 24.11 and later: topology/fabric places jobs and serves show topology
+live=1
+[ "${FABSCHED_SLURM_FLAVOUR:-22.05}" = 22.05 ] && live=0
+
+watch() {	# one watch cycle through the simulated fabric; its log in $WORK/watch.log
+	"$CL" fabric run timeout 60 "$FABSCHED" topo watch --once --conf "$WORK/fabsched.conf" \
+		>"$WORK/watch.log" 2>&1
+	local rc=$?
+	tap_diag "$(grep -v ibwarn "$WORK/watch.log")"
+	return $rc
+}
+node_field() { scontrol -o show node "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+reason_of() { scontrol -o show node "$1" | sed -n 's/.* Reason=\(.*\) \[[^]]*\].*/\1/p'; }
+leaf_nodes() {	# leaf_nodes LEAF: its Nodes= in scontrol show topology
+	scontrol show topology 2>/dev/null | sed -n "s/^SwitchName=$1 .*Nodes=\([^ ]*\).*/\1/p"
+}
+wait_leaf() {	# wait_leaf LEAF WANT: up to 20 s for show topology to say WANT
+	local i
+	for ((i = 0; i < 40; i++)); do
+		[ "$(leaf_nodes "$1")" = "$2" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# 1: the first model, before the cluster starts
+out=$("$CL" --nodes 8 --fabric "$FABRIC" fabric start 2>&1)
+rc=$?
+if [ $rc -eq 0 ]; then
+	"$CL" fabric run timeout 60 "$FABSCHED" topo watch --once --no-drain \
+		--conf "$WORK/fabsched.conf" >"$WORK/watch.log" 2>&1
+	rc=$?
+fi
+"$CL" fabric stop >/dev/null 2>&1
+tap_diag "$out"
+tap_ok "[ $rc -eq 0 ] && [ -s '$MODEL' ] && grep -q '8 nodes in 2 racks' '$WORK/watch.log'" \
+	"watch --once wrote the first model: $(grep -o '[0-9]* switches, .*' "$WORK/watch.log")" ||
+	tap_bail "no fabric model: $(cat "$WORK/watch.log")"
+chmod 644 "$MODEL"
+
+# 2
+cl_up --nodes 8 --fabric "$FABRIC" --etc-file "fabsched.conf=$WORK/fabsched.conf"
+tap_ok $? "8-node cluster up with TopologyPlugin=topology/fabric" ||
+	tap_bail "the cluster did not come up"
+D=$FABSCHED_CLUSTER_DIR
+CTLD_LOG=$D/ctld/slurmctld.log
+scontrol show topology >/dev/null 2>&1	# topology/fabric reads the model once
+
+# 3: nothing changed: nothing written
+before=$(stat -c %Y.%i "$MODEL")
+watch
+tap_ok "[ $? -eq 0 ] && [ '$(stat -c %Y.%i "$MODEL")' = '$before' ] && ! grep -q 'change(s) written' '$WORK/watch.log'" \
+	"no change in the fabric: the model is not rewritten"
+
+# 4-8: n003's only link and n006's unplugged; n006 was drained by hand
+scontrol update nodename=n006 state=drain reason="disk check by admin"
+"$CL" fabric console 'Unlink "H-n003-mlx5_0"' && "$CL" fabric console 'Unlink "H-n006-mlx5_0"'
+tap_ok $? "ibsim console: n003 and n006 unplugged"
+t0=$(date +%s.%N)
+watch
+t1=$(date +%s.%N)
+tap_ok "grep -q 'leaf01 port 3 (n003 mlx5_0): link down\$' '$WORK/watch.log' && grep -q 'change(s) written (previous model in $MODEL.prev)' '$WORK/watch.log' && [ -s '$MODEL.prev' ]" \
+	"the watch logged the link down in one line and rewrote the model, keeping the previous one"
+st=$(node_field n003 State) why=$(reason_of n003)
+tap_ok "grep -q DRAIN <<<'$st' && [ '$why' = 'fabsched: every rail down: mlx5_0 port 1 (leaf01 port 3)' ]" \
+	"n003 drained in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s: State=$st Reason=$why"
+tap_is "$(reason_of n006)" "disk check by admin" "n006, drained by hand, keeps its reason"
+tap_ok "grep -q 'n006: every rail down.*already.*left alone' '$WORK/watch.log'" "and the watch says it left it alone"
+
+# 9-11: the new model in Slurm without reconfigure (24.11 and later)
+if [ $live = 1 ]; then
+	t0=$(date +%s.%N)
+	wait_leaf leaf01 'n[001-002,004]'
+	rc=$?
+	t1=$(date +%s.%N)
+	tap_ok "[ $rc -eq 0 ]" "scontrol show topology: leaf01 without n003 after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, no reconfigure" ||
+		tap_diag "$(scontrol show topology 2>&1)"
+	grep -q "fabric model $MODEL changed: 6 nodes in 2 racks" "$CTLD_LOG"
+	tap_ok $? "slurmctld logged the model it swapped in"
+	cp "$MODEL" "$WORK/good.json"
+	echo '{"format": "fabsched-topology", "version": 1, "devices": [' > "$MODEL.tmp" && mv "$MODEL.tmp" "$MODEL"
+	sleep 6
+	scontrol show topology >/dev/null 2>&1
+	for _ in $(seq 1 20); do grep -q "fabric model $MODEL changed but cannot be used" "$CTLD_LOG" && break; sleep 0.5; done
+	tap_ok "grep -q 'fabric model $MODEL changed but cannot be used: .*the running one stays' '$CTLD_LOG' && [ '$(leaf_nodes leaf01)' = 'n[001-002,004]' ]" \
+		"a broken model file: logged, the running one kept"
+	cp "$WORK/good.json" "$MODEL.tmp" && mv "$MODEL.tmp" "$MODEL"
+else
+	for i in 1 2 3; do
+		tap_skip "Slurm 22.05: scontrol show topology is Slurm's own switch table, rebuilt at reconfigure (fabsched's placement domains follow the model without it)"
+	done
+fi
+
+# 12-14: the links back
+"$CL" fabric console 'ReLink "H-n003-mlx5_0"' && "$CL" fabric console 'ReLink "H-n006-mlx5_0"'
+watch
+st=$(node_field n003 State)
+tap_ok "grep -q 'n003: rails up again: resumed' '$WORK/watch.log' && ! grep -q DRAIN <<<'$st'" \
+	"n003's link back: resumed (State=$st)"
+tap_is "$(reason_of n006)" "disk check by admin" "n006 stays drained by its administrator"
+tap_ok "grep -q 'leaf01 port 3 (n003 mlx5_0): link up' '$WORK/watch.log'" "the link up logged"
+
+# 15-18: leaf02 cleared: its nodes drained (not n006), gone from the model
+"$CL" fabric console 'Clear "S-leaf02"'
+watch
+tap_ok "grep -q '^.*leaf02: gone\$' '$WORK/watch.log'" "leaf02 cleared: 'leaf02: gone' logged"
+n=0
+for h in n005 n007 n008; do
+	[ "$(reason_of $h)" = "fabsched: every rail down: mlx5_0 port 1 (leaf02 port $((10#${h#n} - 4)))" ] && n=$((n + 1))
+done
+tap_is "$n" 3 "n005, n007 and n008 drained, each with its leaf port"
+if [ $live = 1 ]; then
+	wait_leaf leaf02 ''
+	tap_ok "[ -z \"\$(scontrol show topology 2>/dev/null | grep '^SwitchName=leaf02')\" ]" \
+		"scontrol show topology: no leaf02, no reconfigure" || tap_diag "$(scontrol show topology 2>&1)"
+else
+	tap_skip "Slurm 22.05: scontrol show topology follows at reconfigure"
+fi
+"$CL" fabric console 'ReLink "S-leaf02"'
+watch
+n=0
+for h in n005 n007 n008; do
+	node_field $h State | grep -q DRAIN || n=$((n + 1))
+done
+tap_is "$n" 3 "leaf02 back: its 3 nodes resumed"
+
+# 19-20
+tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
+cl_down
+tap_ok $? "cluster down"
+tap_done

@@ -1,0 +1,175 @@
+/*
+ * watch.c — what `fabsched topo watch` needs of the model: the planes seen
+ * from several local ports merged into one model, and the changes between
+ * two classified models, one line each, in an administrator's words.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *err,
+		    size_t errlen)
+{
+	int *map;
+
+	if (!src->ndevs)
+		return 0;
+	if (!(map = calloc((size_t)src->ndevs, sizeof(int))))
+		return fs_errf(err, errlen, "out of memory");
+	for (int d = 0; d < src->ndevs; d++) {
+		const struct fst_device *s = &src->devs[d];
+		int k = fst_index_get(&dst->priv->ids, s->id);
+
+		if (k < 0) {
+			k = fst_add_device(dst, s->type, s->id, s->guid, s->nports);
+			if (k < 0 || fst_set_str(&dst->devs[k].desc, s->desc)) {
+				free(map);
+				return fs_errf(err, errlen, "out of memory");
+			}
+			dst->devs[k].sysimgguid = s->sysimgguid;
+			for (int p = 1; p <= s->nports; p++) {
+				dst->devs[k].ports[p].guid = s->ports[p].guid;
+				dst->devs[k].ports[p].lid = s->ports[p].lid;
+			}
+		} else if (dst->devs[k].type != s->type || dst->devs[k].nports != s->nports) {
+			free(map);
+			return fs_errf(err, errlen, "%s: device %s is a %s of %d ports in one "
+				       "plane and a %s of %d in another; expected one device "
+				       "per id", src->source ? src->source : "?", s->id,
+				       s->type == FST_SWITCH ? "switch" : "HCA", s->nports,
+				       dst->devs[k].type == FST_SWITCH ? "switch" : "HCA",
+				       dst->devs[k].nports);
+		}
+		map[d] = k;
+	}
+	for (int l = 0; l < src->nlinks; l++) {
+		const struct fst_link *s = &src->links[l];
+
+		if (s->self_loop)
+			continue;
+		if (fst_connect(dst, map[s->a], s->a_port, map[s->b], s->b_port, s->width,
+				s->speed)) {
+			free(map);
+			return fs_errf(err, errlen, "out of memory");
+		}
+	}
+	free(map);
+	return 0;
+}
+
+int fst_model_has_port_guid(const struct fst_model *m, uint64_t guid)
+{
+	for (int d = 0; guid && d < m->ndevs; d++)
+		for (int p = 0; p <= m->devs[d].nports; p++)
+			if (m->devs[d].ports[p].guid == guid)
+				return 1;
+	return 0;
+}
+
+/* A device in a change line: a switch by name, an HCA by its description
+ * ("n011 mlx5_0") when it has one; else the label (name or id). */
+static const char *_label(const struct fst_model *m, int d)
+{
+	if (m->devs[d].type != FST_SWITCH && m->devs[d].desc && m->devs[d].desc[0])
+		return m->devs[d].desc;
+	return fst_dev_label(m, d);
+}
+
+/* "leaf03 port 7 (n011 mlx5_0)", "leaf01 port 3 - spine01 port 1": the
+ * switch end first; an HCA's port only when it is not 1. */
+static void _link_text(const struct fst_model *m, const struct fst_link *l, char *out,
+		       size_t n)
+{
+	int a = l->a, ap = l->a_port, b = l->b, bp = l->b_port;
+
+	if (m->devs[a].type != FST_SWITCH) {
+		a = l->b, ap = l->b_port, b = l->a, bp = l->a_port;
+	}
+	if (m->devs[b].type == FST_SWITCH)
+		snprintf(out, n, "%s port %d - %s port %d", _label(m, a), ap, _label(m, b), bp);
+	else if (bp != 1)
+		snprintf(out, n, "%s port %d (%s port %d)", _label(m, a), ap, _label(m, b), bp);
+	else
+		snprintf(out, n, "%s port %d (%s)", _label(m, a), ap, _label(m, b));
+}
+
+/* The device id at the other end of the port (device id @id, port @p) of
+ * @m, and that link; NULL when the port has no link. */
+static const char *_peer(const struct fst_model *m, const char *id, int p,
+			 const struct fst_link **lk)
+{
+	int d = fst_index_get(&m->priv->ids, id);
+	const struct fst_link *l;
+
+	*lk = NULL;
+	if (d < 0 || p < 0 || p > m->devs[d].nports || m->devs[d].ports[p].link < 0)
+		return NULL;
+	l = &m->links[m->devs[d].ports[p].link];
+	*lk = l;
+	return m->devs[l->a == d && l->a_port == p ? l->b : l->a].id;
+}
+
+static int _emit(fst_change_f out, void *arg, int *n, const char *line)
+{
+	(*n)++;
+	return out ? out(line, arg) : 0;
+}
+
+int fst_model_changes(const struct fst_model *old, const struct fst_model *cur,
+		      fst_change_f out, void *arg)
+{
+	char line[1024], what[600];
+	int n = 0;
+
+	/* devices gone and new */
+	for (int d = 0; d < old->ndevs; d++)
+		if (fst_index_get(&cur->priv->ids, old->devs[d].id) < 0) {
+			snprintf(line, sizeof(line), "%s: gone", _label(old, d));
+			if (_emit(out, arg, &n, line))
+				return -1;
+		}
+	for (int d = 0; d < cur->ndevs; d++)
+		if (fst_index_get(&old->priv->ids, cur->devs[d].id) < 0) {
+			snprintf(line, sizeof(line), "%s: new", _label(cur, d));
+			if (_emit(out, arg, &n, line))
+				return -1;
+		}
+	/* links down or changed, then up */
+	for (int l = 0; l < old->nlinks; l++) {
+		const struct fst_link *o = &old->links[l], *c;
+		const char *peer;
+
+		if (o->self_loop)
+			continue;
+		peer = _peer(cur, old->devs[o->a].id, o->a_port, &c);
+		_link_text(old, o, what, sizeof(what));
+		if (!peer || strcmp(peer, old->devs[o->b].id))
+			snprintf(line, sizeof(line), "%s: link down", what);
+		else if (c->width != o->width || c->speed != o->speed)
+			snprintf(line, sizeof(line), "%s: %dx%s -> %dx%s", what, o->width,
+				 fst_speed_name(o->speed), c->width, fst_speed_name(c->speed));
+		else
+			continue;
+		if (_emit(out, arg, &n, line))
+			return -1;
+	}
+	for (int l = 0; l < cur->nlinks; l++) {
+		const struct fst_link *c = &cur->links[l], *o;
+		const char *peer;
+
+		if (c->self_loop)
+			continue;
+		peer = _peer(old, cur->devs[c->a].id, c->a_port, &o);
+		if (peer && !strcmp(peer, cur->devs[c->b].id))
+			continue;
+		_link_text(cur, c, what, sizeof(what));
+		snprintf(line, sizeof(line), "%s: link up (%dx%s)", what, c->width,
+			 fst_speed_name(c->speed));
+		if (_emit(out, arg, &n, line))
+			return -1;
+	}
+	return n;
+}
