@@ -35,6 +35,14 @@ bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT)
 CLEANFILES += tests/bench/fattree-20k.ibnet
 .PHONY: bench-topo
 
+# `make bench-watch`: one fabsched topo watch cycle on the same 20,000-HCA
+# fat tree: first model, nothing changed, one link changed (time, RSS)
+bench-watch: tests/bench/gen_fattree$(EXEEXT) cli/fabsched$(EXEEXT)
+	tests/bench/gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o tests/bench/fattree-20k.ibnet
+	$(SHELL) $(srcdir)/tests/bench/bench_watch.sh cli/fabsched tests/bench/fattree-20k.ibnet
+EXTRA_DIST += tests/bench/bench_watch.sh
+.PHONY: bench-watch
+
 # exported hostlists as Slurm writes them (scontrol show hostlistsorted)
 check_PROGRAMS += tests/unit/hostlist_compress
 tests_unit_hostlist_compress_SOURCES = tests/unit/hostlist_compress.c
