@@ -17,6 +17,7 @@
 #include "fs_err.h"
 #include "topo_args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -251,13 +252,13 @@ static int _run(char *const argv[], char **out)
 }
 
 struct node_state {
-	char *name, *state, *reason;
+	char *name, *state, *reason, *features;
 };
 
 /* sinfo's view of every node: name, state, reason. */
 static int _slurm_nodes(struct node_state **out, int *n)
 {
-	char *const argv[] = { "sinfo", "-h", "-N", "-o", "%N|%T|%E", NULL };
+	char *const argv[] = { "sinfo", "-h", "-N", "-o", "%N|%T|%f|%E", NULL };
 	char *text = NULL, *save = NULL;
 	int cap = 0;
 
@@ -269,11 +270,14 @@ static int _slurm_nodes(struct node_state **out, int *n)
 	}
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *s1 = strchr(l, '|'), *s2 = s1 ? strchr(s1 + 1, '|') : NULL;
+		char *s3 = s2 ? strchr(s2 + 1, '|') : NULL;
 		struct node_state *ns;
 
-		if (!s2)
+		if (!s3)
 			continue;
-		*s1 = *s2 = '\0';
+		*s1 = *s2 = *s3 = '\0';
+		if (*n && !strcmp((*out)[*n - 1].name, l))
+			continue;	/* sinfo -N: once per partition */
 		if (*n == cap) {
 			ns = realloc(*out, sizeof(**out) * (size_t)(cap = cap ? 2 * cap : 64));
 			if (!ns)
@@ -283,7 +287,8 @@ static int _slurm_nodes(struct node_state **out, int *n)
 		ns = &(*out)[(*n)++];
 		ns->name = strdup(l);
 		ns->state = strdup(s1 + 1);
-		ns->reason = strdup(s2 + 1);
+		ns->features = strdup(strcmp(s2 + 1, "(null)") ? s2 + 1 : "");
+		ns->reason = strdup(s3 + 1);
 	}
 	free(text);
 	return 0;
@@ -295,6 +300,7 @@ static void _free_nodes(struct node_state *v, int n)
 		free(v[i].name);
 		free(v[i].state);
 		free(v[i].reason);
+		free(v[i].features);
 	}
 	free(v);
 }
@@ -371,6 +377,99 @@ static int _drained(const char *state)
 	       strstr(state, "DOWN");
 }
 
+/* ------------------------------------------------------------ features */
+
+/* "rack_leaf03,pod_pod1,plane_plane0": host @name's places in @m (a name's
+ * characters other than letters, digits, '.', '-' and '_' as '_'); "" when
+ * the host is not in @m. */
+static void _places(const struct fst_model *m, const char *name, char *out, size_t n)
+{
+	int h = m ? fst_find_host(m, name) : -1;
+	const struct { const char *prefix; const struct fst_group *g; int idx; } p[] = {
+		{ "rack_", m ? m->racks : NULL, h >= 0 ? m->hosts[h].rack : -1 },
+		{ "pod_", m ? m->pods : NULL, h >= 0 ? m->hosts[h].pod : -1 },
+		{ "plane_", m ? m->planes : NULL, h >= 0 ? m->hosts[h].plane : -1 },
+	};
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (size_t k = 0; k < 3; k++) {
+		const char *g;
+
+		if (p[k].idx < 0 || !(g = p[k].g[p[k].idx].name) || o + 2 >= n)
+			continue;
+		o += (size_t)snprintf(out + o, n - o, "%s%s", o ? "," : "", p[k].prefix);
+		for (; *g && o + 1 < n; g++)
+			out[o++] = (isalnum((unsigned char)*g) || strchr(".-_", *g)) ? *g : '_';
+		out[o] = '\0';
+	}
+}
+
+static int _in_list(const char *list, const char *w, size_t len)
+{
+	for (const char *p = list; p && *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == len && !strncmp(p, w, len))
+			return 1;
+		p += l + (p[l] ? 1 : 0);
+	}
+	return 0;
+}
+
+/* The node's features with its fabric places of @old taken out and those
+ * of @cur put in; every other feature as it is. */
+static void _features_of(const char *have, const char *old_places, const char *places,
+			 char *out, size_t n)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (const char *p = have; p && *p && o + 1 < n;) {
+		size_t l = strcspn(p, ",");
+
+		if (l && !_in_list(old_places, p, l) && !_in_list(places, p, l))
+			o += (size_t)snprintf(out + o, n - o, "%s%.*s", o ? "," : "", (int)l, p);
+		p += l + (p[l] ? 1 : 0);
+	}
+	if (*places && o + 1 < n)
+		snprintf(out + o, n - o, "%s%s", o ? "," : "", places);
+}
+
+/* Each node's rack, pod and plane as node features, kept true every cycle
+ * (also after slurmctld forgot them); other features left as they are. */
+static void _features(const struct node_state *ns, int n, const struct fst_model *old,
+		      const struct fst_model *cur)
+{
+	char old_places[512], places[512], want[4096], *arg = NULL;
+
+	for (int i = 0; i < n; i++) {
+		_places(old, ns[i].name, old_places, sizeof(old_places));
+		_places(cur, ns[i].name, places, sizeof(places));
+		_features_of(ns[i].features, old_places, places, want, sizeof(want));
+		if (!strcmp(want, ns[i].features))
+			continue;
+		if (asprintf(&arg, "features=%s", want) < 0)
+			return;
+		{
+			char *nodearg = NULL;
+
+			if (asprintf(&nodearg, "nodename=%s", ns[i].name) >= 0) {
+				char *const argv[] = { "scontrol", "update", nodearg, arg, NULL };
+
+				if (_run(argv, NULL))
+					_log("%s: features %s: scontrol update failed", ns[i].name, want);
+				else
+					_log("%s: features %s (were: %s)", ns[i].name, want,
+					     *ns[i].features ? ns[i].features : "none");
+			}
+			free(nodearg);
+		}
+		free(arg);
+		arg = NULL;
+	}
+}
+
 /* Drain the nodes of @old gone from @cur; resume fabsched's drains whose
  * rails are all up in @cur. */
 static void _health(const struct fst_model *old, const struct fst_model *cur)
@@ -410,6 +509,7 @@ static void _health(const struct fst_model *old, const struct fst_model *cur)
 		else
 			_log("%s: drained: %s", ns[i].name, reason);
 	}
+	_features(ns, n, old, cur);
 	_free_nodes(ns, n);
 }
 

@@ -30,7 +30,7 @@ if ! command -v ibsim >/dev/null; then
 	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
 	exit 0
 fi
-tap_plan 20
+tap_plan 23
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -98,11 +98,27 @@ D=$FABSCHED_CLUSTER_DIR
 CTLD_LOG=$D/ctld/slurmctld.log
 scontrol show topology >/dev/null 2>&1	# topology/fabric reads the model once
 
-# 3: nothing changed: nothing written
+# 3: nothing changed: nothing written; the places published as features
+# (an administrator's feature of n002 kept)
+scontrol update nodename=n002 features=bigmem
 before=$(stat -c %Y.%i "$MODEL")
 watch
 tap_ok "[ $? -eq 0 ] && [ '$(stat -c %Y.%i "$MODEL")' = '$before' ] && ! grep -q 'change(s) written' '$WORK/watch.log'" \
 	"no change in the fabric: the model is not rewritten"
+f2=$(node_field n002 AvailableFeatures) f5=$(node_field n005 ActiveFeatures)
+tap_ok "[ '$f2' = 'bigmem,rack_leaf01,pod_pod0,plane_plane0' ] && [ '$f5' = 'rack_leaf02,pod_pod0,plane_plane0' ]" \
+	"rack, pod and plane as node features (n002: $f2; n005 active: $f5)"
+id=$(cl_sbatch -N 2 -t 2 --constraint=rack_leaf02 -o /dev/null --wrap true)
+cl_wait_job "$id" 60
+nl=$(cl_job_field "$id" NodeList)
+tap_ok "[ '$CL_JOB_STATE' = COMPLETED ] && [ \"\$(scontrol show hostnames '$nl' | grep -cv '^n00[5-8]\$')\" = 0 ]" \
+	"--constraint=rack_leaf02: job $id ran on $nl"
+id=$(cl_sbatch -N 3 -t 2 --constraint='[rack_leaf01|rack_leaf02]' -o /dev/null --wrap true)
+cl_wait_job "$id" 60
+nl=$(cl_job_field "$id" NodeList)
+r=$(for h in $(scontrol show hostnames "$nl"); do [ "${h#n00}" -le 4 ] && echo 1 || echo 2; done | sort -u | wc -l)
+tap_ok "[ '$CL_JOB_STATE' = COMPLETED ] && [ $r = 1 ]" \
+	"--constraint=\"[rack_leaf01|rack_leaf02]\" -N 3: job $id all in one rack ($nl)"
 
 # 4-8: n003's only link and n006's unplugged; n006 was drained by hand
 scontrol update nodename=n006 state=drain reason="disk check by admin"
@@ -176,7 +192,7 @@ for h in n005 n007 n008; do
 done
 tap_is "$n" 3 "leaf02 back: its 3 nodes resumed"
 
-# 19-20
+# 22-23
 tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
 cl_down
 tap_ok $? "cluster down"
