@@ -49,6 +49,9 @@ static void _topo_usage(FILE *out)
 "                            managers and storage, used without a node list)\n"
 "  -R, --rack-map FILE       '<rack> <hostlist>' lines (default: rack = leaf)\n"
 "      --keep-domain         keep the domain of host names\n"
+"      --compute-hca NAME    the HCA (mlx5_0) whose plane makes racks when\n"
+"                            compute and storage rails differ (watch: default\n"
+"                            FabricComputeHca)\n"
 "output:\n"
 "  -o, --output FILE         write here instead of stdout\n"
 "  -f, --format FMT          export: tree (default), block, yaml, json\n"
@@ -166,7 +169,7 @@ static void _source(struct topo_args *a, int kind, const char *arg)
 static int _parse(int argc, char **argv, struct topo_args *a)
 {
 	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL,
-	       O_CONF, O_INTERVAL, O_ONCE, O_NODRAIN };
+	       O_CONF, O_INTERVAL, O_ONCE, O_NODRAIN, O_CHCA };
 	static const struct option lo[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "cache", required_argument, NULL, 'C' },
@@ -184,6 +187,7 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "once", no_argument, NULL, O_ONCE },
 		{ "no-drain", no_argument, NULL, O_NODRAIN },
+		{ "compute-hca", required_argument, NULL, O_CHCA },
 		{ "rack-map", required_argument, NULL, 'R' },
 		{ "keep-domain", no_argument, NULL, O_KEEP },
 		{ "output", required_argument, NULL, 'o' },
@@ -246,6 +250,7 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		}
 		case O_ONCE: a->once = 1; break;
 		case O_NODRAIN: a->drain = 0; break;
+		case O_CHCA: a->opts.compute_hca = optarg; break;
 		case 'R': a->opts.rack_map = optarg; break;
 		case O_KEEP: a->opts.keep_domain = 1; break;
 		case 'o': a->output = optarg; break;

@@ -558,6 +558,8 @@ int fs_topo_watch(struct topo_args *a)
 		path = fs_conf_get_str(conf, "FabricModel");
 	if (!interval)
 		fs_conf_get_uint(conf, "FabricWatchInterval", &interval);
+	if (!a->opts.compute_hca)
+		a->opts.compute_hca = fs_conf_get_str(conf, "FabricComputeHca");
 	if (!path || !*path || !strcmp(path, "-")) {
 		fprintf(stderr, "fabsched topo watch: no model file: expected -o FILE or "
 			"FabricModel in %s\n", fs_conf_source(conf));

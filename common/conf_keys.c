@@ -92,6 +92,24 @@ static int _check_hp_units(const char *key, const char *text, uint64_t u,
 	return fs_hp_units_parse(key, text, &units, msg, msgsz);
 }
 
+/* An HCA device name: letters, digits, '_', '.', '-', at most 63. */
+static int _check_hca(const char *key, const char *text, uint64_t u,
+		      char *msg, size_t msgsz)
+{
+	char esc[FS_ESCAPE_SIZE];
+	size_t n = strlen(text);
+	bool ok = n > 0 && n < 64;
+
+	(void)u;
+	for (const char *c = text; ok && *c; c++)
+		ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		     (*c >= '0' && *c <= '9') || strchr("_.-", *c);
+	if (!ok)
+		return fs_errf(msg, msgsz, "%s=%s: not an HCA name; expected a device name such as mlx5_0 (letters, digits, _ . -, at most 63)",
+			       key, _esc(esc, sizeof(esc), text));
+	return 0;
+}
+
 /* A watch interval: 1 s to a day. */
 static int _check_interval(const char *key, const char *text, uint64_t u,
 			   char *msg, size_t msgsz)
@@ -193,6 +211,11 @@ const struct fs_conf_key fsc_keys[] = {
 	  .doc = "most HCA objects (queue pairs, memory regions, ...) a job "
 		 "may create on each of its HCAs, written to the job cgroup's "
 		 "rdma.max like RdmaMaxHcaHandles; unset: no limit" },
+	{ .name = "FabricComputeHca", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .check = _check_hca,
+	  .doc = "the HCA (e.g. mlx5_0) whose plane gives each node its leaf "
+		 "and rack, when compute and storage rails differ; read by "
+		 "fabsched topo watch (discover and export: --compute-hca)" },
 	{ .name = "FabricWatchInterval", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_DURATION, .def = "1:00", .check = _check_interval,
 	  .doc = "how often fabsched topo watch rediscovers the fabric "

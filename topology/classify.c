@@ -20,6 +20,7 @@
 #include "topo_private.h"
 #include "topo_names.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,6 +420,20 @@ static int _no_switch(struct fst_model *m)
 			     m->ndevs, m->nhosts) ? -1 : 0;
 }
 
+/* Whether HCA @dv is the device @name: the second word of its description
+ * ("n001 mlx5_0"), or its whole description. */
+static bool _is_hca(const struct fst_device *dv, const char *name)
+{
+	const char *sp = dv->desc ? strchr(dv->desc, ' ') : NULL;
+	size_t n = strlen(name);
+
+	if (!dv->desc)
+		return false;
+	if (sp)
+		return !strncmp(sp + 1, name, n) && (!sp[1 + n] || sp[1 + n] == ' ');
+	return !strcmp(dv->desc, name);
+}
+
 int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen)
 {
 	struct fst_opts none = { 0 };
@@ -578,14 +593,30 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 		}
 	}
 
-	/* hosts: primary plane and leaf */
+	/* hosts: primary plane and leaf (with a compute HCA named: the plane
+	   of that HCA, so that a storage or management rail never makes racks) */
+	int by_hca = 0;
+
 	for (int h = 0; h < m->nhosts; h++) {
 		struct fst_host *ho = &m->hosts[h];
 		int best_plane = -1, best = -1, bestc = 0, nl = 0;
+		bool only = false;
 
+		if (opts && opts->compute_hca && *opts->compute_hca) {
+			for (int i = 0; i < ho->nhcas && !only; i++)
+				only = _is_hca(&m->devs[ho->hcas[i]], opts->compute_hca);
+			by_hca += only;
+			if (!only && fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_WARNING,
+						   ho->hcas[0], -1, -1, -1,
+						   "node %s has no HCA %s (FabricComputeHca): placed by its other HCAs",
+						   ho->name, opts->compute_hca))
+				goto oom;
+		}
 		for (int i = 0; i < ho->nhcas; i++) {
 			const struct fst_device *dv = &m->devs[ho->hcas[i]];
 
+			if (only && !_is_hca(dv, opts->compute_hca))
+				continue;
 			for (int p = 1; p <= dv->nports; p++) {
 				int r = dv->ports[p].peer;
 
@@ -635,6 +666,12 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 					   ho->name, nl, best_plane, m->devs[best].name))
 			goto oom;
 	}
+
+	if (opts && opts->compute_hca && *opts->compute_hca &&
+	    fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_INFO, -1, -1, -1, -1,
+			  "FabricComputeHca=%s: %d of %d nodes have their leaf and rack in that HCA's plane",
+			  opts->compute_hca, by_hca, m->nhosts))
+		goto oom;
 
 	/* pods: union of leaves through level-1 switches and direct links */
 	for (int d = 0; d < n; d++)

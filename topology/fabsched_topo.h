@@ -70,8 +70,10 @@ enum fst_issue_kind {
 	FST_ISSUE_NO_NODES,		/* switch/plane without compute nodes */
 	FST_ISSUE_MISSING_NODE,		/* node of the node-list filter not in fabric */
 	FST_ISSUE_MISSING_LINK,		/* fewer uplinks than the switch's peers */
-	FST_ISSUE_NO_SWITCH		/* no switch at all: nothing to export */
+	FST_ISSUE_NO_SWITCH,		/* no switch at all: nothing to export */
+	FST_ISSUE_COMPUTE_HCA		/* FabricComputeHca: which plane makes racks */
 };
+#define FST_ISSUE_LAST FST_ISSUE_COMPUTE_HCA
 
 struct fst_port {
 	int num;		/* port number; ports[i].num == i */
@@ -205,6 +207,9 @@ struct fst_opts {
 	const char *rack_map;	/* lines "<rack> <hostlist>" */
 	int keep_domain;	/* keep "n001.example.com" (default: strip to "n001") */
 	int all_hosts;		/* no built-in non-compute names (fst_noncompute_name) */
+	const char *compute_hca;	/* FabricComputeHca: the HCA ("mlx5_0") whose
+				   plane gives each node its leaf and rack;
+				   NULL: the first plane it reaches */
 };
 
 /* Built-in names of hosts that are not compute nodes, applied when no

@@ -643,10 +643,10 @@ static int _read(struct rd *r, json_object *root)
 
 		if (!kind || !msg)
 			continue;
-		for (k = FST_ISSUE_IGNORED_LINE; k <= FST_ISSUE_NO_SWITCH; k++)
+		for (k = FST_ISSUE_IGNORED_LINE; k <= FST_ISSUE_LAST; k++)
 			if (!strcmp(kind, fst_issue_kind_name((enum fst_issue_kind)k)))
 				break;
-		if (k > FST_ISSUE_NO_SWITCH)
+		if (k > FST_ISSUE_LAST)
 			continue;
 		if (sev && !strcmp(sev, "problem"))
 			s = FST_PROBLEM;

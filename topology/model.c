@@ -100,6 +100,7 @@ const char *fst_issue_kind_name(enum fst_issue_kind k)
 	case FST_ISSUE_MISSING_NODE: return "missing-node";
 	case FST_ISSUE_MISSING_LINK: return "missing-link";
 	case FST_ISSUE_NO_SWITCH: return "no-switch";
+	case FST_ISSUE_COMPUTE_HCA: return "compute-hca";
 	}
 	return "unknown";
 }

@@ -338,6 +338,45 @@ static void test_merge_rails(void **state)
 	fst_model_free(m);
 }
 
+/* FabricComputeHca: the plane of the HCA named gives racks */
+static void test_compute_hca(void **state)
+{
+	struct fst_opts o = { .all_hosts = 1 };
+	struct fst_model *m = _raw("rail0.topo"), *r1 = _raw("rail1.topo");
+	char err[512];
+	int h, infos = 0, warns = 0;
+
+	(void)state;
+	assert_int_equal(fst_model_merge(m, r1, err, sizeof(err)), 0);
+	fst_model_free(r1);
+	o.compute_hca = "mlx5_1";
+	assert_int_equal(fst_classify(m, &o, err, sizeof(err)), 0);
+	for (h = 0; h < m->nhosts; h++)
+		assert_non_null(strstr(m->devs[m->hosts[h].leaf].name, "-r1"));
+	for (int i = 0; i < m->nissues; i++)
+		if (m->issues[i].kind == FST_ISSUE_COMPUTE_HCA)
+			infos += !!strstr(m->issues[i].msg, "FabricComputeHca=mlx5_1: 4 of 4 nodes");
+	assert_int_equal(infos, 1);
+	fst_model_free(m);
+	/* without it: the first plane; on a plane without that HCA: warned */
+	o.compute_hca = NULL;
+	m = _raw("rail0.topo");
+	r1 = _raw("rail1.topo");
+	assert_int_equal(fst_model_merge(m, r1, err, sizeof(err)), 0);
+	fst_model_free(r1);
+	assert_int_equal(fst_classify(m, &o, err, sizeof(err)), 0);
+	for (h = 0; h < m->nhosts; h++)
+		assert_non_null(strstr(m->devs[m->hosts[h].leaf].name, "-r0"));
+	fst_model_free(m);
+	o.compute_hca = "mlx5_1";
+	m = _load(_fixture("rail0.topo"), &o);
+	for (int i = 0; i < m->nissues; i++)
+		warns += m->issues[i].kind == FST_ISSUE_COMPUTE_HCA &&
+			 m->issues[i].severity == FST_WARNING;
+	assert_int_equal(warns, 4);
+	fst_model_free(m);
+}
+
 static int _collect(const char *line, void *arg)
 {
 	char *buf = arg;
@@ -614,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_x5),
 		cmocka_unit_test(test_noncompute_names),
 		cmocka_unit_test(test_merge_rails),
+		cmocka_unit_test(test_compute_hca),
 		cmocka_unit_test(test_model_changes),
 		cmocka_unit_test(test_no_switch),
 		cmocka_unit_test(test_1topo),
