@@ -446,16 +446,20 @@ static void _features(const struct node_state *ns, int n, const struct fst_model
 	for (int i = 0; i < n; i++) {
 		_places(old, ns[i].name, old_places, sizeof(old_places));
 		_places(cur, ns[i].name, places, sizeof(places));
+		if (!*places)
+			continue;	/* not in the fabric now: its last place kept */
 		_features_of(ns[i].features, old_places, places, want, sizeof(want));
 		if (!strcmp(want, ns[i].features))
 			continue;
-		if (asprintf(&arg, "features=%s", want) < 0)
+		/* both lists: active features must stay a subset of available */
+		if (asprintf(&arg, "availablefeatures=%s", want) < 0)
 			return;
 		{
-			char *nodearg = NULL;
+			char *nodearg = NULL, *active = NULL;
 
-			if (asprintf(&nodearg, "nodename=%s", ns[i].name) >= 0) {
-				char *const argv[] = { "scontrol", "update", nodearg, arg, NULL };
+			if (asprintf(&nodearg, "nodename=%s", ns[i].name) >= 0 &&
+			    asprintf(&active, "activefeatures=%s", want) >= 0) {
+				char *const argv[] = { "scontrol", "update", nodearg, arg, active, NULL };
 
 				if (_run(argv, NULL))
 					_log("%s: features %s: scontrol update failed", ns[i].name, want);
@@ -464,6 +468,7 @@ static void _features(const struct node_state *ns, int n, const struct fst_model
 					     *ns[i].features ? ns[i].features : "none");
 			}
 			free(nodearg);
+			free(active);
 		}
 		free(arg);
 		arg = NULL;

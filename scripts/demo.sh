@@ -3,7 +3,8 @@
 # with every fabsched plugin and a simulated InfiniBand fabric (4 leaf
 # switches of 4 hosts under 2 spines), discover the fabric into fabsched's
 # model, run MPI jobs with srun --mpi=pmix, print where every rank landed
-# (which racks), and stop the cluster.
+# (which racks), unplug a cable and let fabsched topo watch drain the node
+# and resume it when the cable is back, and stop the cluster.
 #
 # Usage (root, Debian 12): scripts/demo.sh [--slurm 24.11.5|25.11.7|26.05.3]
 #   without --slurm, Debian 12's Slurm 22.05; with it, that Slurm release built
@@ -97,4 +98,23 @@ for id in "${ids[@]}"; do
 		"$out" 2>/dev/null | sort
 	[ "$st" = COMPLETED ] || rc=1
 done
+
+# The fabric as it changes: a cable fails, fabsched topo watch (one cycle
+# here; the systemd unit runs it every FabricWatchInterval) drains the node,
+# and resumes it when the cable is back.
+node_line() { scontrol -o show node "$1" | sed -n 's/.*\(State=[^ ]*\).*/\1/p' | tr '\n' ' '
+	scontrol -o show node "$1" | sed -n 's/.* Reason=\(.*\) \[.*/Reason=\1/p'; echo; }
+watch_once() { "$CL" fabric run timeout 60 "$fab" topo watch --once --conf "$plugdir/fabsched.conf" 2>&1 |
+	grep -v 'ibwarn\|compute nodes: the nodes of' | sed 's/^[^ ]* fabsched topo watch: /  watch: /'; }
+echo "== the fabric changes: n006's cable unplugged (ibsim), fabsched topo watch"
+watch_once >/dev/null	# the model as fabsched topo watch writes it (features too)
+"$CL" fabric console 'Unlink "H-n006-mlx5_0"' || rc=1
+watch_once
+echo "  n006: $(node_line n006)"
+echo "== the cable back"
+"$CL" fabric console 'ReLink "H-n006-mlx5_0"' || rc=1
+watch_once
+sleep 1
+echo "  n006: $(node_line n006)"
+echo "  n006 features: $(scontrol -o show node n006 | sed -n 's/.*AvailableFeatures=\([^ ]*\).*/\1/p')"
 exit $rc
