@@ -28,7 +28,7 @@ struct topo_args {
 	int nsources;
 	const char *conf_path;	/* --conf: fabsched.conf (NULL: the default) */
 	uint64_t interval;	/* --interval, seconds (0: FabricWatchInterval) */
-	int once, drain;
+	int once, drain, drain_degraded;
 };
 
 /* fabsched topo watch (watch.c); returns an exit code. */

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,11 +478,36 @@ static void _features(const struct node_state *ns, int n, const struct fst_model
 
 /* Drain the nodes of @old gone from @cur; resume fabsched's drains whose
  * rails are all up in @cur. */
-static void _health(const struct fst_model *old, const struct fst_model *cur)
+/* The degraded links of host @name in @m ("mlx5_0 port 1 (leaf01 port 3)
+ * at 1xHDR"), "" when none. */
+static void _degraded_text(const struct fst_model *m, const char *name, char *out, size_t n)
+{
+	int h = fst_find_host(m, name);
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int k = 0; h >= 0 && k < m->hosts[h].nhcas && o + 1 < n; k++) {
+		const struct fst_device *d = &m->devs[m->hosts[h].hcas[k]];
+		const char *dev = d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
+
+		for (int p = 1; p <= d->nports && o + 1 < n; p++) {
+			const struct fst_port *pt = &d->ports[p];
+			const struct fst_link *l = pt->link >= 0 ? &m->links[pt->link] : NULL;
+
+			if (!l || !l->degraded)
+				continue;
+			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s port %d) at %dx%s",
+					      o ? ", " : "", dev, p, _name(m, pt->peer),
+					      pt->peer_port, l->width, fst_speed_name(l->speed));
+		}
+	}
+}
+
+static void _health(const struct fst_model *old, const struct fst_model *cur, bool on_degraded)
 {
 	struct node_state *ns = NULL;
 	int n = 0;
-	char why[900], reason[1024];
+	char why[900], reason[1024], deg[900];
 
 	if (_slurm_nodes(&ns, &n)) {
 		_log("sinfo failed: no node drained or resumed this time");
@@ -490,14 +516,25 @@ static void _health(const struct fst_model *old, const struct fst_model *cur)
 	for (int i = 0; i < n; i++) {
 		int h = old ? fst_find_host(old, ns[i].name) : -1;
 
+		deg[0] = '\0';
+		if (on_degraded)
+			_degraded_text(cur, ns[i].name, deg, sizeof(deg));
 		if (!strncmp(ns[i].reason, REASON_PREFIX, strlen(REASON_PREFIX))) {
-			if (_rails_up(cur, ns[i].name)) {
+			if (_rails_up(cur, ns[i].name) && !deg[0]) {
 				if (_scontrol_update(ns[i].name, "resume", NULL))
 					_log("%s: resume failed (scontrol update)", ns[i].name);
 				else
-					_log("%s: rails up again: resumed (was: %s)", ns[i].name,
+					_log("%s: links healthy again: resumed (was: %s)", ns[i].name,
 					     ns[i].reason);
 			}
+			continue;
+		}
+		if (deg[0] && !_drained(ns[i].state)) {
+			snprintf(reason, sizeof(reason), REASON_PREFIX "degraded link: %s", deg);
+			if (_scontrol_update(ns[i].name, "drain", reason))
+				_log("%s: drain failed (scontrol update)", ns[i].name);
+			else
+				_log("%s: drained (DrainOnDegradedLink): %s", ns[i].name, reason);
 			continue;
 		}
 		if (h < 0 || fst_find_host(cur, ns[i].name) >= 0)
@@ -539,7 +576,7 @@ static int _cycle(struct topo_args *a, const char *path)
 	if (changes > 0 && _write_model(cur, path) == 0 && old)
 		_log("%s: %d change(s) written (previous model in %s.prev)", path, changes, path);
 	if (a->drain)
-		_health(old, cur);
+		_health(old, cur, a->drain_degraded);
 	fst_model_free(old);
 	fst_model_free(cur);
 	return 0;
@@ -565,6 +602,12 @@ int fs_topo_watch(struct topo_args *a)
 		fs_conf_get_uint(conf, "FabricWatchInterval", &interval);
 	if (!a->opts.compute_hca)
 		a->opts.compute_hca = fs_conf_get_str(conf, "FabricComputeHca");
+	{
+		bool b = false;
+
+		fs_conf_get_bool(conf, "DrainOnDegradedLink", &b);
+		a->drain_degraded = b;
+	}
 	if (!path || !*path || !strcmp(path, "-")) {
 		fprintf(stderr, "fabsched topo watch: no model file: expected -o FILE or "
 			"FabricModel in %s\n", fs_conf_source(conf));
@@ -575,8 +618,9 @@ int fs_topo_watch(struct topo_args *a)
 		interval = 60;
 	signal(SIGTERM, _on_signal);
 	signal(SIGINT, _on_signal);
-	_log("%s every %llu s from %d source(s)%s", path, (unsigned long long)interval,
-	     a->nsources, a->drain ? "; drains nodes whose every rail is down" : "");
+	_log("%s every %llu s from %d source(s)%s%s", path, (unsigned long long)interval,
+	     a->nsources, a->drain ? "; drains nodes whose every rail is down" : "",
+	     a->drain && a->drain_degraded ? " or whose link is degraded" : "");
 	do {
 		if (_cycle(a, path) && a->once)
 			rc = FS_EXIT_INPUT;

@@ -216,6 +216,11 @@ const struct fs_conf_key fsc_keys[] = {
 	  .doc = "the HCA (e.g. mlx5_0) whose plane gives each node its leaf "
 		 "and rack, when compute and storage rails differ; read by "
 		 "fabsched topo watch (discover and export: --compute-hca)" },
+	{ .name = "DrainOnDegradedLink", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_BOOL, .def = "no",
+	  .doc = "fabsched topo watch also drains a node with a link below "
+		 "its tier's width or speed (and resumes it when the link is "
+		 "back to it)" },
 	{ .name = "FabricWatchInterval", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_DURATION, .def = "1:00", .check = _check_interval,
 	  .doc = "how often fabsched topo watch rediscovers the fabric "

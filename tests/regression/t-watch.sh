@@ -13,7 +13,9 @@
 #     model file that fails validation is logged and the running one kept;
 #   - the link back: the node resumed, the hand-drained one still drained;
 #   - a leaf switch cleared: its nodes drained and the leaf gone from the
-#     model; restored: resumed.
+#     model; restored: resumed;
+#   - a link that trains at 1x (ibsim restarted with it degraded): logged,
+#     the node drained only with DrainOnDegradedLink=yes, resumed at 4x.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -30,7 +32,7 @@ if ! command -v ibsim >/dev/null; then
 	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
 	exit 0
 fi
-tap_plan 23
+tap_plan 27
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -163,7 +165,7 @@ fi
 "$CL" fabric console 'ReLink "H-n003-mlx5_0"' && "$CL" fabric console 'ReLink "H-n006-mlx5_0"'
 watch
 st=$(node_field n003 State)
-tap_ok "grep -q 'n003: rails up again: resumed' '$WORK/watch.log' && ! grep -q DRAIN <<<'$st'" \
+tap_ok "grep -q 'n003: links healthy again: resumed' '$WORK/watch.log' && ! grep -q DRAIN <<<'$st'" \
 	"n003's link back: resumed (State=$st)"
 tap_is "$(reason_of n006)" "disk check by admin" "n006 stays drained by its administrator"
 tap_ok "grep -q 'leaf01 port 3 (n003 mlx5_0): link up' '$WORK/watch.log'" "the link up logged"
@@ -192,7 +194,26 @@ for h in n005 n007 n008; do
 done
 tap_is "$n" 3 "leaf02 back: its 3 nodes resumed"
 
-# 22-23
+# 22-25: n002's link trains at 1x (ibsim restarted with that link
+# degraded): reported; the node drained only with DrainOnDegradedLink=yes
+"$CL" fabric stop >/dev/null 2>&1
+"$CL" --fabric "$FABRIC,degrade=leaf01:2" fabric start >/dev/null 2>&1
+watch
+tap_ok "grep -q 'leaf01 port 2 (n002 mlx5_0): 4xHDR -> 1xHDR\$' '$WORK/watch.log' && ! node_field n002 State | grep -q DRAIN" \
+	"a link at 1x: logged, n002 stays in service (DrainOnDegradedLink=no)"
+echo "DrainOnDegradedLink=yes" >> "$WORK/fabsched.conf"
+watch
+st=$(node_field n002 State) why=$(reason_of n002)
+tap_ok "grep -q DRAIN <<<'$st' && [ '$why' = 'fabsched: degraded link: mlx5_0 port 1 (leaf01 port 2) at 1xHDR' ]" \
+	"DrainOnDegradedLink=yes: n002 drained (State=$st, Reason=$why)"
+"$CL" fabric stop >/dev/null 2>&1
+"$CL" --fabric "$FABRIC" fabric start >/dev/null 2>&1
+watch
+tap_ok "grep -q 'leaf01 port 2 (n002 mlx5_0): 1xHDR -> 4xHDR\$' '$WORK/watch.log' && grep -q 'n002: links healthy again: resumed' '$WORK/watch.log'" \
+	"the link back at 4x: n002 resumed"
+tap_ok "! node_field n002 State | grep -q DRAIN" "n002 in service: $(node_field n002 State)"
+
+# 26-27
 tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
 cl_down
 tap_ok $? "cluster down"
