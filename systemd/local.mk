@@ -2,10 +2,14 @@
 # paths of this build substituted (make install puts them in
 # $(systemdunitdir), default $(prefix)/lib/systemd/system).
 systemdunitdir = $(prefix)/lib/systemd/system
-systemdunit_DATA = systemd/fabsched-topo-watch.service
-EXTRA_DIST += systemd/fabsched-topo-watch.service.in
-CLEANFILES += systemd/fabsched-topo-watch.service
+SYSTEMD_UNITS = systemd/fabsched-topo-watch.service systemd/fabsched-sweep.service
+systemdunit_DATA = $(SYSTEMD_UNITS)
+EXTRA_DIST += $(SYSTEMD_UNITS:=.in)
+CLEANFILES += $(SYSTEMD_UNITS)
 
-systemd/fabsched-topo-watch.service: $(srcdir)/systemd/fabsched-topo-watch.service.in Makefile
+$(SYSTEMD_UNITS): %: $(srcdir)/%.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) systemd && \
-	sed -e 's|@bindir[@]|$(bindir)|g' $(srcdir)/systemd/fabsched-topo-watch.service.in > $@
+	sed -e 's|@bindir[@]|$(bindir)|g' -e 's|@sbindir[@]|$(sbindir)|g' $(srcdir)/$@.in > $@
+
+TESTS += tests/unit/test_systemd_units.sh
+EXTRA_DIST += tests/unit/test_systemd_units.sh

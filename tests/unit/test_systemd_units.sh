@@ -1,0 +1,28 @@
+#!/bin/sh
+# The systemd units of systemd/ (TAP): systemd-analyze verify on each, with
+# the build tree's programs in place of the installed paths; the sweep
+# ordered before slurmd and creating its state directory.
+src=${FABSCHED_SRCDIR:-$(dirname "$0")/../..}
+b=${FABSCHED_BUILDDIR:-.}
+echo "1..4"
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+	for i in 1 2 3 4; do echo "ok $i # SKIP systemd-analyze is missing (package systemd)"; done
+	exit 0
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+bad=0 n=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
+for u in fabsched-topo-watch fabsched-sweep; do
+	sed -e "s|@bindir@|$(cd "$b/cli" && pwd)|g" -e "s|@sbindir@|$(cd "$b/prolog" && pwd)|g" \
+		"$src/systemd/$u.service.in" > "$tmp/$u.service"
+	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no "$tmp/$u.service" 2>&1 |
+		grep -v 'slurmd.service\|slurmctld.service\|munge.service\|Failed to \(connect\|load\)\|fsck\|Unit is bound to inactive')
+	[ -z "$out" ]
+	ok $? "systemd-analyze verify $u.service${out:+: $out}"
+done
+grep -q '^Before=slurmd.service$' "$tmp/fabsched-sweep.service" && grep -q '^Type=oneshot$' "$tmp/fabsched-sweep.service"
+ok $? "the sweep runs once, before slurmd starts"
+grep -q '^StateDirectory=fabsched$' "$tmp/fabsched-sweep.service"
+ok $? "the sweep's unit creates the state directory (StateDir's default /var/lib/fabsched)"
+exit $bad
