@@ -84,11 +84,6 @@ static int _sysfs_root(char **root)
 }
 
 /*
- * Machine cpulist -> (machine bitmap of cpu_cnt bits, Slurm abstract core
- * range).  CPUs at or beyond cpu_cnt are dropped, as slurmd itself does.
- * Returns 0, or -1 when nothing usable is left.
- */
-/*
  * From 23.02 on, slurmctld refuses a node (state INVAL) whose GRES core
  * affinity covers part of a socket, and from 25.11 on one that covers
  * several sockets but not all (gres.c, _check_core_range_matches_sock), as
@@ -100,26 +95,12 @@ static int _sysfs_root(char **root)
  * numa_node_as_socket) unless Slurm's sockets are already the NUMA nodes.
  * 22.05 keeps the NUMA-exact cores.
  */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-/* Whether this slurmd counts NUMA nodes (or L3 caches) as its sockets
- * (SlurmdParameters, and from 25.11 the node's Parameters=): then a record
- * of one NUMA node's cores covers whole sockets and keeps its locality. */
-static bool _sockets_are_numa(void)
-{
-#if defined(CONF_FLAG_NNSOCK) && defined(CONF_FLAG_L3CSOCK)
-	return slurm_conf.conf_flags & (CONF_FLAG_NNSOCK | CONF_FLAG_L3CSOCK);
-#else
-	return false;
-#endif
-}
-#endif
-
 static void _whole_sockets(char **abs)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	char *name = slurm_conf_get_aliased_nodename(), *wide;
 	node_record_t *np = name ? find_node_record2(name) : NULL;
-	bool one = SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0);
+	bool one = SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0), numa;
 	unsigned char *cores = NULL;
 	int n;
 	bitstr_t *b;
@@ -144,16 +125,17 @@ static void _whole_sockets(char **abs)
 			if (cores[i])
 				bit_set(b, i);
 		wide = bit_fmt_full(b);
-		if (_sockets_are_numa())
-			info("%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)",
-			     plugin_type, *abs, wide, SLURM_VERSION_STRING,
-			     one ? "one whole socket or every core" : "whole sockets",
-			     np->cores, name);
+		/* Slurm's sockets already the NUMA nodes (or L3 caches: from
+		 * SlurmdParameters, from 25.11 also the node's Parameters=) */
+		numa = slurm_conf.conf_flags & (CONF_FLAG_NNSOCK | CONF_FLAG_L3CSOCK);
+#define WIDENED "%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)%s", \
+	plugin_type, *abs, wide, SLURM_VERSION_STRING, \
+	one ? "one whole socket or every core" : "whole sockets", np->cores, name
+		if (numa)
+			info(WIDENED, "");
 		else
-			warning("%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s), so this record's NUMA locality is lost (jobs get its units with cores of other NUMA nodes); to keep it, make Slurm's sockets the NUMA nodes: SlurmdParameters=numa_node_as_socket, and the node's Sockets= and CoresPerSocket= as 'slurmd -C' then prints",
-				plugin_type, *abs, wide, SLURM_VERSION_STRING,
-				one ? "one whole socket or every core" : "whole sockets",
-				np->cores, name);
+			warning(WIDENED, ", so this record's NUMA locality is lost (jobs get its units with cores of other NUMA nodes); to keep it, make Slurm's sockets the NUMA nodes: SlurmdParameters=numa_node_as_socket, and the node's Sockets= and CoresPerSocket= as 'slurmd -C' then prints");
+#undef WIDENED
 		xfree(*abs);
 		*abs = wide;
 	}
@@ -163,6 +145,11 @@ static void _whole_sockets(char **abs)
 #endif
 }
 
+/*
+ * Machine cpulist -> (machine bitmap of cpu_cnt bits, Slurm abstract core
+ * range).  CPUs at or beyond cpu_cnt are dropped, as slurmd itself does.
+ * Returns 0, or -1 when nothing usable is left.
+ */
 int fs_gres_cores(node_config_load_t *config, const char *cpus,
 		  bitstr_t **mac_out, char **abs_out)
 {
