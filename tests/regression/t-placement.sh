@@ -120,10 +120,14 @@ run_mix() {
 			--wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO && sleep $s") || id=
 		IDS[$name]=$id
 	done <<<"$MIX"
-	MIX_OK=0
+	MIX_OK=0 MIX_BAD=""
 	for name in $(cut -d' ' -f1 <<<"$MIX"); do
 		id=${IDS[$name]}
-		[ -n "$id" ] && cl_wait_job "$id" 300 >/dev/null && MIX_OK=$((MIX_OK + 1))
+		if [ -n "$id" ] && cl_wait_job "$id" 300 >/dev/null; then
+			MIX_OK=$((MIX_OK + 1))
+		else
+			MIX_BAD="$MIX_BAD $name=job${id:-?}:${CL_JOB_STATE:-unsubmitted}:$(tail -c 300 "$(cl_job_output "$id")" 2>/dev/null | tr '\n' ' ')"
+		fi
 		st=$(epoch "$(cl_job_field "$id" StartTime)")
 		en=$(epoch "$(cl_job_field "$id" EndTime)")
 		{ [ "$first" -eq 0 ] || [ "$st" -lt "$first" ]; } && first=$st
@@ -274,7 +278,7 @@ tap_ok $? "cluster up: stock select/cons_tres + topology/tree (exported topology
 run_mix stock
 STOCK_MAKESPAN=$MAKESPAN
 REPORT_STOCK=$(mix_report stock)
-tap_is "$MIX_OK" "$NJOBS" "stock: all $NJOBS jobs of the mix COMPLETED"
+tap_is "$MIX_OK" "$NJOBS" "stock: all $NJOBS jobs of the mix COMPLETED" || tap_diag "not completed:$MIX_BAD"
 sdiag_stock=$(sdiag | grep -E 'Mean cycle|Max cycle|Total cycles' | head -3 | tr -s ' ' | tr '\n' ';')
 tap_diag "sdiag (stock run): $sdiag_stock"
 cl_down
@@ -284,6 +288,14 @@ cl_up --fabric "$FABRIC"
 tap_ok $? "cluster up: stock again, the jobs that fit a rack with --switches=1@$SWITCH_WAIT" ||
 	tap_bail "the stock cluster did not come up"
 run_mix switches "$SWITCH_WAIT"
+if [ "$MIX_OK" != "$NJOBS" ]; then
+	# a stock MPI job that did not complete says nothing of placement (seen
+	# once on 24.11): the jobs that failed, then the mix again on a fresh cluster
+	tap_diag "stock --switches mix: $MIX_OK of $NJOBS COMPLETED;$MIX_BAD; once more"
+	cl_down
+	cl_up --fabric "$FABRIC" || tap_bail "the stock cluster did not come up again"
+	run_mix switches "$SWITCH_WAIT"
+fi
 SW_MAKESPAN=$MAKESPAN
 REPORT_SW=$(mix_report switches)
 tap_is "$MIX_OK" "$NJOBS" "stock with --switches=1@$SWITCH_WAIT: all $NJOBS jobs of the mix COMPLETED"
