@@ -29,6 +29,7 @@ struct topo_args {
 	const char *conf_path;	/* --conf: fabsched.conf (NULL: the default) */
 	uint64_t interval;	/* --interval, seconds (0: FabricWatchInterval) */
 	int once, drain, drain_degraded;
+	struct fs_ib_err_limits limits;	/* FabricErrorLimits */
 };
 
 /* fabsched topo watch (watch.c); returns an exit code. */

@@ -20,6 +20,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -330,6 +331,12 @@ static const char *_name(const struct fst_model *m, int d)
 	return m->devs[d].name ? m->devs[d].name : m->devs[d].id;
 }
 
+/* An HCA's device name ("mlx5_0", from "n011 mlx5_0"), else its id. */
+static const char *_hca_name(const struct fst_device *d)
+{
+	return d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
+}
+
 /* Why every rail of host @h of @old is down: its HCAs and switch ports. */
 static void _rails_text(const struct fst_model *old, int h, char *out, size_t n)
 {
@@ -339,7 +346,7 @@ static void _rails_text(const struct fst_model *old, int h, char *out, size_t n)
 	out[0] = '\0';
 	for (int k = 0; k < ho->nhcas && o + 1 < n; k++) {
 		const struct fst_device *d = &old->devs[ho->hcas[k]];
-		const char *dev = d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
+		const char *dev = _hca_name(d);
 
 		for (int p = 1; p <= d->nports && o + 1 < n; p++) {
 			const struct fst_port *pt = &d->ports[p];
@@ -476,8 +483,6 @@ static void _features(const struct node_state *ns, int n, const struct fst_model
 	}
 }
 
-/* Drain the nodes of @old gone from @cur; resume fabsched's drains whose
- * rails are all up in @cur. */
 /* The degraded links of host @name in @m ("mlx5_0 port 1 (leaf01 port 3)
  * at 1xHDR"), "" when none. */
 static void _degraded_text(const struct fst_model *m, const char *name, char *out, size_t n)
@@ -488,7 +493,7 @@ static void _degraded_text(const struct fst_model *m, const char *name, char *ou
 	out[0] = '\0';
 	for (int k = 0; h >= 0 && k < m->hosts[h].nhcas && o + 1 < n; k++) {
 		const struct fst_device *d = &m->devs[m->hosts[h].hcas[k]];
-		const char *dev = d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
+		const char *dev = _hca_name(d);
 
 		for (int p = 1; p <= d->nports && o + 1 < n; p++) {
 			const struct fst_port *pt = &d->ports[p];
@@ -503,7 +508,149 @@ static void _degraded_text(const struct fst_model *m, const char *name, char *ou
 	}
 }
 
-static void _health(const struct fst_model *old, const struct fst_model *cur, bool on_degraded)
+/* ------------------------------------------------------------ error counters */
+
+/* The links whose error counters grew by more than FabricErrorLimits
+ * since the last cycle, per host ("mlx5_0 port 1 (leaf01 port 2)
+ * SymbolErrorCounter +25"). */
+struct link_errors {
+	const struct fst_model *m;
+	const struct fs_ib_err_limits *lim;
+	struct host_errors { int host; char text[400]; } *v;
+	int n;
+};
+
+static const char *_errors_of(const struct link_errors *le, const struct fst_model *m,
+			      const char *name)
+{
+	int h = fst_find_host(m, name);
+
+	for (int i = 0; h >= 0 && m == le->m && i < le->n; i++)
+		if (le->v[i].host == h)
+			return le->v[i].text;
+	return "";
+}
+
+static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, void *arg)
+{
+	struct link_errors *le = arg;
+	const struct fst_model *m = le->m;
+	const struct fst_device *d = &m->devs[c->dev], *hca;
+	int h = c->dev, hp = c->port, i;
+	const struct fst_port *pt;
+	struct host_errors *he;
+	size_t o;
+
+	if (d->type == FST_SWITCH) {	/* counted at the switch end */
+		h = d->ports[c->port].peer;
+		hp = d->ports[c->port].peer_port;
+	}
+	if (h < 0 || (hca = &m->devs[h])->host < 0 || (pt = &hca->ports[hp])->peer < 0)
+		return 0;
+	_log("%s port %d (%s %s): %s +%" PRIu64 " since the last cycle, more than %" PRIu64
+	     " (counted at %s%s%s port %d)", _name(m, pt->peer), pt->peer_port,
+	     m->hosts[hca->host].name, _hca_name(hca), fs_ib_counter_name(k), grown,
+	     le->lim->most[k], d->type == FST_SWITCH ? "" : m->hosts[hca->host].name,
+	     d->type == FST_SWITCH ? "" : " ", d->type == FST_SWITCH ? _name(m, c->dev) :
+	     _hca_name(hca), c->port);
+	for (i = 0; i < le->n && le->v[i].host != hca->host; i++)
+		;
+	if (i == le->n) {
+		if (!(he = realloc(le->v, sizeof(*he) * (size_t)(le->n + 1))))
+			return 0;
+		le->v = he;
+		he[le->n].host = hca->host;
+		he[le->n++].text[0] = '\0';
+	}
+	he = &le->v[i];
+	o = strlen(he->text);
+	snprintf(he->text + o, sizeof(he->text) - o, "%s%s port %d (%s port %d) %s +%" PRIu64,
+		 o ? ", " : "", _hca_name(hca), hp, _name(m, pt->peer), pt->peer_port,
+		 fs_ib_counter_name(k), grown);
+	return 0;
+}
+
+/* The local ports to read counters through: every one when the watch
+ * discovers through the local ports, else those of its --live sources. */
+static int _counter_ports(const struct topo_args *a, struct fst_local_port *lp, int max)
+{
+	char err[FS_MSG_SIZE];
+	int n = fst_local_ports(lp, max, err, sizeof(err)), kept = 0;
+
+	if (n > max)
+		n = max;
+	if (n <= 0 || !a->nsources)
+		return n;
+	for (int i = 0; i < n; i++)
+		for (int s = 0; s < a->nsources; s++)
+			if (a->sources[s].kind == 'L' && (!a->sources[s].arg ||
+			    !strcmp(a->sources[s].arg, lp[i].ca)) &&
+			    (!a->sources[s].port || a->sources[s].port == lp[i].port)) {
+				lp[kept++] = lp[i];
+				break;
+			}
+	return kept;
+}
+
+/* Read the error counters of every node's link, compare them with those
+ * of the last cycle (<model>.counters) into @le, keep the new ones. */
+static void _counters(const struct topo_args *a, const char *path, const struct fst_model *cur,
+		      struct link_errors *le)
+{
+	struct fst_local_port lp[32];
+	struct fst_counters now, prev;
+	char err[FS_MSG_SIZE], *file = NULL, *tmp = NULL;
+	int n, on = 0;
+	FILE *f;
+
+	le->m = cur;
+	le->lim = &a->limits;
+	for (int k = 0; k < FS_IB_NCOUNTERS; k++)
+		on |= a->limits.on[k];
+	if (!on || (n = _counter_ports(a, lp, 32)) <= 0)
+		return;
+	if (fst_read_link_counters(cur, lp, n, 200, &now, err, sizeof(err))) {
+		_log("%s", err);
+		return;
+	}
+	if (now.unread)
+		_log("link counters: %d port(s) not read (no LID: no subnet manager has "
+		     "swept the fabric yet; or no answer in 200 ms)", now.unread);
+	if (asprintf(&file, "%s.counters", path) < 0 ||
+	    asprintf(&tmp, "%s.counters.tmp.%d", path, (int)getpid()) < 0)
+		goto out;
+	if (access(file, F_OK) == 0) {
+		if (fst_counters_read(&prev, file, err, sizeof(err)))
+			_log("%s (the counters start anew)", err);
+		else
+			fst_counters_grown(&prev, &now, &a->limits, _errors_grown, le);
+		fst_counters_clear(&prev);
+	}
+	{
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+
+		if (fd < 0 || !(f = fdopen(fd, "w"))) {
+			_log("%s: cannot write: %s", tmp, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+	}
+	if (fst_counters_write(&now, f) | fclose(f) || rename(tmp, file)) {
+		_log("%s: cannot write: %s", file, strerror(errno));
+		unlink(tmp);
+	}
+out:
+	fst_counters_clear(&now);
+	free(file);
+	free(tmp);
+}
+
+/* Drain the nodes of @old gone from @cur, and (DrainOnDegradedLink) those
+ * with a degraded link or whose error counters grew too fast; resume
+ * fabsched's drains whose rails are all up and healthy in @cur. */
+static void _health(const struct fst_model *old, const struct fst_model *cur, bool on_degraded,
+		    const struct link_errors *le)
 {
 	struct node_state *ns = NULL;
 	int n = 0;
@@ -516,11 +663,13 @@ static void _health(const struct fst_model *old, const struct fst_model *cur, bo
 	for (int i = 0; i < n; i++) {
 		int h = old ? fst_find_host(old, ns[i].name) : -1;
 
+		const char *errs = on_degraded ? _errors_of(le, cur, ns[i].name) : "";
+
 		deg[0] = '\0';
 		if (on_degraded)
 			_degraded_text(cur, ns[i].name, deg, sizeof(deg));
 		if (!strncmp(ns[i].reason, REASON_PREFIX, strlen(REASON_PREFIX))) {
-			if (_rails_up(cur, ns[i].name) && !deg[0]) {
+			if (_rails_up(cur, ns[i].name) && !deg[0] && !errs[0]) {
 				if (_scontrol_update(ns[i].name, "resume", NULL))
 					_log("%s: resume failed (scontrol update)", ns[i].name);
 				else
@@ -529,8 +678,11 @@ static void _health(const struct fst_model *old, const struct fst_model *cur, bo
 			}
 			continue;
 		}
-		if (deg[0] && !_drained(ns[i].state)) {
-			snprintf(reason, sizeof(reason), REASON_PREFIX "degraded link: %s", deg);
+		if ((deg[0] || errs[0]) && !_drained(ns[i].state)) {
+			if (deg[0])
+				snprintf(reason, sizeof(reason), REASON_PREFIX "degraded link: %s", deg);
+			else
+				snprintf(reason, sizeof(reason), REASON_PREFIX "link errors: %s", errs);
 			if (_scontrol_update(ns[i].name, "drain", reason))
 				_log("%s: drain failed (scontrol update)", ns[i].name);
 			else
@@ -560,6 +712,7 @@ static void _health(const struct fst_model *old, const struct fst_model *cur, bo
 static int _cycle(struct topo_args *a, const char *path)
 {
 	struct fst_model *cur = NULL, *old = NULL;
+	struct link_errors le = { 0 };
 	char err[FS_MSG_SIZE];
 	int changes;
 
@@ -575,8 +728,10 @@ static int _cycle(struct topo_args *a, const char *path)
 		     cur->nhosts, cur->nracks);
 	if (changes > 0 && _write_model(cur, path) == 0 && old)
 		_log("%s: %d change(s) written (previous model in %s.prev)", path, changes, path);
+	_counters(a, path, cur, &le);
 	if (a->drain)
-		_health(old, cur, a->drain_degraded);
+		_health(old, cur, a->drain_degraded, &le);
+	free(le.v);
 	fst_model_free(old);
 	fst_model_free(cur);
 	return 0;
@@ -605,8 +760,15 @@ int fs_topo_watch(struct topo_args *a)
 	{
 		bool b = false;
 
+		const char *lim = fs_conf_get_str(conf, "FabricErrorLimits");
+		char err[FS_MSG_SIZE];
+
 		fs_conf_get_bool(conf, "DrainOnDegradedLink", &b);
 		a->drain_degraded = b;
+		/* checked when fabsched.conf was loaded */
+		if (fs_ib_parse_err_limits("FabricErrorLimits", lim ? lim : FS_IB_ERR_LIMITS_DEFAULT,
+					   &a->limits, err, sizeof(err)))
+			_log("%s", err);
 	}
 	if (!path || !*path || !strcmp(path, "-")) {
 		fprintf(stderr, "fabsched topo watch: no model file: expected -o FILE or "
@@ -620,7 +782,7 @@ int fs_topo_watch(struct topo_args *a)
 	signal(SIGINT, _on_signal);
 	_log("%s every %llu s from %d source(s)%s%s", path, (unsigned long long)interval,
 	     a->nsources, a->drain ? "; drains nodes whose every rail is down" : "",
-	     a->drain && a->drain_degraded ? " or whose link is degraded" : "");
+	     a->drain && a->drain_degraded ? " or whose link is degraded or counts errors" : "");
 	do {
 		if (_cycle(a, path) && a->once)
 			rc = FS_EXIT_INPUT;

@@ -129,6 +129,13 @@ static int _check_pkeys(const char *key, const char *text, uint64_t u,
 	return fs_pkey_map_find(key, text, NULL, NULL, msg, msgsz) < 0 ? -1 : 0;
 }
 
+static int _check_err_limits(const char *key, const char *text, uint64_t u,
+			    char *msg, size_t msgsz)
+{
+	(void)u;
+	return fs_ib_parse_err_limits(key, text, NULL, msg, msgsz);
+}
+
 /*
  * The schema.  Adding a key is adding a row here (and its paragraph in
  * doc/fabsched.conf.5; the unit tests check that every key is documented).
@@ -221,6 +228,13 @@ const struct fs_conf_key fsc_keys[] = {
 	  .doc = "fabsched topo watch also drains a node with a link below "
 		 "its tier's width or speed (and resumes it when the link is "
 		 "back to it)" },
+	{ .name = "FabricErrorLimits", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_STRING, .def = FS_IB_ERR_LIMITS_DEFAULT,
+	  .check = _check_err_limits,
+	  .doc = "how much each port error counter of a node's link may grow "
+		 "between two fabsched topo watch cycles before the link is "
+		 "reported (and drained with DrainOnDegradedLink=yes); none: "
+		 "counters not read" },
 	{ .name = "FabricWatchInterval", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_DURATION, .def = "1:00", .check = _check_interval,
 	  .doc = "how often fabsched topo watch rediscovers the fabric "

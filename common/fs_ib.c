@@ -250,3 +250,63 @@ int fs_pkey_map_find(const char *name, const char *map, const char *account,
 	}
 	return found;
 }
+
+/* ------------------------------------------------------------ error counters */
+
+static const char *const counter_names[FS_IB_NCOUNTERS] = {
+	"SymbolErrorCounter", "LinkDownedCounter", "PortRcvErrors"
+};
+
+const char *fs_ib_counter_name(int k)
+{
+	return k >= 0 && k < FS_IB_NCOUNTERS ? counter_names[k] : NULL;
+}
+
+int fs_ib_parse_err_limits(const char *name, const char *s,
+			   struct fs_ib_err_limits *out, char *msg,
+			   size_t msgsz)
+{
+	struct fs_ib_err_limits l;
+	const char *p = s;
+
+	memset(&l, 0, sizeof(l));
+	if (!s || !*s)
+		return _fail(msg, msgsz, name, s ? s : "", 0,
+			     "empty value; expected %s", FS_IB_ERR_LIMITS_FORM);
+	if (fs_strcaseeq(s, "none")) {
+		if (out)
+			*out = l;
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ","), nlen = strcspn(p, ":,");
+		char num[24];
+		int k;
+
+		for (k = 0; k < FS_IB_NCOUNTERS; k++)
+			if (strlen(counter_names[k]) == nlen &&
+			    fs_strncaseeq(p, counter_names[k], nlen))
+				break;
+		if (k == FS_IB_NCOUNTERS || nlen == len || len - nlen - 1 >= sizeof(num))
+			return _fail(msg, msgsz, name, s, strlen(s), "entry '%.*s': %s; "
+				     "expected %s", (int)len, p, k == FS_IB_NCOUNTERS ?
+				     "not a counter fabsched follows" : nlen == len ?
+				     "no ':' between counter and limit" :
+				     "limit too long", FS_IB_ERR_LIMITS_FORM);
+		if (l.on[k])
+			return _fail(msg, msgsz, name, s, strlen(s), "%s is given "
+				     "twice; expected each counter once",
+				     counter_names[k]);
+		memcpy(num, p + nlen + 1, len - nlen - 1);
+		num[len - nlen - 1] = '\0';
+		if (fs_parse_uint(name, num, 0, UINT32_MAX, &l.most[k], msg, msgsz))
+			return -1;
+		l.on[k] = true;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (out)
+		*out = l;
+	return 0;
+}

@@ -1,7 +1,8 @@
 /*
  * fs_ib.h - InfiniBand values written in fabsched.conf or read from sysfs:
  * link rates, partition keys (P_Keys) and the map of Slurm accounts to
- * partition keys (fabsched.conf keys RdmaRate and AccountIbPkeys).
+ * partition keys (fabsched.conf keys RdmaRate and AccountIbPkeys), and the
+ * port error counters the fabric watch follows (FabricErrorLimits).
  *
  * Shared by the fabsched.conf parser (validation, with the line) and the
  * prolog (checks against the HCA ports).  Same conventions as fs_values.h:
@@ -76,5 +77,34 @@ bool fs_account_ok(const char *s);
 	"most 64 bytes, each once)"
 int fs_pkey_map_find(const char *name, const char *map, const char *account,
 		     uint16_t *pkey, char *msg, size_t msgsz);
+
+/*
+ * The port error counters fabsched topo watch follows (PortCounters of
+ * the performance management agent), by their names in perfquery's
+ * output, and how much each may grow between two watch cycles before the
+ * link is reported (FabricErrorLimits): comma-separated <counter>:<most>
+ * entries (names in any case, each once), or "none".  A counter not named
+ * is not followed.
+ */
+enum fs_ib_counter {
+	FS_IB_SYMBOL_ERRORS,	/* SymbolErrorCounter */
+	FS_IB_LINK_DOWNED,	/* LinkDownedCounter */
+	FS_IB_RCV_ERRORS,	/* PortRcvErrors */
+	FS_IB_NCOUNTERS
+};
+const char *fs_ib_counter_name(int k);	/* NULL out of range */
+struct fs_ib_err_limits {
+	bool on[FS_IB_NCOUNTERS];
+	uint64_t most[FS_IB_NCOUNTERS];	/* growth per cycle still fine */
+};
+#define FS_IB_ERR_LIMITS_DEFAULT                                               \
+	"SymbolErrorCounter:10,LinkDownedCounter:0,PortRcvErrors:10"
+#define FS_IB_ERR_LIMITS_FORM                                                  \
+	"none, or comma-separated <counter>:<most growth per cycle> entries "  \
+	"of SymbolErrorCounter, LinkDownedCounter and PortRcvErrors, each "    \
+	"once, e.g. SymbolErrorCounter:10,LinkDownedCounter:0"
+int fs_ib_parse_err_limits(const char *name, const char *s,
+			   struct fs_ib_err_limits *out, char *msg,
+			   size_t msgsz);
 
 #endif /* FABSCHED_FS_IB_H */

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "fs_ib.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -196,6 +198,50 @@ struct fst_local_port {
 int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errlen);
 /* Whether a port of @m has port GUID @guid (the plane is already known). */
 int fst_model_has_port_guid(const struct fst_model *m, uint64_t guid);
+int fst_port_guid_dev(const struct fst_model *m, uint64_t guid);	/* -1 none */
+
+/* ------------------------------------------------------------ link counters */
+/* The error counters (fs_ib.h's FS_IB_*) of one port, keyed by its node
+ * GUID and port number; @dev is its device in the model they were read
+ * against, -1 when loaded from a file. */
+struct fst_counter {
+	uint64_t guid;
+	int port;
+	int dev;
+	uint64_t v[FS_IB_NCOUNTERS];
+};
+struct fst_counters {
+	struct fst_counter *v;
+	int n, cap;
+	int unread;		/* ports without a LID or that did not answer */
+	int sorted;
+};
+void fst_counters_clear(struct fst_counters *c);	/* frees the entries */
+int fst_counters_add(struct fst_counters *c, uint64_t guid, int port, int dev,
+		     const uint64_t v[FS_IB_NCOUNTERS]);	/* -1 on ENOMEM */
+/* Both ends of every compute node's link in the classified @m (the HCA
+ * port and the switch port facing it), read with libibmad's performance
+ * queries (PortCounters) through the local port of @lp on the link's
+ * plane; a link with no local port on its plane, or an end without a LID
+ * (no subnet manager) or that does not answer in @timeout_ms, counts in
+ * ->unread.  -1 with a message when no local port can be opened or the
+ * build has no libibmad. */
+int fst_read_link_counters(const struct fst_model *m, const struct fst_local_port *lp,
+			   int nlp, int timeout_ms, struct fst_counters *out, char *err,
+			   size_t errlen);
+/* The text form, one port a line after a header:
+ * "<node guid 0x...> <port> <SymbolErrorCounter> <LinkDownedCounter>
+ * <PortRcvErrors>".  read: -1 with "<path>:<line>: ..." on a malformed
+ * file (the entries read so far dropped). */
+int fst_counters_write(const struct fst_counters *c, FILE *f);
+int fst_counters_read(struct fst_counters *c, const char *path, char *err, size_t errlen);
+/* For each port of @cur also in @prev (sorted here) whose followed
+ * counter (@lim) grew by more than its limit: @cb(port in cur, counter,
+ * growth, arg).  A counter lower than before (cleared by someone) starts
+ * anew: no report.  Returns how many reports, or the first nonzero @cb. */
+typedef int (*fst_counter_cb)(const struct fst_counter *c, int k, uint64_t grown, void *arg);
+int fst_counters_grown(struct fst_counters *prev, const struct fst_counters *cur,
+		       const struct fs_ib_err_limits *lim, fst_counter_cb cb, void *arg);
 int fst_have_ibnetdisc(void);	/* 1 when built with libibnetdisc */
 
 /* ------------------------------------------------------------ names + classification */

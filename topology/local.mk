@@ -16,6 +16,7 @@ topology_libfabsched_topology_la_SOURCES = \
 	topology/report.c \
 	topology/diff.c \
 	topology/watch.c \
+	topology/counters.c \
 	topology/json.c
 topology_libfabsched_topology_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(JSONC_CFLAGS)
 topology_libfabsched_topology_la_CFLAGS = $(AM_CFLAGS) -fPIC

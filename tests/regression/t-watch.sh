@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-watch.sh - the fabric as it changes: `fabsched topo watch` on an 8-node
 # cluster over an ibsim fabric (2 leaves x 4 hosts, 1 spine) whose links the
-# test unplugs and restores through ibsim's console (Unlink, ReLink, Clear).
+# test unplugs and restores through ibsim's console (Unlink, ReLink, Clear,
+# PerformanceSet).
 # Each step runs one watch cycle (--once, as cron or the systemd unit's
 # timer would) and asks Slurm and the model:
 #   - no change: the model is not rewritten;
@@ -15,7 +16,10 @@
 #   - a leaf switch cleared: its nodes drained and the leaf gone from the
 #     model; restored: resumed;
 #   - a link that trains at 1x (ibsim restarted with it degraded): logged,
-#     the node drained only with DrainOnDegradedLink=yes, resumed at 4x.
+#     the node drained only with DrainOnDegradedLink=yes, resumed at 4x;
+#   - port error counters raised with ibsim's PerformanceSet (after one
+#     OpenSM sweep gave the ports LIDs): logged, the node drained only with
+#     DrainOnDegradedLink=yes, resumed after a cycle within the limits.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -32,7 +36,7 @@ if ! command -v ibsim >/dev/null; then
 	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
 	exit 0
 fi
-tap_plan 27
+tap_plan 32
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -213,7 +217,35 @@ tap_ok "grep -q 'leaf01 port 2 (n002 mlx5_0): 1xHDR -> 4xHDR\$' '$WORK/watch.log
 	"the link back at 4x: n002 resumed"
 tap_ok "! node_field n002 State | grep -q DRAIN" "n002 in service: $(node_field n002 State)"
 
-# 26-27
+# 26-30: port error counters (PerformanceSet) once a subnet manager gave
+# the ports LIDs: reported; drained only with DrainOnDegradedLink=yes;
+# resumed after a cycle within FabricErrorLimits (the default, 10 symbol
+# errors and 0 link downs per cycle)
+sed -i '/^DrainOnDegradedLink=/d' "$WORK/fabsched.conf"
+unread=$(grep -o 'link counters: [0-9]* port(s) not read' "$WORK/watch.log")
+"$CL" fabric sm >/dev/null 2>&1
+watch
+tap_ok "[ -n '$unread' ] && [ -s '$MODEL.counters' ] && ! grep -q 'not read' '$WORK/watch.log' && [ \$(grep -c '^0x' '$MODEL.counters') = 16 ]" \
+	"counters of both ends of 8 links kept in $MODEL.counters once LIDs are assigned (before: '$unread')"
+"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=25' &&
+	"$CL" fabric console 'PerformanceSet "S-leaf02"[3] PortCounters.LinkDownedCounter=1'
+watch
+tap_ok "grep -q 'leaf01 port 4 (n004 mlx5_0): SymbolErrorCounter +25 since the last cycle, more than 10 (counted at n004 mlx5_0 port 1)\$' '$WORK/watch.log' && grep -q 'leaf02 port 3 (n007 mlx5_0): LinkDownedCounter +1 since the last cycle, more than 0 (counted at leaf02 port 3)\$' '$WORK/watch.log'" \
+	"symbol errors at n004's HCA and a link down counted at leaf02's port to n007: one line each"
+tap_ok "! node_field n004 State | grep -q DRAIN && ! node_field n007 State | grep -q DRAIN" \
+	"DrainOnDegradedLink=no: n004 and n007 stay in service"
+echo "DrainOnDegradedLink=yes" >> "$WORK/fabsched.conf"
+"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=60'
+watch
+st=$(node_field n004 State) why=$(reason_of n004)
+tap_ok "grep -q DRAIN <<<'$st' && [ '$why' = 'fabsched: link errors: mlx5_0 port 1 (leaf01 port 4) SymbolErrorCounter +35' ] && ! node_field n007 State | grep -q DRAIN" \
+	"DrainOnDegradedLink=yes: n004 drained (State=$st, Reason=$why), n007 (no new link down) not"
+"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=65'
+watch
+tap_ok "grep -q 'n004: links healthy again: resumed' '$WORK/watch.log' && ! grep -q 'SymbolErrorCounter +5' '$WORK/watch.log' && ! node_field n004 State | grep -q DRAIN" \
+	"a cycle with 5 more symbol errors (within 10): n004 resumed ($(node_field n004 State))"
+
+# 31-32
 tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
 cl_down
 tap_ok $? "cluster down"

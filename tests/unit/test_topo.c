@@ -410,6 +410,66 @@ static void test_model_changes(void **state)
 	fst_model_free(c);
 }
 
+static int _grown(const struct fst_counter *c, int k, uint64_t grown, void *arg)
+{
+	char *buf = arg;
+
+	sprintf(buf + strlen(buf), "%llx:%d %s +%llu\n", (unsigned long long)c->guid, c->port,
+		fs_ib_counter_name(k), (unsigned long long)grown);
+	return 0;
+}
+
+/* link counters: text round trip, growth over the limits, a cleared
+ * counter starting anew, a port new this cycle, malformed files */
+static void test_link_counters(void **state)
+{
+	struct fst_counters prev = { 0 }, cur = { 0 }, back;
+	struct fs_ib_err_limits lim;
+	char path[] = "/tmp/fs-counters-XXXXXX", err[512], got[1024] = "";
+	const uint64_t a[] = { 5, 1, 0 }, b[] = { 100, 0, 3 };
+	const uint64_t a2[] = { 16, 2, 0 }, b2[] = { 3, 0, 14 }, c2[] = { 900, 9, 9 };
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", FS_IB_ERR_LIMITS_DEFAULT, &lim,
+						err, sizeof(err)), 0);
+	assert_int_equal(fst_counters_add(&prev, 0x20, 3, 0, a), 0);
+	assert_int_equal(fst_counters_add(&prev, 0x10, 1, 1, b), 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	assert_int_equal(fst_counters_write(&prev, f), 0);
+	fclose(f);
+	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), 0);
+	assert_int_equal(back.n, 2);
+	assert_true(back.v[1].guid == 0x10 && back.v[1].port == 1 && back.v[1].dev == -1);
+	assert_memory_equal(back.v[1].v, b, sizeof(b));
+	/* 0x20:3 symbol +11 (> 10) and link downed +1 (> 0); 0x10:1 symbol
+	   cleared (100 -> 3: no report), rcv +11; 0x30:2 new: nothing */
+	assert_int_equal(fst_counters_add(&cur, 0x10, 1, 1, b2), 0);
+	assert_int_equal(fst_counters_add(&cur, 0x20, 3, 0, a2), 0);
+	assert_int_equal(fst_counters_add(&cur, 0x30, 2, 2, c2), 0);
+	assert_int_equal(fst_counters_grown(&back, &cur, &lim, _grown, got), 3);
+	assert_string_equal(got, "10:1 PortRcvErrors +11\n"
+			    "20:3 SymbolErrorCounter +11\n"
+			    "20:3 LinkDownedCounter +1\n");
+	lim.on[FS_IB_SYMBOL_ERRORS] = false;
+	assert_int_equal(fst_counters_grown(&back, &cur, &lim, NULL, NULL), 2);
+	fst_counters_clear(&back);
+	fst_counters_clear(&prev);
+	fst_counters_clear(&cur);
+	/* a malformed line: the file and line named, nothing kept */
+	assert_non_null(f = fopen(path, "w"));
+	fputs("# fabsched link counters 1\n0x10 1 0 0 0\n0x10 1 0 zero 0\n", f);
+	fclose(f);
+	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":3: not a counter line; expected"));
+	assert_int_equal(back.n, 0);
+	unlink(path);
+	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot open"));
+}
+
 static void test_json_roundtrip(void **state)
 {
 	struct fst_opts o = { 0 };
@@ -665,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_names_and_roles),
 		cmocka_unit_test(test_nodelist_regex_racks),
 		cmocka_unit_test(test_hostlist),
+		cmocka_unit_test(test_link_counters),
 	};
 
 	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "fs_ib.h"
 #include "fs_values.h"
 
 #define INF FS_DURATION_INFINITE
@@ -559,6 +560,44 @@ static void test_escape(void **state)
 	assert_string_equal(fs_escape(buf, 1, "abc", 3), "");
 }
 
+/* FabricErrorLimits: counters by name in any case, each once, or none */
+static void test_err_limits(void **state)
+{
+	struct fs_ib_err_limits l;
+	char msg[FS_MSG_SIZE];
+	const char *bad[][2] = {
+		{ "", "empty value" },
+		{ "SymbolErrorCounter", "no ':' between counter and limit" },
+		{ "SymbolErrors:10", "not a counter fabsched follows" },
+		{ "LinkDownedCounter:-1", "FabricErrorLimits=-1" },
+		{ "LinkDownedCounter:1,linkdownedcounter:2", "LinkDownedCounter is given twice" },
+		{ "PortRcvErrors:4294967296", "FabricErrorLimits=4294967296" },
+		{ "PortRcvErrors:1,", "entry ''" },
+	};
+
+	(void)state;
+	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", FS_IB_ERR_LIMITS_DEFAULT, &l,
+						msg, sizeof(msg)), 0);
+	assert_true(l.on[FS_IB_SYMBOL_ERRORS] && l.on[FS_IB_LINK_DOWNED] && l.on[FS_IB_RCV_ERRORS]);
+	assert_int_equal(l.most[FS_IB_SYMBOL_ERRORS], 10);
+	assert_int_equal(l.most[FS_IB_LINK_DOWNED], 0);
+	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", "portrcverrors:7", &l, msg,
+						sizeof(msg)), 0);
+	assert_false(l.on[FS_IB_SYMBOL_ERRORS] || l.on[FS_IB_LINK_DOWNED]);
+	assert_true(l.on[FS_IB_RCV_ERRORS] && l.most[FS_IB_RCV_ERRORS] == 7);
+	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", "None", &l, msg, sizeof(msg)), 0);
+	assert_false(l.on[0] || l.on[1] || l.on[2]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = '\0';
+		assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", bad[i][0], &l, msg,
+							sizeof(msg)), -1);
+		if (!strstr(msg, bad[i][1]) || !strstr(msg, "FabricErrorLimits"))
+			fail_msg("'%s': %s", bad[i][0], msg);
+	}
+	assert_string_equal(fs_ib_counter_name(FS_IB_RCV_ERRORS), "PortRcvErrors");
+	assert_null(fs_ib_counter_name(FS_IB_NCOUNTERS));
+}
+
 static void test_case(void **state)
 {
 	(void)state;
@@ -588,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_locality_format),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_case),
+		cmocka_unit_test(test_err_limits),
 	};
 
 	return cmocka_run_group_tests_name("fs_values", tests, NULL, NULL);

@@ -20,7 +20,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_topo
 tests_unit_test_topo_SOURCES = tests/unit/test_topo.c
 tests_unit_test_topo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
-tests_unit_test_topo_LDADD = topology/libfabsched_topology.la $(CMOCKA_LIBS)
+tests_unit_test_topo_LDADD = topology/libfabsched_topology.la libfabsched_common.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_topo
 endif
 
