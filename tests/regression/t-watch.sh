@@ -223,27 +223,33 @@ tap_ok "! node_field n002 State | grep -q DRAIN" "n002 in service: $(node_field 
 # errors and 0 link downs per cycle)
 sed -i '/^DrainOnDegradedLink=/d' "$WORK/fabsched.conf"
 unread=$(grep -o 'link counters: [0-9]* port(s) not read' "$WORK/watch.log")
-"$CL" fabric sm >/dev/null 2>&1
-watch
-tap_ok "[ -n '$unread' ] && [ -s '$MODEL.counters' ] && ! grep -q 'not read' '$WORK/watch.log' && [ \$(grep -c '^0x' '$MODEL.counters') = 16 ]" \
-	"counters of both ends of 8 links kept in $MODEL.counters once LIDs are assigned (before: '$unread')"
-"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=25' &&
-	"$CL" fabric console 'PerformanceSet "S-leaf02"[3] PortCounters.LinkDownedCounter=1'
-watch
-tap_ok "grep -q 'leaf01 port 4 (n004 mlx5_0): SymbolErrorCounter +25 since the last cycle, more than 10 (counted at n004 mlx5_0 port 1)\$' '$WORK/watch.log' && grep -q 'leaf02 port 3 (n007 mlx5_0): LinkDownedCounter +1 since the last cycle, more than 0 (counted at leaf02 port 3)\$' '$WORK/watch.log'" \
-	"symbol errors at n004's HCA and a link down counted at leaf02's port to n007: one line each"
-tap_ok "! node_field n004 State | grep -q DRAIN && ! node_field n007 State | grep -q DRAIN" \
-	"DrainOnDegradedLink=no: n004 and n007 stay in service"
-echo "DrainOnDegradedLink=yes" >> "$WORK/fabsched.conf"
-"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=60'
-watch
-st=$(node_field n004 State) why=$(reason_of n004)
-tap_ok "grep -q DRAIN <<<'$st' && [ '$why' = 'fabsched: link errors: mlx5_0 port 1 (leaf01 port 4) SymbolErrorCounter +35' ] && ! node_field n007 State | grep -q DRAIN" \
-	"DrainOnDegradedLink=yes: n004 drained (State=$st, Reason=$why), n007 (no new link down) not"
-"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=65'
-watch
-tap_ok "grep -q 'n004: links healthy again: resumed' '$WORK/watch.log' && ! grep -q 'SymbolErrorCounter +5' '$WORK/watch.log' && ! node_field n004 State | grep -q DRAIN" \
-	"a cycle with 5 more symbol errors (within 10): n004 resumed ($(node_field n004 State))"
+if ! command -v opensm >/dev/null; then
+	for i in 26 27 28 29 30; do
+		tap_skip "no opensm (package opensm): the simulated ports get no LIDs, which performance queries need"
+	done
+else
+	"$CL" fabric sm >/dev/null 2>&1
+	watch
+	tap_ok "[ -n '$unread' ] && [ -s '$MODEL.counters' ] && ! grep -q 'not read' '$WORK/watch.log' && [ \$(grep -c '^0x' '$MODEL.counters') = 16 ]" \
+		"counters of both ends of 8 links kept in $MODEL.counters once LIDs are assigned (before: '$unread')"
+	"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=25' &&
+		"$CL" fabric console 'PerformanceSet "S-leaf02"[3] PortCounters.LinkDownedCounter=1'
+	watch
+	tap_ok "grep -q 'leaf01 port 4 (n004 mlx5_0): SymbolErrorCounter +25 since the last cycle, more than 10 (counted at n004 mlx5_0 port 1)\$' '$WORK/watch.log' && grep -q 'leaf02 port 3 (n007 mlx5_0): LinkDownedCounter +1 since the last cycle, more than 0 (counted at leaf02 port 3)\$' '$WORK/watch.log'" \
+		"symbol errors at n004's HCA and a link down counted at leaf02's port to n007: one line each"
+	tap_ok "! node_field n004 State | grep -q DRAIN && ! node_field n007 State | grep -q DRAIN" \
+		"DrainOnDegradedLink=no: n004 and n007 stay in service"
+	echo "DrainOnDegradedLink=yes" >> "$WORK/fabsched.conf"
+	"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=60'
+	watch
+	st=$(node_field n004 State) why=$(reason_of n004)
+	tap_ok "grep -q DRAIN <<<'$st' && [ '$why' = 'fabsched: link errors: mlx5_0 port 1 (leaf01 port 4) SymbolErrorCounter +35' ] && ! node_field n007 State | grep -q DRAIN" \
+		"DrainOnDegradedLink=yes: n004 drained (State=$st, Reason=$why), n007 (no new link down) not"
+	"$CL" fabric console 'PerformanceSet "H-n004-mlx5_0"[1] PortCounters.SymbolErrorCounter=65'
+	watch
+	tap_ok "grep -q 'n004: links healthy again: resumed' '$WORK/watch.log' && ! grep -q 'SymbolErrorCounter +5' '$WORK/watch.log' && ! node_field n004 State | grep -q DRAIN" \
+		"a cycle with 5 more symbol errors (within 10): n004 resumed ($(node_field n004 State))"
+fi
 
 # 31-32
 tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
