@@ -709,6 +709,15 @@ static void _health(const struct fst_model *old, const struct fst_model *cur, bo
 
 /* ------------------------------------------------------------ the loop */
 
+static int _switches(const struct fst_model *m)
+{
+	int n = 0;
+
+	for (int d = 0; d < m->ndevs; d++)
+		n += m->devs[d].type == FST_SWITCH;
+	return n;
+}
+
 static int _cycle(struct topo_args *a, const char *path)
 {
 	struct fst_model *cur = NULL, *old = NULL;
@@ -724,8 +733,8 @@ static int _cycle(struct topo_args *a, const char *path)
 	}
 	changes = old ? fst_model_changes(old, cur, _change, NULL) : 1;
 	if (!old)
-		_log("%s: %d switches, %d nodes in %d racks", path, cur->ndevs - cur->nhosts,
-		     cur->nhosts, cur->nracks);
+		_log("%s: %d switches, %d nodes in %d racks", path, _switches(cur), cur->nhosts,
+		     cur->nracks);
 	if (changes > 0 && _write_model(cur, path) == 0 && old)
 		_log("%s: %d change(s) written (previous model in %s.prev)", path, changes, path);
 	_counters(a, path, cur, &le);

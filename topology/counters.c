@@ -153,9 +153,9 @@ int fst_read_link_counters(const struct fst_model *m, const struct fst_local_por
 	memset(out, 0, sizeof(*out));
 	if (!src)
 		return fs_errf(err, errlen, "out of memory");
-	/* each plane read through the first local port on it */
+	/* each plane read through the first local port linked to it */
 	for (int i = 0; i < nlp; i++) {
-		int d = fst_port_guid_dev(m, lp[i].port_guid), pl = d >= 0 ? m->devs[d].plane : -1;
+		int d = fst_port_guid_peer(m, lp[i].port_guid), pl = d >= 0 ? m->devs[d].plane : -1;
 
 		if (pl < 0 || pl >= m->nplanes || src[pl])
 			continue;
@@ -176,17 +176,18 @@ int fst_read_link_counters(const struct fst_model *m, const struct fst_local_por
 
 		for (int k = 0; k < ho->nhcas && !rc; k++) {
 			const struct fst_device *d = &m->devs[ho->hcas[k]];
-			struct ibmad_port *s = d->plane >= 0 && d->plane < m->nplanes ?
-					       src[d->plane] : NULL;
 
+			/* each port through the local port on its switch's plane */
 			for (int p = 1; p <= d->nports && !rc; p++) {
 				const struct fst_port *pt = &d->ports[p];
 				const struct fst_device *sw;
+				struct ibmad_port *s;
 				uint64_t v[FS_IB_NCOUNTERS];
 
 				if (pt->peer < 0)
 					continue;
 				sw = &m->devs[pt->peer];
+				s = sw->plane >= 0 && sw->plane < m->nplanes ? src[sw->plane] : NULL;
 				if (_query(s, pt->lid, p, timeout_ms, v))
 					out->unread++;
 				else if (fst_counters_add(out, d->guid, p, ho->hcas[k], v))

@@ -196,9 +196,12 @@ struct fst_local_port {
 	uint64_t port_guid;
 };
 int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errlen);
-/* Whether a port of @m has port GUID @guid (the plane is already known). */
+/* Whether a port of @m with port GUID @guid has a link in @m (its plane is
+ * already known; another port of the same HCA, on another plane, is in the
+ * model too, without a link); fst_port_guid_peer: the device at the other
+ * end of that link, -1 when none. */
 int fst_model_has_port_guid(const struct fst_model *m, uint64_t guid);
-int fst_port_guid_dev(const struct fst_model *m, uint64_t guid);	/* -1 none */
+int fst_port_guid_peer(const struct fst_model *m, uint64_t guid);
 
 /* ------------------------------------------------------------ link counters */
 /* The error counters (fs_ib.h's FS_IB_*) of one port, keyed by its node

@@ -60,18 +60,18 @@ int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *er
 	return 0;
 }
 
-int fst_port_guid_dev(const struct fst_model *m, uint64_t guid)
+int fst_port_guid_peer(const struct fst_model *m, uint64_t guid)
 {
 	for (int d = 0; guid && d < m->ndevs; d++)
 		for (int p = 0; p <= m->devs[d].nports; p++)
-			if (m->devs[d].ports[p].guid == guid)
-				return d;
+			if (m->devs[d].ports[p].guid == guid && m->devs[d].ports[p].peer >= 0)
+				return m->devs[d].ports[p].peer;
 	return -1;
 }
 
 int fst_model_has_port_guid(const struct fst_model *m, uint64_t guid)
 {
-	return fst_port_guid_dev(m, guid) >= 0;
+	return fst_port_guid_peer(m, guid) >= 0;
 }
 
 /* A device in a change line: a switch by name, an HCA by its description

@@ -19,7 +19,10 @@
 #     the node drained only with DrainOnDegradedLink=yes, resumed at 4x;
 #   - port error counters raised with ibsim's PerformanceSet (after one
 #     OpenSM sweep gave the ports LIDs): logged, the node drained only with
-#     DrainOnDegradedLink=yes, resumed after a cycle within the limits.
+#     DrainOnDegradedLink=yes, resumed after a cycle within the limits;
+#   - a dual-rail fabric with a leaf of storage servers: the rails merged
+#     into one model, that leaf reported and not a rack, and FabricComputeHca
+#     (--compute-hca) choosing the rail that makes racks.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -36,7 +39,7 @@ if ! command -v ibsim >/dev/null; then
 	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
 	exit 0
 fi
-tap_plan 32
+tap_plan 35
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -255,4 +258,32 @@ fi
 tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
 cl_down
 tap_ok $? "cluster down"
+
+# 33-35: a dual-rail fabric (each node an HCA on each of two planes) whose
+# leaf01 on both rails carries storage servers only; each rail dumped by
+# ibnetdiscover from a switch of its plane, one watch cycle over both dumps
+rails="--leaves 3 --hosts 4 --spines 1 --rails 2 --names oss01 oss02 oss03 oss04"
+"$CL" fabric start --leaves 3 --hosts 4 --spines 1 --rails 2 --names "oss01 oss02 oss03 oss04" >/dev/null 2>&1 &&
+	"$CL" fabric discover >"$WORK/rail0.ibnet" 2>/dev/null &&
+	"$CL" fabric run --attach S-leaf01-r1 timeout 60 ibnetdiscover >"$WORK/rail1.ibnet" 2>/dev/null
+rc=$?
+"$CL" fabric stop >/dev/null 2>&1
+dual() {	# dual OUT [options]: one watch cycle over both rails' dumps
+	local out=$1
+	shift
+	"$FABSCHED" topo watch --once --no-drain -i "$WORK/rail0.ibnet" -i "$WORK/rail1.ibnet" \
+		-o "$out" --nodelist 'n[005-012]' "$@" >"$WORK/watch.log" 2>&1 &&
+		"$FABSCHED" topo check -j "$out" --nodelist 'n[005-012]' >"$WORK/check.log" 2>&1
+	tap_diag "$(cat "$WORK/watch.log" "$WORK/check.log")"
+}
+racks_of() { grep -o '"rack": *"[^"]*"' "$1" | sed 's/.*"\([^"]*\)"$/\1/' | sort -u | tr '\n' ' '; }
+dual "$WORK/dual.json"
+tap_ok "[ $rc -eq 0 ] && grep -q 'dual.json: 8 switches, 8 nodes in 2 racks' '$WORK/watch.log' && grep -q 'HCAs: 24 (compute 16, not compute 8); nodes: 8' '$WORK/check.log' && grep -q 'planes: 2' '$WORK/check.log'" \
+	"$rails: both rails merged into one model (8 nodes, 16 compute HCAs, 2 planes)"
+r=$(racks_of "$WORK/dual.json")
+tap_ok "[ '$r' = 'leaf02-r0 leaf03-r0 ' ] && grep -q 'non-compute leaves 2' '$WORK/check.log' && grep -q 'oss01 mlx5_0.*not a compute node.*on leaf01-r0' '$WORK/check.log'" \
+	"the storage-only leaf is reported, not a rack: racks $r"
+dual "$WORK/dual1.json" --compute-hca mlx5_1
+r=$(racks_of "$WORK/dual1.json")
+tap_is "$r" "leaf02-r1 leaf03-r1 " "--compute-hca mlx5_1: rail 1's leaves make the racks"
 tap_done
