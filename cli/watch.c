@@ -15,6 +15,7 @@
 #include "fabsched_conf.h"
 #include "fabsched_topo.h"
 #include "fs_err.h"
+#include "fs_run.h"
 #include "topo_args.h"
 
 #include <ctype.h>
@@ -27,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -206,51 +206,13 @@ out:
 
 /* ------------------------------------------------------------ Slurm */
 
-/* Run argv (no shell); its stdout into *out (malloc'ed) when out. */
+/* Run argv (no shell, bounded to a minute); its stdout into *out
+ * (malloc'ed) when out; its exit status. */
 static int _run(char *const argv[], char **out)
 {
-	int fds[2], st;
-	pid_t pid;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	const struct fs_run o = { .timeout = 60 };
 
-	if (out && pipe(fds))
-		return -1;
-	if ((pid = fork()) < 0)
-		return -1;
-	if (!pid) {
-		if (out) {
-			dup2(fds[1], 1);
-			close(fds[0]);
-			close(fds[1]);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (out) {
-		close(fds[1]);
-		for (;;) {
-			ssize_t r;
-
-			if (len + 4096 + 1 > cap) {
-				char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
-
-				if (!nb)
-					break;
-				buf = nb;
-			}
-			if ((r = read(fds[0], buf + len, cap - len - 1)) <= 0)
-				break;
-			len += (size_t)r;
-		}
-		close(fds[0]);
-		if (buf)
-			buf[len] = '\0';
-		*out = buf;
-	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return fs_run(argv, &o, out);
 }
 
 struct node_state {
@@ -307,22 +269,29 @@ static void _free_nodes(struct node_state *v, int n)
 	free(v);
 }
 
-static int _scontrol_update(const char *node, const char *state, const char *reason)
+/* scontrol update nodename=@node @k1=@v1 [@k2=@v2]: its exit status. */
+static int _update_node(const char *node, const char *k1, const char *v1, const char *k2,
+			const char *v2)
 {
-	char *nodearg = NULL, *statearg = NULL, *reasonarg = NULL;
+	char *nodearg = NULL, *arg1 = NULL, *arg2 = NULL;
 	int rc = -1;
 
 	if (asprintf(&nodearg, "nodename=%s", node) >= 0 &&
-	    asprintf(&statearg, "state=%s", state) >= 0 &&
-	    (!reason || asprintf(&reasonarg, "reason=%s", reason) >= 0)) {
-		char *const argv[] = { "scontrol", "update", nodearg, statearg, reasonarg, NULL };
+	    asprintf(&arg1, "%s=%s", k1, v1) >= 0 &&
+	    (!v2 || asprintf(&arg2, "%s=%s", k2, v2) >= 0)) {
+		char *const argv[] = { "scontrol", "update", nodearg, arg1, arg2, NULL };
 
 		rc = _run(argv, NULL);
 	}
 	free(nodearg);
-	free(statearg);
-	free(reasonarg);
+	free(arg1);
+	free(arg2);
 	return rc;
+}
+
+static int _scontrol_update(const char *node, const char *state, const char *reason)
+{
+	return _update_node(node, "state", state, "reason", reason);
 }
 
 /* A switch's name, else its id. */
@@ -449,7 +418,7 @@ static void _features_of(const char *have, const char *old_places, const char *p
 static void _features(const struct node_state *ns, int n, const struct fst_model *old,
 		      const struct fst_model *cur)
 {
-	char old_places[512], places[512], want[4096], *arg = NULL;
+	char old_places[512], places[512], want[4096];
 
 	for (int i = 0; i < n; i++) {
 		_places(old, ns[i].name, old_places, sizeof(old_places));
@@ -460,26 +429,11 @@ static void _features(const struct node_state *ns, int n, const struct fst_model
 		if (!strcmp(want, ns[i].features))
 			continue;
 		/* both lists: active features must stay a subset of available */
-		if (asprintf(&arg, "availablefeatures=%s", want) < 0)
-			return;
-		{
-			char *nodearg = NULL, *active = NULL;
-
-			if (asprintf(&nodearg, "nodename=%s", ns[i].name) >= 0 &&
-			    asprintf(&active, "activefeatures=%s", want) >= 0) {
-				char *const argv[] = { "scontrol", "update", nodearg, arg, active, NULL };
-
-				if (_run(argv, NULL))
-					_log("%s: features %s: scontrol update failed", ns[i].name, want);
-				else
-					_log("%s: features %s (were: %s)", ns[i].name, want,
-					     *ns[i].features ? ns[i].features : "none");
-			}
-			free(nodearg);
-			free(active);
-		}
-		free(arg);
-		arg = NULL;
+		if (_update_node(ns[i].name, "availablefeatures", want, "activefeatures", want))
+			_log("%s: features %s: scontrol update failed", ns[i].name, want);
+		else
+			_log("%s: features %s (were: %s)", ns[i].name, want,
+			     *ns[i].features ? ns[i].features : "none");
 	}
 }
 

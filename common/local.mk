@@ -21,4 +21,6 @@ libfabsched_common_la_SOURCES = \
 	common/fs_slurmconf.h \
 	common/fs_ib.c \
 	common/fs_ib.h \
+	common/fs_run.c \
+	common/fs_run.h \
 	common/fs_err.h

@@ -1,5 +1,5 @@
 /* fabsched-prolog: see fabsched-prolog(8). */
-#include "drain.h"
+#include "slurm_cmds.h"
 #include "fabsched_prolog.h"
 
 int main(int argc, char **argv)

@@ -297,9 +297,16 @@ struct fs_pl_ctx {
 	struct fs_pl_scratch_target target;
 	const struct fs_pl_nvme_ops *nvme;
 	/* How a node whose set-up failed is drained with the precise reason
-	   (the executables: fs_pl_drain_scontrol of prolog/drain.c, which
-	   runs scontrol; NULL: not drained, Slurm's own "Prolog error"). */
+	   (the executables: fs_pl_drain_scontrol of prolog/slurm_cmds.c,
+	   which runs scontrol; NULL: not drained, Slurm's own "Prolog
+	   error"). */
 	void (*drain)(const char *prog, uint32_t jobid, const char *msg);
+	/* The sweep's question to Slurm: the ids of the jobs running on
+	   @node, one a line, into *out (malloc'ed), through @query (the
+	   administrator's --query command) when not NULL; returns the
+	   command's exit status.  fabsched-sweep: fs_pl_squeue_running
+	   (squeue); NULL: only --running is known. */
+	int (*running_jobs)(const char *query, const char *node, char **out);
 	char scratch_path[FS_PL_PATH]; /* out of fs_pl_prolog: "" none */
 	/* RDMA: least port rate in Mb/s (RdmaRate; 0: no rate check); out
 	   of fs_pl_prolog: what the port checks found */

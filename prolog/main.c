@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fs_env.h"
+#include "fs_run.h"
 #include "fabsched_conf.h"
 #include "fabsched_gres.h"
 #include "fabsched_prolog.h"
@@ -96,6 +97,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		ctx->pool_set = seam->pool_set;
 		ctx->nvme = seam->nvme;
 		ctx->drain = seam->drain;
+		ctx->running_jobs = seam->running_jobs;
 	}
 	memset(a, 0, sizeof(*a));
 	if ((s = getenv(FS_GRES_SYSFS_ENV)) && *s)
@@ -361,17 +363,18 @@ static bool _in_list(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
-/* Running job ids: --running, then the output of the query command. */
+/* Running job ids: --running, then what Slurm (or the query command)
+ * says through the running_jobs seam. */
 static int _running(struct fs_pl_ctx *ctx, struct args *a, uint32_t *ids,
 		    size_t max, size_t *n)
 {
-	char cmd[1024], host[256], line[256];
-	FILE *p;
+	char host[256], line[256], how[64], *out = NULL, *save = NULL;
+	const char *q = a->query ? a->query : "squeue";
 	int st;
 
 	*n = 0;
 	if (a->running) {
-		char buf[4096], *save = NULL;
+		char buf[4096];
 
 		snprintf(buf, sizeof(buf), "%s", a->running);
 		for (char *t = strtok_r(buf, ",", &save); t && *n < max;
@@ -386,35 +389,30 @@ static int _running(struct fs_pl_ctx *ctx, struct args *a, uint32_t *ids,
 	}
 	if (a->query && !*a->query)	/* --query '': only --running */
 		return 0;
-	if (a->query)
-		snprintf(cmd, sizeof(cmd), "%s", a->query);
-	else {
-		if (a->node)
-			snprintf(host, sizeof(host), "%s", a->node);
-		else if (gethostname(host, sizeof(host)))
-			return -1;
-		host[strcspn(host, ".")] = 0;
-		for (char *c = host; *c; c++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", *c))
-				return -1;
-		snprintf(cmd, sizeof(cmd), "squeue --noheader --format=%%A "
-			 "--nodelist=%s 2>&1", host);
-	}
-	if (!(p = popen(cmd, "r")))
+	if (a->node)
+		snprintf(host, sizeof(host), "%s", a->node);
+	else if (gethostname(host, sizeof(host)))
 		return -1;
-	while (fgets(line, sizeof(line), p) && *n < max) {
-		line[strcspn(line, "\n")] = 0;
-		if (!line[0])
-			continue;
-		if (fs_pl_parse_jobid("running job", line, &ids[*n], NULL, 0) == 0)
+	host[strcspn(host, ".")] = 0;
+	for (char *c = host; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", *c))
+			return -1;
+	if (!ctx->running_jobs) {
+		fs_pl_log(ctx, 0, "no way to ask Slurm which jobs run here: touching nothing");
+		return -1;
+	}
+	st = ctx->running_jobs(a->query, host, &out);
+	for (char *l = out ? strtok_r(out, "\n", &save) : NULL; l && *n < max;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (fs_pl_parse_jobid("running job", l, &ids[*n], NULL, 0) == 0)
 			(*n)++;
 		else
-			fs_pl_log(ctx, 0, "query \"%s\": %s", cmd, line);
+			fs_pl_log(ctx, 0, "query %s: %s", q, l);
 	}
-	st = pclose(p);
+	free(out);
 	if (st != 0) {
-		fs_pl_log(ctx, 0, "query \"%s\" failed (status %d): touching "
-			  "nothing", cmd, st);
+		fs_pl_log(ctx, 0, "query %s failed (%s): touching nothing", q,
+			  fs_run_status(st, how, sizeof(how)));
 		return -1;
 	}
 	return 0;
@@ -426,16 +424,15 @@ int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam)
 	struct fs_pl_ctx ctx;
 	struct args a;
 	char msg[FS_MSG_SIZE];
-	size_t nrun;
+	size_t nrun = 0;
 	long n;
 	int rc = _setup(argc, argv, "fabsched-sweep", &ctx, seam, &a), released = 0;
 
 	if (rc)
 		return rc == 3 ? 0 : rc;
-	if (_running(&ctx, &a, running, 65536, &nrun)) {
-		rc = _fail(ctx.prog, 0, "cannot tell which jobs are running: nothing released");
-		goto out;
-	}
+	/* the ledgers first, under the lock, then Slurm: a job whose ledger
+	   is listed was allocated before the question, so a running one is
+	   in the answer; a prolog starting meanwhile waits for the lock */
 	if (fs_pl_lock(&ctx, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, 0, msg);
 		goto out;
@@ -443,6 +440,11 @@ int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam)
 	n = fs_pl_ledger_list(&ctx, ledgers, 4096, msg, sizeof(msg));
 	if (n < 0)
 		rc = _fail(ctx.prog, 0, msg);
+	if (n > 0 && _running(&ctx, &a, running, 65536, &nrun)) {
+		rc = _fail(ctx.prog, 0, "cannot tell which jobs are running: nothing released");
+		fs_pl_unlock(&ctx);
+		goto out;
+	}
 	for (long i = 0; i < n; i++) {
 		if (_in_list(running, nrun, ledgers[i])) {
 			fs_pl_log(&ctx, ledgers[i], "running: left alone");

@@ -26,6 +26,7 @@
 #endif
 
 #include "fabsched_prolog.h"
+#include "fs_run.h"
 #include "prolog_private.h"
 
 #define FABRICS_DEV "/dev/nvme-fabrics"
@@ -313,34 +314,19 @@ static int _discard(const char *dev, char *msg, size_t msgsz)
 	return 0;
 }
 
-/* Run argv[0] (absolute) with a fixed environment; 0 when it exits 0. */
+/* Run argv[0] (absolute) with a fixed environment, stdin and stdout on
+ * /dev/null, at most 10 minutes; 0 when it exits 0. */
 static int _run(char *const argv[], char *msg, size_t msgsz)
 {
 	static char *const env[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
 				     "LC_ALL=C", NULL };
-	pid_t pid;
-	int st;
+	const struct fs_run o = { .env = env, .timeout = 600, .flags = FS_RUN_QUIET };
+	char how[96];
+	int rc = fs_run(argv, &o, NULL);
 
-	if ((pid = fork()) < 0)
-		return fs_errf(msg, msgsz, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-		}
-		alarm(600);
-		execve(argv[0], argv, env);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return fs_errf(msg, msgsz, "%s: %s", argv[0], strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		return fs_errf(msg, msgsz, "%s %s: %s %d", argv[0],
-				 argv[1] ? argv[1] : "",
-				 WIFEXITED(st) ? "exit status" : "killed by signal",
-				 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	if (rc)
+		return fs_errf(msg, msgsz, "%s %s: %s", argv[0], argv[1] ? argv[1] : "",
+			       fs_run_status(rc, how, sizeof(how)));
 	return 0;
 }
 

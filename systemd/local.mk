@@ -2,9 +2,10 @@
 # paths of this build substituted (make install puts them in
 # $(systemdunitdir), default $(prefix)/lib/systemd/system).
 systemdunitdir = $(prefix)/lib/systemd/system
-SYSTEMD_UNITS = systemd/fabsched-topo-watch.service systemd/fabsched-sweep.service
-systemdunit_DATA = $(SYSTEMD_UNITS)
-EXTRA_DIST += $(SYSTEMD_UNITS:=.in)
+SYSTEMD_UNITS = systemd/fabsched-topo-watch.service systemd/fabsched-sweep.service \
+	systemd/fabsched-sweep-periodic.service
+systemdunit_DATA = $(SYSTEMD_UNITS) systemd/fabsched-sweep.timer
+EXTRA_DIST += $(SYSTEMD_UNITS:=.in) systemd/fabsched-sweep.timer
 CLEANFILES += $(SYSTEMD_UNITS)
 
 $(SYSTEMD_UNITS): %: $(srcdir)/%.in Makefile

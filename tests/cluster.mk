@@ -13,6 +13,7 @@ CLUSTER_TESTS = \
 	tests/regression/t-gres.sh \
 	tests/regression/t-hugepages.sh \
 	tests/regression/t-prolog.sh \
+	tests/regression/t-faults.sh \
 	tests/regression/t-scratch.sh
 
 EXTRA_DIST += tests/cluster tests/regression tests/slurm-regression

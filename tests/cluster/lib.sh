@@ -100,6 +100,63 @@ cl_require() {
 	fi
 }
 
+# cl_require_build [FILE...]: SKIP unless run through 'make check-cluster'
+# (FABSCHED_BUILDDIR set) with each FILE (relative to that build) built.
+cl_require_build() {
+	local f
+	if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
+		echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
+		exit 0
+	fi
+	for f; do
+		if [ ! -e "$FABSCHED_BUILDDIR/$f" ]; then
+			echo "1..0 # SKIP $FABSCHED_BUILDDIR/$f is not built (the plugins need configure --with-slurm-source)"
+			exit 0
+		fi
+	done
+}
+
+# cl_require_cmd PACKAGES CMD...: SKIP unless every CMD is on PATH.
+cl_require_cmd() {
+	local pkg=$1 c
+	shift
+	for c; do
+		if ! command -v "$c" >/dev/null; then
+			echo "1..0 # SKIP $c is missing (package $pkg)"
+			exit 0
+		fi
+	done
+}
+
+# ---------------------------------------------------------------- fabric
+# cl_first_model NODES FABRIC MODEL [CMD...]: the fabric model before the
+# cluster starts (so that slurmctld reads it at start-up): ibsim up on
+# FABRIC for NODES nodes, CMD run against it (default: fabsched topo
+# discover -o MODEL), ibsim stopped.  CMD's output in CL_OUT; its status.
+cl_first_model() {
+	local n=$1 fabric=$2 model=$3 rc
+	shift 3
+	[ $# -gt 0 ] || set -- "$FABSCHED_BUILDDIR/cli/fabsched" topo discover -o "$model"
+	CL_OUT=$("$CL" --nodes "$n" --fabric "$fabric" fabric start 2>&1 &&
+		"$CL" fabric run timeout 60 "$@" 2>&1)
+	rc=$?
+	"$CL" fabric stop >/dev/null 2>&1
+	chmod 644 "$model" 2>/dev/null
+	return $rc
+}
+
+# cl_stage_topology DIR: topology_fabric.so alone in DIR, the cluster's
+# PluginDir, with TopologyPlugin=topology/fabric (Slurm's clients dlopen
+# every select plugin of PluginDir: these tests run Slurm's own select).
+cl_stage_topology() {
+	local so=$FABSCHED_BUILDDIR/plugins/topology/fabric/.libs/topology_fabric.so
+	[ -f "$so" ] || tap_bail "$so is not built: build first"
+	mkdir -p "$1" && cp "$so" "$1/" && chmod 755 "$1" "$1/topology_fabric.so" ||
+		tap_bail "cannot stage $so"
+	export FABSCHED_CLUSTER_PLUGIN_DIR=$1
+	export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+}
+
 # ---------------------------------------------------------------- cluster
 cl_env() { eval "$("$CL" env)"; }
 

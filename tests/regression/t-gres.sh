@@ -15,16 +15,8 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/cluster/lib.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
-for so in gres/.libs/gres_rdma gres/.libs/gres_hugepages spank/.libs/fabsched; do
-	if [ ! -f "$FABSCHED_BUILDDIR/plugins/$so.so" ]; then
-		echo "1..0 # SKIP $so.so not built (configure --with-slurm-source)"
-		exit 0
-	fi
-done
+cl_require_build plugins/gres/.libs/gres_rdma.so plugins/gres/.libs/gres_hugepages.so \
+	plugins/spank/.libs/fabsched.so
 tap_plan 31
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures

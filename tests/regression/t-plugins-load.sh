@@ -12,10 +12,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/regression/fabsched-plugins.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
+cl_require_build
 tap_plan 16
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 NODES="n001 n002 n003 n004 n005 n006 n007 n008"

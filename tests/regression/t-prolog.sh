@@ -12,14 +12,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/cluster/lib.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
-if [ ! -f "$FABSCHED_BUILDDIR/plugins/gres/.libs/gres_hugepages.so" ]; then
-	echo "1..0 # SKIP gres_hugepages.so not built (configure --with-slurm-source)"
-	exit 0
-fi
+cl_require_build plugins/gres/.libs/gres_hugepages.so
 NODE0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
 if [ ! -w "$NODE0" ]; then
 	echo "1..0 # SKIP $NODE0 not writable: no 2 MiB hugepages on this machine"

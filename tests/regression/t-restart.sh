@@ -17,16 +17,9 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/regression/fabsched-plugins.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
+cl_require_build cli/fabsched
+cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-[ -x "$FABSCHED" ] || { echo "1..0 # SKIP $FABSCHED is not built"; exit 0; }
-if ! command -v ibsim >/dev/null; then
-	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
-	exit 0
-fi
 tap_plan 11
 
 FABRIC="leaves=2,hosts=4,spines=1"
@@ -52,12 +45,7 @@ rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo leaf01 || echo leaf02; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | wc -l; }
 
 # 1: the model, then the cluster
-out=$("$CL" --nodes 8 --fabric "$FABRIC" fabric start 2>&1 &&
-	"$CL" fabric run timeout 60 "$FABSCHED" topo discover -o "$MODEL" 2>&1)
-rc=$?
-"$CL" fabric stop >/dev/null 2>&1
-[ $rc -eq 0 ] || tap_diag "$out"
-chmod 644 "$MODEL" 2>/dev/null
+cl_first_model 8 "$FABRIC" "$MODEL" || tap_diag "$CL_OUT"
 cl_up --nodes 8 --fabric "$FABRIC" --etc-file "fabsched.conf=$WORK/fabsched.conf"
 tap_ok $? "8-node cluster up: $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TOPOLOGY_PLUGIN, Locality=rack" ||
 	tap_bail "the cluster did not come up"

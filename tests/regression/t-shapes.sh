@@ -25,16 +25,8 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/regression/fabsched-plugins.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
-for p in ibsim ibnetdiscover; do
-	if ! command -v $p >/dev/null; then
-		echo "1..0 # SKIP $p is missing (ibsim-utils, infiniband-diags)"
-		exit 0
-	fi
-done
+cl_require_build
+cl_require_cmd "ibsim-utils, infiniband-diags" ibsim ibnetdiscover
 
 D=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 export FABSCHED_CLUSTER_DIR=$D

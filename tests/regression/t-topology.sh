@@ -17,16 +17,9 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/cluster/lib.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
+cl_require_build cli/fabsched
+cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-[ -x "$FABSCHED" ] || { echo "1..0 # SKIP $FABSCHED is not built"; exit 0; }
-if ! command -v ibsim >/dev/null; then
-	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
-	exit 0
-fi
 tap_plan 22
 
 FABRIC="leaves=4,hosts=4,spines=2"
@@ -35,20 +28,11 @@ CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 # outside the state dir (which `up` clears) and outside /tmp (nodes have their own)
 WORK=$CL_DIR.topo
 MODEL=$WORK/fabric.json
-plugdir=$WORK/plugins
 unset FABSCHED_CONF	# the plugin must find fabsched.conf next to slurm.conf
 rm -rf "$WORK"
 mkdir -p "$WORK"
 chmod 755 "$WORK"
-# Only topology/fabric is staged: Slurm's clients dlopen every select plugin
-# of PluginDir, and this test runs with Slurm's own select/cons_tres.
-so=$FABSCHED_BUILDDIR/plugins/topology/fabric/.libs/topology_fabric.so
-[ -f "$so" ] || tap_bail "$so is not built: build first"
-mkdir -p "$plugdir"
-cp "$so" "$plugdir/" && chmod 755 "$plugdir" "$plugdir/topology_fabric.so" ||
-	tap_bail "cannot stage $so"
-export FABSCHED_CLUSTER_PLUGIN_DIR=$plugdir
-export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+cl_stage_topology "$WORK/plugins"
 printf 'FabricModel=%s\n' "$MODEL" > "$WORK/fabsched.conf"
 printf 'SlurmctldDebug=verbose\nSlurmdDebug=verbose\n' > "$WORK/extra.conf"
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
@@ -60,14 +44,11 @@ leaf_of() {	# leaf_of nNNN: leaf of a node in this fabric (4 hosts per leaf)
 
 # 1: discover the fabric through ibsim into the JSON model, before the cluster
 # starts (so that slurmctld reads it at start-up)
-out=$("$CL" --nodes 16 --fabric "$FABRIC" fabric start 2>&1 &&
-	"$CL" fabric run timeout 60 "$FABSCHED" topo discover -o "$MODEL" 2>&1)
+cl_first_model 16 "$FABRIC" "$MODEL"
 rc=$?
-"$CL" fabric stop >/dev/null 2>&1
-tap_diag "$out"
+tap_diag "$CL_OUT"
 tap_ok "[ $rc -eq 0 ] && [ -s '$MODEL' ]" "fabsched topo discover wrote the JSON model" ||
 	tap_bail "no fabric model"
-chmod 644 "$MODEL"
 cp "$MODEL" "$WORK/fabric.json.good"
 tap_diag "$("$FABSCHED" topo export -j "$MODEL" 2>&1)"
 

@@ -29,33 +29,20 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$SRC/tests/cluster/lib.sh"
 
 cl_require
-if [ -z "${FABSCHED_BUILDDIR:-}" ]; then
-	echo "1..0 # SKIP FABSCHED_BUILDDIR is not set: run through 'make check-cluster'"
-	exit 0
-fi
+cl_require_build cli/fabsched
+cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-[ -x "$FABSCHED" ] || { echo "1..0 # SKIP $FABSCHED is not built"; exit 0; }
-if ! command -v ibsim >/dev/null; then
-	echo "1..0 # SKIP ibsim is missing (package ibsim-utils)"
-	exit 0
-fi
 tap_plan 35
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 WORK=$CL_DIR.watch
 MODEL=$WORK/fabric.json
-plugdir=$WORK/plugins
 unset FABSCHED_CONF
 rm -rf "$WORK"
-mkdir -p "$WORK" "$plugdir"
+mkdir -p "$WORK"
 chmod 755 "$WORK"
-so=$FABSCHED_BUILDDIR/plugins/topology/fabric/.libs/topology_fabric.so
-[ -f "$so" ] || tap_bail "$so is not built: build first"
-cp "$so" "$plugdir/" && chmod 755 "$plugdir" "$plugdir/topology_fabric.so" ||
-	tap_bail "cannot stage $so"
-export FABSCHED_CLUSTER_PLUGIN_DIR=$plugdir
-export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+cl_stage_topology "$WORK/plugins"
 printf 'FabricModel=%s\nFabricWatchInterval=0:10\n' "$MODEL" > "$WORK/fabsched.conf"
 printf 'SlurmctldDebug=verbose\n' > "$WORK/extra.conf"
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
@@ -85,19 +72,13 @@ wait_leaf() {	# wait_leaf LEAF WANT: up to 20 s for show topology to say WANT
 }
 
 # 1: the first model, before the cluster starts
-out=$("$CL" --nodes 8 --fabric "$FABRIC" fabric start 2>&1)
+cl_first_model 8 "$FABRIC" "$MODEL" "$FABSCHED" topo watch --once --no-drain --conf "$WORK/fabsched.conf"
 rc=$?
-if [ $rc -eq 0 ]; then
-	"$CL" fabric run timeout 60 "$FABSCHED" topo watch --once --no-drain \
-		--conf "$WORK/fabsched.conf" >"$WORK/watch.log" 2>&1
-	rc=$?
-fi
-"$CL" fabric stop >/dev/null 2>&1
-tap_diag "$out"
+printf '%s\n' "$CL_OUT" > "$WORK/watch.log"
+tap_diag "$CL_OUT"
 tap_ok "[ $rc -eq 0 ] && [ -s '$MODEL' ] && grep -q '8 nodes in 2 racks' '$WORK/watch.log'" \
 	"watch --once wrote the first model: $(grep -o '[0-9]* switches, .*' "$WORK/watch.log")" ||
 	tap_bail "no fabric model: $(cat "$WORK/watch.log")"
-chmod 644 "$MODEL"
 
 # 2
 cl_up --nodes 8 --fabric "$FABRIC" --etc-file "fabsched.conf=$WORK/fabsched.conf"

@@ -3,7 +3,7 @@
 # tests (test_prolog_real.sh: root only, SKIP otherwise) driven through
 # test_prolog_seam, the three programs with failure injection.
 check_PROGRAMS += tests/unit/test_prolog_seam
-tests_unit_test_prolog_seam_SOURCES = tests/unit/test_prolog_seam.c
+tests_unit_test_prolog_seam_SOURCES = tests/unit/test_prolog_seam.c prolog/slurm_cmds.c prolog/slurm_cmds.h
 tests_unit_test_prolog_seam_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 tests_unit_test_prolog_seam_LDADD = prolog/libfabsched_prolog.la
 check_PROGRAMS += tests/unit/test_prolog_map

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fabsched_prolog.h"
+#include "slurm_cmds.h"
 
 static void _die_after(const char *step, void *arg)
 {
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
 
 	memset(&seam, 0, sizeof(seam));
 	seam.checkpoint = _die_after;
+	seam.running_jobs = fs_pl_squeue_running;	/* the sweep's --query */
 	if (getenv("FABSCHED_TEST_POOL_CAP"))
 		seam.pool_set = _capped_set;
 	if (argc < 2) {

@@ -4,16 +4,16 @@
 # ordered before slurmd and creating its state directory.
 src=${FABSCHED_SRCDIR:-$(dirname "$0")/../..}
 b=${FABSCHED_BUILDDIR:-.}
-echo "1..4"
+echo "1..6"
 if ! command -v systemd-analyze >/dev/null 2>&1; then
-	for i in 1 2 3 4; do echo "ok $i # SKIP systemd-analyze is missing (package systemd)"; done
+	for i in 1 2 3 4 5 6; do echo "ok $i # SKIP systemd-analyze is missing (package systemd)"; done
 	exit 0
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 bad=0 n=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
-for u in fabsched-topo-watch fabsched-sweep; do
+for u in fabsched-topo-watch fabsched-sweep fabsched-sweep-periodic; do
 	sed -e "s|@bindir@|$(cd "$b/cli" && pwd)|g" -e "s|@sbindir@|$(cd "$b/prolog" && pwd)|g" \
 		"$src/systemd/$u.service.in" > "$tmp/$u.service"
 	out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no "$tmp/$u.service" 2>&1 |
@@ -25,4 +25,10 @@ grep -q '^Before=slurmd.service$' "$tmp/fabsched-sweep.service" && grep -q '^Typ
 ok $? "the sweep runs once, before slurmd starts"
 grep -q '^StateDirectory=fabsched$' "$tmp/fabsched-sweep.service"
 ok $? "the sweep's unit creates the state directory (StateDir's default /var/lib/fabsched)"
+cp "$src/systemd/fabsched-sweep.timer" "$tmp/"
+out=$(SYSTEMD_LOG_LEVEL=warning systemd-analyze verify --man=no "$tmp/fabsched-sweep.timer" 2>&1 |
+	grep -v 'slurmd.service\|slurmctld.service\|munge.service\|Failed to \(connect\|load\)\|fsck\|Unit is bound to inactive')
+[ -z "$out" ] && grep -q '^Unit=fabsched-sweep-periodic.service$' "$tmp/fabsched-sweep.timer" &&
+	! grep -q '^RemainAfterExit' "$tmp/fabsched-sweep-periodic.service"
+ok $? "systemd-analyze verify fabsched-sweep.timer: it starts the periodic sweep, which can run again${out:+: $out}"
 exit $bad

@@ -1,27 +1,28 @@
 /*
- * drain.c - how fabsched-prolog, -epilog and -sweep drain a node whose
- * set-up failed: "scontrol update NodeName=<node> State=DRAIN Reason=...",
- * with the scontrol of the Slurm that runs them.  Linked into the
- * executables only: libfabsched_prolog never runs a Slurm command (it
- * calls the drain seam of struct fs_pl_ctx).
+ * slurm_cmds.c - the Slurm commands of fabsched-prolog, -epilog and -sweep:
+ * draining a node whose set-up failed ("scontrol update NodeName=<node>
+ * State=DRAIN Reason=..."), and the jobs running on the node (squeue), with
+ * the commands of the Slurm that runs them.  Linked into the executables
+ * only: libfabsched_prolog never runs a Slurm command (it calls the seams
+ * of struct fs_pl_ctx).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fs_env.h"
-#include "drain.h"
+#include "fs_run.h"
+#include "slurm_cmds.h"
 
 /*
- * The scontrol of the Slurm that runs us: the parent (slurmd, or
- * slurmstepd) is <prefix>/sbin/slurmd, so <prefix>/bin/scontrol, which
+ * Slurm's command @name beside the Slurm that runs us: the parent (slurmd,
+ * or slurmstepd) is <prefix>/sbin/slurmd, so <prefix>/bin/<name>, which
  * speaks its release's protocol and authentication.  Root-owned paths
- * only; "scontrol" from PATH otherwise.
+ * only; @name from PATH otherwise.
  */
-static const char *_scontrol(char *buf, size_t sz)
+static const char *_slurm_cmd(const char *name, char *buf, size_t sz)
 {
 	char link[64], *slash;
 	ssize_t n;
@@ -29,17 +30,17 @@ static const char *_scontrol(char *buf, size_t sz)
 
 	snprintf(link, sizeof(link), "/proc/%ld/exe", (long)getppid());
 	n = readlink(link, buf, sz - 1);
-	if (n <= 0 || (size_t)n >= sz - 16)
-		return "scontrol";
+	if (n <= 0 || (size_t)n + strlen(name) + 6 >= sz)
+		return name;
 	buf[n] = '\0';
 	if (!(slash = strrchr(buf, '/')) || slash - buf < 5 ||
 	    strncmp(slash - 5, "/sbin", 5) ||
 	    (strcmp(slash, "/slurmd") && strcmp(slash, "/slurmstepd")))
-		return "scontrol";
-	strcpy(slash - 5, "/bin/scontrol");
+		return name;
+	snprintf(slash - 5, sz - (size_t)(slash - 5 - buf), "/bin/%s", name);
 	if (stat(buf, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) || access(buf, X_OK))
-		return "scontrol";
+		return name;
 	return buf;
 }
 
@@ -51,11 +52,9 @@ static const char *_scontrol(char *buf, size_t sz)
  */
 void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg)
 {
-	const char *node = getenv("SLURMD_NODENAME"), *sc;
+	const char *node = getenv("SLURMD_NODENAME");
 	char arg_node[300], arg_reason[300], path[4096];
 	size_t k;
-	pid_t pid;
-	int st;
 
 	if (!node || !*node || strlen(node) > 255 || getenv(FS_ENV_NO_DRAIN))
 		return;
@@ -71,15 +70,30 @@ void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg)
 	for (size_t i = 7; i < k; i++)	/* printable, no quote */
 		if (arg_reason[i] < 0x20 || arg_reason[i] > 0x7e || arg_reason[i] == '"')
 			arg_reason[i] = '?';
-	sc = _scontrol(path, sizeof(path));	/* before fork: our parent */
-	if ((pid = fork()) == 0) {
-		char *av[] = { "scontrol", "update", arg_node, "State=DRAIN",
-			       arg_reason, NULL };
+	{
+		char *av[] = { (char *)_slurm_cmd("scontrol", path, sizeof(path)), "update",
+			       arg_node, "State=DRAIN", arg_reason, NULL };
+		struct fs_run o = { .timeout = 15 };
 
-		alarm(15);
-		execvp(sc, av);
-		_exit(127);
+		fs_run(av, &o, NULL);
 	}
-	if (pid > 0)
-		waitpid(pid, &st, 0);
+}
+
+int fs_pl_squeue_running(const char *query, const char *node, char **out)
+{
+	char arg_node[300], path[4096];
+	struct fs_run o = { .timeout = 60 };
+
+	if (query) {
+		char *av[] = { "/bin/sh", "-c", (char *)query, NULL };
+
+		return fs_run(av, &o, out);
+	}
+	snprintf(arg_node, sizeof(arg_node), "--nodelist=%s", node);
+	{
+		char *av[] = { (char *)_slurm_cmd("squeue", path, sizeof(path)), "--noheader",
+			       "--format=%A", arg_node, NULL };
+
+		return fs_run(av, &o, out);
+	}
 }
