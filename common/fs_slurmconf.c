@@ -90,8 +90,8 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 			       "expected Include files that do not include themselves",
 			       path, INCLUDE_DEPTH);
 	if (!(f = fopen(path, "r")))
-		return fs_errf(msg, msgsz, "%s: cannot read: %s", path,
-			       strerror(errno));
+		return fs_errf(msg, msgsz, "%.200s%s: cannot read: %s", path,
+			       strlen(path) > 200 ? "..." : "", strerror(errno));
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *p, *q;
 		size_t n;
@@ -154,7 +154,9 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 	}
 	free(line);
 	if (!rc && ferror(f))
-		rc = fs_errf(msg, msgsz, "%s: read error", path);
+		rc = fs_errf(msg, msgsz, "%.200s%s: cannot read: %s; expected a slurm.conf "
+			     "file (or one it includes)", path, strlen(path) > 200 ? "..." : "",
+			     strerror(errno));
 	fclose(f);
 	return rc;
 }

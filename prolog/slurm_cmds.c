@@ -16,32 +16,55 @@
 #include "fs_run.h"
 #include "slurm_cmds.h"
 
+/* The parent of process @pid (/proc/<pid>/stat), or -1. */
+static long _ppid(long pid)
+{
+	char path[64], buf[512], *rp;
+	long pp = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')))
+		if (sscanf(rp + 1, " %*c %ld", &pp) != 1)
+			pp = -1;
+	fclose(f);
+	return pp;
+}
+
 /*
- * Slurm's command @name beside the Slurm that runs us: the parent (slurmd,
- * or slurmstepd) is <prefix>/sbin/slurmd, so <prefix>/bin/<name>, which
+ * Slurm's command @name beside the Slurm that runs us: the nearest of our
+ * first 4 ancestors (a wrapper script may stand between) that is
+ * <prefix>/sbin/slurmd or slurmstepd gives <prefix>/bin/<name>, which
  * speaks its release's protocol and authentication.  Root-owned paths
  * only; @name from PATH otherwise.
  */
 static const char *_slurm_cmd(const char *name, char *buf, size_t sz)
 {
-	char link[64], *slash;
-	ssize_t n;
-	struct stat st;
+	long pid = (long)getppid();
 
-	snprintf(link, sizeof(link), "/proc/%ld/exe", (long)getppid());
-	n = readlink(link, buf, sz - 1);
-	if (n <= 0 || (size_t)n + strlen(name) + 6 >= sz)
-		return name;
-	buf[n] = '\0';
-	if (!(slash = strrchr(buf, '/')) || slash - buf < 5 ||
-	    strncmp(slash - 5, "/sbin", 5) ||
-	    (strcmp(slash, "/slurmd") && strcmp(slash, "/slurmstepd")))
-		return name;
-	snprintf(slash - 5, sz - (size_t)(slash - 5 - buf), "/bin/%s", name);
-	if (stat(buf, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH)) || access(buf, X_OK))
-		return name;
-	return buf;
+	for (int up = 0; up < 4 && pid > 1; up++, pid = _ppid(pid)) {
+		char link[64], *slash;
+		ssize_t n;
+		struct stat st;
+
+		snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+		n = readlink(link, buf, sz - 1);
+		if (n <= 0 || (size_t)n + strlen(name) + 6 >= sz)
+			continue;
+		buf[n] = '\0';
+		if (!(slash = strrchr(buf, '/')) || slash - buf < 5 ||
+		    strncmp(slash - 5, "/sbin", 5) ||
+		    (strcmp(slash, "/slurmd") && strcmp(slash, "/slurmstepd")))
+			continue;
+		snprintf(slash - 5, sz - (size_t)(slash - 5 - buf), "/bin/%s", name);
+		if (stat(buf, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+		    (st.st_mode & (S_IWGRP | S_IWOTH)) || access(buf, X_OK))
+			return name;
+		return buf;
+	}
+	return name;
 }
 
 /*

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +18,8 @@
 #include "fs_err.h"
 
 #define SWF_FIELDS 18
+/* a bound on every field: sums and differences of times stay in int64 */
+#define SWF_VALUE_MAX 1e15
 #define LINE_MAX_LEN 4096
 
 
@@ -223,11 +226,20 @@ static int _fields(const char *line, double *f, int *nf, char *what,
 		errno = 0;
 		if (n < SWF_FIELDS) {
 			f[n] = strtod(p, &end);
-			if (end == p || errno || (*end && !isspace((unsigned char)*end))) {
+			if (end == p || errno || (*end && !isspace((unsigned char)*end)) ||
+			    !isfinite(f[n])) {
 				size_t l = strcspn(p, " \t\r\n");
 
-				snprintf(what, wlen, "field %d is not a number: '%.*s'",
-					 n + 1, (int)(l > 32 ? 32 : l), p);
+				snprintf(what, wlen, "field %d is not a number: '%.*s'; "
+					 "expected %d numbers per job line (SWF; -1: unknown)",
+					 n + 1, (int)(l > 32 ? 32 : l), p, SWF_FIELDS);
+				return -1;
+			}
+			/* seconds, counts and ids all fit far inside int64 */
+			if (f[n] < -SWF_VALUE_MAX || f[n] > SWF_VALUE_MAX) {
+				snprintf(what, wlen, "field %d is %g; expected a value from "
+					 "-%.0f to %.0f (-1: unknown)", n + 1, f[n],
+					 SWF_VALUE_MAX, SWF_VALUE_MAX);
 				return -1;
 			}
 		} else {
@@ -281,8 +293,8 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 
 		lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			fs_errf(err, errlen, "%s:%ld: line longer than %d bytes", path,
-			     lineno, LINE_MAX_LEN - 2);
+			fs_errf(err, errlen, "%s:%ld: line longer than %d bytes; expected "
+				"SWF lines of at most that", path, lineno, LINE_MAX_LEN - 2);
 			goto fail;
 		}
 		{
@@ -317,8 +329,9 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		j.id = (long)f[0];
 		j.line = lineno;
 		if (f[1] < 0) {
-			fs_errf(err, errlen, "%s:%ld: job %ld: submit time unknown",
-			     path, lineno, j.id);
+			fs_errf(err, errlen, "%s:%ld: job %ld: submit time unknown; "
+				"expected field 2 (seconds from the log's start) of 0 or more",
+				path, lineno, j.id);
 			goto fail;
 		}
 		j.submit = (int64_t)f[1];
@@ -367,8 +380,9 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		int zerr;
 		const char *m = gzerror(gz, &zerr);
 
-		fs_errf(err, errlen, "%s:%ld: read error: %s", path, lineno + 1,
-		     zerr == Z_ERRNO ? strerror(errno) : m);
+		fs_errf(err, errlen, "%s:%ld: read error: %s; expected a plain or "
+			"gzip-compressed SWF file", path, lineno + 1,
+			zerr == Z_ERRNO ? strerror(errno) : m);
 		goto fail;
 	}
 	gzclose(gz);

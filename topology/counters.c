@@ -90,6 +90,15 @@ int fst_counters_read(struct fst_counters *c, const char *path, char *err, size_
 			rc = fs_errf(err, errlen, "out of memory");
 	}
 	fclose(f);
+	if (!rc && c->n) {
+		qsort(c->v, (size_t)c->n, sizeof(*c->v), _cmp);
+		c->sorted = 1;
+		for (int i = 1; i < c->n && !rc; i++)
+			if (!_cmp(&c->v[i - 1], &c->v[i]))
+				rc = fs_errf(err, errlen, "%s: node 0x%016" PRIx64 " port %d is listed "
+					     "twice; expected each port once", path, c->v[i].guid,
+					     c->v[i].port);
+	}
 	if (rc)
 		fst_counters_clear(c);
 	return rc;

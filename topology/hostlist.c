@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* At most this much of a faulty term is echoed, so that the message still
+ * ends with the accepted form. */
+#define ECHO(len) ((int)((size_t)(len) > 64 ? 64 : (size_t)(len)))
+
 #define HOSTLIST_MAX 1000000
 
 struct strv {
@@ -55,13 +59,14 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 			return 0;
 		if (memchr(term, ']', len))
 			return fs_errf(err, errlen, "unbalanced ']' in \"%.*s\"; expected prefix[lo-hi,...]",
-				       (int)len, term);
-		return _push(sv, term, len) ? fs_errf(err, errlen, "hostlist too large") : 0;
+				       ECHO(len), term);
+		return _push(sv, term, len) ? fs_errf(err, errlen, "hostlist too large; expected "
+						      "at most %d names", HOSTLIST_MAX) : 0;
 	}
 	rb = memchr(lb, ']', len - (size_t)(lb - term));
 	if (!rb)
 		return fs_errf(err, errlen, "missing ']' in \"%.*s\"; expected prefix[lo-hi,...]",
-			       (int)len, term);
+			       ECHO(len), term);
 	p = lb + 1;
 	while (p < rb) {
 		const char *q = p, *dash = NULL;
@@ -76,27 +81,28 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 				dash = c;
 			else if (!isdigit((unsigned char)*c))
 				return fs_errf(err, errlen, "bad range \"%.*s\"; expected digits lo or lo-hi",
-					       (int)(q - p), p);
+					       ECHO(q - p), p);
 		if (q == p || dash == p || dash == q - 1)
 			return fs_errf(err, errlen, "empty range in \"%.*s\"; expected lo or lo-hi",
-				       (int)len, term);
+				       ECHO(len), term);
 		errno = 0;
 		lo = strtoul(p, &end, 10);
 		hi = dash ? strtoul(dash + 1, &end, 10) : lo;
 		width = (int)((dash ? dash : q) - p);
 		if (errno || hi < lo || hi - lo >= HOSTLIST_MAX)
-			return fs_errf(err, errlen, "bad range \"%.*s\"; expected lo <= hi", (int)(q - p), p);
+			return fs_errf(err, errlen, "bad range \"%.*s\"; expected lo <= hi", ECHO(q - p), p);
 		for (unsigned long i = lo; i <= hi; i++) {
 			int n = snprintf(buf, sizeof(buf), "%.*s%0*lu%.*s", (int)(lb - term), term,
 					 width, i, (int)(len - (size_t)(rb + 1 - term)), rb + 1);
 
 			if (n < 0 || (size_t)n >= sizeof(buf))
-				return fs_errf(err, errlen, "host name too long in \"%.*s\"", (int)len, term);
+				return fs_errf(err, errlen, "host name too long in \"%.*s\"; expected "
+					       "names of at most %zu bytes", ECHO(len), term, sizeof(buf) - 1);
 			if (memchr(rb + 1, '[', len - (size_t)(rb + 1 - term))) {
 				if (_expand_term(sv, buf, (size_t)n, err, errlen))
 					return -1;
 			} else if (_push(sv, buf, (size_t)n)) {
-				return fs_errf(err, errlen, "hostlist too large (more than %d names)",
+				return fs_errf(err, errlen, "hostlist too large; expected at most %d names",
 					       HOSTLIST_MAX);
 			}
 		}
@@ -130,7 +136,8 @@ int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size
 	}
 	if (depth) {
 		fst_strv_free(sv.v, sv.n);
-		return fs_errf(err, errlen, "unbalanced brackets in \"%s\"", expr);
+		return fs_errf(err, errlen, "unbalanced brackets in \"%.*s\"; expected "
+			       "prefix[lo-hi,...]", ECHO(strlen(expr)), expr);
 	}
 	*names = sv.v;
 	*n = sv.n;

@@ -87,6 +87,32 @@ tests_fuzz_fuzz_ledger_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 tests_fuzz_fuzz_ledger_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_ledger_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
+# the files read from outside besides fabsched.conf and fabric dumps:
+# model JSON, SWF logs, node-name-maps, rack maps, slurm.conf's node lines,
+# the watch's link counters (fuzz_files.c; seeds in tests/fuzz/corpus/files,
+# first byte: which reader)
+check_PROGRAMS += tests/fuzz/fuzz_files_smoke
+TESTS += tests/fuzz/fuzz_files_smoke
+FUZZ_FILES_SOURCES = \
+	$(TOPOLOGY_SOURCES) \
+	sim/swf.c \
+	common/fs_slurmconf.c \
+	common/fs_ib.c \
+	common/fs_values.c
+tests_fuzz_fuzz_files_smoke_SOURCES = \
+	tests/fuzz/fuzz_files.c \
+	tests/fuzz/driver.c \
+	$(FUZZ_FILES_SOURCES)
+tests_fuzz_fuzz_files_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology \
+	-I$(top_srcdir)/sim -I$(top_srcdir)/select $(JSONC_CFLAGS) $(ZLIB_CFLAGS) \
+	-DFUZZ_NAME='"files"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_files_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_files_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_files_smoke_LDADD = $(JSONC_LIBS) $(ZLIB_LIBS) -lm
+if HAVE_IBNETDISC
+tests_fuzz_fuzz_files_smoke_LDADD += $(IBNETDISC_LIBS)
+endif
+
 EXTRA_DIST += tests/fuzz/corpus
 
 FUZZ_CLANG = clang
@@ -117,3 +143,24 @@ fuzz: tests/fuzz/fuzz_conf_libfuzzer
 
 .PHONY: fuzz
 CLEANFILES += tests/fuzz/fuzz_conf_libfuzzer
+
+# make fuzz-long: every target with libFuzzer for FUZZ_RUNS executions
+# each (default 10 million; hours on 2 cores, not in the test command),
+# then a table of executions, coverage, crashes and timeouts
+# (tests/fuzz/fuzz-long.sh; FUZZ_ONLY="files ibnet" for some,
+# FUZZ_MINIMIZE=1 to replace the tree's corpora by minimized ones).
+FUZZ_RUNS = 10000000
+FUZZ_ONLY =
+fuzz-long:
+	FUZZ_CLANG='$(FUZZ_CLANG)' FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_ONLY='$(FUZZ_ONLY)' \
+	SRCDIR='$(abs_top_srcdir)' BUILDDIR='$(abs_top_builddir)' \
+	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
+	LIBS='$(JSONC_LIBS) $(ZLIB_LIBS) $(IBNETDISC_LIBS) -lm' \
+	SRCS_conf='$(FUZZ_CONF_SRCS:$(srcdir)/%=%)' \
+	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES)' \
+	SRCS_ibnet='tests/fuzz/fuzz_ibnet.c $(TOPOLOGY_SOURCES)' \
+	SRCS_ledger='$(tests_fuzz_fuzz_ledger_smoke_SOURCES)' \
+	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES)' \
+	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long.sh
+.PHONY: fuzz-long
+EXTRA_DIST += tests/fuzz/fuzz-long.sh

@@ -8,6 +8,7 @@
  * Usage: craft_submit NODE TRES OUTPUT SCRIPT [NAME=VALUE...]
  * Prints the job id.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include <slurm/slurm_version.h>
 
 int main(int argc, char **argv)
 {
@@ -45,10 +47,14 @@ int main(int argc, char **argv)
 	d.spank_job_env = argc > 5 ? argv + 5 : NULL;
 	d.spank_job_env_size = argc > 5 ? (uint32_t)(argc - 5) : 0;
 	if (slurm_submit_batch_job(&d, &r) || !r) {
-		fprintf(stderr, "craft_submit: %s\n", slurm_strerror(slurm_get_errno()));
+		fprintf(stderr, "craft_submit: %s\n", slurm_strerror(errno));
 		return 1;
 	}
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)	/* the id in a step id */
+	printf("%u\n", r->step_id.job_id);
+#else
 	printf("%u\n", r->job_id);
+#endif
 	slurm_free_submit_response_response_msg(r);
 	return 0;
 }

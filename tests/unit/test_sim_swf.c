@@ -284,10 +284,10 @@ static void test_errors(void **state)
 	_expect_error("1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1 7\n", 1,
 		      "1: expected 18 fields, found 19");
 	_expect_error("; x\n\n1 0x -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 0,
-		      "3: field 2 is not a number: '0x'");
+		      "3: field 2 is not a number: '0x'; expected 18 numbers per job line (SWF; -1: unknown)");
 	_expect_error("1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
 		      "9 -1 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 1,
-		      "2: job 9: submit time unknown");
+		      "2: job 9: submit time unknown; expected field 2 (seconds from the log's start) of 0 or more");
 }
 
 static void test_missing(void **state)

@@ -441,9 +441,9 @@ static void test_link_counters(void **state)
 	assert_int_equal(fst_counters_write(&prev, f), 0);
 	fclose(f);
 	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), 0);
-	assert_int_equal(back.n, 2);
-	assert_true(back.v[1].guid == 0x10 && back.v[1].port == 1 && back.v[1].dev == -1);
-	assert_memory_equal(back.v[1].v, b, sizeof(b));
+	assert_int_equal(back.n, 2);	/* read back sorted by node and port */
+	assert_true(back.v[0].guid == 0x10 && back.v[0].port == 1 && back.v[0].dev == -1);
+	assert_memory_equal(back.v[0].v, b, sizeof(b));
 	/* 0x20:3 symbol +11 (> 10) and link downed +1 (> 0); 0x10:1 symbol
 	   cleared (100 -> 3: no report), rcv +11; 0x30:2 new: nothing */
 	assert_int_equal(fst_counters_add(&cur, 0x10, 1, 1, b2), 0);
@@ -465,6 +465,12 @@ static void test_link_counters(void **state)
 	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, ":3: not a counter line; expected"));
 	assert_int_equal(back.n, 0);
+	/* a port twice */
+	assert_non_null(f = fopen(path, "w"));
+	fputs("0x10 1 0 0 0\n0x20 1 0 0 0\n0x10 1 5 0 0\n", f);
+	fclose(f);
+	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "node 0x0000000000000010 port 1 is listed twice; expected"));
 	unlink(path);
 	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot open"));
