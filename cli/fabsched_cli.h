@@ -21,5 +21,6 @@ struct fs_cmd {
 extern const struct fs_cmd fs_cmd_topo;
 extern const struct fs_cmd fs_cmd_config;
 extern const struct fs_cmd fs_cmd_sim;
+extern const struct fs_cmd fs_cmd_metrics;
 
 #endif

@@ -44,4 +44,10 @@
 /* fabsched.conf path instead of the default */
 #define FS_ENV_CONF "FABSCHED_CONF"
 
+/* Not the environment, the same protocol: the note select/cons_tres_fabric
+ * puts in a pending job's SystemComment while it waits for its locality
+ * ("fabsched: Locality: waiting for one rack ..."), which users read with
+ * squeue -O system_comment and fabsched metrics counts. */
+#define FS_WAIT_NOTE "fabsched: Locality: "
+
 #endif

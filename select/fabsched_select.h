@@ -398,6 +398,10 @@ int fse_ledger_commit(struct fse_ledger *l, fse_job_state_f state, void *arg);
 /* Changed since it was last written or read. */
 bool fse_ledger_dirty(const struct fse_ledger *l);
 
+/* The ledger's file in slurmctld's StateSaveLocation (read back at start,
+ * and by fabsched metrics). */
+#define FSE_SHARE_FILE "fabsched_locality_share"
+
 /* The state text.  write: RET 0, -1 on a write error.  read: appends to
  * the record; every well-formed line is taken, malformed ones are skipped
  * and RET -1 with "<name>:<first bad line>: ... expected ..." in err. */

@@ -54,10 +54,11 @@
 #include "fabsched_conf.h"
 #include "fs_plugin_conf.h"
 #include "fabsched_select.h"
+#include "fs_env.h"
 
 /* The locality record in StateSaveLocation, so that a restart of
  * slurmctld (which is also how 24.11 reconfigures) does not forget it. */
-#define SHARE_FILE "fabsched_locality_share"
+#define SHARE_FILE FSE_SHARE_FILE
 
 static struct {
 	pthread_mutex_t lock;
@@ -175,7 +176,7 @@ static void _unnote(job_record_t *job_ptr, const char *note)
 		c[lc - ln - 2] = '\0';
 }
 
-#define WAIT_NOTE "fabsched: Locality: "
+#define WAIT_NOTE FS_WAIT_NOTE
 
 /* Drop the waiting note (WAIT_NOTE...) from the job's SystemComment. */
 static void _unwait(job_record_t *job_ptr)

@@ -20,7 +20,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 11
+tap_plan 12
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -107,7 +107,39 @@ tap_ok "[ '$(cl_job_field "$c" JobState)' = PENDING ] && grep -q 'Locality: wait
 	"job $c still waits for one rack: $why"
 tap_is "$(cl_job_field "$c" SubmitTime)" "$submit_before" "its submit time, from which its wait counts, kept"
 
-# 9-11: each placement counted once: in the record, or as a decision the
+# 9: fabsched metrics says the same, parsed by Prometheus' own text parser
+"$FABSCHED" metrics --conf "$WORK/fabsched.conf" > "$WORK/metrics.txt" 2>"$WORK/metrics.err"
+rc=$?
+# Debian's python3 (the package's), also where another one comes first in PATH
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if "$py" -c 'import prometheus_client.parser' 2>/dev/null; then
+	got=$("$py" - "$WORK/metrics.txt" <<'EOF2'
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+v = {}
+for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
+    for s in fam.samples:
+        v[(s.name, tuple(sorted(s.labels.items())))] = s.value
+def g(name, **labels):
+    x = v.get((name, tuple(sorted(labels.items()))))
+    return "-" if x is None else "%g" % x
+print(" ".join([g("fabsched_jobs_running", partition="batch", racks="one"),
+                g("fabsched_jobs_running", partition="batch", racks="several"),
+                g("fabsched_jobs_waiting_locality", partition="batch"),
+                g("fabsched_source_up", source="locality_record"),
+                g("fabsched_fabric_nodes"), g("fabsched_fabric_racks"),
+                g("fabsched_fabric_nodes_absent")]))
+EOF2
+)
+	tap_is "$rc $got" "0 2 0 1 1 8 2 0" \
+		"fabsched metrics (Prometheus text parser): 2 jobs running in one rack, none across, 1 waiting for its rack, the locality record read, 8 nodes in 2 racks, none absent"
+	tap_diag "$(grep -v '^#' "$WORK/metrics.txt")"
+else
+	tap_skip "python3-prometheus-client is missing: no Prometheus text parser to read fabsched metrics with"
+fi
+
+# 10-12: each placement counted once: in the record, or as a decision the
 # ledger holds until it sees the job started (then it goes to the record)
 tap_is "$(total)" "$total_before" "after the restart the record and ledger hold the $total_before placements they held (record $(SHARE_OF))"
 scancel "$a"

@@ -1,0 +1,412 @@
+/*
+ * fabsched metrics — what fabsched decided, in the Prometheus text format
+ * (version 0.0.4), for a scrape by node_exporter's textfile collector or
+ * any exporter that runs a command:
+ *   - per partition, the running jobs in one rack and across racks (their
+ *     nodes against the fabric model), and the pending jobs that wait for
+ *     their locality domain (squeue; fabsched's note in SystemComment);
+ *   - per partition, slurmctld's locality record (StateSaveLocation's
+ *     fabsched_locality_share): recent jobs that got their domain and that
+ *     were relaxed, the share against LocalityTarget (fabsched.conf);
+ *   - the fabric model: switches, nodes, links by tier, degraded links,
+ *     compute nodes of slurm.conf without a link in it.
+ * Slurm is asked through its commands (squeue, scontrol), run without a
+ * shell; each source that cannot be read is one comment line and a
+ * fabsched_source_up 0 sample, never a guess.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_conf.h"
+#include "fabsched_select.h"
+#include "fabsched_topo.h"
+#include "fs_env.h"
+#include "fs_run.h"
+#include "fs_slurmconf.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WAIT_NOTE FS_WAIT_NOTE "waiting"
+
+struct part {
+	char name[128];
+	long one_rack, across, unknown, waiting;
+	bool seen_share;
+	unsigned got, relaxed;
+	double target;
+	bool has_target;
+};
+
+struct metrics {
+	struct part *p;
+	int n;
+	const struct fst_model *m;
+};
+
+static void _usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fabsched metrics [--conf FILE] [--model FILE] [--state FILE] [--no-slurm]\n"
+		"\n"
+		"Prints fabsched's placement figures in the Prometheus text format:\n"
+		"running jobs in one rack and across racks, jobs waiting for their\n"
+		"locality, slurmctld's locality record against LocalityTarget, and the\n"
+		"fabric model's links (see fabsched(1), METRICS).\n"
+		"  --conf FILE   fabsched.conf (default $FABSCHED_CONF or the usual)\n"
+		"  --model FILE  the fabric model (default: FabricModel of fabsched.conf)\n"
+		"  --state FILE  the locality record (default: fabsched_locality_share in\n"
+		"                StateSaveLocation, from scontrol show config)\n"
+		"  --no-slurm    ask Slurm nothing (no job figures)\n"
+		"\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
+}
+
+static struct part *_part(struct metrics *mx, const char *name)
+{
+	struct part *p;
+
+	for (int i = 0; i < mx->n; i++)
+		if (!strcmp(mx->p[i].name, name))
+			return &mx->p[i];
+	if (!(p = realloc(mx->p, sizeof(*p) * (size_t)(mx->n + 1))))
+		return NULL;
+	mx->p = p;
+	p = &mx->p[mx->n++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	return p;
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static const char *_label(const char *s, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	for (; *s && o + 3 < n; s++) {
+		if (*s == '\\' || *s == '"' || *s == '\n') {
+			buf[o++] = '\\';
+			buf[o++] = *s == '\n' ? 'n' : *s;
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Racks of a job's nodes: 1, 2.., or 0 when a node is not in the model. */
+static int _racks(const struct fst_model *m, const char *nodes)
+{
+	char **names = NULL, err[256];
+	int n = 0, nr = 0, seen[64], unknown = 0;
+
+	if (!m || fst_hostlist_expand(nodes, &names, &n, err, sizeof(err)))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int h = fst_find_host(m, names[i]), r = h >= 0 ? m->hosts[h].rack : -1, k;
+
+		if (r < 0) {
+			unknown = 1;
+			continue;
+		}
+		for (k = 0; k < nr && seen[k] != r; k++)
+			;
+		if (k == nr && nr < 64)
+			seen[nr++] = r;
+	}
+	fst_strv_free(names, n);
+	return unknown ? 0 : nr;
+}
+
+/* squeue's running and pending jobs into the partitions. */
+static int _jobs(struct metrics *mx)
+{
+	char *const run[] = { "squeue", "--noheader", "--states=RUNNING",
+			      "--format=%P %N", NULL };
+	char *const pend[] = { "squeue", "--noheader", "--states=PENDING",
+			       "--Format=partition:128,system_comment:1024", NULL };
+	const struct fs_run o = { .timeout = 60 };
+	char *out = NULL, *save = NULL;
+	int rc = fs_run(run, &o, &out);
+
+	for (char *l = rc ? NULL : strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char part[128], nodes[4096];
+		struct part *p;
+		int r;
+
+		if (sscanf(l, "%127s %4095s", part, nodes) != 2 || !(p = _part(mx, part)))
+			continue;
+		r = _racks(mx->m, nodes);
+		if (r == 1)
+			p->one_rack++;
+		else if (r > 1)
+			p->across++;
+		else
+			p->unknown++;
+	}
+	free(out);
+	out = NULL;
+	if (rc)
+		return -1;
+	rc = fs_run(pend, &o, &out);
+	for (char *l = rc ? NULL : strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char part[129];
+		struct part *p;
+
+		if (sscanf(l, "%128s", part) != 1 || !(p = _part(mx, part)))
+			continue;
+		if (strlen(l) > 128 && strstr(l + 128, WAIT_NOTE))
+			p->waiting++;
+	}
+	free(out);
+	return rc ? -1 : 0;
+}
+
+/* StateSaveLocation from scontrol show config, or NULL. */
+static char *_state_dir(void)
+{
+	char *const argv[] = { "scontrol", "show", "config", NULL };
+	const struct fs_run o = { .timeout = 60 };
+	char *out = NULL, *save = NULL, *dir = NULL;
+
+	if (fs_run(argv, &o, &out) == 0)
+		for (char *l = strtok_r(out, "\n", &save); l && !dir; l = strtok_r(NULL, "\n", &save)) {
+			char *v;
+
+			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
+				continue;
+			for (v++; *v == ' '; v++)
+				;
+			dir = strdup(v);
+		}
+	free(out);
+	return dir;
+}
+
+/* The locality record into the partitions; 0, or -1 with *why. */
+static int _share(struct metrics *mx, const char *path, char *why, size_t n)
+{
+	struct fse_ledger *l = fse_ledger_new(0);
+	FILE *f = fopen(path, "re");
+	int rc = 0;
+
+	if (!l || !f) {
+		snprintf(why, n, "%s: cannot read: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		fse_ledger_free(l);
+		return -1;
+	}
+	if (fse_ledger_read(l, f, path, why, n))
+		rc = -1;	/* well-formed lines taken; the message says what was skipped */
+	fclose(f);
+	for (int k = 0; k < fse_ledger_nparts(l); k++) {
+		struct part *p = _part(mx, fse_ledger_part_name(l, k));
+		unsigned count = 0;
+		double share = fse_share_get(fse_ledger_share(l, k), &count);
+
+		if (!p)
+			continue;
+		p->seen_share = true;
+		p->got = (unsigned)(share * count + 0.5);
+		p->relaxed = count - p->got;
+	}
+	fse_ledger_free(l);
+	return rc;
+}
+
+static void _head(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void _source(const char *what, int up, const char *why)
+{
+	if (!up && why && *why)
+		printf("# %s: %s\n", what, why);
+	printf("fabsched_source_up{source=\"%s\"} %d\n", what, up);
+}
+
+static void _fabric(const struct fst_model *m, const char *slurm_nodes)
+{
+	long sw = 0, host_links = 0, sw_links = 0, degraded = 0, absent = 0;
+
+	for (int d = 0; d < m->ndevs; d++)
+		sw += m->devs[d].type == FST_SWITCH;
+	for (int i = 0; i < m->nlinks; i++) {
+		if (m->links[i].self_loop)
+			continue;
+		if (m->links[i].tier < 0)
+			host_links++;
+		else
+			sw_links++;
+		degraded += m->links[i].degraded != 0;
+	}
+	if (slurm_nodes) {
+		char **names = NULL, err[256];
+		int n = 0;
+
+		if (!fst_hostlist_expand(slurm_nodes, &names, &n, err, sizeof(err))) {
+			for (int i = 0; i < n; i++)
+				absent += fst_find_host(m, names[i]) < 0;
+			fst_strv_free(names, n);
+		}
+	}
+	_head("fabsched_fabric_switches", "gauge", "Switches in the fabric model.");
+	printf("fabsched_fabric_switches %ld\n", sw);
+	_head("fabsched_fabric_nodes", "gauge", "Compute nodes in the fabric model.");
+	printf("fabsched_fabric_nodes %d\n", m->nhosts);
+	_head("fabsched_fabric_racks", "gauge", "Racks (locality domains of one leaf) in the fabric model.");
+	printf("fabsched_fabric_racks %d\n", m->nracks);
+	_head("fabsched_fabric_links", "gauge", "Links of the fabric model, by tier.");
+	printf("fabsched_fabric_links{tier=\"host\"} %ld\n", host_links);
+	printf("fabsched_fabric_links{tier=\"switch\"} %ld\n", sw_links);
+	_head("fabsched_fabric_links_degraded", "gauge",
+	      "Links running below their tier's width or speed.");
+	printf("fabsched_fabric_links_degraded %ld\n", degraded);
+	if (slurm_nodes) {
+		_head("fabsched_fabric_nodes_absent", "gauge",
+		      "Compute nodes of slurm.conf with no link in the fabric model (every rail down).");
+		printf("fabsched_fabric_nodes_absent %ld\n", absent);
+	}
+}
+
+static int _run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "conf", required_argument, NULL, 'c' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "state", required_argument, NULL, 's' },
+		{ "no-slurm", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *conf_path = NULL, *model_path = NULL, *state = NULL;
+	bool slurm = true;
+	struct metrics mx = { 0 };
+	struct fs_errors *errs = fs_errors_new();
+	struct fs_conf *conf = NULL;
+	struct fst_model *m = NULL;
+	char why[1024] = "", lab[300], *dir = NULL, *spath = NULL, *nodes = NULL;
+	int c, up;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': conf_path = optarg; break;
+		case 'm': model_path = optarg; break;
+		case 's': state = optarg; break;
+		case 'n': slurm = false; break;
+		case 'h': _usage(stdout); fs_errors_free(errs); return FS_EXIT_OK;
+		default: _usage(stderr); fs_errors_free(errs); return FS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fabsched metrics: unexpected argument '%s'\n", argv[optind]);
+		fs_errors_free(errs);
+		return FS_EXIT_USAGE;
+	}
+	up = errs && fs_conf_load(conf_path, &conf, errs) == 0;
+	if (!up && errs && fs_errors_count(errs))
+		snprintf(why, sizeof(why), "%s", fs_errors_get(errs, 0));
+	_head("fabsched_source_up", "gauge", "Whether a source of these figures could be read.");
+	_source("fabsched.conf", up, why);
+	fs_errors_free(errs);
+	if (!model_path && conf)
+		model_path = fs_conf_get_str(conf, "FabricModel");
+	why[0] = '\0';
+	up = model_path && fst_json_read_file(&m, model_path, why, sizeof(why)) == 0;
+	_source("model", up, model_path ? why : "no FabricModel");
+	mx.m = m;
+	if (slurm) {
+		up = _jobs(&mx) == 0;
+		_source("squeue", up, "squeue failed");
+	}
+	if (!state && slurm && (dir = _state_dir()) &&
+	    asprintf(&spath, "%s/" FSE_SHARE_FILE, dir) >= 0)
+		state = spath;
+	if (state) {
+		why[0] = '\0';
+		up = _share(&mx, state, why, sizeof(why)) == 0;
+		_source("locality_record", up, why);
+	}
+	for (int i = 0; conf && i < (int)fs_conf_part_count(conf); i++) {
+		struct part *p = _part(&mx, fs_conf_part_name(conf, i));
+		uint64_t ppm;
+
+		if (p && !fs_conf_part_get_uint(conf, p->name, "LocalityTarget", &ppm) && ppm) {
+			p->target = (double)ppm / 1e6;
+			p->has_target = true;
+		}
+	}
+	if (slurm) {
+		_head("fabsched_jobs_running", "gauge",
+		      "Running jobs by the racks of the fabric model their nodes span "
+		      "(unknown: a node not in the model).");
+		for (int i = 0; i < mx.n; i++) {
+			_label(mx.p[i].name, lab, sizeof(lab));
+			printf("fabsched_jobs_running{partition=\"%s\",racks=\"one\"} %ld\n", lab,
+			       mx.p[i].one_rack);
+			printf("fabsched_jobs_running{partition=\"%s\",racks=\"several\"} %ld\n", lab,
+			       mx.p[i].across);
+			printf("fabsched_jobs_running{partition=\"%s\",racks=\"unknown\"} %ld\n", lab,
+			       mx.p[i].unknown);
+		}
+		_head("fabsched_jobs_waiting_locality", "gauge",
+		      "Pending jobs that wait for a domain of their locality.");
+		for (int i = 0; i < mx.n; i++)
+			printf("fabsched_jobs_waiting_locality{partition=\"%s\"} %ld\n",
+			       _label(mx.p[i].name, lab, sizeof(lab)), mx.p[i].waiting);
+	}
+	_head("fabsched_locality_recent_jobs", "gauge",
+	      "slurmctld's locality record: recent jobs that fit one domain of their "
+	      "locality, by whether they got one.");
+	for (int i = 0; i < mx.n; i++) {
+		if (!mx.p[i].seen_share)
+			continue;
+		_label(mx.p[i].name, lab, sizeof(lab));
+		printf("fabsched_locality_recent_jobs{partition=\"%s\",outcome=\"got_domain\"} %u\n",
+		       lab, mx.p[i].got);
+		printf("fabsched_locality_recent_jobs{partition=\"%s\",outcome=\"relaxed\"} %u\n",
+		       lab, mx.p[i].relaxed);
+	}
+	_head("fabsched_locality_share_ratio", "gauge",
+	      "Share of the recent jobs of the record that got their domain.");
+	for (int i = 0; i < mx.n; i++)
+		if (mx.p[i].seen_share && mx.p[i].got + mx.p[i].relaxed)
+			printf("fabsched_locality_share_ratio{partition=\"%s\"} %g\n",
+			       _label(mx.p[i].name, lab, sizeof(lab)),
+			       (double)mx.p[i].got / (mx.p[i].got + mx.p[i].relaxed));
+	_head("fabsched_locality_target_ratio", "gauge", "LocalityTarget of the partition (fabsched.conf).");
+	for (int i = 0; i < mx.n; i++)
+		if (mx.p[i].has_target)
+			printf("fabsched_locality_target_ratio{partition=\"%s\"} %g\n",
+			       _label(mx.p[i].name, lab, sizeof(lab)), mx.p[i].target);
+	if (m) {
+		size_t nl = 0;
+		char msg[256];
+
+		if (fs_slurm_conf_nodes(getenv("SLURM_CONF") ? getenv("SLURM_CONF") :
+					FS_SLURM_CONFDIR "/slurm.conf", &nodes, &nl, msg, sizeof(msg)))
+			nodes = NULL;
+		_fabric(m, nodes);
+	}
+	free(nodes);
+	free(mx.p);
+	free(dir);
+	free(spath);
+	fst_model_free(m);
+	fs_conf_destroy(conf);
+	return FS_EXIT_OK;
+}
+
+const struct fs_cmd fs_cmd_metrics = {
+	.name = "metrics",
+	.summary = "placement and fabric figures in the Prometheus text format",
+	.run = _run,
+	.usage = _usage,
+};
