@@ -220,8 +220,8 @@ tap_ok "[ $rc -eq 0 ] && grep -q 'pool=$((BASE_PAGES + 4))' <<<'$held'" \
 	"job $k's prolog held its 4 pages ($held) when n001's slurmd was SIGKILLed; the sweep before it started again: $swept"
 # Slurm may requeue the job, or keep it running as long as it waits for
 # its prolog's end (22.05 does): then it is cancelled, as a user would
-for _ in $(seq 1 30); do
-	case "$(cl_job_field "$k" JobState)" in RUNNING|CONFIGURING) sleep 1 ;; *) break ;; esac
+for _ in $(seq 1 20); do
+	case "$(cl_job_field "$k" JobState)" in RUNNING|CONFIGURING) sleep 0.5 ;; *) break ;; esac
 done
 how="Slurm $(cl_job_field "$k" JobState) it ($(cl_job_field "$k" Reason))"
 if [ "$(cl_job_field "$k" JobState)" = RUNNING ]; then
