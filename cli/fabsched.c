@@ -13,6 +13,7 @@ static const struct fs_cmd *const _cmds[] = {
 	&fs_cmd_config,
 	&fs_cmd_sim,
 	&fs_cmd_metrics,
+	&fs_cmd_job,
 	NULL
 };
 

@@ -203,6 +203,10 @@ int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errle
 int fst_model_has_port_guid(const struct fst_model *m, uint64_t guid);
 int fst_port_guid_peer(const struct fst_model *m, uint64_t guid);
 
+/* The fewest switch-to-switch links between switches @a and @b of @m (0
+ * for one switch), -1 when they are not connected or not switches. */
+int fst_switch_hops(const struct fst_model *m, int a, int b);
+
 /* ------------------------------------------------------------ link counters */
 /* The error counters (fs_ib.h's FS_IB_*) of one port, keyed by its node
  * GUID and port number; @dev is its device in the model they were read

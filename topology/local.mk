@@ -17,6 +17,7 @@ TOPOLOGY_SOURCES = \
 	topology/diff.c \
 	topology/watch.c \
 	topology/counters.c \
+	topology/hops.c \
 	topology/json.c
 noinst_LTLIBRARIES += topology/libfabsched_topology.la
 topology_libfabsched_topology_la_SOURCES = $(TOPOLOGY_SOURCES)

@@ -20,7 +20,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 12
+tap_plan 14
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -139,7 +139,21 @@ else
 	tap_skip "python3-prometheus-client is missing: no Prometheus text parser to read fabsched metrics with"
 fi
 
-# 10-12: each placement counted once: in the record, or as a decision the
+# 10-11: fabsched job, for the waiting job and a running one (--json)
+"$FABSCHED" job "$c" --conf "$WORK/fabsched.conf" > "$WORK/job-c.txt" 2>&1
+rc=$?
+tap_diag "$(cat "$WORK/job-c.txt")"
+tap_ok "[ $rc -eq 0 ] && grep -q 'PENDING' '$WORK/job-c.txt' && grep -q 'note       fabsched: Locality: waiting for one rack' '$WORK/job-c.txt' && grep -q 'until no bound (Locality rack, LocalityWait INFINITE of partition batch)' '$WORK/job-c.txt' && grep -q 'share      [0-9]* of the last [0-9]* jobs of batch' '$WORK/job-c.txt'" \
+	"fabsched job $c: pending, what it waits for, since when, no bound, the partition's record"
+"$FABSCHED" job "$a" --json --conf "$WORK/fabsched.conf" > "$WORK/job-a.json" 2>&1
+got=$("$py" -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(j["state"], ",".join(j["racks"]), j["switch_hops"], len(j["per_node"]),
+      sum(n["cpus"] or 0 for n in j["per_node"]) > 0)' "$WORK/job-a.json" 2>&1)
+tap_is "$got" "RUNNING $ra 0 3 True" "fabsched job $a --json: running in one rack ($ra), 0 switch hops, 3 nodes with their CPUs"
+
+# 12-14: each placement counted once: in the record, or as a decision the
 # ledger holds until it sees the job started (then it goes to the record)
 tap_is "$(total)" "$total_before" "after the restart the record and ledger hold the $total_before placements they held (record $(SHARE_OF))"
 scancel "$a"

@@ -476,6 +476,25 @@ static void test_link_counters(void **state)
 	assert_non_null(strstr(err, "cannot open"));
 }
 
+/* switch hops between leaves: one leaf 0, two leaves under a spine 2 */
+static void test_switch_hops(void **state)
+{
+	struct fst_opts o = { 0 };
+	struct fst_model *m = _load(_fixture("rail0.topo"), &o);
+	int l1 = m->hosts[fst_find_host(m, "n001")].leaf, other = -1;
+
+	(void)state;
+	for (int h = 0; h < m->nhosts && other < 0; h++)
+		if (m->hosts[h].leaf != l1)
+			other = m->hosts[h].leaf;
+	assert_true(other >= 0);
+	assert_int_equal(fst_switch_hops(m, l1, l1), 0);
+	assert_int_equal(fst_switch_hops(m, l1, other), 2);
+	assert_int_equal(fst_switch_hops(m, other, l1), 2);
+	assert_int_equal(fst_switch_hops(m, l1, m->hosts[0].hcas[0]), -1);
+	fst_model_free(m);
+}
+
 static void test_json_roundtrip(void **state)
 {
 	struct fst_opts o = { 0 };
@@ -732,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_nodelist_regex_racks),
 		cmocka_unit_test(test_hostlist),
 		cmocka_unit_test(test_link_counters),
+		cmocka_unit_test(test_switch_hops),
 	};
 
 	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);

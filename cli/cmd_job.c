@@ -1,0 +1,537 @@
+/*
+ * fabsched job JOBID — what fabsched decided for one job and why, from
+ * Slurm's own JSON (squeue --json: every release's data_parser schema,
+ * numbers plain or as {"set", "number"}, states as a string or a list),
+ * slurmctld's locality record and the fabric model:
+ *   - pending: fabsched's note (what it waits for), since when, until when
+ *     (LocalityWait of its partition), and the partition's locality share
+ *     against its LocalityTarget;
+ *   - running or ended: its nodes' racks and pods, the most switch hops
+ *     between the leaves of two of its nodes, fabsched's note when its
+ *     locality was relaxed, and per node the CPUs and gres Slurm gave it.
+ * Human text, or --json for scripts.  Never parses a log.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_conf.h"
+#include "fabsched_select.h"
+#include "fabsched_topo.h"
+#include "fs_env.h"
+#include "fs_run.h"
+#include "fs_values.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void _usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fabsched job JOBID [--json] [--conf FILE] [--model FILE] [--state FILE]\n"
+		"\n"
+		"What fabsched decided for the job and why: for a pending job what it\n"
+		"waits for, since and until when, and its partition's locality share;\n"
+		"for a running or ended job its racks, pods, the switch hops between\n"
+		"its nodes and, per node, the CPUs and gres Slurm gave it (fabsched(1), JOB).\n"
+		"  --json        one JSON object instead of text\n"
+		"  --conf FILE   fabsched.conf (default $FABSCHED_CONF or the usual)\n"
+		"  --model FILE  the fabric model (default: FabricModel of fabsched.conf)\n"
+		"  --state FILE  slurmctld's locality record (default: in StateSaveLocation)\n"
+		"\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
+		"cannot be asked, 2 usage error\n");
+}
+
+/* A number of Slurm's JSON: plain, or {"set": true, "number": N}. */
+static bool _num(json_object *o, const char *key, int64_t *out)
+{
+	json_object *v, *n, *set;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return false;
+	if (json_object_is_type(v, json_type_object)) {
+		if (json_object_object_get_ex(v, "set", &set) && !json_object_get_boolean(set))
+			return false;
+		if (!json_object_object_get_ex(v, "number", &n))
+			return false;
+		v = n;
+	}
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+/* A string, or the first of a list of strings ("job_state"). */
+static const char *_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "";
+	if (json_object_is_type(v, json_type_array))
+		v = json_object_array_length(v) ? json_object_array_get_idx(v, 0) : NULL;
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+/* The job's record in squeue --json, or NULL (*all holds the document). */
+static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t n)
+{
+	char *const argv[] = { "squeue", "--json", NULL };
+	const struct fs_run o = { .timeout = 60 };
+	char *out = NULL;
+	json_object *jobs;
+	int rc = fs_run(argv, &o, &out);
+
+	*all = NULL;
+	if (rc) {
+		char how[96];
+
+		snprintf(why, n, "squeue --json: %s", fs_run_status(rc, how, sizeof(how)));
+		free(out);
+		return NULL;
+	}
+	*all = out ? json_tokener_parse(out) : NULL;
+	free(out);
+	if (!*all || !json_object_object_get_ex(*all, "jobs", &jobs) ||
+	    !json_object_is_type(jobs, json_type_array)) {
+		snprintf(why, n, "squeue --json: not the JSON of Slurm's data_parser (no \"jobs\" list)");
+		return NULL;
+	}
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		json_object *j = json_object_array_get_idx(jobs, i);
+		int64_t v;
+
+		if (_num(j, "job_id", &v) && v == (int64_t)id)
+			return j;
+	}
+	snprintf(why, n, "job %u: not known to slurmctld (ended more than MinJobAge ago, or "
+		 "never submitted)", id);
+	return NULL;
+}
+
+/* Per node: name, CPUs, the cores by socket, gres, from job_resources of
+ * either schema. */
+struct node_use {
+	char name[128];
+	int64_t cpus;
+	char cores[512];	/* "s0:c0,c1 s1:c8" */
+	char gres[256];
+};
+
+static bool _allocated(json_object *st)
+{
+	if (json_object_is_type(st, json_type_string))
+		return strstr(json_object_get_string(st), "allocated") ||
+		       strstr(json_object_get_string(st), "ALLOCATED");
+	for (size_t i = 0; json_object_is_type(st, json_type_array) &&
+	     i < json_object_array_length(st); i++)
+		if (_allocated(json_object_array_get_idx(st, i)))
+			return true;
+	return false;
+}
+
+/* The allocated cores of one node: sockets{"0": {cores{"0": "allocated"}}}
+ * (0.0.38-0.0.39) or sockets[{index, cores[{index, status[]}]}]. */
+static int _cores(json_object *a, char *out, size_t n)
+{
+	json_object *socks;
+	size_t o = 0;
+	int count = 0;
+
+	out[0] = '\0';
+	if (!json_object_object_get_ex(a, "sockets", &socks) || !socks)
+		return 0;
+	if (json_object_is_type(socks, json_type_object)) {
+		json_object_object_foreach(socks, sk, sv) {
+			json_object *cores;
+			bool first = true;
+
+			if (!json_object_object_get_ex(sv, "cores", &cores) ||
+			    !json_object_is_type(cores, json_type_object))
+				continue;
+			json_object_object_foreach(cores, ck, cv) {
+				if (!_allocated(cv) || o + 16 >= n)
+					continue;
+				if (first)
+					o += (size_t)snprintf(out + o, n - o, "%ss%s:", o ? " " : "", sk);
+				o += (size_t)snprintf(out + o, n - o, "%sc%s", first ? "" : ",", ck);
+				first = false;
+				count++;
+			}
+		}
+	} else if (json_object_is_type(socks, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(socks); i++) {
+			json_object *sv = json_object_array_get_idx(socks, i), *cores;
+			int64_t si = (int64_t)i;
+			bool first = true;
+
+			_num(sv, "index", &si);
+			if (!json_object_object_get_ex(sv, "cores", &cores) ||
+			    !json_object_is_type(cores, json_type_array))
+				continue;
+			for (size_t k = 0; k < json_object_array_length(cores); k++) {
+				json_object *cv = json_object_array_get_idx(cores, k), *status;
+				int64_t ci = (int64_t)k;
+
+				_num(cv, "index", &ci);
+				if (!json_object_object_get_ex(cv, "status", &status) ||
+				    !_allocated(status) || o + 24 >= n)
+					continue;
+				if (first)
+					o += (size_t)snprintf(out + o, n - o, "%ss%" PRId64 ":", o ? " " : "", si);
+				o += (size_t)snprintf(out + o, n - o, "%sc%" PRId64, first ? "" : ",", ci);
+				first = false;
+				count++;
+			}
+		}
+	}
+	return count;
+}
+
+static int _nodes_used(json_object *j, struct node_use *u, int max)
+{
+	json_object *res, *nodes, *list = NULL, *gres = NULL;
+	int n = 0;
+
+	if (!json_object_object_get_ex(j, "job_resources", &res) || !res)
+		return 0;
+	/* 0.0.38-0.0.39: allocated_nodes[]{nodename, cpus}; later:
+	   nodes{allocation[]{name, cpus{count}}} */
+	if (!json_object_object_get_ex(res, "allocated_nodes", &list) &&
+	    json_object_object_get_ex(res, "nodes", &nodes) &&
+	    json_object_is_type(nodes, json_type_object))
+		json_object_object_get_ex(nodes, "allocation", &list);
+	json_object_object_get_ex(j, "gres_detail", &gres);
+	for (size_t i = 0; list && json_object_is_type(list, json_type_array) &&
+	     i < json_object_array_length(list) && n < max; i++) {
+		json_object *a = json_object_array_get_idx(list, i), *c;
+		const char *name = _str(a, "nodename");
+		int64_t cpus = -1;
+
+		if (!*name)
+			name = _str(a, "name");
+		int cores;
+
+		if (!_num(a, "cpus", &cpus) && json_object_object_get_ex(a, "cpus", &c))
+			_num(c, "count", &cpus);
+		snprintf(u[n].name, sizeof(u[n].name), "%s", name);
+		cores = _cores(a, u[n].cores, sizeof(u[n].cores));
+		u[n].cpus = cpus >= 0 ? cpus : cores ? cores : -1;
+		u[n].gres[0] = '\0';
+		if (gres && json_object_is_type(gres, json_type_array) &&
+		    i < json_object_array_length(gres))
+			snprintf(u[n].gres, sizeof(u[n].gres), "%s",
+				 json_object_get_string(json_object_array_get_idx(gres, i)));
+		n++;
+	}
+	return n;
+}
+
+static char *_time(int64_t t, char *buf, size_t n)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (t <= 0 || !localtime_r(&tt, &tm))
+		snprintf(buf, n, "-");
+	else
+		strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+	return buf;
+}
+
+/* fabsched's notes in a SystemComment ("fabsched: ..." parts), into @out. */
+static void _notes(const char *sc, json_object *arr, FILE *text)
+{
+	const char *p = sc;
+
+	while (p && (p = strstr(p, "fabsched: "))) {
+		const char *end = strstr(p, "; fabsched: ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (arr)
+			json_object_array_add(arr, json_object_new_string_len(p, (int)len));
+		if (text)
+			fprintf(text, "  note       %.*s\n", (int)len, p);
+		p += len;
+	}
+}
+
+/* The partition's line of the locality record: got of count. */
+static bool _record(const char *path, const char *part, unsigned *got, unsigned *count)
+{
+	struct fse_ledger *l = fse_ledger_new(0);
+	FILE *f = path ? fopen(path, "re") : NULL;
+	char err[512];
+	bool ok = false;
+
+	if (l && f) {
+		fse_ledger_read(l, f, path, err, sizeof(err));
+		for (int k = 0; k < fse_ledger_nparts(l); k++) {
+			double s;
+
+			if (strcmp(fse_ledger_part_name(l, k), part))
+				continue;
+			s = fse_share_get(fse_ledger_share(l, k), count);
+			*got = (unsigned)(s * *count + 0.5);
+			ok = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	fse_ledger_free(l);
+	return ok;
+}
+
+static char *_state_path(void)
+{
+	char *const argv[] = { "scontrol", "show", "config", NULL };
+	const struct fs_run o = { .timeout = 60 };
+	char *out = NULL, *save = NULL, *path = NULL;
+
+	if (fs_run(argv, &o, &out) == 0)
+		for (char *l = strtok_r(out, "\n", &save); l && !path; l = strtok_r(NULL, "\n", &save)) {
+			char *v;
+
+			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
+				continue;
+			for (v++; *v == ' '; v++)
+				;
+			if (asprintf(&path, "%s/" FSE_SHARE_FILE, v) < 0)
+				path = NULL;
+		}
+	free(out);
+	return path;
+}
+
+/* Racks, pods and the most switch hops between two of the nodes' leaves. */
+static void _place(const struct fst_model *m, const char *nodes, json_object *jo, FILE *text)
+{
+	char **names = NULL, err[256], racks[1024] = "", pods[1024] = "";
+	int n = 0, leaves[256], nl = 0, nr = 0, np = 0, hops = 0, unknown = 0;
+	int rk[256], pd[256];
+	json_object *jr = json_object_new_array(), *jp = json_object_new_array();
+
+	if (m && !fst_hostlist_expand(nodes, &names, &n, err, sizeof(err))) {
+		for (int i = 0; i < n; i++) {
+			int h = fst_find_host(m, names[i]), k;
+
+			if (h < 0) {
+				unknown++;
+				continue;
+			}
+			for (k = 0; k < nl && leaves[k] != m->hosts[h].leaf; k++)
+				;
+			if (k == nl && nl < 256)
+				leaves[nl++] = m->hosts[h].leaf;
+			for (k = 0; k < nr && rk[k] != m->hosts[h].rack; k++)
+				;
+			if (k == nr && nr < 256 && m->hosts[h].rack >= 0) {
+				rk[nr++] = m->hosts[h].rack;
+				json_object_array_add(jr, json_object_new_string(m->racks[m->hosts[h].rack].name));
+				snprintf(racks + strlen(racks), sizeof(racks) - strlen(racks), "%s%s",
+					 nr > 1 ? "," : "", m->racks[m->hosts[h].rack].name);
+			}
+			for (k = 0; k < np && pd[k] != m->hosts[h].pod; k++)
+				;
+			if (k == np && np < 256 && m->hosts[h].pod >= 0) {
+				pd[np++] = m->hosts[h].pod;
+				json_object_array_add(jp, json_object_new_string(m->pods[m->hosts[h].pod].name));
+				snprintf(pods + strlen(pods), sizeof(pods) - strlen(pods), "%s%s",
+					 np > 1 ? "," : "", m->pods[m->hosts[h].pod].name);
+			}
+		}
+		for (int a = 0; a < nl; a++)
+			for (int b = a + 1; b < nl; b++) {
+				int d = fst_switch_hops(m, leaves[a], leaves[b]);
+
+				if (d > hops)
+					hops = d;
+			}
+		fst_strv_free(names, n);
+	}
+	json_object_object_add(jo, "racks", jr);
+	json_object_object_add(jo, "pods", jp);
+	json_object_object_add(jo, "switch_hops", m && n ? json_object_new_int(hops) : NULL);
+	json_object_object_add(jo, "nodes_not_in_model", json_object_new_int(unknown));
+	if (text && m) {
+		fprintf(text, "  racks      %d (%s)\n  pods       %d (%s)\n", nr, racks, np, pods);
+		fprintf(text, "  hops       %d switch-to-switch link(s) at most between two of its nodes\n",
+			hops);
+		if (unknown)
+			fprintf(text, "  note       %d node(s) not in the fabric model\n", unknown);
+	}
+}
+
+static int _run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "conf", required_argument, NULL, 'c' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "state", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *st, *part;
+	bool as_json = false;
+	struct fs_errors *errs;
+	struct fs_conf *conf = NULL;
+	struct fst_model *m = NULL;
+	json_object *all = NULL, *j, *jo;
+	char why[1024], t1[32], t2[32], *spath = NULL, *end;
+	struct node_use use[256];
+	int64_t submit = 0, eligible = 0, start = 0, endt = 0;
+	unsigned long id;
+	FILE *text;
+	int c, nuse;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': as_json = true; break;
+		case 'c': conf_path = optarg; break;
+		case 'm': model_path = optarg; break;
+		case 's': state = optarg; break;
+		case 'h': _usage(stdout); return FS_EXIT_OK;
+		default: _usage(stderr); return FS_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		_usage(stderr);
+		return FS_EXIT_USAGE;
+	}
+	errno = 0;
+	id = strtoul(argv[optind], &end, 10);
+	if (errno || *end || !id || id > UINT32_MAX) {
+		fprintf(stderr, "fabsched job: '%s': not a job id; expected a number from 1 to %u\n",
+			argv[optind], UINT32_MAX);
+		return FS_EXIT_USAGE;
+	}
+	if (!(j = _find_job((uint32_t)id, &all, why, sizeof(why)))) {
+		fprintf(stderr, "fabsched job: %s\n", why);
+		json_object_put(all);
+		return FS_EXIT_INPUT;
+	}
+	errs = fs_errors_new();
+	if (errs && fs_conf_load(conf_path, &conf, errs) && fs_errors_count(errs))
+		fprintf(stderr, "fabsched job: %s (settings of fabsched.conf not shown)\n",
+			fs_errors_get(errs, 0));
+	fs_errors_free(errs);
+	if (!model_path && conf)
+		model_path = fs_conf_get_str(conf, "FabricModel");
+	if (model_path && fst_json_read_file(&m, model_path, why, sizeof(why)))
+		fprintf(stderr, "fabsched job: %s (racks not shown)\n", why);
+	st = _str(j, "job_state");
+	part = _str(j, "partition");
+	_num(j, "submit_time", &submit);
+	_num(j, "eligible_time", &eligible);
+	_num(j, "start_time", &start);
+	_num(j, "end_time", &endt);
+	text = as_json ? NULL : stdout;
+	jo = json_object_new_object();
+	json_object_object_add(jo, "job_id", json_object_new_int64((int64_t)id));
+	json_object_object_add(jo, "name", json_object_new_string(_str(j, "name")));
+	json_object_object_add(jo, "user", json_object_new_string(_str(j, "user_name")));
+	json_object_object_add(jo, "partition", json_object_new_string(part));
+	json_object_object_add(jo, "state", json_object_new_string(st));
+	json_object_object_add(jo, "reason", json_object_new_string(_str(j, "state_reason")));
+	json_object_object_add(jo, "submit_time", json_object_new_int64(submit));
+	if (text)
+		fprintf(text, "job %lu (%s) of %s, partition %s: %s\n  submitted  %s\n", id,
+			_str(j, "name"), _str(j, "user_name"), part, st, _time(submit, t1, sizeof(t1)));
+	{
+		json_object *notes = json_object_new_array();
+
+		_notes(_str(j, "system_comment"), notes, text);
+		json_object_object_add(jo, "fabsched_notes", notes);
+	}
+	if (!strcmp(st, "PENDING")) {
+		int64_t since = eligible > 0 ? eligible : submit;
+		uint64_t wait = 0, ppm = 0;
+		json_object *w = json_object_new_object();
+		unsigned got = 0, count = 0;
+		bool has_loc = conf && !fs_conf_part_get_uint(conf, part, "LocalityWait", &wait);
+
+		if (conf)
+			fs_conf_part_get_uint(conf, part, "LocalityTarget", &ppm);
+		json_object_object_add(w, "locality", conf ? json_object_new_string(
+			fs_conf_part_get_str(conf, part, "Locality") ?: "any") : NULL);
+		json_object_object_add(w, "since", json_object_new_int64(since));
+		json_object_object_add(w, "until", has_loc && wait != FS_DURATION_INFINITE ?
+				       json_object_new_int64(since + (int64_t)wait) : NULL);
+		if (text)
+			fprintf(text, "  waits      since %s, until %s (Locality %s, LocalityWait %s of "
+				"partition %s)\n", _time(since, t1, sizeof(t1)),
+				has_loc && wait != FS_DURATION_INFINITE ?
+				_time(since + (int64_t)wait, t2, sizeof(t2)) : "no bound",
+				conf ? fs_conf_part_get_str(conf, part, "Locality") ?: "any" : "?",
+				conf ? fs_conf_part_get_str(conf, part, "LocalityWait") ?: "0" : "?", part);
+		if (!state)
+			state = spath = _state_path();
+		if (_record(state, part, &got, &count)) {
+			json_object_object_add(w, "record_got_domain", json_object_new_int((int)got));
+			json_object_object_add(w, "record_jobs", json_object_new_int((int)count));
+			if (text)
+				fprintf(text, "  share      %u of the last %u jobs of %s that fit one domain "
+					"got one%s\n", got, count, part, ppm ? "" : " (no LocalityTarget)");
+		}
+		json_object_object_add(w, "target", ppm ? json_object_new_double((double)ppm / 1e6) : NULL);
+		if (text && ppm)
+			fprintf(text, "  target     LocalityTarget %g%%\n", (double)ppm / 1e4);
+		json_object_object_add(jo, "waiting", w);
+	} else {
+		const char *nodes = _str(j, "nodes");
+
+		json_object_object_add(jo, "nodes", json_object_new_string(nodes));
+		json_object_object_add(jo, "start_time", json_object_new_int64(start));
+		json_object_object_add(jo, "end_time", json_object_new_int64(endt));
+		if (text)
+			fprintf(text, "  started    %s on %s\n", _time(start, t1, sizeof(t1)), nodes);
+		_place(m, nodes, jo, text);
+		nuse = _nodes_used(j, use, 256);
+		{
+			json_object *per = json_object_new_array();
+
+			for (int i = 0; i < nuse; i++) {
+				json_object *u = json_object_new_object();
+
+				json_object_object_add(u, "name", json_object_new_string(use[i].name));
+				json_object_object_add(u, "cpus", use[i].cpus >= 0 ?
+						       json_object_new_int64(use[i].cpus) : NULL);
+				json_object_object_add(u, "cores", json_object_new_string(use[i].cores));
+				json_object_object_add(u, "gres", json_object_new_string(use[i].gres));
+				json_object_array_add(per, u);
+				if (text)
+					fprintf(text, "  %-10s cpus %s%s%s%s%s\n", use[i].name,
+						use[i].cpus >= 0 ? (snprintf(t1, sizeof(t1), "%" PRId64,
+									     use[i].cpus), t1) : "?",
+						use[i].cores[0] ? "  cores " : "", use[i].cores,
+						use[i].gres[0] ? "  gres " : "", use[i].gres);
+			}
+			json_object_object_add(jo, "per_node", per);
+		}
+	}
+	if (as_json)
+		printf("%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(jo);
+	json_object_put(all);
+	fst_model_free(m);
+	fs_conf_destroy(conf);
+	free(spath);
+	return FS_EXIT_OK;
+}
+
+const struct fs_cmd fs_cmd_job = {
+	.name = "job",
+	.summary = "what fabsched decided for one job, and why",
+	.run = _run,
+	.usage = _usage,
+};
