@@ -353,6 +353,8 @@ static void _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages)
 {
 	size_t i;
 
+	if (!pages)
+		return;		/* hugepages:2m:0 asks for no page */
 	for (i = 0; i < p->n && p->a[i].page_kb != page_kb; i++)
 		;
 	if (i == p->n) {
