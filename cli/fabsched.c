@@ -14,6 +14,7 @@ static const struct fs_cmd *const _cmds[] = {
 	&fs_cmd_sim,
 	&fs_cmd_metrics,
 	&fs_cmd_job,
+	&fs_cmd_show,
 	NULL
 };
 

@@ -23,5 +23,6 @@ extern const struct fs_cmd fs_cmd_config;
 extern const struct fs_cmd fs_cmd_sim;
 extern const struct fs_cmd fs_cmd_metrics;
 extern const struct fs_cmd fs_cmd_job;
+extern const struct fs_cmd fs_cmd_show;
 
 #endif

@@ -4,7 +4,9 @@
 # switches of 4 hosts under 2 spines), discover the fabric into fabsched's
 # model, run MPI jobs with srun --mpi=pmix, print where every rank landed
 # (which racks), unplug a cable and let fabsched topo watch drain the node
-# and resume it when the cable is back, and stop the cluster.
+# and resume it when the cable is back, show what fabsched decided for two
+# jobs (fabsched job), the racks (fabsched show, also as an HTML page) and
+# its figures (fabsched metrics), and stop the cluster.
 #
 # Usage (root, Debian 12): scripts/demo.sh [--slurm 24.11.5|25.11.7|26.05.3]
 #   without --slurm, Debian 12's Slurm 22.05; with it, that Slurm release built
@@ -117,4 +119,17 @@ watch_once
 sleep 1
 echo "  n006: $(node_line n006)"
 echo "  n006 features: $(scontrol -o show node n006 | sed -n 's/.*AvailableFeatures=\([^ ]*\).*/\1/p')"
+
+# What fabsched decided and why, and the racks as they are now: a job
+# that runs while they are shown, and the first MPI job, ended
+echo "== what fabsched decided (fabsched job), the racks (fabsched show), the figures (fabsched metrics)"
+long=$(cl_sbatch --user "$DEMO_USER" -J hold-3 -N 3 -t 5 --exclusive -o /dev/null --wrap "sleep 60")
+for _ in $(seq 1 40); do [ "$(cl_job_field "$long" JobState)" = RUNNING ] && break; sleep 0.5; done
+"$fab" job "$long" --conf "$plugdir/fabsched.conf" | sed 's/^/  /'
+"$fab" job "${ids[0]}" --conf "$plugdir/fabsched.conf" | sed 's/^/  /'
+"$fab" show --conf "$plugdir/fabsched.conf" | sed 's/^/  /'
+page=$plugdir/racks.html
+"$fab" show --conf "$plugdir/fabsched.conf" --html "$page" && echo "  the same as a page: $page"
+"$fab" metrics --conf "$plugdir/fabsched.conf" | grep -E '^fabsched_(jobs|locality_share|fabric_(racks|links_degraded))' | sed 's/^/  /'
+scancel "$long"
 exit $rc

@@ -8,7 +8,8 @@ PKGS="build-essential autoconf automake libtool pkg-config dpkg-dev
  slurm-wlm slurmctld slurmd slurm-client libslurm-dev munge libmunge-dev
  hwloc libhwloc-dev libnvme-dev nvme-cli libpmix-dev
  openmpi-bin libopenmpi-dev
- ibsim-utils infiniband-diags opensm python3-prometheus-client libibnetdisc-dev libibumad-dev libibmad-dev libibverbs-dev
+ ibsim-utils infiniband-diags opensm libibnetdisc-dev libibumad-dev libibmad-dev libibverbs-dev
+ python3-prometheus-client chromium python3-pil
  libcmocka-dev libjson-c-dev zlib1g-dev iproute2 util-linux psmisc procps"
 
 missing=""

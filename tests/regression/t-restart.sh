@@ -20,7 +20,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 14
+tap_plan 17
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -153,7 +153,45 @@ print(j["state"], ",".join(j["racks"]), j["switch_hops"], len(j["per_node"]),
       sum(n["cpus"] or 0 for n in j["per_node"]) > 0)' "$WORK/job-a.json" 2>&1)
 tap_is "$got" "RUNNING $ra 0 3 True" "fabsched job $a --json: running in one rack ($ra), 0 switch hops, 3 nodes with their CPUs"
 
-# 12-14: each placement counted once: in the record, or as a decision the
+# 12-14: fabsched show: the racks with each node's state and job, as text
+# and as an HTML page that headless Chromium draws (DOM and screenshot)
+"$FABSCHED" show --conf "$WORK/fabsched.conf" --no-color > "$WORK/show.txt" 2>&1
+tap_diag "$(cat "$WORK/show.txt")"
+tap_ok "grep -q '^rack leaf01, pod .*n001 [a-z]*' '$WORK/show.txt' && grep -q '^rack leaf02' '$WORK/show.txt' && [ \$(grep -o 'job $a' '$WORK/show.txt' | wc -l) = 3 ] && [ \$(grep -o 'job $b' '$WORK/show.txt' | wc -l) = 3 ]" \
+	"fabsched show: both racks, jobs $a and $b on their 3 nodes each"
+"$FABSCHED" show --conf "$WORK/fabsched.conf" --html "$WORK/racks.html" 2>"$WORK/show.err"
+rc=$?
+chrome=$(command -v chromium || command -v chromium-browser)
+if [ -n "$chrome" ] && "$py" -c 'import PIL' 2>/dev/null; then
+	( cd "$WORK" && HOME=$WORK timeout 60 "$chrome" --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --window-size=1000,600 --screenshot="$WORK/racks.png" \
+		"file://$WORK/racks.html" >"$WORK/chrome.log" 2>&1 &&
+	  HOME=$WORK timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --dump-dom \
+		"file://$WORK/racks.html" >"$WORK/racks.dom" 2>>"$WORK/chrome.log" )
+	crc=$?
+	got=$("$py" - "$WORK/racks.dom" "$WORK/racks.png" "$a" <<'EOF2'
+import re, sys
+from PIL import Image
+dom, png, job = open(sys.argv[1]).read(), Image.open(sys.argv[2]).convert("RGB"), sys.argv[3]
+racks = re.findall(r'<g class="rack" data-rack="([^"]+)"', dom)
+mine = re.findall(r'<g class="node" data-node="([^"]+)" data-state="[^"]*" data-jobs="%s" data-fill="(#[0-9a-f]{6})"' % job, dom)
+fill = mine[0][1] if mine else "#000000"
+rgb = tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+px = sum(1 for p in png.getdata() if p == rgb)
+# each node is a 120x34 box (text inside takes a few pixels)
+print(",".join(racks), len(mine), px >= 3 * 120 * 34 * 0.6)
+EOF2
+)
+	tap_is "$rc $crc $got" "0 0 leaf01,leaf02 3 True" \
+		"fabsched show --html: Chromium draws both racks and job $a's 3 nodes in its colour (DOM and screenshot)"
+	tap_diag "$(grep -v '^\[' "$WORK/chrome.log" | head -5)"
+else
+	tap_skip "no chromium or python3-pil: the HTML page is not drawn here"
+fi
+tap_ok "grep -q '<svg' '$WORK/racks.html' && ! grep -v 'xmlns=' '$WORK/racks.html' | grep -qiE 'https?://|<script|<link|src='" \
+	"the page is self-contained: an inline SVG, no script, no link, no network resource"
+
+# 15-17: each placement counted once: in the record, or as a decision the
 # ledger holds until it sees the job started (then it goes to the record)
 tap_is "$(total)" "$total_before" "after the restart the record and ledger hold the $total_before placements they held (record $(SHARE_OF))"
 scancel "$a"
