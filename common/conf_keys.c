@@ -168,6 +168,12 @@ const struct fs_conf_key fsc_keys[] = {
 		 "node (2m:64,1g:1: Type=2mx64 and 1g), so that one request "
 		 "in pages fits mixed nodes; unset: each node the least unit "
 		 "that fits Slurm's 1024 per node" },
+	{ .name = "MetricsTextfile", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH,
+	  .doc = "file the prolog and epilog keep the node's figures in, as "
+		 "Prometheus text for node_exporter's textfile collector "
+		 "(e.g. /var/lib/prometheus/node-exporter/fabsched.prom); "
+		 "unset: none" },
 	{ .name = "ScratchBase", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_PATH, .def = "/scratch",
 	  .doc = "directory under which per-job scratch volumes are mounted" },

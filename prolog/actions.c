@@ -187,10 +187,12 @@ static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	p->state = FS_PL_POOL_HELD;
 	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
 		return -1;
-	if (p->added < p->want)
+	if (p->added < p->want) {
+		ctx->hugepages_short = true;
 		return fs_errf(msg, msgsz, "node %s: asked %" PRIu64 " pages of "
 				 "%" PRIu64 "kB, got %" PRIu64, node, p->want,
 				 p->page_kb, p->added);
+	}
 	fs_pl_log(ctx, l->jobid, "node %s: reserved %" PRIu64 " pages of %"
 		  PRIu64 "kB (%" PRIu64 " -> %" PRIu64 ")", node, p->want,
 		  p->page_kb, cur, got);

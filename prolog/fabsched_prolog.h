@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "fs_err.h"
@@ -259,10 +260,37 @@ struct fs_pl_rdma_want {
 /* What the checks found. */
 struct fs_pl_rdma_got {
 	unsigned nports;	/* ports checked */
+	unsigned inactive;	/* of them, not ACTIVE */
 	unsigned npkey;		/* InfiniBand ports whose P_Key table held it */
 	int pkey_index;		/* its index, the same in every such table;
 				   -1: none, or the indexes differ */
 };
+
+/* ------------------------------------------------------------ metrics */
+/*
+ * The node's figures across runs of the prolog and epilog, kept in
+ * <StateDir>/metrics (under the helpers' lock) and written, when
+ * MetricsTextfile is set, as Prometheus text for node_exporter's textfile
+ * collector (a new file renamed over it): per helper a histogram of run
+ * seconds and a count of failed runs; hugepage reservations short of the
+ * pages asked; scratch volumes set up; HCA ports found not ACTIVE.
+ */
+#define FS_PL_METRICS_BUCKETS 10
+struct fs_pl_metrics {
+	uint64_t runs[2], failed[2];	/* [0] prolog, [1] epilog */
+	double seconds[2];
+	uint64_t bucket[2][FS_PL_METRICS_BUCKETS];	/* cumulative */
+	uint64_t hugepages_short, scratch_set_up, ports_inactive;
+};
+extern const double fs_pl_metrics_le[FS_PL_METRICS_BUCKETS];
+void fs_pl_metrics_add(struct fs_pl_metrics *mx, int helper, double secs, bool failed);
+int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *msg, size_t msgsz);
+void fs_pl_metrics_write_state(const struct fs_pl_metrics *mx, FILE *f);
+void fs_pl_metrics_write_prom(const struct fs_pl_metrics *mx, FILE *f);
+struct fs_pl_ctx;
+/* Count one run of @helper (0 prolog, 1 epilog) that took @secs, with the
+ * ctx's flags, and rewrite the textfile; logged, never fatal. */
+void fs_pl_metrics_record(struct fs_pl_ctx *ctx, int helper, double secs, bool failed);
 
 /* ------------------------------------------------------------ context */
 
@@ -308,6 +336,12 @@ struct fs_pl_ctx {
 	   (squeue); NULL: only --running is known. */
 	int (*running_jobs)(const char *query, const char *node, char **out);
 	char scratch_path[FS_PL_PATH]; /* out of fs_pl_prolog: "" none */
+	/* Node metrics (MetricsTextfile; NULL: none), and what this run
+	   counts toward them (set by the steps). */
+	const char *metrics_file;
+	struct timespec started;	/* when the program started (CLOCK_MONOTONIC) */
+	bool hugepages_short;	/* a pool could not grow by the pages asked */
+	bool scratch_set_up;	/* a scratch volume was mounted */
 	/* RDMA: least port rate in Mb/s (RdmaRate; 0: no rate check); out
 	   of fs_pl_prolog: what the port checks found */
 	uint64_t rdma_rate;

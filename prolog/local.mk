@@ -23,6 +23,7 @@ prolog_libfabsched_prolog_la_SOURCES = \
 	prolog/rdma.c \
 	prolog/scratch.c \
 	prolog/nvme.c \
+	prolog/metrics.c \
 	prolog/main.c
 prolog_libfabsched_prolog_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog -I$(top_srcdir)/gres
 prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC $(LIBNVME_CFLAGS)

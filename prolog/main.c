@@ -136,6 +136,8 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 	ctx->state_dir = sd ? sd : fs_conf_get_str(a->cf, "StateDir");
 	ctx->mount_base = mb ? mb : fs_conf_get_str(a->cf, "HugepageMountBase");
 	ctx->scratch_base = sb ? sb : fs_conf_get_str(a->cf, "ScratchBase");
+	ctx->metrics_file = fs_conf_get_str(a->cf, "MetricsTextfile");
+	clock_gettime(CLOCK_MONOTONIC, &ctx->started);
 	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
 	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
 	    ctx->scratch_base[0] != '/') {
@@ -253,6 +255,25 @@ static int _task(struct fs_pl_ctx *ctx, struct args *a)
 	return 0;
 }
 
+/* One run of the prolog (0) or epilog (1) into the node's metrics, under
+ * the helpers' lock. */
+static void _metrics(struct fs_pl_ctx *ctx, int helper, int rc)
+{
+	struct timespec now;
+	char msg[FS_MSG_SIZE];
+
+	if (!ctx->metrics_file || !*ctx->metrics_file)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (fs_pl_lock(ctx, msg, sizeof(msg))) {
+		fs_pl_log(ctx, 0, "metrics: %s", msg);
+		return;
+	}
+	fs_pl_metrics_record(ctx, helper, (double)(now.tv_sec - ctx->started.tv_sec) +
+			     (now.tv_nsec - ctx->started.tv_nsec) / 1e9, rc != 0);
+	fs_pl_unlock(ctx);
+}
+
 int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 {
 	struct fs_pl_ctx ctx;
@@ -265,8 +286,9 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	if (rc)
 		return rc == 3 ? 0 : rc;
 	if (a.task || (sc && !strcmp(sc, "prolog_task"))) {
-		rc = _task(&ctx, &a);
-		goto out;
+		rc = _task(&ctx, &a);	/* as the user: no node metrics */
+		fs_conf_destroy(a.cf);
+		return rc;
 	}
 	if (fs_pl_job_from_env(_getenv, fs_pl_mem_kb(), &job, msg, sizeof(msg))) {
 		const char *id = getenv("SLURM_JOB_ID");
@@ -311,6 +333,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	}
 	fs_pl_unlock(&ctx);
 out:
+	_metrics(&ctx, 0, rc);
 	fs_conf_destroy(a.cf);
 	return rc;
 }
@@ -351,6 +374,7 @@ int fs_pl_main_epilog(int argc, char **argv, struct fs_pl_ctx *seam)
 	}
 	fs_pl_unlock(&ctx);
 out:
+	_metrics(&ctx, 1, rc);
 	fs_conf_destroy(a.cf);
 	return rc;
 }

@@ -164,6 +164,7 @@ static int _check_port(const char *root, const char *dev,
 	uint64_t mbps;
 
 	got->nports++;
+	got->inactive += !p->active;
 	if (!p->active)
 		return fs_errf(msg, msgsz, "RDMA device %s port %u: state %s "
 				 "(physical state %s), expected ACTIVE", dev,

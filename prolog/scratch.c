@@ -182,6 +182,7 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		return -1;
 	fs_pl_log(ctx, l->jobid, "scratch: %s (%s) mounted at %s for uid %u",
 		  r->dev, fs_scratch_fs_name(r->fs), r->path, (unsigned)l->uid);
+	ctx->scratch_set_up = true;
 	_checkpoint(ctx, "scratch-mount");
 	if (path_out)
 		snprintf(path_out, pathsz, "%s", r->path);

@@ -21,7 +21,7 @@ fi
 # the machine's pools: one test at a time changes them (see test_prolog_real.sh)
 exec 9>>/run/lock/fabsched-hugepages-test.lock
 flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
-tap_plan 30
+tap_plan 31
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_PROLOG_TEST_DIR:-/var/lib/fabsched-test/prolog}
@@ -42,7 +42,9 @@ cp -r "$FIX/sysfs/nohca" "$STAGE/sysfs/n002"
 cp -r "$FIX/sysfs/32em64t" "$STAGE/sysfs/n003"
 chmod -R a+rX "$STAGE"
 chmod 0700 "$STAGE/out"
-printf 'StateDir=%s/state\nHugepageMountBase=%s/mnt\n' "$STAGE" "$STAGE" > "$STAGE/fabsched.conf"
+mkdir -p "$STAGE/prom" && chmod 0755 "$STAGE/prom"
+printf 'StateDir=%s/state\nHugepageMountBase=%s/mnt\nMetricsTextfile=%s/prom/fabsched.prom\n' \
+	"$STAGE" "$STAGE" "$STAGE" > "$STAGE/fabsched.conf"
 for p in prolog epilog; do
 	cat > "$STAGE/$p" <<EOF
 #!/bin/sh
@@ -236,12 +238,40 @@ scontrol update nodename=n003 state=resume >/dev/null 2>&1
 # fabsched-sweep with the controller's view: nothing to release, exit 0
 wait_back
 FABSCHED_CONF=$STAGE/fabsched.conf "$STAGE/bin/fabsched-sweep" --node n001 > "$STAGE/out/sweep.log" 2>&1
-tap_ok $? "fabsched-sweep (squeue query) finds nothing left: $(tail -1 "$STAGE/out/sweep.log")"
+tap_ok $? "fabsched-sweep finds no ledger left (and asks Slurm nothing then): $(tail -1 "$STAGE/out/sweep.log")"
+
+# the node's figures (MetricsTextfile), read with Prometheus' own parser:
+# every prolog and epilog run counted, the failed ones, the port found DOWN
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if "$py" -c 'import prometheus_client.parser' 2>/dev/null; then
+	got=$("$py" - "$STAGE/prom/fabsched.prom" <<'EOF2'
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+v = {}
+for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
+    for s in fam.samples:
+        v[(s.name, tuple(sorted(s.labels.items())))] = s.value
+def g(name, **labels):
+    return v.get((name, tuple(sorted(labels.items()))), -1)
+runs = g("fabsched_helper_run_seconds_count", helper="prolog")
+inf = g("fabsched_helper_run_seconds_bucket", helper="prolog", le="+Inf")
+print(int(runs >= 10 and inf == runs and g("fabsched_helper_run_seconds_count", helper="epilog") >= 8),
+      int(g("fabsched_helper_failures_total", helper="prolog") >= 4),
+      int(g("fabsched_hca_ports_inactive_total") >= 1),
+      int(g("fabsched_hugepage_reservations_short_total") == 0))
+EOF2
+)
+	tap_is "$got" "1 1 1 1" "MetricsTextfile: prolog and epilog runs in the histogram, the failed prologs, the HCA port found DOWN, no short reservation (Prometheus text parser)"
+	tap_diag "$(grep -v '^#' "$STAGE/prom/fabsched.prom" | grep -v '_bucket')"
+else
+	tap_skip "python3-prometheus-client is missing: no Prometheus text parser to read the node's figures with"
+fi
 
 cl_down
 tap_ok "[ \"\$(cat $NODE0)\" = $BASE_PAGES ]" "after the cluster stopped: node0 pool at $BASE_PAGES"
 
-# 26-30: a node counting its pages in units of 64 (HugepageUnits=2m:64, a
+# 27-31: a node counting its pages in units of 64 (HugepageUnits=2m:64, a
 # node of 4096 pages); job_submit/fabsched turns --gres=hugepages:2m:100
 # into 2 units (128 pages), and the prolog reserves exactly the 100 asked
 mkdir -p "$STAGE/sysfs/units/sys/devices/system/node/node0/hugepages/hugepages-2048kB"

@@ -227,6 +227,48 @@ static void test_rdma(void **state)
 	assert_string_equal(_msg, "RDMA device mlx5_0: no port 2");
 }
 
+/* node metrics: runs into the histogram, the state text round trip, the
+ * Prometheus text, a malformed state refused */
+static void test_metrics(void **state)
+{
+	struct fs_pl_metrics mx, back;
+	char *buf = NULL, msg[FS_MSG_SIZE];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&mx, 0, sizeof(mx));
+	fs_pl_metrics_add(&mx, 0, 0.07, false);
+	fs_pl_metrics_add(&mx, 0, 3.0, true);
+	fs_pl_metrics_add(&mx, 1, 0.01, false);
+	mx.ports_inactive = 2;
+	assert_int_equal(mx.runs[0], 2);
+	assert_int_equal(mx.failed[0], 1);
+	assert_int_equal(mx.bucket[0][0], 0);	/* le 0.05 */
+	assert_int_equal(mx.bucket[0][1], 1);	/* le 0.1 */
+	assert_int_equal(mx.bucket[0][6], 2);	/* le 5 */
+	assert_int_equal(mx.bucket[1][0], 1);
+	assert_non_null(f = open_memstream(&buf, &len));
+	fs_pl_metrics_write_state(&mx, f);
+	fclose(f);
+	assert_int_equal(fs_pl_metrics_read(&back, buf, msg, sizeof(msg)), 0);
+	assert_memory_equal(back.bucket, mx.bucket, sizeof(mx.bucket));
+	assert_true(back.runs[0] == 2 && back.failed[0] == 1 && back.ports_inactive == 2);
+	free(buf);
+	buf = NULL;
+	assert_non_null(f = open_memstream(&buf, &len));
+	fs_pl_metrics_write_prom(&mx, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "fabsched_helper_run_seconds_bucket{helper=\"prolog\",le=\"0.1\"} 1\n"));
+	assert_non_null(strstr(buf, "fabsched_helper_run_seconds_bucket{helper=\"prolog\",le=\"+Inf\"} 2\n"));
+	assert_non_null(strstr(buf, "fabsched_helper_failures_total{helper=\"prolog\"} 1\n"));
+	assert_non_null(strstr(buf, "fabsched_hca_ports_inactive_total 2\n"));
+	free(buf);
+	assert_int_equal(fs_pl_metrics_read(&back, "runs prolog 1 0 0.5 1 1\n", msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "line 1: not a metrics line; expected"));
+	assert_int_equal(back.runs[0], 0);
+}
+
 int main(void)
 {
 	const char *fix = getenv("FABSCHED_FIXTURES");
@@ -237,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_job_env),
 		cmocka_unit_test(test_ledger_roundtrip),
 		cmocka_unit_test(test_rdma),
+		cmocka_unit_test(test_metrics),
 	};
 
 	snprintf(_root, sizeof(_root), "%s/sysfs/lassen",
