@@ -266,48 +266,17 @@ static void _notes(const char *sc, json_object *arr, FILE *text)
 /* The partition's line of the locality record: got of count. */
 static bool _record(const char *path, const char *part, unsigned *got, unsigned *count)
 {
-	struct fse_ledger *l = fse_ledger_new(0);
-	FILE *f = path ? fopen(path, "re") : NULL;
-	char err[512];
+	char why[512];
+	struct fse_ledger *l = fs_cli_read_record(path, why, sizeof(why));
 	bool ok = false;
 
-	if (l && f) {
-		fse_ledger_read(l, f, path, err, sizeof(err));
-		for (int k = 0; k < fse_ledger_nparts(l); k++) {
-			double s;
-
-			if (strcmp(fse_ledger_part_name(l, k), part))
-				continue;
-			s = fse_share_get(fse_ledger_share(l, k), count);
-			*got = (unsigned)(s * *count + 0.5);
+	for (int k = 0; l && k < fse_ledger_nparts(l) && !ok; k++)
+		if (!strcmp(fse_ledger_part_name(l, k), part)) {
+			fs_cli_record_counts(l, k, got, count);
 			ok = true;
 		}
-	}
-	if (f)
-		fclose(f);
 	fse_ledger_free(l);
 	return ok;
-}
-
-static char *_state_path(void)
-{
-	char *const argv[] = { "scontrol", "show", "config", NULL };
-	const struct fs_run o = { .timeout = 60 };
-	char *out = NULL, *save = NULL, *path = NULL;
-
-	if (fs_run(argv, &o, &out) == 0)
-		for (char *l = strtok_r(out, "\n", &save); l && !path; l = strtok_r(NULL, "\n", &save)) {
-			char *v;
-
-			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
-				continue;
-			for (v++; *v == ' '; v++)
-				;
-			if (asprintf(&path, "%s/" FSE_SHARE_FILE, v) < 0)
-				path = NULL;
-		}
-	free(out);
-	return path;
 }
 
 /* Racks, pods and the most switch hops between two of the nodes' leaves. */
@@ -474,7 +443,7 @@ static int _run(int argc, char **argv)
 				conf ? fs_conf_part_get_str(conf, part, "Locality") ?: "any" : "?",
 				conf ? fs_conf_part_get_str(conf, part, "LocalityWait") ?: "0" : "?", part);
 		if (!state)
-			state = spath = _state_path();
+			state = spath = fs_cli_share_file();
 		if (_record(state, part, &got, &count)) {
 			json_object_object_add(w, "record_got_domain", json_object_new_int((int)got));
 			json_object_object_add(w, "record_jobs", json_object_new_int((int)count));

@@ -166,57 +166,23 @@ static int _jobs(struct metrics *mx)
 	return rc ? -1 : 0;
 }
 
-/* StateSaveLocation from scontrol show config, or NULL. */
-static char *_state_dir(void)
-{
-	char *const argv[] = { "scontrol", "show", "config", NULL };
-	const struct fs_run o = { .timeout = 60 };
-	char *out = NULL, *save = NULL, *dir = NULL;
-
-	if (fs_run(argv, &o, &out) == 0)
-		for (char *l = strtok_r(out, "\n", &save); l && !dir; l = strtok_r(NULL, "\n", &save)) {
-			char *v;
-
-			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
-				continue;
-			for (v++; *v == ' '; v++)
-				;
-			dir = strdup(v);
-		}
-	free(out);
-	return dir;
-}
-
 /* The locality record into the partitions; 0, or -1 with *why. */
 static int _share(struct metrics *mx, const char *path, char *why, size_t n)
 {
-	struct fse_ledger *l = fse_ledger_new(0);
-	FILE *f = fopen(path, "re");
-	int rc = 0;
+	struct fse_ledger *l = fs_cli_read_record(path, why, n);
 
-	if (!l || !f) {
-		snprintf(why, n, "%s: cannot read: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		fse_ledger_free(l);
-		return -1;
-	}
-	if (fse_ledger_read(l, f, path, why, n))
-		rc = -1;	/* well-formed lines taken; the message says what was skipped */
-	fclose(f);
-	for (int k = 0; k < fse_ledger_nparts(l); k++) {
+	for (int k = 0; l && k < fse_ledger_nparts(l); k++) {
 		struct part *p = _part(mx, fse_ledger_part_name(l, k));
 		unsigned count = 0;
-		double share = fse_share_get(fse_ledger_share(l, k), &count);
 
 		if (!p)
 			continue;
 		p->seen_share = true;
-		p->got = (unsigned)(share * count + 0.5);
+		fs_cli_record_counts(l, k, &p->got, &count);
 		p->relaxed = count - p->got;
 	}
 	fse_ledger_free(l);
-	return rc;
+	return !l || why[0] ? -1 : 0;
 }
 
 static void _head(const char *name, const char *type, const char *help)
@@ -291,7 +257,7 @@ static int _run(int argc, char **argv)
 	struct fs_errors *errs = fs_errors_new();
 	struct fs_conf *conf = NULL;
 	struct fst_model *m = NULL;
-	char why[1024] = "", lab[300], *dir = NULL, *spath = NULL, *nodes = NULL;
+	char why[1024] = "", lab[300], *spath = NULL, *nodes = NULL;
 	int c, up;
 
 	optind = 1;
@@ -326,9 +292,8 @@ static int _run(int argc, char **argv)
 		up = _jobs(&mx) == 0;
 		_source("squeue", up, "squeue failed");
 	}
-	if (!state && slurm && (dir = _state_dir()) &&
-	    asprintf(&spath, "%s/" FSE_SHARE_FILE, dir) >= 0)
-		state = spath;
+	if (!state && slurm)
+		state = spath = fs_cli_share_file();
 	if (state) {
 		why[0] = '\0';
 		up = _share(&mx, state, why, sizeof(why)) == 0;
@@ -397,7 +362,6 @@ static int _run(int argc, char **argv)
 	}
 	free(nodes);
 	free(mx.p);
-	free(dir);
 	free(spath);
 	fst_model_free(m);
 	fs_conf_destroy(conf);

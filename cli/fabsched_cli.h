@@ -25,4 +25,16 @@ extern const struct fs_cmd fs_cmd_metrics;
 extern const struct fs_cmd fs_cmd_job;
 extern const struct fs_cmd fs_cmd_show;
 
+/* cli_slurm.c: what `fabsched job` and `fabsched metrics` read from
+ * slurmctld's side.  The locality record's path (FSE_SHARE_FILE in the
+ * StateSaveLocation of `scontrol show config`), malloc'ed, or NULL. */
+char *fs_cli_share_file(void);
+/* The record read into a new ledger (the caller frees it with
+ * fse_ledger_free), or NULL with *why; a partly malformed file gives the
+ * ledger of its good lines and *why. */
+struct fse_ledger;
+struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n);
+/* Partition @k of @l: how many of its last *count jobs got their domain. */
+void fs_cli_record_counts(const struct fse_ledger *l, int k, unsigned *got, unsigned *count);
+
 #endif

@@ -157,6 +157,31 @@ cl_stage_topology() {
 	export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
 }
 
+# ---------------------------------------------------------------- Prometheus text
+# Debian's python3 (where its packages are), also when another comes first in PATH.
+cl_py() { if [ -x /usr/bin/python3 ]; then /usr/bin/python3 "$@"; else python3 "$@"; fi; }
+cl_have_prom() { cl_py -c 'import prometheus_client.parser' 2>/dev/null; }
+# cl_prom FILE SAMPLE...: each sample's value ('name' or 'name{k="v",...}'),
+# read with Prometheus' own text parser (python3-prometheus-client); "-"
+# when the file has no such sample.
+cl_prom() {
+	cl_py - "$@" <<'EOF'
+import re, sys
+from prometheus_client.parser import text_string_to_metric_families
+v = {}
+for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
+    for s in fam.samples:
+        v[(s.name, tuple(sorted(s.labels.items())))] = s.value
+out = []
+for want in sys.argv[2:]:
+    m = re.match(r'([^{]+)(?:\{(.*)\})?$', want)
+    labels = tuple(sorted(re.findall(r'(\w+)="([^"]*)"', m.group(2) or "")))
+    x = v.get((m.group(1), labels))
+    out.append("-" if x is None else "%g" % x)
+print(" ".join(out))
+EOF
+}
+
 # ---------------------------------------------------------------- cluster
 cl_env() { eval "$("$CL" env)"; }
 

@@ -242,26 +242,17 @@ tap_ok $? "fabsched-sweep finds no ledger left (and asks Slurm nothing then): $(
 
 # the node's figures (MetricsTextfile), read with Prometheus' own parser:
 # every prolog and epilog run counted, the failed ones, the port found DOWN
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if "$py" -c 'import prometheus_client.parser' 2>/dev/null; then
-	got=$("$py" - "$STAGE/prom/fabsched.prom" <<'EOF2'
-import sys
-from prometheus_client.parser import text_string_to_metric_families
-v = {}
-for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
-    for s in fam.samples:
-        v[(s.name, tuple(sorted(s.labels.items())))] = s.value
-def g(name, **labels):
-    return v.get((name, tuple(sorted(labels.items()))), -1)
-runs = g("fabsched_helper_run_seconds_count", helper="prolog")
-inf = g("fabsched_helper_run_seconds_bucket", helper="prolog", le="+Inf")
-print(int(runs >= 10 and inf == runs and g("fabsched_helper_run_seconds_count", helper="epilog") >= 8),
-      int(g("fabsched_helper_failures_total", helper="prolog") >= 4),
-      int(g("fabsched_hca_ports_inactive_total") >= 1),
-      int(g("fabsched_hugepage_reservations_short_total") == 0))
-EOF2
-)
+if cl_have_prom; then
+	read -r runs inf epi fail inactive short <<<"$(cl_prom "$STAGE/prom/fabsched.prom" \
+		'fabsched_helper_run_seconds_count{helper="prolog"}' \
+		'fabsched_helper_run_seconds_bucket{helper="prolog",le="+Inf"}' \
+		'fabsched_helper_run_seconds_count{helper="epilog"}' \
+		'fabsched_helper_failures_total{helper="prolog"}' \
+		fabsched_hca_ports_inactive_total fabsched_hugepage_reservations_short_total)"
+	ge() { [ "$1" != - ] && [ "${1%.*}" -ge "$2" ]; }
+	got="$(ge "$runs" 10 && [ "$inf" = "$runs" ] && ge "$epi" 8 && echo 1 || echo 0)"
+	got="$got $(ge "$fail" 4 && echo 1 || echo 0) $(ge "$inactive" 1 && echo 1 || echo 0)"
+	got="$got $([ "$short" = 0 ] && echo 1 || echo 0)"
 	tap_is "$got" "1 1 1 1" "MetricsTextfile: prolog and epilog runs in the histogram, the failed prologs, the HCA port found DOWN, no short reservation (Prometheus text parser)"
 	tap_diag "$(grep -v '^#' "$STAGE/prom/fabsched.prom" | grep -v '_bucket')"
 else

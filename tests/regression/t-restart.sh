@@ -110,28 +110,11 @@ tap_is "$(cl_job_field "$c" SubmitTime)" "$submit_before" "its submit time, from
 # 9: fabsched metrics says the same, parsed by Prometheus' own text parser
 "$FABSCHED" metrics --conf "$WORK/fabsched.conf" > "$WORK/metrics.txt" 2>"$WORK/metrics.err"
 rc=$?
-# Debian's python3 (the package's), also where another one comes first in PATH
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if "$py" -c 'import prometheus_client.parser' 2>/dev/null; then
-	got=$("$py" - "$WORK/metrics.txt" <<'EOF2'
-import sys
-from prometheus_client.parser import text_string_to_metric_families
-v = {}
-for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
-    for s in fam.samples:
-        v[(s.name, tuple(sorted(s.labels.items())))] = s.value
-def g(name, **labels):
-    x = v.get((name, tuple(sorted(labels.items()))))
-    return "-" if x is None else "%g" % x
-print(" ".join([g("fabsched_jobs_running", partition="batch", racks="one"),
-                g("fabsched_jobs_running", partition="batch", racks="several"),
-                g("fabsched_jobs_waiting_locality", partition="batch"),
-                g("fabsched_source_up", source="locality_record"),
-                g("fabsched_fabric_nodes"), g("fabsched_fabric_racks"),
-                g("fabsched_fabric_nodes_absent")]))
-EOF2
-)
+if cl_have_prom; then
+	got=$(cl_prom "$WORK/metrics.txt" 'fabsched_jobs_running{partition="batch",racks="one"}' \
+		'fabsched_jobs_running{partition="batch",racks="several"}' \
+		'fabsched_jobs_waiting_locality{partition="batch"}' 'fabsched_source_up{source="locality_record"}' \
+		fabsched_fabric_nodes fabsched_fabric_racks fabsched_fabric_nodes_absent)
 	tap_is "$rc $got" "0 2 0 1 1 8 2 0" \
 		"fabsched metrics (Prometheus text parser): 2 jobs running in one rack, none across, 1 waiting for its rack, the locality record read, 8 nodes in 2 racks, none absent"
 	tap_diag "$(grep -v '^#' "$WORK/metrics.txt")"
@@ -146,7 +129,7 @@ tap_diag "$(cat "$WORK/job-c.txt")"
 tap_ok "[ $rc -eq 0 ] && grep -q 'PENDING' '$WORK/job-c.txt' && grep -q 'note       fabsched: Locality: waiting for one rack' '$WORK/job-c.txt' && grep -q 'until no bound (Locality rack, LocalityWait INFINITE of partition batch)' '$WORK/job-c.txt' && grep -q 'share      [0-9]* of the last [0-9]* jobs of batch' '$WORK/job-c.txt'" \
 	"fabsched job $c: pending, what it waits for, since when, no bound, the partition's record"
 "$FABSCHED" job "$a" --json --conf "$WORK/fabsched.conf" > "$WORK/job-a.json" 2>&1
-got=$("$py" -c '
+got=$(cl_py -c '
 import json, sys
 j = json.load(open(sys.argv[1]))
 print(j["state"], ",".join(j["racks"]), j["switch_hops"], len(j["per_node"]),
@@ -162,14 +145,14 @@ tap_ok "grep -q '^rack leaf01, pod .*n001 [a-z]*' '$WORK/show.txt' && grep -q '^
 "$FABSCHED" show --conf "$WORK/fabsched.conf" --html "$WORK/racks.html" 2>"$WORK/show.err"
 rc=$?
 chrome=$(command -v chromium || command -v chromium-browser)
-if [ -n "$chrome" ] && "$py" -c 'import PIL' 2>/dev/null; then
+if [ -n "$chrome" ] && cl_py -c 'import PIL' 2>/dev/null; then
 	( cd "$WORK" && HOME=$WORK timeout 60 "$chrome" --headless --no-sandbox --disable-gpu \
 		--hide-scrollbars --window-size=1000,600 --screenshot="$WORK/racks.png" \
 		"file://$WORK/racks.html" >"$WORK/chrome.log" 2>&1 &&
 	  HOME=$WORK timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --dump-dom \
 		"file://$WORK/racks.html" >"$WORK/racks.dom" 2>>"$WORK/chrome.log" )
 	crc=$?
-	got=$("$py" - "$WORK/racks.dom" "$WORK/racks.png" "$a" <<'EOF2'
+	got=$(cl_py - "$WORK/racks.dom" "$WORK/racks.png" "$a" <<'EOF2'
 import re, sys
 from PIL import Image
 dom, png, job = open(sys.argv[1]).read(), Image.open(sys.argv[2]).convert("RGB"), sys.argv[3]

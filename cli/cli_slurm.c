@@ -1,0 +1,62 @@
+/*
+ * cli_slurm.c - what `fabsched job` and `fabsched metrics` read from
+ * slurmctld's side: where its locality record is (scontrol show config,
+ * run without a shell) and the record itself (select/'s reader).
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "fabsched_cli.h"
+#include "fabsched_select.h"
+#include "fs_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *fs_cli_share_file(void)
+{
+	char *const argv[] = { "scontrol", "show", "config", NULL };
+	const struct fs_run o = { .timeout = 60 };
+	char *out = NULL, *save = NULL, *path = NULL;
+
+	if (fs_run(argv, &o, &out) == 0)
+		for (char *l = strtok_r(out, "\n", &save); l && !path; l = strtok_r(NULL, "\n", &save)) {
+			char *v;
+
+			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
+				continue;
+			for (v++; *v == ' '; v++)
+				;
+			if (asprintf(&path, "%s/" FSE_SHARE_FILE, v) < 0)
+				path = NULL;
+		}
+	free(out);
+	return path;
+}
+
+struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n)
+{
+	struct fse_ledger *l = fse_ledger_new(0);
+	FILE *f = path ? fopen(path, "re") : NULL;
+
+	why[0] = '\0';
+	if (!l || !f) {
+		snprintf(why, n, "%s: cannot read: %s", path ? path : "locality record",
+			 path ? strerror(errno) : "StateSaveLocation unknown");
+		if (f)
+			fclose(f);
+		fse_ledger_free(l);
+		return NULL;
+	}
+	fse_ledger_read(l, f, path, why, n);	/* good lines kept; why says what was skipped */
+	fclose(f);
+	return l;
+}
+
+void fs_cli_record_counts(const struct fse_ledger *l, int k, unsigned *got, unsigned *count)
+{
+	double share = fse_share_get(fse_ledger_share(l, k), count);
+
+	*got = (unsigned)(share * *count + 0.5);
+}
