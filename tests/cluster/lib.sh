@@ -128,6 +128,20 @@ cl_require_cmd() {
 	done
 }
 
+# cl_require_hugepages: SKIP unless this machine's node0 2 MiB pool is
+# writable (NODE0, its nr_hugepages), then hold the lock that lets one
+# hugepage test at a time change the machine's pools (fd 9).
+cl_require_hugepages() {
+	NODE0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
+	if [ ! -w "$NODE0" ]; then
+		echo "1..0 # SKIP $NODE0 not writable: no 2 MiB hugepages on this machine"
+		exit 0
+	fi
+	# see test_prolog_real.sh
+	exec 9>>/run/lock/fabsched-hugepages-test.lock
+	flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
+}
+
 # ---------------------------------------------------------------- fabric
 # cl_first_model NODES FABRIC MODEL [CMD...]: the fabric model before the
 # cluster starts (so that slurmctld reads it at start-up): ibsim up on

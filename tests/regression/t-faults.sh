@@ -33,14 +33,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cl_require
 cl_require_build plugins/gres/.libs/gres_hugepages.so \
 	plugins/job_submit/fabsched/.libs/job_submit_fabsched.so prolog/fabsched-prolog
-NODE0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
-if [ ! -w "$NODE0" ]; then
-	echo "1..0 # SKIP $NODE0 not writable: no 2 MiB hugepages on this machine"
-	exit 0
-fi
-# the machine's pools: one test at a time changes them (see test_prolog_real.sh)
-exec 9>>/run/lock/fabsched-hugepages-test.lock
-flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
+cl_require_hugepages
 tap_plan 18
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
