@@ -415,7 +415,7 @@ static int _run(int argc, char **argv)
 
 const struct fs_cmd fs_cmd_topo = {
 	.name = "topo",
-	.summary = "fabric model: discover, export, check, diff",
+	.summary = "fabric model: discover, export, check, diff, watch",
 	.run = _run,
 	.usage = _topo_usage,
 };
