@@ -349,20 +349,26 @@ static int _unit_of_nodes(const struct ent *e, const char *where,
 	return 0;
 }
 
-static void _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages)
+/* The pages asked of one size added up; -1 (with msg) when a new size
+ * would be one more than FS_HP_SIZES_MAX. */
+static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *msg,
+		size_t msgsz)
 {
 	size_t i;
 
 	if (!pages)
-		return;		/* hugepages:2m:0 asks for no page */
+		return 0;	/* hugepages:2m:0 asks for no page */
 	for (i = 0; i < p->n && p->a[i].page_kb != page_kb; i++)
 		;
 	if (i == p->n) {
 		if (p->n == FS_HP_SIZES_MAX)
-			return;		/* refused by _parse: sizes are few */
+			return fs_errf(msg, msgsz, "gres request: more than %d hugepage "
+				       "sizes; expected at most %d page sizes in one "
+				       "request", FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		p->a[p->n++] = (struct fs_hp_ask){ .page_kb = page_kb };
 	}
 	p->a[i].pages += pages;
+	return 0;
 }
 
 /* Does nd hold every entry (in its unit) and the untyped count? */
@@ -530,11 +536,6 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 			p->untyped += e->count;
 			continue;
 		}
-		if (p->n == FS_HP_SIZES_MAX) {
-			fs_errf(msg, msgsz, "gres request: more than %d hugepage "
-				"sizes", FS_HP_SIZES_MAX);
-			goto out;
-		}
 		if (!e->in_pages) {
 			if (e->count > UINT64_MAX / e->per_unit) {
 				fs_errf(msg, msgsz, "gres request \"%s\": too many "
@@ -542,7 +543,8 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 							   e->len));
 				goto out;
 			}
-			_ask(p, e->page_kb, e->count * e->per_unit);
+			if (_ask(p, e->page_kb, e->count * e->per_unit, msg, msgsz))
+				goto out;
 			if (!_type_held(e, nodes, nnodes, &unit)) {
 				char t[32], pg[16];
 
@@ -562,7 +564,8 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 			}
 			continue;
 		}
-		_ask(p, e->page_kb, e->count);
+		if (_ask(p, e->page_kb, e->count, msg, msgsz))
+			goto out;
 		if (_unit_of_nodes(e, where, nodes, nnodes, &unit, msg, msgsz))
 			goto out;
 		if (unit > 1) {
