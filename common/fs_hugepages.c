@@ -133,8 +133,9 @@ int fs_hp_units_parse(const char *key, const char *text,
 				       fs_hp_page_name(u.page_kb, page,
 						       sizeof(page)));
 		if (out->n == FS_HP_SIZES_MAX)
-			return fs_errf(msg, msgsz, "%s: more than %d page sizes",
-				       key, FS_HP_SIZES_MAX);
+			return fs_errf(msg, msgsz, "%s: more than %d page sizes; "
+				       "expected at most %d <size>:<pages> entries",
+				       key, FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		out->u[out->n++] = u;
 		p += len + (p[len] ? 1 : 0);
 		if (!*p && p[-1] == ',')
@@ -170,7 +171,8 @@ int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
 	if (i == nd->n) {
 		if (nd->n == FS_HP_SIZES_MAX)
 			return fs_errf(msg, msgsz, "node %s: more than %d "
-				       "hugepage types", nd->name ? nd->name : "?",
+				       "hugepage types; expected at most %d",
+				       nd->name ? nd->name : "?", FS_HP_SIZES_MAX,
 				       FS_HP_SIZES_MAX);
 		nd->p[nd->n++] = (struct fs_hp_pool){ .page_kb = kb,
 						      .per_unit = per };
@@ -642,9 +644,10 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 			;
 		if (i < *n || *n == FS_HP_SIZES_MAX)
 			return fs_errf(msg, msgsz, "%s=\"%s\": a page size given "
-				       "twice or more than %d sizes", name,
+				       "twice or more than %d sizes; expected each "
+				       "size once, at most %d", name,
 				       fs_escape(esc, sizeof(esc), s, strlen(s)),
-				       FS_HP_SIZES_MAX);
+				       FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		a[(*n)++] = e;
 		p += len + (p[len] ? 1 : 0);
 		if (!*p && p[-1] == ',')
