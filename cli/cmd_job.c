@@ -83,7 +83,8 @@ static const char *_str(json_object *o, const char *key)
 /* The job's record in squeue --json, or NULL (*all holds the document). */
 static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t n)
 {
-	char *const argv[] = { "squeue", "--json", NULL };
+	/* every state: a job that ended is kept MinJobAge, and shown */
+	char *const argv[] = { "squeue", "--json", "--states=all", NULL };
 	const struct fs_run o = { .timeout = 60 };
 	char *out = NULL;
 	json_object *jobs;
@@ -246,8 +247,13 @@ static char *_time(int64_t t, char *buf, size_t n)
 	return buf;
 }
 
-/* fabsched's notes in a SystemComment ("fabsched: ..." parts), into @out. */
-static void _notes(const char *sc, json_object *arr, FILE *text)
+/*
+ * fabsched's notes in a SystemComment ("fabsched: ..." parts), into @out.
+ * A job no longer pending is past its wait: the waiting note, which
+ * slurmctld drops once it sees the job started (on 24.11 and later at its
+ * next placement call), is not shown for it.
+ */
+static void _notes(const char *sc, bool pending, json_object *arr, FILE *text)
 {
 	const char *p = sc;
 
@@ -255,6 +261,10 @@ static void _notes(const char *sc, json_object *arr, FILE *text)
 		const char *end = strstr(p, "; fabsched: ");
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
+		if (!pending && !strncmp(p, FS_WAIT_NOTE, strlen(FS_WAIT_NOTE))) {
+			p += len;
+			continue;
+		}
 		if (arr)
 			json_object_array_add(arr, json_object_new_string_len(p, (int)len));
 		if (text)
@@ -418,7 +428,7 @@ static int _run(int argc, char **argv)
 	{
 		json_object *notes = json_object_new_array();
 
-		_notes(_str(j, "system_comment"), notes, text);
+		_notes(_str(j, "system_comment"), !strcmp(st, "PENDING"), notes, text);
 		json_object_object_add(jo, "fabsched_notes", notes);
 	}
 	if (!strcmp(st, "PENDING")) {

@@ -139,6 +139,24 @@ static bool _ready(void)
 	return fse_ctl_usable(fab.ctl);
 }
 
+#define WAIT_NOTE FS_WAIT_NOTE
+
+/* Drop the waiting note (WAIT_NOTE...) from the job's SystemComment. */
+static void _unwait(job_record_t *job_ptr)
+{
+	char *c = job_ptr->system_comment, *w, *end;
+
+	if (!c || !(w = strstr(c, WAIT_NOTE)))
+		return;
+	end = strstr(w, "; ");
+	if (end)
+		memmove(w, end + 2, strlen(end + 2) + 1);
+	else if (w == c)
+		xfree(job_ptr->system_comment);
+	else
+		w[-2] = '\0';	/* and the "; " before it */
+}
+
 /* slurmctld's job table, for the ledger: looked up, not linked (the
  * commands load the plugins too). */
 static enum fse_job_state _job_state(uint32_t job_id, void *arg)
@@ -155,6 +173,7 @@ static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 	if (j && j->job_resrcs) {
 		debug("%s: %pJ started: counted in its partition's share",
 		      fab.name, j);
+		_unwait(j);	/* its wait is over (see fabric_place) */
 		return FSE_JOB_STARTED;
 	}
 	return FSE_JOB_GONE;
@@ -174,24 +193,6 @@ static void _unnote(job_record_t *job_ptr, const char *note)
 		xfree(job_ptr->system_comment);
 	else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
 		c[lc - ln - 2] = '\0';
-}
-
-#define WAIT_NOTE FS_WAIT_NOTE
-
-/* Drop the waiting note (WAIT_NOTE...) from the job's SystemComment. */
-static void _unwait(job_record_t *job_ptr)
-{
-	char *c = job_ptr->system_comment, *w, *end;
-
-	if (!c || !(w = strstr(c, WAIT_NOTE)))
-		return;
-	end = strstr(w, "; ");
-	if (end)
-		memmove(w, end + 2, strlen(end + 2) + 1);
-	else if (w == c)
-		xfree(job_ptr->system_comment);
-	else
-		w[-2] = '\0';	/* and the "; " before it */
 }
 
 /*
@@ -309,8 +310,13 @@ int fabric_place(const struct fabric_ask *ask)
 	}
 	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
 	_unnote(job_ptr, o.take_back);
-	/* a start (not backfill's planning of a later one) ends the wait */
-	if (o.started && !(job_ptr->bit_flags & BACKFILL_TEST))
+	/*
+	 * A start (not backfill's planning of a later one) ends the wait.
+	 * Where a success may be a will-run or test-only call (!final), the
+	 * job may still wait: its note goes once the ledger sees it holding
+	 * an allocation (_job_state).
+	 */
+	if (o.started && ask->final && !(job_ptr->bit_flags & BACKFILL_TEST))
 		_unwait(job_ptr);
 	if (o.started && o.note)
 		xstrfmtcat(job_ptr->system_comment, "%s%s",
