@@ -131,9 +131,13 @@ const char *fs_conf_default_path(void);
 
 /*
  * Load a configuration file.  path NULL: $FABSCHED_CONF when set and not
- * empty (ignored in setuid programs), else fs_conf_default_path().  A
- * missing default file gives the built-in defaults; a missing file that
- * was named (path or $FABSCHED_CONF) is an error.
+ * empty; else the site's (fabsched.conf(5), FILES): fabsched.conf in the
+ * directory of $SLURM_CONF, in /etc/slurm or in /run/slurm/conf, the first
+ * that has one; else the fabsched.so line of plugstack.conf in one of them
+ * (its conf=FILE, or its Key=Value arguments as the file's lines: how a
+ * configless node gets its settings); else the built-in defaults.  Both
+ * variables are ignored in setuid programs.  A missing file that was
+ * named (path, $FABSCHED_CONF, conf=) is an error.
  * On success *out is a new struct fs_conf; on error *out is NULL and errs
  * (when not NULL) has received one message per problem.
  */

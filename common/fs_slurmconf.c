@@ -29,7 +29,7 @@ const char *fs_slurm_conf_path(void)
 {
 	const char *env = getenv("SLURM_CONF");
 	static const char *const paths[] = { FS_SLURM_CONFDIR "/slurm.conf",
-		"/run/slurm/conf/slurm.conf", NULL };
+		FS_SLURM_CONFIGLESS_DIR "/slurm.conf", NULL };
 
 	if (env && *env)
 		return env;

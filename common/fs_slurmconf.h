@@ -12,6 +12,9 @@
 #ifndef FS_SLURM_CONFDIR
 #define FS_SLURM_CONFDIR "/etc/slurm"
 #endif
+/* A configless node's copy of the controller's files (slurmd's link to
+ * its conf-cache). */
+#define FS_SLURM_CONFIGLESS_DIR "/run/slurm/conf"
 
 /*
  * The slurm.conf in use: $SLURM_CONF when set, else <confdir>/slurm.conf,

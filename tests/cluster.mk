@@ -14,9 +14,10 @@ CLUSTER_TESTS = \
 	tests/regression/t-hugepages.sh \
 	tests/regression/t-prolog.sh \
 	tests/regression/t-faults.sh \
-	tests/regression/t-scratch.sh
+	tests/regression/t-scratch.sh \
+	tests/regression/t-package.sh
 
-EXTRA_DIST += tests/cluster tests/regression tests/slurm-regression
+EXTRA_DIST += tests/cluster tests/regression tests/slurm-regression debian
 
 check-cluster: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(CLUSTER_TESTS)"

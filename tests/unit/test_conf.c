@@ -796,6 +796,92 @@ static void test_load(void **state)
 	fs_errors_free(e);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* No file named: the site's fabsched.conf beside $SLURM_CONF, else the
+ * fabsched.so line of plugstack.conf there (a configless node). */
+static void test_site_search(void **state)
+{
+	char dir[] = "/tmp/fabsched-test-site-XXXXXX", sc[4200], p[4300];
+	struct fs_errors *e = fs_errors_new();
+	struct fs_conf *c = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sc, sizeof(sc), "%s/slurm.conf", dir);
+	put(dir, "slurm.conf", "ClusterName=x\n");
+	unsetenv(FS_CONF_ENV);
+	setenv("SLURM_CONF", sc, 1);
+	/* the arguments of the fabsched.so line, other plugins and comments
+	 * left alone */
+	put(dir, "plugstack.conf",
+	    "# node settings\n"
+	    "optional /usr/lib/x/other.so StateDir=/nope\n"
+	    "required /usr/lib/x86_64-linux-gnu/slurm-wlm/fabsched.so StateDir=/var/lib/fs-site  MetricsTextfile=/var/lib/prom/fs.prom # here\n"
+	    "required fabsched.so StateDir=/second\n");
+	assert_int_equal(fs_conf_load(NULL, &c, e), 0);
+	snprintf(p, sizeof(p), "%s/plugstack.conf:3 (fabsched.so arguments)", dir);
+	assert_string_equal(fs_conf_source(c), p);
+	assert_false(fs_conf_is_builtin(c));
+	assert_string_equal(fs_conf_get_str(c, "StateDir"), "/var/lib/fs-site");
+	assert_string_equal(fs_conf_get_str(c, "MetricsTextfile"), "/var/lib/prom/fs.prom");
+	fs_conf_destroy(c);
+	/* a bad value names the line and the accepted form */
+	put(dir, "plugstack.conf", "required fabsched.so StateDir=relative\n");
+	assert_int_equal(fs_conf_load(NULL, &c, e), -1);
+	assert_null(c);
+	assert_int_equal(fs_errors_count(e), 1);
+	snprintf(p, sizeof(p), "%s/plugstack.conf:1 (fabsched.so arguments):1:", dir);
+	assert_memory_equal(fs_errors_get(e, 0), p, strlen(p));
+	assert_non_null(strstr(fs_errors_get(e, 0), "absolute path"));
+	fs_errors_clear(e);
+	/* conf=FILE on the line: that file, and it must exist */
+	put(dir, "other.conf", "StateDir=/var/lib/fs-other\n");
+	snprintf(p, sizeof(p), "required fabsched.so conf=%s/other.conf StateDir=/ignored\n", dir);
+	put(dir, "plugstack.conf", p);
+	assert_int_equal(fs_conf_load(NULL, &c, e), 0);
+	assert_string_equal(fs_conf_get_str(c, "StateDir"), "/var/lib/fs-other");
+	fs_conf_destroy(c);
+	snprintf(p, sizeof(p), "required fabsched.so conf=%s/missing.conf\n", dir);
+	put(dir, "plugstack.conf", p);
+	assert_int_equal(fs_conf_load(NULL, &c, e), -1);
+	assert_int_equal(errno, ENOENT);
+	fs_errors_clear(e);
+	/* fabsched.conf beside slurm.conf wins over the line */
+	put(dir, "fabsched.conf", "StateDir=/var/lib/fs-file\n");
+	assert_int_equal(fs_conf_load(NULL, &c, e), 0);
+	snprintf(p, sizeof(p), "%s/fabsched.conf", dir);
+	assert_string_equal(fs_conf_source(c), p);
+	assert_string_equal(fs_conf_get_str(c, "StateDir"), "/var/lib/fs-file");
+	fs_conf_destroy(c);
+	/* a line without settings, and no file: the built-in defaults (when
+	 * this machine's own Slurm directory holds no fabsched settings) */
+	unlink(p);
+	put(dir, "plugstack.conf", "required fabsched.so\n");
+	assert_int_equal(fs_conf_load(NULL, &c, e), 0);
+	if (access("/etc/slurm/fabsched.conf", F_OK) && access("/run/slurm/conf/fabsched.conf", F_OK))
+		assert_true(fs_conf_is_builtin(c));
+	fs_conf_destroy(c);
+	/* $SLURM_CONF relative: not a place to look */
+	setenv("SLURM_CONF", "slurm.conf", 1);
+	assert_int_equal(fs_conf_load(NULL, &c, e), 0);
+	fs_conf_destroy(c);
+	unsetenv("SLURM_CONF");
+	assert_int_equal(fs_errors_count(e), 0);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	fs_errors_free(e);
+}
+
 static void test_getters(void **state)
 {
 	struct fs_conf *c = ok("PartitionName=p MaxRacks=3\n");
@@ -1136,6 +1222,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_many_partitions),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_site_search),
 		cmocka_unit_test(test_getters),
 		cmocka_unit_test(test_errors_list),
 		cmocka_unit_test(test_dump),
