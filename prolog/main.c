@@ -56,7 +56,9 @@ static void _usage(const char *prog, FILE *out)
 {
 	fprintf(out,
 		"Usage: %s [options]\n"
-		"  -f, --conf FILE        fabsched.conf (default: $FABSCHED_CONF or %s)\n"
+		"  -f, --conf FILE        fabsched.conf (default: $FABSCHED_CONF, else beside\n"
+		"                         $SLURM_CONF, else %s, else fabsched.so's\n"
+		"                         arguments in plugstack.conf: fabsched.conf(5))\n"
 		"      --state-dir DIR    instead of StateDir\n"
 		"      --mount-base DIR   instead of HugepageMountBase\n"
 		"      --scratch-base DIR instead of ScratchBase\n"

@@ -23,3 +23,11 @@ check-cluster: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(CLUSTER_TESTS)"
 
 .PHONY: check-cluster
+
+# `make bench-ctld`: slurmctld with a 5,000-job queue on 128 emulated nodes,
+# stock Slurm against fabsched (figures, not a test; root; several minutes)
+bench-ctld: all
+	FABSCHED_BUILDDIR=$(abs_top_builddir) FABSCHED_SRCDIR=$(abs_top_srcdir) \
+		$(SHELL) $(top_srcdir)/tests/bench/bench_ctld.sh
+.PHONY: bench-ctld
+EXTRA_DIST += tests/bench/bench_ctld.sh

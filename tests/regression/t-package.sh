@@ -36,7 +36,7 @@ fi
 if [ "$debian" = yes ]; then
 	cl_require_hugepages
 	BASE_PAGES=$(cat "$NODE0")
-	tap_plan 16
+	tap_plan 17
 else
 	tap_plan 3
 fi
@@ -210,7 +210,18 @@ grep -q '^fabsched_helper_run_seconds_count{helper="epilog"} 2$' <<<"$prom" && m
 tap_ok "[ -d '$WORK/state/jobs' ] && [ -z \"\$(ls -A '$WORK/state/jobs')\" ] && [ \$(cat $NODE0) = $BASE_PAGES ] && [ $metrics = 1 ]" \
 	"the epilog gave the pages back (node0 at $BASE_PAGES), StateDir $WORK/state empty, node metrics in $WORK/prom"
 
-# 12: the cluster goes; the packages are purged
+# 12: the sweep as systemd starts it on a configless node, with no
+# SLURM_CONF: it finds slurmd's copy through /run/slurm/conf (the node's own
+# /run/slurm here) and the StateDir of fabsched.so's arguments
+rm -rf "$WORK/state"
+pid=$(cat "$D/nodes/n005/slurmd.pid" 2>/dev/null)
+sweep=$(nsenter -t "$pid" -m env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin /usr/sbin/fabsched-sweep --node n005 2>&1)
+rc=$?
+tap_diag "$sweep"
+tap_ok "[ $rc -eq 0 ] && [ -f '$WORK/state/lock' ] && grep -q '0 ledger(s)' <<<'$sweep'" \
+	"fabsched-sweep without SLURM_CONF, in n005's namespace: StateDir $WORK/state from /run/slurm/conf/plugstack.conf"
+
+# 13: the cluster goes; the packages are purged
 cl_down
 tap_ok $? "cluster down"
 # the state the units' StateDirectory= makes on a node (a ledger in it)
@@ -221,7 +232,7 @@ rm -f "$MARK"
 [ $rc -eq 0 ] || tap_diag "$(cat "$WORK/purge.log")"
 tap_ok "[ $rc -eq 0 ] && ! dpkg-query -W fabsched fabsched-slurm-plugins 2>/dev/null | grep -q ." "dpkg --purge fabsched fabsched-slurm-plugins"
 
-# 14-16: nothing of fabsched left but what the administrator keeps
+# 15-17: nothing of fabsched left but what the administrator keeps
 left=$(for f in $files; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done)
 tap_is "$left" "" "none of the $(wc -w <<<"$files") installed files is left"
 # (where a package's files, units, links and state go; /etc/apt holds the

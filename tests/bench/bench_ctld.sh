@@ -1,0 +1,171 @@
+#!/bin/bash
+# bench_ctld.sh - slurmctld under a real queue, stock Slurm against fabsched,
+# on this build's Slurm release (make bench-ctld; root; not a test).
+#
+# One emulated cluster of BENCH_NODES nodes (default 128) in racks of
+# BENCH_HOSTS (default 8) on a simulated fabric, and a queue of BENCH_JOBS
+# (default 5000) pending whole-node jobs of 1 to 2*BENCH_HOSTS nodes (job
+# arrays of BENCH_ARRAY tasks, sizes and run times mixed), run three ways:
+#   stock       select/cons_tres + topology/tree (topology.conf of the same
+#               fabric), jobs as submitted
+#   stock+sw    the same, and the jobs that fit a rack submitted with
+#               --switches=1@BENCH_WAIT (the strongest stock setup)
+#   fabsched    fabsched's placement (22.05: select/cons_tres_fabric; later:
+#               select/cons_tres + topology/fabric), Locality=rack
+#               LocalityWait=BENCH_WAIT
+# For each, over a window of BENCH_WINDOW seconds (default 120) after the
+# queue is in: sdiag's main and backfill cycle times (mean, max), slurmctld's
+# CPU share and RSS, jobs started per minute, and of the started jobs of 2
+# nodes or more that fit a rack the share that got one.  Then fabsched's cycle times over
+# stock's.  The harness's own start time and memory are printed too.
+# Figures, not a pass/fail test: the machine is shared, compare the ratios.
+set -u
+SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../cluster/lib.sh
+. "$SRC/tests/cluster/lib.sh"
+# shellcheck source=../regression/fabsched-plugins.sh
+. "$SRC/tests/regression/fabsched-plugins.sh"
+cl_require
+cl_require_build
+
+NODES=${BENCH_NODES:-128}
+HOSTS=${BENCH_HOSTS:-8}
+JOBS=${BENCH_JOBS:-5000}
+ARRAY=${BENCH_ARRAY:-100}
+WINDOW=${BENCH_WINDOW:-120}
+WAIT=${BENCH_WAIT:-10:00}
+WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
+LEAVES=$(( (NODES + HOSTS - 1) / HOSTS ))
+SPINES=$(( LEAVES / 4 > 1 ? LEAVES / 4 : 1 ))
+FAB=$FABSCHED_BUILDDIR/cli/fabsched
+WORK=/var/lib/fabsched-test/bench-ctld
+export FABSCHED_CLUSTER_DIR=/var/lib/fabsched-cluster.bench
+D=$FABSCHED_CLUSTER_DIR
+TICK=$(getconf CLK_TCK)
+rm -rf "$WORK" && mkdir -p "$WORK" && chmod 0755 "$WORK"
+
+SIZES=(1 2 4 1 8 2 3 $((HOSTS * 2)) 4 6 1 "$HOSTS" 2 5 12 1)
+MAXSIZE=$(printf '%s\n' "${SIZES[@]}" | sort -n | tail -1)
+[ "$MAXSIZE" -gt "$NODES" ] && MAXSIZE=$NODES
+ctld_pid() { cat "$D/ctld/slurmctld.pid" 2>/dev/null; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
+rss_mib() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
+# sdiag: "<section> <mean> <max>" in microseconds for the main and backfill cycles
+sdiag_cycles() {
+	sdiag 2>/dev/null | awk '
+		/^Main schedule statistics/ { s = "main" }
+		/^Backfilling stats/ { s = "bf" }
+		/^(Latency|Remote Procedure|Pending RPC)/ { s = "" }
+		s != "" && /Max cycle:/ { max[s] = $NF }
+		s != "" && /Mean cycle:/ { mean[s] = $NF }
+		END { printf "%s %s %s %s\n", mean["main"] + 0, max["main"] + 0, mean["bf"] + 0, max["bf"] + 0 }'
+}
+not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
+
+# the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
+submit_queue() {	# submit_queue SWITCHES(yes|no)
+	local n=0 k=0 size t sw
+	local sizes=("${SIZES[@]}")
+	while [ "$n" -lt "$JOBS" ]; do
+		size=${sizes[k % ${#sizes[@]}]}
+		[ "$size" -gt "$NODES" ] && size=$NODES
+		t=$(( 10 + (k * 7) % 31 ))
+		sw=()
+		[ "$1" = yes ] && [ "$size" -le "$HOSTS" ] && sw=(--switches="1@$WAIT")
+		local cnt=$(( JOBS - n < ARRAY ? JOBS - n : ARRAY ))
+		cl_sbatch --user "$TUSER" -J "b$size" -N "$size" --exclusive -t 2 "${sw[@]}" \
+			--array="0-$((cnt - 1))" -o /dev/null --wrap "sleep $t" >/dev/null || return 1
+		n=$((n + cnt)); k=$((k + 1))
+	done
+}
+
+# of the started jobs that fit a rack, how many got one (racks of topology.conf)
+one_rack_share() {
+	local got=0 fit=0 id nn nl r
+	while read -r id nn nl; do
+		[ "$nn" -ge 2 ] && [ "$nn" -le "$HOSTS" ] || continue
+		fit=$((fit + 1))
+		r=$(for h in $(scontrol show hostnames "$nl"); do echo "${RACK_OF[$h]:-?}"; done | sort -u | wc -l)
+		[ "$r" = 1 ] && got=$((got + 1))
+	done < <(squeue -h -t all -o '%i|%D|%N|%T' | awk -F'|' '$4 != "PENDING" && $3 != "" { print $1, $2, $3 }')
+	[ "$fit" -gt 0 ] && awk -v g="$got" -v f="$fit" 'BEGIN { printf "%.0f%% of %d", 100 * g / f, f }' || echo "-"
+}
+
+TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
+plugdir=$WORK/plugins
+fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
+declare -A ROW
+run_setup() {	# run_setup NAME
+	local name=$1 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
+	cl_down >/dev/null 2>&1
+	unset FABSCHED_CLUSTER_PLUGIN_DIR FABSCHED_CLUSTER_PLUGSTACK FABSCHED_CLUSTER_ETC_FILES \
+		FABSCHED_CLUSTER_TOPOLOGY_CONF FABSCHED_CLUSTER_GRES_TYPES
+	printf 'SlurmctldDebug=error\nSlurmdDebug=error\n' > "$extra"	# the logs of 128 nodes stay small
+	case $name in
+	stock*)
+		export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
+		export FABSCHED_CLUSTER_TOPOLOGY_CONF=$WORK/topology.conf ;;
+	fabsched)
+		fs_plugin_env "$plugdir" || return 1
+		export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+		printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=%s\n' \
+			"$WORK/fabric.json" "$WAIT" > "$WORK/fabsched.conf"
+		export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$WORK/fabsched.conf" ;;
+	esac
+	export FABSCHED_CLUSTER_EXTRA_CONF=$extra
+	cl_up --nodes "$NODES" --prefix n --timeout 600 --fabric "leaves=$LEAVES,hosts=$HOSTS,spines=$SPINES" \
+		>"$WORK/up-$name.log" 2>&1 || { echo "bench-ctld: $name: the cluster did not come up (see $WORK/up-$name.log)"; return 1; }
+	up=$CL_UP_SECONDS
+	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null) $(ctld_pid); do
+		mem=$((mem + $(rss_mib "$p" || echo 0)))
+	done
+	submit_queue "$([ "$name" = stock+sw ] && echo yes || echo no)" || { echo "bench-ctld: $name: sbatch failed"; return 1; }
+	pid=$(ctld_pid)
+	sdiag -r >/dev/null 2>&1
+	started0=$(not_pending)
+	c0=$(cpu_ticks "$pid")
+	t0=$(date +%s.%N)
+	sleep "$WINDOW"
+	c1=$(cpu_ticks "$pid")
+	cyc=$(sdiag_cycles)
+	started1=$(not_pending)
+	local el
+	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+	read -r mm mx bm bx <<<"$cyc"
+	ROW[$name]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
+		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" \
+		'BEGIN { printf "%8.1f %8.1f %8.1f %8.1f %6.1f%% %6d %8.1f", mm / 1000, mx / 1000, bm / 1000, bx / 1000,
+			100 * c / tick / el, rss, 60 * s / el }')
+	ROW[$name]="${ROW[$name]}   $(one_rack_share)"
+	ROW[$name:cyc]=$cyc
+	echo "bench-ctld: $name: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
+	cl_down >/dev/null 2>&1
+}
+
+# the fabric, once: discovered from the simulated fabric into fabsched's
+# model, and exported as stock's topology.conf
+export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/none
+cl_up --nodes "$NODES" --prefix n --timeout 600 --fabric "leaves=$LEAVES,hosts=$HOSTS,spines=$SPINES" \
+	>"$WORK/up-fabric.log" 2>&1 || { echo "bench-ctld: the cluster did not come up (see $WORK/up-fabric.log)"; exit 1; }
+"$CL" fabric run timeout 120 "$FAB" topo discover -o "$WORK/fabric.json" >"$WORK/discover.log" 2>&1 &&
+	"$FAB" topo export -j "$WORK/fabric.json" > "$WORK/topology.conf" ||
+	{ echo "bench-ctld: fabric discovery failed (see $WORK/discover.log)"; exit 1; }
+cl_down >/dev/null 2>&1
+load_racks "$WORK/topology.conf"
+
+for s in $WHICH; do run_setup "$s"; done
+rel=$(sed -n 's/^SLURM_INSTALLED_VERSION = //p' "$FABSCHED_BUILDDIR/Makefile")
+echo
+echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s"
+printf '%-10s %8s %8s %8s %8s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
+for s in $WHICH; do printf '%-10s %s\n' "$s" "${ROW[$s]:-(did not run)}"; done
+if [ -n "${ROW[fabsched:cyc]:-}" ] && [ -n "${ROW[stock:cyc]:-}" ]; then
+	read -r fm _ fb _ <<<"${ROW[fabsched:cyc]}"
+	for base in stock stock+sw; do
+		[ -n "${ROW[$base:cyc]:-}" ] || continue
+		read -r sm _ sb _ <<<"${ROW[$base:cyc]}"
+		awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v b="$base" 'BEGIN {
+			printf "fabsched / %s: main cycle %.2fx, backfill cycle %.2fx (goal: at most 1.2x)\n", b,
+				sm ? fm / sm : 0, sb ? fb / sb : 0 }'
+	done
+fi
