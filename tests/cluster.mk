@@ -27,7 +27,6 @@ check-cluster: all
 # `make bench-ctld`: slurmctld with a 5,000-job queue on 128 emulated nodes,
 # stock Slurm against fabsched (figures, not a test; root; several minutes)
 bench-ctld: all
-	FABSCHED_BUILDDIR=$(abs_top_builddir) FABSCHED_SRCDIR=$(abs_top_srcdir) \
-		$(SHELL) $(top_srcdir)/tests/bench/bench_ctld.sh
+	$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/bench/bench_ctld.sh
 .PHONY: bench-ctld
 EXTRA_DIST += tests/bench/bench_ctld.sh
