@@ -70,7 +70,39 @@ static struct {
 	uint8_t *cand, *idle;	/* [nbuf] a job's candidates, idle nodes */
 	int nbuf;
 	fabric_model_f on_model;	/* told of each model swapped in */
+	/* the last job whose node choice failed, and in which scheduling
+	 * pass (see _question) */
+	uint32_t failed_job, failed_pass;
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
+
+/* slurmctld's count of main scheduling passes (sdiag), looked up, not
+ * linked as find_job_record is; NULL in the commands. */
+static const uint32_t *_pass_counter(void)
+{
+	static const diag_stats_t *stats;
+	static bool looked;
+
+	if (!looked) {
+		stats = dlsym(RTLD_DEFAULT, "slurmctld_diag_stats");
+		looked = true;
+	}
+	return stats ? &stats->schedule_cycle_counter : NULL;
+}
+
+/*
+ * Whether a successful node choice for @job may be a question, not its
+ * start.  Where Slurm also asks the node choice whether a job could ever
+ * run (24.11 and later: !final), it does so right after the job's own
+ * failed try, in the same scheduling pass (node_scheduler.c,
+ * _pick_best_nodes: SELECT_MODE_TEST_ONLY).  A success that follows no
+ * failure of the job in the pass is its start; so is backfill's start of
+ * a job (its planning calls, BACKFILL_TEST, are not counted as failures,
+ * and the main pass that failed the job has ended: its counter moved).
+ */
+static bool _question(const struct fabric_ask *ask, uint32_t job, uint32_t pass)
+{
+	return !ask->final && fab.failed_job == job && fab.failed_pass == pass;
+}
 
 void fabric_place_on_model(fabric_model_f cb)
 {
@@ -269,6 +301,8 @@ int fabric_place(const struct fabric_ask *ask)
 	struct fse_shape shape;
 	time_t now = time(NULL), since;
 	uint8_t *idle = NULL;
+	uint32_t pass;
+	bool question;
 	char *label;
 
 	slurm_mutex_lock(&fab.lock);
@@ -311,13 +345,24 @@ int fabric_place(const struct fabric_ask *ask)
 	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
 	_unnote(job_ptr, o.take_back);
 	/*
-	 * A start (not backfill's planning of a later one) ends the wait.
-	 * Where a success may be a will-run or test-only call (!final), the
-	 * job may still wait: its note goes once the ledger sees it holding
-	 * an allocation (_job_state).
+	 * A start (not backfill's planning of a later one, nor Slurm's
+	 * question whether the job could ever run) ends the wait.  A
+	 * question's success keeps the note; were it a start after all, the
+	 * note goes once the ledger sees the job holding an allocation
+	 * (_job_state).
 	 */
-	if (o.started && ask->final && !(job_ptr->bit_flags & BACKFILL_TEST))
+	pass = _pass_counter() ? *_pass_counter() : 0;
+	question = _question(ask, job_ptr->job_id, pass);
+	if (o.started && !question && !(job_ptr->bit_flags & BACKFILL_TEST))
 		_unwait(job_ptr);
+	if (job_ptr->bit_flags & BACKFILL_TEST) {
+		;	/* backfill's plans say nothing of the next call */
+	} else if (!o.started) {
+		fab.failed_job = job_ptr->job_id;
+		fab.failed_pass = pass;
+	} else if (!question) {
+		fab.failed_job = 0;
+	}
 	if (o.started && o.note)
 		xstrfmtcat(job_ptr->system_comment, "%s%s",
 			   job_ptr->system_comment ? "; " : "", o.note);
