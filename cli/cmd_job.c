@@ -250,7 +250,7 @@ static char *_time(int64_t t, char *buf, size_t n)
 /*
  * fabsched's notes in a SystemComment ("fabsched: ..." parts), into @out.
  * A job no longer pending is past its wait: the waiting note, which
- * slurmctld drops once it sees the job started (on 24.11 and later at its
+ * slurmctld drops at the job's start (on 24.11 and later at worst at its
  * next placement call), is not shown for it.
  */
 static void _notes(const char *sc, bool pending, json_object *arr, FILE *text)
