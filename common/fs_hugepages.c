@@ -658,3 +658,49 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 	}
 	return 0;
 }
+
+/* "gres:hugepages:2m:512,gres/rdma:1" -> "--gres=hugepages:2m:512,rdma:1"
+ * (cut at bufsz: it is for messages) */
+static void _user_form(const char *tres, char *buf, size_t bufsz)
+{
+	size_t o = (size_t)snprintf(buf, bufsz, "--gres=");
+
+	for (const char *s = tres; *s && o < bufsz; s += *s == ',') {
+		size_t len = strcspn(s, ","), skip = 0;
+
+		if (!strncmp(s, "gres:", 5) || !strncmp(s, "gres/", 5))
+			skip = 5;
+		o += (size_t)snprintf(buf + o, bufsz - o, "%s%.*s",
+				      s == tres ? "" : ",", (int)(len - skip),
+				      s + skip);
+		s += len;
+	}
+}
+
+int fs_hp_request(const char *tres, const char *parts,
+		  const struct fs_hp_node *nodes, size_t nnodes,
+		  char **tres_out, char *asked, size_t askedsz, char *msg,
+		  size_t msgsz)
+{
+	char what[FS_MSG_SIZE], where[FS_MSG_SIZE];
+	struct fs_hp_plan p;
+	int rc;
+
+	*tres_out = NULL;
+	if (askedsz)
+		asked[0] = '\0';
+	if (!tres || !*tres)
+		return 0;
+	_user_form(tres, what, sizeof(what));
+	snprintf(where, sizeof(where), "partition%s %s",
+		 parts && strchr(parts, ',') ? "s" : "", parts ? parts : "");
+	rc = fs_hp_plan(tres, what, where, nodes, nnodes, &p, msg, msgsz);
+	if (!rc && fs_hp_asked_format(&p, asked, askedsz))
+		rc = fs_errf(msg, msgsz, "%s: too many page sizes asked", what);
+	if (!rc) {
+		*tres_out = p.tres;
+		p.tres = NULL;
+	}
+	fs_hp_plan_free(&p);
+	return rc;
+}

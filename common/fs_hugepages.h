@@ -113,4 +113,17 @@ int fs_hp_asked_format(const struct fs_hp_plan *p, char *buf, size_t bufsz);
 int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 		      size_t *n, char *msg, size_t msgsz);
 
+/*
+ * A job's gres request (@tres, as in fs_hp_plan) against the nodes of its
+ * partitions @parts ("batch", "a,b"): fs_hp_plan with its messages naming
+ * the request as the user wrote it ("--gres=hugepages:2m:512,rdma:1") and
+ * the partitions; the pages asked into @asked ("" when none).  *tres_out
+ * receives the request in the nodes' units (malloc'ed), NULL when it needs
+ * no change.  RET 0, or -1 (refused) with the reason in msg.
+ */
+int fs_hp_request(const char *tres, const char *parts,
+		  const struct fs_hp_node *nodes, size_t nnodes,
+		  char **tres_out, char *asked, size_t askedsz, char *msg,
+		  size_t msgsz);
+
 #endif /* FABSCHED_FS_HUGEPAGES_H */

@@ -187,3 +187,53 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 			    count, outsz - 1);
 	return 0;
 }
+
+int fs_scratch_modify_check(const char *scratch, const char *charge,
+			    const char *licenses, uint32_t min_nodes,
+			    uint32_t max_nodes, char *msg, size_t msgsz)
+{
+	struct fs_scratch sc;
+	uint64_t total;
+
+	if (!scratch || !charge ||
+	    fs_parse_uint(NULL, charge, 1, UINT32_MAX, &total, NULL, 0) ||
+	    fs_parse_scratch(NULL, scratch, &sc, NULL, 0))
+		return FS_SCRATCH_MOD_OK;	/* no --scratch: nothing to keep */
+	if (licenses && fs_licenses_count(licenses, FS_SCRATCH_LICENSE) < total) {
+		fs_errf(msg, msgsz, "licenses %s refused: --scratch=%s is charged "
+			"%s:%" PRIu64, licenses, scratch, FS_SCRATCH_LICENSE,
+			total);
+		return FS_SCRATCH_MOD_LICENSES;
+	}
+	if ((max_nodes && (uint64_t)max_nodes * sc.gib > total) ||
+	    (min_nodes && (uint64_t)min_nodes * sc.gib > total)) {
+		fs_errf(msg, msgsz, "node count refused: --scratch=%s is charged "
+			"for %" PRIu64 " node(s)", scratch, total / sc.gib);
+		return FS_SCRATCH_MOD_NODES;
+	}
+	return FS_SCRATCH_MOD_OK;
+}
+
+const char *fs_env_find(char *const *env, size_t n, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (size_t i = 0; env && i < n; i++)
+		if (env[i] && !strncmp(env[i], prefix, len))
+			return env[i] + len;
+	return NULL;
+}
+
+size_t fs_env_remove(char **env, size_t n, const char *prefix,
+		     void (*release)(char *entry))
+{
+	size_t len = strlen(prefix), o = 0;
+
+	for (size_t i = 0; env && i < n; i++) {
+		if (env[i] && !strncmp(env[i], prefix, len))
+			release(env[i]);
+		else
+			env[o++] = env[i];
+	}
+	return o;
+}

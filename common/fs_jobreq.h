@@ -80,4 +80,26 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 /* Count of license name in a licenses string; 0 when absent. */
 uint64_t fs_licenses_count(const char *licenses, const char *name);
 
+/*
+ * A change to a job that holds a scratch charge (its FABSCHED_SCRATCH
+ * value @scratch and FABSCHED_SCRATCH_CHARGE @charge; either NULL: no
+ * charge, always allowed): new @licenses (NULL: unchanged) must keep the
+ * charge, new node counts (0: unchanged) must stay within what was
+ * charged.  RET FS_SCRATCH_MOD_OK, or which change is refused, with msg.
+ */
+enum { FS_SCRATCH_MOD_OK = 0, FS_SCRATCH_MOD_LICENSES, FS_SCRATCH_MOD_NODES };
+int fs_scratch_modify_check(const char *scratch, const char *charge,
+			    const char *licenses, uint32_t min_nodes,
+			    uint32_t max_nodes, char *msg, size_t msgsz);
+
+/*
+ * An environment array of "NAME=value" entries (@n of them; NULL entries
+ * skipped).  fs_env_find: the value after the first entry starting with
+ * @prefix ("NAME="), NULL when none.  fs_env_remove: every entry starting
+ * with @prefix handed to @release and taken out; RET the new count.
+ */
+const char *fs_env_find(char *const *env, size_t n, const char *prefix);
+size_t fs_env_remove(char **env, size_t n, const char *prefix,
+		     void (*release)(char *entry));
+
 #endif /* FABSCHED_FS_JOBREQ_H */

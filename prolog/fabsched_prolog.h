@@ -360,6 +360,15 @@ struct fs_pl_ctx {
 };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
+/*
+ * The settings of fabsched.conf @cf into @ctx: StateDir, HugepageMountBase
+ * and ScratchBase where ctx has none yet (a program's options win), the
+ * metrics file, the NVMe-oF target, the RDMA rate and cgroup limits, the
+ * log level; the start time.  RET 0, or -1 when a base is not absolute.
+ */
+struct fs_conf;
+int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
+		   size_t msgsz);
 void fs_pl_log(struct fs_pl_ctx *ctx, uint32_t jobid, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

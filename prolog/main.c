@@ -75,24 +75,67 @@ static void _usage(const char *prog, FILE *out)
 		"See fabsched-prolog(8).\n", prog, fs_conf_default_path());
 }
 
+int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
+		   size_t msgsz)
+{
+	const char *s;
+	uint64_t u;
+
+	if (!ctx->state_dir)
+		ctx->state_dir = fs_conf_get_str(cf, "StateDir");
+	if (!ctx->mount_base)
+		ctx->mount_base = fs_conf_get_str(cf, "HugepageMountBase");
+	if (!ctx->scratch_base)
+		ctx->scratch_base = fs_conf_get_str(cf, "ScratchBase");
+	ctx->metrics_file = fs_conf_get_str(cf, "MetricsTextfile");
+	clock_gettime(CLOCK_MONOTONIC, &ctx->started);
+	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
+	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
+	    ctx->scratch_base[0] != '/')
+		return fs_errf(msg, msgsz, "StateDir, HugepageMountBase and "
+			       "ScratchBase (%s) must be absolute paths",
+			       fs_conf_source(cf));
+	if ((s = fs_conf_get_str(cf, "ScratchTraddr"))) {
+		struct fs_pl_scratch_target *t = &ctx->target;
+		uint64_t port = 4420;
+
+		ctx->has_target = true;
+		fs_conf_get_uint(cf, "ScratchTrsvcid", &port);
+		snprintf(t->transport, sizeof(t->transport), "%s",
+			 fs_conf_get_str(cf, "ScratchTransport"));
+		snprintf(t->traddr, sizeof(t->traddr), "%s", s);
+		snprintf(t->trsvcid, sizeof(t->trsvcid), "%" PRIu64, port);
+		snprintf(t->subsysnqn, sizeof(t->subsysnqn), "%s",
+			 fs_conf_get_str(cf, "ScratchSubsysNQN"));
+	}
+	/* validated when the file was loaded */
+	if ((s = fs_conf_get_str(cf, "RdmaRate")) &&
+	    fs_parse_rate("RdmaRate", s, &ctx->rdma_rate, NULL, 0))
+		ctx->rdma_rate = 0;
+	/* validated (1..FS_PL_RDMA_MAX_LIMIT) when loaded; unset stays 0 */
+	if (!fs_conf_get_uint(cf, "RdmaMaxHcaHandles", &u))
+		ctx->rdma_max_handles = (uint32_t)u;
+	if (!fs_conf_get_uint(cf, "RdmaMaxHcaObjects", &u))
+		ctx->rdma_max_objects = (uint32_t)u;
+	if (!fs_conf_get_uint(cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
+		ctx->verbose = true;
+	return 0;
+}
+
 /* Parse options and fabsched.conf into ctx; 0 ok, 2 usage, 1 error. */
 static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx,
 		  struct fs_pl_ctx *seam, struct args *a)
 {
 	struct fs_errors *errs;
 	const char *sd = NULL, *mb = NULL, *sb = NULL, *s;
-	uint64_t u;
+	char m[FS_MSG_SIZE];
 	int c;
 
 	fs_pl_ctx_init(ctx, prog);
 	/* from slurmd (25.11 and later): the job cgroup's name on 26.05 */
-	if ((s = getenv("SLURM_JOB_SLUID")) && *s) {
-		char m[FS_MSG_SIZE];
-
-		if (fs_pl_parse_sluid("SLURM_JOB_SLUID", s, ctx->job_sluid, m,
-				      sizeof(m)))
-			fs_pl_log(ctx, 0, "%s: ignored", m);
-	}
+	if ((s = getenv("SLURM_JOB_SLUID")) && *s &&
+	    fs_pl_parse_sluid("SLURM_JOB_SLUID", s, ctx->job_sluid, m, sizeof(m)))
+		fs_pl_log(ctx, 0, "%s: ignored", m);
 	if (seam) {
 		ctx->checkpoint = seam->checkpoint;
 		ctx->checkpoint_arg = seam->checkpoint_arg;
@@ -135,43 +178,14 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		return 1;
 	}
 	fs_errors_free(errs);
-	ctx->state_dir = sd ? sd : fs_conf_get_str(a->cf, "StateDir");
-	ctx->mount_base = mb ? mb : fs_conf_get_str(a->cf, "HugepageMountBase");
-	ctx->scratch_base = sb ? sb : fs_conf_get_str(a->cf, "ScratchBase");
-	ctx->metrics_file = fs_conf_get_str(a->cf, "MetricsTextfile");
-	clock_gettime(CLOCK_MONOTONIC, &ctx->started);
-	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
-	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
-	    ctx->scratch_base[0] != '/') {
-		fprintf(stderr, "%s: StateDir, HugepageMountBase and ScratchBase "
-			"must be absolute paths\n", prog);
+	ctx->state_dir = sd;
+	ctx->mount_base = mb;
+	ctx->scratch_base = sb;
+	if (fs_pl_ctx_conf(ctx, a->cf, m, sizeof(m))) {
+		fprintf(stderr, "%s: %s\n", prog, m);
 		return 1;
 	}
-	if ((s = fs_conf_get_str(a->cf, "ScratchTraddr"))) {
-		struct fs_pl_scratch_target *t = &ctx->target;
-		uint64_t port = 4420;
-
-		ctx->has_target = true;
-		fs_conf_get_uint(a->cf, "ScratchTrsvcid", &port);
-		snprintf(t->transport, sizeof(t->transport), "%s",
-			 fs_conf_get_str(a->cf, "ScratchTransport"));
-		snprintf(t->traddr, sizeof(t->traddr), "%s", s);
-		snprintf(t->trsvcid, sizeof(t->trsvcid), "%" PRIu64, port);
-		snprintf(t->subsysnqn, sizeof(t->subsysnqn), "%s",
-			 fs_conf_get_str(a->cf, "ScratchSubsysNQN"));
-	}
-	/* validated when the file was loaded */
-	if ((s = fs_conf_get_str(a->cf, "RdmaRate")) &&
-	    fs_parse_rate("RdmaRate", s, &ctx->rdma_rate, NULL, 0))
-		ctx->rdma_rate = 0;
 	a->pkey_map = fs_conf_get_str(a->cf, "AccountIbPkeys");
-	/* validated (1..FS_PL_RDMA_MAX_LIMIT) when loaded; unset stays 0 */
-	if (!fs_conf_get_uint(a->cf, "RdmaMaxHcaHandles", &u))
-		ctx->rdma_max_handles = (uint32_t)u;
-	if (!fs_conf_get_uint(a->cf, "RdmaMaxHcaObjects", &u))
-		ctx->rdma_max_objects = (uint32_t)u;
-	if (!fs_conf_get_uint(a->cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
-		ctx->verbose = true;
 	a->hostnqn_file = fs_conf_get_str(a->cf, "ScratchHostNQNFile");
 	a->hostid_file = fs_conf_get_str(a->cf, "ScratchHostIDFile");
 	return 0;

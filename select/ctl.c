@@ -55,6 +55,9 @@ struct fse_ctl {
 	time_t commit_sec;
 	char take_back[FS_MSG_SIZE];
 	char note[FS_MSG_SIZE];
+	/* the last job whose node choice failed, and in which pass (see
+	 * _question) */
+	uint32_t failed_job, failed_pass;
 	struct fse_ctl_stats st;
 	/* the model file, watched for changes (fse_ctl_refresh) */
 	char *model_path;
@@ -663,6 +666,39 @@ static void _take_back(struct fse_ctl *c, uint32_t job_id)
 	}
 }
 
+/*
+ * Whether a success for @j may be a question, not its start.  Where Slurm
+ * also asks the node choice whether a job could ever run (24.11 and later:
+ * !final), it does so right after the job's own failed try, in the same
+ * scheduling pass (node_scheduler.c, _pick_best_nodes:
+ * SELECT_MODE_TEST_ONLY).  A success that follows no failure of the job in
+ * the pass is its start; so is backfill's start of a job (its plans are
+ * not counted as failures, and the pass that failed the job has ended).
+ */
+static bool _question(const struct fse_ctl *c, const struct fse_job *j)
+{
+	return !j->final && c->failed_job == j->job_id &&
+		c->failed_pass == j->pass;
+}
+
+/* Whether this call ends the job's wait (o->unwait), and the failure
+ * it leaves for the next call's _question. */
+static void _wait_over(struct fse_ctl *c, const struct fse_job *j,
+		       struct fse_outcome *o)
+{
+	bool question = _question(c, j);
+
+	o->unwait = o->started && !question && !j->plan;
+	if (j->plan)
+		return;	/* plans say nothing of the next call */
+	if (!o->started) {
+		c->failed_job = j->job_id;
+		c->failed_pass = j->pass;
+	} else if (!question) {
+		c->failed_job = 0;
+	}
+}
+
 int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 		  fse_try_f try, void *arg, fse_job_state_f state,
 		  void *state_arg, struct fse_outcome *o)
@@ -724,6 +760,7 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 		fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
 	}
 
+	_wait_over(c, j, o);
 	c->st.calls++;
 	if (o->started)
 		_started(&r, o);

@@ -480,6 +480,12 @@ struct fse_job {
 	 * runs for will-run and test-only calls) the decision counts once
 	 * the job is seen holding an allocation (fse_job_state_f) */
 	bool final;
+	/* the scheduler's pass (slurmctld's main scheduling cycle count; 0:
+	 * not known), and whether this call only plans a later start
+	 * (backfill's): both say when a success ends the job's wait (see
+	 * fse_outcome.unwait) */
+	uint32_t pass;
+	bool plan;
 	const uint8_t *cand;	/* [nnodes] candidates */
 	const uint8_t *idle;	/* [nnodes] nodes without jobs, tried first;
 				   NULL: not known */
@@ -496,6 +502,16 @@ struct fse_outcome {
 	char pending[512];	/* why, for the job's pending reason */
 	const char *note;	/* add to the job (SystemComment); NULL none */
 	const char *take_back;	/* remove first: an earlier call's note */
+	/*
+	 * The job's wait is over: drop its waiting note (FS_WAIT_NOTE) now.
+	 * Set on a success that is a start: not on a plan, and not on the
+	 * success of Slurm's could-it-ever-run question (a non-final call
+	 * right after the same job's failed try, in the same pass).  A
+	 * question's success that was a start after all is seen when the
+	 * job holds an allocation (the caller's fse_job_state_f drops the
+	 * note then).
+	 */
+	bool unwait;
 };
 
 /*
@@ -518,6 +534,16 @@ const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
 
 /* Save the ledger, log the timing figures and each partition's share. */
 void fse_ctl_finish(struct fse_ctl *c);
+
+/*
+ * fabsched's notes in a job's comment text, edited in place (it only
+ * shrinks).  fse_note_drop_wait drops the waiting note ("fabsched:
+ * Locality: ...", up to the next "; "); fse_note_drop_last drops @note when
+ * it is the last "; "-separated part.  RET true when @c is left empty (the
+ * caller may free it).
+ */
+bool fse_note_drop_wait(char *c);
+bool fse_note_drop_last(char *c, const char *note);
 
 const char *fse_level_name(enum fse_level level);	/* "rack", ... */
 const char *fse_status_name(enum fse_status st);	/* "ok", ... */

@@ -11,6 +11,7 @@ select_libfabsched_select_la_SOURCES = \
 	select/domains.c \
 	select/place.c \
 	select/ledger.c \
+	select/notes.c \
 	select/shape.c \
 	select/share.c
 select_libfabsched_select_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \

@@ -70,14 +70,11 @@ static struct {
 	uint8_t *cand, *idle;	/* [nbuf] a job's candidates, idle nodes */
 	int nbuf;
 	fabric_model_f on_model;	/* told of each model swapped in */
-	/* the last job whose node choice failed, and in which scheduling
-	 * pass (see _question) */
-	uint32_t failed_job, failed_pass;
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
 
 /* slurmctld's count of main scheduling passes (sdiag), looked up, not
- * linked as find_job_record is; NULL in the commands. */
-static const uint32_t *_pass_counter(void)
+ * linked as find_job_record is; 0 in the commands. */
+static uint32_t _pass(void)
 {
 	static const diag_stats_t *stats;
 	static bool looked;
@@ -86,22 +83,7 @@ static const uint32_t *_pass_counter(void)
 		stats = dlsym(RTLD_DEFAULT, "slurmctld_diag_stats");
 		looked = true;
 	}
-	return stats ? &stats->schedule_cycle_counter : NULL;
-}
-
-/*
- * Whether a successful node choice for @job may be a question, not its
- * start.  Where Slurm also asks the node choice whether a job could ever
- * run (24.11 and later: !final), it does so right after the job's own
- * failed try, in the same scheduling pass (node_scheduler.c,
- * _pick_best_nodes: SELECT_MODE_TEST_ONLY).  A success that follows no
- * failure of the job in the pass is its start; so is backfill's start of
- * a job (its planning calls, BACKFILL_TEST, are not counted as failures,
- * and the main pass that failed the job has ended: its counter moved).
- */
-static bool _question(const struct fabric_ask *ask, uint32_t job, uint32_t pass)
-{
-	return !ask->final && fab.failed_job == job && fab.failed_pass == pass;
+	return stats ? stats->schedule_cycle_counter : 0;
 }
 
 void fabric_place_on_model(fabric_model_f cb)
@@ -171,22 +153,11 @@ static bool _ready(void)
 	return fse_ctl_usable(fab.ctl);
 }
 
-#define WAIT_NOTE FS_WAIT_NOTE
-
-/* Drop the waiting note (WAIT_NOTE...) from the job's SystemComment. */
+/* Drop the waiting note from the job's SystemComment. */
 static void _unwait(job_record_t *job_ptr)
 {
-	char *c = job_ptr->system_comment, *w, *end;
-
-	if (!c || !(w = strstr(c, WAIT_NOTE)))
-		return;
-	end = strstr(w, "; ");
-	if (end)
-		memmove(w, end + 2, strlen(end + 2) + 1);
-	else if (w == c)
+	if (fse_note_drop_wait(job_ptr->system_comment))
 		xfree(job_ptr->system_comment);
-	else
-		w[-2] = '\0';	/* and the "; " before it */
 }
 
 /* slurmctld's job table, for the ledger: looked up, not linked (the
@@ -209,22 +180,6 @@ static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 		return FSE_JOB_STARTED;
 	}
 	return FSE_JOB_GONE;
-}
-
-/* Take back the note an earlier call added to the SystemComment: the job
- * is asked about again, so that placement was not its start. */
-static void _unnote(job_record_t *job_ptr, const char *note)
-{
-	char *c = job_ptr->system_comment;
-	size_t lc, ln;
-
-	if (!note || !c || (lc = strlen(c)) < (ln = strlen(note)) ||
-	    strcmp(c + lc - ln, note))
-		return;
-	if (lc == ln)
-		xfree(job_ptr->system_comment);
-	else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
-		c[lc - ln - 2] = '\0';
 }
 
 /*
@@ -301,8 +256,6 @@ int fabric_place(const struct fabric_ask *ask)
 	struct fse_shape shape;
 	time_t now = time(NULL), since;
 	uint8_t *idle = NULL;
-	uint32_t pass;
-	bool question;
 	char *label;
 
 	slurm_mutex_lock(&fab.lock);
@@ -334,7 +287,9 @@ int fabric_place(const struct fabric_ask *ask)
 		.want_nodes = ask->req_nodes, .ntasks = shape.ntasks,
 		.spread = job_ptr->bit_flags & SPREAD_JOB,
 		.may_share = ask->idle && !job_ptr->details->whole_node,
-		.final = ask->final, .cand = fab.cand, .idle = idle,
+		.final = ask->final, .pass = _pass(),
+		.plan = job_ptr->bit_flags & BACKFILL_TEST,
+		.cand = fab.cand, .idle = idle,
 	};
 	if (ask->switches_as_racks && job_ptr->req_switch &&
 	    job_ptr->req_switch != NO_VAL) {
@@ -343,26 +298,11 @@ int fabric_place(const struct fabric_ask *ask)
 		j.switches_wait = job_ptr->wait4switch;
 	}
 	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
-	_unnote(job_ptr, o.take_back);
-	/*
-	 * A start (not backfill's planning of a later one, nor Slurm's
-	 * question whether the job could ever run) ends the wait.  A
-	 * question's success keeps the note; were it a start after all, the
-	 * note goes once the ledger sees the job holding an allocation
-	 * (_job_state).
-	 */
-	pass = _pass_counter() ? *_pass_counter() : 0;
-	question = _question(ask, job_ptr->job_id, pass);
-	if (o.started && !question && !(job_ptr->bit_flags & BACKFILL_TEST))
+	/* an earlier call's note taken back: that placement was no start */
+	if (fse_note_drop_last(job_ptr->system_comment, o.take_back))
+		xfree(job_ptr->system_comment);
+	if (o.unwait)
 		_unwait(job_ptr);
-	if (job_ptr->bit_flags & BACKFILL_TEST) {
-		;	/* backfill's plans say nothing of the next call */
-	} else if (!o.started) {
-		fab.failed_job = job_ptr->job_id;
-		fab.failed_pass = pass;
-	} else if (!question) {
-		fab.failed_job = 0;
-	}
 	if (o.started && o.note)
 		xstrfmtcat(job_ptr->system_comment, "%s%s",
 			   job_ptr->system_comment ? "; " : "", o.note);

@@ -33,7 +33,7 @@ static int _conf(struct fs_pl_ctx *ctx, int ac, char **av,
 {
 	const char *path = NULL;
 	struct fs_errors *errs = fs_errors_new();
-	uint64_t u;
+	char msg[FS_MSG_SIZE];
 
 	for (int i = 0; i < ac; i++)
 		if (!strncmp(av[i], CONF_ARG, strlen(CONF_ARG)))
@@ -48,19 +48,10 @@ static int _conf(struct fs_pl_ctx *ctx, int ac, char **av,
 		return -1;
 	}
 	fs_errors_free(errs);
-	ctx->state_dir = fs_conf_get_str(*cf, "StateDir");
-	if (!ctx->state_dir || ctx->state_dir[0] != '/') {
-		slurm_error("fabsched: job cgroup limits not set: StateDir in %s "
-			    "must be an absolute path", fs_conf_source(*cf));
+	if (fs_pl_ctx_conf(ctx, *cf, msg, sizeof(msg))) {
+		slurm_error("fabsched: job cgroup limits not set: %s", msg);
 		return -1;
 	}
-	/* validated (1..FS_PL_RDMA_MAX_LIMIT) when loaded; unset stays 0 */
-	if (!fs_conf_get_uint(*cf, "RdmaMaxHcaHandles", &u))
-		ctx->rdma_max_handles = (uint32_t)u;
-	if (!fs_conf_get_uint(*cf, "RdmaMaxHcaObjects", &u))
-		ctx->rdma_max_objects = (uint32_t)u;
-	if (!fs_conf_get_uint(*cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
-		ctx->verbose = true;
 	return 0;
 }
 

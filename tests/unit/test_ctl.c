@@ -7,7 +7,9 @@
  * the wait bound with its note, --fabric-locality from the job's
  * environment, a shape no domain holds going to every candidate, the
  * pending decisions of non-final calls (note taken back, counted once the
- * job started) and the ledger kept in its state file.
+ * job started), when a success ends the job's wait (a start, not Slurm's
+ * could-it-ever-run question nor backfill's plan), the notes edited in the
+ * job's comment, and the ledger kept in its state file.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -57,6 +59,7 @@ static char model_path[256], state_path[256];
 struct chooser {
 	int calls;
 	bool refuse_first;	/* refuse the first domain offered */
+	bool refuse;		/* refuse every call */
 	bool offered_all;	/* last call: every candidate */
 	uint8_t in[NN];		/* last call's domain */
 };
@@ -69,7 +72,7 @@ static bool _choose(const uint8_t *in, void *arg)
 	ch->offered_all = !in;
 	if (in)
 		memcpy(ch->in, in, NN);
-	return !(ch->refuse_first && ch->calls == 1);
+	return !ch->refuse && !(ch->refuse_first && ch->calls == 1);
 }
 
 /* Racks (leaf01 = 0, leaf02 = 1) the last domain touched, as a bit mask. */
@@ -312,6 +315,90 @@ static void test_not_final_and_state_file(void **state)
 	(void)n;
 }
 
+/* When a success ends the job's wait (its waiting note goes). */
+static void test_wait_over(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(21, 2, all);
+	struct fse_outcome o;
+
+	(void)state;
+	/* a start on 22.05 (final) */
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	assert_true(o.unwait);
+	/* 24.11+: the job fails in pass 7, then Slurm asks whether it could
+	 * ever run: that success keeps the note */
+	j.final = false;
+	j.pass = 7;
+	ch.refuse = true;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_false(o.started);
+	assert_true(o.waits);
+	assert_false(o.unwait);
+	ch.refuse = false;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	assert_false(o.unwait);
+	/* backfill's plan in a later pass: no start, and the failure stays */
+	j.pass = 8;
+	j.plan = true;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	assert_false(o.unwait);
+	/* its start in pass 8 (backfill's, or the main pass's) ends the wait */
+	j.plan = false;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.unwait);
+	/* a success after another job's failure in the same pass is a start */
+	j.job_id = 22;
+	ch.refuse = true;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	ch.refuse = false;
+	j.job_id = 23;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.unwait);
+	/* ... and after the job's own success, the next success too */
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.unwait);
+	fse_ctl_free(c);
+}
+
+/* The notes in a SystemComment, edited in place. */
+static void test_notes(void **state)
+{
+	char a[] = "fabsched: Locality: waiting for one rack",
+	     b[] = "admin note; fabsched: Locality: waiting for one rack",
+	     d[] = "fabsched: Locality: waiting x; fabsched: relaxed after 5s",
+	     e[] = "fabsched: relaxed after 5s",
+	     f[] = "other; fabsched: relaxed after 5s",
+	     g[] = "otherfabsched: relaxed after 5s",
+	     h[] = "nothing of ours";
+
+	(void)state;
+	assert_true(fse_note_drop_wait(a));
+	assert_string_equal(a, "");
+	assert_false(fse_note_drop_wait(b));
+	assert_string_equal(b, "admin note");
+	assert_false(fse_note_drop_wait(d));
+	assert_string_equal(d, "fabsched: relaxed after 5s");
+	assert_false(fse_note_drop_wait(h));
+	assert_string_equal(h, "nothing of ours");
+	assert_false(fse_note_drop_wait(NULL));
+	assert_true(fse_note_drop_last(e, "fabsched: relaxed after 5s"));
+	assert_string_equal(e, "");
+	assert_false(fse_note_drop_last(f, "fabsched: relaxed after 5s"));
+	assert_string_equal(f, "other");
+	/* not a part of its own: left alone */
+	assert_false(fse_note_drop_last(g, "fabsched: relaxed after 5s"));
+	assert_string_equal(g, "otherfabsched: relaxed after 5s");
+	assert_false(fse_note_drop_last(h, "fabsched: relaxed after 5s"));
+	assert_false(fse_note_drop_last(h, NULL));
+	assert_string_equal(h, "nothing of ours");
+}
+
 static void test_bad_setup(void **state)
 {
 	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
@@ -405,6 +492,8 @@ int main(void)
 		cmocka_unit_test(test_wait_then_relax),
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_not_final_and_state_file),
+		cmocka_unit_test(test_wait_over),
+		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_bad_setup),
 		cmocka_unit_test(test_refresh),
 	};

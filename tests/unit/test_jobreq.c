@@ -353,6 +353,92 @@ static void test_hp_units_asked(void **state)
 	assert_non_null(strstr(msg, "A=\"2m:-8\": bad entry"));
 }
 
+/* job_submit's request: the user's form in messages, pages asked, units. */
+static void test_hp_request(void **state)
+{
+	const struct fs_hp_node nodes[] = {
+		_node("n1", "2mx64=32"),
+		_node("n2", "2mx64=16"),
+	};
+	char asked[64], msg[FS_MSG_SIZE], *out = (char *)"x";
+
+	(void)state;
+	assert_int_equal(fs_hp_request("gres:hugepages:2m:100,gres:rdma:1", "batch",
+				       nodes, 2, &out, asked, sizeof(asked), msg,
+				       sizeof(msg)), 0);
+	assert_string_equal(out, "gres:hugepages:2mx64:2,gres:rdma:1");
+	assert_string_equal(asked, "2m:100");
+	free(out);
+	/* refused: the message names what the user wrote and the partitions */
+	assert_int_equal(fs_hp_request("gres/rdma:1,gres/hugepages:2m:4000", "a,b",
+				       nodes, 2, &out, asked, sizeof(asked), msg,
+				       sizeof(msg)), -1);
+	assert_null(out);
+	assert_non_null(strstr(msg, "--gres=rdma:1,hugepages:2m:4000"));
+	assert_non_null(strstr(msg, "partitions a,b"));
+	/* nothing of ours: unchanged, no pages asked */
+	assert_int_equal(fs_hp_request("gres:rdma:1", "batch", nodes, 2, &out,
+				       asked, sizeof(asked), msg, sizeof(msg)), 0);
+	assert_null(out);
+	assert_string_equal(asked, "");
+	assert_int_equal(fs_hp_request(NULL, "batch", nodes, 2, &out, asked,
+				       sizeof(asked), msg, sizeof(msg)), 0);
+	assert_null(out);
+}
+
+/* job_modify of a job holding a scratch charge (100 GiB on 2 nodes). */
+static void test_scratch_modify(void **state)
+{
+	char msg[FS_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_scratch_modify_check(NULL, NULL, "scratch:1", 9, 9,
+						 msg, sizeof(msg)), FS_SCRATCH_MOD_OK);
+	assert_int_equal(fs_scratch_modify_check("100G,fs=xfs", "200", NULL, 0, 2,
+						 msg, sizeof(msg)), FS_SCRATCH_MOD_OK);
+	assert_int_equal(fs_scratch_modify_check("100G,fs=xfs", "200",
+						 "foo:1,scratch:200", 1, 0, msg,
+						 sizeof(msg)), FS_SCRATCH_MOD_OK);
+	assert_int_equal(fs_scratch_modify_check("100G,fs=xfs", "200", "foo:1",
+						 0, 0, msg, sizeof(msg)),
+			 FS_SCRATCH_MOD_LICENSES);
+	assert_non_null(strstr(msg, "licenses foo:1 refused: --scratch=100G,fs=xfs is charged scratch:200"));
+	assert_int_equal(fs_scratch_modify_check("100G,fs=xfs", "200", NULL, 0, 3,
+						 msg, sizeof(msg)), FS_SCRATCH_MOD_NODES);
+	assert_non_null(strstr(msg, "charged for 2 node(s)"));
+	assert_int_equal(fs_scratch_modify_check("100G,fs=xfs", "200", NULL, 3, 0,
+						 msg, sizeof(msg)), FS_SCRATCH_MOD_NODES);
+	/* a charge that does not parse is no charge of ours */
+	assert_int_equal(fs_scratch_modify_check("100G", "0", NULL, 3, 0, msg,
+						 sizeof(msg)), FS_SCRATCH_MOD_OK);
+}
+
+static int released;
+
+static void _count_release(char *entry)
+{
+	(void)entry;
+	released++;
+}
+
+static void test_env(void **state)
+{
+	char a[] = "FABSCHED_SCRATCH=1G", b[] = "X=1", c[] = "FABSCHED_SCRATCH_CHARGE=2",
+	     d[] = "FABSCHED_SCRATCH=2G";
+	char *env[] = { a, NULL, b, c, d };
+
+	(void)state;
+	assert_string_equal(fs_env_find(env, 5, "FABSCHED_SCRATCH="), "1G");
+	assert_string_equal(fs_env_find(env, 5, "FABSCHED_SCRATCH_CHARGE="), "2");
+	assert_null(fs_env_find(env, 5, "Y="));
+	assert_null(fs_env_find(NULL, 0, "X="));
+	assert_int_equal(fs_env_remove(env, 5, "FABSCHED_SCRATCH=", _count_release), 3);
+	assert_int_equal(released, 2);
+	assert_null(env[0]);
+	assert_ptr_equal(env[1], b);
+	assert_ptr_equal(env[2], c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +450,9 @@ int main(void)
 		cmocka_unit_test(test_hp_plan_pages),
 		cmocka_unit_test(test_hp_plan_units),
 		cmocka_unit_test(test_hp_units_asked),
+		cmocka_unit_test(test_hp_request),
+		cmocka_unit_test(test_scratch_modify),
+		cmocka_unit_test(test_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,29 +70,15 @@ extern int fini(void)
 
 /* ------------------------------------------------------------ env */
 
-static const char *_env_get(char **env, uint32_t n, const char *prefix)
+static void _release(char *entry)
 {
-	size_t len = strlen(prefix);
-
-	for (uint32_t i = 0; env && i < n; i++)
-		if (env[i] && !strncmp(env[i], prefix, len))
-			return env[i] + len;
-	return NULL;
+	xfree(entry);
 }
 
 /* Drop every entry starting with prefix (a user's own FABSCHED_SCRATCH=). */
 static void _env_drop(char ***env, uint32_t *n, const char *prefix)
 {
-	size_t len = strlen(prefix);
-	uint32_t o = 0;
-
-	for (uint32_t i = 0; *env && i < *n; i++) {
-		if ((*env)[i] && !strncmp((*env)[i], prefix, len))
-			xfree((*env)[i]);
-		else
-			(*env)[o++] = (*env)[i];
-	}
-	*n = o;
+	*n = (uint32_t)fs_env_remove(*env, *n, prefix, _release);
 }
 
 static void _env_add(char ***env, uint32_t *n, char *entry)
@@ -105,7 +91,7 @@ static void _env_add(char ***env, uint32_t *n, char *entry)
 
 static int _scratch(job_desc_msg_t *jd, char **err_msg)
 {
-	const char *opt = _env_get(jd->spank_job_env, jd->spank_job_env_size,
+	const char *opt = fs_env_find(jd->spank_job_env, jd->spank_job_env_size,
 				   OPT_ENV);
 	char msg[FS_MSG_SIZE], canon[32], lic[8192], what[64];
 	struct fs_scratch sc;
@@ -174,22 +160,6 @@ static void _node_pages(node_record_t *node, struct fs_hp_node *out)
 	list_iterator_destroy(it);
 }
 
-/* "gres:hugepages:2m:512,gres:rdma:1" -> "--gres=hugepages:2m:512,rdma:1" */
-static char *_user_form(const char *tres)
-{
-	char *out = xstrdup("--gres="), *copy = xstrdup(tres), *save = NULL;
-	bool first = true;
-
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (!strncmp(t, "gres:", 5) || !strncmp(t, "gres/", 5))
-			t += 5;
-		xstrfmtcat(out, "%s%s", first ? "" : ",", t);
-		first = false;
-	}
-	xfree(copy);
-	return out;
-}
-
 /*
  * A hugepages request (*tres) against the nodes of the partitions @parts:
  * refused with a message (*err_msg) when no node holds it, rewritten into
@@ -199,10 +169,9 @@ static char *_user_form(const char *tres)
 static int _hugepages(char **tres, const char *parts, uint32_t uid,
 		      char *asked, size_t askedsz, char **err_msg)
 {
-	struct fs_hp_plan plan;
 	struct fs_hp_node *nodes = NULL;
 	size_t n = 0;
-	char msg[FS_MSG_SIZE], *where = NULL, *what, *names, *save = NULL;
+	char msg[FS_MSG_SIZE], *where = NULL, *names, *save = NULL, *units;
 	bitstr_t *seen;
 	int rc = SLURM_SUCCESS;
 
@@ -228,26 +197,18 @@ static int _hugepages(char **tres, const char *parts, uint32_t uid,
 			_node_pages(node_record_table_ptr[i], &nodes[n++]);
 		}
 	}
-	if (where) {
-		char *w = xstrdup_printf("partition%s %s", strchr(where, ',') ?
-					 "s" : "", where);
-
-		what = _user_form(*tres);
-		if (fs_hp_plan(*tres, what, w, nodes, n, &plan, msg, sizeof(msg)) ||
-		    fs_hp_asked_format(&plan, asked, askedsz)) {
-			if (err_msg)
-				*err_msg = xstrdup(msg);
-			info("%s: job of uid %u refused: %s", plugin_type, uid, msg);
-			rc = ESLURM_INVALID_GRES;
-		} else if (plan.tres) {
-			debug("%s: %s in the nodes' units: %s (pages %s)",
-			      plugin_type, what, plan.tres, asked);
-			xfree(*tres);
-			*tres = xstrdup(plan.tres);
-		}
-		fs_hp_plan_free(&plan);
-		xfree(what);
-		xfree(w);
+	if (where && fs_hp_request(*tres, where, nodes, n, &units, asked,
+				   askedsz, msg, sizeof(msg))) {
+		if (err_msg)
+			*err_msg = xstrdup(msg);
+		info("%s: job of uid %u refused: %s", plugin_type, uid, msg);
+		rc = ESLURM_INVALID_GRES;
+	} else if (where && units) {
+		debug("%s: %s in the nodes' units: %s (pages %s)", plugin_type,
+		      *tres, units, asked);
+		xfree(*tres);
+		*tres = xstrdup(units);
+		free(units);
 	}
 	xfree(where);
 	xfree(names);
@@ -303,34 +264,21 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid)
 {
 	int rc = _modify_hugepages(job_desc, job_ptr);
+	char msg[FS_MSG_SIZE];
+	uint32_t min = job_desc->min_nodes, max = job_desc->max_nodes;
 
 	if (rc != SLURM_SUCCESS)
 		return rc;
-	const char *charge = _env_get(job_ptr->spank_job_env,
-				      job_ptr->spank_job_env_size, CHARGE_ENV);
-	const char *sc = _env_get(job_ptr->spank_job_env,
-				  job_ptr->spank_job_env_size, SCRATCH_ENV);
-	uint64_t gib = 0, total;
-	struct fs_scratch s;
-
-	if (!charge || !sc ||
-	    fs_parse_uint(NULL, charge, 1, UINT32_MAX, &total, NULL, 0) ||
-	    fs_parse_scratch(NULL, sc, &s, NULL, 0))
-		return SLURM_SUCCESS;
-	gib = s.gib;
-	if (job_desc->licenses &&
-	    fs_licenses_count(job_desc->licenses, FS_SCRATCH_LICENSE) < total) {
-		info("%s: %pJ: licenses %s refused: --scratch=%s is charged "
-		     "%s:%" PRIu64, plugin_type, job_ptr, job_desc->licenses, sc,
-		     FS_SCRATCH_LICENSE, total);
-		return ESLURM_INVALID_LICENSES;
-	}
-	if ((job_desc->max_nodes != NO_VAL && job_desc->max_nodes != INFINITE &&
-	     job_desc->max_nodes * gib > total) ||
-	    (job_desc->min_nodes != NO_VAL && job_desc->min_nodes * gib > total)) {
-		info("%s: %pJ: node count refused: --scratch=%s is charged for "
-		     "%" PRIu64 " node(s)", plugin_type, job_ptr, sc, total / gib);
-		return ESLURM_INVALID_NODE_COUNT;
-	}
-	return SLURM_SUCCESS;
+	rc = fs_scratch_modify_check(
+		fs_env_find(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
+			 SCRATCH_ENV),
+		fs_env_find(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
+			 CHARGE_ENV),
+		job_desc->licenses, min == NO_VAL ? 0 : min,
+		(max == NO_VAL || max == INFINITE) ? 0 : max, msg, sizeof(msg));
+	if (rc != FS_SCRATCH_MOD_OK)
+		info("%s: %pJ: %s", plugin_type, job_ptr, msg);
+	return rc == FS_SCRATCH_MOD_LICENSES ? ESLURM_INVALID_LICENSES :
+		rc == FS_SCRATCH_MOD_NODES ? ESLURM_INVALID_NODE_COUNT :
+		SLURM_SUCCESS;
 }
