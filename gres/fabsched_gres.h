@@ -403,4 +403,57 @@ struct fs_gres_rdma_sel {
 size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held,
 			 size_t nheld, struct fs_gres_rdma_sel *s);
 
+/* ------------------------------------------------ slurmd's records */
+
+/* Why slurmd keeps the configured records instead of autodetecting
+ * (gres.conf's AutoDetect=off, records with File= or Cores=, no
+ * inventory); NULL: autodetect. */
+const char *fs_gres_autodetect_skip(bool off, int explicit_recs, bool inv);
+/* A record's machine CPUs as slurmd takes them: those below @cpu_cnt, in
+ * *range (malloc'ed cpulist; NULL when none is left), *dropped the
+ * others.  -1 with a message when @cpus is not a cpulist. */
+int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
+		      size_t *dropped, char *msg, size_t msgsz);
+/* Slurm's abstract core range @cores ("0-3,8") of a node of @sockets x
+ * @per cores, widened as fs_gres_socket_cores says: RET 1 with *wide
+ * (malloc'ed range), 0 when kept, -1 on bad input. */
+int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
+			char **wide);
+/* Why an HCA gets no gres/rdma record (no ACTIVE port, no uverbs
+ * device); NULL: it gets one. */
+const char *fs_gres_hca_skip(const struct fs_gres_hca *h);
+/* The unit of one rdma device file @file of a record: the HCA's name,
+ * active ports and local CPUs; for a file of no known HCA its base name
+ * and @rec_cpus (the record's cores, or NULL).  RET true when the HCA is
+ * known. */
+bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
+			   const struct fs_gres_inventory *inv,
+			   const char *file, const char *rec_cpus);
+/* The unit of a gres/hugepages record of File= @file and Type= @type:
+ * its NUMA node from the file's /node<N>, page size and unit from the
+ * type; -1 with a message when the type is none (fs_gres_unit_huge_type). */
+int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
+			  const char *type, char *msg, size_t msgsz);
+/* The units of each t->u[i] that an allocation holds: held[i] (t->n of
+ * them) counts the bits[k] != 0 of its indices k < nbits. */
+void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
+			size_t nbits, uint64_t *held);
+/*
+ * A node's gres/hugepages records (fs_gres_huge_plan of its pools): in
+ * the cluster's units @fixed (HugepageUnits) when they fit; else, with
+ * the reason in @warn and fixed->n set to 0, in units of its own.  RET 0,
+ * or -1 with a message.  *recs is the caller's to free.
+ */
+int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
+			   struct fs_hp_units *fixed,
+			   struct fs_gres_huge_rec **recs, size_t *nrecs,
+			   char *warn, size_t warnsz, char *msg, size_t msgsz);
+/* A hugepages record's File= (the pool's sysfs directory) into @file, and
+ * what to tell of it (counted in units, pages short of a unit) into
+ * notes[0..1]; RET how many notes. */
+size_t fs_gres_huge_rec_notes(const struct fs_gres_huge_rec *r,
+			      const struct fs_hp_units *fixed,
+			      char notes[][FS_MSG_SIZE], char *file,
+			      size_t filesz);
+
 #endif /* FABSCHED_GRES_H */

@@ -20,6 +20,7 @@ gres_libfabsched_gres_la_SOURCES = \
 	gres/topo.c \
 	gres/inventory.c \
 	gres/huge.c \
+	gres/records.c \
 	gres/units.c \
 	gres/verbs.c
 gres_libfabsched_gres_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/gres $(HWLOC_CFLAGS)

@@ -98,33 +98,15 @@ static int _sysfs_root(char **root)
 static void _whole_sockets(char **abs)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-	char *name = slurm_conf_get_aliased_nodename(), *wide;
+	char *name = slurm_conf_get_aliased_nodename(), *wide = NULL;
 	node_record_t *np = name ? find_node_record2(name) : NULL;
 	bool one = SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0), numa;
-	unsigned char *cores = NULL;
-	int n;
-	bitstr_t *b;
 
 	if (!np || !*abs || !np->cores || !np->tot_sockets) {
 		debug("%s: socket layout of %s unknown: cores %s kept",
 		      plugin_type, name ? name : "this node", *abs ? *abs : "-");
-		xfree(name);
-		return;
-	}
-	n = np->cores * np->tot_sockets;
-	b = bit_alloc(n);
-	if (bit_unfmt(b, *abs) == SLURM_SUCCESS) {
-		cores = xcalloc(n, 1);
-		for (int i = 0; i < n; i++)
-			cores[i] = bit_test(b, i);
-	}
-	if (cores && fs_gres_socket_cores(cores, np->tot_sockets, np->cores,
-					  one) == 1) {
-		bit_clear_all(b);
-		for (int i = 0; i < n; i++)
-			if (cores[i])
-				bit_set(b, i);
-		wide = bit_fmt_full(b);
+	} else if (fs_gres_widen_cores(*abs, np->tot_sockets, np->cores, one,
+				       &wide) == 1) {
 		/* Slurm's sockets already the NUMA nodes (or L3 caches: from
 		 * SlurmdParameters, from 25.11 also the node's Parameters=) */
 		numa = slurm_conf.conf_flags & (CONF_FLAG_NNSOCK | CONF_FLAG_L3CSOCK);
@@ -137,10 +119,9 @@ static void _whole_sockets(char **abs)
 			warning(WIDENED, ", so this record's NUMA locality is lost (jobs get its units with cores of other NUMA nodes); to keep it, make Slurm's sockets the NUMA nodes: SlurmdParameters=numa_node_as_socket, and the node's Sockets= and CoresPerSocket= as 'slurmd -C' then prints");
 #undef WIDENED
 		xfree(*abs);
-		*abs = wide;
+		*abs = xstrdup(wide);
 	}
-	xfree(cores);
-	FREE_NULL_BITMAP(b);
+	free(wide);
 	xfree(name);
 #endif
 }
@@ -153,47 +134,44 @@ static void _whole_sockets(char **abs)
 int fs_gres_cores(node_config_load_t *config, const char *cpus,
 		  bitstr_t **mac_out, char **abs_out)
 {
-	unsigned char *bits = NULL;
-	size_t n = 0, dropped = 0;
-	char msg[FS_MSG_SIZE], *range, *abs = NULL;
-	bitstr_t *mac;
+	char msg[FS_MSG_SIZE], *range = NULL, *abs = NULL;
+	size_t dropped;
 
 	*mac_out = NULL;
 	*abs_out = NULL;
-	if (fs_cpulist_parse(cpus, &bits, &n, msg, sizeof(msg))) {
+	if (fs_gres_clip_cpus(cpus, config->cpu_cnt, &range, &dropped, msg,
+			      sizeof(msg))) {
 		error("%s: %s", plugin_type, msg);
 		return -1;
 	}
-	mac = bit_alloc(config->cpu_cnt);
-	for (size_t i = 0; i < n; i++) {
-		if (!bits[i])
-			continue;
-		if (i < config->cpu_cnt)
-			bit_set(mac, i);
-		else
-			dropped++;
-	}
-	free(bits);
 	if (dropped)
 		verbose("%s: %zu CPU(s) of %s lie beyond the node's %u CPUs",
 			plugin_type, dropped, cpus, config->cpu_cnt);
-	if (!bit_set_count(mac)) {
-		FREE_NULL_BITMAP(mac);
+	if (!range)
 		return -1;
-	}
-	range = bit_fmt_full(mac);
 	if (config->xcpuinfo_mac_to_abs &&
 	    config->xcpuinfo_mac_to_abs(range, &abs)) {
 		error("%s: CPUs %s: no core mapping", plugin_type, range);
-		xfree(range);
-		FREE_NULL_BITMAP(mac);
+		free(range);
 		return -1;
 	}
-	xfree(range);
+	*mac_out = bit_alloc(config->cpu_cnt);
+	bit_unfmt(*mac_out, range);
+	free(range);
 	_whole_sockets(&abs);
-	*mac_out = mac;
 	*abs_out = abs;
 	return 0;
+}
+
+uint8_t *fs_gres_bytes(bitstr_t *b, size_t *n)
+{
+	uint8_t *v;
+
+	*n = b ? (size_t)bit_size(b) : 0;
+	v = xcalloc(*n + 1, 1);
+	for (size_t i = 0; i < *n; i++)
+		v[i] = bit_test(b, (bitoff_t)i) ? 1 : 0;
+	return v;
 }
 
 void fs_gres_env_set(char ***env, const char *name, const char *value)
@@ -286,11 +264,6 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 	if (!gres_conf_list || !config || !config->in_slurmd)
 		return SLURM_SUCCESS;
 
-	if (gres_get_autodetect_flags() & GRES_AUTODETECT_GPU_OFF)
-		why = "AutoDetect=off in gres.conf";
-	else if (sc.explicit_recs)
-		why = "gres.conf describes it (File= or Cores=)";
-
 	if (_sysfs_root(&root) == 0) {
 		opts.sysfs_root = root;
 		opts.what = FS_GRES_TOPO | FS_GRES_VERBS |
@@ -301,8 +274,9 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 		}
 	}
 
-	if (!why && !inv)
-		why = "the node inventory could not be read";
+	why = fs_gres_autodetect_skip(gres_get_autodetect_flags() &
+				      GRES_AUTODETECT_GPU_OFF,
+				      sc.explicit_recs, inv);
 	if (!why) {
 		fs_list_t found = list_create(destroy_gres_slurmd_conf);
 

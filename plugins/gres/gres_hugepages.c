@@ -56,21 +56,15 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 	struct fs_gres_huge_rec *recs = NULL;
 	struct fs_hp_units fixed = { 0 };
 	size_t nrecs = 0;
-	char msg[FS_MSG_SIZE];
-	int n = 0;
+	char msg[FS_MSG_SIZE], warn[FS_MSG_SIZE], notes[2][FS_MSG_SIZE];
+	int n = 0, rc;
 
 	_conf_units(&fixed);
-	if (fixed.n &&
-	    fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
-			      &fixed, &recs, &nrecs, msg, sizeof(msg))) {
-		error("%s: %s; counting this node's pages in units of its own, "
-		      "which requests in pages on several nodes will not fit",
-		      plugin_type, msg);
-		fixed.n = 0;
-	}
-	if (!fixed.n &&
-	    fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED,
-			      NULL, &recs, &nrecs, msg, sizeof(msg))) {
+	rc = fs_gres_huge_node_plan(inv, &fixed, &recs, &nrecs, warn,
+				    sizeof(warn), msg, sizeof(msg));
+	if (warn[0])
+		error("%s: %s", plugin_type, warn);
+	if (rc) {
 		error("%s: %s", plugin_type, msg);
 		return 0;
 	}
@@ -86,26 +80,15 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 		bitstr_t *mac = NULL;
 		char *abs = NULL, file[160];
 
-		if (r->per_unit > 1)
-			info("%s: NUMA node %d: %" PRIu64 " pages counted in "
-			     "units of %" PRIu64 " (Type=%s): %s", plugin_type,
-			     r->numa_node, r->units * r->per_unit + r->left,
-			     r->per_unit, r->type,
-			     fs_hp_units_of(&fixed, r->page_kb) ?
-			     "HugepageUnits in fabsched.conf" :
-			     "the node's pages exceed the units Slurm indexes per node");
-		if (r->left)
-			info("%s: NUMA node %d: %" PRIu64 " page(s) of %" PRIu64
-			     " KiB short of a whole unit: not schedulable",
-			     plugin_type, r->numa_node, r->left, r->page_kb);
+		for (size_t k = fs_gres_huge_rec_notes(r, &fixed, notes, file,
+						       sizeof(file)), j = 0;
+		     j < k; j++)
+			info("%s: %s", plugin_type, notes[j]);
 		if (!r->units)
 			continue;
 		if (!nu || fs_gres_cores(config, nu->cpus, &mac, &abs))
 			verbose("%s: NUMA node %d: CPUs unknown: no Cores",
 				plugin_type, r->numa_node);
-		snprintf(file, sizeof(file),
-			 "/sys/devices/system/node/node%d/hugepages/"
-			 "hugepages-%" PRIu64 "kB", r->numa_node, r->page_kb);
 		fs_gres_add_record(out, "hugepages", r->units, config->cpu_cnt, abs,
 			    mac, file, r->type);
 		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64
@@ -124,7 +107,6 @@ void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
 {
 	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
 	char msg[FS_MSG_SIZE];
-	const char *p;
 
 	(void)inv;
 	if (!u)
@@ -132,15 +114,8 @@ void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
 	u->first = *next;
 	u->count = rec->count;
 	*next += rec->count;
-	snprintf(u->label, sizeof(u->label), "%s",
-		 rec->type_name ? rec->type_name : "-");
-	for (p = rec->file; p && (p = strstr(p, "/node")); p += 5)
-		if (isdigit((unsigned char)p[5])) {
-			u->numa = atoi(p + 5);
-			break;
-		}
-	u->cpus = strdup("");
-	if (fs_gres_unit_huge_type(u, msg, sizeof(msg)))
+	if (fs_gres_huge_unit_set(u, rec->file, rec->type_name, msg,
+				  sizeof(msg)))
 		error("%s: %s: its pages are not passed to the job", plugin_type,
 		      msg);
 }
@@ -153,21 +128,12 @@ void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 	char *s = NULL, num[32], msg[FS_MSG_SIZE];
 
 	if (alloc) {
-		int64_t size = bit_size(alloc);
+		size_t size;
+		uint8_t *bits = fs_gres_bytes(alloc, &size);
 
 		held = xcalloc(fs_units.n + 1, sizeof(uint64_t));
-		for (size_t i = 0; i < fs_units.n; i++) {
-			const struct fs_gres_unit *u = &fs_units.u[i];
-			int64_t last = (int64_t)(u->first + u->count);
-
-			if ((int64_t)u->first >= size)
-				continue;
-			if (last > size)
-				last = size;
-			if (last > (int64_t)u->first)
-				held[i] = (uint64_t)bit_set_count_range(
-					alloc, (int64_t)u->first, last);
-		}
+		fs_gres_units_held(&fs_units, bits, size, held);
+		xfree(bits);
 	}
 	if (fs_gres_huge_value(&fs_units, held, cnt, &s, &total, msg,
 			       sizeof(msg)))

@@ -38,17 +38,6 @@ static void _rdma_log_ports(const struct fs_gres_hca *h)
 	}
 }
 
-static void _ports_str(const struct fs_gres_hca *h, char *buf, size_t sz)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t p = 0; p < h->nports && o + 8 < sz; p++)
-		if (h->ports[p].active)
-			o += (size_t)snprintf(buf + o, sz - o, "%s%u",
-					      o ? "," : "", h->ports[p].num);
-}
-
 /* Autodetected records; returns how many were added to out. */
 int fs_gres_detect(const struct fs_gres_inventory *inv,
 		   node_config_load_t *config, fs_list_t out)
@@ -59,19 +48,17 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 		const struct fs_gres_hca *h = &inv->hca[i];
 		bitstr_t *mac = NULL;
 		char *abs = NULL;
+		const char *skip = fs_gres_hca_skip(h);
 
 		_rdma_log_ports(h);
-		if (!h->nactive) {
-			info("%s: %s has no ACTIVE port: no gres record",
-			     plugin_type, h->name);
+		if (skip && h->nactive)	/* active, yet no device file */
+			error("%s: %s %s: no gres record", plugin_type,
+			      h->name, skip);
+		else if (skip)
+			info("%s: %s %s: no gres record", plugin_type, h->name,
+			     skip);
+		if (skip)
 			continue;
-		}
-		if (!h->dev_path[0]) {
-			error("%s: %s has no uverbs device under "
-			      "/sys/class/infiniband_verbs: no gres record",
-			      plugin_type, h->name);
-			continue;
-		}
 		if (fs_gres_cores(config, h->cpus, &mac, &abs))
 			verbose("%s: %s: no usable local CPUs (%s): no Cores",
 				plugin_type, h->name, h->cpus);
@@ -91,34 +78,18 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next,
 		       gres_slurmd_conf_t *rec, const char *file)
 {
-	const struct fs_gres_hca *h = fs_gres_hca_by_uverbs(inv, file);
 	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
+	char *cpus = rec->cpus_bitmap ? bit_fmt_full(rec->cpus_bitmap) : NULL;
 
 	if (!u)
 		return;
 	u->first = (*next)++;
 	u->count = 1;
-	if (h) {
-		snprintf(u->label, sizeof(u->label), "%s", h->name);
-		_ports_str(h, u->ports, sizeof(u->ports));
-		u->cpus = strdup(h->cpus);
-	} else {
-		const char *base = file ? strrchr(file, '/') : NULL;
-
-		snprintf(u->label, sizeof(u->label), "%s",
-			 base ? base + 1 : (file ? file : "rdma"));
-		u->cpus = rec->cpus_bitmap ? NULL : strdup("");
-		if (rec->cpus_bitmap) {
-			char *r = bit_fmt_full(rec->cpus_bitmap);
-
-			u->cpus = strdup(r);
-			xfree(r);
-		}
-		if (file)
-			verbose("%s: File=%s is no uverbs device of a known "
-				"HCA: named %s in the environment", plugin_type,
-				file, u->label);
-	}
+	if (!fs_gres_rdma_unit_set(u, inv, file, cpus) && file)
+		verbose("%s: File=%s is no uverbs device of a known HCA: "
+			"named %s in the environment", plugin_type, file,
+			u->label);
+	xfree(cpus);
 }
 
 void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
@@ -164,13 +135,11 @@ void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 	struct fs_gres_env e = { 0 };
 	char msg[FS_MSG_SIZE];
 	struct fs_gres_rdma_sel *s = xmalloc(sizeof(*s));
-	int64_t size = alloc ? bit_size(alloc) : 0;
-	uint8_t *held = xcalloc(size + 1, 1);
+	size_t size;
+	uint8_t *held = fs_gres_bytes(alloc, &size);
 
 	(void)cnt;
-	for (int64_t i = 0; i < size; i++)
-		held[i] = bit_test(alloc, i) ? 1 : 0;
-	fs_gres_rdma_devs(&fs_units, held, (size_t)size, s);
+	fs_gres_rdma_devs(&fs_units, held, size, s);
 	_rdma_clear_env(env);
 	if (s->n && fs_gres_rdma_env(s->dev, s->n, &e, msg, sizeof(msg)))
 		error("%s: %s", plugin_type, msg);

@@ -60,6 +60,8 @@ int fs_gres_cores(node_config_load_t *config, const char *cpus,
 void fs_gres_add_record(fs_list_t out, const char *name, uint64_t count,
 			uint32_t cpu_cnt, char *abs, bitstr_t *mac,
 			const char *file, const char *type);
+/* A gres bitmap as bytes (xmalloc'ed, *n of them). */
+uint8_t *fs_gres_bytes(bitstr_t *b, size_t *n);
 void fs_gres_env_set(char ***env, const char *name, const char *value);
 void fs_gres_env_unset(char ***env, const char *name);
 

@@ -160,12 +160,139 @@ static void test_rdma_devs(void **state)
 	fs_gres_units_clear(&t);
 }
 
+/* slurmd's record decisions (gres/records.c). */
+static void test_records(void **state)
+{
+	struct fs_gres_port ports[2] = { { .num = 1, .active = true },
+					 { .num = 2, .active = false } };
+	struct fs_gres_hca hca = { .name = "mlx5_0", .uverbs = "uverbs0",
+				   .dev_path = "/dev/infiniband/uverbs0",
+				   .cpus = "0-7", .nports = 2, .ports = ports,
+				   .nactive = 1 };
+	struct fs_gres_inventory inv = { .nhca = 1, .hca = &hca };
+	struct fs_gres_units t = { 0 };
+	struct fs_gres_unit *u;
+	char *s = NULL, msg[FS_MSG_SIZE];
+	size_t dropped;
+	uint8_t bits[12] = { 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1 };
+	uint64_t held[3];
+
+	(void)state;
+	assert_null(fs_gres_autodetect_skip(false, 0, true));
+	assert_string_equal(fs_gres_autodetect_skip(true, 0, true),
+			    "AutoDetect=off in gres.conf");
+	assert_non_null(strstr(fs_gres_autodetect_skip(false, 2, true), "File="));
+	assert_non_null(strstr(fs_gres_autodetect_skip(false, 0, false), "inventory"));
+	/* CPUs beyond the node's count are dropped */
+	assert_int_equal(fs_gres_clip_cpus("2-5,30-31", 8, &s, &dropped, msg,
+					   sizeof(msg)), 0);
+	assert_string_equal(s, "2-5");
+	assert_int_equal(dropped, 2);
+	free(s);
+	assert_int_equal(fs_gres_clip_cpus("30", 8, &s, &dropped, msg,
+					   sizeof(msg)), 0);
+	assert_null(s);
+	assert_int_equal(fs_gres_clip_cpus("x", 8, &s, &dropped, msg,
+					   sizeof(msg)), -1);
+	/* 2 sockets of 4 cores: part of socket 0 -> socket 0; both -> all
+	 * on 25.11 (one) */
+	assert_int_equal(fs_gres_widen_cores("1-2", 2, 4, false, &s), 1);
+	assert_string_equal(s, "0-3");
+	free(s);
+	assert_int_equal(fs_gres_widen_cores("0-3", 2, 4, false, &s), 0);
+	assert_null(s);
+	assert_int_equal(fs_gres_widen_cores("3-4", 2, 4, true, &s), 1);
+	assert_string_equal(s, "0-7");
+	free(s);
+	assert_int_equal(fs_gres_widen_cores("0", 0, 4, true, &s), -1);
+	/* HCAs */
+	assert_null(fs_gres_hca_skip(&hca));
+	hca.nactive = 0;
+	assert_string_equal(fs_gres_hca_skip(&hca), "has no ACTIVE port");
+	hca.nactive = 1;
+	hca.dev_path = "";
+	assert_non_null(strstr(fs_gres_hca_skip(&hca), "no uverbs device"));
+	hca.dev_path = "/dev/infiniband/uverbs0";
+	u = fs_gres_units_add(&t);
+	assert_true(fs_gres_rdma_unit_set(u, &inv, "/dev/infiniband/uverbs0", "9"));
+	assert_string_equal(u->label, "mlx5_0");
+	assert_string_equal(u->ports, "1");
+	assert_string_equal(u->cpus, "0-7");
+	u = fs_gres_units_add(&t);
+	assert_false(fs_gres_rdma_unit_set(u, &inv, "/dev/infiniband/uverbs7", "9"));
+	assert_string_equal(u->label, "uverbs7");
+	assert_string_equal(u->cpus, "9");
+	fs_gres_units_clear(&t);
+	/* hugepage units from File= and Type= */
+	u = fs_gres_units_add(&t);
+	u->first = 0;
+	u->count = 4;
+	assert_int_equal(fs_gres_huge_unit_set(u, "/sys/devices/system/node/node1/hugepages/hugepages-2048kB",
+					       "2mx64", msg, sizeof(msg)), 0);
+	assert_int_equal(u->numa, 1);
+	assert_int_equal(u->page_kb, 2048);
+	assert_int_equal(u->per_unit, 64);
+	u = fs_gres_units_add(&t);
+	u->first = 4;
+	u->count = 8;
+	assert_int_equal(fs_gres_huge_unit_set(u, NULL, "bogus", msg, sizeof(msg)), -1);
+	assert_int_equal(u->numa, -1);
+	fs_gres_units_held(&t, bits, 12, held);
+	assert_int_equal(held[0], 3);
+	assert_int_equal(held[1], 4);
+	fs_gres_units_held(&t, bits, 6, held);	/* a shorter allocation */
+	assert_int_equal(held[1], 0);
+	fs_gres_units_clear(&t);
+}
+
+/* A node's hugepage records: in the cluster's units, or its own. */
+static void test_huge_node_plan(void **state)
+{
+	struct fs_gres_hugepool pools[] = {
+		{ .numa_node = 0, .page_kb = 2048, .type = "2m", .total = 4100 },
+	};
+	struct fs_gres_inventory inv = { .npools = 1, .pools = pools };
+	struct fs_hp_units fixed = { 0 };
+	struct fs_gres_huge_rec *recs;
+	size_t n;
+	char warn[FS_MSG_SIZE], msg[FS_MSG_SIZE], notes[2][FS_MSG_SIZE], file[160];
+
+	(void)state;
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:2", &fixed, msg,
+					   sizeof(msg)), 0);
+	/* 2050 units of 2 are more than Slurm indexes: the node's own unit */
+	assert_int_equal(fs_gres_huge_node_plan(&inv, &fixed, &recs, &n, warn,
+						sizeof(warn), msg, sizeof(msg)), 0);
+	assert_non_null(strstr(warn, "units of its own"));
+	assert_int_equal(fixed.n, 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(recs[0].type, "2mx8");
+	assert_int_equal(fs_gres_huge_rec_notes(&recs[0], &fixed, notes, file,
+						sizeof(file)), 2);
+	assert_string_equal(file, "/sys/devices/system/node/node0/hugepages/hugepages-2048kB");
+	assert_non_null(strstr(notes[0], "4100 pages counted in units of 8 (Type=2mx8): the node's pages exceed"));
+	assert_non_null(strstr(notes[1], "4 page(s) of 2048 KiB short of a whole unit"));
+	free(recs);
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:64", &fixed, msg,
+					   sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_node_plan(&inv, &fixed, &recs, &n, warn,
+						sizeof(warn), msg, sizeof(msg)), 0);
+	assert_string_equal(warn, "");
+	assert_string_equal(recs[0].type, "2mx64");
+	assert_int_equal(fs_gres_huge_rec_notes(&recs[0], &fixed, notes, file,
+						sizeof(file)), 2);
+	assert_non_null(strstr(notes[0], "HugepageUnits in fabsched.conf"));
+	free(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_roundtrip),
 		cmocka_unit_test(test_hugepages_roundtrip),
 		cmocka_unit_test(test_rdma_devs),
+		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_huge_node_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
