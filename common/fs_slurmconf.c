@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fs_err.h"
@@ -175,4 +176,22 @@ int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
 	*nodes = a.nodes;
 	*nlines = a.nlines;
 	return 0;
+}
+
+int fs_plugin_dir_each(const char *dirs, const char *file,
+		       int (*use)(const char *path, void *arg), void *arg)
+{
+	char path[4096];
+
+	for (const char *d = dirs; d && *d; d += *d == ':') {
+		size_t len = strcspn(d, ":");
+		struct stat st;
+
+		if (len && (size_t)snprintf(path, sizeof(path), "%.*s/%s",
+					    (int)len, d, file) < sizeof(path) &&
+		    !stat(path, &st) && S_ISREG(st.st_mode) && !use(path, arg))
+			return 0;
+		d += len;
+	}
+	return -1;
 }

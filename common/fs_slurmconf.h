@@ -11,6 +11,14 @@
 /* Where Slurm's configuration lives (Slurm's and Debian's default). */
 #ifndef FS_SLURM_CONFDIR
 #define FS_SLURM_CONFDIR "/etc/slurm"
+/*
+ * Each regular file @file in the directories of @dirs (PluginDir form:
+ * "dir[:dir...]"), in order, handed to @use until it takes one (returns
+ * 0).  RET 0 when one was taken, -1 when none.
+ */
+int fs_plugin_dir_each(const char *dirs, const char *file,
+		       int (*use)(const char *path, void *arg), void *arg);
+
 #endif
 /* A configless node's copy of the controller's files (slurmd's link to
  * its conf-cache). */
@@ -33,5 +41,13 @@ const char *fs_slurm_conf_path(void);
  */
 int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
 			char *msg, size_t msgsz);
+
+/*
+ * Each regular file @file in the directories of @dirs (PluginDir form:
+ * "dir[:dir...]"), in order, handed to @use until it takes one (returns
+ * 0).  RET 0 when one was taken, -1 when none.
+ */
+int fs_plugin_dir_each(const char *dirs, const char *file,
+		       int (*use)(const char *path, void *arg), void *arg);
 
 #endif

@@ -116,6 +116,15 @@ int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
 		   size_t msgsz);
 
 /* FABSCHED_RDMA_DEVICES: HCA names [A-Za-z0-9_.-] with optional :<port>. */
+/*
+ * The calling process's locked-memory limit raised to unlimited, for a
+ * task that registers RDMA memory.  Where even root may not raise the
+ * hard limit (no CAP_SYS_RESOURCE, as in some containers), the soft limit
+ * is raised to the hard one: RET 1, and msg says so.  RET 0 when
+ * unlimited, -1 with a message when neither could be set.
+ */
+int fs_pl_memlock_unlimited(char *msg, size_t msgsz);
+
 int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
 		     size_t msgsz);
 

@@ -12,7 +12,8 @@ prolog_libfabsched_prolog_cg_la_SOURCES = \
 	prolog/sys.c \
 	prolog/ledger.c \
 	prolog/rdmacg.c \
-	prolog/jobcg.c
+	prolog/jobcg.c \
+	prolog/settings.c
 prolog_libfabsched_prolog_cg_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 prolog_libfabsched_prolog_cg_la_CFLAGS = $(AM_CFLAGS) -fPIC
 noinst_LTLIBRARIES += prolog/libfabsched_prolog.la

@@ -75,53 +75,6 @@ static void _usage(const char *prog, FILE *out)
 		"See fabsched-prolog(8).\n", prog, fs_conf_default_path());
 }
 
-int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
-		   size_t msgsz)
-{
-	const char *s;
-	uint64_t u;
-
-	if (!ctx->state_dir)
-		ctx->state_dir = fs_conf_get_str(cf, "StateDir");
-	if (!ctx->mount_base)
-		ctx->mount_base = fs_conf_get_str(cf, "HugepageMountBase");
-	if (!ctx->scratch_base)
-		ctx->scratch_base = fs_conf_get_str(cf, "ScratchBase");
-	ctx->metrics_file = fs_conf_get_str(cf, "MetricsTextfile");
-	clock_gettime(CLOCK_MONOTONIC, &ctx->started);
-	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
-	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
-	    ctx->scratch_base[0] != '/')
-		return fs_errf(msg, msgsz, "StateDir, HugepageMountBase and "
-			       "ScratchBase (%s) must be absolute paths",
-			       fs_conf_source(cf));
-	if ((s = fs_conf_get_str(cf, "ScratchTraddr"))) {
-		struct fs_pl_scratch_target *t = &ctx->target;
-		uint64_t port = 4420;
-
-		ctx->has_target = true;
-		fs_conf_get_uint(cf, "ScratchTrsvcid", &port);
-		snprintf(t->transport, sizeof(t->transport), "%s",
-			 fs_conf_get_str(cf, "ScratchTransport"));
-		snprintf(t->traddr, sizeof(t->traddr), "%s", s);
-		snprintf(t->trsvcid, sizeof(t->trsvcid), "%" PRIu64, port);
-		snprintf(t->subsysnqn, sizeof(t->subsysnqn), "%s",
-			 fs_conf_get_str(cf, "ScratchSubsysNQN"));
-	}
-	/* validated when the file was loaded */
-	if ((s = fs_conf_get_str(cf, "RdmaRate")) &&
-	    fs_parse_rate("RdmaRate", s, &ctx->rdma_rate, NULL, 0))
-		ctx->rdma_rate = 0;
-	/* validated (1..FS_PL_RDMA_MAX_LIMIT) when loaded; unset stays 0 */
-	if (!fs_conf_get_uint(cf, "RdmaMaxHcaHandles", &u))
-		ctx->rdma_max_handles = (uint32_t)u;
-	if (!fs_conf_get_uint(cf, "RdmaMaxHcaObjects", &u))
-		ctx->rdma_max_objects = (uint32_t)u;
-	if (!fs_conf_get_uint(cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
-		ctx->verbose = true;
-	return 0;
-}
-
 /* Parse options and fabsched.conf into ctx; 0 ok, 2 usage, 1 error. */
 static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx,
 		  struct fs_pl_ctx *seam, struct args *a)

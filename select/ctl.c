@@ -1,12 +1,34 @@
 /*
- * ctl.c - the controller's whole decision for one job, without Slurm: its
- * locality (fse_policy_resolve over fabsched.conf, the job's
- * --fabric-locality and --switches), the domain (fse_place), the node
- * choice inside it (the caller's fse_try_f, at most FSE_CTL_TRIES
- * domains), the wait or the relaxed placement (decide.c), the outcome in
- * the partition's share (ledger.c, saved to a state file), and timing
- * figures.  The plugin flavours convert Slurm's records into a struct
- * fse_job and carry out the struct fse_outcome.  See fabsched_select.h.
+ * ctl.c - the controller's whole decision for one job, without Slurm.  For
+ * each job that locality applies to (fse_ctl_place):
+ *  1. its locality (fse_policy_resolve): the FABSCHED_LOCALITY entry of
+ *     its SPANK job environment (sbatch/salloc/srun --fabric-locality);
+ *     else its partition's Locality/LocalityWait in fabsched.conf; else
+ *     DefaultLocality.  MaxRacks from the partition.  Where the flavour
+ *     asks for it, --switches=N means at most N racks, waiting up to the
+ *     job's --switches wait time.
+ *  2. what each node can hold of it (the caller's fse_ctl_tasks, from the
+ *     job's tasks, CPUs per task, memory and GRES against what each
+ *     candidate has free, and on the idle partition), so that a job sized
+ *     by tasks gets a domain that holds them.
+ *  3. the domain (fse_place): one rack, else the fewest racks of one pod,
+ *     else the fewest racks; best fit; first among candidates without
+ *     jobs (when the caller knows them), then, for jobs that may share
+ *     nodes, every candidate.
+ *  4. the caller's node choice (fse_try_f) inside that domain picks cores,
+ *     memory and GRES there; if it cannot, the next-best domain is tried
+ *     (at most FSE_CTL_TRIES domains).
+ *  5. when nothing was placed (fse_decide_unplaced, decide.c): the job
+ *     waits for its locality while its wait bound has not passed (the
+ *     outcome says why); after the bound, or under its partition's
+ *     LocalityTarget (fse_decide_relaxed), the tightest placement
+ *     available is taken and a note records it; a job no domain could
+ *     ever hold goes to the caller's choice on every candidate.
+ *  6. the outcome counts toward the partition's share (ledger.c, saved to
+ *     a state file), and whether the call ended the job's wait
+ *     (_wait_over); timing figures are kept.
+ * The plugin flavours convert Slurm's records into a struct fse_job and
+ * carry out the struct fse_outcome.  See fabsched_select.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>

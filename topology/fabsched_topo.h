@@ -426,6 +426,12 @@ int fst_slurm_tree_node_addr(const struct fst_slurm_tree *t, const char *node, c
 /* Fabric order of a node: fst_host.rank of that host (0..nhosts-1, by plane,
  * pod, rack, name) in a classified model; -1 when the node is not a host. */
 int fst_host_rank(const struct fst_model *m, const char *node);
+/* The scheduler's node ranks in fabric order: names[i] (n of them, NULL
+ * entries allowed) gets rank[i] = its fst_host_rank, a node not in the
+ * model m->nhosts + i (after them, in the scheduler's order).  RET how
+ * many nodes are in the model; 0 leaves rank untouched. */
+int fst_rank_nodes(const struct fst_model *m, const char *const *names, int n,
+		   uint32_t *rank);
 
 #ifdef __cplusplus
 }

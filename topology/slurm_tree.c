@@ -470,3 +470,20 @@ int fst_host_rank(const struct fst_model *m, const char *node)
 	h = fst_find_host(m, node);
 	return h < 0 ? -1 : m->hosts[h].rank;
 }
+
+int fst_rank_nodes(const struct fst_model *m, const char *const *names, int n,
+		   uint32_t *rank)
+{
+	int known = 0;
+
+	for (int i = 0; i < n; i++)
+		known += fst_host_rank(m, names[i]) >= 0;
+	if (!known)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int r = fst_host_rank(m, names[i]);
+
+		rank[i] = r >= 0 ? (uint32_t)r : (uint32_t)(m->nhosts + i);
+	}
+	return known;
+}

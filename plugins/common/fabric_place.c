@@ -1,36 +1,11 @@
 /*
  * fabric_place.c - rack-local placement inside slurmctld, shared by the
- * plugin flavours (see fabric_place.h).
- *
- * For each job that locality applies to (the decisions are select/'s; this
- * file converts Slurm's records and carries them out):
- *  1. the job's locality (fse_policy_resolve): the FABSCHED_LOCALITY entry
- *     of its SPANK job environment (sbatch/salloc/srun --fabric-locality,
- *     see fabsched_spank(8)); else its partition's Locality/LocalityWait in
- *     fabsched.conf; else DefaultLocality.  MaxRacks from the partition.
- *     Where the flavour asks for it, --switches=N means at most N racks,
- *     waiting up to the job's --switches wait time.
- *  2. what the job needs of each node (fabric_shape.c): its tasks, CPUs
- *     per task, memory and GRES against what each candidate has free (and
- *     on the idle partition), so that a job sized by tasks gets a domain
- *     that holds them.
- *  3. the placement engine (fse_place) picks the domain: one rack, else
- *     the fewest racks of one pod, else the fewest racks; best fit; first
- *     among candidates without jobs (when the flavour knows them), then,
- *     for jobs that may share nodes, every candidate.
- *  4. the backend runs with the candidates narrowed to that domain and
- *     picks cores, memory and GRES there; if it cannot, the next-best
- *     domain is tried (at most FABRIC_TRIES domains).
- *  5. when nothing was placed (fse_decide_unplaced): the job waits for its
- *     locality while its wait bound has not passed (state_desc says why
- *     where the release keeps it); after the bound, or under its
- *     partition's LocalityTarget (fse_decide_relaxed), the tightest
- *     placement available is taken and the SystemComment records it; a job
- *     no domain could ever hold goes to the backend as without fabsched.
- *  6. the outcome counts toward the partition's share (fse_ledger), kept
- *     in StateSaveLocation.
- * All of it is select/ctl.c's (fse_ctl_place); this file turns Slurm's
- * records into a struct fse_job and carries out the outcome.
+ * plugin flavours (see fabric_place.h).  Every decision is select/ctl.c's
+ * (fse_ctl_place: see there for the steps); this file turns Slurm's
+ * records into a struct fse_job (the job's shape: fabric_shape.c), runs
+ * the flavour's node choice in the domains offered, and carries out the
+ * outcome: the job's SystemComment and pending reason, and on 22.05 its
+ * state_desc.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

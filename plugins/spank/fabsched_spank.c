@@ -16,13 +16,12 @@
  *  - the job cgroup's hugetlb and rdma limits, set from slurmstepd where the
  *    Prolog ran before the job's cgroup existed (task_limits.c).
  */
-#include <errno.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <slurm/spank.h>
 
 #include "fs_env.h"
+#include "fabsched_prolog.h"
 #include "args.h"
 #include "task_rdma.h"
 #include "task_limits.h"
@@ -105,19 +104,13 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
  */
 int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 {
-	struct rlimit r = { .rlim_cur = RLIM_INFINITY, .rlim_max = RLIM_INFINITY };
+	char msg[FS_MSG_SIZE];
+	int rc = fs_pl_memlock_unlimited(msg, sizeof(msg));
 
-	if (setrlimit(RLIMIT_MEMLOCK, &r) == 0)
-		return ESPANK_SUCCESS;
-	if (getrlimit(RLIMIT_MEMLOCK, &r) == 0) {
-		r.rlim_cur = r.rlim_max;
-		if (setrlimit(RLIMIT_MEMLOCK, &r) == 0) {
-			slurm_info("fabsched: RLIMIT_MEMLOCK kept at the hard limit (%llu bytes): raising it needs CAP_SYS_RESOURCE",
-				   (unsigned long long) r.rlim_max);
-			return ESPANK_SUCCESS;
-		}
-	}
-	slurm_error("fabsched: cannot set RLIMIT_MEMLOCK: %s", strerror(errno));
+	if (rc > 0)
+		slurm_info("fabsched: %s", msg);
+	else if (rc < 0)
+		slurm_error("fabsched: %s", msg);
 	return ESPANK_SUCCESS;
 }
 

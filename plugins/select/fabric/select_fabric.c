@@ -36,7 +36,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
@@ -51,6 +50,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "fabric_hook.h"
+#include "fs_slurmconf.h"
 #include "select_backend.h"
 
 /*
@@ -152,58 +152,42 @@ static int _backend_bind(void *handle, const char *path)
 	return SLURM_SUCCESS;
 }
 
+/* One candidate file of cons_tres: opened and bound, or refused (logged). */
+static int _backend_try(const char *path, void *arg)
+{
+	void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+
+	if (!handle) {
+		error("%s: dlopen(%s): %s", plugin_type, path, dlerror());
+		return -1;
+	}
+	if (_backend_bind(handle, path) != SLURM_SUCCESS) {
+		dlclose(handle);
+		return -1;
+	}
+	backend.handle = handle;
+	backend.path = xstrdup(path);
+	return 0;
+}
+
 /*
  * Open cons_tres from the first directory of PluginDir holding a usable
  * select_cons_tres.so, as Slurm itself would.  Caller holds backend.lock.
  */
 static int _backend_open(void)
 {
-	char *dirs, *dir, *save_ptr = NULL;
-	int rc = SLURM_ERROR;
-
-	if (!slurm_conf.plugindir) {
-		error("%s: PluginDir is not set, cannot find %s", plugin_type,
-		      BACKEND_FILE);
+	if (fs_plugin_dir_each(slurm_conf.plugindir, BACKEND_FILE, _backend_try,
+			       NULL)) {
+		error("%s: no usable %s in PluginDir %s", plugin_type,
+		      BACKEND_FILE, slurm_conf.plugindir ? slurm_conf.plugindir :
+		      "(not set)");
 		return SLURM_ERROR;
 	}
-
-	dirs = xstrdup(slurm_conf.plugindir);
-	for (dir = strtok_r(dirs, ":", &save_ptr); dir;
-	     dir = strtok_r(NULL, ":", &save_ptr)) {
-		char *path = xstrdup_printf("%s/%s", dir, BACKEND_FILE);
-		struct stat st;
-		void *handle;
-
-		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
-			xfree(path);
-			continue;
-		}
-		if (!(handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL))) {
-			error("%s: dlopen(%s): %s", plugin_type, path,
-			      dlerror());
-			xfree(path);
-			continue;
-		}
-		if (_backend_bind(handle, path) != SLURM_SUCCESS) {
-			dlclose(handle);
-			xfree(path);
-			continue;
-		}
-		backend.handle = handle;
-		backend.path = path;
-		rc = SLURM_SUCCESS;
-		break;
-	}
-	xfree(dirs);
-
-	if (rc != SLURM_SUCCESS)
-		error("%s: no usable %s in PluginDir %s", plugin_type,
-		      BACKEND_FILE, slurm_conf.plugindir);
-	else if (running_in_slurmctld())
+	if (running_in_slurmctld())
 		verbose("%s: forwarding to %s", plugin_type, backend.path);
 	else
 		debug2("%s: forwarding to %s", plugin_type, backend.path);
-	return rc;
+	return SLURM_SUCCESS;
 }
 
 bool fabric_backend_ready(void)

@@ -53,29 +53,26 @@ struct fst_model *fabric_model_load(const char *plugin_type)
 
 bool fabric_model_rank(const struct fst_model *m, const char *plugin_type)
 {
-	int known = 0;
+	const char **names;
+	uint32_t *rank;
+	int known;
 
 	if (!m)
 		return false;
-	for (int i = 0; i < node_record_count; i++) {
-		node_record_t *np = node_record_table_ptr[i];
-
-		if (np && fst_host_rank(m, np->name) >= 0)
-			known++;
-	}
-	if (!known)
-		return false;
-	for (int i = 0; i < node_record_count; i++) {
-		node_record_t *np = node_record_table_ptr[i];
-		int r;
-
-		if (!np)
-			continue;
-		r = fst_host_rank(m, np->name);
-		np->node_rank = r >= 0 ? (uint32_t)r : (uint32_t)(m->nhosts + i);
-	}
-	verbose("%s: %d nodes ranked in fabric order", plugin_type, known);
-	return true;
+	names = xcalloc(node_record_count + 1, sizeof(*names));
+	rank = xcalloc(node_record_count + 1, sizeof(*rank));
+	for (int i = 0; i < node_record_count; i++)
+		names[i] = node_record_table_ptr[i] ?
+			node_record_table_ptr[i]->name : NULL;
+	known = fst_rank_nodes(m, names, node_record_count, rank);
+	for (int i = 0; known && i < node_record_count; i++)
+		if (node_record_table_ptr[i])
+			node_record_table_ptr[i]->node_rank = rank[i];
+	if (known)
+		verbose("%s: %d nodes ranked in fabric order", plugin_type, known);
+	xfree(names);
+	xfree(rank);
+	return known > 0;
 }
 
 /* Filter of the tree: nodes Slurm knows; the others are collected. */
@@ -149,15 +146,21 @@ struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
 	return tree;
 }
 
-bitstr_t *fabric_model_leaf_nodes(const struct fst_slurm_switch *s)
+bitstr_t **fabric_model_switch_nodes(const struct fst_slurm_tree *tree)
 {
-	bitstr_t *b = bit_alloc(node_record_count);
+	bitstr_t **b = xcalloc(tree->nsw + 1, sizeof(*b));
 
-	for (int k = 0; k < s->nnodes; k++) {
-		node_record_t *np = find_node_record2(s->nodes[k]);
+	/* records come leaves first: children always precede their parents */
+	for (int i = 0; i < tree->nsw; i++) {
+		const struct fst_slurm_switch *s = &tree->sw[i];
+		node_record_t *np;
 
-		if (np)
-			bit_set(b, np->index);
+		b[i] = bit_alloc(node_record_count);
+		for (int k = 0; k < s->nnodes && s->level == 0; k++)
+			if ((np = find_node_record2(s->nodes[k])))
+				bit_set(b[i], np->index);
+		for (int k = 0; k < s->nchildren && s->level > 0; k++)
+			bit_or(b[i], b[s->children[k]]);
 	}
 	return b;
 }

@@ -32,8 +32,10 @@ bool fabric_model_rank(const struct fst_model *m, const char *plugin_type);
 struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
 					 const char *plugin_type);
 
-/* The Slurm nodes of a leaf switch of that tree, as a new node bitmap. */
-bitstr_t *fabric_model_leaf_nodes(const struct fst_slurm_switch *s);
+/* The Slurm nodes below each switch of that tree (tree->nsw new node
+ * bitmaps, in an xmalloc'ed array): a leaf's own, a higher switch's the
+ * union of its children's. */
+bitstr_t **fabric_model_switch_nodes(const struct fst_slurm_tree *tree);
 
 /*
  * The model hand-off both flavours make: Slurm ranks the nodes

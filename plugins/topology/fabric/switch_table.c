@@ -75,6 +75,8 @@ void fabric_table_free(void)
 
 void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 {
+	bitstr_t **bits;
+
 	pthread_mutex_lock(&lock);
 	_free_locked();
 	if (!m || !node_record_count ||
@@ -84,8 +86,9 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 	}
 	table = xcalloc(tree->nsw, sizeof(*table));
 	table_count = tree->nsw;
-	/* records come leaves first: children always precede their parents */
-	for (int i = 0; i < tree->nsw; i++) {
+	bits = fabric_model_switch_nodes(tree);
+	leaf_rank = xcalloc(table_count, sizeof(*leaf_rank));
+	for (int i = 0, ord = 0; i < tree->nsw; i++) {
 		const struct fst_slurm_switch *s = &tree->sw[i];
 		struct fab_switch *r = &table[i];
 
@@ -93,31 +96,18 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 		r->level = s->level;
 		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX :
 			(uint32_t)s->link_speed;
-		if (s->level == 0) {
-			r->nodes = xstrdup(s->nodelist);
-			r->node_bitmap = fabric_model_leaf_nodes(s);
-		} else {
-			r->node_bitmap = bit_alloc(node_record_count);
-			r->switches = xstrdup(s->childlist);
-			for (int k = 0; k < s->nchildren; k++)
-				bit_or(r->node_bitmap,
-				       table[s->children[k]].node_bitmap);
-		}
+		r->nodes = s->level ? NULL : xstrdup(s->nodelist);
+		r->switches = s->level ? xstrdup(s->childlist) : NULL;
+		r->node_bitmap = bits[i];
+		leaf_rank[i] = s->level ? 0 : ++ord;
 	}
+	xfree(bits);
 	/* each node's leaf, for the per-node questions (get_rank asks them
 	 * for every node of every allocation) */
 	node_leaf = xcalloc(node_record_count, sizeof(*node_leaf));
-	leaf_rank = xcalloc(table_count, sizeof(*leaf_rank));
 	for (int i = 0; i < node_record_count; i++)
-		node_leaf[i] = -1;
-	for (int k = 0, ord = 0; k < table_count; k++) {
-		if (table[k].level != 0)
-			continue;
-		leaf_rank[k] = ++ord;
-		for (int i = 0; i < node_record_count; i++)
-			if (node_leaf[i] < 0 && bit_test(table[k].node_bitmap, i))
-				node_leaf[i] = k;
-	}
+		node_leaf[i] = node_record_table_ptr[i] ?
+			fst_slurm_tree_node_leaf(tree, node_record_table_ptr[i]->name) : -1;
 	info("%s: %d switches on %d levels%s, %d nodes", plugin_type,
 	     tree->nsw, tree->max_level + 1,
 	     tree->virtual_root >= 0 ? " (with a virtual root)" : "",

@@ -84,6 +84,7 @@ static void _free_table(void)
 static void _build_table(const struct fst_model *m)
 {
 	struct fst_switch_graph *g = NULL;
+	bitstr_t **bits;
 	int n;
 
 	if (!(tree = fabric_model_tree(m, plugin_type)))
@@ -99,7 +100,7 @@ static void _build_table(const struct fst_model *m)
 	switch_record_table = xcalloc(n, sizeof(switch_record_t));
 	switch_record_cnt = n;
 	switch_levels = tree->max_level;
-	/* records come leaves first: children always precede their parents */
+	bits = fabric_model_switch_nodes(tree);
 	for (int i = 0; i < n; i++) {
 		const struct fst_slurm_switch *s = &tree->sw[i];
 		switch_record_t *r = &switch_record_table[i];
@@ -108,21 +109,15 @@ static void _build_table(const struct fst_model *m)
 		r->level = s->level;
 		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX : (uint32_t)s->link_speed;
 		r->parent = s->parent >= 0 ? s->parent : i;	/* a top is its own parent */
-		if (s->level == 0) {
-			r->nodes = xstrdup(s->nodelist);
-			r->node_bitmap = fabric_model_leaf_nodes(s);
-		} else {
-			r->node_bitmap = bit_alloc(node_record_count);
-			r->switches = xstrdup(s->childlist);
-			r->num_switches = s->nchildren;
-			r->switch_index = xcalloc(s->nchildren + 1, sizeof(uint16_t));
-			for (int k = 0; k < s->nchildren; k++) {
-				r->switch_index[k] = s->children[k];
-				bit_or(r->node_bitmap,
-				       switch_record_table[s->children[k]].node_bitmap);
-			}
-		}
+		r->node_bitmap = bits[i];
+		r->nodes = s->level ? NULL : xstrdup(s->nodelist);
+		r->switches = s->level ? xstrdup(s->childlist) : NULL;
+		r->num_switches = s->nchildren;
+		r->switch_index = xcalloc(s->nchildren + 1, sizeof(uint16_t));
+		for (int k = 0; k < s->nchildren; k++)
+			r->switch_index[k] = s->children[k];
 	}
+	xfree(bits);
 	/* descendants and hop distances: topology/'s switch graph, copied
 	 * into Slurm's (xmalloc'd) arrays */
 	if (fst_switch_graph_build(tree, &g)) {
