@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "fabsched_conf.h"
+#include "fs_slurmconf.h"
 
 static char fixtures[4096];
 
@@ -809,6 +811,45 @@ static void put(const char *dir, const char *name, const char *text)
 
 /* No file named: the site's fabsched.conf beside $SLURM_CONF, else the
  * fabsched.so line of plugstack.conf there (a configless node). */
+/* fs_plugin_dir_each: PluginDir's directories in order, regular files only. */
+static int _take_second(const char *path, void *arg)
+{
+	char *seen = arg;
+
+	strcat(seen, path);
+	strcat(seen, ";");
+	return strstr(path, "/b/") ? 0 : -1;
+}
+
+static void test_plugin_dir(void **state)
+{
+	char dir[] = "/tmp/fabsched-test-pd-XXXXXX", dirs[512], seen[1024] = "",
+	     p[300];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/a", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/a/x.so", dir);
+	assert_int_equal(mkdir(p, 0700), 0);	/* a directory: skipped */
+	snprintf(p, sizeof(p), "%s/b", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	put(p, "x.so", "");
+	snprintf(p, sizeof(p), "%s/c", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	put(p, "x.so", "");
+	snprintf(dirs, sizeof(dirs), "%s/none::%s/a:%s/b:%s/c", dir, dir, dir, dir);
+	assert_int_equal(fs_plugin_dir_each(dirs, "x.so", _take_second, seen), 0);
+	snprintf(p, sizeof(p), "%s/b/x.so;", dir);
+	assert_string_equal(seen, p);	/* b taken, c not tried */
+	seen[0] = '\0';
+	snprintf(dirs, sizeof(dirs), "%s/c", dir);
+	assert_int_equal(fs_plugin_dir_each(dirs, "x.so", _take_second, seen), -1);
+	assert_int_equal(fs_plugin_dir_each(NULL, "x.so", _take_second, seen), -1);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 static void test_site_search(void **state)
 {
 	char dir[] = "/tmp/fabsched-test-site-XXXXXX", sc[4200], p[4300];
@@ -1222,6 +1263,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_many_partitions),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_plugin_dir),
 		cmocka_unit_test(test_site_search),
 		cmocka_unit_test(test_getters),
 		cmocka_unit_test(test_errors_list),

@@ -211,6 +211,21 @@ static void test_small_addr_path_rank(void **state)
 	assert_int_equal(fst_host_rank(m, "n004"), 3);
 	assert_int_equal(fst_host_rank(m, "leaf01"), -1);
 	assert_int_equal(fst_host_rank(m, NULL), -1);
+	{
+		/* the scheduler's order: nodes not in the model after them */
+		const char *names[] = { "n004", "x9", NULL, "n001" };
+		const char *none[] = { "x1", "x2" };
+		uint32_t rank[4] = { 7, 7, 7, 7 };
+
+		assert_int_equal(fst_rank_nodes(m, names, 4, rank), 2);
+		assert_int_equal(rank[0], 3);
+		assert_int_equal(rank[1], m->nhosts + 1);
+		assert_int_equal(rank[2], m->nhosts + 2);
+		assert_int_equal(rank[3], 0);
+		rank[0] = 7;
+		assert_int_equal(fst_rank_nodes(m, none, 2, rank), 0);
+		assert_int_equal(rank[0], 7);	/* untouched */
+	}
 	fst_slurm_tree_free(t);
 	fst_model_free(m);
 }
