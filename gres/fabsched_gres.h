@@ -302,6 +302,12 @@ void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
  * HCA of the step when none shares a CPU with the task.  env must be
  * zeroed or cleared.
  */
+/* The same for the calling task: its CPUs (into *cpus, malloc'ed, NULL on
+ * failure) and its local id @localid (SLURM_LOCALID; NULL, "" or not a
+ * number: 0).  -1 with a message on failure. */
+int fs_gres_rdma_task(const char *locality, const char *localid,
+		      struct fs_gres_env *env, char **cpus, char *msg,
+		      size_t msgsz);
 int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 			  unsigned spread, struct fs_gres_env *env, char *msg,
 			  size_t msgsz);
@@ -422,6 +428,10 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
 /* Why an HCA gets no gres/rdma record (no ACTIVE port, no uverbs
  * device); NULL: it gets one. */
 const char *fs_gres_hca_skip(const struct fs_gres_hca *h);
+/* Its ports that are not counted (not ACTIVE), one line each into
+ * notes[0..max-1]; RET how many. */
+size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
+			 size_t max);
 /* The unit of one rdma device file @file of a record: the HCA's name,
  * active ports and local CPUs; for a file of no known HCA its base name
  * and @rec_cpus (the record's cores, or NULL).  RET true when the HCA is

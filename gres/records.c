@@ -88,6 +88,24 @@ const char *fs_gres_hca_skip(const struct fs_gres_hca *h)
 	return NULL;
 }
 
+size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
+			 size_t max)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < h->nports && n < max; p++) {
+		const struct fs_gres_port *pt = &h->ports[p];
+
+		if (!pt->active)
+			snprintf(notes[n++], FS_MSG_SIZE, "%s port %u is %s "
+				 "(physical state %s): not counted", h->name,
+				 pt->num, pt->state_name ? pt->state_name : "?",
+				 pt->phys_state_name && pt->phys_state_name[0] ?
+				 pt->phys_state_name : "unknown");
+	}
+	return n;
+}
+
 bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
 			   const struct fs_gres_inventory *inv,
 			   const char *file, const char *rec_cpus)

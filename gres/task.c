@@ -211,3 +211,23 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 		    FS_CPULIST_MAX + 1);
 	return NULL;
 }
+
+int fs_gres_rdma_task(const char *locality, const char *localid,
+		      struct fs_gres_env *env, char **cpus, char *msg,
+		      size_t msgsz)
+{
+	unsigned long local = 0;
+	char *end = NULL;
+
+	/* the local task id spreads tasks over equally near HCAs */
+	if (localid && *localid) {
+		errno = 0;
+		local = strtoul(localid, &end, 10);
+		if (errno || *end || local > UINT32_MAX)
+			local = 0;
+	}
+	if (!(*cpus = fs_gres_task_cpus(msg, msgsz)))
+		return -1;
+	return fs_gres_rdma_task_env(locality, *cpus, (unsigned)local, env, msg,
+				     msgsz);
+}

@@ -25,19 +25,6 @@ const char plugin_type[] = "gres/rdma";
 const char fs_gres_name[] = "rdma";
 const int fs_gres_inventory_what = FS_GRES_HCA;
 
-static void _rdma_log_ports(const struct fs_gres_hca *h)
-{
-	for (size_t p = 0; p < h->nports; p++) {
-		const struct fs_gres_port *pt = &h->ports[p];
-
-		if (pt->active)
-			continue;
-		info("%s: %s port %u is %s (physical state %s): not counted",
-		     plugin_type, h->name, pt->num, pt->state_name,
-		     pt->phys_state_name[0] ? pt->phys_state_name : "unknown");
-	}
-}
-
 /* Autodetected records; returns how many were added to out. */
 int fs_gres_detect(const struct fs_gres_inventory *inv,
 		   node_config_load_t *config, fs_list_t out)
@@ -49,8 +36,11 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 		bitstr_t *mac = NULL;
 		char *abs = NULL;
 		const char *skip = fs_gres_hca_skip(h);
+		char notes[FS_GRES_PORTS_MAX][FS_MSG_SIZE];
 
-		_rdma_log_ports(h);
+		for (size_t k = fs_gres_hca_notes(h, notes, FS_GRES_PORTS_MAX),
+		     j = 0; j < k; j++)
+			info("%s: %s", plugin_type, notes[j]);
 		if (skip && h->nactive)	/* active, yet no device file */
 			error("%s: %s %s: no gres record", plugin_type,
 			      h->name, skip);
@@ -161,9 +151,8 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 				gres_internal_flags_t flags)
 {
 	struct fs_gres_env e = { 0 };
-	char msg[FS_MSG_SIZE], *cpus, *end = NULL;
-	const char *loc, *lid;
-	unsigned long local = 0;
+	char msg[FS_MSG_SIZE], *cpus = NULL;
+	const char *loc;
 
 	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type,
 	      gres_cnt);
@@ -172,15 +161,8 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 	if (!step_env_ptr || !*step_env_ptr ||
 	    !(loc = getenvp(*step_env_ptr, FS_GRES_RDMA_LOCALITY_ENV)))
 		return;
-	/* the local task id spreads tasks over equally near HCAs */
-	if ((lid = getenvp(*step_env_ptr, "SLURM_LOCALID")) && *lid) {
-		local = strtoul(lid, &end, 10);
-		if (*end || local > UINT32_MAX)
-			local = 0;
-	}
-	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
-	    fs_gres_rdma_task_env(loc, cpus, (unsigned)local, &e, msg,
-				  sizeof(msg))) {
+	if (fs_gres_rdma_task(loc, getenvp(*step_env_ptr, "SLURM_LOCALID"), &e,
+			      &cpus, msg, sizeof(msg))) {
 		error("%s: task HCAs: %s", plugin_type, msg);
 		free(cpus);
 		return;

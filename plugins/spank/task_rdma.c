@@ -13,6 +13,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,7 @@ static char *_getenv(spank_t sp, const char *name)
 void fabsched_task_rdma(spank_t sp)
 {
 	struct fs_gres_env env = { 0 };
-	char msg[FS_MSG_SIZE], *loc, *cpus = NULL;
+	char msg[FS_MSG_SIZE], *loc, *cpus = NULL, id[16] = "";
 	uint32_t step = 0;
 	int local = 0;
 
@@ -64,12 +65,9 @@ void fabsched_task_rdma(spank_t sp)
 	if (!(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV)))
 		return;
 	/* the local task id spreads tasks over equally near HCAs */
-	if (spank_get_item(sp, S_TASK_ID, &local) != ESPANK_SUCCESS ||
-	    local < 0)
-		local = 0;
-	if (!(cpus = fs_gres_task_cpus(msg, sizeof(msg))) ||
-	    fs_gres_rdma_task_env(loc, cpus, (unsigned)local, &env, msg,
-				  sizeof(msg))) {
+	if (spank_get_item(sp, S_TASK_ID, &local) == ESPANK_SUCCESS)
+		snprintf(id, sizeof(id), "%d", local);
+	if (fs_gres_rdma_task(loc, id, &env, &cpus, msg, sizeof(msg))) {
 		slurm_error("fabsched: task HCAs left as the step's: %s", msg);
 		goto out;
 	}

@@ -709,6 +709,33 @@ static void test_task_env(void **state)
 	assert_int_equal(e.n, 0);
 }
 
+/* The calling task's choice: its own CPUs, its local id from the string. */
+static void test_task_self(void **state)
+{
+	/* two HCAs near every CPU this test may run on */
+	const char *loc = "mlx5_0:1=0-4095;mlx5_1:1=0-4095";
+	static const struct { const char *id, *dev; } cases[] = {
+		{ "1", "mlx5_1" }, { "2", "mlx5_0" }, { NULL, "mlx5_0" },
+		{ "", "mlx5_0" }, { "x", "mlx5_0" }, { "-1", "mlx5_0" },
+		{ "99999999999", "mlx5_0" },
+	};
+	struct fs_gres_env e = { 0 };
+	char msg[FS_MSG_SIZE], *cpus;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(fs_gres_rdma_task(loc, cases[i].id, &e, &cpus,
+						   msg, sizeof(msg)), 0);
+		assert_non_null(cpus);
+		assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), cases[i].dev);
+		fs_gres_env_clear(&e);
+		free(cpus);
+	}
+	assert_int_equal(fs_gres_rdma_task("mlx5_0=0-", "0", &e, &cpus, msg,
+					   sizeof(msg)), -1);
+	free(cpus);
+}
+
 /* ------------------------------------------------------------ hugepages */
 
 static void test_huge_type(void **state)
@@ -923,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_locality_parse),
 		cmocka_unit_test(test_task_env),
+		cmocka_unit_test(test_task_self),
 		cmocka_unit_test(test_task_cpus),
 		cmocka_unit_test(test_huge_type),
 		cmocka_unit_test(test_huge_plan_fixtures),

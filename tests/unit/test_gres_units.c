@@ -206,6 +206,15 @@ static void test_records(void **state)
 	free(s);
 	assert_int_equal(fs_gres_widen_cores("0", 0, 4, true, &s), -1);
 	/* HCAs */
+	{
+		char notes[2][FS_MSG_SIZE];
+
+		ports[1].state_name = "DOWN";
+		ports[1].phys_state_name = "Disabled";
+		assert_int_equal(fs_gres_hca_notes(&hca, notes, 2), 1);
+		assert_string_equal(notes[0], "mlx5_0 port 2 is DOWN (physical state Disabled): not counted");
+		assert_int_equal(fs_gres_hca_notes(&hca, notes, 0), 0);
+	}
 	assert_null(fs_gres_hca_skip(&hca));
 	hca.nactive = 0;
 	assert_string_equal(fs_gres_hca_skip(&hca), "has no ACTIVE port");
