@@ -237,3 +237,25 @@ size_t fs_env_remove(char **env, size_t n, const char *prefix,
 	}
 	return o;
 }
+
+int fs_scratch_submit(const char *opt, uint32_t min_nodes, uint32_t max_nodes,
+		      uint64_t pool_gib, const char *licenses,
+		      struct fs_scratch_grant *g, char *msg, size_t msgsz)
+{
+	struct fs_scratch sc;
+	char what[64];
+
+	memset(g, 0, sizeof(*g));
+	if (fs_parse_scratch("--scratch", opt, &sc, msg, msgsz))
+		return -1;
+	snprintf(what, sizeof(what), "--scratch=%s",
+		 fs_format_scratch(&sc, g->canon, sizeof(g->canon)));
+	if (fs_scratch_charge(&sc, min_nodes, max_nodes, &g->gib, &g->max_nodes,
+			      msg, msgsz) ||
+	    fs_scratch_pool_check(what, g->gib, g->max_nodes, pool_gib, msg,
+				  msgsz) ||
+	    fs_licenses_add_scratch(licenses, g->gib, g->licenses,
+				    sizeof(g->licenses), msg, msgsz))
+		return -1;
+	return 0;
+}

@@ -77,6 +77,24 @@ int fs_scratch_pool_check(const char *what, uint64_t gib_total,
 int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 			    size_t outsz, char *msg, size_t msgsz);
 
+/*
+ * A job's --scratch at submission (@opt as the user gave it; the job's
+ * node counts, 0: not given; the pool's total; its own licenses): checked,
+ * charged and merged.  The grant: the canonical value (the prolog's
+ * FABSCHED_SCRATCH), the charge in GiB (FABSCHED_SCRATCH_CHARGE), the
+ * job's licenses with the charge, and the node count charged, which the
+ * caller makes the job's maximum.  RET 0, or -1 (refused) with msg.
+ */
+struct fs_scratch_grant {
+	char canon[32];
+	uint64_t gib;
+	uint32_t max_nodes;
+	char licenses[8192];
+};
+int fs_scratch_submit(const char *opt, uint32_t min_nodes, uint32_t max_nodes,
+		      uint64_t pool_gib, const char *licenses,
+		      struct fs_scratch_grant *g, char *msg, size_t msgsz);
+
 /* Count of license name in a licenses string; 0 when absent. */
 uint64_t fs_licenses_count(const char *licenses, const char *name);
 

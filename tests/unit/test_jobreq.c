@@ -141,6 +141,39 @@ static void test_pool_check(void **state)
 			    "Licenses=scratch:<GiB> (ask the administrators)");
 }
 
+/* job_submit's whole --scratch decision. */
+static void test_scratch_submit(void **state)
+{
+	struct fs_scratch_grant g;
+	char msg[FS_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_scratch_submit("100g,fs=EXT4", 2, 0, 1000, "matlab:1",
+					   &g, msg, sizeof(msg)), 0);
+	assert_string_equal(g.canon, "100G,fs=ext4");
+	assert_int_equal(g.gib, 200);
+	assert_int_equal(g.max_nodes, 2);
+	assert_string_equal(g.licenses, "matlab:1,scratch:200");
+	/* charged for the most nodes it may get */
+	assert_int_equal(fs_scratch_submit("10G", 1, 4, 1000, NULL, &g, msg,
+					   sizeof(msg)), 0);
+	assert_int_equal(g.gib, 40);
+	assert_int_equal(g.max_nodes, 4);
+	assert_string_equal(g.licenses, "scratch:40");
+	/* refused: a bad value, a pool too small, the license given by hand */
+	assert_int_equal(fs_scratch_submit("10Q", 1, 0, 1000, NULL, &g, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "--scratch=10Q"));
+	assert_int_equal(fs_scratch_submit("600G", 2, 0, 1000, NULL, &g, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "more than the whole scratch pool"));
+	assert_int_equal(fs_scratch_submit("1G", 1, 0, 0, NULL, &g, msg,
+					   sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no scratch pool"));
+	assert_int_equal(fs_scratch_submit("1G", 1, 0, 10, "scratch:5", &g, msg,
+					   sizeof(msg)), -1);
+}
+
 static void test_licenses(void **state)
 {
 	char out[64], msg[FS_MSG_SIZE];
@@ -452,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_hp_units_asked),
 		cmocka_unit_test(test_hp_request),
 		cmocka_unit_test(test_scratch_modify),
+		cmocka_unit_test(test_scratch_submit),
 		cmocka_unit_test(test_env),
 	};
 

@@ -92,39 +92,33 @@ static void _env_add(char ***env, uint32_t *n, char *entry)
 static int _scratch(job_desc_msg_t *jd, char **err_msg)
 {
 	const char *opt = fs_env_find(jd->spank_job_env, jd->spank_job_env_size,
-				   OPT_ENV);
-	char msg[FS_MSG_SIZE], canon[32], lic[8192], what[64];
-	struct fs_scratch sc;
-	uint64_t gib;
-	uint32_t cap;
+				      OPT_ENV);
+	char msg[FS_MSG_SIZE];
+	struct fs_scratch_grant *g;
+	bool no_max = jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE;
 
 	/* only this plugin says what the prolog sets up */
 	_env_drop(&jd->spank_job_env, &jd->spank_job_env_size, SCRATCH_ENV);
 	_env_drop(&jd->spank_job_env, &jd->spank_job_env_size, CHARGE_ENV);
 	if (!opt)
 		return SLURM_SUCCESS;
-	if (fs_parse_scratch("--scratch", opt, &sc, msg, sizeof(msg)))
+	g = xmalloc(sizeof(*g));
+	if (fs_scratch_submit(opt, jd->min_nodes == NO_VAL ? 0 : jd->min_nodes,
+			      no_max ? 0 : jd->max_nodes,
+			      get_total_license_cnt(FS_SCRATCH_LICENSE),
+			      jd->licenses, g, msg, sizeof(msg))) {
+		xfree(g);
 		goto refuse;
-	snprintf(what, sizeof(what), "--scratch=%s",
-		 fs_format_scratch(&sc, canon, sizeof(canon)));
-	if (fs_scratch_charge(&sc, jd->min_nodes == NO_VAL ? 0 : jd->min_nodes,
-			      (jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE)
-			      ? 0 : jd->max_nodes, &gib, &cap, msg, sizeof(msg)) ||
-	    fs_scratch_pool_check(what, gib, cap,
-				  get_total_license_cnt(FS_SCRATCH_LICENSE),
-				  msg, sizeof(msg)) ||
-	    fs_licenses_add_scratch(jd->licenses, gib, lic, sizeof(lic), msg,
-				    sizeof(msg)))
-		goto refuse;
+	}
 	xfree(jd->licenses);
-	jd->licenses = xstrdup(lic);
-	if (jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE ||
-	    jd->max_nodes > cap)
-		jd->max_nodes = cap;
-	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%s", SCRATCH_ENV, canon));
-	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%" PRIu64, CHARGE_ENV, gib));
+	jd->licenses = xstrdup(g->licenses);
+	if (no_max || jd->max_nodes > g->max_nodes)
+		jd->max_nodes = g->max_nodes;
+	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%s", SCRATCH_ENV, g->canon));
+	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%" PRIu64, CHARGE_ENV, g->gib));
 	debug("%s: --scratch=%s on at most %u node(s): licenses %s",
-	      plugin_type, canon, cap, lic);
+	      plugin_type, g->canon, g->max_nodes, g->licenses);
+	xfree(g);
 	return SLURM_SUCCESS;
 refuse:
 	if (err_msg)
