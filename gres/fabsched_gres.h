@@ -176,7 +176,7 @@ fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
 /*
  * Validate a sysfs root: NULL/""/"/" are the running system; anything
  * else must be an absolute path to a directory holding sys/.  "%h" in it
- * is replaced by host (the short host name).  On success *out is a
+ * is replaced by host (the short host name; NULL: this machine's).  On success *out is a
  * malloc'ed normalized root ("" for the running system).
  */
 int fs_gres_sysfs_root(const char *spec, const char *host, char **out,

@@ -23,12 +23,16 @@
 int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 		       char *msg, size_t msgsz)
 {
-	char buf[4096], q[80];
+	char buf[4096], q[80], me[256] = "";
 	struct stat st;
 	size_t o = 0;
 	char *sys;
 
 	*out = NULL;
+	if (!host && gethostname(me, sizeof(me) - 1) == 0) {
+		me[strcspn(me, ".")] = '\0';	/* the short name */
+		host = me;
+	}
 	if (!spec || !spec[0] || !strcmp(spec, "/")) {
 		*out = strdup("");
 		return *out ? 0 : fs_errf(msg, msgsz, "out of memory");

@@ -414,6 +414,18 @@ int fse_ctl_state_file(struct fse_ctl *c, const char *path)
 	return 0;
 }
 
+int fse_ctl_state_dir(struct fse_ctl *c, const char *dir)
+{
+	char *path = NULL;
+	int rc;
+
+	if (dir && *dir && asprintf(&path, "%s/%s", dir, FSE_SHARE_FILE) < 0)
+		return -1;
+	rc = fse_ctl_state_file(c, path);
+	free(path);
+	return rc;
+}
+
 /* The ledger's index of a partition ("" for none); -1 out of memory. */
 static int _share_of(struct fse_ctl *c, const char *part)
 {

@@ -460,6 +460,9 @@ uint32_t *fse_ctl_tasks(struct fse_ctl *c, bool idle);
 /* Where the ledger is kept across restarts (read at the first placement,
  * written when it changed); NULL: nowhere.  RET -1 out of memory. */
 int fse_ctl_state_file(struct fse_ctl *c, const char *path);
+/* The same as FSE_SHARE_FILE in directory @dir (Slurm's
+ * StateSaveLocation); NULL or "": nowhere. */
+int fse_ctl_state_dir(struct fse_ctl *c, const char *dir);
 
 struct fse_job {
 	uint32_t job_id;

@@ -31,10 +31,6 @@
 #include "fabsched_select.h"
 #include "fs_env.h"
 
-/* The locality record in StateSaveLocation, so that a restart of
- * slurmctld (which is also how 24.11 reconfigures) does not forget it. */
-#define SHARE_FILE FSE_SHARE_FILE
-
 static struct {
 	pthread_mutex_t lock;
 	const char *name;	/* plugin type, for the log */
@@ -94,7 +90,6 @@ static void _log(enum fse_log level, const char *msg, void *arg)
 static bool _ready(void)
 {
 	const char **names;
-	char *path;
 
 	if (fab.loaded && fab.tried_nodes == node_record_count) {
 		/* a new model file is swapped in without reconfigure */
@@ -107,18 +102,12 @@ static bool _ready(void)
 	if (!fab.ctl) {
 		if (!(fab.ctl = fse_ctl_new(fab.name, _log, NULL)))
 			return false;
-		path = (slurm_conf.state_save_location &&
-			*slurm_conf.state_save_location) ?
-			xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-				       SHARE_FILE) : NULL;
-		fse_ctl_state_file(fab.ctl, path);
-		xfree(path);
+		/* the locality record in StateSaveLocation, so that a
+		 * restart of slurmctld (which is also how 24.11 and later
+		 * reconfigure) does not forget it */
+		fse_ctl_state_dir(fab.ctl, slurm_conf.state_save_location);
 	}
-	names = xcalloc(node_record_count ? node_record_count : 1,
-			sizeof(char *));
-	for (int i = 0; i < node_record_count; i++)
-		names[i] = node_record_table_ptr[i] ?
-			node_record_table_ptr[i]->name : NULL;
+	names = fs_plugin_node_names();
 	fse_ctl_load(fab.ctl, fs_plugin_conf_load(fab.name), names,
 		     node_record_count);
 	xfree(names);

@@ -3,10 +3,21 @@
 #include <unistd.h>
 
 #include "src/common/log.h"
+#include "src/common/node_conf.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 
 #include "fs_plugin_conf.h"
+
+const char **fs_plugin_node_names(void)
+{
+	const char **names = xcalloc(node_record_count + 1, sizeof(*names));
+
+	for (int i = 0; i < node_record_count; i++)
+		names[i] = node_record_table_ptr[i] ?
+			node_record_table_ptr[i]->name : NULL;
+	return names;
+}
 
 struct fs_conf *fs_plugin_conf_load(const char *who)
 {

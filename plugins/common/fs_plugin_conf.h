@@ -4,8 +4,7 @@
  *
  * Where: $FABSCHED_CONF when set; else fabsched.conf beside the slurm.conf
  * in use, when it exists (as Slurm finds topology.conf and gres.conf);
- * else the library default (/etc/slurm/fabsched.conf; built-in defaults
- * when that is missing).
+ * else the library's search (common/conf_load.c, fabsched.conf(5) FILES).
  */
 #ifndef FS_PLUGIN_CONF_H
 #define FS_PLUGIN_CONF_H
@@ -18,5 +17,9 @@
  * the caller frees with fs_conf_destroy(), or NULL (logged) on failure.
  */
 struct fs_conf *fs_plugin_conf_load(const char *who);
+
+/* The names of slurmctld's nodes by node index (node_record_count of
+ * them, NULL for a gap), in an xmalloc'ed array; the names are Slurm's. */
+const char **fs_plugin_node_names(void);
 
 #endif

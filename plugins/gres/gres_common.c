@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "slurm/slurm_errno.h"
 #include "src/common/env.h"
@@ -66,16 +65,10 @@ static int _scan_rec(void *x, void *arg)
 /* The sysfs root: $FABSCHED_SYSFS_ROOT (%h = short host name), else /. */
 static int _sysfs_root(char **root)
 {
-	char host[256] = "", msg[FS_MSG_SIZE];
+	char msg[FS_MSG_SIZE];
 	const char *spec = getenv(FS_GRES_SYSFS_ENV);
 
-	if (gethostname(host, sizeof(host) - 1) == 0) {
-		char *dot = strchr(host, '.');
-
-		if (dot)
-			*dot = '\0';
-	}
-	if (fs_gres_sysfs_root(spec, host, root, msg, sizeof(msg))) {
+	if (fs_gres_sysfs_root(spec, NULL, root, msg, sizeof(msg))) {
 		error("%s: %s=%s: %s", plugin_type, FS_GRES_SYSFS_ENV, spec,
 		      msg);
 		return -1;

@@ -399,6 +399,32 @@ static void test_notes(void **state)
 	assert_string_equal(h, "nothing of ours");
 }
 
+static void test_state_dir(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=0\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(31, 2, all);
+	struct fse_outcome o;
+	char dir[] = "/tmp/fabsched-test-ctl-XXXXXX", path[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, FSE_SHARE_FILE);
+	assert_int_equal(fse_ctl_state_dir(c, dir), 0);
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	fse_ctl_finish(c);
+	assert_int_equal(access(path, R_OK), 0);	/* kept in StateSaveLocation */
+	unlink(path);
+	assert_int_equal(fse_ctl_state_dir(c, ""), 0);	/* nowhere */
+	j.job_id = 32;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	fse_ctl_finish(c);
+	assert_int_equal(access(path, F_OK), -1);
+	fse_ctl_free(c);
+	rmdir(dir);
+}
+
 static void test_bad_setup(void **state)
 {
 	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
@@ -494,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_not_final_and_state_file),
 		cmocka_unit_test(test_wait_over),
 		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_state_dir),
 		cmocka_unit_test(test_bad_setup),
 		cmocka_unit_test(test_refresh),
 	};

@@ -59,11 +59,8 @@ bool fabric_model_rank(const struct fst_model *m, const char *plugin_type)
 
 	if (!m)
 		return false;
-	names = xcalloc(node_record_count + 1, sizeof(*names));
+	names = fs_plugin_node_names();
 	rank = xcalloc(node_record_count + 1, sizeof(*rank));
-	for (int i = 0; i < node_record_count; i++)
-		names[i] = node_record_table_ptr[i] ?
-			node_record_table_ptr[i]->name : NULL;
 	known = fst_rank_nodes(m, names, node_record_count, rank);
 	for (int i = 0; known && i < node_record_count; i++)
 		if (node_record_table_ptr[i])

@@ -7,9 +7,7 @@
  * ranks nodes in fabric order; answers node addresses (SLURM_TOPOLOGY_ADDR)
  * as "spine01.leaf02.n005" with pattern "switch.switch.node".
  *
- * Where fabsched.conf is looked for: $FABSCHED_CONF when set; else
- * fabsched.conf next to slurm.conf when it exists; else the library's
- * default (/etc/slurm/fabsched.conf, built-in defaults when missing).
+ * Where fabsched.conf is looked for: fs_plugin_conf.h.
  *
  * Failure never stops a daemon: a bad fabsched.conf or a missing or bad
  * model is logged with error() and the plugin falls back to no topology
