@@ -507,9 +507,19 @@ static void test_sysfs_root(void **state)
 		free(out);
 		assert_int_equal(fs_gres_sysfs_root(spec, "../x/y", &out, msg,
 						    sizeof(msg)), -1);
-		assert_int_equal(fs_gres_sysfs_root(spec, NULL, &out, msg,
+		assert_int_equal(fs_gres_sysfs_root(spec, "", &out, msg,
 						    sizeof(msg)), -1);
 		assert_non_null(strstr(msg, "%h"));
+		/* NULL: this machine's short name (no fixture of that name) */
+		assert_int_equal(fs_gres_sysfs_root(spec, NULL, &out, msg,
+						    sizeof(msg)), -1);
+		{
+			char me[256] = "";
+
+			assert_int_equal(gethostname(me, sizeof(me) - 1), 0);
+			me[strcspn(me, ".")] = '\0';
+			assert_non_null(strstr(msg, me));
+		}
 	}
 }
 
