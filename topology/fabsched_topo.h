@@ -433,6 +433,20 @@ int fst_host_rank(const struct fst_model *m, const char *node);
 int fst_rank_nodes(const struct fst_model *m, const char *const *names, int n,
 		   uint32_t *rank);
 
+/* One switch as `scontrol show topology` prints it. */
+struct fst_switch_line {
+	const char *name;
+	unsigned level, link_speed;
+	const char *nodes;	/* leaves: ranged node list; else NULL */
+	const char *switches;	/* others: ranged child list; else NULL */
+};
+/* The lines "SwitchName=.. Level=.. LinkSpeed=.. Nodes=|Switches=..", one
+ * per switch: all, or only the one named @unit, or the leaves holding
+ * every node of the hostlist @nodes (NULL or "": no filter).  RET the
+ * text (malloc'ed), NULL when no switch matched. */
+char *fst_switch_lines(const struct fst_switch_line *sw, size_t n,
+		       const char *unit, const char *nodes);
+
 #ifdef __cplusplus
 }
 #endif

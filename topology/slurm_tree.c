@@ -487,3 +487,55 @@ int fst_rank_nodes(const struct fst_model *m, const char *const *names, int n,
 	}
 	return known;
 }
+
+/* Whether every node of the hostlist @nodes is in the hostlist @in. */
+static bool _within(const char *in, const char *nodes)
+{
+	char **a = NULL, **b = NULL, err[FS_MSG_SIZE];
+	int na = 0, nb = 0, k = 0;
+
+	if (!in || fst_hostlist_expand(in, &a, &na, err, sizeof(err)))
+		return false;
+	if (!fst_hostlist_expand(nodes, &b, &nb, err, sizeof(err)))
+		for (k = 0; k < nb; k++) {
+			int i = 0;
+
+			while (i < na && strcmp(a[i], b[k]))
+				i++;
+			if (i == na)
+				break;
+		}
+	fst_strv_free(a, na);
+	fst_strv_free(b, nb);
+	return nb > 0 && k == nb;
+}
+
+char *fst_switch_lines(const struct fst_switch_line *sw, size_t n,
+		       const char *unit, const char *nodes)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct fst_switch_line *s = &sw[i];
+
+		if ((unit && *unit && strcmp(s->name, unit)) ||
+		    (nodes && *nodes && !_within(s->nodes, nodes)))
+			continue;
+		fprintf(f, "SwitchName=%s Level=%u LinkSpeed=%u", s->name,
+			s->level, s->link_speed);
+		if (s->nodes)
+			fprintf(f, " Nodes=%s", s->nodes);
+		if (s->switches)
+			fprintf(f, " Switches=%s", s->switches);
+		fputc('\n', f);
+	}
+	if (fclose(f) || !len) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

@@ -230,6 +230,35 @@ static void test_small_addr_path_rank(void **state)
 	fst_model_free(m);
 }
 
+/* scontrol show topology's lines, all or filtered. */
+static void test_switch_lines(void **state)
+{
+	const struct fst_switch_line sw[] = {
+		{ "leaf01", 0, 100, "n[001-003]", NULL },
+		{ "leaf02", 0, 100, "n[004-006]", NULL },
+		{ "spine01", 1, 200, NULL, "leaf[01-02]" },
+	};
+	char *t;
+
+	(void)state;
+	t = fst_switch_lines(sw, 3, NULL, NULL);
+	assert_string_equal(t, "SwitchName=leaf01 Level=0 LinkSpeed=100 Nodes=n[001-003]\n"
+			    "SwitchName=leaf02 Level=0 LinkSpeed=100 Nodes=n[004-006]\n"
+			    "SwitchName=spine01 Level=1 LinkSpeed=200 Switches=leaf[01-02]\n");
+	free(t);
+	t = fst_switch_lines(sw, 3, "spine01", "");
+	assert_string_equal(t, "SwitchName=spine01 Level=1 LinkSpeed=200 Switches=leaf[01-02]\n");
+	free(t);
+	t = fst_switch_lines(sw, 3, NULL, "n[005-006]");
+	assert_string_equal(t, "SwitchName=leaf02 Level=0 LinkSpeed=100 Nodes=n[004-006]\n");
+	free(t);
+	/* nodes of two leaves: no leaf holds them all */
+	assert_null(fst_switch_lines(sw, 3, NULL, "n[003-004]"));
+	assert_null(fst_switch_lines(sw, 3, "leaf09", NULL));
+	assert_null(fst_switch_lines(sw, 3, NULL, "n[bad"));
+	assert_null(fst_switch_lines(sw, 0, NULL, NULL));
+}
+
 /* keeps the nodes whose name does not contain arg */
 static int _keep_without(const char *node, void *arg)
 {
@@ -522,6 +551,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_records),
 		cmocka_unit_test(test_small_addr_path_rank),
+		cmocka_unit_test(test_switch_lines),
 		cmocka_unit_test(test_small_filter),
 		cmocka_unit_test(test_small_filter_leaf),
 		cmocka_unit_test(test_errors),

@@ -13,7 +13,6 @@
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 #include "src/common/bitstring.h"
-#include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/pack.h"
@@ -288,51 +287,34 @@ unpack_error:
 	return SLURM_ERROR;
 }
 
-/* Whether leaf @s holds every node of @nodes. */
-static bool _holds(const struct fab_switch *s, const char *nodes)
-{
-	hostset_t *hs;
-	bool in;
-
-	if (!s->nodes || !(hs = hostset_create(s->nodes)))
-		return false;
-	in = hostset_within(hs, nodes);
-	hostset_destroy(hs);
-	return in;
-}
-
 int fabric_info_print(void *data, const char *nodes, const char *unit,
 		      char **out, const char *plugin_type)
 {
 	struct fabric_info *info = data;
+	struct fst_switch_line *sw;
+	char *text;
 
 	*out = NULL;
-	if (nodes && !*nodes)
-		nodes = NULL;
-	if (unit && !*unit)
-		unit = NULL;
 	if (!info || !info->count) {
 		error("%s: no fabric topology is loaded (see slurmctld's log)",
 		      plugin_type);
 		return SLURM_SUCCESS;
 	}
-	for (uint32_t i = 0; i < info->count; i++) {
-		const struct fab_switch *s = &info->sw[i];
-
-		if ((unit && xstrcmp(s->name, unit)) ||
-		    (nodes && !_holds(s, nodes)))
-			continue;
-		xstrfmtcat(*out, "SwitchName=%s Level=%u LinkSpeed=%u",
-			   s->name, s->level, s->link_speed);
-		if (s->nodes)
-			xstrfmtcat(*out, " Nodes=%s", s->nodes);
-		if (s->switches)
-			xstrfmtcat(*out, " Switches=%s", s->switches);
-		xstrcat(*out, "\n");
-	}
-	if (!*out && (unit || nodes))
+	sw = xcalloc(info->count, sizeof(*sw));
+	for (uint32_t i = 0; i < info->count; i++)
+		sw[i] = (struct fst_switch_line){
+			.name = info->sw[i].name, .level = info->sw[i].level,
+			.link_speed = info->sw[i].link_speed,
+			.nodes = info->sw[i].nodes, .switches = info->sw[i].switches,
+		};
+	if ((text = fst_switch_lines(sw, info->count, unit, nodes)))
+		*out = xstrdup(text);
+	else if ((unit && *unit) || (nodes && *nodes))
 		error("%s: no switch%s%s%s%s in the fabric topology",
-		      plugin_type, unit ? " named " : "", unit ? unit : "",
-		      nodes ? " with nodes " : "", nodes ? nodes : "");
+		      plugin_type, unit && *unit ? " named " : "",
+		      unit && *unit ? unit : "", nodes && *nodes ?
+		      " with nodes " : "", nodes && *nodes ? nodes : "");
+	free(text);
+	xfree(sw);
 	return SLURM_SUCCESS;
 }
