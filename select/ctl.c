@@ -733,6 +733,11 @@ static void _wait_over(struct fse_ctl *c, const struct fse_job *j,
 	}
 }
 
+bool fse_job_applies(bool switches, bool switches_as_racks, bool pinned)
+{
+	return !pinned && (!switches || switches_as_racks);
+}
+
 int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 		  fse_try_f try, void *arg, fse_job_state_f state,
 		  void *state_arg, struct fse_outcome *o)

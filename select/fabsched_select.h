@@ -192,6 +192,14 @@ struct fse_node_res {
 	uint64_t gres[FSE_SHAPE_GRES]; /* free units, same order as the shape's */
 };
 
+/* The units of a GRES the job can get on a node: of type @want (0: any,
+ * the node's totals @avail and @alloc), else of that entry of the node's
+ * types (type_id, type_avail, type_alloc: ntypes each; none: 0); those
+ * free (@now) or all of them (on an idle node). */
+uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want,
+			const uint32_t *type_id, const uint64_t *type_avail,
+			const uint64_t *type_alloc, int ntypes, bool now);
+
 /* Tasks of @s that fit on a node with @r free (0: none; for a job sized by
  * nodes, 1 when the node can run it).  At most s->ntasks. */
 uint32_t fse_node_tasks(const struct fse_shape *s,
@@ -525,6 +533,11 @@ struct fse_outcome {
  * call.  RET 0; -1 when the ctl is not usable (then @try ran once on
  * every candidate).
  */
+/* Whether locality applies to a job: not to one pinned to nodes
+ * (--nodelist), nor to one with --switches where the flavour leaves those
+ * to Slurm's own topology handling (!switches_as_racks). */
+bool fse_job_applies(bool switches, bool switches_as_racks, bool pinned);
+
 int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try,
 		  void *arg, fse_job_state_f state, void *state_arg,
 		  struct fse_outcome *o);

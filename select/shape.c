@@ -58,3 +58,18 @@ uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
 	want = _min(want, usable);
 	return want > min_nodes ? (uint32_t)want : min_nodes;
 }
+
+uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want,
+			const uint32_t *type_id, const uint64_t *type_avail,
+			const uint64_t *type_alloc, int ntypes, bool now)
+{
+	if (want) {
+		avail = alloc = 0;
+		for (int k = 0; k < ntypes; k++)
+			if (type_id[k] == want) {
+				avail = type_avail[k];
+				alloc = type_alloc[k];
+			}
+	}
+	return now ? (avail > alloc ? avail - alloc : 0) : avail;
+}

@@ -169,14 +169,11 @@ static void _set_pending(job_record_t *job_ptr, const char *why)
 
 bool fabric_applies(const job_record_t *job, bool switches_as_racks)
 {
-	if (!job || !job->details)
-		return false;
-	if (job->req_switch && job->req_switch != NO_VAL && !switches_as_racks)
-		return false;	/* stock --switches handling */
-	if (job->details->req_node_bitmap &&
-	    bit_set_count(job->details->req_node_bitmap))
-		return false;	/* pinned to nodes (--nodelist) */
-	return true;
+	return job && job->details &&
+		fse_job_applies(job->req_switch && job->req_switch != NO_VAL,
+				switches_as_racks,
+				job->details->req_node_bitmap &&
+				bit_set_count(job->details->req_node_bitmap));
 }
 
 /* The flavour's node choice on the candidates of @in (NULL: all). */

@@ -93,26 +93,19 @@ static void _node_gres(const struct job_shape *js, node_record_t *node_ptr,
 	for (int g = 0; g < js->s.ngres; g++) {
 		gres_state_t *gs = NULL;
 		gres_node_state_t *gn;
-		uint64_t avail = 0, alloc = 0;
 
 		r->gres[g] = 0;
 		if (node_ptr->gres_list)
 			gs = list_find_first(node_ptr->gres_list,
 					     gres_find_id,
 					     (void *)&js->gres_plugin[g]);
-		if (!gs || !(gn = gs->gres_data))
-			continue;
-		avail = gn->gres_cnt_avail;
-		alloc = gn->gres_cnt_alloc;
-		if (js->gres_type[g]) {
-			avail = alloc = 0;
-			for (int k = 0; k < gn->type_cnt; k++)
-				if (gn->type_id[k] == js->gres_type[g]) {
-					avail = gn->type_cnt_avail[k];
-					alloc = gn->type_cnt_alloc[k];
-				}
-		}
-		r->gres[g] = now ? (avail > alloc ? avail - alloc : 0) : avail;
+		if (gs && (gn = gs->gres_data))
+			r->gres[g] = fse_gres_units(gn->gres_cnt_avail,
+						    gn->gres_cnt_alloc,
+						    js->gres_type[g], gn->type_id,
+						    gn->type_cnt_avail,
+						    gn->type_cnt_alloc,
+						    gn->type_cnt, now);
 	}
 }
 

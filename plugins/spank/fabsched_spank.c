@@ -36,30 +36,17 @@ SPANK_PLUGIN(fabsched, 1);
 int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
 #endif
 
-static const char *_context_name(spank_context_t ctx)
-{
-	switch (ctx) {
-	case S_CTX_LOCAL:
-		return "local";
-	case S_CTX_REMOTE:
-		return "remote";
-	case S_CTX_ALLOCATOR:
-		return "allocator";
-	case S_CTX_SLURMD:
-		return "slurmd";
-	case S_CTX_JOB_SCRIPT:
-		return "job_script";
-	default:
-		return "unknown";
-	}
-}
+/* spank_context_t's names, in its order (spank.h) */
+static const char *const ctx_names[] = { "unknown", "local", "remote",
+					 "allocator", "slurmd", "job_script" };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	spank_context_t ctx = spank_context();
 
 	slurm_debug("fabsched: SPANK plugin %s loaded in %s context",
-		    PACKAGE_VERSION, _context_name(ctx));
+		    PACKAGE_VERSION, (unsigned)ctx < sizeof(ctx_names) /
+		    sizeof(ctx_names[0]) ? ctx_names[ctx] : "unknown");
 	/* options exist where users give them and where they are forwarded */
 	if (ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR || ctx == S_CTX_REMOTE) {
 		for (struct spank_option *o = fabsched_spank_options; o->name; o++) {

@@ -399,6 +399,15 @@ static void test_notes(void **state)
 	assert_string_equal(h, "nothing of ours");
 }
 
+static void test_applies(void **state)
+{
+	(void)state;
+	assert_true(fse_job_applies(false, false, false));
+	assert_true(fse_job_applies(true, true, false));	/* --switches as racks */
+	assert_false(fse_job_applies(true, false, false));	/* stock --switches */
+	assert_false(fse_job_applies(false, true, true));	/* --nodelist */
+}
+
 static void test_state_dir(void **state)
 {
 	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
@@ -520,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_not_final_and_state_file),
 		cmocka_unit_test(test_wait_over),
 		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_applies),
 		cmocka_unit_test(test_state_dir),
 		cmocka_unit_test(test_bad_setup),
 		cmocka_unit_test(test_refresh),

@@ -779,6 +779,22 @@ static void test_tasks_pods(void **state)
 	_free(&f);
 }
 
+/* The GRES units a job can get on a node, by type. */
+static void test_gres_units(void **state)
+{
+	const uint32_t id[] = { 11, 22 };
+	const uint64_t av[] = { 4, 8 }, al[] = { 1, 8 };
+
+	(void)state;
+	assert_int_equal(fse_gres_units(12, 9, 0, id, av, al, 2, true), 3);
+	assert_int_equal(fse_gres_units(12, 9, 0, id, av, al, 2, false), 12);
+	assert_int_equal(fse_gres_units(12, 9, 11, id, av, al, 2, true), 3);
+	assert_int_equal(fse_gres_units(12, 9, 22, id, av, al, 2, true), 0);
+	assert_int_equal(fse_gres_units(12, 9, 22, id, av, al, 2, false), 8);
+	assert_int_equal(fse_gres_units(12, 9, 33, id, av, al, 2, false), 0);
+	assert_int_equal(fse_gres_units(1, 5, 0, NULL, NULL, NULL, 0, true), 0);
+}
+
 /* What one node holds of a job's tasks. */
 static void test_node_tasks(void **state)
 {
@@ -860,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_share_text),
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_tasks_pods),
+		cmocka_unit_test(test_gres_units),
 		cmocka_unit_test(test_node_tasks),
 		cmocka_unit_test(test_spread),
 	};
