@@ -200,6 +200,10 @@ uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want,
 			const uint32_t *type_id, const uint64_t *type_avail,
 			const uint64_t *type_alloc, int ntypes, bool now);
 
+/* A node's memory for jobs (MB): its RealMemory less MemSpecLimit where
+ * memory is a consumable resource, else UINT64_MAX (not counted). */
+uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec);
+
 /* Tasks of @s that fit on a node with @r free (0: none; for a job sized by
  * nodes, 1 when the node can run it).  At most s->ntasks. */
 uint32_t fse_node_tasks(const struct fse_shape *s,

@@ -73,3 +73,10 @@ uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want,
 	}
 	return now ? (avail > alloc ? avail - alloc : 0) : avail;
 }
+
+uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec)
+{
+	if (!counted)
+		return UINT64_MAX;
+	return real > spec ? real - spec : 0;
+}

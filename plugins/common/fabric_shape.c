@@ -120,11 +120,8 @@ static void _node_config(const struct job_shape *js, node_record_t *node_ptr,
 #else
 	r->cpus = node_ptr->cpus;
 #endif
-	r->mem = UINT64_MAX;
-	if (js->mem_counted && node_ptr->real_memory > node_ptr->mem_spec_limit)
-		r->mem = node_ptr->real_memory - node_ptr->mem_spec_limit;
-	else if (js->mem_counted)
-		r->mem = 0;
+	r->mem = fse_node_mem(js->mem_counted, node_ptr->real_memory,
+			      node_ptr->mem_spec_limit);
 	_node_gres(js, node_ptr, false, r);
 }
 

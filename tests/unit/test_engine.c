@@ -793,6 +793,10 @@ static void test_gres_units(void **state)
 	assert_int_equal(fse_gres_units(12, 9, 22, id, av, al, 2, false), 8);
 	assert_int_equal(fse_gres_units(12, 9, 33, id, av, al, 2, false), 0);
 	assert_int_equal(fse_gres_units(1, 5, 0, NULL, NULL, NULL, 0, true), 0);
+	/* memory: RealMemory less MemSpecLimit, where it is counted */
+	assert_true(fse_node_mem(false, 1000, 100) == UINT64_MAX);
+	assert_int_equal(fse_node_mem(true, 1000, 100), 900);
+	assert_int_equal(fse_node_mem(true, 100, 1000), 0);
 }
 
 /* What one node holds of a job's tasks. */
