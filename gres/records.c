@@ -69,8 +69,15 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
 		free(bits);
 		return -1;
 	}
-	for (size_t i = 0; i < n && i < total; i++)
-		all[i] = bits[i];
+	for (size_t i = 0; i < n; i++) {
+		if (bits[i] && i >= total) {	/* not in this layout: kept */
+			free(bits);
+			free(all);
+			return -1;
+		}
+		if (i < total)
+			all[i] = bits[i];
+	}
 	free(bits);
 	rc = fs_gres_socket_cores(all, sockets, per, one);
 	if (rc == 1 && !(*wide = fs_cpulist_format(all, total)))

@@ -205,6 +205,8 @@ static void test_records(void **state)
 	assert_string_equal(s, "0-7");
 	free(s);
 	assert_int_equal(fs_gres_widen_cores("0", 0, 4, true, &s), -1);
+	assert_int_equal(fs_gres_widen_cores("6-9", 2, 4, false, &s), -1);
+	assert_null(s);
 	/* HCAs */
 	{
 		char notes[2][FS_MSG_SIZE];
