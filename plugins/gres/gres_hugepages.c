@@ -6,7 +6,6 @@
  * FABSCHED_HUGEPAGES.  The entry points it shares with gres/rdma are in
  * gres_common.c.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>

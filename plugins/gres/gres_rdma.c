@@ -4,7 +4,6 @@
  * and the job's HCA variables.  The entry points it shares with
  * gres/hugepages are in gres_common.c.
  */
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fabsched_prolog.h"
@@ -269,6 +272,37 @@ static void test_metrics(void **state)
 	assert_int_equal(back.runs[0], 0);
 }
 
+/* The task's memlock limit, in a child (the limits are the process's). */
+static void test_memlock(void **state)
+{
+	int st;
+	pid_t pid = fork();
+
+	(void)state;
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit r = { .rlim_cur = 1 << 20, .rlim_max = 1 << 22 };
+		char msg[FS_MSG_SIZE];
+		int rc;
+
+		/* a hard limit this process may not raise unless root with
+		 * CAP_SYS_RESOURCE: unlimited (0), or at the hard limit (1) */
+		if (setrlimit(RLIMIT_MEMLOCK, &r))
+			_exit(10);
+		rc = fs_pl_memlock_unlimited(msg, sizeof(msg));
+		if (getrlimit(RLIMIT_MEMLOCK, &r))
+			_exit(11);
+		if (rc == 0 && r.rlim_cur == RLIM_INFINITY)
+			_exit(0);
+		if (rc == 1 && r.rlim_cur == r.rlim_max && strstr(msg, "CAP_SYS_RESOURCE"))
+			_exit(0);
+		_exit(12);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
 	const char *fix = getenv("FABSCHED_FIXTURES");
@@ -280,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_ledger_roundtrip),
 		cmocka_unit_test(test_rdma),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_memlock),
 	};
 
 	snprintf(_root, sizeof(_root), "%s/sysfs/lassen",
