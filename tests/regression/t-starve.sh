@@ -39,7 +39,7 @@
 # the nodes it planned, so small jobs only get the other nodes and the
 # relaxed job starts at once; from 24.11 backfill's plan goes through
 # topology/fabric too and holds no free nodes for the waiting job (seen on
-# 26.05: small jobs ran on 3 of the 4 free nodes all through the wait), so
+# 24.11 to 26.05: small jobs ran on 3 of the 4 free nodes through the wait), so
 # the relaxed job, first in priority, waits for the small jobs on its nodes
 # to end (at most STREAM_LEN).  Slurm's times are whole seconds (1 s).
 # And the stream flowed: small jobs started during the wait, every one of
