@@ -71,8 +71,9 @@ fs_stage_plugins "$WORK/plugins" || tap_bail "no plugin found under $FABSCHED_BU
 printf 'required %s/fabsched.so\n' "$WORK/plugins" > "$WORK/plugins/plugstack.conf"
 export FABSCHED_CLUSTER_PLUGIN_DIR=$WORK/plugins
 export FABSCHED_CLUSTER_PLUGSTACK=$WORK/plugins/plugstack.conf
-export FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
-export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
+FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
+export FABSCHED_CLUSTER_SELECT FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
 printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$WORK/fabsched.conf"
 printf 'SchedulerParameters=bf_interval=%s\n' "$BF_INTERVAL" > "$WORK/extra.conf"
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
