@@ -21,7 +21,8 @@
 # at exit and is not instrumented; see tests/cluster/README, "Sanitizers"),
 # on in the helpers, the command and Slurm's commands, reported
 # without changing exit statuses.
-# One file: make check-asan CLUSTER_TESTS=tests/regression/t-gres.sh
+# One file: make check-asan CLUSTER_TESTS=tests/regression/t-gres.sh (after
+# the runtime check); that file alone: ASAN_TESTS=tests/regression/t-gres.sh
 ASAN_BUILDDIR = $(abs_top_builddir)/asan
 ASAN_REPORTS = $(ASAN_BUILDDIR)/reports
 ASAN_CC_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -g -O1
