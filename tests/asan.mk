@@ -30,8 +30,8 @@ ASAN_LD_FLAGS = -fsanitize=address,undefined
 ASAN_TESTS = tests/asan/t-asan-runtime.sh $(CLUSTER_TESTS)
 # errors abort (a daemon's report is written before it dies); leak reports do
 # not change a process's exit status; umad2sim comes before the runtime
-# (linked) in `cluster fabric run`
-ASAN_COMMON = verify_asan_link_order=0:abort_on_error=1:exitcode=0
+# (linked) in `cluster fabric run`; tests/asan/asan.supp: not fabsched's
+ASAN_COMMON = verify_asan_link_order=0:abort_on_error=1:exitcode=0:suppressions=$(abs_top_srcdir)/tests/asan/asan.supp
 UBSAN_COMMON = print_stacktrace=1:halt_on_error=0
 
 asan-build:
