@@ -73,7 +73,8 @@ check-asan: asan-build
 	FABSCHED_CLUSTER_CLIENT_BIN=$$W; PATH=$$W:$$PATH; FABSCHED_ASAN_RUNTIME=$$asan; \
 	export ASAN_OPTIONS UBSAN_OPTIONS FABSCHED_CLUSTER_DAEMON_ENV FABSCHED_CLUSTER_CLIENT_BIN PATH FABSCHED_ASAN_RUNTIME; \
 	$(MAKE) -C '$(ASAN_BUILDDIR)' check TESTS='$(ASAN_TESTS)'; rc=$$?; \
-	$(SHELL) '$(abs_top_srcdir)/tests/asan/asan-reports.sh' "$$R" || rc=1; \
+	$(SHELL) '$(abs_top_srcdir)/tests/asan/asan-reports.sh' "$$R" \
+	  '$(abs_top_srcdir)' "`cd '$(abs_top_srcdir)' && pwd -P`" || rc=1; \
 	exit $$rc
 
 .PHONY: asan-build check-asan

@@ -1,19 +1,25 @@
 #!/bin/sh
-# asan-reports.sh DIR - make check-asan's verdict on the sanitizer reports in
-# DIR (files PREFIX.PID written through log_path by AddressSanitizer,
-# LeakSanitizer and UBSan).  A report counts when it has a fabsched frame: a
-# fabsched plugin (.so), helper or command, or a source file of fabsched
-# (this tree's plugins/, select/, common/, ... as the build names them).
+# asan-reports.sh DIR [SRCDIR...] - make check-asan's verdict on the
+# sanitizer reports in DIR (files PREFIX.PID written through log_path by
+# AddressSanitizer, LeakSanitizer and UBSan).  A report counts when it has a
+# fabsched frame: a fabsched plugin (.so), helper or command, or a source
+# file under SRCDIR (fabsched's source tree, as the build names it; a
+# source-built Slurm's frames name their own src/common/... files).
 # Leak reports are judged one leak at a time ("Direct/Indirect leak of"
 # paragraph), others a file at a time.  Prints every counted report whole and
 # a summary line; exit 1 if there is any, 0 otherwise (reports of Slurm or
 # other programs alone are counted in the summary, not printed).
 set -u
-dir=${1:?usage: asan-reports.sh DIR}
+dir=${1:?usage: asan-reports.sh DIR [SRCDIR...]}
+shift
 [ -d "$dir" ] || { echo "asan-reports: no directory $dir" >&2; exit 1; }
 
-# fabsched's modules and sources as frames name them
-fab='(select_[a-z_]*fabric|topology_fabric|gres_rdma|gres_hugepages|job_submit_fabsched|/fabsched)\.so|fabsched-(prolog|epilog|sweep)|/cli/fabsched|/bin/fabsched[ )]|(^|[ /(])(plugins|select|common|gres|topology|prolog|cli|sim)/[A-Za-z0-9_./-]+\.[ch]:[0-9]'
+# fabsched's modules, and its sources as frames name them
+fab='(select_[a-z_]*fabric|topology_fabric|gres_rdma|gres_hugepages|job_submit_fabsched|/fabsched)\.so|fabsched-(prolog|epilog|sweep)|/cli/fabsched|/bin/fabsched[ )]'
+for src; do
+	src=$(printf '%s' "${src%/}" | sed 's/[][\\.*^$()+?{}|]/\\&/g')
+	fab="$fab|$src/(plugins|select|common|gres|topology|prolog|cli|sim)/"
+done
 
 total=0 counted=0 other=0
 for f in "$dir"/*; do
