@@ -45,11 +45,14 @@ comm_pids() {	# comm_pids NAME: this cluster's processes named NAME
 	done
 }
 
-# 3: slurmctld maps the runtime and the select, topology and gres plugins
+# 3: slurmctld maps the runtime and the select (22.05: fabsched's select
+# wrapper; later releases run Slurm's own), topology and gres plugins
 ctld=$(comm_pids slurmctld | head -1)
-tap_ok "[ -n '$ctld' ] && maps_has '$ctld' '$RT' && maps_has '$ctld' '$plugdir/select_' &&
+sel=$plugdir/topology_fabric.so what="topology and gres plugins"
+[ "$(fs_flavour)" = 22.05 ] && sel=$plugdir/select_ what="select, topology and gres plugins"
+tap_ok "[ -n '$ctld' ] && maps_has '$ctld' '$RT' && maps_has '$ctld' '$sel' &&
 	maps_has '$ctld' '$plugdir/topology_fabric.so' && maps_has '$ctld' '$plugdir/gres_rdma.so'" \
-	"slurmctld (pid $ctld) maps $RT and fabsched's select, topology and gres plugins"
+	"slurmctld (pid $ctld) maps $RT and fabsched's $what"
 tap_diag "slurmctld $ctld: $(grep -F -e "$RT" -e "$plugdir" "/proc/$ctld/maps" 2>/dev/null | awk '{ print $6 }' | sort -u | tr '\n' ' ')"
 
 # 4: every slurmd maps the runtime and the gres plugins
