@@ -31,13 +31,13 @@ prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC $(LIBNVME_CFLAGS)
 prolog_libfabsched_prolog_la_LIBADD = prolog/libfabsched_prolog_cg.la gres/libfabsched_gres.la libfabsched_common.la $(LIBNVME_LIBS)
 
 sbin_PROGRAMS += prolog/fabsched-prolog prolog/fabsched-epilog prolog/fabsched-sweep
-prolog_fabsched_prolog_SOURCES = prolog/fabsched-prolog.c prolog/slurm_cmds.c prolog/slurm_cmds.h
+prolog_fabsched_prolog_SOURCES = prolog/fabsched-prolog.c prolog/slurm_cmds.c prolog/slurm_cmds.h common/sanitizer_defaults.c
 prolog_fabsched_prolog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 prolog_fabsched_prolog_LDADD = prolog/libfabsched_prolog.la
-prolog_fabsched_epilog_SOURCES = prolog/fabsched-epilog.c prolog/slurm_cmds.c prolog/slurm_cmds.h
+prolog_fabsched_epilog_SOURCES = prolog/fabsched-epilog.c prolog/slurm_cmds.c prolog/slurm_cmds.h common/sanitizer_defaults.c
 prolog_fabsched_epilog_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 prolog_fabsched_epilog_LDADD = prolog/libfabsched_prolog.la
-prolog_fabsched_sweep_SOURCES = prolog/fabsched-sweep.c prolog/slurm_cmds.c prolog/slurm_cmds.h
+prolog_fabsched_sweep_SOURCES = prolog/fabsched-sweep.c prolog/slurm_cmds.c prolog/slurm_cmds.h common/sanitizer_defaults.c
 prolog_fabsched_sweep_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 prolog_fabsched_sweep_LDADD = prolog/libfabsched_prolog.la
 

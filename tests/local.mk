@@ -11,3 +11,4 @@ include tests/unit/sim.mk
 include tests/unit/slurm_tree.mk
 include tests/fuzz/fuzz.mk
 include tests/cluster.mk
+include tests/asan.mk
