@@ -139,7 +139,8 @@ mix_report() {
 }
 
 # ------------------------------------------------------------ run 1: fabsched
-export FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+export FABSCHED_CLUSTER_SELECT
 export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
 export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
 cl_up --fabric "$FABRIC"

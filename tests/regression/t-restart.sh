@@ -29,7 +29,8 @@ MODEL=$WORK/fabric.json
 rm -rf "$WORK" && mkdir -p "$WORK/plugins" && chmod 755 "$WORK" || tap_bail "cannot write $WORK"
 fs_stage_plugins "$WORK/plugins" || tap_bail "no plugin found under $FABSCHED_BUILDDIR/plugins"
 export FABSCHED_CLUSTER_PLUGIN_DIR=$WORK/plugins
-export FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+export FABSCHED_CLUSTER_SELECT
 export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
 printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$WORK/fabsched.conf"
 printf 'SlurmctldDebug=verbose\n' > "$WORK/extra.conf"

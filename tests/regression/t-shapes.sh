@@ -181,7 +181,8 @@ cat > "$work/fabsched.conf" <<EOF
 FabricModel=$D/etc/fabric.json
 PartitionName=batch Locality=rack LocalityWait=INFINITE
 EOF
-export FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
+export FABSCHED_CLUSTER_SELECT
 export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
 export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
 cl_up --fabric "$FABRIC"
