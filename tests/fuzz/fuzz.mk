@@ -1,5 +1,18 @@
 # tests/fuzz/fuzz.mk: fuzzing of the parsers of outside input.
 #
+# The targets (tests/fuzz/fuzz_<name>.c, seeds in tests/fuzz/corpus/<name>,
+# each with a smoke test in make check):
+#   conf    fabsched.conf and its values
+#   values  the job and environment values of the helpers and slurmctld
+#   env     the job as the prolog's environment gives it, its P_Key, the
+#           --licenses values job_submit/fabsched adds scratch to
+#   ibnet   ibnetdiscover text dumps (its smoke test, tests/fuzz/fuzz_ibnet,
+#           has its own main: tests/unit/topology.mk)
+#   cache   ibnetdiscover cache files (read through libibnetdisc)
+#   ledger  the locality ledger's state text
+#   files   model JSON, SWF logs, node-name-maps, rack maps, slurm.conf's
+#           node lines, the watch's link counters
+#
 # make check runs tests/fuzz/fuzz_conf_smoke: the fabsched.conf and value
 # parser fuzz target (fuzz_conf.c) with a plain main (driver.c) that
 # replays the seed corpus tests/fuzz/corpus/conf and the conf fixtures,
@@ -186,7 +199,12 @@ CLEANFILES += tests/fuzz/fuzz_conf_libfuzzer
 # each (default 10 million; hours on 2 cores, not in the test command),
 # then a table of executions, coverage, crashes and timeouts
 # (tests/fuzz/fuzz-long.sh; FUZZ_ONLY="files ibnet" for some,
-# FUZZ_MINIMIZE=1 to replace the tree's corpora by minimized ones).
+# FUZZ_MAX_TIME=<seconds> to bound each target's run as well,
+# FUZZ_MINIMIZE=1 to replace the tree's corpora by minimized ones, keeping
+# the regress-* seeds).  Runs of different targets may go side by side:
+#   nice -n 19 make fuzz-long FUZZ_ONLY=conf FUZZ_MINIMIZE=1 &
+#   nice -n 19 make fuzz-long FUZZ_ONLY="ibnet files" FUZZ_MINIMIZE=1
+# The figures of the last long run: tests/fuzz/RESULTS.md.
 FUZZ_RUNS = 10000000
 FUZZ_MAX_TIME = 0
 FUZZ_ONLY =
@@ -205,4 +223,4 @@ fuzz-long:
 	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES)' \
 	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long.sh
 .PHONY: fuzz-long
-EXTRA_DIST += tests/fuzz/fuzz-long.sh
+EXTRA_DIST += tests/fuzz/fuzz-long.sh tests/fuzz/RESULTS.md
