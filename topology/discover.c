@@ -252,7 +252,7 @@ static const struct cache_key *_key_find(const struct cache_key *k, size_t n, ui
 static int _cache_check(const char *path, char *err, size_t errlen)
 {
 	struct cache_key *nodes = NULL, *ports = NULL, *refs = NULL;
-	uint8_t *b = NULL, *numports = NULL, *used = NULL;
+	uint8_t *b = NULL, *numports = NULL, *ntype = NULL, *used = NULL;
 	uint64_t *nguid = NULL;	/* node GUIDs in file order */
 	size_t len = 0, at, nn, np, nrefs = 0, cap = 0;
 	const char *why = NULL;
@@ -291,10 +291,11 @@ static int _cache_check(const char *path, char *err, size_t errlen)
 	}
 	nodes = calloc(nn, sizeof(*nodes));
 	numports = calloc(nn, 1);
+	ntype = calloc(nn, 1);
 	nguid = calloc(nn, sizeof(*nguid));
 	ports = calloc(np ? np : 1, sizeof(*ports));
 	used = calloc(np ? np : 1, 1);
-	if (!nodes || !numports || !nguid || !ports || !used)
+	if (!nodes || !numports || !ntype || !nguid || !ports || !used)
 		goto oom;
 	at = CACHE_HDR;
 	for (size_t i = 0; i < nn; i++) {
@@ -314,6 +315,7 @@ static int _cache_check(const char *path, char *err, size_t errlen)
 		nodes[i].guid = nguid[i] = _le(nd + 68, 8);
 		nodes[i].at = i;
 		numports[i] = nd[77];
+		ntype[i] = (uint8_t)type;
 		at += CACHE_NODE;
 		if ((len - at) / CACHE_KEY < nkeys) {
 			why = "a node's port list cut short";
@@ -370,6 +372,11 @@ static int _cache_check(const char *path, char *err, size_t errlen)
 			why = "a port whose node is not in the file or has fewer ports";
 			goto out;
 		}
+		/* port 0 is a switch's own; libibnetdisc leaks it on others */
+		if (!ports[i].port && ntype[n->at] != 2) {
+			why = "a port 0 on a CA or router";
+			goto out;
+		}
 		if (pt[21 + CACHE_SMP] &&
 		    !_key_find(ports, np, _le(pt + 22 + CACHE_SMP, 8), pt[30 + CACHE_SMP])) {
 			why = "a link to a port that is not in the file";
@@ -407,6 +414,7 @@ done:
 	free(b);
 	free(nodes);
 	free(numports);
+	free(ntype);
 	free(nguid);
 	free(ports);
 	free(used);

@@ -535,7 +535,8 @@ static void test_json_errors(void **state)
 }
 
 /* A copy of the cache fixture, one byte changed (at >= 0), cut to len
- * bytes (0: whole) or with a byte added (len < 0), in a temporary file. */
+ * bytes (0: whole) or with a byte added (len < 0), in a temporary file;
+ * at -2: the first switch's node type set to value. */
 static const char *_cache_variant(long at, int value, long len)
 {
 	static char p[64];
@@ -547,8 +548,15 @@ static const char *_cache_variant(long at, int value, long len)
 	assert_non_null(in);
 	n = fread(b, 1, sizeof(b) - 1, in);
 	fclose(in);
-	if (at >= 0)
+	if (at == -2) {	/* the first switch's type */
+		for (size_t o = 28; o + 207 <= n; o += 207 + 9 * (size_t)b[o + 206])
+			if (b[o + 76] == 2) {
+				b[o + 76] = (unsigned char)value;
+				break;
+			}
+	} else if (at >= 0) {
 		b[at] = (unsigned char)value;
+	}
 	if (len > 0)
 		n = (size_t)len;
 	else if (len < 0)
@@ -587,6 +595,8 @@ static void test_cache_file(void **state)
 		{ 28 + 77, 0, 0, "fewer ports" },
 		/* the node type */
 		{ 28 + 76, 9, 0, "node type" },
+		/* a switch made a CA: its port 0 (libibnetdisc leaked it) */
+		{ -2, 1, 0, "port 0 on a CA" },
 	};
 
 	(void)state;
