@@ -117,8 +117,13 @@ static void _procs_per_node(struct fss_trace *tr, int opt)
 	int d, cap = 0;
 	bool ratio = tr->max_nodes > 0 && tr->max_procs > 0;
 
-	if (ratio)
-		cap = 2 * ((tr->max_procs + tr->max_nodes - 1) / tr->max_nodes);
+	if (ratio) {
+		/* in 64 bits: the header's counts reach INT32_MAX */
+		int64_t c = 2 * (((int64_t)tr->max_procs + tr->max_nodes - 1) /
+				 tr->max_nodes);
+
+		cap = c > INT32_MAX ? INT32_MAX : (int)c;
+	}
 	if (opt > 0) {
 		tr->procs_per_node = opt;
 		snprintf(tr->procs_why, sizeof(tr->procs_why), "--ppn");

@@ -199,6 +199,229 @@ int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errle
 	return n;
 }
 
+/*
+ * The cache file checked before libibnetdisc reads it: ibnd_load_fabric
+ * trusts the file (a port number beyond its node's ports writes past the
+ * node's port array, an LMC above 7 makes its LID table loop without end,
+ * a port no node lists is freed while still in that table).  The
+ * layout is libibnetdisc's (ibnetdisc_cache.c, version 1, little endian):
+ * a 28-byte header (magic, version, node count, port count, from-node
+ * GUID, hops), nodes of 207 bytes plus 9 per port key (GUID, port), ports
+ * of 95 bytes.
+ */
+#define CACHE_MAGIC 0x8FE7832Bu
+#define CACHE_HDR 28
+#define CACHE_SMP 64
+#define CACHE_NODE (15 + 3 * CACHE_SMP)
+#define CACHE_KEY 9
+#define CACHE_PORT (31 + CACHE_SMP)
+#define CACHE_MAX_SIZE (1024L * 1024 * 1024)
+
+struct cache_key {
+	uint64_t guid;
+	unsigned port;
+	size_t at;	/* index of the node (node keys) or of the port */
+};
+
+static uint64_t _le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static int _key_cmp(const void *a, const void *b)
+{
+	const struct cache_key *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+static const struct cache_key *_key_find(const struct cache_key *k, size_t n, uint64_t guid,
+					 unsigned port)
+{
+	struct cache_key want = { .guid = guid, .port = port };
+
+	return bsearch(&want, k, n, sizeof(*k), _key_cmp);
+}
+
+static int _cache_check(const char *path, char *err, size_t errlen)
+{
+	struct cache_key *nodes = NULL, *ports = NULL, *refs = NULL;
+	uint8_t *b = NULL, *numports = NULL, *ntype = NULL, *used = NULL;
+	uint64_t *nguid = NULL;	/* node GUIDs in file order */
+	size_t len = 0, at, nn, np, nrefs = 0, cap = 0;
+	const char *why = NULL;
+	FILE *f = fopen(path, "rb");
+	long size;
+	int rc = -1;
+
+	if (!f)
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return fs_errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	}
+	if (size > CACHE_MAX_SIZE) {
+		fclose(f);
+		return fs_errf(err, errlen, "%s: %ld bytes; expected an ibnetdisc cache file "
+			       "of at most %ld bytes", path, size, CACHE_MAX_SIZE);
+	}
+	b = malloc((size_t)size + 1);
+	if (!b) {
+		fclose(f);
+		return fs_errf(err, errlen, "out of memory");
+	}
+	len = fread(b, 1, (size_t)size, f);
+	fclose(f);
+	if (len < CACHE_HDR || _le(b, 4) != CACHE_MAGIC || _le(b + 4, 4) != 1) {
+		why = "no ibnetdisc cache header (magic 0x8FE7832B, version 1)";
+		goto out;
+	}
+	nn = _le(b + 8, 4);
+	np = _le(b + 12, 4);
+	if (!nn || nn > (len - CACHE_HDR) / CACHE_NODE ||
+	    np > (len - CACHE_HDR - nn * CACHE_NODE) / CACHE_PORT) {
+		why = "node or port count beyond the file's size";
+		goto out;
+	}
+	nodes = calloc(nn, sizeof(*nodes));
+	numports = calloc(nn, 1);
+	ntype = calloc(nn, 1);
+	nguid = calloc(nn, sizeof(*nguid));
+	ports = calloc(np ? np : 1, sizeof(*ports));
+	used = calloc(np ? np : 1, 1);
+	if (!nodes || !numports || !ntype || !nguid || !ports || !used)
+		goto oom;
+	at = CACHE_HDR;
+	for (size_t i = 0; i < nn; i++) {
+		const uint8_t *nd = b + at;
+		unsigned type, nkeys;
+
+		if (len - at < CACHE_NODE) {
+			why = "a node record cut short";
+			goto out;
+		}
+		type = nd[76];
+		nkeys = nd[CACHE_NODE - 1];
+		if (type < 1 || type > 3) {
+			why = "a node type other than CA, switch or router";
+			goto out;
+		}
+		nodes[i].guid = nguid[i] = _le(nd + 68, 8);
+		nodes[i].at = i;
+		numports[i] = nd[77];
+		ntype[i] = (uint8_t)type;
+		at += CACHE_NODE;
+		if ((len - at) / CACHE_KEY < nkeys) {
+			why = "a node's port list cut short";
+			goto out;
+		}
+		if (nrefs + nkeys > cap) {
+			struct cache_key *r;
+
+			cap = cap * 2 + nkeys + 16;
+			if (!(r = realloc(refs, cap * sizeof(*refs))))
+				goto oom;
+			refs = r;
+		}
+		for (unsigned k = 0; k < nkeys; k++, at += CACHE_KEY) {
+			refs[nrefs].guid = _le(b + at, 8);
+			refs[nrefs].port = b[at + 8];
+			refs[nrefs++].at = i;
+		}
+	}
+	if (len - at != np * CACHE_PORT) {
+		why = "the port records do not fill the rest of the file exactly";
+		goto out;
+	}
+	for (size_t i = 0; i < np; i++, at += CACHE_PORT) {
+		ports[i].guid = _le(b + at, 8);
+		ports[i].port = b[at + 8];
+		ports[i].at = at;
+		if (b[at + 12] > 7) {
+			why = "a port LMC above 7";
+			goto out;
+		}
+	}
+	qsort(nodes, nn, sizeof(*nodes), _key_cmp);
+	qsort(ports, np, sizeof(*ports), _key_cmp);
+	for (size_t i = 1; i < nn; i++)
+		if (nodes[i].guid == nodes[i - 1].guid) {
+			why = "a node GUID listed twice";
+			goto out;
+		}
+	for (size_t i = 1; i < np; i++)
+		if (!_key_cmp(&ports[i], &ports[i - 1])) {
+			why = "a port (GUID and number) listed twice";
+			goto out;
+		}
+	if (!_key_find(nodes, nn, _le(b + 16, 8), 0)) {
+		why = "the node discovery started from is not in the file";
+		goto out;
+	}
+	for (size_t i = 0; i < np; i++) {
+		const uint8_t *pt = b + ports[i].at;
+		const struct cache_key *n = _key_find(nodes, nn, _le(pt + 13 + CACHE_SMP, 8), 0);
+
+		if (!n || ports[i].port > numports[n->at]) {
+			why = "a port whose node is not in the file or has fewer ports";
+			goto out;
+		}
+		/* port 0 is a switch's own; libibnetdisc leaks it on others */
+		if (!ports[i].port && ntype[n->at] != 2) {
+			why = "a port 0 on a CA or router";
+			goto out;
+		}
+		if (pt[21 + CACHE_SMP] &&
+		    !_key_find(ports, np, _le(pt + 22 + CACHE_SMP, 8), pt[30 + CACHE_SMP])) {
+			why = "a link to a port that is not in the file";
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < nrefs; i++) {
+		const struct cache_key *p = _key_find(ports, np, refs[i].guid, refs[i].port);
+
+		if (!p || used[p - ports] ||
+		    _le(b + p->at + 13 + CACHE_SMP, 8) != nguid[refs[i].at] ||
+		    p->port > numports[refs[i].at]) {
+			why = "a node listing a port that is missing, another node's, listed twice "
+			      "or beyond its port count";
+			goto out;
+		}
+		used[p - ports] = 1;
+	}
+	for (size_t i = 0; i < np; i++)
+		if (!used[i]) {
+			why = "a port that no node lists";
+			goto out;
+		}
+	rc = 0;
+	goto out;
+oom:
+	why = NULL;
+	rc = fs_errf(err, errlen, "out of memory");
+	goto done;
+out:
+	if (why)
+		fs_errf(err, errlen, "%s: not a valid ibnetdiscover cache (%s); expected a file "
+			"written by 'ibnetdiscover --cache'", path, why);
+done:
+	free(b);
+	free(nodes);
+	free(numports);
+	free(ntype);
+	free(nguid);
+	free(ports);
+	free(used);
+	free(refs);
+	return rc;
+}
+
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen)
 {
 	ibnd_fabric_t *fab;
@@ -207,6 +430,8 @@ int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t e
 	*out = NULL;
 	if (access(path, R_OK))
 		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (_cache_check(path, err, errlen))
+		return -1;
 	fab = ibnd_load_fabric(path, 0);
 	if (!fab)
 		return fs_errf(err, errlen, "%s: not a readable ibnetdiscover cache; expected a file "

@@ -194,11 +194,14 @@ static size_t mutate(uint8_t *buf, size_t len)
 			size_t rl = 1 + below(len - pos < 32 ? len - pos : 32);
 			size_t reps = below(50) ? 1 : 1 + below(4000);
 
-			for (size_t r = 0; r < reps && len + rl <= FUZZ_MAX_INPUT;
-			     r++) {
-				memmove(buf + pos + rl, buf + pos, len - pos);
-				len += rl;
-			}
+			/* one move for all the copies: the range at pos,
+			   then reps more of it */
+			if (reps > (FUZZ_MAX_INPUT - len) / rl)
+				reps = (FUZZ_MAX_INPUT - len) / rl;
+			memmove(buf + pos + reps * rl, buf + pos, len - pos);
+			for (size_t r = 1; r < reps; r++)
+				memcpy(buf + pos + r * rl, buf + pos, rl);
+			len += reps * rl;
 		}
 		break;
 	case 7: { /* splice: a piece of another input */

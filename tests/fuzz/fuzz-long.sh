@@ -7,19 +7,30 @@
 # Inputs found go to tests/fuzz/work/<target> in the build tree, crashes and
 # timeouts to tests/fuzz/<target>-crash-* / -timeout-*.  With
 # FUZZ_MINIMIZE=1 each target's corpus is merged into a minimal one that
-# replaces tests/fuzz/corpus/<target> in the source tree.
+# replaces tests/fuzz/corpus/<target> in the source tree; the regression
+# seeds (regress-*, inputs that once failed) are kept under their names.
 #
-# Set by make: FUZZ_CLANG, FUZZ_RUNS, FUZZ_ONLY (targets, default all),
+# FUZZ_MAX_TIME (seconds, default none) bounds each target's run as well:
+# the table then shows the executions reached.  A run of some targets
+# (FUZZ_ONLY) writes its table to fuzz-long-<targets>.table, so that runs of
+# different targets can go side by side.
+#
+# Set by make: FUZZ_CLANG, FUZZ_RUNS, FUZZ_MAX_TIME, FUZZ_ONLY (targets, default all),
 # SRCDIR, BUILDDIR, CFLAGS_EXTRA (include and library flags), LIBS, and
 # SRCS_<target> (the target's sources, relative to SRCDIR).
 set -u
 cc=${FUZZ_CLANG:-clang}
 runs=${FUZZ_RUNS:-10000000}
-targets=${FUZZ_ONLY:-conf values ibnet ledger files}
+targets=${FUZZ_ONLY:-conf values ibnet ledger files env cache}
 out=$BUILDDIR/tests/fuzz
 command -v "$cc" >/dev/null 2>&1 || { echo "fuzz-long: $cc not found (apt-get install clang)" >&2; exit 1; }
 mkdir -p "$out" || exit 1
-table=$out/fuzz-long.table
+if [ -n "${FUZZ_ONLY:-}" ]; then
+	table=$out/fuzz-long-$(echo $targets | tr ' ' -).table
+else
+	table=$out/fuzz-long.table
+fi
+maxtime=${FUZZ_MAX_TIME:-0}
 printf '%-8s %12s %8s %8s %8s %8s %8s %8s\n' target execs seconds cov ft corpus crashes timeouts > "$table"
 bad=0
 for t in $targets; do
@@ -45,7 +56,7 @@ for t in $targets; do
 	mkdir -p "$work"
 	log=$out/fuzz_${t}_long.log
 	t0=$(date +%s)
-	"$bin" -runs="$runs" -max_len=8192 -timeout=10 -print_final_stats=1 \
+	"$bin" -runs="$runs" -max_total_time="$maxtime" -max_len=8192 -timeout=10 -print_final_stats=1 \
 		-artifact_prefix="$out/$t-" "$work" "$SRCDIR/tests/fuzz/corpus/$t" >"$log" 2>&1
 	rc=$?
 	t1=$(date +%s)
@@ -61,9 +72,11 @@ for t in $targets; do
 		"${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$timeouts" >> "$table"
 	if [ "${FUZZ_MINIMIZE:-0}" = 1 ] && [ $rc -eq 0 ]; then
 		min=$out/min/$t
-		rm -rf "$min" && mkdir -p "$min" &&
-			"$bin" -merge=1 "$min" "$work" "$SRCDIR/tests/fuzz/corpus/$t" >"$out/fuzz_${t}_merge.log" 2>&1 &&
+		if rm -rf "$min" && mkdir -p "$min" &&
+			"$bin" -merge=1 "$min" "$work" "$SRCDIR/tests/fuzz/corpus/$t" >"$out/fuzz_${t}_merge.log" 2>&1; then
+			cp "$SRCDIR/tests/fuzz/corpus/$t/"regress-* "$min/" 2>/dev/null
 			rm -rf "$SRCDIR/tests/fuzz/corpus/$t" && cp -r "$min" "$SRCDIR/tests/fuzz/corpus/$t"
+		fi
 	fi
 done
 cat "$table"

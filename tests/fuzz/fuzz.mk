@@ -1,5 +1,18 @@
 # tests/fuzz/fuzz.mk: fuzzing of the parsers of outside input.
 #
+# The targets (tests/fuzz/fuzz_<name>.c, seeds in tests/fuzz/corpus/<name>,
+# each with a smoke test in make check):
+#   conf    fabsched.conf and its values
+#   values  the job and environment values of the helpers and slurmctld
+#   env     the job as the prolog's environment gives it, its P_Key, the
+#           --licenses values job_submit/fabsched adds scratch to
+#   ibnet   ibnetdiscover text dumps (its smoke test, tests/fuzz/fuzz_ibnet,
+#           has its own main: tests/unit/topology.mk)
+#   cache   ibnetdiscover cache files (read through libibnetdisc)
+#   ledger  the locality ledger's state text
+#   files   model JSON, SWF logs, node-name-maps, rack maps, slurm.conf's
+#           node lines, the watch's link counters
+#
 # make check runs tests/fuzz/fuzz_conf_smoke: the fabsched.conf and value
 # parser fuzz target (fuzz_conf.c) with a plain main (driver.c) that
 # replays the seed corpus tests/fuzz/corpus/conf and the conf fixtures,
@@ -113,6 +126,44 @@ if HAVE_IBNETDISC
 tests_fuzz_fuzz_files_smoke_LDADD += $(IBNETDISC_LIBS)
 endif
 
+# the job as the prolog environment gives it to the node helpers, its
+# P_Key, and the --licenses values (fuzz_env.c; seeds in
+# tests/fuzz/corpus/env, one NAME=VALUE a line)
+check_PROGRAMS += tests/fuzz/fuzz_env_smoke
+TESTS += tests/fuzz/fuzz_env_smoke
+tests_fuzz_fuzz_env_smoke_SOURCES = \
+	tests/fuzz/fuzz_env.c \
+	tests/fuzz/driver.c \
+	prolog/spec.c \
+	common/fs_values.c \
+	common/fs_ib.c \
+	common/fs_jobreq.c \
+	common/fs_hugepages.c
+tests_fuzz_fuzz_env_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog \
+	-DFUZZ_NAME='"env"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_env_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_env_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+
+# ibnetdiscover cache files, read through libibnetdisc (fuzz_cache.c; seeds
+# in tests/fuzz/corpus/cache: caches saved from ibsim fabrics); without
+# libibnetdisc the reader refuses every file and the run is short
+check_PROGRAMS += tests/fuzz/fuzz_cache_smoke
+TESTS += tests/fuzz/fuzz_cache_smoke
+tests_fuzz_fuzz_cache_smoke_SOURCES = \
+	tests/fuzz/fuzz_cache.c \
+	tests/fuzz/driver.c \
+	$(TOPOLOGY_SOURCES) \
+	common/fs_ib.c \
+	common/fs_values.c
+tests_fuzz_fuzz_cache_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology \
+	$(JSONC_CFLAGS) -DFUZZ_NAME='"cache"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_cache_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_cache_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_cache_smoke_LDADD = $(JSONC_LIBS) -lm
+if HAVE_IBNETDISC
+tests_fuzz_fuzz_cache_smoke_LDADD += $(IBNETDISC_LIBS)
+endif
+
 EXTRA_DIST += tests/fuzz/corpus
 
 FUZZ_CLANG = clang
@@ -148,19 +199,28 @@ CLEANFILES += tests/fuzz/fuzz_conf_libfuzzer
 # each (default 10 million; hours on 2 cores, not in the test command),
 # then a table of executions, coverage, crashes and timeouts
 # (tests/fuzz/fuzz-long.sh; FUZZ_ONLY="files ibnet" for some,
-# FUZZ_MINIMIZE=1 to replace the tree's corpora by minimized ones).
+# FUZZ_MAX_TIME=<seconds> to bound each target's run as well,
+# FUZZ_MINIMIZE=1 to replace the tree's corpora by minimized ones, keeping
+# the regress-* seeds).  Runs of different targets may go side by side:
+#   nice -n 19 make fuzz-long FUZZ_ONLY=conf FUZZ_MINIMIZE=1 &
+#   nice -n 19 make fuzz-long FUZZ_ONLY="ibnet files" FUZZ_MINIMIZE=1
+# The figures of the last long run: tests/fuzz/RESULTS.md.
 FUZZ_RUNS = 10000000
+FUZZ_MAX_TIME = 0
 FUZZ_ONLY =
 fuzz-long:
 	FUZZ_CLANG='$(FUZZ_CLANG)' FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_ONLY='$(FUZZ_ONLY)' \
+	FUZZ_MAX_TIME='$(FUZZ_MAX_TIME)' \
 	SRCDIR='$(abs_top_srcdir)' BUILDDIR='$(abs_top_builddir)' \
-	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
+	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres -I$(abs_top_srcdir)/prolog $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
 	LIBS='$(JSONC_LIBS) $(ZLIB_LIBS) $(IBNETDISC_LIBS) -lm' \
 	SRCS_conf='$(FUZZ_CONF_SRCS:$(srcdir)/%=%)' \
 	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES)' \
 	SRCS_ibnet='tests/fuzz/fuzz_ibnet.c $(TOPOLOGY_SOURCES)' \
 	SRCS_ledger='$(tests_fuzz_fuzz_ledger_smoke_SOURCES)' \
 	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES)' \
+	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES)' \
+	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES)' \
 	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long.sh
 .PHONY: fuzz-long
-EXTRA_DIST += tests/fuzz/fuzz-long.sh
+EXTRA_DIST += tests/fuzz/fuzz-long.sh tests/fuzz/RESULTS.md

@@ -229,6 +229,12 @@ static void test_node_size(void **state)
 	assert_int_equal(tr->procs_per_node, 7);
 	assert_non_null(strstr(tr->procs_why, "MaxProcs 1000 / MaxNodes 150 = 6.67, rounded"));
 	fss_trace_free(tr);
+	/* a MaxProcs beyond 32 bits (held as INT32_MAX): the divisor's cap
+	 * is computed without overflow (found by fuzz_files) */
+	tr = _read(_trace("; MaxNodes: 7\n; MaxProcs: 16020000000\n", by8, 8, 40, 50));
+	assert_int_equal(tr->max_procs, INT32_MAX);
+	assert_int_equal(tr->procs_per_node, 8);
+	fss_trace_free(tr);
 	/* nothing says: 1, and the reason tells to give --ppn */
 	tr = _read(_trace("", odd, 7, 40, 50));
 	assert_int_equal(tr->procs_per_node, 1);

@@ -534,6 +534,89 @@ static void test_json_errors(void **state)
 	assert_non_null(strstr(err, "format"));
 }
 
+/* A copy of the cache fixture, one byte changed (at >= 0), cut to len
+ * bytes (0: whole) or with a byte added (len < 0), in a temporary file;
+ * at -2: the first switch's node type set to value. */
+static const char *_cache_variant(long at, int value, long len)
+{
+	static char p[64];
+	FILE *in = fopen(_fixture("fattree-4hosts.cache"), "rb"), *out;
+	unsigned char b[8192];
+	size_t n;
+	int fd;
+
+	assert_non_null(in);
+	n = fread(b, 1, sizeof(b) - 1, in);
+	fclose(in);
+	if (at == -2) {	/* the first switch's type */
+		for (size_t o = 28; o + 207 <= n; o += 207 + 9 * (size_t)b[o + 206])
+			if (b[o + 76] == 2) {
+				b[o + 76] = (unsigned char)value;
+				break;
+			}
+	} else if (at >= 0) {
+		b[at] = (unsigned char)value;
+	}
+	if (len > 0)
+		n = (size_t)len;
+	else if (len < 0)
+		b[n++] = 0;
+	snprintf(p, sizeof(p), "/tmp/test_topo_cache.XXXXXX");
+	fd = mkstemp(p);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(b, 1, n, out), n);
+	fclose(out);
+	return p;
+}
+
+/* ibnetdiscover cache files: checked before libibnetdisc reads them. */
+static void test_cache_file(void **state)
+{
+	/* the first port record: after the header and the 8 nodes' records */
+	const long port0 = 4180 - 24 * 95;
+	struct fst_model *m = NULL;
+	char err[512];
+	const char *p;
+	static const struct {
+		long at;
+		int value;
+		long len;
+		const char *why;
+	} bad[] = {
+		{ 0, 0, 0, "cache header" },
+		{ -1, 0, 100, "beyond the file's size" },
+		{ -1, 0, -1, "fill the rest of the file exactly" },
+		/* LMC 16: libibnetdisc's LID table loops without end */
+		{ port0 + 12, 16, 0, "LMC above 7" },
+		/* the first node (a CA, 1 port) with 0 ports: its port 1 would
+		   be written past its port array */
+		{ 28 + 77, 0, 0, "fewer ports" },
+		/* the node type */
+		{ 28 + 76, 9, 0, "node type" },
+		/* a switch made a CA: its port 0 (libibnetdisc leaked it) */
+		{ -2, 1, 0, "port 0 on a CA" },
+	};
+
+	(void)state;
+	if (!fst_have_ibnetdisc())
+		skip();
+	assert_int_equal(fst_load_cache(&m, _fixture("fattree-4hosts.cache"), err, sizeof(err)), 0);
+	assert_int_equal(m->ndevs, 8);
+	fst_model_free(m);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = _cache_variant(bad[i].at, bad[i].value, bad[i].len);
+		m = (void *)1;
+		err[0] = '\0';
+		assert_int_equal(fst_load_cache(&m, p, err, sizeof(err)), -1);
+		assert_null(m);
+		if (!strstr(err, bad[i].why) || !strstr(err, "expected"))
+			fail_msg("case %zu: %s", i, err);
+		unlink(p);
+	}
+}
+
 /* Malformed input: file:line and the expected form. */
 static void test_parse_errors(void **state)
 {
@@ -746,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_3topo),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_cache_file),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_names_and_roles),
 		cmocka_unit_test(test_nodelist_regex_racks),
