@@ -302,6 +302,12 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur,
 /* Expand "n[001-003,7],gpu1" into names; *names and each string caller frees
  * (fst_strv_free).  Compress: sorted Slurm hostlist expression, caller frees. */
 int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size_t errlen);
+/* The same, refusing (before expanding anything) an expression that names
+ * more than @max hosts (at most 1,000,000 whatever @max). */
+int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
+			    char *err, size_t errlen);
+/* Names one line of a RackMap may list: the unicast LIDs of a subnet. */
+#define FST_RACK_NAMES_MAX 49151
 char *fst_hostlist_compress(char *const *names, int n);
 void fst_strv_free(char **v, int n);
 

@@ -111,14 +111,81 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 	return 0;
 }
 
-int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size_t errlen)
+/*
+ * How many names one term expands to, without expanding it: the product,
+ * over its bracket groups, of the numbers each group lists; at most @cap + 1
+ * (anything beyond @cap is "too many").  Malformed groups count as what
+ * they would add before _expand_term refuses them.
+ */
+static unsigned long _count_term(const char *term, size_t len, unsigned long cap)
+{
+	const char *end = term + len, *p = term;
+	unsigned long total = 1;
+
+	if (!len)
+		return 0;
+	while ((p = memchr(p, '[', (size_t)(end - p)))) {
+		const char *rb = memchr(p, ']', (size_t)(end - p));
+		unsigned long group = 0;
+
+		if (!rb)
+			break;
+		for (const char *q = p + 1; q < rb;) {
+			const char *c = q;
+			unsigned long lo, hi;
+
+			while (c < rb && *c != ',')
+				c++;
+			lo = strtoul(q, NULL, 10);
+			hi = lo;
+			for (const char *d = q; d < c; d++)
+				if (*d == '-')
+					hi = strtoul(d + 1, NULL, 10);
+			if (hi >= lo && hi - lo >= cap)
+				return cap + 1;
+			group += hi >= lo ? hi - lo + 1 : 1;
+			if (group > cap)
+				return cap + 1;
+			q = c + 1;
+		}
+		if (group && total > cap / group)
+			return cap + 1;
+		total *= group ? group : 1;
+		p = rb + 1;
+	}
+	return total;
+}
+
+int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
+			    char *err, size_t errlen)
 {
 	struct strv sv = { 0 };
 	const char *p = expr, *start = expr;
+	unsigned long count = 0, cap;
 	int depth = 0;
 
 	*names = NULL;
 	*n = 0;
+	cap = (max > 0 && max < HOSTLIST_MAX) ? (unsigned long)max : HOSTLIST_MAX;
+	/* counted first: a short expression can name a million hosts, and
+	 * none is allocated when they are more than the caller takes */
+	for (;; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']')
+			depth--;
+		if ((*p == ',' && depth == 0) || *p == '\0' || ((*p == ' ' || *p == '\t') && !depth)) {
+			count += _count_term(start, (size_t)(p - start), cap);
+			if (count > cap)
+				return fs_errf(err, errlen, "hostlist \"%.*s\" names more than %lu hosts; "
+					       "expected at most %lu", ECHO(strlen(expr)), expr, cap, cap);
+			start = p + 1;
+		}
+		if (!*p)
+			break;
+	}
+	p = start = expr;
+	depth = 0;
 	for (;; p++) {
 		if (*p == '[')
 			depth++;
@@ -142,6 +209,11 @@ int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size
 	*names = sv.v;
 	*n = sv.n;
 	return 0;
+}
+
+int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size_t errlen)
+{
+	return fst_hostlist_expand_max(expr, HOSTLIST_MAX, names, n, err, errlen);
 }
 
 /*

@@ -391,7 +391,7 @@ int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size
 			fclose(f);
 			return fs_errf(err, errlen, "%s:%d: bad line; expected '<rack> <hostlist>'", path, ln);
 		}
-		if (fst_hostlist_expand(list, &v, &n, e2, sizeof(e2))) {
+		if (fst_hostlist_expand_max(list, FST_RACK_NAMES_MAX, &v, &n, e2, sizeof(e2))) {
 			fclose(f);
 			return fs_errf(err, errlen, "%s:%d: %s", path, ln, e2);
 		}

@@ -750,6 +750,24 @@ static void test_nodelist_regex_racks(void **state)
 	/* leafB has no compute node left: not a leaf with nodes, not a spine */
 	assert_int_equal(m->devs[fst_find_device(m, "leafB")].role, FST_ROLE_HOST_LEAF);
 	fst_model_free(m);
+	/* a rack line naming more hosts than a subnet has LIDs: refused,
+	 * naming the file and line, before anything is expanded */
+	{
+		char rk2[] = "/tmp/fst_test_racks_XXXXXX", err[512] = "";
+		int fd2 = mkstemp(rk2);
+		FILE *f2 = fdopen(fd2, "w");
+		struct fst_opts o2 = { .rack_map = rk2 };
+
+		fprintf(f2, "rackX n[001-002]\nrackY x[0-999]y[0-999]\n");
+		fclose(f2);
+		assert_int_equal(fst_parse_ibnet_buf(&m, _fabric_text, strlen(_fabric_text), "small",
+						     err, sizeof(err)), 0);
+		assert_int_not_equal(fst_classify(m, &o2, err, sizeof(err)), 0);
+		unlink(rk2);
+		assert_non_null(strstr(err, ":2: hostlist"));
+		assert_non_null(strstr(err, "at most 49151"));
+		fst_model_free(m);
+	}
 }
 
 static void test_hostlist(void **state)
@@ -765,6 +783,19 @@ static void test_hostlist(void **state)
 	fst_strv_free(v, n);
 	assert_int_equal(fst_hostlist_expand("n[3-1]", &v, &n, err, sizeof(err)), -1);
 	assert_int_equal(fst_hostlist_expand("n[1-", &v, &n, err, sizeof(err)), -1);
+	/* counted before expanding: refused with nothing allocated */
+	assert_int_equal(fst_hostlist_expand_max("a[0-9]b[0-9]c[0-9]", 1000, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1000);
+	fst_strv_free(v, n);
+	assert_int_equal(fst_hostlist_expand_max("a[0-9]b[0-9]c[0-9],x", 1000, &v, &n, err, sizeof(err)), -1);
+	assert_null(v);
+	assert_non_null(strstr(err, "more than 1000 hosts"));
+	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 79, &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 80, &v, &n, err, sizeof(err)), 0);
+	fst_strv_free(v, n);
+	/* a short line that names a trillion hosts */
+	assert_int_equal(fst_hostlist_expand("a[0-9999]b[0-9999]c[0-9999]", &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(fst_hostlist_expand("a[0-99999999999999999999]", &v, &n, err, sizeof(err)), -1);
 	s = fst_hostlist_compress(names, 7);
 	assert_string_equal(s, "gpu[9-10],n[001-003,010],x");
 	free(s);
