@@ -58,6 +58,7 @@ struct fse_ctl {
 	char *name;		/* log prefix */
 	fse_log_f log;
 	void *log_arg;
+	enum fse_log log_most;	/* messages past it are not even formatted */
 	struct fs_conf *conf;
 	struct fst_model *model;
 	struct fse_topo *topo;
@@ -100,7 +101,7 @@ static void _log(const struct fse_ctl *c, enum fse_log level,
 	va_list ap;
 	int n;
 
-	if (!c->log)
+	if (!c->log || level > c->log_most)
 		return;
 	n = snprintf(msg, sizeof(msg), "%s: ", c->name);
 	va_start(ap, fmt);
@@ -133,7 +134,13 @@ struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 	}
 	c->log = log;
 	c->log_arg = log_arg;
+	c->log_most = FSE_LOG_DEBUG;
 	return c;
+}
+
+void fse_ctl_log_level(struct fse_ctl *c, enum fse_log most)
+{
+	c->log_most = most;
 }
 
 /* The placement domains (model, topology, buffers) of c. */

@@ -441,6 +441,10 @@ struct fs_conf;
 /* @name prefixes every message.  NULL: out of memory. */
 struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg);
 void fse_ctl_free(struct fse_ctl *c);		/* NULL is fine */
+/* The most detailed level the caller logs (default FSE_LOG_DEBUG): a
+ * placement call formats no message past it (placement runs hundreds of
+ * times per scheduling cycle). */
+void fse_ctl_log_level(struct fse_ctl *c, enum fse_log most);
 
 /*
  * Take @conf (freed by the ctl; NULL: none usable) and load its

@@ -86,11 +86,23 @@ static void _log(enum fse_log level, const char *msg, void *arg)
 	}
 }
 
+/* The engine's log level from slurmctld's (the messages it would drop). */
+static enum fse_log _log_most(void)
+{
+	int l = get_log_level();
+
+	return l >= LOG_LEVEL_DEBUG ? FSE_LOG_DEBUG :
+		l >= LOG_LEVEL_VERBOSE ? FSE_LOG_VERBOSE :
+		l >= LOG_LEVEL_INFO ? FSE_LOG_INFO : FSE_LOG_ERROR;
+}
+
 /* Caller holds fab.lock.  RET true when the engine can be used. */
 static bool _ready(void)
 {
 	const char **names;
 
+	if (fab.ctl)
+		fse_ctl_log_level(fab.ctl, _log_most());
 	if (fab.loaded && fab.tried_nodes == node_record_count) {
 		/* a new model file is swapped in without reconfigure */
 		if (fse_ctl_refresh(fab.ctl, time(NULL)) == 1 && fab.on_model)
@@ -102,6 +114,7 @@ static bool _ready(void)
 	if (!fab.ctl) {
 		if (!(fab.ctl = fse_ctl_new(fab.name, _log, NULL)))
 			return false;
+		fse_ctl_log_level(fab.ctl, _log_most());
 		/* the locality record in StateSaveLocation, so that a
 		 * restart of slurmctld (which is also how 24.11 and later
 		 * reconfigure) does not forget it */

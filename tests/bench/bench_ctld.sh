@@ -19,6 +19,9 @@
 # nodes or more that fit a rack the share that got one.  Then fabsched's cycle times over
 # stock's.  The harness's own start time and memory are printed too.
 # Figures, not a pass/fail test: the machine is shared, compare the ratios.
+# BENCH_PERF=1 also records slurmctld with perf over each window and writes
+# its hottest functions to perf-SETUP.txt in the work directory
+# (BENCH_PERF=dwarf: with DWARF call graphs, for perf report --children).
 set -u
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -50,15 +53,23 @@ MAXSIZE=$(printf '%s\n' "${SIZES[@]}" | sort -n | tail -1)
 ctld_pid() { cat "$D/ctld/slurmctld.pid" 2>/dev/null; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 rss_mib() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
-# sdiag: "<section> <mean> <max>" in microseconds for the main and backfill cycles
-sdiag_cycles() {
-	sdiag 2>/dev/null | awk '
+# sdiag (kept in sdiag-SETUP.txt): the main and backfill cycles' mean and
+# max (us), their mean depth (jobs tried per cycle; backfill's "try
+# depth", the jobs it tested for a start), jobs started and backfilled
+sdiag_cycles() {	# sdiag_cycles SETUP
+	sdiag > "$WORK/sdiag-$1.txt" 2>/dev/null
+	awk '
+		/^Jobs started:/ { started = $NF }
 		/^Main schedule statistics/ { s = "main" }
 		/^Backfilling stats/ { s = "bf" }
 		/^(Latency|Remote Procedure|Pending RPC)/ { s = "" }
 		s != "" && /Max cycle:/ { max[s] = $NF }
 		s != "" && /Mean cycle:/ { mean[s] = $NF }
-		END { printf "%s %s %s %s\n", mean["main"] + 0, max["main"] + 0, mean["bf"] + 0, max["bf"] + 0 }'
+		s == "main" && /Mean depth cycle:/ { depth[s] = $NF }
+		s == "bf" && /Depth Mean \(try depth\):/ { depth[s] = $NF }
+		s == "bf" && /Total backfilled jobs \(since last stats cycle start\):/ { bf = $NF }
+		END { printf "%s %s %s %s %s %s %s %s\n", mean["main"] + 0, max["main"] + 0, mean["bf"] + 0,
+			max["bf"] + 0, depth["main"] + 0, depth["bf"] + 0, started + 0, bf + 0 }' "$WORK/sdiag-$1.txt"
 }
 not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
 
@@ -125,17 +136,29 @@ run_setup() {	# run_setup NAME
 	started0=$(not_pending)
 	c0=$(cpu_ticks "$pid")
 	t0=$(date +%s.%N)
-	sleep "$WINDOW"
+	if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
+		# where slurmctld spends its time in the window (BENCH_PERF=1)
+		local how=(-F 499 -g)
+		[ "$BENCH_PERF" = dwarf ] && how=(-F 99 --call-graph dwarf,16384)
+		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$WORK/perf-$name.data" \
+			-- sleep "$WINDOW" >/dev/null 2>&1
+		perf report -i "$WORK/perf-$name.data" --stdio --no-children -g none --sort dso,symbol \
+			2>/dev/null | grep -E '^ +[0-9]' | head -40 > "$WORK/perf-$name.txt"
+		echo "bench-ctld: $name: slurmctld's profile in $WORK/perf-$name.txt" >&2
+	else
+		sleep "$WINDOW"
+	fi
 	c1=$(cpu_ticks "$pid")
-	cyc=$(sdiag_cycles)
+	cyc=$(sdiag_cycles "$name")
 	started1=$(not_pending)
 	local el
 	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-	read -r mm mx bm bx <<<"$cyc"
+	read -r mm mx bm bx md bd js bs <<<"$cyc"
 	ROW[$name]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
-		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" \
-		'BEGIN { printf "%8.1f %8.1f %8.1f %8.1f %6.1f%% %6d %8.1f", mm / 1000, mx / 1000, bm / 1000, bx / 1000,
-			100 * c / tick / el, rss, 60 * s / el }')
+		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
+		'BEGIN { printf "%8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6d %8.1f", mm / 1000, mx / 1000, bm / 1000, bx / 1000,
+			md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el }')
+	ROW[$name:started]="$js started ($bs by backfill)"
 	ROW[$name]="${ROW[$name]}   $(one_rack_share)"
 	ROW[$name:cyc]=$cyc
 	echo "bench-ctld: $name: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
@@ -157,15 +180,21 @@ for s in $WHICH; do run_setup "$s"; done
 rel=$(sed -n 's/^SLURM_INSTALLED_VERSION = //p' "$FABSCHED_BUILDDIR/Makefile")
 echo
 echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s"
-printf '%-10s %8s %8s %8s %8s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
+echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tried per cycle)"
+printf '%-10s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
+	"main us/job" "bf us/job" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
 for s in $WHICH; do printf '%-10s %s\n' "$s" "${ROW[$s]:-(did not run)}"; done
+for s in $WHICH; do [ -n "${ROW[$s:started]:-}" ] && echo "$s: sdiag: ${ROW[$s:started]}"; done
 if [ -n "${ROW[fabsched:cyc]:-}" ] && [ -n "${ROW[stock:cyc]:-}" ]; then
-	read -r fm _ fb _ <<<"${ROW[fabsched:cyc]}"
+	read -r fm _ fb _ fmd fbd _ <<<"${ROW[fabsched:cyc]}"
 	for base in stock stock+sw; do
 		[ -n "${ROW[$base:cyc]:-}" ] || continue
-		read -r sm _ sb _ <<<"${ROW[$base:cyc]}"
-		awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v b="$base" 'BEGIN {
-			printf "fabsched / %s: main cycle %.2fx, backfill cycle %.2fx (goal: at most 1.2x)\n", b,
-				sm ? fm / sm : 0, sb ? fb / sb : 0 }'
+		read -r sm _ sb _ smd sbd _ <<<"${ROW[$base:cyc]}"
+		awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v b="$base" \
+			-v fmd="$fmd" -v smd="$smd" -v fbd="$fbd" -v sbd="$sbd" 'BEGIN {
+			printf "fabsched / %s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x)\n", b,
+				sm ? fm / sm : 0, sb ? fb / sb : 0,
+				(sm && fmd && smd) ? (fm / fmd) / (sm / smd) : 0,
+				(sb && fbd && sbd) ? (fb / fbd) / (sb / sbd) : 0 }'
 	done
 fi

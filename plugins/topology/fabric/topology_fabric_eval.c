@@ -140,18 +140,34 @@ extern bool topology_p_generate_node_ranking(CTX_PARAM)
 	return ranked;
 }
 
-/* State of topo_eval before the first try, restored before each next one. */
+/* State of topo_eval before the first try, restored before each next
+ * one: the cores of the first try's candidates (Slurm's node choice
+ * changes the cores of the nodes it is given, and only those) */
 struct eval_call {
 	topology_eval_t *te;
-	bitstr_t **cores;
+	bitstr_t **cores;	/* [node_record_count], NULL but the copied */
+	bitstr_t *copied;	/* the nodes whose cores were copied */
 	uint32_t max_nodes;
 	uint16_t avail_cpus;
 	int tries;
 };
 
-static void _restore_cores(bitstr_t **to, bitstr_t **from)
+static void _save_cores(struct eval_call *c, bitstr_t *cand)
 {
-	for (int i = 0; i < node_record_count; i++) {
+	bitstr_t **from = c->te->avail_core;
+
+	c->copied = bit_copy(cand);
+	c->cores = xcalloc(node_record_count, sizeof(*c->cores));
+	for (int i = 0; next_node_bitmap(cand, &i); i++)
+		if (from[i])
+			c->cores[i] = bit_copy(from[i]);
+}
+
+static void _restore_cores(struct eval_call *c)
+{
+	bitstr_t **to = c->te->avail_core, **from = c->cores;
+
+	for (int i = 0; next_node_bitmap(c->copied, &i); i++) {
 		if (!from[i]) {
 			FREE_NULL_BITMAP(to[i]);
 		} else if (to[i] && bit_size(to[i]) == bit_size(from[i])) {
@@ -169,8 +185,13 @@ static int _try(bitstr_t *cand, void *arg)
 	struct eval_call *c = arg;
 	topology_eval_t *te = c->te;
 
-	if (c->tries++) {
-		_restore_cores(te->avail_core, c->cores);
+	if (!c->tries++) {
+		/* saved only now, and only the candidates' cores: most
+		 * calls place the job in its first domain (a rack), or wait
+		 * without trying one */
+		_save_cores(c, cand);
+	} else {
+		_restore_cores(c);
 		te->max_nodes = c->max_nodes;
 		te->avail_cpus = c->avail_cpus;
 #if SINCE_2605
@@ -208,13 +229,14 @@ extern int topology_p_eval_nodes(topology_eval_t *te)
 
 	if (!fabric_applies(te->job_ptr, true) || !te->avail_core)
 		return common_topo_choose_nodes(te);
-	c.cores = copy_core_array(te->avail_core);
 	c.max_nodes = te->max_nodes;
 	c.avail_cpus = te->avail_cpus;
 	ask.cand = bit_copy(te->node_map);
 	rc = fabric_place(&ask);
 	FREE_NULL_BITMAP(ask.cand);
-	free_core_array(&c.cores);
+	if (c.cores)
+		free_core_array(&c.cores);
+	FREE_NULL_BITMAP(c.copied);
 	return rc == SLURM_SUCCESS ? SLURM_SUCCESS : SLURM_ERROR;
 }
 
