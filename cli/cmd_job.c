@@ -8,7 +8,8 @@
  *     against its LocalityTarget;
  *   - running or ended: its nodes' racks and pods, the most switch hops
  *     between the leaves of two of its nodes, fabsched's note when its
- *     locality was relaxed, and per node the CPUs and gres Slurm gave it.
+ *     locality was relaxed, and per node the CPUs and gres Slurm gave it
+ *     and the node's record (JobRecordDir, job_record.c).
  * Human text, or --json for scripts.  Never parses a log.
  */
 #define _GNU_SOURCE
@@ -35,15 +36,19 @@ static void _usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fabsched job JOBID [--json] [--conf FILE] [--model FILE] [--state FILE]\n"
+		"                          [--records DIR]\n"
 		"\n"
 		"What fabsched decided for the job and why: for a pending job what it\n"
 		"waits for, since and until when, and its partition's locality share;\n"
 		"for a running or ended job its racks, pods, the switch hops between\n"
-		"its nodes and, per node, the CPUs and gres Slurm gave it (fabsched(1), JOB).\n"
+		"its nodes and, per node, the CPUs and gres Slurm gave it and what the\n"
+		"node recorded: HCAs and hugepages per NUMA node, scratch, each task's\n"
+		"CPUs and HCA (fabsched(1), JOB).\n"
 		"  --json        one JSON object instead of text\n"
 		"  --conf FILE   fabsched.conf (default $FABSCHED_CONF or the usual)\n"
 		"  --model FILE  the fabric model (default: FabricModel of fabsched.conf)\n"
 		"  --state FILE  slurmctld's locality record (default: in StateSaveLocation)\n"
+		"  --records DIR the nodes' job records (default: JobRecordDir of fabsched.conf)\n"
 		"\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
 		"cannot be asked, 2 usage error\n");
 }
@@ -355,10 +360,12 @@ static int _run(int argc, char **argv)
 		{ "conf", required_argument, NULL, 'c' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "state", required_argument, NULL, 's' },
+		{ "records", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *st, *part;
+	const char *records = NULL;
 	bool as_json = false;
 	struct fs_errors *errs;
 	struct fs_conf *conf = NULL;
@@ -378,6 +385,7 @@ static int _run(int argc, char **argv)
 		case 'c': conf_path = optarg; break;
 		case 'm': model_path = optarg; break;
 		case 's': state = optarg; break;
+		case 'r': records = optarg; break;
 		case 'h': _usage(stdout); return FS_EXIT_OK;
 		default: _usage(stderr); return FS_EXIT_USAGE;
 		}
@@ -493,6 +501,10 @@ static int _run(int argc, char **argv)
 									     use[i].cpus), t1) : "?",
 						use[i].cores[0] ? "  cores " : "", use[i].cores,
 						use[i].gres[0] ? "  gres " : "", use[i].gres);
+				/* what the node's prolog and the tasks recorded */
+				json_object_object_add(u, "record", fs_cli_job_record(
+					records ? records : conf ? fs_conf_get_str(conf, "JobRecordDir") : NULL,
+					(uint32_t)id, use[i].name, text));
 			}
 			json_object_object_add(jo, "per_node", per);
 		}

@@ -2,6 +2,7 @@
 #ifndef FABSCHED_CLI_H
 #define FABSCHED_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes of every subcommand (documented in fabsched(1)). */
@@ -29,6 +30,13 @@ extern const struct fs_cmd fs_cmd_show;
  * slurmctld's side.  The locality record's path (FSE_SHARE_FILE in the
  * StateSaveLocation of `scontrol show config`), malloc'ed, or NULL. */
 char *fs_cli_share_file(void);
+
+/* A node's record of job @id under JobRecordDir @dir (job_record.c): a
+ * JSON object (hcas, hugepages, mounts, scratch, tasks), NULL when there
+ * is none; its lines printed to @text when not NULL. */
+struct json_object;
+struct json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node,
+				      FILE *text);
 /* The record read into a new ledger (the caller frees it with
  * fse_ledger_free), or NULL with *why; a partly malformed file gives the
  * ledger of its good lines and *why. */

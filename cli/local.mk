@@ -3,7 +3,7 @@
 bin_PROGRAMS += cli/fabsched
 cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_config.c
 cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c
-cli_fabsched_SOURCES += cli/cmd_sim.c cli/cmd_metrics.c cli/cmd_job.c cli/cmd_show.c
+cli_fabsched_SOURCES += cli/cmd_sim.c cli/cmd_metrics.c cli/cmd_job.c cli/job_record.c cli/cmd_show.c
 cli_fabsched_SOURCES += cli/cli_slurm.c common/sanitizer_defaults.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
 cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select $(JSONC_CFLAGS)

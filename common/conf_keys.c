@@ -174,6 +174,15 @@ const struct fs_conf_key fsc_keys[] = {
 		 "Prometheus text for node_exporter's textfile collector "
 		 "(e.g. /var/lib/prometheus/node-exporter/fabsched.prom); "
 		 "unset: none" },
+	{ .name = "JobRecordDir", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_PATH,
+	  .doc = "directory where each node's prolog and the job's tasks "
+		 "record what the job got there, for `fabsched job` (on a "
+		 "filesystem the nodes share with where it runs); unset: none" },
+	{ .name = "JobRecordKeep", .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT, .def = "7", .min = 1, .max = 3650,
+	  .doc = "days the records of a job are kept after its last change "
+		 "(fabsched-sweep removes older ones)" },
 	{ .name = "ScratchBase", .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_PATH, .def = "/scratch",
 	  .doc = "directory under which per-job scratch volumes are mounted" },

@@ -366,9 +366,37 @@ struct fs_pl_ctx {
 	   points in /proc/self/mountinfo). */
 	const char *proc_root;
 	const char *cgroup_root;
+	/* JobRecordDir (NULL: no records), JobRecordKeep in seconds */
+	const char *record_dir;
+	time_t record_keep;
 };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
+
+/* ------------------------------------------------------------ job records */
+/*
+ * What a job got on this node, for `fabsched job` (JobRecordDir; record.c
+ * has the layout and the text form).  fs_pl_record_node: the prolog's
+ * record (HCAs with their NUMA node and CPUs from @locality, the
+ * FABSCHED_RDMA_LOCALITY value, or job->rdma; hugepages per NUMA node,
+ * mounts and scratch from ledger @l), into the job's directory, made the
+ * owner's.  fs_pl_record_task: one task's line (@step "0", "batch", ...;
+ * its CPUs and HCA), appended as the user.  fs_pl_record_sweep: the
+ * directories of jobs not in @running whose last change is older than
+ * @keep seconds removed; RET how many, -1 with msg.  No record dir: 0.
+ */
+int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+		      const struct fs_pl_ledger *l, const char *node,
+		      const char *locality, char *msg, size_t msgsz);
+int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node,
+		      const char *step, int local, int rank, const char *cpus,
+		      const char *hca, char *msg, size_t msgsz);
+long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
+			const uint32_t *running, size_t nrunning, char *msg,
+			size_t msgsz);
+/* A Slurm node name usable as a file name: [A-Za-z0-9._-], 1..64, not
+ * starting with '.' or '-'. */
+bool fs_pl_node_name_ok(const char *s);
 /*
  * The settings of fabsched.conf @cf into @ctx: StateDir, HugepageMountBase
  * and ScratchBase where ctx has none yet (a program's options win), the

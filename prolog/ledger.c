@@ -48,6 +48,7 @@ void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog)
 	ctx->log = stderr;
 	ctx->lockfd = -1;
 	ctx->scratch_base = "/scratch";
+	ctx->record_keep = 7 * 86400;
 }
 
 void fs_pl_log(struct fs_pl_ctx *ctx, uint32_t jobid, const char *fmt, ...)

@@ -13,6 +13,7 @@ prolog_libfabsched_prolog_cg_la_SOURCES = \
 	prolog/ledger.c \
 	prolog/rdmacg.c \
 	prolog/jobcg.c \
+	prolog/record_task.c \
 	prolog/settings.c
 prolog_libfabsched_prolog_cg_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog
 prolog_libfabsched_prolog_cg_la_CFLAGS = $(AM_CFLAGS) -fPIC
@@ -25,6 +26,7 @@ prolog_libfabsched_prolog_la_SOURCES = \
 	prolog/scratch.c \
 	prolog/nvme.c \
 	prolog/metrics.c \
+	prolog/record.c \
 	prolog/main.c
 prolog_libfabsched_prolog_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog -I$(top_srcdir)/gres
 prolog_libfabsched_prolog_la_CFLAGS = $(AM_CFLAGS) -fPIC $(LIBNVME_CFLAGS)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fs_env.h"
@@ -224,6 +225,22 @@ static int _task(struct fs_pl_ctx *ctx, struct args *a)
 	return 0;
 }
 
+/* What the job got here, for `fabsched job` (JobRecordDir; never a
+ * failure of the prolog). */
+static void _record(struct fs_pl_ctx *ctx, const struct fs_pl_job *job)
+{
+	static struct fs_pl_ledger l;
+	char msg[FS_MSG_SIZE];
+	bool have;
+
+	if (!ctx->record_dir)
+		return;
+	have = !fs_pl_ledger_load(ctx, job->jobid, &l, msg, sizeof(msg));
+	if (fs_pl_record_node(ctx, job, have ? &l : NULL, getenv("SLURMD_NODENAME"),
+			      getenv(FS_ENV_RDMA_LOCALITY), msg, sizeof(msg)))
+		fs_pl_log(ctx, job->jobid, "job record not written: %s", msg);
+}
+
 /* One run of the prolog (0) or epilog (1) into the node's metrics, under
  * the helpers' lock. */
 static void _metrics(struct fs_pl_ctx *ctx, int helper, int rc)
@@ -299,6 +316,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		if (ctx.scratch_path[0])
 			printf("FABSCHED_SCRATCH=%s\n", ctx.scratch_path);
 		fs_pl_pkey_print(stdout, "", job.ib_pkey, &ctx.rdma_got);
+		_record(&ctx, &job);
 	}
 	fs_pl_unlock(&ctx);
 out:
@@ -452,6 +470,11 @@ int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam)
 	fs_pl_unlock(&ctx);
 	if (n >= 0)
 		fs_pl_log(&ctx, 0, "%ld ledger(s), %d released", n, released);
+	/* job records past JobRecordKeep (never one of this node's running
+	   jobs); a record left is no resource: logged, not a failure */
+	if (fs_pl_record_sweep(&ctx, ctx.record_keep, time(NULL), running, nrun,
+			       msg, sizeof(msg)) < 0)
+		fs_pl_log(&ctx, 0, "job records: %s", msg);
 out:
 	fs_conf_destroy(a.cf);
 	return rc;

@@ -29,6 +29,9 @@ int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
 	if (!ctx->scratch_base)
 		ctx->scratch_base = fs_conf_get_str(cf, "ScratchBase");
 	ctx->metrics_file = fs_conf_get_str(cf, "MetricsTextfile");
+	ctx->record_dir = fs_conf_get_str(cf, "JobRecordDir");
+	if (!fs_conf_get_uint(cf, "JobRecordKeep", &u))
+		ctx->record_keep = (time_t)u * 86400;
 	clock_gettime(CLOCK_MONOTONIC, &ctx->started);
 	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
 	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||

@@ -14,6 +14,7 @@ CLUSTER_TESTS = \
 	tests/regression/t-gres.sh \
 	tests/regression/t-hugepages.sh \
 	tests/regression/t-prolog.sh \
+	tests/regression/t-records.sh \
 	tests/regression/t-faults.sh \
 	tests/regression/t-scratch.sh \
 	tests/regression/t-package.sh

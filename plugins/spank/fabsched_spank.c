@@ -14,7 +14,9 @@
  *  - every task's environment gets FABSCHED_VERSION, so a job can tell it
  *    ran under fabsched;
  *  - the job cgroup's hugetlb and rdma limits, set from slurmstepd where the
- *    Prolog ran before the job's cgroup existed (task_limits.c).
+ *    Prolog ran before the job's cgroup existed (task_limits.c);
+ *  - with JobRecordDir, each task's CPUs and HCA in its job's record
+ *    (task_rdma.c), for `fabsched job`.
  */
 #include <string.h>
 
@@ -28,6 +30,9 @@
 #include "fabsched_config.h"
 
 SPANK_PLUGIN(fabsched, 1);
+
+/* JobRecordDir, read in slurmstepd before the tasks are forked */
+static const char *record_dir;
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
 /* When slurm_spank_init fails in slurmstepd (an option value the
@@ -47,6 +52,8 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	slurm_debug("fabsched: SPANK plugin %s loaded in %s context",
 		    PACKAGE_VERSION, (unsigned)ctx < sizeof(ctx_names) /
 		    sizeof(ctx_names[0]) ? ctx_names[ctx] : "unknown");
+	if (ctx == S_CTX_REMOTE)
+		record_dir = fabsched_record_dir(ac, av);
 	/* options exist where users give them and where they are forwarded */
 	if (ctx == S_CTX_LOCAL || ctx == S_CTX_ALLOCATOR || ctx == S_CTX_REMOTE) {
 		for (struct spank_option *o = fabsched_spank_options; o->name; o++) {
@@ -115,7 +122,9 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	if (rc != ESPANK_SUCCESS && rc != ESPANK_ENV_NOEXIST)
 		slurm_error("fabsched: cannot drop SLURM_RLIMIT_MEMLOCK: %s",
 			    spank_strerror(rc));
-	fabsched_task_rdma(sp);	/* the HCA nearest the task (task_rdma.c) */
+	/* the HCA nearest the task, and its line in the job's record
+	 * (task_rdma.c) */
+	fabsched_task_rdma(sp, record_dir);
 	rc = spank_setenv(sp, FS_ENV_VERSION, PACKAGE_VERSION, 1);
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("fabsched: cannot set FABSCHED_VERSION in the task environment: %s",

@@ -55,6 +55,23 @@ static int _conf(struct fs_pl_ctx *ctx, int ac, char **av,
 	return 0;
 }
 
+const char *fabsched_record_dir(int ac, char **av)
+{
+	static char dir[FS_PL_PATH];
+	struct fs_pl_ctx ctx;
+	struct fs_conf *cf = NULL;
+
+	fs_pl_ctx_init(&ctx, "fabsched");
+	if (!_conf(&ctx, ac, av, &cf) && ctx.record_dir &&
+	    (size_t)snprintf(dir, sizeof(dir), "%s", ctx.record_dir) >= sizeof(dir)) {
+		slurm_error("fabsched: JobRecordDir is longer than %zu bytes: no task records",
+			    sizeof(dir) - 1);
+		dir[0] = '\0';
+	}
+	fs_conf_destroy(cf);
+	return dir[0] ? dir : NULL;
+}
+
 /* the library's log lines, one slurm_debug each */
 static void _forward(char *buf)
 {

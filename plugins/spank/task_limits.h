@@ -16,5 +16,8 @@
  * Problems are logged; the task is never failed here.
  */
 void fabsched_task_limits(spank_t sp, int ac, char **av);
+/* JobRecordDir of fabsched.conf (the plugin's conf= argument, else the
+ * usual places), NULL when unset or unreadable (logged). */
+const char *fabsched_record_dir(int ac, char **av);
 
 #endif

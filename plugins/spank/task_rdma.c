@@ -21,6 +21,7 @@
 #include <slurm/spank.h>
 
 #include "fabsched_gres.h"
+#include "fabsched_prolog.h"
 #include "task_rdma.h"
 
 /* longest FABSCHED_RDMA_LOCALITY read: 64 HCAs with long CPU lists */
@@ -51,19 +52,56 @@ static char *_getenv(spank_t sp, const char *name)
 	return NULL;
 }
 
-void fabsched_task_rdma(spank_t sp)
+/* The task's line in its job's record (JobRecordDir): its step, ids,
+ * CPUs and HCA (@hca "": none chosen). */
+static void _record(spank_t sp, const char *dir, uint32_t step,
+		    const char *cpus, const char *hca)
+{
+	char msg[FS_MSG_SIZE], node[72], st[16], *own = NULL;
+	uint32_t jobid = 0;
+	int local = -1, rank = -1;
+
+	if (step == SLURM_EXTERN_CONT)
+		return;
+	if (step == SLURM_BATCH_SCRIPT)
+		snprintf(st, sizeof(st), "batch");
+	else if (step == SLURM_INTERACTIVE_STEP)
+		snprintf(st, sizeof(st), "interactive");
+	else
+		snprintf(st, sizeof(st), "%u", step);
+	if (spank_get_item(sp, S_JOB_ID, &jobid) != ESPANK_SUCCESS ||
+	    spank_getenv(sp, "SLURMD_NODENAME", node, sizeof(node)) != ESPANK_SUCCESS) {
+		slurm_error("fabsched: no job id or node name: task not recorded");
+		return;
+	}
+	spank_get_item(sp, S_TASK_ID, &local);
+	spank_get_item(sp, S_TASK_GLOBAL_ID, &rank);
+	if (!cpus && !(cpus = own = fs_gres_task_cpus(msg, sizeof(msg)))) {
+		slurm_error("fabsched: job %u: task not recorded: %s", jobid, msg);
+		return;
+	}
+	if (fs_pl_record_task(dir, jobid, node, st, local, rank, cpus, hca, msg,
+			      sizeof(msg)))
+		slurm_error("fabsched: job %u: task not recorded: %s", jobid, msg);
+	free(own);
+}
+
+void fabsched_task_rdma(spank_t sp, const char *record_dir)
 {
 	struct fs_gres_env env = { 0 };
 	char msg[FS_MSG_SIZE], *loc, *cpus = NULL, id[16] = "";
+	const char *hca = "";
 	uint32_t step = 0;
 	int local = 0;
 
+	spank_get_item(sp, S_JOB_STEPID, &step);
 	/* the batch script keeps the job's HCAs (its steps choose per task) */
-	if (spank_get_item(sp, S_JOB_STEPID, &step) == ESPANK_SUCCESS &&
-	    step == SLURM_BATCH_SCRIPT)
+	if (step == SLURM_BATCH_SCRIPT ||
+	    !(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV))) {
+		if (record_dir)
+			_record(sp, record_dir, step, NULL, "");
 		return;
-	if (!(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV)))
-		return;
+	}
 	/* the local task id spreads tasks over equally near HCAs */
 	if (spank_get_item(sp, S_TASK_ID, &local) == ESPANK_SUCCESS)
 		snprintf(id, sizeof(id), "%d", local);
@@ -78,10 +116,14 @@ void fabsched_task_rdma(spank_t sp)
 			slurm_error("fabsched: cannot set %s=%s: %s",
 				    env.name[i], env.value[i],
 				    spank_strerror(rc));
+		if (!strcmp(env.name[i], "UCX_NET_DEVICES"))
+			hca = env.value[i];	/* "mlx5_0:1" */
 	}
 	slurm_debug("fabsched: task on CPUs %s: %s", cpus,
 		    env.n > 3 ? env.value[3] : "");
 out:
+	if (record_dir)
+		_record(sp, record_dir, step, cpus, hca);
 	fs_gres_env_clear(&env);
 	free(cpus);
 	free(loc);

@@ -13,6 +13,6 @@
  * and FABSCHED_RDMA_DEVICES to the HCA nearest its CPUs.  Problems are
  * logged, never fatal to the task.
  */
-void fabsched_task_rdma(spank_t sp);
+void fabsched_task_rdma(spank_t sp, const char *record_dir);
 
 #endif

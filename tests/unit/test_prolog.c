@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -303,6 +306,129 @@ static void test_memlock(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+static char _two[1024];	/* the twosocket sysfs tree: mlx5_0 on NUMA 0, mlx5_1 on 1 */
+
+static char *_read(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+/* The job records (JobRecordDir): the prolog's node record, the tasks'
+ * lines, what root refuses, the sweep by age.  Root only (the record
+ * base must be root's; the files are handed to the job's owner). */
+static void test_record(void **state)
+{
+	char dir[] = "/tmp/test_record.XXXXXX", base[256], path[512], *t;
+	struct fs_pl_ctx ctx;
+	struct fs_pl_job job = { .jobid = 77, .uid = 4242, .gid = 4243 };
+	static struct fs_pl_ledger l;
+	struct stat st;
+	struct timespec old[2] = { { .tv_sec = 1000 }, { .tv_sec = 1000 } };
+
+	(void)state;
+	if (geteuid())
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/records", dir);
+	fs_pl_ctx_init(&ctx, "test");
+	ctx.log = NULL;
+	ctx.record_dir = base;
+	ctx.sysfs_root = _two;
+	strcpy(job.rdma, "mlx5_0:1,mlx5_1:1");
+	l.npools = 2;
+	l.pools[0] = (struct fs_pl_pool_rec){ .node = 0, .page_kb = 2048, .want = 4 };
+	l.pools[1] = (struct fs_pl_pool_rec){ .node = 1, .page_kb = 2048, .want = 6 };
+	l.nmounts = 1;
+	l.mounts[0] = (struct fs_pl_mount_rec){ .page_kb = 2048, .state = FS_PL_MOUNT_MOUNTED };
+	strcpy(l.mounts[0].path, "/dev/hugepages-fabsched/77-2m");
+	l.has_scratch = true;
+	l.scratch = (struct fs_pl_scratch_rec){ .state = FS_PL_SCRATCH_MOUNTED, .gib = 200 };
+	strcpy(l.scratch.path, "/scratch/77");
+
+	/* HCAs from the locality: NUMA node from sysfs, CPUs from it */
+	assert_int_equal(fs_pl_record_node(&ctx, &job, &l, "n001", "mlx5_0:1=0;mlx5_1:1=1",
+					   _msg, sizeof(_msg)), 0);
+	snprintf(path, sizeof(path), "%s/77/n001", base);
+	assert_non_null(t = _read(path));
+	assert_string_equal(t, "fabsched-record 1\nnode n001 job 77\n"
+			    "hca mlx5_0 ports 1 numa 0 cpus 0\nhca mlx5_1 ports 1 numa 1 cpus 1\n"
+			    "hugepages 2m numa 0 pages 4\nhugepages 2m numa 1 pages 6\n"
+			    "mount 2m /dev/hugepages-fabsched/77-2m\nscratch /scratch/77 200 xfs\n");
+	/* the job's directory and record are its owner's alone */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, 4242);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	snprintf(path, sizeof(path), "%s/77", base);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, 4242);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	/* without the locality: the device list, CPUs unknown; written over */
+	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "n001", NULL, _msg, sizeof(_msg)), 0);
+	assert_string_equal(_read(strcat(path, "/n001")), "fabsched-record 1\nnode n001 job 77\n"
+			    "hca mlx5_0 ports 1 numa 0 cpus -\nhca mlx5_1 ports 1 numa 1 cpus -\n");
+	/* a node name that is a path, a job directory that is a link */
+	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "../n1", NULL, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "SLURMD_NODENAME"));
+	snprintf(path, sizeof(path), "%s/78", base);
+	assert_int_equal(symlink(dir, path), 0);
+	job.jobid = 78;
+	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "n001", NULL, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "78: not a directory"));
+	snprintf(path, sizeof(path), "%s/n001", dir);
+	assert_int_equal(access(path, F_OK), -1);	/* nothing written through it */
+
+	/* the tasks' lines, appended */
+	assert_int_equal(fs_pl_record_task(base, 77, "n001", "0", 0, 0, "0", "mlx5_0:1", _msg,
+					   sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_record_task(base, 77, "n001", "batch", 0, 0, "0-1", "", _msg,
+					   sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_record_task(base, 77, "n001", "0", 1, 1, "1 2", "", _msg,
+					   sizeof(_msg)), -1);
+	snprintf(path, sizeof(path), "%s/77/n001.tasks", base);
+	assert_string_equal(_read(path), "task 0 0 0 cpus 0 hca mlx5_0:1\n"
+			    "task batch 0 0 cpus 0-1 hca -\n");
+
+	/* the sweep: a job seen recently, or running here, stays */
+	assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg)), 0);
+	snprintf(path, sizeof(path), "%s/77", base);
+	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg)), 0);
+	strcat(path, "/n001.tasks");
+	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	snprintf(path, sizeof(path), "%s/77/n001", base);
+	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	snprintf(path, sizeof(path), "%s/77", base);
+	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	{
+		uint32_t running[] = { 77 };
+
+		assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), running, 1, _msg,
+						    sizeof(_msg)), 0);
+	}
+	{
+		long n = fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg));
+
+		if (n != 1)
+			print_error("sweep: %ld: %s\n", n, _msg);
+		assert_int_equal(n, 1);
+	}
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/78", base);
+	assert_int_equal(lstat(path, &st), 0);	/* a link is no job's record: left */
+	unlink(path);
+	rmdir(base);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const char *fix = getenv("FABSCHED_FIXTURES");
@@ -315,9 +441,11 @@ int main(void)
 		cmocka_unit_test(test_rdma),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_record),
 	};
 
 	snprintf(_root, sizeof(_root), "%s/sysfs/lassen",
 		 fix ? fix : "tests/fixtures");
+	snprintf(_two, sizeof(_two), "%s/sysfs/twosocket", fix ? fix : "tests/fixtures");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

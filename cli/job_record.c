@@ -1,0 +1,221 @@
+/*
+ * job_record.c - a node's record of a job for `fabsched job` (JobRecordDir:
+ * the prolog's <jobid>/<node> and the tasks' <jobid>/<node>.tasks, written
+ * as prolog/record.c describes): the HCAs with their NUMA node and CPUs,
+ * hugepages per NUMA node, mounts, the scratch volume, and per task its
+ * CPUs and HCA.  The files are the job owner's: read with O_NOFOLLOW, at
+ * most RECORD_MAX bytes, and every line checked; a line that is not of
+ * the form is reported, not trusted.
+ */
+#define _GNU_SOURCE
+#include "fabsched_cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RECORD_MAX (4 << 20)
+
+/* The file's text (malloc'ed), NULL with errno set. */
+static char *_slurp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	char *buf;
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return NULL;
+	if (!(buf = malloc(RECORD_MAX + 1))) {
+		close(fd);
+		return NULL;
+	}
+	while (got < RECORD_MAX && (n = read(fd, buf + got, RECORD_MAX - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return buf;
+}
+
+/* Up to @max blank-separated words of @line (changed in place). */
+static int _words(char *line, char **w, int max)
+{
+	char *save = NULL;
+	int n = 0;
+
+	for (char *t = strtok_r(line, " \t", &save); t && n < max;
+	     t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	return n;
+}
+
+static json_object *_num_or_null(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return (errno || *end || end == s) ? NULL : json_object_new_int64(v);
+}
+
+/* The NUMA node of HCA @name in @hcas, "-" when not known. */
+static const char *_hca_numa(json_object *hcas, const char *name)
+{
+	size_t k = strcspn(name, ":");
+
+	for (size_t i = 0; i < json_object_array_length(hcas); i++) {
+		json_object *h = json_object_array_get_idx(hcas, i), *v;
+		const char *n;
+
+		if (json_object_object_get_ex(h, "name", &v) && (n = json_object_get_string(v)) &&
+		    strlen(n) == k && !strncmp(n, name, k))
+			return json_object_object_get_ex(h, "numa", &v) && v ?
+				json_object_get_string(v) : "-";
+	}
+	return "-";
+}
+
+/* The prolog's record of the node into @r (and text). */
+static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
+{
+	json_object *hcas = json_object_new_array(), *huge = json_object_new_array();
+	json_object *mounts = json_object_new_array(), *scratch = NULL;
+	char *save = NULL, hp[512] = "";
+	int lines = 0;
+
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *w[9];
+		int n = _words(l, w, 9);
+
+		if (!lines++) {
+			if (n != 2 || strcmp(w[0], "fabsched-record") || strcmp(w[1], "1"))
+				(*bad)++;
+			continue;
+		}
+		if (n == 4 && !strcmp(w[0], "node") && !strcmp(w[2], "job")) {
+			continue;
+		} else if (n == 8 && !strcmp(w[0], "hca") && !strcmp(w[2], "ports") &&
+			   !strcmp(w[4], "numa") && !strcmp(w[6], "cpus")) {
+			json_object *h = json_object_new_object();
+
+			json_object_object_add(h, "name", json_object_new_string(w[1]));
+			json_object_object_add(h, "ports", json_object_new_string(w[3]));
+			json_object_object_add(h, "numa", _num_or_null(w[5]));
+			json_object_object_add(h, "cpus", strcmp(w[7], "-") ?
+					       json_object_new_string(w[7]) : NULL);
+			json_object_array_add(hcas, h);
+			if (text)
+				fprintf(text, "             hca %s port %s: NUMA %s, CPUs %s\n",
+					w[1], w[3], w[5], w[7]);
+		} else if (n == 6 && !strcmp(w[0], "hugepages") && !strcmp(w[2], "numa") &&
+			   !strcmp(w[4], "pages")) {
+			json_object *h = json_object_new_object();
+
+			json_object_object_add(h, "size", json_object_new_string(w[1]));
+			json_object_object_add(h, "numa", strcmp(w[3], "any") ?
+					       _num_or_null(w[3]) : json_object_new_string("any"));
+			json_object_object_add(h, "pages", _num_or_null(w[5]));
+			json_object_array_add(huge, h);
+			snprintf(hp + strlen(hp), sizeof(hp) - strlen(hp), "%s%s NUMA %s: %s",
+				 hp[0] ? ", " : "", w[1], w[3], w[5]);
+		} else if (n == 3 && !strcmp(w[0], "mount")) {
+			json_object *mo = json_object_new_object();
+
+			json_object_object_add(mo, "size", json_object_new_string(w[1]));
+			json_object_object_add(mo, "path", json_object_new_string(w[2]));
+			json_object_array_add(mounts, mo);
+			if (text)
+				fprintf(text, "             hugetlbfs %s at %s\n", w[1], w[2]);
+		} else if (n == 4 && !strcmp(w[0], "scratch") && !scratch) {
+			scratch = json_object_new_object();
+			json_object_object_add(scratch, "path", json_object_new_string(w[1]));
+			json_object_object_add(scratch, "gib", _num_or_null(w[2]));
+			json_object_object_add(scratch, "fs", json_object_new_string(w[3]));
+			if (text)
+				fprintf(text, "             scratch %s: %s GiB %s\n", w[1], w[2], w[3]);
+		} else {
+			(*bad)++;
+		}
+	}
+	if (text && hp[0])
+		fprintf(text, "             hugepages %s\n", hp);
+	json_object_object_add(r, "hcas", hcas);
+	json_object_object_add(r, "hugepages", huge);
+	json_object_object_add(r, "mounts", mounts);
+	json_object_object_add(r, "scratch", scratch);
+	return lines;
+}
+
+/* The tasks' lines: task <step> <local> <rank> cpus <list> hca <hca|-> */
+static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
+{
+	json_object *tasks = json_object_new_array(), *hcas = NULL;
+	char *save = NULL;
+
+	json_object_object_get_ex(r, "hcas", &hcas);
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *w[9];
+		int n = _words(l, w, 9);
+		json_object *t;
+		const char *numa;
+
+		if (n != 8 || strcmp(w[0], "task") || strcmp(w[4], "cpus") ||
+		    strcmp(w[6], "hca")) {
+			(*bad)++;
+			continue;
+		}
+		numa = strcmp(w[7], "-") && hcas ? _hca_numa(hcas, w[7]) : "-";
+		t = json_object_new_object();
+		json_object_object_add(t, "step", json_object_new_string(w[1]));
+		json_object_object_add(t, "task", _num_or_null(w[2]));
+		json_object_object_add(t, "rank", _num_or_null(w[3]));
+		json_object_object_add(t, "cpus", json_object_new_string(w[5]));
+		json_object_object_add(t, "hca", strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
+		json_object_object_add(t, "hca_numa", _num_or_null(numa));
+		json_object_array_add(tasks, t);
+		if (text)
+			fprintf(text, "             step %s task %s (rank %s): CPUs %s, HCA %s%s%s%s\n",
+				w[1], w[2], w[3], w[5], w[7], strcmp(numa, "-") ? " (NUMA " : "",
+				strcmp(numa, "-") ? numa : "", strcmp(numa, "-") ? ")" : "");
+	}
+	json_object_object_add(r, "tasks", tasks);
+}
+
+json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node, FILE *text)
+{
+	char path[4096];
+	char *buf;
+	json_object *r;
+	int bad = 0;
+
+	if (!dir || !*dir) {
+		if (text)
+			fprintf(text, "             (no record: JobRecordDir is not set in fabsched.conf)\n");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%u/%s", dir, id, node);
+	if (!(buf = _slurp(path))) {
+		if (text)
+			fprintf(text, "             (no record: %s: %s)\n", path, strerror(errno));
+		return NULL;
+	}
+	r = json_object_new_object();
+	_node_file(buf, r, text, &bad);
+	free(buf);
+	snprintf(path, sizeof(path), "%s/%u/%s.tasks", dir, id, node);
+	if ((buf = _slurp(path))) {
+		_tasks_file(buf, r, text, &bad);
+		free(buf);
+	} else {
+		json_object_object_add(r, "tasks", json_object_new_array());
+	}
+	json_object_object_add(r, "malformed_lines", json_object_new_int(bad));
+	if (text && bad)
+		fprintf(text, "             (%d line(s) of the record not understood)\n", bad);
+	return r;
+}
