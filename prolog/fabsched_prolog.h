@@ -381,7 +381,8 @@ void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
  * FABSCHED_RDMA_LOCALITY value, or job->rdma; hugepages per NUMA node,
  * mounts and scratch from ledger @l), into the job's directory, made the
  * owner's.  fs_pl_record_task: one task's line (@step "0", "batch", ...;
- * its CPUs and HCA), appended as the user.  fs_pl_record_sweep: the
+ * its CPUs and HCA), appended as the user; RET 1 (msg says why) when the
+ * job has no directory (no fabsched-prolog ran).  fs_pl_record_sweep: the
  * directories of jobs not in @running whose last change is older than
  * @keep seconds removed; RET how many, -1 with msg.  No record dir: 0.
  */

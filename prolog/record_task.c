@@ -62,6 +62,13 @@ int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node,
 			       node);
 	/* as the user: the job's own directory (the prolog made it) */
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == ENOENT) {
+		/* no job directory: the node's Prolog is not fabsched-prolog,
+		   or it could not write the job's record (it logged why) */
+		snprintf(msg, msgsz, "%s/%u: no such directory (made by fabsched-prolog)",
+			 dir, jobid);
+		return 1;
+	}
 	if (fd < 0)
 		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
 	n = asprintf(&line, "task %s %d %d cpus %s hca %s\n", step, local, rank,

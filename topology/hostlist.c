@@ -156,11 +156,25 @@ static unsigned long _count_term(const char *term, size_t len, unsigned long cap
 	return total;
 }
 
+/* The end of the term starting at @p: a top-level comma or blank, or the
+ * end; *depth follows the brackets. */
+static const char *_term_end(const char *p, int *depth)
+{
+	for (;; p++) {
+		if (*p == '[')
+			(*depth)++;
+		else if (*p == ']')
+			(*depth)--;
+		if ((*p == ',' && !*depth) || !*p || ((*p == ' ' || *p == '\t') && !*depth))
+			return p;
+	}
+}
+
 int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
 			    char *err, size_t errlen)
 {
 	struct strv sv = { 0 };
-	const char *p = expr, *start = expr;
+	const char *p, *start;
 	unsigned long count = 0, cap;
 	int depth = 0;
 
@@ -169,34 +183,21 @@ int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
 	cap = (max > 0 && max < HOSTLIST_MAX) ? (unsigned long)max : HOSTLIST_MAX;
 	/* counted first: a short expression can name a million hosts, and
 	 * none is allocated when they are more than the caller takes */
-	for (;; p++) {
-		if (*p == '[')
-			depth++;
-		else if (*p == ']')
-			depth--;
-		if ((*p == ',' && depth == 0) || *p == '\0' || ((*p == ' ' || *p == '\t') && !depth)) {
-			count += _count_term(start, (size_t)(p - start), cap);
-			if (count > cap)
-				return fs_errf(err, errlen, "hostlist \"%.*s\" names more than %lu hosts; "
-					       "expected at most %lu", ECHO(strlen(expr)), expr, cap, cap);
-			start = p + 1;
-		}
+	for (start = expr;; start = p + 1) {
+		p = _term_end(start, &depth);
+		count += _count_term(start, (size_t)(p - start), cap);
+		if (count > cap)
+			return fs_errf(err, errlen, "hostlist \"%.*s\" names more than %lu hosts; "
+				       "expected at most %lu", ECHO(strlen(expr)), expr, cap, cap);
 		if (!*p)
 			break;
 	}
-	p = start = expr;
 	depth = 0;
-	for (;; p++) {
-		if (*p == '[')
-			depth++;
-		else if (*p == ']')
-			depth--;
-		if ((*p == ',' && depth == 0) || *p == '\0' || ((*p == ' ' || *p == '\t') && !depth)) {
-			if (_expand_term(&sv, start, (size_t)(p - start), err, errlen)) {
-				fst_strv_free(sv.v, sv.n);
-				return -1;
-			}
-			start = p + 1;
+	for (start = expr;; start = p + 1) {
+		p = _term_end(start, &depth);
+		if (_expand_term(&sv, start, (size_t)(p - start), err, errlen)) {
+			fst_strv_free(sv.v, sv.n);
+			return -1;
 		}
 		if (!*p)
 			break;

@@ -80,9 +80,16 @@ static void _record(spank_t sp, const char *dir, uint32_t step,
 		slurm_error("fabsched: job %u: task not recorded: %s", jobid, msg);
 		return;
 	}
-	if (fs_pl_record_task(dir, jobid, node, st, local, rank, cpus, hca, msg,
-			      sizeof(msg)))
+	switch (fs_pl_record_task(dir, jobid, node, st, local, rank, cpus, hca,
+				  msg, sizeof(msg))) {
+	case 0:
+		break;
+	case 1:
+		slurm_debug("fabsched: job %u: task not recorded: %s", jobid, msg);
+		break;
+	default:
 		slurm_error("fabsched: job %u: task not recorded: %s", jobid, msg);
+	}
 	free(own);
 }
 

@@ -36,7 +36,7 @@ fi
 if [ "$debian" = yes ]; then
 	cl_require_hugepages
 	BASE_PAGES=$(cat "$NODE0")
-	tap_plan 17
+	tap_plan 18
 else
 	tap_plan 3
 fi
@@ -180,7 +180,11 @@ tap_diag "fabsched files the daemons map: $(grep -v '^$' <<<"$maps" | sort -u | 
 tap_ok "[ -z '$stray' ] && [ -f '$cache/plugstack.conf' ] && [ ! -e '$cache/fabsched.conf' ] && [ -z '$site_files' ]" \
 	"the daemons load fabsched only from $plugindir; each node has slurmd's copy of plugstack.conf and no fabsched.conf"
 
-# 8-11: an MPI job in one rack with gres/rdma and gres/hugepages
+# 8: the model lives on the controller: a node says so, it is no error
+tap_ok "! grep -q 'cannot use fabric model' $D/nodes/*/slurmd.log && grep -q 'is not on this node' $D/nodes/n001/slurmd.log" \
+	"no configless node's slurmd logs an error for the fabric model it does not have: $(grep -ho 'fabric model .* not on this node' "$D/nodes/n001/slurmd.log" | head -n 1)"
+
+# 9-12: an MPI job in one rack with gres/rdma and gres/hugepages
 id=$(cl_sbatch --user "$TUSER" -J pkg -N 2 -n 4 -t 5 --gres=rdma:1,hugepages:2m:4 \
 	-o pkg-%j.out --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO; awk -v b='$HPBASE/' 'index(\$5, b) == 1 { print \"mount=\" \$5, \$NF }' /proc/self/mountinfo; env | grep -E '^(FABSCHED_|SLURM_JOB_GRES)' | sort")
 cl_wait_job "$id" 180
@@ -210,7 +214,7 @@ grep -q '^fabsched_helper_run_seconds_count{helper="epilog"} 2$' <<<"$prom" && m
 tap_ok "[ -d '$WORK/state/jobs' ] && [ -z \"\$(ls -A '$WORK/state/jobs')\" ] && [ \$(cat $NODE0) = $BASE_PAGES ] && [ $metrics = 1 ]" \
 	"the epilog gave the pages back (node0 at $BASE_PAGES), StateDir $WORK/state empty, node metrics in $WORK/prom"
 
-# 12: the sweep as systemd starts it on a configless node, with no
+# 13: the sweep as systemd starts it on a configless node, with no
 # SLURM_CONF: it finds slurmd's copy through /run/slurm/conf (the node's own
 # /run/slurm here) and the StateDir of fabsched.so's arguments
 rm -rf "$WORK/state"
@@ -221,7 +225,7 @@ tap_diag "$sweep"
 tap_ok "[ $rc -eq 0 ] && [ -f '$WORK/state/lock' ] && grep -q '0 ledger(s)' <<<'$sweep'" \
 	"fabsched-sweep without SLURM_CONF, in n005's namespace: StateDir $WORK/state from /run/slurm/conf/plugstack.conf"
 
-# 13: the cluster goes; the packages are purged
+# 14: the cluster goes; the packages are purged
 cl_down
 tap_ok $? "cluster down"
 # the state the units' StateDirectory= makes on a node (a ledger in it)
@@ -232,7 +236,7 @@ rm -f "$MARK"
 [ $rc -eq 0 ] || tap_diag "$(cat "$WORK/purge.log")"
 tap_ok "[ $rc -eq 0 ] && ! dpkg-query -W fabsched fabsched-slurm-plugins 2>/dev/null | grep -q ." "dpkg --purge fabsched fabsched-slurm-plugins"
 
-# 15-17: nothing of fabsched left but what the administrator keeps
+# 16-18: nothing of fabsched left but what the administrator keeps
 left=$(for f in $files; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done)
 tap_is "$left" "" "none of the $(wc -w <<<"$files") installed files is left"
 # (where a package's files, units, links and state go; /etc/apt holds the

@@ -393,6 +393,10 @@ static void test_record(void **state)
 					   sizeof(_msg)), 0);
 	assert_int_equal(fs_pl_record_task(base, 77, "n001", "0", 1, 1, "1 2", "", _msg,
 					   sizeof(_msg)), -1);
+	/* no directory for the job (no fabsched-prolog): said, nothing made */
+	assert_int_equal(fs_pl_record_task(base, 99, "n001", "0", 0, 0, "0", "", _msg,
+					   sizeof(_msg)), 1);
+	assert_non_null(strstr(_msg, "/99: no such directory"));
 	snprintf(path, sizeof(path), "%s/77/n001.tasks", base);
 	assert_string_equal(_read(path), "task 0 0 0 cpus 0 hca mlx5_0:1\n"
 			    "task batch 0 0 cpus 0-1 hca -\n");

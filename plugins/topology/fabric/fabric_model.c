@@ -2,14 +2,17 @@
  * fabric_model.c - model loading and node ranking shared by the flavours of
  * topology/fabric (see fabric_model.h).
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "src/common/hostlist.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/run_in_daemon.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -39,6 +42,10 @@ struct fst_model *fabric_model_load(const char *plugin_type)
 	if (!path || !*path) {
 		error("%s: FabricModel is not set in %s: no fabric topology", plugin_type,
 		      fs_conf_source(conf));
+	} else if (!running_in_slurmctld() && access(path, F_OK) && errno == ENOENT) {
+		/* a configless node: the model lives on the controller */
+		info("%s: fabric model %s is not on this node: SLURM_TOPOLOGY_ADDR of its jobs is the node name alone",
+		     plugin_type, path);
 	} else if (fst_json_read_file(&m, path, err, sizeof(err)) != 0) {
 		error("%s: cannot use fabric model %s: %s; no fabric topology", plugin_type,
 		      path, err[0] ? err : "unknown error");
