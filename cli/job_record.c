@@ -151,15 +151,52 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 	return lines;
 }
 
+/* Lines in step order (the batch script and other named steps first),
+ * then by task id: "task <step> <local> ...". */
+static long _key(const char *line, int field)
+{
+	const char *p = line;
+
+	for (int f = 0; f < field && p; f++)
+		if ((p = strchr(p, ' ')))
+			p++;
+	return p && *p >= '0' && *p <= '9' ? strtol(p, NULL, 10) : -1;
+}
+
+static int _task_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	long sx = _key(x, 1), sy = _key(y, 1);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	sx = _key(x, 2);
+	sy = _key(y, 2);
+	return sx < sy ? -1 : sx > sy;
+}
+
 /* The tasks' lines: task <step> <local> <rank> cpus <list> hca <hca|-> */
 static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 {
 	json_object *tasks = json_object_new_array(), *hcas = NULL;
-	char *save = NULL;
+	char *save = NULL, **lines = NULL;
+	size_t nl = 0, cap = 0;
 
 	json_object_object_get_ex(r, "hcas", &hcas);
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *w[9];
+		if (nl == cap) {
+			char **nv = realloc(lines, (cap = cap ? 2 * cap : 64) * sizeof(*lines));
+
+			if (!nv)
+				break;
+			lines = nv;
+		}
+		lines[nl++] = l;
+	}
+	if (nl)
+		qsort(lines, nl, sizeof(*lines), _task_cmp);
+	for (size_t i = 0; i < nl; i++) {
+		char *l = lines[i], *w[9];
 		int n = _words(l, w, 9);
 		json_object *t;
 		const char *numa;
@@ -183,6 +220,7 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 				w[1], w[2], w[3], w[5], w[7], strcmp(numa, "-") ? " (NUMA " : "",
 				strcmp(numa, "-") ? numa : "", strcmp(numa, "-") ? ")" : "");
 	}
+	free(lines);
 	json_object_object_add(r, "tasks", tasks);
 }
 

@@ -148,6 +148,8 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
 		if (!bit_test(ask->cand, i))
 			continue;
 		r.busy = idle ? !bit_test(idle, i) : false;
+		if (r.busy && js->s.whole_node)
+			continue;	/* no task of it there (fse_node_tasks) */
 		_node_gres(js, node_ptr, true, &r);
 		if (ask->node_free)
 			ask->node_free(i, &r, ask->arg);

@@ -68,8 +68,10 @@ sdiag_cycles() {	# sdiag_cycles SETUP
 		s == "main" && /Mean depth cycle:/ { depth[s] = $NF }
 		s == "bf" && /Depth Mean \(try depth\):/ { depth[s] = $NF }
 		s == "bf" && /Total backfilled jobs \(since last stats cycle start\):/ { bf = $NF }
-		END { printf "%s %s %s %s %s %s %s %s\n", mean["main"] + 0, max["main"] + 0, mean["bf"] + 0,
-			max["bf"] + 0, depth["main"] + 0, depth["bf"] + 0, started + 0, bf + 0 }' "$WORK/sdiag-$1.txt"
+		s != "" && /Total cycles:/ { cycles[s] = $NF }
+		END { printf "%s %s %s %s %s %s %s %s %s\n", mean["main"] + 0, max["main"] + 0, mean["bf"] + 0,
+			max["bf"] + 0, depth["main"] + 0, depth["bf"] + 0, started + 0, bf + 0,
+			cycles["main"] + 0 }' "$WORK/sdiag-$1.txt"
 }
 not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
 
@@ -153,12 +155,21 @@ run_setup() {	# run_setup NAME
 	started1=$(not_pending)
 	local el
 	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-	read -r mm mx bm bx md bd js bs <<<"$cyc"
+	read -r mm mx bm bx md bd js bs mc <<<"$cyc"
 	ROW[$name]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
 		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
 		'BEGIN { printf "%8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6d %8.1f", mm / 1000, mx / 1000, bm / 1000, bx / 1000,
 			md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el }')
-	ROW[$name:started]="$js started ($bs by backfill)"
+	# per job started: the main cycles' time over the jobs they started,
+	# and slurmctld's CPU time over every start (the cycle means depend on
+	# how many jobs each cycle starts, which differs between setups)
+	ROW[$name:started]=$(awk -v js="$js" -v bs="$bs" -v mm="$mm" -v mc="$mc" -v c="$((c1 - c0))" \
+		-v tick="$TICK" -v s="$((started1 - started0))" 'BEGIN {
+		printf "%d started (%d by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started",
+			js, bs, (js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0 }')
+	ROW[$name:per]=$(awk -v js="$js" -v bs="$bs" -v mm="$mm" -v mc="$mc" -v c="$((c1 - c0))" \
+		-v tick="$TICK" -v s="$((started1 - started0))" 'BEGIN {
+		printf "%s %s", (js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0 }')
 	ROW[$name]="${ROW[$name]}   $(one_rack_share)"
 	ROW[$name:cyc]=$cyc
 	echo "bench-ctld: $name: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
@@ -196,5 +207,10 @@ if [ -n "${ROW[fabsched:cyc]:-}" ] && [ -n "${ROW[stock:cyc]:-}" ]; then
 				sm ? fm / sm : 0, sb ? fb / sb : 0,
 				(sm && fmd && smd) ? (fm / fmd) / (sm / smd) : 0,
 				(sb && fbd && sbd) ? (fb / fbd) / (sb / sbd) : 0 }'
+		read -r fpm fpc <<<"${ROW[fabsched:per]}"
+		read -r spm spc <<<"${ROW[$base:per]}"
+		awk -v fpm="$fpm" -v fpc="$fpc" -v spm="$spm" -v spc="$spc" -v b="$base" 'BEGIN {
+			printf "fabsched / %s per job started: main cycles %.2fx, slurmctld CPU %.2fx\n", b,
+				spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
 	done
 fi

@@ -74,8 +74,8 @@ hca mlx5_1 ports 1 numa 1 cpus 1" "n001's record: each HCA with its NUMA node (s
 	tap_diag "$(cat "$R/$a/n001" "$STAGE/out/prolog.log" 2>&1)"
 tap_is "$(sort "$R/$a/n001.tasks" 2>&1)" "task 0 0 0 cpus 0 hca mlx5_0:1
 task 0 1 1 cpus 1 hca mlx5_1:1
-task batch 0 0 cpus 0 hca -" \
-	"the tasks' lines: rank 0 on CPU 0 with mlx5_0, rank 1 on CPU 1 with mlx5_1, the batch script"
+task batch 0 0 cpus 0-1 hca -" \
+	"the tasks' lines: rank 0 on CPU 0 with mlx5_0, rank 1 on CPU 1 with mlx5_1, the batch script on both"
 "$FAB" job "$a" --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a.txt" 2>&1
 tap_ok "grep -q 'step 0 task 0 (rank 0): CPUs 0, HCA mlx5_0:1 (NUMA 0)' '$STAGE/out/job-a.txt' &&
 	grep -q 'step 0 task 1 (rank 1): CPUs 1, HCA mlx5_1:1 (NUMA 1)' '$STAGE/out/job-a.txt' &&
@@ -90,7 +90,7 @@ cl_wait_job "$b" 120
 tap_ok $? "job $b --gres=hugepages:2m:4 COMPLETED"
 tap_is "$(grep -E '^(hugepages|mount)' "$R/$b/n002" 2>&1)" "hugepages 2m numa 0 pages 4
 mount 2m $STAGE/mnt/$b-2m" "n002's record: 4 pages on NUMA node 0, the job's hugetlbfs mount"
-"$FAB" job "$b" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-b.json" 2>&1
+"$FAB" job "$b" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-b.json" 2>"$STAGE/out/job-b.err"
 got=$(python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -104,7 +104,7 @@ tap_is "$got" "COMPLETED [('2m', 0, 4)] ['$STAGE/mnt/$b-2m'] 2 0" \
 tap_ok "! runuser -u nobody -- cat '$R/$a/n001' >/dev/null 2>&1" "another user cannot read job $a's record"
 runuser -u "$TUSER" -- sh -c "echo 'hca evil ports 1 numa 0 cpus 0 extra' >> '$R/$a/n001'" 2>/dev/null ||
 	echo 'hca evil ports 1 numa 0 cpus 0 extra' >> "$R/$a/n001"
-"$FAB" job "$a" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a2.json" 2>&1
+"$FAB" job "$a" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a2.json" 2>"$STAGE/out/job-a2.err"
 got=$(python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["per_node"][0]["record"]

@@ -6,7 +6,7 @@
  * runs cons_tres's job_test inside it.  The free nodes are the candidates
  * without jobs (slurmctld's idle_node_bitmap), then for jobs that share
  * nodes every candidate with the CPUs and memory cons_tres has not given
- * out (its node info, refreshed when nodes changed), and a job kept waiting for
+ * out (its node info, refreshed when a node with jobs is asked about), and a job kept waiting for
  * locality shows why in its state_desc: 22.05 keeps the text of a
  * WAIT_BLOCK_MAX_ERR reason (node_scheduler.c, select_nodes).
  *
@@ -50,6 +50,8 @@ struct call {
 	List preemptee_candidates;
 	List *preemptee_job_list;
 	bitstr_t *exc_core_bitmap;
+	bitstr_t **idle;	/* slurmctld's idle nodes (NULL: unknown) */
+	bool counted;		/* cons_tres's node counts brought up to date */
 };
 
 static int _try(bitstr_t *cand, void *arg)
@@ -73,6 +75,17 @@ static void _node_free(int node, struct fse_node_res *r, void *arg)
 	uint64_t alloc_mem = 0;
 	void *info;
 
+	/* a node without jobs has nothing given out */
+	if (c->idle && *c->idle && bit_test(*c->idle, node))
+		return;
+	if (!c->counted) {
+		/* cons_tres's per-node counts, recomputed only when a node
+		 * changed since (once per call, only when a node with jobs
+		 * is asked about: a main scheduling pass changes nodes at
+		 * every start) */
+		c->ops->nodeinfo_set_all();
+		c->counted = true;
+	}
 	if (!node_ptr || !node_ptr->select_nodeinfo ||
 	    !(info = node_ptr->select_nodeinfo->data))
 		return;
@@ -121,10 +134,7 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 	 * too and have no such symbol */
 	if (!idle)
 		idle = dlsym(RTLD_DEFAULT, "idle_node_bitmap");
-	ask.idle = idle;
-	/* cons_tres's per-node allocation counts, recomputed only when a
-	 * node changed since the last time */
-	ops->nodeinfo_set_all();
+	ask.idle = c.idle = idle;
 	fabric_place_set_name(PLUGIN);
 	rc = fabric_place(&ask);
 	return rc == SLURM_ERROR ? EINVAL : rc;	/* cons_tres says EINVAL */
