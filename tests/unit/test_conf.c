@@ -470,7 +470,7 @@ static void test_error_kinds(void **state)
 	bad("# x\n\nLocalty=rack\n",
 	    "t.conf:3: unknown key 'Localty' (did you mean Locality, a "
 	    "partition key?); accepted global keys: FabricModel, NodeNameMap, "
-	    "RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, ScratchBase, "
+	    "RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
@@ -480,20 +480,20 @@ static void test_error_kinds(void **state)
 	bad("Fabricmodle=/x\n",
 	    "t.conf:1: unknown key 'Fabricmodle' (did you mean FabricModel?); "
 	    "accepted global keys: FabricModel, NodeNameMap, RackMap, "
-	    "LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, ScratchBase, "
+	    "LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	bad("PartitionNam=p\n",
 	    "t.conf:1: unknown key 'PartitionNam' (did you mean "
 	    "PartitionName?); accepted global keys: FabricModel, NodeNameMap, "
-	    "RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, ScratchBase, "
+	    "RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	bad("Foo=1\n",
 	    "t.conf:1: unknown key 'Foo'; accepted global keys: FabricModel, "
-	    "NodeNameMap, RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, "
+	    "NodeNameMap, RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, "
 	    "ScratchBase, ScratchTransport, ScratchTraddr, ScratchTrsvcid, "
 	    "ScratchSubsysNQN, ScratchHostNQNFile, ScratchHostIDFile, "
 	    "ScratchCapacity, RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
@@ -664,7 +664,7 @@ static void test_all_errors_collected(void **state)
 			    ":2: unknown key 'Localty' (did you mean Locality, "
 			    "a partition key?); accepted global keys: "
 			    "FabricModel, NodeNameMap, RackMap, LogLevel, "
-			    "StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, ScratchBase, "
+			    "StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
 			    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
