@@ -1,14 +1,15 @@
 /*
  * job_record.c - a node's record of a job for `fabsched job` (JobRecordDir:
  * the prolog's <jobid>/<node> and the tasks' <jobid>/<node>.tasks, written
- * as prolog/record.c describes): the HCAs with their NUMA node and CPUs,
- * hugepages per NUMA node, mounts, the scratch volume, and per task its
- * CPUs and HCA.  The files are the job owner's: read with O_NOFOLLOW, at
+ * as prolog/record.c describes): the node's NUMA nodes, the HCAs with
+ * their NUMA node and CPUs, hugepages per NUMA node, mounts, the scratch
+ * volume, and per task its CPUs, their NUMA nodes and its HCA.  The files are the job owner's: read with O_NOFOLLOW, at
  * most RECORD_MAX bytes, and every line checked; a line that is not of
  * the form is reported, not trusted.
  */
 #define _GNU_SOURCE
 #include "fabsched_cli.h"
+#include "fabsched_gres.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +86,7 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 {
 	json_object *hcas = json_object_new_array(), *huge = json_object_new_array();
 	json_object *mounts = json_object_new_array(), *scratch = NULL;
+	json_object *numa = json_object_new_array();
 	char *save = NULL, hp[512] = "";
 	int lines = 0;
 
@@ -99,6 +101,13 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 		}
 		if (n == 4 && !strcmp(w[0], "node") && !strcmp(w[2], "job")) {
 			continue;
+		} else if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
+			   fs_cpulist_count(w[3]) > 0) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "node", _num_or_null(w[1]));
+			json_object_object_add(o, "cpus", json_object_new_string(w[3]));
+			json_object_array_add(numa, o);
 		} else if (n == 8 && !strcmp(w[0], "hca") && !strcmp(w[2], "ports") &&
 			   !strcmp(w[4], "numa") && !strcmp(w[6], "cpus")) {
 			json_object *h = json_object_new_object();
@@ -144,11 +153,34 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 	}
 	if (text && hp[0])
 		fprintf(text, "             hugepages %s\n", hp);
+	json_object_object_add(r, "numa", numa);
 	json_object_object_add(r, "hcas", hcas);
 	json_object_object_add(r, "hugepages", huge);
 	json_object_object_add(r, "mounts", mounts);
 	json_object_object_add(r, "scratch", scratch);
 	return lines;
+}
+
+/* The NUMA nodes (of the record's map) that CPUs @cpus lie in: "0,1"
+ * into @out, JSON array into @arr; "" when the map is missing. */
+static void _task_numa(json_object *map, const char *cpus, char *out, size_t n,
+		       json_object *arr)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; map && i < json_object_array_length(map); i++) {
+		json_object *e = json_object_array_get_idx(map, i), *v, *c;
+
+		if (!json_object_object_get_ex(e, "node", &v) || !v ||
+		    !json_object_object_get_ex(e, "cpus", &c) ||
+		    fs_cpulist_overlap(cpus, json_object_get_string(c)) <= 0)
+			continue;
+		json_object_array_add(arr, json_object_new_int(json_object_get_int(v)));
+		if (o + 12 < n)
+			o += (size_t)snprintf(out + o, n - o, "%s%d", o ? "," : "",
+					      json_object_get_int(v));
+	}
 }
 
 /* Lines in step order (the batch script and other named steps first),
@@ -178,11 +210,13 @@ static int _task_cmp(const void *a, const void *b)
 /* The tasks' lines: task <step> <local> <rank> cpus <list> hca <hca|-> */
 static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 {
-	json_object *tasks = json_object_new_array(), *hcas = NULL;
-	char *save = NULL, **lines = NULL;
+	json_object *tasks = json_object_new_array(), *hcas = NULL, *map = NULL;
+	char *save = NULL, **lines = NULL, tn[256];
+	unsigned char used[1024] = { 0 };	/* NUMA nodes of the tasks */
 	size_t nl = 0, cap = 0;
 
 	json_object_object_get_ex(r, "hcas", &hcas);
+	json_object_object_get_ex(r, "numa", &map);
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		if (nl == cap) {
 			char **nv = realloc(lines, (cap = cap ? 2 * cap : 64) * sizeof(*lines));
@@ -214,14 +248,43 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 		json_object_object_add(t, "cpus", json_object_new_string(w[5]));
 		json_object_object_add(t, "hca", strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
 		json_object_object_add(t, "hca_numa", _num_or_null(numa));
+		{
+			json_object *arr = json_object_new_array();
+
+			_task_numa(map, w[5], tn, sizeof(tn), arr);
+			for (size_t k = 0; k < json_object_array_length(arr); k++) {
+				int v = json_object_get_int(json_object_array_get_idx(arr, k));
+
+				if (v >= 0 && v < (int)sizeof(used))
+					used[v] = 1;
+			}
+			json_object_object_add(t, "numa", arr);
+		}
 		json_object_array_add(tasks, t);
 		if (text)
-			fprintf(text, "             step %s task %s (rank %s): CPUs %s, HCA %s%s%s%s\n",
-				w[1], w[2], w[3], w[5], w[7], strcmp(numa, "-") ? " (NUMA " : "",
+			fprintf(text, "             step %s task %s (rank %s): CPUs %s%s%s%s, HCA %s%s%s%s\n",
+				w[1], w[2], w[3], w[5], tn[0] ? " (NUMA " : "", tn, tn[0] ? ")" : "",
+				w[7], strcmp(numa, "-") ? " (NUMA " : "",
 				strcmp(numa, "-") ? numa : "", strcmp(numa, "-") ? ")" : "");
 	}
 	free(lines);
 	json_object_object_add(r, "tasks", tasks);
+	{
+		json_object *arr = json_object_new_array();
+		size_t o = 0;
+
+		tn[0] = '\0';
+		for (int v = 0; v < (int)sizeof(used); v++) {
+			if (!used[v])
+				continue;
+			json_object_array_add(arr, json_object_new_int(v));
+			if (o + 12 < sizeof(tn))
+				o += (size_t)snprintf(tn + o, sizeof(tn) - o, "%s%d", o ? "," : "", v);
+		}
+		json_object_object_add(r, "task_numa", arr);
+		if (text && tn[0])
+			fprintf(text, "             NUMA nodes of its tasks: %s\n", tn);
+	}
 }
 
 json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node, FILE *text)

@@ -6,8 +6,8 @@ cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c
 cli_fabsched_SOURCES += cli/cmd_sim.c cli/cmd_metrics.c cli/cmd_job.c cli/job_record.c cli/cmd_show.c
 cli_fabsched_SOURCES += cli/cli_slurm.c common/sanitizer_defaults.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
-cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select $(JSONC_CFLAGS)
-cli_fabsched_LDADD = topology/libfabsched_topology.la libfabsched_common.la
+cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select -I$(top_srcdir)/gres $(JSONC_CFLAGS)
+cli_fabsched_LDADD = topology/libfabsched_topology.la gres/libfabsched_gres_task.la libfabsched_common.la
 cli_fabsched_LDADD += $(SIM_LIBS) $(JSONC_LIBS)
 dist_man_MANS += doc/fabsched.1
 

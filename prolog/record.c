@@ -13,6 +13,7 @@
  * The node record, text:
  *   fabsched-record 1
  *   node <name> job <id>
+ *   numa <n> cpus <cpulist>            (every NUMA node of the machine)
  *   hca <name> ports <p,...|-> numa <n|-> cpus <cpulist|->
  *   hugepages <2m|1g> numa <n|any> pages <pages>
  *   mount <2m|1g> <path>
@@ -109,6 +110,52 @@ static void _hcas(FILE *f, const char *sysfs_root, const char *devices,
 	}
 }
 
+static int _int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The node's NUMA nodes with their CPUs (sysfs under @root), so that the
+ * reader can tell each task's NUMA nodes from its CPUs. */
+static void _numa_map(FILE *f, const char *root)
+{
+	static int ids[FS_PL_MAX_NODE + 1];
+	char path[FS_PL_PATH], line[4096];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/sys/devices/system/node",
+			     root ? root : "") >= sizeof(path) || !(d = opendir(path)))
+		return;
+	while ((e = readdir(d)) && n < FS_PL_MAX_NODE + 1) {
+		char *end;
+		long v;
+
+		if (strncmp(e->d_name, "node", 4) || !e->d_name[4])
+			continue;
+		errno = 0;
+		v = strtol(e->d_name + 4, &end, 10);
+		if (!errno && !*end && v >= 0 && v <= FS_PL_MAX_NODE)
+			ids[n++] = (int)v;
+	}
+	closedir(d);
+	qsort(ids, n, sizeof(*ids), _int_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/cpulist",
+			 root ? root : "", ids[i]);
+		if (fs_pl_read_line(path, line, sizeof(line), NULL, 0))
+			continue;
+		k = strspn(line, "0123456789,-");
+		if (k && !line[k])	/* a cpulist, nothing else */
+			fprintf(f, "numa %d cpus %s\n", ids[i], line);
+	}
+}
+
 /* The job's directory under the base, made the owner's; -1 with msg. */
 static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid,
 		    gid_t gid, bool create, char *msg, size_t msgsz)
@@ -181,6 +228,7 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		return rc;
 	}
 	fprintf(f, "fabsched-record 1\nnode %s job %u\n", node, job->jobid);
+	_numa_map(f, ctx->sysfs_root);
 	_hcas(f, ctx->sysfs_root, job->rdma, locality);
 	for (size_t i = 0; l && i < l->npools; i++) {
 		const struct fs_pl_pool_rec *p = &l->pools[i];

@@ -77,10 +77,11 @@ task 0 1 1 cpus 1 hca mlx5_1:1
 task batch 0 0 cpus 0-1 hca -" \
 	"the tasks' lines: rank 0 on CPU 0 with mlx5_0, rank 1 on CPU 1 with mlx5_1, the batch script on both"
 "$FAB" job "$a" --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a.txt" 2>&1
-tap_ok "grep -q 'step 0 task 0 (rank 0): CPUs 0, HCA mlx5_0:1 (NUMA 0)' '$STAGE/out/job-a.txt' &&
-	grep -q 'step 0 task 1 (rank 1): CPUs 1, HCA mlx5_1:1 (NUMA 1)' '$STAGE/out/job-a.txt' &&
-	grep -q 'hca mlx5_1 port 1: NUMA 1, CPUs 1' '$STAGE/out/job-a.txt'" \
-	"fabsched job $a: per task its CPUs and HCA with the HCA's NUMA node" ||
+tap_ok "grep -q 'step 0 task 0 (rank 0): CPUs 0 (NUMA 0), HCA mlx5_0:1 (NUMA 0)' '$STAGE/out/job-a.txt' &&
+	grep -q 'step 0 task 1 (rank 1): CPUs 1 (NUMA 1), HCA mlx5_1:1 (NUMA 1)' '$STAGE/out/job-a.txt' &&
+	grep -q 'hca mlx5_1 port 1: NUMA 1, CPUs 1' '$STAGE/out/job-a.txt' &&
+	grep -q 'NUMA nodes of its tasks: 0,1' '$STAGE/out/job-a.txt'" \
+	"fabsched job $a: per task its CPUs with their NUMA node and its HCA with the HCA's" ||
 	tap_diag "$(cat "$STAGE/out/job-a.txt")"
 
 # 7-9: hugepages per NUMA node and the mount, in text and JSON
@@ -96,9 +97,10 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 r = j["per_node"][0]["record"]
 print(j["state"], [(h["size"], h["numa"], h["pages"]) for h in r["hugepages"]],
-      [m["path"] for m in r["mounts"]], len(r["tasks"]), r["malformed_lines"])' "$STAGE/out/job-b.json" 2>&1)
-tap_is "$got" "COMPLETED [('2m', 0, 4)] ['$STAGE/mnt/$b-2m'] 2 0" \
-	"fabsched job $b --json, after the job: hugepages per NUMA node, mount, its 2 tasks (batch, step 0)"
+      [m["path"] for m in r["mounts"]], len(r["tasks"]), r["task_numa"], r["malformed_lines"])' \
+	"$STAGE/out/job-b.json" 2>&1)
+tap_is "$got" "COMPLETED [('2m', 0, 4)] ['$STAGE/mnt/$b-2m'] 2 [0] 0" \
+	"fabsched job $b --json, after the job: hugepages per NUMA node, mount, its 2 tasks (batch, step 0) on NUMA node 0"
 
 # 10-11: another user cannot read them; a line the user forged is not trusted
 tap_ok "! runuser -u nobody -- cat '$R/$a/n001' >/dev/null 2>&1" "another user cannot read job $a's record"

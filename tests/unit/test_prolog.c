@@ -322,8 +322,8 @@ static char *_read(const char *path)
 	return buf;
 }
 
-/* The job records (JobRecordDir): the prolog's node record, the tasks'
- * lines, what root refuses, the sweep by age.  Root only (the record
+/* The job records (JobRecordDir): the prolog's node record (the NUMA
+ * nodes from sysfs too), the tasks' lines, what root refuses, the sweep by age.  Root only (the record
  * base must be root's; the files are handed to the job's owner). */
 static void test_record(void **state)
 {
@@ -360,6 +360,7 @@ static void test_record(void **state)
 	snprintf(path, sizeof(path), "%s/77/n001", base);
 	assert_non_null(t = _read(path));
 	assert_string_equal(t, "fabsched-record 1\nnode n001 job 77\n"
+			    "numa 0 cpus 0\nnuma 1 cpus 1\n"
 			    "hca mlx5_0 ports 1 numa 0 cpus 0\nhca mlx5_1 ports 1 numa 1 cpus 1\n"
 			    "hugepages 2m numa 0 pages 4\nhugepages 2m numa 1 pages 6\n"
 			    "mount 2m /dev/hugepages-fabsched/77-2m\nscratch /scratch/77 200 xfs\n");
@@ -374,6 +375,7 @@ static void test_record(void **state)
 	/* without the locality: the device list, CPUs unknown; written over */
 	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "n001", NULL, _msg, sizeof(_msg)), 0);
 	assert_string_equal(_read(strcat(path, "/n001")), "fabsched-record 1\nnode n001 job 77\n"
+			    "numa 0 cpus 0\nnuma 1 cpus 1\n"
 			    "hca mlx5_0 ports 1 numa 0 cpus -\nhca mlx5_1 ports 1 numa 1 cpus -\n");
 	/* a node name that is a path, a job directory that is a link */
 	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "../n1", NULL, _msg, sizeof(_msg)), -1);
