@@ -92,7 +92,7 @@ tap_ok $? "job $b --gres=hugepages:2m:4 COMPLETED"
 tap_is "$(grep -E '^(hugepages|mount)' "$R/$b/n002" 2>&1)" "hugepages 2m numa 0 pages 4
 mount 2m $STAGE/mnt/$b-2m" "n002's record: 4 pages on NUMA node 0, the job's hugetlbfs mount"
 "$FAB" job "$b" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-b.json" 2>"$STAGE/out/job-b.err"
-got=$(python3 -c '
+got=$(cl_py -c '
 import json, sys
 j = json.load(open(sys.argv[1]))
 r = j["per_node"][0]["record"]
@@ -107,7 +107,7 @@ tap_ok "! runuser -u nobody -- cat '$R/$a/n001' >/dev/null 2>&1" "another user c
 runuser -u "$TUSER" -- sh -c "echo 'hca evil ports 1 numa 0 cpus 0 extra' >> '$R/$a/n001'" 2>/dev/null ||
 	echo 'hca evil ports 1 numa 0 cpus 0 extra' >> "$R/$a/n001"
 "$FAB" job "$a" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a2.json" 2>"$STAGE/out/job-a2.err"
-got=$(python3 -c '
+got=$(cl_py -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["per_node"][0]["record"]
 print([h["name"] for h in r["hcas"]], r["malformed_lines"])' "$STAGE/out/job-a2.json" 2>&1)
