@@ -365,7 +365,7 @@ static int _run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *st, *part;
-	const char *records = NULL;
+	const char *records = NULL, *rdir = NULL;
 	bool as_json = false;
 	struct fs_errors *errs;
 	struct fs_conf *conf = NULL;
@@ -483,6 +483,9 @@ static int _run(int argc, char **argv)
 			fprintf(text, "  started    %s on %s\n", _time(start, t1, sizeof(t1)), nodes);
 		_place(m, nodes, jo, text);
 		nuse = _nodes_used(j, use, 256);
+		rdir = records ? records : conf ? fs_conf_get_str(conf, "JobRecordDir") : NULL;
+		if (rdir && !*rdir)
+			rdir = NULL;
 		{
 			json_object *per = json_object_new_array();
 
@@ -502,11 +505,12 @@ static int _run(int argc, char **argv)
 						use[i].cores[0] ? "  cores " : "", use[i].cores,
 						use[i].gres[0] ? "  gres " : "", use[i].gres);
 				/* what the node's prolog and the tasks recorded */
-				json_object_object_add(u, "record", fs_cli_job_record(
-					records ? records : conf ? fs_conf_get_str(conf, "JobRecordDir") : NULL,
-					(uint32_t)id, use[i].name, text));
+				json_object_object_add(u, "record", rdir ?
+					fs_cli_job_record(rdir, (uint32_t)id, use[i].name, text) : NULL);
 			}
 			json_object_object_add(jo, "per_node", per);
+			if (text && !rdir && nuse)
+				fprintf(text, "  records    (no record: JobRecordDir is not set in fabsched.conf)\n");
 		}
 	}
 	if (as_json)

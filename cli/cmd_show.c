@@ -232,8 +232,8 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 	      ".sw { display: inline-block; width: 1em; height: 1em; border: 1px solid #555; }\n"
 	      "</style></head><body>\n<h1>fabsched: racks of ", f);
 	_esc(f, path);
-	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running jobs; generated %s</p>\n",
-		m->nracks, m->nhosts, njobs, when);
+	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running job%s; generated %s</p>\n",
+		m->nracks, m->nhosts, njobs, njobs == 1 ? "" : "s", when);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"racks\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", w, h, w, h);
 	for (int r = 0; racks && r < m->nracks; r++) {
