@@ -6,9 +6,10 @@
  * runs cons_tres's job_test inside it.  The free nodes are the candidates
  * without jobs (slurmctld's idle_node_bitmap), then for jobs that share
  * nodes every candidate with the CPUs and memory cons_tres has not given
- * out (its node info, refreshed when a node with jobs is asked about), and a job kept waiting for
- * locality shows why in its state_desc: 22.05 keeps the text of a
- * WAIT_BLOCK_MAX_ERR reason (node_scheduler.c, select_nodes).
+ * out (its node info, refreshed when a node with jobs is asked about),
+ * and a job kept waiting for locality shows why in its state_desc: 22.05
+ * keeps the text of a WAIT_BLOCK_MAX_ERR reason (node_scheduler.c,
+ * select_nodes).
  *
  * Left to cons_tres unchanged: TEST_ONLY and WILL_RUN (expected start
  * times, backfill planning), jobs with --switches (stock topology
