@@ -158,6 +158,9 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 		      char *msg, size_t msgsz);
 int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
 		     char *msg, size_t msgsz);
+/* NUMA nodes and their CPUs from sysfs (inv->numa), without hwloc. */
+int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
+		       char *msg, size_t msgsz);
 int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			   char *msg, size_t msgsz);
 /* Fills hca->cpus/numa/locality from inv's topology and sysfs. */

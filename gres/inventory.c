@@ -13,8 +13,6 @@
 #include "gres_private.h"
 
 void fs_gres_hca_free_one(struct fs_gres_hca *h);
-int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
-		       char *msg, size_t msgsz);
 int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *msg,
 			size_t msgsz);
 

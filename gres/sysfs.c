@@ -702,8 +702,6 @@ out:
 
 /* NUMA nodes from sysfs, for a machine without hwloc topology. */
 int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
-		       char *msg, size_t msgsz);
-int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 		       char *msg, size_t msgsz)
 {
 	char **nodes = NULL, *path;

@@ -8,7 +8,8 @@
  *   <JobRecordDir>/<jobid>/<node>   the prolog's record of the node
  *   <JobRecordDir>/<jobid>/<node>.tasks
  *                                   one line per task, appended by the
- *                                   SPANK plugin as the user (task.c)
+ *                                   SPANK plugin as the user
+ *                                   (record_task.c)
  *
  * The node record, text:
  *   fabsched-record 1
@@ -43,25 +44,22 @@
 #include "fs_jobreq.h"
 #include "prolog_private.h"
 
-/* The HCA's NUMA node from sysfs under @root, -1 when unknown. */
-static int _hca_numa(const char *root, const char *hca)
+/* The HCA's NUMA node in @inv (gres/'s sysfs scan), "-" when unknown. */
+static void _hca_numa(FILE *f, const struct fs_gres_inventory *inv,
+		      const char *hca)
 {
-	char path[FS_PL_PATH], line[32], *end;
-	long v;
+	const struct fs_gres_hca *h = fs_gres_hca_find(inv, hca);
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/device/numa_node",
-			     root ? root : "", hca) >= sizeof(path) ||
-	    fs_pl_read_line(path, line, sizeof(line), NULL, 0))
-		return -1;
-	errno = 0;
-	v = strtol(line, &end, 10);
-	return (errno || end == line || v < 0 || v > FS_PL_MAX_NODE) ? -1 : (int)v;
+	if (h && h->numa_node >= 0)
+		fprintf(f, "%d", h->numa_node);
+	else
+		fputc('-', f);
 }
 
 /* The HCA lines: from the locality (with CPUs) when given, else the
  * device list. */
-static void _hcas(FILE *f, const char *sysfs_root, const char *devices,
-		  const char *locality)
+static void _hcas(FILE *f, const struct fs_gres_inventory *inv,
+		  const char *devices, const char *locality)
 {
 	struct fs_gres_rdma_set set = { 0 };
 	char msg[FS_MSG_SIZE];
@@ -70,16 +68,12 @@ static void _hcas(FILE *f, const char *sysfs_root, const char *devices,
 	    !fs_gres_rdma_locality_parse(locality, &set, msg, sizeof(msg))) {
 		for (size_t i = 0; i < set.n; i++) {
 			const struct fs_gres_rdma_dev *d = &set.dev[i];
-			int numa = _hca_numa(sysfs_root, d->name);
 
 			fprintf(f, "hca %s ports ", d->name);
 			for (size_t p = 0; p < d->nports; p++)
 				fprintf(f, "%s%u", p ? "," : "", d->ports[p]);
 			fprintf(f, "%s numa ", d->nports ? "" : "-");
-			if (numa >= 0)
-				fprintf(f, "%d", numa);
-			else
-				fputc('-', f);
+			_hca_numa(f, inv, d->name);
 			fprintf(f, " cpus %s\n", d->cpus && *d->cpus ? d->cpus : "-");
 		}
 		fs_gres_rdma_set_clear(&set);
@@ -90,18 +84,13 @@ static void _hcas(FILE *f, const char *sysfs_root, const char *devices,
 	for (const char *p = devices; p && *p;) {
 		size_t n = strcspn(p, ","), k = strcspn(p, ":,");
 		char name[64];
-		int numa;
 
 		if (k && k < sizeof(name)) {
 			memcpy(name, p, k);
 			name[k] = '\0';
-			numa = _hca_numa(sysfs_root, name);
 			fprintf(f, "hca %s ports %.*s numa ", name,
 				k < n ? (int)(n - k - 1) : 1, k < n ? p + k + 1 : "-");
-			if (numa >= 0)
-				fprintf(f, "%d", numa);
-			else
-				fputc('-', f);
+			_hca_numa(f, inv, name);
 			fputs(" cpus -\n", f);
 		}
 		p += n;
@@ -110,50 +99,14 @@ static void _hcas(FILE *f, const char *sysfs_root, const char *devices,
 	}
 }
 
-static int _int_cmp(const void *a, const void *b)
+/* The machine's NUMA nodes with their CPUs (gres/'s sysfs reading), so
+ * that the reader can tell each task's NUMA nodes from its CPUs. */
+static void _numa_map(FILE *f, const struct fs_gres_inventory *inv)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The node's NUMA nodes with their CPUs (sysfs under @root), so that the
- * reader can tell each task's NUMA nodes from its CPUs. */
-static void _numa_map(FILE *f, const char *root)
-{
-	static int ids[FS_PL_MAX_NODE + 1];
-	char path[FS_PL_PATH], line[4096];
-	struct dirent *e;
-	size_t n = 0;
-	DIR *d;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/sys/devices/system/node",
-			     root ? root : "") >= sizeof(path) || !(d = opendir(path)))
-		return;
-	while ((e = readdir(d)) && n < FS_PL_MAX_NODE + 1) {
-		char *end;
-		long v;
-
-		if (strncmp(e->d_name, "node", 4) || !e->d_name[4])
-			continue;
-		errno = 0;
-		v = strtol(e->d_name + 4, &end, 10);
-		if (!errno && !*end && v >= 0 && v <= FS_PL_MAX_NODE)
-			ids[n++] = (int)v;
-	}
-	closedir(d);
-	qsort(ids, n, sizeof(*ids), _int_cmp);
-	for (size_t i = 0; i < n; i++) {
-		size_t k;
-
-		snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/cpulist",
-			 root ? root : "", ids[i]);
-		if (fs_pl_read_line(path, line, sizeof(line), NULL, 0))
-			continue;
-		k = strspn(line, "0123456789,-");
-		if (k && !line[k])	/* a cpulist, nothing else */
-			fprintf(f, "numa %d cpus %s\n", ids[i], line);
-	}
+	for (size_t i = 0; i < inv->nnuma; i++)
+		if (inv->numa[i].cpus && *inv->numa[i].cpus)
+			fprintf(f, "numa %d cpus %s\n", inv->numa[i].os_index,
+				inv->numa[i].cpus);
 }
 
 /* The job's directory under the base, made the owner's; -1 with msg. */
@@ -197,6 +150,7 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		      const struct fs_pl_ledger *l, const char *node,
 		      const char *locality, char *msg, size_t msgsz)
 {
+	struct fs_gres_inventory *inv;
 	char tmp[96];
 	int base, dfd, fd;
 	FILE *f;
@@ -228,8 +182,19 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		return rc;
 	}
 	fprintf(f, "fabsched-record 1\nnode %s job %u\n", node, job->jobid);
-	_numa_map(f, ctx->sysfs_root);
-	_hcas(f, ctx->sysfs_root, job->rdma, locality);
+	/* the machine's NUMA nodes and HCAs, as the gres plugins read them
+	 * (what cannot be read is left out of the record) */
+	if ((inv = calloc(1, sizeof(*inv)))) {
+		char m2[FS_MSG_SIZE];
+
+		if (fs_gres_sysfs_numa(ctx->sysfs_root, inv, m2, sizeof(m2)))
+			fs_pl_log(ctx, job->jobid, "job record: no NUMA nodes: %s", m2);
+		if (job->rdma[0] && fs_gres_hca_scan(ctx->sysfs_root, inv, m2, sizeof(m2)))
+			fs_pl_log(ctx, job->jobid, "job record: HCAs' NUMA nodes unknown: %s", m2);
+		_numa_map(f, inv);
+	}
+	_hcas(f, inv, job->rdma, locality);
+	fs_gres_inventory_free(inv);
 	for (size_t i = 0; l && i < l->npools; i++) {
 		const struct fs_pl_pool_rec *p = &l->pools[i];
 
