@@ -109,7 +109,7 @@ plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
 declare -A ROW
 run_setup() {	# run_setup NAME
-	local name=$1 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
+	local name=$1 t0 pid c0 c1 up mem=0 p started0 started1 cyc pm pc extra=$WORK/extra-$1.conf
 	cl_down >/dev/null 2>&1
 	unset FABSCHED_CLUSTER_PLUGIN_DIR FABSCHED_CLUSTER_PLUGSTACK FABSCHED_CLUSTER_ETC_FILES \
 		FABSCHED_CLUSTER_TOPOLOGY_CONF FABSCHED_CLUSTER_GRES_TYPES
@@ -163,13 +163,12 @@ run_setup() {	# run_setup NAME
 	# per job started: the main cycles' time over the jobs they started,
 	# and slurmctld's CPU time over every start (the cycle means depend on
 	# how many jobs each cycle starts, which differs between setups)
-	ROW[$name:started]=$(awk -v js="$js" -v bs="$bs" -v mm="$mm" -v mc="$mc" -v c="$((c1 - c0))" \
-		-v tick="$TICK" -v s="$((started1 - started0))" 'BEGIN {
-		printf "%d started (%d by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started",
-			js, bs, (js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0 }')
 	ROW[$name:per]=$(awk -v js="$js" -v bs="$bs" -v mm="$mm" -v mc="$mc" -v c="$((c1 - c0))" \
 		-v tick="$TICK" -v s="$((started1 - started0))" 'BEGIN {
 		printf "%s %s", (js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0 }')
+	read -r pm pc <<<"${ROW[$name:per]}"
+	ROW[$name:started]=$(printf '%d started (%d by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started' \
+		"$js" "$bs" "$pm" "$pc")
 	ROW[$name]="${ROW[$name]}   $(one_rack_share)"
 	ROW[$name:cyc]=$cyc
 	echo "bench-ctld: $name: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
