@@ -174,23 +174,31 @@ static const char *_esc(char *buf, size_t bufsz, const char *s)
 	return fs_escape(buf, bufsz, s, strlen(s));
 }
 
-/* Unknown key: say which keys the line accepts, and the nearest one. */
-static unsigned _distance(const char *a, const char *b)
+/*
+ * Unknown key: say which keys the line accepts, and the nearest one.
+ * _distance is the optimal string alignment distance of a and b (ASCII case
+ * folded), or max + 1 as soon as it is known to exceed max: keys that
+ * differ in length by more than max are not compared, and a row whose every
+ * cell exceeds max ends the comparison.  A file full of unknown keys costs
+ * little more than one of known keys.
+ */
+static unsigned _distance(const char *a, const char *b, unsigned max)
 {
 	unsigned d[3][41];
 	size_t la = strlen(a), lb = strlen(b);
-	unsigned r = 0;
 
 	if (la > 40 || lb > 40)
-		return 99;
-	/* optimal string alignment distance, ASCII case folded, 3 rows */
+		return max + 1;
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
 	for (size_t j = 0; j <= lb; j++)
 		d[0][j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
 		unsigned *cur = d[i % 3], *prev = d[(i + 2) % 3],
 			 *prev2 = d[(i + 1) % 3];
+		unsigned rowmin;
 
-		cur[0] = (unsigned)i;
+		cur[0] = rowmin = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
 			int ca = a[i - 1] | 0x20, cb = b[j - 1] | 0x20;
 			unsigned cost = ca != cb, v = prev[j] + 1;
@@ -203,10 +211,21 @@ static unsigned _distance(const char *a, const char *b)
 			    (a[i - 2] | 0x20) == cb && prev2[j - 2] + 1 < v)
 				v = prev2[j - 2] + 1;
 			cur[j] = v;
+			if (v < rowmin)
+				rowmin = v;
 		}
-		r = cur[lb];
+		/* a transposition reaches back two rows: both must be over */
+		if (rowmin > max && i > 1) {
+			unsigned pmin = prev[0];
+
+			for (size_t j = 1; j <= lb; j++)
+				if (prev[j] < pmin)
+					pmin = prev[j];
+			if (pmin > max)
+				return max + 1;
+		}
 	}
-	return la ? r : (unsigned)lb;
+	return d[la % 3][lb] > max ? max + 1 : d[la % 3][lb];
 }
 
 static void _unknown_key(struct _parser *P, const struct _pair *pr,
@@ -218,14 +237,19 @@ static void _unknown_key(struct _parser *P, const struct _pair *pr,
 	unsigned bestd = 99;
 	size_t o = 0;
 
+	if (P->stop || P->nerr >= FS_CONF_MAX_ERRORS) {
+		/* the message would not be kept: only count it */
+		_err(P, pr->line, "unknown key");
+		return;
+	}
 	list[0] = '\0';
 	for (size_t i = 0; i <= fsc_nkeys; i++) {
 		const char *name = i < fsc_nkeys ? fsc_keys[i].name : PARTITION_KEY;
 		enum fs_conf_scope sc = i < fsc_nkeys ? fsc_keys[i].scope
 						  : FS_SCOPE_GLOBAL;
 		size_t len = strlen(name);
-		unsigned d = _distance(pr->key, name);
 		unsigned limit = len <= 5 ? 1 : len < 12 ? 2 : 3;
+		unsigned d = _distance(pr->key, name, limit);
 
 		if (d <= limit && (d < bestd || (d == bestd && sc == scope &&
 						 best_scope != scope))) {

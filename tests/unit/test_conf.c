@@ -497,6 +497,15 @@ static void test_error_kinds(void **state)
 	    "ScratchBase, ScratchTransport, ScratchTraddr, ScratchTrsvcid, "
 	    "ScratchSubsysNQN, ScratchHostNQNFile, ScratchHostIDFile, "
 	    "ScratchCapacity, RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+	/* at the limit (3 for long keys: a deletion and two
+	 * transpositions) and one past it */
+	bad("PartitionName=p LcalityTragte=4\n",
+	    "t.conf:1: unknown key 'LcalityTragte' (did you mean "
+	    "LocalityTarget?); accepted partition keys: Locality, "
+	    "LocalityWait, LocalityTarget, MaxRacks");
+	bad("PartitionName=p LcalityTragtee=4\n",
+	    "t.conf:1: unknown key 'LcalityTragtee'; accepted partition keys: "
+	    "Locality, LocalityWait, LocalityTarget, MaxRacks");
 	bad("PartitionName=p LogLevl=info\n",
 	    "t.conf:1: unknown key 'LogLevl' (did you mean LogLevel, a global "
 	    "key?); accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
