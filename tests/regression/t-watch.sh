@@ -22,7 +22,11 @@
 #     DrainOnDegradedLink=yes, resumed after a cycle within the limits;
 #   - a dual-rail fabric with a leaf of storage servers: the rails merged
 #     into one model, that leaf reported and not a rack, and FabricComputeHca
-#     (--compute-hca) choosing the rail that makes racks.
+#     (--compute-hca) choosing the rail that makes racks;
+#   - the watch as a daemon, a cycle a second for half a minute: its memory
+#     does not grow with the cycles (each runs in a child; rdma-core before
+#     49.1 loses memory at every discovery), a link unplugged meanwhile is
+#     logged, SIGTERM ends it with status 0.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -32,7 +36,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 35
+tap_plan 38
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -267,4 +271,38 @@ tap_ok "[ '$r' = 'leaf02-r0 leaf03-r0 ' ] && grep -q 'non-compute leaves 2' '$WO
 dual "$WORK/dual1.json" --compute-hca mlx5_1
 r=$(racks_of "$WORK/dual1.json")
 tap_is "$r" "leaf02-r1 leaf03-r1 " "--compute-hca mlx5_1: rail 1's leaves make the racks"
+
+# 36-38: the watch as a daemon through the simulated fabric, a cycle a second
+rss_kib() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+# (with LIDs from an OpenSM sweep when there is opensm: rdma-core's loss is
+# per switch port with a LID)
+"$CL" --nodes 8 --fabric "$FABRIC" fabric start >/dev/null 2>&1
+command -v opensm >/dev/null && "$CL" fabric sm >/dev/null 2>&1
+"$CL" fabric run timeout 120 "$FABSCHED" topo watch --interval 0:01 --no-drain \
+	-o "$WORK/daemon.json" --nodelist 'n[001-008]' >"$WORK/daemon.log" 2>&1 &
+bg=$!
+wpid=""
+for ((i = 0; i < 40; i++)); do
+	[ -n "$wpid" ] && break
+	sleep 0.5
+	for p in $(pgrep -f "topo watch --interval 0:01"); do	# the watch, not a cycle
+		[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')")" = timeout ] && wpid=$p
+	done
+done
+sleep 5
+rss1=$(rss_kib "$wpid")
+sleep 20
+"$CL" fabric console 'Unlink "H-n002-mlx5_0"' >/dev/null 2>&1
+sleep 5
+rss2=$(rss_kib "$wpid")
+kill -TERM "$wpid" 2>/dev/null
+for ((i = 0; i < 40; i++)); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.25; done
+wait "$bg"
+rc=$?
+"$CL" fabric stop >/dev/null 2>&1
+tap_diag "$(grep -v ibwarn "$WORK/daemon.log" | tail -5)"
+tap_ok "[ -n '$wpid' ] && [ -n '$rss1' ] && [ -n '$rss2' ] && [ \$(( ${rss2:-0} - ${rss1:-0} )) -le 16 ]" \
+	"the watch's memory after 30 one-second cycles: ${rss1:-?} KiB after 5 s, ${rss2:-?} KiB after 30 s"
+tap_ok "grep -q 'n002 mlx5_0: gone' '$WORK/daemon.log'" "a link unplugged after 25 s: logged by a later cycle"
+tap_is "$rc" 0 "SIGTERM: the watch ends, status 0"
 tap_done
