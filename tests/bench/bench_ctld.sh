@@ -5,14 +5,20 @@
 # One emulated cluster of BENCH_NODES nodes (default 128) in racks of
 # BENCH_HOSTS (default 8) on a simulated fabric, and a queue of BENCH_JOBS
 # (default 5000) pending whole-node jobs of 1 to 2*BENCH_HOSTS nodes (job
-# arrays of BENCH_ARRAY tasks, sizes and run times mixed), run three ways:
+# arrays of BENCH_ARRAY tasks, sizes and run times mixed), run these ways
+# (BENCH_SETUPS, default "stock stock+sw fabsched"):
 #   stock       select/cons_tres + topology/tree (topology.conf of the same
 #               fabric), jobs as submitted
 #   stock+sw    the same, and the jobs that fit a rack submitted with
 #               --switches=1@BENCH_WAIT (the strongest stock setup)
 #   fabsched    fabsched's placement (22.05: select/cons_tres_fabric; later:
 #               select/cons_tres + topology/fabric), Locality=rack
-#               LocalityWait=BENCH_WAIT
+#               LocalityWait=BENCH_WAIT; nodes configured as stock's
+#   stock+gres, fabsched+gres  stock and fabsched with GresTypes=rdma,
+#               hugepages (fabsched's gres plugins loaded in the second):
+#               what configured GRES types cost Slurm itself (each node's
+#               GRES state is copied for every backfill plan), the same in
+#               both
 # For each, over a window of BENCH_WINDOW seconds (default 120) after the
 # queue is in: sdiag's main and backfill cycle times (mean, max), slurmctld's
 # CPU share and RSS, jobs started per minute, and of the started jobs of 2
@@ -117,9 +123,11 @@ run_setup() {	# run_setup NAME
 	case $name in
 	stock*)
 		export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
-		export FABSCHED_CLUSTER_TOPOLOGY_CONF=$WORK/topology.conf ;;
-	fabsched)
+		export FABSCHED_CLUSTER_TOPOLOGY_CONF=$WORK/topology.conf
+		[ "$name" = stock+gres ] && export FABSCHED_CLUSTER_GRES_TYPES=rdma,hugepages ;;
+	fabsched*)
 		fs_plugin_env "$plugdir" || return 1
+		[ "$name" = fabsched ] && unset FABSCHED_CLUSTER_GRES_TYPES
 		export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
 		printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=%s\n' \
 			"$WORK/fabric.json" "$WAIT" > "$WORK/fabsched.conf"
@@ -191,25 +199,28 @@ rel=$(sed -n 's/^SLURM_INSTALLED_VERSION = //p' "$FABSCHED_BUILDDIR/Makefile")
 echo
 echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s"
 echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tried per cycle)"
-printf '%-10s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
+printf '%-14s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
 	"main us/job" "bf us/job" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
-for s in $WHICH; do printf '%-10s %s\n' "$s" "${ROW[$s]:-(did not run)}"; done
+for s in $WHICH; do printf '%-14s %s\n' "$s" "${ROW[$s]:-(did not run)}"; done
 for s in $WHICH; do [ -n "${ROW[$s:started]:-}" ] && echo "$s: sdiag: ${ROW[$s:started]}"; done
-if [ -n "${ROW[fabsched:cyc]:-}" ] && [ -n "${ROW[stock:cyc]:-}" ]; then
-	read -r fm _ fb _ fmd fbd _ <<<"${ROW[fabsched:cyc]}"
-	for base in stock stock+sw; do
+for f in fabsched fabsched+gres; do
+	[ -n "${ROW[$f:cyc]:-}" ] || continue
+	read -r fm _ fb _ fmd fbd _ <<<"${ROW[$f:cyc]}"
+	bases="stock stock+sw"
+	[ "$f" = fabsched+gres ] && bases=stock+gres
+	for base in $bases; do
 		[ -n "${ROW[$base:cyc]:-}" ] || continue
 		read -r sm _ sb _ smd sbd _ <<<"${ROW[$base:cyc]}"
-		awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v b="$base" \
+		awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v b="$base" -v f="$f" \
 			-v fmd="$fmd" -v smd="$smd" -v fbd="$fbd" -v sbd="$sbd" 'BEGIN {
-			printf "fabsched / %s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x)\n", b,
+			printf "%s / %s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x)\n", f, b,
 				sm ? fm / sm : 0, sb ? fb / sb : 0,
 				(sm && fmd && smd) ? (fm / fmd) / (sm / smd) : 0,
 				(sb && fbd && sbd) ? (fb / fbd) / (sb / sbd) : 0 }'
-		read -r fpm fpc <<<"${ROW[fabsched:per]}"
+		read -r fpm fpc <<<"${ROW[$f:per]}"
 		read -r spm spc <<<"${ROW[$base:per]}"
-		awk -v fpm="$fpm" -v fpc="$fpc" -v spm="$spm" -v spc="$spc" -v b="$base" 'BEGIN {
-			printf "fabsched / %s per job started: main cycles %.2fx, slurmctld CPU %.2fx\n", b,
+		awk -v fpm="$fpm" -v fpc="$fpc" -v spm="$spm" -v spc="$spc" -v b="$base" -v f="$f" 'BEGIN {
+			printf "%s / %s per job started: main cycles %.2fx, slurmctld CPU %.2fx\n", f, b,
 				spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
 	done
-fi
+done
