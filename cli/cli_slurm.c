@@ -7,6 +7,7 @@
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
 #include "fabsched_select.h"
+#include "fs_file.h"
 #include "fs_run.h"
 
 #include <errno.h>
@@ -38,12 +39,13 @@ char *fs_cli_share_file(void)
 struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n)
 {
 	struct fse_ledger *l = fse_ledger_new(0);
-	FILE *f = path ? fopen(path, "re") : NULL;
+	char e[128] = "out of memory";
+	FILE *f = path && l ? fs_fopen_regular(path, e, sizeof(e)) : NULL;
 
 	why[0] = '\0';
 	if (!l || !f) {
 		snprintf(why, n, "%s: cannot read: %s", path ? path : "locality record",
-			 path ? strerror(errno) : "StateSaveLocation unknown");
+			 path ? e : "StateSaveLocation unknown");
 		if (f)
 			fclose(f);
 		fse_ledger_free(l);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fs_err.h"
+#include "fs_file.h"
 #include "fs_slurmconf.h"
 
 #define LINE_MAX_LEN 65536	/* longer than any slurm.conf line Slurm takes */
@@ -81,7 +82,7 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 		 size_t msgsz)
 {
 	FILE *f;
-	char *line = NULL, *dir, *slash;
+	char *line = NULL, *dir, *slash, why[128];
 	size_t cap = 0;
 	ssize_t len;
 	int ln = 0, rc = 0;
@@ -90,9 +91,9 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 		return fs_errf(msg, msgsz, "%s: Include nested more than %d deep; "
 			       "expected Include files that do not include themselves",
 			       path, INCLUDE_DEPTH);
-	if (!(f = fopen(path, "r")))
+	if (!(f = fs_fopen_regular(path, why, sizeof(why))))
 		return fs_errf(msg, msgsz, "%.200s%s: cannot read: %s", path,
-			       strlen(path) > 200 ? "..." : "", strerror(errno));
+			       strlen(path) > 200 ? "..." : "", why);
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *p, *q;
 		size_t n;

@@ -23,4 +23,5 @@ libfabsched_common_la_SOURCES = \
 	common/fs_ib.h \
 	common/fs_run.c \
 	common/fs_run.h \
-	common/fs_err.h
+	common/fs_err.h \
+	common/fs_file.h

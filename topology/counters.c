@@ -66,13 +66,13 @@ int fst_counters_write(const struct fst_counters *c, FILE *f)
 
 int fst_counters_read(struct fst_counters *c, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char line[256];
+	char line[256], why[128];
+	FILE *f = fs_fopen_regular(path, why, sizeof(why));
 	int ln = 0, rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (!f)
-		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	while (!rc && fgets(line, sizeof(line), f)) {
 		uint64_t guid, v[FS_IB_NCOUNTERS];
 		int port, used = -1;

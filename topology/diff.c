@@ -41,7 +41,7 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 		  char *err, size_t errlen)
 {
 	FILE *f;
-	char line[65536];
+	char line[65536], why[128];
 	int ln = 0, nold = 0, cap_old = 0, diffs = 0, rc = -1;
 	struct oldsw *old = NULL;
 	struct fst_index oldleaf = { 0 };	/* node -> old switch index */
@@ -50,9 +50,9 @@ int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *n
 	*ndiff = 0;
 	if (!m->classified)
 		return fs_errf(err, errlen, "model not classified");
-	f = fopen(path, "r");
+	f = fs_fopen_regular(path, why, sizeof(why));
 	if (!f)
-		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	while (fgets(line, sizeof(line), f)) {
 		char *hash = strchr(line, '#'), *name, *nodes, *sws, *s = line;
 		struct oldsw *no;

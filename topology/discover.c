@@ -256,12 +256,13 @@ static int _cache_check(const char *path, char *err, size_t errlen)
 	uint64_t *nguid = NULL;	/* node GUIDs in file order */
 	size_t len = 0, at, nn, np, nrefs = 0, cap = 0;
 	const char *why = NULL;
-	FILE *f = fopen(path, "rb");
+	char ebuf[128];
+	FILE *f = fs_fopen_regular(path, ebuf, sizeof(ebuf));
 	long size;
 	int rc = -1;
 
 	if (!f)
-		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, ebuf);
 	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
 		fclose(f);
 		return fs_errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));

@@ -497,14 +497,14 @@ int fst_str_cmp_natural(const char *a, const char *b)
 
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
+	char why[128], *buf = NULL;
+	FILE *f = fs_fopen_regular(path, why, sizeof(why));
 	size_t len = 0, cap = 0, n;
 
 	*bufp = NULL;
 	*lenp = 0;
 	if (!f)
-		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	do {
 		if (cap - len < 65536) {
 			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);

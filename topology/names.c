@@ -32,13 +32,13 @@ static void _guidkey(char *buf, size_t n, uint64_t g)
 
 int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024];
+	char line[1024], why[128];
+	FILE *f = fs_fopen_regular(path, why, sizeof(why));
 	int ln = 0;
 	const char *form = "'0x<guid> \"<description>\"' or 'H-<guid> <host>'";
 
 	if (!f)
-		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line, *end, *val, key[40];
 		unsigned long long g;
@@ -369,12 +369,12 @@ int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, s
 
 int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[8192];
+	char line[8192], why[128];
+	FILE *f = fs_fopen_regular(path, why, sizeof(why));
 	int ln = 0;
 
 	if (!f)
-		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line, *rack, *list, *save = NULL, e2[256];
 		char **v;

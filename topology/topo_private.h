@@ -29,6 +29,7 @@ struct fst_priv {
 
 /* Error buffer: "fmt" formatted into err (may be NULL). Always returns -1. */
 #include "fs_err.h"
+#include "fs_file.h"
 
 /* Read a whole file into *bufp (caller frees), its size into *lenp. */
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);

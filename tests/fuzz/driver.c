@@ -16,6 +16,10 @@
  * To replay a crash: run again with the printed seed, or with
  * FUZZ_SAVE=1, which writes each input to fuzz-<name>-last-input in the
  * current directory before running it; pass that file as the corpus.
+ * An input that runs longer than $FUZZ_HANG seconds (default 60) is a
+ * hang: the driver writes it to fuzz-<name>-hang-input, names it (its
+ * corpus file, or the mutation's number and seed) and fails, rather than
+ * wait for ever (a reader blocked on a FIFO, a loop that never ends).
  *
  * The driver serves any target: compile it with -DFUZZ_NAME='"<name>"'
  * (default "conf") and, when the fixtures folder has another name,
@@ -23,6 +27,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 struct input {
 	uint8_t *data;
 	size_t len;
+	char *name;	/* its corpus file; NULL for a mutant */
 };
 
 static struct input *corpus;
@@ -85,7 +92,7 @@ static void die(const char *what, const char *arg)
 	exit(1);
 }
 
-static void add_input(const uint8_t *data, size_t len)
+static void add_input(const uint8_t *data, size_t len, const char *name)
 {
 	struct input in;
 
@@ -101,6 +108,7 @@ static void add_input(const uint8_t *data, size_t len)
 		die("out of memory", NULL);
 	if (len)
 		memcpy(in.data, data, len);
+	in.name = name ? strdup(name) : NULL;
 	corpus[ncorpus++] = in;
 }
 
@@ -117,7 +125,7 @@ static int load_file(const char *path)
 		die("out of memory", NULL);
 	n = fread(buf, 1, FUZZ_MAX_INPUT, f);
 	fclose(f);
-	add_input(buf, n);
+	add_input(buf, n, path);
 	free(buf);
 	return 0;
 }
@@ -219,6 +227,50 @@ static size_t mutate(uint8_t *buf, size_t len)
 	return len;
 }
 
+/* The input running now, for the hang watchdog (set before each run). */
+static const uint8_t *run_data;
+static size_t run_len;
+static char run_what[4200];
+static unsigned hang_secs = 60;
+
+static void put(const char *s)
+{
+	ssize_t r = write(STDOUT_FILENO, s, strlen(s));
+
+	(void)r;
+}
+
+/* SIGALRM: the input ran past FUZZ_HANG seconds.  Only calls that are
+   safe in a signal handler. */
+static void on_hang(int sig)
+{
+	int fd = open("fuzz-" FUZZ_NAME "-hang-input",
+		      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	(void)sig;
+	if (fd >= 0) {
+		ssize_t r = write(fd, run_data, run_len);
+
+		(void)r;
+		close(fd);
+	}
+	put("Bail out! fuzz driver: an input ran longer than FUZZ_HANG "
+	    "seconds (a hang): ");
+	put(run_what);
+	put("; it is in fuzz-" FUZZ_NAME "-hang-input\n");
+	_exit(1);
+}
+
+/* Run one input under the watchdog. */
+static void run_one(const uint8_t *data, size_t len)
+{
+	run_data = data;
+	run_len = len;
+	alarm(hang_secs);
+	LLVMFuzzerTestOneInput(data, len);
+	alarm(0);
+}
+
 static void save(const uint8_t *buf, size_t len)
 {
 	FILE *f = fopen("fuzz-" FUZZ_NAME "-last-input", "wb");
@@ -255,6 +307,9 @@ int main(int argc, char **argv)
 	else
 		seed = seedarg ? strtoull(seedarg, NULL, 10) : 1;
 	rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+	if ((e = getenv("FUZZ_HANG")) && atoi(e) > 0)
+		hang_secs = (unsigned)atoi(e);
+	signal(SIGALRM, on_hang);
 
 	for (int i = optind; i < argc; i++, ndirs++)
 		if (load_path(argv[i]))
@@ -280,13 +335,16 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!ncorpus)
-		add_input((const uint8_t *)"", 0);
+		add_input((const uint8_t *)"", 0, NULL);
 
 	printf("1..1\n");
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (size_t i = 0; i < ncorpus; i++)
-		LLVMFuzzerTestOneInput(corpus[i].data, corpus[i].len);
+	for (size_t i = 0; i < ncorpus; i++) {
+		snprintf(run_what, sizeof(run_what), "corpus input %s",
+			 corpus[i].name ? corpus[i].name : "(empty)");
+		run_one(corpus[i].data, corpus[i].len);
+	}
 	replayed = ncorpus;
 
 	buf = malloc(FUZZ_MAX_INPUT);
@@ -307,11 +365,13 @@ int main(int argc, char **argv)
 		if (!exact)
 			die("out of memory", NULL);
 		memcpy(exact, buf, len);
-		LLVMFuzzerTestOneInput(exact, len);
+		snprintf(run_what, sizeof(run_what), "mutation %ld of seed %llu",
+			 i + 1, (unsigned long long)seed);
+		run_one(exact, len);
 		free(exact);
 		/* keep some mutants as new seeds, bounded */
 		if (ncorpus < 4096 && !below(64))
-			add_input(buf, len);
+			add_input(buf, len, NULL);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) +
@@ -323,7 +383,7 @@ int main(int argc, char **argv)
 	       secs > 0 ? (double)((size_t)count + replayed) / secs : 0.0);
 	free(buf);
 	for (size_t i = 0; i < ncorpus; i++)
-		free(corpus[i].data);
+		free(corpus[i].data), free(corpus[i].name);
 	free(corpus);
 	return 0;
 }

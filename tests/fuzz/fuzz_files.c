@@ -4,7 +4,10 @@
  * logs, node-name-maps and rack maps (applied to a small fabric),
  * slurm.conf's node lines, and the watch's link counters.  The first byte
  * chooses the reader, the rest is the file; file readers get it through
- * a memfd (/proc/self/fd/N), as they would a real file.  Every reader
+ * a memfd (/proc/self/fd/N), as they would a real file; slurm.conf, whose
+ * Include lines name files beside it, is a file in a private directory of
+ * its own (an Include in /proc/self/fd would reach the process's own
+ * descriptors, stdout among them).  Every reader
  * must accept or refuse it with a message saying what was expected; a
  * model read back from JSON must classify and write out again.
  */
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -69,6 +73,44 @@ static int _as_file(const uint8_t *data, size_t size, char *path, size_t n)
 	}
 	snprintf(path, n, "/proc/self/fd/%d", fd);
 	return fd;
+}
+
+/* slurm.conf as a file in a private directory made once (removed at
+   exit), so that its Include lines name files beside it that do not
+   exist, or itself; its path in path.  0, or -1. */
+static char conf_dir[64];
+
+static void _conf_dir_remove(void)
+{
+	char p[96];
+
+	snprintf(p, sizeof(p), "%s/slurm.conf", conf_dir);
+	unlink(p);
+	rmdir(conf_dir);
+}
+
+static int _as_conf(const uint8_t *data, size_t size, char *path, size_t n)
+{
+	int fd;
+
+	if (!conf_dir[0]) {
+		snprintf(conf_dir, sizeof(conf_dir), "/tmp/fuzz-files-XXXXXX");
+		if (!mkdtemp(conf_dir)) {
+			conf_dir[0] = '\0';
+			return -1;
+		}
+		atexit(_conf_dir_remove);
+	}
+	snprintf(path, n, "%s/slurm.conf", conf_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -1;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 /* A model read back must classify, serialise and read again. */
@@ -150,10 +192,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		_with_maps(NULL, path);
 		break;
 	case 4: {	/* slurm.conf's NodeName lines */
-		char *nodes = NULL;
+		char *nodes = NULL, conf[96];
 		size_t nlines = 0;
 
-		if (fs_slurm_conf_nodes(path, &nodes, &nlines, err, sizeof(err)))
+		if (_as_conf(data + 1, size - 1, conf, sizeof(conf)))
+			break;
+		if (fs_slurm_conf_nodes(conf, &nodes, &nlines, err, sizeof(err)))
 			_refused("slurm.conf", err);
 		free(nodes);
 		break;

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
 nodes() { sed -n 's/.*; nodes: \([0-9]*\)$/\1/p' "$1"; }
-echo "1..9"
+echo "1..10"
 in="-i $fx/X5.topofile -m $fx/X5.map"
 
 # slurm.conf with the compute nodes, one of them through an Include
@@ -53,4 +53,11 @@ printf 'NodeName=a1\nInclude %s/loop.conf\n' "$tmp" > "$tmp/loop.conf"
 SLURM_CONF=$tmp/loop.conf "$fab" topo export $in >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "loop.conf: Include nested more than 8 deep" "$tmp/err"
 ok $? "a slurm.conf whose Include loops: exit 1, naming it: $(cat "$tmp/err")"
+
+# an Include of a FIFO (nothing writes it): refused at once, not waited on
+mkfifo "$tmp/fifo.conf"
+printf 'NodeName=a1\nInclude fifo.conf\n' > "$tmp/fifo-inc.conf"
+SLURM_CONF=$tmp/fifo-inc.conf timeout 20 "$fab" topo export $in >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "fifo.conf: cannot read: it is a FIFO; expected a regular file" "$tmp/err"
+ok $? "a slurm.conf that includes a FIFO: exit 1 at once, naming it: $(cat "$tmp/err")"
 exit $bad
