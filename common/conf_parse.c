@@ -184,7 +184,7 @@ static const char *_esc(char *buf, size_t bufsz, const char *s)
  */
 static unsigned _distance(const char *a, const char *b, unsigned max)
 {
-	unsigned d[3][41];
+	unsigned d[3][41], prevmin = 0;	/* prevmin: the row before's smallest */
 	size_t la = strlen(a), lb = strlen(b);
 
 	if (la > 40 || lb > 40)
@@ -215,15 +215,9 @@ static unsigned _distance(const char *a, const char *b, unsigned max)
 				rowmin = v;
 		}
 		/* a transposition reaches back two rows: both must be over */
-		if (rowmin > max && i > 1) {
-			unsigned pmin = prev[0];
-
-			for (size_t j = 1; j <= lb; j++)
-				if (prev[j] < pmin)
-					pmin = prev[j];
-			if (pmin > max)
-				return max + 1;
-		}
+		if (rowmin > max && prevmin > max)
+			return max + 1;
+		prevmin = rowmin;
 	}
 	return d[la % 3][lb] > max ? max + 1 : d[la % 3][lb];
 }

@@ -84,7 +84,7 @@ struct fss_job {
 	int64_t req;		/* requested time after the rules, seconds */
 	int procs;		/* processors after the rules */
 	int nodes;		/* nodes after the rules */
-	int status;		/* field 11 */
+	int status;		/* field 11; -1 when unknown or beyond an int */
 };
 
 struct fss_trace {

@@ -367,7 +367,9 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 			j.req = j.run;
 			tr->req_from_run++;
 		}
-		j.status = (int)f[10];
+		/* SWF's statuses are small (-1 unknown, 0 to 5); one beyond
+		   an int is kept as unknown (found by fuzz_files) */
+		j.status = f[10] >= INT32_MIN && f[10] <= INT32_MAX ? (int)f[10] : -1;
 		if (tr->njobs == cap) {
 			long ncap = cap ? cap * 2 : 1024;
 			struct fss_job *nj = realloc(tr->jobs, ncap * sizeof(*nj));

@@ -242,6 +242,23 @@ static void test_node_size(void **state)
 	fss_trace_free(tr);
 }
 
+/* A status (field 11) beyond an int is kept as unknown, without the
+ * conversion overflowing (found by fuzz_files). */
+static void test_status_range(void **state)
+{
+	struct fss_trace *tr;
+
+	(void)state;
+	tr = _read(_tmp("1 0 -1 300 -1 -1 -1 4 100 -1 3777777777731 1 1 -1 -1 -1 -1 -1\n"
+			"2 5 -1 300 -1 -1 -1 4 100 -1 -3777777777731 1 1 -1 -1 -1 -1 -1\n"
+			"3 9 -1 300 -1 -1 -1 4 100 -1 5 1 1 -1 -1 -1 -1 -1\n", 0));
+	assert_int_equal(tr->njobs, 3);
+	assert_int_equal(tr->jobs[0].status, -1);
+	assert_int_equal(tr->jobs[1].status, -1);
+	assert_int_equal(tr->jobs[2].status, 5);
+	fss_trace_free(tr);
+}
+
 /* Warnings: jobs dropped, and a replay asking more than the machine. */
 static void test_trace_warnings(void **state)
 {
@@ -314,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_no_header),
 		cmocka_unit_test(test_node_size),
+		cmocka_unit_test(test_status_range),
 		cmocka_unit_test(test_trace_warnings),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing),
