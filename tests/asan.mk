@@ -30,9 +30,11 @@ ASAN_LD_FLAGS = -fsanitize=address,undefined
 ASAN_TESTS = tests/asan/t-asan-runtime.sh $(CLUSTER_TESTS)
 # errors abort (a daemon's report is written before it dies); leak reports do
 # not change a process's exit status; umad2sim comes before the runtime
-# (linked) in `cluster fabric run`; tests/asan/asan.supp: not fabsched's
-ASAN_COMMON = verify_asan_link_order=0:abort_on_error=1:exitcode=0:suppressions=$(abs_top_srcdir)/tests/asan/asan.supp
-UBSAN_COMMON = print_stacktrace=1:halt_on_error=0
+# (linked) in `cluster fabric run`; tests/asan/asan.supp: not fabsched's;
+# report files named PREFIX.PROGRAM.PID (log_exe_name), so that two
+# programs of one PID (reused in a long run) do not meet
+ASAN_COMMON = verify_asan_link_order=0:abort_on_error=1:exitcode=0:log_exe_name=1:suppressions=$(abs_top_srcdir)/tests/asan/asan.supp
+UBSAN_COMMON = print_stacktrace=1:halt_on_error=0:log_exe_name=1
 
 asan-build:
 	@set -e; if [ ! -f '$(ASAN_BUILDDIR)/Makefile' ]; then \
@@ -49,7 +51,10 @@ asan-build:
 # Slurm's commands the harness and the tests run: wrappers that start the
 # release's command through its dynamic loader with the runtime preloaded
 # (ld.so --preload: no LD_PRELOAD in the environment, which srun and sbatch
-# would hand on to the job's tasks)
+# would hand on to the job's tasks), each run with report files of its own
+# name: with PREFIX.PID alone, a file left by another user's process of the
+# same PID earlier in the run cannot be opened (the reports directory is
+# sticky), and the sanitizer aborts the command.
 ASAN_SLURM_COMMANDS = sacct sacctmgr salloc sattach sbatch sbcast scancel \
 	scontrol scrontab scrun sdiag sinfo sprio squeue sreport srun sshare \
 	sstat strigger
@@ -63,7 +68,8 @@ check-asan: asan-build
 	for c in $(ASAN_SLURM_COMMANDS); do \
 	  [ -x "$$P/bin/$$c" ] || continue; \
 	  ld=`readelf -l "$$P/bin/$$c" | sed -n 's/.*program interpreter: \(.*\)]/\1/p'`; \
-	  printf '#!/bin/sh\nexec %s --preload %s %s "$$@"\n' "$$ld" "$$asan" "$$P/bin/$$c" > "$$W/$$c"; \
+	  printf '#!/bin/sh\nASAN_OPTIONS="log_path=%s/%s-$$(date +%%s%%N):%s"\nUBSAN_OPTIONS="log_path=%s/ubsan-%s-$$(date +%%s%%N):%s"\nexport ASAN_OPTIONS UBSAN_OPTIONS\nexec %s --preload %s %s "$$@"\n' \
+	    "$$R" "$$c" '$(ASAN_COMMON)' "$$R" "$$c" '$(UBSAN_COMMON)' "$$ld" "$$asan" "$$P/bin/$$c" > "$$W/$$c"; \
 	  chmod 0755 "$$W/$$c"; \
 	done; \
 	echo "check-asan: runtime $$asan, reports in $$R, Slurm's commands through $$W"; \

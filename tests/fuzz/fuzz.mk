@@ -66,6 +66,13 @@ tests_fuzz_fuzz_conf_smoke_SOURCES = \
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
+# the driver itself: a hanging input fails the run (test_driver.sh)
+check_PROGRAMS += tests/fuzz/fuzz_selftest
+tests_fuzz_fuzz_selftest_SOURCES = tests/fuzz/fuzz_selftest.c tests/fuzz/driver.c
+tests_fuzz_fuzz_selftest_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"selftest"'
+TESTS += tests/fuzz/test_driver.sh
+EXTRA_DIST += tests/fuzz/test_driver.sh
+
 # the job and environment values of root-run helpers and slurmctld
 # (fuzz_values.c; seeds in tests/fuzz/corpus/values)
 check_PROGRAMS += tests/fuzz/fuzz_values_smoke
