@@ -154,7 +154,6 @@ static void _domains_free(struct fse_ctl *c)
 	free(c->tasks_idle);
 	free(c->skip);
 	free(c->in);
-	c->conf = NULL;
 	c->model = NULL;
 	c->work = NULL;
 	c->topo = NULL;

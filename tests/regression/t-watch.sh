@@ -12,6 +12,9 @@
 #   - from 24.11 (topology/fabric chooses the nodes): scontrol show
 #     topology follows the new model within seconds, no reconfigure; a
 #     model file that fails validation is logged and the running one kept;
+#   - on every release, after the new model is swapped in, fabsched.conf's
+#     partition locality still holds: a 3-node job waits while no rack has
+#     3 free nodes, then runs in one rack;
 #   - the link back: the node resumed, the hand-drained one still drained;
 #   - a leaf switch cleared: its nodes drained and the leaf gone from the
 #     model; restored: resumed;
@@ -31,12 +34,14 @@
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
+# shellcheck source=fabsched-plugins.sh
+. "$SRC/tests/regression/fabsched-plugins.sh"
 
 cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 38
+tap_plan 40
 
 FABRIC="leaves=2,hosts=4,spines=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -47,7 +52,15 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 chmod 755 "$WORK"
 cl_stage_topology "$WORK/plugins"
-printf 'FabricModel=%s\nFabricWatchInterval=0:10\n' "$MODEL" > "$WORK/fabsched.conf"
+# 22.05: fabsched's placement is its select plugin's (topology/fabric serves
+# the switch table only); later releases place through topology/fabric
+if [ "$(fs_flavour)" = 22.05 ]; then
+	fs_stage_plugins "$WORK/plugins" && FABSCHED_CLUSTER_SELECT=$(fs_select_type) ||
+		tap_bail "fabsched's select plugin is not built"
+	export FABSCHED_CLUSTER_SELECT
+fi
+printf 'FabricModel=%s\nFabricWatchInterval=0:10\nPartitionName=batch Locality=rack LocalityWait=10:00\n' \
+	"$MODEL" > "$WORK/fabsched.conf"
 printf 'SlurmctldDebug=verbose\n' > "$WORK/extra.conf"
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
 # 24.11 and later: topology/fabric places jobs and serves show topology
@@ -153,7 +166,40 @@ else
 	done
 fi
 
-# 12-14: the links back
+# 12-13: the partition's locality on the new model (n003 gone: leaf01 is
+# n001, n002, n004; leaf02 n005, n007, n008, n006 drained by hand).  One
+# node of each rack taken: no rack has 3 free nodes.
+blk=$(cl_sbatch -N 2 -w n001,n005 --exclusive -t 5 -o /dev/null --wrap 'sleep 300')
+for _ in $(seq 1 40); do [ "$(cl_job_field "$blk" JobState)" = RUNNING ] && break; sleep 0.5; done
+id=$(cl_sbatch -N 3 --exclusive -t 2 -o /dev/null --wrap true)
+# the placement swaps the new model in (22.05: at a placement, once the
+# file is seen changed); then a later placement's note (its wait time
+# moves on) must still be the partition's rack wait
+job_comment() { scontrol show job "$1" | sed -n 's/.*SystemComment=\(.*\)$/\1/p'; }
+swapped=1
+for _ in $(seq 1 60); do
+	grep -q "select.*fabric model $MODEL changed: 6 nodes in 2 racks\|topology/fabric: fabric model $MODEL changed: 6 nodes" \
+		"$CTLD_LOG" && swapped=0 && break
+	sleep 0.5
+done
+c0=$(job_comment "$id") comment=$c0
+for _ in $(seq 1 60); do
+	comment=$(job_comment "$id")
+	[ "$comment" != "$c0" ] && grep -q 'Locality: waiting for one rack' <<<"$comment" && break
+	[ "$(cl_job_field "$id" JobState)" = PENDING ] || break
+	sleep 0.5
+done
+tap_ok "[ $swapped = 0 ] && [ '$(cl_job_field "$id" JobState)' = PENDING ] && [ '$comment' != '$c0' ] &&
+	grep -q 'Locality: waiting for one rack' <<<'$comment'" \
+	"after the model changed, Locality=rack of fabsched.conf still holds: job $id waits ($comment)" ||
+	tap_diag "$(scontrol show job "$id")" "$(grep 'fabric model' "$CTLD_LOG")"
+scancel "$blk"
+cl_wait_job "$id" 60
+nl=$(cl_job_field "$id" NodeList)
+r=$(for h in $(scontrol show hostnames "$nl"); do [ "${h#n00}" -le 4 ] && echo 1 || echo 2; done | sort -u | wc -l)
+tap_ok "[ '$CL_JOB_STATE' = COMPLETED ] && [ $r = 1 ]" "a rack free again: job $id ran in one ($nl)"
+
+# 14-16: the links back
 "$CL" fabric console 'ReLink "H-n003-mlx5_0"' && "$CL" fabric console 'ReLink "H-n006-mlx5_0"'
 watch
 st=$(node_field n003 State)
@@ -162,7 +208,7 @@ tap_ok "grep -q 'n003: links healthy again: resumed' '$WORK/watch.log' && ! grep
 tap_is "$(reason_of n006)" "disk check by admin" "n006 stays drained by its administrator"
 tap_ok "grep -q 'leaf01 port 3 (n003 mlx5_0): link up' '$WORK/watch.log'" "the link up logged"
 
-# 15-18: leaf02 cleared: its nodes drained (not n006), gone from the model
+# 17-20: leaf02 cleared: its nodes drained (not n006), gone from the model
 "$CL" fabric console 'Clear "S-leaf02"'
 watch
 tap_ok "grep -q '^.*leaf02: gone\$' '$WORK/watch.log'" "leaf02 cleared: 'leaf02: gone' logged"
@@ -186,7 +232,7 @@ for h in n005 n007 n008; do
 done
 tap_is "$n" 3 "leaf02 back: its 3 nodes resumed"
 
-# 22-25: n002's link trains at 1x (ibsim restarted with that link
+# 24-27: n002's link trains at 1x (ibsim restarted with that link
 # degraded): reported; the node drained only with DrainOnDegradedLink=yes
 "$CL" fabric stop >/dev/null 2>&1
 "$CL" --fabric "$FABRIC,degrade=leaf01:2" fabric start >/dev/null 2>&1
@@ -205,7 +251,7 @@ tap_ok "grep -q 'leaf01 port 2 (n002 mlx5_0): 1xHDR -> 4xHDR\$' '$WORK/watch.log
 	"the link back at 4x: n002 resumed"
 tap_ok "! node_field n002 State | grep -q DRAIN" "n002 in service: $(node_field n002 State)"
 
-# 26-30: port error counters (PerformanceSet) once a subnet manager gave
+# 28-32: port error counters (PerformanceSet) once a subnet manager gave
 # the ports LIDs: reported; drained only with DrainOnDegradedLink=yes;
 # resumed after a cycle within FabricErrorLimits (the default, 10 symbol
 # errors and 0 link downs per cycle)
@@ -239,12 +285,12 @@ else
 		"a cycle with 5 more symbol errors (within 10): n004 resumed ($(node_field n004 State))"
 fi
 
-# 31-32
+# 33-34
 tap_is "$(reason_of n006)" "disk check by admin" "n006 still the administrator's"
 cl_down
 tap_ok $? "cluster down"
 
-# 33-35: a dual-rail fabric (each node an HCA on each of two planes) whose
+# 35-37: a dual-rail fabric (each node an HCA on each of two planes) whose
 # leaf01 on both rails carries storage servers only; each rail dumped by
 # ibnetdiscover from a switch of its plane, one watch cycle over both dumps
 rails="--leaves 3 --hosts 4 --spines 1 --rails 2 --names oss01 oss02 oss03 oss04"
@@ -272,7 +318,7 @@ dual "$WORK/dual1.json" --compute-hca mlx5_1
 r=$(racks_of "$WORK/dual1.json")
 tap_is "$r" "leaf02-r1 leaf03-r1 " "--compute-hca mlx5_1: rail 1's leaves make the racks"
 
-# 36-38: the watch as a daemon through the simulated fabric, a cycle a second
+# 38-40: the watch as a daemon through the simulated fabric, a cycle a second
 rss_kib() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 # (with LIDs from an OpenSM sweep when there is opensm: rdma-core's loss is
 # per switch port with a LID)

@@ -497,19 +497,32 @@ static int _count(const char *hay, const char *needle)
  * is valid, kept when not; the file looked at every FSE_CTL_RECHECK s */
 static void test_refresh(void **state)
 {
+	static const uint8_t cand[NN] = { 1, 0, 0, 1, 0, 0 };
 	struct fse_ctl *c;
+	struct chooser ch = { 0 };
+	struct fse_job j;
+	struct fse_outcome o;
 	time_t t = 1000;
 
 	(void)state;
 	free(logged);
 	logged = NULL;
-	c = _ctl("");
+	c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
 	assert_int_equal(fse_ctl_refresh(c, t), 0);		/* same file */
 	_replace_model(NULL);
 	assert_int_equal(fse_ctl_refresh(c, t + 1), 0);	/* not looked at yet */
 	assert_int_equal(fse_ctl_refresh(c, t + 6), 1);
 	assert_non_null(strstr(logged, "changed: 6 nodes in 2 racks"));
 	assert_non_null(fse_ctl_model(c));
+	/* fabsched.conf is still in force on the new model: a two-node job
+	 * with one free node per rack waits for its partition's rack */
+	for (int i = 0; i < NN; i++)
+		fse_ctl_tasks(c, false)[i] = fse_ctl_tasks(c, true)[i] = 1;
+	j = _job(1, 2, cand);
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_false(o.started);
+	assert_true(o.waits);
+	assert_int_equal(ch.calls, 0);
 	_replace_model("{\"format\": \"fabsched-topology\"");
 	assert_int_equal(fse_ctl_refresh(c, t + 12), 0);
 	assert_int_equal(fse_ctl_refresh(c, t + 18), 0);
