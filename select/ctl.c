@@ -33,6 +33,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -53,6 +54,7 @@
 #define LOCALITY_ENV FS_ENV_LOCALITY "="
 #define LOCALITY_ENV_PROLOG FS_ENV_SPANK FS_ENV_LOCALITY "="
 #define SAVES_PER_SEC 4		/* state file writes per second, at most */
+#define STATS_EVERY 60		/* s between timing figures in the log */
 
 struct fse_ctl {
 	char *name;		/* log prefix */
@@ -73,8 +75,18 @@ struct fse_ctl {
 	struct fse_ledger *ledger;
 	char *state_file;	/* NULL: not kept */
 	bool ledger_loaded;
-	time_t save_sec;
-	int save_n;
+	/* the state file's writer: a thread of its own, so that the
+	 * scheduler's call does not wait for the file system (a create and a
+	 * rename take hundreds of microseconds); it writes the latest record
+	 * handed to it, at most SAVES_PER_SEC times a second */
+	struct {
+		pthread_mutex_t lock;
+		pthread_cond_t cond;
+		pthread_t thread;
+		bool running, stop;
+		char *path, *buf;	/* the next write; NULL: none */
+		size_t len;
+	} sv;
 	time_t commit_sec;
 	char take_back[FS_MSG_SIZE];
 	char note[FS_MSG_SIZE];
@@ -82,6 +94,7 @@ struct fse_ctl {
 	 * _question) */
 	uint32_t failed_job, failed_pass;
 	struct fse_ctl_stats st;
+	time_t stats_sec;	/* the timing figures last logged */
 	/* the model file, watched for changes (fse_ctl_refresh) */
 	char *model_path;
 	const char **names;	/* [nnodes_names] the scheduler's nodes, copied */
@@ -93,6 +106,7 @@ struct fse_ctl {
 
 static void _log(const struct fse_ctl *c, enum fse_log level,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void _saver_stop(struct fse_ctl *c);
 
 static void _log(const struct fse_ctl *c, enum fse_log level,
 		 const char *fmt, ...)
@@ -135,6 +149,8 @@ struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 	c->log = log;
 	c->log_arg = log_arg;
 	c->log_most = FSE_LOG_DEBUG;
+	pthread_mutex_init(&c->sv.lock, NULL);
+	pthread_cond_init(&c->sv.cond, NULL);
 	return c;
 }
 
@@ -234,6 +250,9 @@ void fse_ctl_free(struct fse_ctl *c)
 	if (!c)
 		return;
 	fse_ctl_unload(c);
+	_saver_stop(c);
+	pthread_mutex_destroy(&c->sv.lock);
+	pthread_cond_destroy(&c->sv.cond);
 	fse_ledger_free(c->ledger);
 	free(c->state_file);
 	free(c->name);
@@ -367,45 +386,156 @@ static void _state_load(struct fse_ctl *c)
 	fclose(f);
 }
 
-/* Through a temporary file and rename, so that a crash leaves the old
- * record or the new one. */
-static void _state_save(struct fse_ctl *c)
+/* Write @buf to @path through a temporary file and rename, so that a
+ * crash leaves the old record or the new one. */
+static void _write_file(const struct fse_ctl *c, const char *path,
+			const char *buf, size_t len)
 {
 	char tmp[FS_MSG_SIZE];
 	FILE *f;
 	int rc;
 
-	if (!c->state_file || !fse_ledger_nparts(c->ledger))
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", c->state_file);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	if (!(f = fopen(tmp, "we"))) {
 		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved", tmp,
 		     strerror(errno));
 		return;
 	}
-	rc = fse_ledger_write(c->ledger, f);
-	if (fclose(f) || rc || rename(tmp, c->state_file)) {
+	rc = fwrite(buf, 1, len, f) != len;
+	if (fclose(f) || rc || rename(tmp, path)) {
 		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved",
-		     c->state_file, strerror(errno));
+		     path, strerror(errno));
 		unlink(tmp);
 	}
 }
 
-/* In the scheduling path: at most a few writes a second (a backfill cycle
- * decides for hundreds of jobs); the next call after that writes. */
+/* The ledger as the state file's text, in *@buf (the caller frees it).
+ * RET 0, or -1 when there is nothing to keep or no memory. */
+static int _record(struct fse_ctl *c, char **buf, size_t *len)
+{
+	FILE *f;
+	int rc;
+
+	*buf = NULL;
+	if (!c->state_file || !fse_ledger_nparts(c->ledger) ||
+	    !(f = open_memstream(buf, len)))
+		return -1;
+	rc = fse_ledger_write(c->ledger, f);
+	if (fclose(f) || rc) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void *_saver(void *arg)
+{
+	struct fse_ctl *c = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&c->sv.lock);
+	for (;;) {
+		char *path, *buf;
+		size_t len;
+
+		while (!c->sv.buf && !c->sv.stop)
+			pthread_cond_wait(&c->sv.cond, &c->sv.lock);
+		if (!c->sv.buf)
+			break;	/* stopped, nothing left to write */
+		path = c->sv.path;
+		buf = c->sv.buf;
+		len = c->sv.len;
+		c->sv.path = c->sv.buf = NULL;
+		pthread_mutex_unlock(&c->sv.lock);
+		_write_file(c, path, buf, len);
+		free(path);
+		free(buf);
+		pthread_mutex_lock(&c->sv.lock);
+		/* a pause before the next write, unless told to stop */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 1000000000L / SAVES_PER_SEC;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		while (!c->sv.stop &&
+		       pthread_cond_timedwait(&c->sv.cond, &c->sv.lock,
+					      &until) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&c->sv.lock);
+	return NULL;
+}
+
+/* Stop the writer once it has written what it was handed. */
+static void _saver_stop(struct fse_ctl *c)
+{
+	bool running;
+
+	pthread_mutex_lock(&c->sv.lock);
+	running = c->sv.running;
+	c->sv.stop = true;
+	pthread_cond_broadcast(&c->sv.cond);
+	pthread_mutex_unlock(&c->sv.lock);
+	if (running)
+		pthread_join(c->sv.thread, NULL);
+	/* never started, or could not be: what it was handed */
+	if (c->sv.buf)
+		_write_file(c, c->sv.path, c->sv.buf, c->sv.len);
+	free(c->sv.path);
+	free(c->sv.buf);
+	c->sv.path = c->sv.buf = NULL;
+	c->sv.running = c->sv.stop = false;
+}
+
+/* Now, in the caller's thread (after what the writer holds). */
+static void _state_save(struct fse_ctl *c)
+{
+	char *buf;
+	size_t len;
+
+	_saver_stop(c);
+	if (_record(c, &buf, &len))
+		return;
+	_write_file(c, c->state_file, buf, len);
+	free(buf);
+}
+
+/* In the scheduling path: the record is handed to the writer thread (the
+ * latest replaces one not yet written).  Without the thread, written
+ * here. */
 static void _state_save_soon(struct fse_ctl *c)
 {
-	time_t now = time(NULL);
+	char *buf, *path;
+	size_t len;
 
-	if (!fse_ledger_dirty(c->ledger))
+	if (!fse_ledger_dirty(c->ledger) || _record(c, &buf, &len))
 		return;
-	if (now != c->save_sec) {
-		c->save_sec = now;
-		c->save_n = 0;
+	if (!(path = strdup(c->state_file))) {
+		free(buf);
+		return;
 	}
-	if (c->save_n < SAVES_PER_SEC) {
-		c->save_n++;
-		_state_save(c);
+	pthread_mutex_lock(&c->sv.lock);
+	free(c->sv.path);
+	free(c->sv.buf);
+	c->sv.path = path;
+	c->sv.buf = buf;
+	c->sv.len = len;
+	if (!c->sv.running &&
+	    !pthread_create(&c->sv.thread, NULL, _saver, c))
+		c->sv.running = true;
+	if (c->sv.running) {
+		pthread_cond_signal(&c->sv.cond);
+		buf = path = NULL;
+	} else {
+		c->sv.path = c->sv.buf = NULL;
+	}
+	pthread_mutex_unlock(&c->sv.lock);
+	if (buf) {
+		_write_file(c, path, buf, len);
+		free(path);
+		free(buf);
 	}
 }
 
@@ -739,6 +869,25 @@ static void _wait_over(struct fse_ctl *c, const struct fse_job *j,
 	}
 }
 
+/* The timing figures since the start, at @level. */
+static void _stats_log(const struct fse_ctl *c, enum fse_log level)
+{
+	const struct fse_ctl_stats *s = &c->st;
+
+	if (s->calls)
+		_log(c, level, "%" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
+		     s->calls, s->started, s->waits, s->relaxed,
+		     s->hook_us / s->calls, s->hook_us_max,
+		     s->backend_us / s->calls);
+	for (int k = 0; k < 2; k++)
+		if (s->calls_by[k])
+			_log(c, level, "%s: %" PRIu64 " placement decisions: fabsched %.1f us, backend %.1f us on average; fabsched %.3f s in all",
+			     k ? "plans (backfill)" : "starts now (main scheduler)",
+			     s->calls_by[k], s->hook_us_by[k] / s->calls_by[k],
+			     s->backend_us_by[k] / s->calls_by[k],
+			     s->hook_us_by[k] / 1e6);
+}
+
 bool fse_job_applies(bool switches, bool switches_as_racks, bool pinned)
 {
 	return !pinned && (!switches || switches_as_racks);
@@ -813,29 +962,39 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 		_unplaced(&r, o);
 	_state_save_soon(c);
 
-	hook = _now_us() - t0 - r.backend_us;
+	hook = _now_us() - t0 - r.backend_us + (j->prep_us > 0 ? j->prep_us : 0);
 	c->st.hook_us += hook;
 	if (hook > c->st.hook_us_max)
 		c->st.hook_us_max = hook;
 	c->st.backend_us += r.backend_us;
+	c->st.calls_by[j->plan]++;
+	c->st.hook_us_by[j->plan] += hook;
+	c->st.backend_us_by[j->plan] += r.backend_us;
 	_log(c, FSE_LOG_DEBUG, "%s: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64 " calls, max %.0f us",
 	     j->label, o->started ? "started" : "not now", hook, r.backend_us,
 	     r.tries, c->st.hook_us / c->st.calls, c->st.calls,
 	     c->st.hook_us_max);
+	/* the figures so far, at most once a minute (slurmctld may never
+	 * call fse_ctl_finish: 22.05 does not unload its select plugin) */
+	if (c->log_most >= FSE_LOG_INFO) {
+		time_t now = time(NULL);
+
+		if (!c->stats_sec)
+			c->stats_sec = now;
+		else if (now - c->stats_sec >= STATS_EVERY) {
+			c->stats_sec = now;
+			_stats_log(c, FSE_LOG_INFO);
+		}
+	}
 	return 0;
 }
 
 void fse_ctl_finish(struct fse_ctl *c)
 {
-	const struct fse_ctl_stats *s = &c->st;
-
+	_saver_stop(c);	/* what it holds is written */
 	if (fse_ledger_dirty(c->ledger))
 		_state_save(c);
-	if (s->calls)
-		_log(c, FSE_LOG_INFO, "%" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
-		     s->calls, s->started, s->waits, s->relaxed,
-		     s->hook_us / s->calls, s->hook_us_max,
-		     s->backend_us / s->calls);
+	_stats_log(c, FSE_LOG_INFO);
 	for (int i = 0; i < fse_ledger_nparts(c->ledger); i++) {
 		const char *name = fse_ledger_part_name(c->ledger, i);
 		unsigned n = 0;

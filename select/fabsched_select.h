@@ -508,6 +508,9 @@ struct fse_job {
 	const uint8_t *cand;	/* [nnodes] candidates */
 	const uint8_t *idle;	/* [nnodes] nodes without jobs, tried first;
 				   NULL: not known */
+	double prep_us;		/* the caller's time turning its records into
+				   this and fse_ctl_tasks (counted as
+				   fabsched's in the timing figures) */
 };
 
 /* The caller's node choice among the candidates with in[i] != 0 (those of
@@ -553,6 +556,10 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try,
 struct fse_ctl_stats {
 	uint64_t calls, started, waits, relaxed;
 	double hook_us, hook_us_max, backend_us;
+	/* the same, split by the scheduler's kind of call: [0] a start now
+	 * (the main scheduler), [1] a plan (backfill) */
+	uint64_t calls_by[2];
+	double hook_us_by[2], backend_us_by[2];
 };
 const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
 

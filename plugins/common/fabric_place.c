@@ -229,6 +229,7 @@ int fabric_place(const struct fabric_ask *ask)
 	struct fse_outcome o;
 	struct fse_shape shape;
 	time_t now = time(NULL), since;
+	struct timespec t0, t1;
 	uint8_t *idle = NULL;
 	char *label;
 
@@ -238,6 +239,7 @@ int fabric_place(const struct fabric_ask *ask)
 		_try(NULL, &t);
 		return t.rc;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	label = xstrdup_printf("%pJ", job_ptr);
 	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false),
 			 fse_ctl_tasks(fab.ctl, true));
@@ -265,6 +267,9 @@ int fabric_place(const struct fabric_ask *ask)
 		.plan = job_ptr->bit_flags & BACKFILL_TEST,
 		.cand = fab.cand, .idle = idle,
 	};
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	j.prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 +
+		(t1.tv_nsec - t0.tv_nsec) / 1e3;
 	if (ask->switches_as_racks && job_ptr->req_switch &&
 	    job_ptr->req_switch != NO_VAL) {
 		j.switches = true;

@@ -25,6 +25,10 @@
 # nodes or more that fit a rack the share that got one.  Then fabsched's cycle times over
 # stock's.  The harness's own start time and memory are printed too.
 # Figures, not a pass/fail test: the machine is shared, compare the ratios.
+# A window's cycle means hang on a few long cycles, so BENCH_ROUNDS=N runs
+# the setups in turn N times and prints each round and each figure's
+# median.  With fabsched, its own time per placement and the backend's
+# (cons_tres's node choice), as slurmctld logs them once a minute.
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
 # its hottest functions to perf-SETUP.txt in the work directory
 # (BENCH_PERF=dwarf: with DWARF call graphs, for perf report --children).
@@ -44,6 +48,8 @@ ARRAY=${BENCH_ARRAY:-100}
 WINDOW=${BENCH_WINDOW:-120}
 WAIT=${BENCH_WAIT:-10:00}
 WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
+ROUNDS=${BENCH_ROUNDS:-1}
+case $ROUNDS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_ROUNDS=$ROUNDS: expected a whole number of rounds, 1 or more" >&2; exit 2 ;; esac
 LEAVES=$(( (NODES + HOSTS - 1) / HOSTS ))
 SPINES=$(( LEAVES / 4 > 1 ? LEAVES / 4 : 1 ))
 FAB=$FABSCHED_BUILDDIR/cli/fabsched
@@ -113,13 +119,18 @@ one_rack_share() {
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
-declare -A ROW
-run_setup() {	# run_setup NAME
-	local name=$1 t0 pid c0 c1 up mem=0 p started0 started1 cyc pm pc extra=$WORK/extra-$1.conf
+declare -A FIG SHARE HOOK
+run_setup() {	# run_setup NAME ROUND
+	local name=$1 round=$2 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
+	local tag=""
+	[ "$ROUNDS" -gt 1 ] && tag=-$round
 	cl_down >/dev/null 2>&1
 	unset FABSCHED_CLUSTER_PLUGIN_DIR FABSCHED_CLUSTER_PLUGSTACK FABSCHED_CLUSTER_ETC_FILES \
 		FABSCHED_CLUSTER_TOPOLOGY_CONF FABSCHED_CLUSTER_GRES_TYPES
-	printf 'SlurmctldDebug=error\nSlurmdDebug=error\n' > "$extra"	# the logs of 128 nodes stay small
+	# the logs of 128 nodes stay small; slurmctld's at info, where
+	# fabsched logs its timing figures once a minute (the same level in
+	# every setup, and the usual one)
+	printf 'SlurmctldDebug=info\nSlurmdDebug=error\n' > "$extra"
 	case $name in
 	stock*)
 		export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
@@ -135,7 +146,7 @@ run_setup() {	# run_setup NAME
 	esac
 	export FABSCHED_CLUSTER_EXTRA_CONF=$extra
 	cl_up --nodes "$NODES" --prefix n --timeout 600 --fabric "leaves=$LEAVES,hosts=$HOSTS,spines=$SPINES" \
-		>"$WORK/up-$name.log" 2>&1 || { echo "bench-ctld: $name: the cluster did not come up (see $WORK/up-$name.log)"; return 1; }
+		>"$WORK/up-$name$tag.log" 2>&1 || { echo "bench-ctld: $name: the cluster did not come up (see $WORK/up-$name$tag.log)"; return 1; }
 	up=$CL_UP_SECONDS
 	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null) $(ctld_pid); do
 		mem=$((mem + $(rss_mib "$p" || echo 0)))
@@ -150,37 +161,40 @@ run_setup() {	# run_setup NAME
 		# where slurmctld spends its time in the window (BENCH_PERF=1)
 		local how=(-F 499 -g)
 		[ "$BENCH_PERF" = dwarf ] && how=(-F 99 --call-graph dwarf,16384)
-		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$WORK/perf-$name.data" \
+		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$WORK/perf-$name$tag.data" \
 			-- sleep "$WINDOW" >/dev/null 2>&1
-		perf report -i "$WORK/perf-$name.data" --stdio --no-children -g none --sort dso,symbol \
-			2>/dev/null | grep -E '^ +[0-9]' | head -40 > "$WORK/perf-$name.txt"
-		echo "bench-ctld: $name: slurmctld's profile in $WORK/perf-$name.txt" >&2
+		perf report -i "$WORK/perf-$name$tag.data" --stdio --no-children -g none --sort dso,symbol \
+			2>/dev/null | grep -E '^ +[0-9]' | head -40 > "$WORK/perf-$name$tag.txt"
+		echo "bench-ctld: $name: slurmctld's profile in $WORK/perf-$name$tag.txt" >&2
 	else
 		sleep "$WINDOW"
 	fi
 	c1=$(cpu_ticks "$pid")
-	cyc=$(sdiag_cycles "$name")
+	cyc=$(sdiag_cycles "$name$tag")
 	started1=$(not_pending)
 	local el
 	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 	read -r mm mx bm bx md bd js bs mc <<<"$cyc"
-	ROW[$name]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
+	# the round's figures (see FIELDS); per job started: the main cycles'
+	# time over the jobs they started, and slurmctld's CPU time over every
+	# start (the cycle means depend on how many jobs each cycle starts,
+	# which differs between setups)
+	FIG[$name#$round]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
 		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
-		'BEGIN { printf "%8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6d %8.1f", mm / 1000, mx / 1000, bm / 1000, bx / 1000,
-			md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el }')
-	# per job started: the main cycles' time over the jobs they started,
-	# and slurmctld's CPU time over every start (the cycle means depend on
-	# how many jobs each cycle starts, which differs between setups)
-	ROW[$name:per]=$(awk -v js="$js" -v bs="$bs" -v mm="$mm" -v mc="$mc" -v c="$((c1 - c0))" \
-		-v tick="$TICK" -v s="$((started1 - started0))" 'BEGIN {
-		printf "%s %s", (js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0 }')
-	read -r pm pc <<<"${ROW[$name:per]}"
-	ROW[$name:started]=$(printf '%d started (%d by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started' \
-		"$js" "$bs" "$pm" "$pc")
-	ROW[$name]="${ROW[$name]}   $(one_rack_share)"
-	ROW[$name:cyc]=$cyc
-	echo "bench-ctld: $name: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
+		-v js="$js" -v bs="$bs" -v mc="$mc" 'BEGIN {
+		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d\n", mm / 1000, mx / 1000, bm / 1000,
+			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
+			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs }')
+	SHARE[$name#$round]=$(one_rack_share)
+	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
 	cl_down >/dev/null 2>&1
+	# fabsched's own time per placement, split from the backend's (its
+	# node choice: cons_tres), as slurmctld last logged it (over its whole
+	# run: from the queue's submission on)
+	case $name in fabsched*)
+		HOOK[$name#$round]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans)/\1/p' \
+			"$D/ctld/slurmctld.log" 2>/dev/null | tac | awk '!seen[$1]++' | tac) ;;
+	esac
 }
 
 # the fabric, once: discovered from the simulated fabric into fabsched's
@@ -194,33 +208,88 @@ cl_up --nodes "$NODES" --prefix n --timeout 600 --fabric "leaves=$LEAVES,hosts=$
 cl_down >/dev/null 2>&1
 load_racks "$WORK/topology.conf"
 
-for s in $WHICH; do run_setup "$s"; done
+for ((r = 1; r <= ROUNDS; r++)); do
+	for s in $WHICH; do run_setup "$s" "$r"; done
+done
+
+# FIELDS of a round (FIG): main ms, max, bf ms, max, main us/job, bf
+# us/job, ctld CPU %, RSS MiB, starts/min, main cycles ms per job they
+# started, ctld CPU ms per job started, jobs started, by backfill.  With
+# several rounds, a setup's row is each field's median over them.
+median_figs() {	# median_figs SETUP: each field's median over the rounds
+	local r
+	for ((r = 1; r <= ROUNDS; r++)); do [ -n "${FIG[$1#$r]:-}" ] && echo "${FIG[$1#$r]}"; done |
+		awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF }
+		END { if (!NR) exit
+			for (i = 1; i <= nf; i++) {
+				n = 0; for (k = 1; k <= NR; k++) a[++n] = v[i, k]
+				for (x = 2; x <= n; x++) for (y = x; y > 1 && a[y - 1] > a[y]; y--) { t = a[y]; a[y] = a[y - 1]; a[y - 1] = t }
+				m = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+				printf "%s%s", m, (i < nf) ? " " : "\n" } }'
+}
+share_sum() {	# share_sum SETUP: "N% of M" over the rounds
+	local r
+	for ((r = 1; r <= ROUNDS; r++)); do echo "${SHARE[$1#$r]:--}"; done |
+		awk '$2 == "of" { g += $1 * $3 / 100; f += $3 } END { if (f) printf "%.0f%% of %d", 100 * g / f, f; else print "-" }'
+}
+row() {	# row LABEL FIGS SHARE
+	read -r mm mx bm bx mj bj cpu rss spm _ <<<"$2"
+	printf '%-14s %8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6d %8.1f   %s\n' "$1" "$mm" "$mx" "$bm" "$bx" \
+		"$mj" "$bj" "$cpu" "$rss" "$spm" "$3"
+}
+declare -A MED
+for s in $WHICH; do MED[$s]=$(median_figs "$s"); done
 rel=$(sed -n 's/^SLURM_INSTALLED_VERSION = //p' "$FABSCHED_BUILDDIR/Makefile")
 echo
-echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s"
+rounds=""
+[ "$ROUNDS" -gt 1 ] && rounds=", $ROUNDS rounds (the setups in turn); a setup's own row: each figure's median"
+echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s$rounds"
 echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tried per cycle)"
 printf '%-14s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
 	"main us/job" "bf us/job" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
-for s in $WHICH; do printf '%-14s %s\n' "$s" "${ROW[$s]:-(did not run)}"; done
-for s in $WHICH; do [ -n "${ROW[$s:started]:-}" ] && echo "$s: sdiag: ${ROW[$s:started]}"; done
+for s in $WHICH; do
+	if [ "$ROUNDS" -gt 1 ]; then
+		for ((r = 1; r <= ROUNDS; r++)); do
+			[ -n "${FIG[$s#$r]:-}" ] && row "$s #$r" "${FIG[$s#$r]}" "${SHARE[$s#$r]}"
+		done
+	fi
+	if [ -n "${MED[$s]}" ]; then row "$s" "${MED[$s]}" "$(share_sum "$s")"; else printf '%-14s (did not run)\n' "$s"; fi
+done
+for s in $WHICH; do
+	[ -n "${MED[$s]}" ] || continue
+	read -r _ _ _ _ _ _ _ _ _ pm pc js bs <<<"${MED[$s]}"
+	printf '%s: sdiag: %.0f started (%.0f by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started\n' \
+		"$s" "$js" "$bs" "$pm" "$pc"
+done
+for s in $WHICH; do
+	for ((r = 1; r <= ROUNDS; r++)); do
+		[ -n "${HOOK[$s#$r]:-}" ] || continue
+		while read -r l; do echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): placement time, $l"; done <<<"${HOOK[$s#$r]}"
+	done
+done
+ratios() {	# ratios F BASE FIGS-F FIGS-BASE LABEL
+	read -r fm _ fb _ fmj fbj _ _ _ fpm fpc _ <<<"$3"
+	read -r sm _ sb _ smj sbj _ _ _ spm spc _ <<<"$4"
+	awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v fmj="$fmj" -v smj="$smj" -v fbj="$fbj" -v sbj="$sbj" \
+		-v fpm="$fpm" -v spm="$spm" -v fpc="$fpc" -v spc="$spc" -v l="$1 / $2$5" 'BEGIN {
+		printf "%s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x); per job started: main cycles %.2fx, slurmctld CPU %.2fx\n", l,
+			sm ? fm / sm : 0, sb ? fb / sb : 0, smj ? fmj / smj : 0, sbj ? fbj / sbj : 0,
+			spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
+}
 for f in fabsched fabsched+gres; do
-	[ -n "${ROW[$f:cyc]:-}" ] || continue
-	read -r fm _ fb _ fmd fbd _ <<<"${ROW[$f:cyc]}"
+	[ -n "${MED[$f]:-}" ] || continue
 	bases="stock stock+sw"
 	[ "$f" = fabsched+gres ] && bases=stock+gres
 	for base in $bases; do
-		[ -n "${ROW[$base:cyc]:-}" ] || continue
-		read -r sm _ sb _ smd sbd _ <<<"${ROW[$base:cyc]}"
-		awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v b="$base" -v f="$f" \
-			-v fmd="$fmd" -v smd="$smd" -v fbd="$fbd" -v sbd="$sbd" 'BEGIN {
-			printf "%s / %s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x)\n", f, b,
-				sm ? fm / sm : 0, sb ? fb / sb : 0,
-				(sm && fmd && smd) ? (fm / fmd) / (sm / smd) : 0,
-				(sb && fbd && sbd) ? (fb / fbd) / (sb / sbd) : 0 }'
-		read -r fpm fpc <<<"${ROW[$f:per]}"
-		read -r spm spc <<<"${ROW[$base:per]}"
-		awk -v fpm="$fpm" -v fpc="$fpc" -v spm="$spm" -v spc="$spc" -v b="$base" -v f="$f" 'BEGIN {
-			printf "%s / %s per job started: main cycles %.2fx, slurmctld CPU %.2fx\n", f, b,
-				spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
+		[ -n "${MED[$base]:-}" ] || continue
+		if [ "$ROUNDS" -gt 1 ]; then
+			for ((r = 1; r <= ROUNDS; r++)); do
+				[ -n "${FIG[$f#$r]:-}" ] && [ -n "${FIG[$base#$r]:-}" ] &&
+					ratios "$f" "$base" "${FIG[$f#$r]}" "${FIG[$base#$r]}" " (round $r)"
+			done
+			ratios "$f" "$base" "${MED[$f]}" "${MED[$base]}" " (medians)"
+		else
+			ratios "$f" "$base" "${MED[$f]}" "${MED[$base]}" ""
+		fi
 	done
 done

@@ -493,6 +493,92 @@ static int _count(const char *hay, const char *needle)
 	return n;
 }
 
+/* The state file is written by a thread of its own: it appears without
+ * fse_ctl_finish, and after many placements in a row (more than it writes
+ * a second) finish leaves the last record. */
+static void _slurp(char *buf, size_t size)
+{
+	FILE *f = fopen(state_path, "r");
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+static void test_saver(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	struct fse_ctl *c;
+	struct chooser ch = { 0 };
+	struct fse_job j;
+	struct fse_outcome o;
+	char buf[512], want[64];
+	int waited;
+
+	(void)state;
+	unlink(state_path);
+	c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
+	j = _job(1, 2, all);
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	for (waited = 0; waited < 100; waited++) {	/* 5 s at most */
+		_slurp(buf, sizeof(buf));
+		if (strstr(buf, "share batch 1\n"))
+			break;
+		usleep(50000);
+	}
+	assert_non_null(strstr(buf, "share batch 1\n"));
+	for (int k = 2; k <= 30; k++) {
+		j = _job(k, 2, all);
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	}
+	fse_ctl_finish(c);
+	_slurp(buf, sizeof(buf));
+	snprintf(want, sizeof(want), "share batch %.30s\n",
+		 "111111111111111111111111111111");
+	assert_non_null(strstr(buf, want));
+	fse_ctl_free(c);
+	unlink(state_path);
+}
+
+/* the timing figures: split by kind of call (a start now, a plan), the
+ * caller's preparation counted as fabsched's, logged at finish */
+static void test_stats(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(1, 2, all);
+	const struct fse_ctl_stats *s = fse_ctl_stats(c);
+	struct fse_outcome o;
+
+	(void)state;
+	j.prep_us = 5e6;	/* 5 s: more than the call itself takes */
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	j = _job(2, 2, all);
+	j.plan = true;
+	j.final = false;
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_int_equal(s->calls, 2);
+	assert_int_equal(s->calls_by[0], 1);
+	assert_int_equal(s->calls_by[1], 1);
+	assert_true(s->hook_us_by[0] >= 5e6);
+	assert_true(s->hook_us_by[1] < 5e6);
+	assert_true(s->hook_us == s->hook_us_by[0] + s->hook_us_by[1]);
+	assert_true(s->backend_us == s->backend_us_by[0] + s->backend_us_by[1]);
+	free(logged);
+	logged = NULL;
+	fse_ctl_finish(c);
+	assert_non_null(logged);
+	assert_non_null(strstr(logged, "starts now (main scheduler): 1 placement decisions: fabsched 5"));
+	assert_non_null(strstr(logged, "plans (backfill): 1 placement decisions"));
+	fse_ctl_free(c);
+}
+
 /* a model file replaced under a running controller: swapped in when it
  * is valid, kept when not; the file looked at every FSE_CTL_RECHECK s */
 static void test_refresh(void **state)
@@ -546,6 +632,8 @@ int main(void)
 		cmocka_unit_test(test_state_dir),
 		cmocka_unit_test(test_bad_setup),
 		cmocka_unit_test(test_refresh),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_saver),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
