@@ -439,20 +439,10 @@ static void *_saver(void *arg)
 		char *path, *buf;
 		size_t len;
 
-		while (!c->sv.buf && !c->sv.stop)
-			pthread_cond_wait(&c->sv.cond, &c->sv.lock);
-		if (!c->sv.buf)
-			break;	/* stopped, nothing left to write */
-		path = c->sv.path;
-		buf = c->sv.buf;
-		len = c->sv.len;
-		c->sv.path = c->sv.buf = NULL;
-		pthread_mutex_unlock(&c->sv.lock);
-		_write_file(c, path, buf, len);
-		free(path);
-		free(buf);
-		pthread_mutex_lock(&c->sv.lock);
-		/* a pause before the next write, unless told to stop */
+		/* every 1/SAVES_PER_SEC s, or at once when told to stop: the
+		 * scheduler's call never wakes this thread (a thread woken
+		 * there would take the scheduler's CPU while it holds
+		 * slurmctld's locks) */
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 1000000000L / SAVES_PER_SEC;
 		if (until.tv_nsec >= 1000000000L) {
@@ -463,6 +453,20 @@ static void *_saver(void *arg)
 		       pthread_cond_timedwait(&c->sv.cond, &c->sv.lock,
 					      &until) != ETIMEDOUT)
 			;
+		if (!c->sv.buf) {
+			if (c->sv.stop)
+				break;	/* nothing left to write */
+			continue;
+		}
+		path = c->sv.path;
+		buf = c->sv.buf;
+		len = c->sv.len;
+		c->sv.path = c->sv.buf = NULL;
+		pthread_mutex_unlock(&c->sv.lock);
+		_write_file(c, path, buf, len);
+		free(path);
+		free(buf);
+		pthread_mutex_lock(&c->sv.lock);
 	}
 	pthread_mutex_unlock(&c->sv.lock);
 	return NULL;
@@ -526,8 +530,7 @@ static void _state_save_soon(struct fse_ctl *c)
 	    !pthread_create(&c->sv.thread, NULL, _saver, c))
 		c->sv.running = true;
 	if (c->sv.running) {
-		pthread_cond_signal(&c->sv.cond);
-		buf = path = NULL;
+		buf = path = NULL;	/* the writer takes it at its next turn */
 	} else {
 		c->sv.path = c->sv.buf = NULL;
 	}
