@@ -234,7 +234,7 @@ share_sum() {	# share_sum SETUP: "N% of M" over the rounds
 }
 row() {	# row LABEL FIGS SHARE
 	read -r mm mx bm bx mj bj cpu rss spm _ <<<"$2"
-	printf '%-14s %8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6d %8.1f   %s\n' "$1" "$mm" "$mx" "$bm" "$bx" \
+	printf '%-14s %8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6.0f %8.1f   %s\n' "$1" "$mm" "$mx" "$bm" "$bx" \
 		"$mj" "$bj" "$cpu" "$rss" "$spm" "$3"
 }
 declare -A MED
