@@ -137,6 +137,7 @@ static double _now_us(void)
 struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 {
 	struct fse_ctl *c = calloc(1, sizeof(*c));
+	pthread_condattr_t ca;
 
 	if (!c)
 		return NULL;
@@ -150,7 +151,12 @@ struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 	c->log_arg = log_arg;
 	c->log_most = FSE_LOG_DEBUG;
 	pthread_mutex_init(&c->sv.lock, NULL);
-	pthread_cond_init(&c->sv.cond, NULL);
+	/* the writer's pause is timed on the monotonic clock: a wall clock
+	 * stepped back must not hold the record back */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->sv.cond, &ca);
+	pthread_condattr_destroy(&ca);
 	return c;
 }
 
@@ -443,7 +449,7 @@ static void *_saver(void *arg)
 		 * scheduler's call never wakes this thread (a thread woken
 		 * there would take the scheduler's CPU while it holds
 		 * slurmctld's locks) */
-		clock_gettime(CLOCK_REALTIME, &until);
+		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_nsec += 1000000000L / SAVES_PER_SEC;
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
