@@ -29,6 +29,8 @@
 # the setups in turn N times and prints each round and each figure's
 # median.  With fabsched, its own time per placement and the backend's
 # (cons_tres's node choice), as slurmctld logs them once a minute.
+# BENCH_SPANK=no leaves fabsched's SPANK plugin off the nodes (its work in
+# slurmstepd shares this machine's CPUs with slurmctld).
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
 # its hottest functions to perf-SETUP.txt in the work directory
 # (BENCH_PERF=dwarf: with DWARF call graphs, for perf report --children).
@@ -86,6 +88,35 @@ sdiag_cycles() {	# sdiag_cycles SETUP
 			cycles["main"] + 0 }' "$WORK/sdiag-$1.txt"
 }
 not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
+# nodes started in the window [T0, T1] by the main scheduler and by
+# backfill, from slurmctld's log (its info lines for each start): "MAIN BF"
+started_nodes() {	# started_nodes T0 T1
+	awk -v t0="$1" -v t1="$2" '
+		function ep(s) { sub(/\..*/, "", s); gsub(/[-T:]/, " ", s); return mktime(s) }
+		function count(l,   n, k, i, r, a) {	# n[1-3,5] or n7
+			if (l !~ /\[/) return 1
+			sub(/^[^[]*\[/, "", l); sub(/\].*/, "", l)
+			k = split(l, r, ","); n = 0
+			for (i = 1; i <= k; i++) {
+				if (split(r[i], a, "-") == 2) n += a[2] - a[1] + 1; else n++ }
+			return n }
+		{ t = ep(substr($1, 2)) }
+		t < t0 || t > t1 { next }
+		/ sched: Allocate JobId=/ { for (i = 1; i <= NF; i++) if ($i ~ /^NodeList=/) m += count(substr($i, 10)) }
+		/ sched\/backfill: _start_job: Started JobId=/ { b += count($NF) }
+		END { printf "%d %d\n", m, b }' "$D/ctld/slurmctld.log" 2>/dev/null
+}
+# the share of the nodes' time in the window [T0, T1] (epoch seconds) that
+# jobs held: a setup that starts fewer, larger jobs may use the nodes as well
+node_use() {	# node_use T0 T1
+	squeue -h -t all -o '%D|%S|%e|%T' 2>/dev/null | awk -F'|' -v t0="$1" -v t1="$2" -v n="$NODES" '
+		function ep(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
+		$4 != "PENDING" && $2 ~ /^[0-9]/ {
+			s = ep($2); e = ($3 ~ /^[0-9]/) ? ep($3) : t1
+			if (s < t0) s = t0; if (e > t1) e = t1
+			if (e > s) busy += $1 * (e - s) }
+		END { printf "%.1f", (t1 > t0) ? 100 * busy / (n * (t1 - t0)) : 0 }'
+}
 
 # the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
 submit_queue() {	# submit_queue SWITCHES(yes|no)
@@ -119,7 +150,7 @@ one_rack_share() {
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
-declare -A FIG SHARE HOOK
+declare -A FIG SHARE HOOK USE NODES_BY
 run_setup() {	# run_setup NAME ROUND
 	local name=$1 round=$2 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
 	local tag=""
@@ -139,6 +170,7 @@ run_setup() {	# run_setup NAME ROUND
 	fabsched*)
 		fs_plugin_env "$plugdir" || return 1
 		[ "$name" = fabsched ] && unset FABSCHED_CLUSTER_GRES_TYPES
+		[ "${BENCH_SPANK:-yes}" = no ] && unset FABSCHED_CLUSTER_PLUGSTACK
 		export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
 		printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=%s\n' \
 			"$WORK/fabric.json" "$WAIT" > "$WORK/fabsched.conf"
@@ -170,11 +202,19 @@ run_setup() {	# run_setup NAME ROUND
 		sleep "$WINDOW"
 	fi
 	c1=$(cpu_ticks "$pid")
+	USE[$name#$round]=$(node_use "${t0%.*}" "$(date +%s)")
+	local sn
+	sn=$(started_nodes "${t0%.*}" "$(date +%s)")
 	cyc=$(sdiag_cycles "$name$tag")
 	started1=$(not_pending)
 	local el
 	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 	read -r mm mx bm bx md bd js bs mc <<<"$cyc"
+	# the nodes the window's starts took, by the main scheduler and by
+	# backfill, and the main cycles' time per node they started (what a
+	# start costs grows with its nodes)
+	NODES_BY[$name#$round]=$(awk -v sn="$sn" -v mm="$mm" -v mc="$mc" 'BEGIN { split(sn, a, " ")
+		printf "%d %d %.3f", a[1], a[2], a[1] ? mm * mc / 1000 / a[1] : 0 }')
 	# the round's figures (see FIELDS); per job started: the main cycles'
 	# time over the jobs they started, and slurmctld's CPU time over every
 	# start (the cycle means depend on how many jobs each cycle starts,
@@ -186,7 +226,7 @@ run_setup() {	# run_setup NAME ROUND
 			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
 			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs }')
 	SHARE[$name#$round]=$(one_rack_share)
-	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s" >&2
+	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs ${USE[$name#$round]}% of the window" >&2
 	cl_down >/dev/null 2>&1
 	# fabsched's own time per placement, split from the backend's (its
 	# node choice: cons_tres), as slurmctld last logged it (over its whole
@@ -260,6 +300,16 @@ for s in $WHICH; do
 	read -r _ _ _ _ _ _ _ _ _ pm pc js bs <<<"${MED[$s]}"
 	printf '%s: sdiag: %.0f started (%.0f by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started\n' \
 		"$s" "$js" "$bs" "$pm" "$pc"
+done
+for s in $WHICH; do
+	u=$(for ((r = 1; r <= ROUNDS; r++)); do echo "${USE[$s#$r]:-}"; done | sort -n | awk 'NF { v[++n] = $1 }
+		END { if (n) printf "%.1f", (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }')
+	for ((r = 1; r <= ROUNDS; r++)); do
+		[ -n "${NODES_BY[$s#$r]:-}" ] || continue
+		read -r nm nb npm <<<"${NODES_BY[$s#$r]}"
+		echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started"
+	done
+	[ -n "$u" ] && echo "$s: nodes held by jobs $u% of the window$([ "$ROUNDS" -gt 1 ] && echo " (median; rounds: $(for ((r = 1; r <= ROUNDS; r++)); do printf '%s%% ' "${USE[$s#$r]:-}"; done | sed 's/ $//'))")"
 done
 for s in $WHICH; do
 	for ((r = 1; r <= ROUNDS; r++)); do
