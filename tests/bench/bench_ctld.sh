@@ -106,6 +106,19 @@ started_nodes() {	# started_nodes T0 T1
 		/ sched\/backfill: _start_job: Started JobId=/ { b += count($NF) }
 		END { printf "%d %d\n", m, b }' "$D/ctld/slurmctld.log" 2>/dev/null
 }
+# of the jobs started in the window (from T0), how many were submitted
+# after the oldest job still pending at its end (priority here is FIFO):
+# starts that passed a waiting job.  "N of M"
+passed_starts() {	# passed_starts T0
+	squeue -h -r -t all -o '%F|%K|%T|%S' 2>/dev/null | awk -F'|' -v t0="$1" '
+		function ep(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
+		function before(f, k, g, l) { return f < g || (f == g && k < l) }
+		$2 == "N/A" { $2 = 0 }
+		$3 == "PENDING" { if (!seen || before($1 + 0, $2 + 0, pf, pk)) { pf = $1 + 0; pk = $2 + 0; seen = 1 }; next }
+		$4 ~ /^[0-9]/ && ep($4) >= t0 { f[++n] = $1 + 0; k[n] = $2 + 0 }
+		END { for (i = 1; i <= n; i++) if (seen && before(pf, pk, f[i], k[i])) p++
+			printf "%d of %d", p, n }'
+}
 # the share of the nodes' time in the window [T0, T1] (epoch seconds) that
 # jobs held: a setup that starts fewer, larger jobs may use the nodes as well
 node_use() {	# node_use T0 T1
@@ -150,7 +163,7 @@ one_rack_share() {
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
-declare -A FIG SHARE HOOK USE NODES_BY
+declare -A FIG SHARE HOOK USE NODES_BY PASSED
 run_setup() {	# run_setup NAME ROUND
 	local name=$1 round=$2 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
 	local tag=""
@@ -203,6 +216,7 @@ run_setup() {	# run_setup NAME ROUND
 	fi
 	c1=$(cpu_ticks "$pid")
 	USE[$name#$round]=$(node_use "${t0%.*}" "$(date +%s)")
+	PASSED[$name#$round]=$(passed_starts "${t0%.*}")
 	local sn
 	sn=$(started_nodes "${t0%.*}" "$(date +%s)")
 	cyc=$(sdiag_cycles "$name$tag")
@@ -307,7 +321,7 @@ for s in $WHICH; do
 	for ((r = 1; r <= ROUNDS; r++)); do
 		[ -n "${NODES_BY[$s#$r]:-}" ] || continue
 		read -r nm nb npm <<<"${NODES_BY[$s#$r]}"
-		echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started"
+		echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started; ${PASSED[$s#$r]:-?} starts passed the oldest job still pending"
 	done
 	[ -n "$u" ] && echo "$s: nodes held by jobs $u% of the window$([ "$ROUNDS" -gt 1 ] && echo " (median; rounds: $(for ((r = 1; r <= ROUNDS; r++)); do printf '%s%% ' "${USE[$s#$r]:-}"; done | sed 's/ $//'))")"
 done
