@@ -88,30 +88,30 @@ sdiag_cycles() {	# sdiag_cycles SETUP
 			cycles["main"] + 0 }' "$WORK/sdiag-$1.txt"
 }
 not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
+# Slurm's times (2026-12-03T02:25:08[.123], local) as epoch seconds, for awk
+EPOCH_AWK='function ep(s) { sub(/\..*/, "", s); gsub(/[-T:]/, " ", s); return mktime(s) }'
 # nodes started in the window [T0, T1] by the main scheduler and by
-# backfill, from slurmctld's log (its info lines for each start): "MAIN BF"
+# backfill, from slurmctld's info line for each start (the node lists
+# counted by Slurm's own hostlist code): "MAIN BF"
 started_nodes() {	# started_nodes T0 T1
-	awk -v t0="$1" -v t1="$2" '
-		function ep(s) { sub(/\..*/, "", s); gsub(/[-T:]/, " ", s); return mktime(s) }
-		function count(l,   n, k, i, r, a) {	# n[1-3,5] or n7
-			if (l !~ /\[/) return 1
-			sub(/^[^[]*\[/, "", l); sub(/\].*/, "", l)
-			k = split(l, r, ","); n = 0
-			for (i = 1; i <= k; i++) {
-				if (split(r[i], a, "-") == 2) n += a[2] - a[1] + 1; else n++ }
-			return n }
-		{ t = ep(substr($1, 2)) }
-		t < t0 || t > t1 { next }
-		/ sched: Allocate JobId=/ { for (i = 1; i <= NF; i++) if ($i ~ /^NodeList=/) m += count(substr($i, 10)) }
-		/ sched\/backfill: _start_job: Started JobId=/ { b += count($NF) }
-		END { printf "%d %d\n", m, b }' "$D/ctld/slurmctld.log" 2>/dev/null
+	local kind out=""
+	for kind in main bf; do
+		out+="$(awk -v t0="$1" -v t1="$2" -v kind="$kind" "$EPOCH_AWK"'
+			{ t = ep(substr($1, 2)) }
+			t < t0 || t > t1 { next }
+			kind == "main" && / sched: Allocate JobId=/ {
+				for (i = 1; i <= NF; i++) if ($i ~ /^NodeList=/) print substr($i, 10) }
+			kind == "bf" && / sched\/backfill: _start_job: Started JobId=/ { print $NF }' \
+			"$D/ctld/slurmctld.log" 2>/dev/null | paste -sd, - |
+			{ read -r l; if [ -n "$l" ]; then scontrol show hostnames "$l" | wc -l; else echo 0; fi; }) "
+	done
+	echo "${out% }"
 }
 # of the jobs started in the window (from T0), how many were submitted
 # after the oldest job still pending at its end (priority here is FIFO):
 # starts that passed a waiting job.  "N of M"
 passed_starts() {	# passed_starts T0
-	squeue -h -r -t all -o '%F|%K|%T|%S' 2>/dev/null | awk -F'|' -v t0="$1" '
-		function ep(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
+	squeue -h -r -t all -o '%F|%K|%T|%S' 2>/dev/null | awk -F'|' -v t0="$1" "$EPOCH_AWK"'
 		function before(f, k, g, l) { return f < g || (f == g && k < l) }
 		$2 == "N/A" { $2 = 0 }
 		$3 == "PENDING" { if (!seen || before($1 + 0, $2 + 0, pf, pk)) { pf = $1 + 0; pk = $2 + 0; seen = 1 }; next }
@@ -122,15 +122,14 @@ passed_starts() {	# passed_starts T0
 # the share of the nodes' time in the window [T0, T1] (epoch seconds) that
 # jobs held: a setup that starts fewer, larger jobs may use the nodes as well
 node_use() {	# node_use T0 T1
-	squeue -h -t all -o '%D|%S|%e|%T' 2>/dev/null | awk -F'|' -v t0="$1" -v t1="$2" -v n="$NODES" '
-		function ep(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
+	squeue -h -t all -o '%D|%S|%e|%T' 2>/dev/null |
+		awk -F'|' -v t0="$1" -v t1="$2" -v n="$NODES" "$EPOCH_AWK"'
 		$4 != "PENDING" && $2 ~ /^[0-9]/ {
 			s = ep($2); e = ($3 ~ /^[0-9]/) ? ep($3) : t1
 			if (s < t0) s = t0; if (e > t1) e = t1
 			if (e > s) busy += $1 * (e - s) }
 		END { printf "%.1f", (t1 > t0) ? 100 * busy / (n * (t1 - t0)) : 0 }'
 }
-
 # the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
 submit_queue() {	# submit_queue SWITCHES(yes|no)
 	local n=0 k=0 size t sw
@@ -163,7 +162,7 @@ one_rack_share() {
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
-declare -A FIG SHARE HOOK USE NODES_BY PASSED
+declare -A FIG SHARE HOOK NODES_BY PASSED
 run_setup() {	# run_setup NAME ROUND
 	local name=$1 round=$2 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
 	local tag=""
@@ -215,10 +214,11 @@ run_setup() {	# run_setup NAME ROUND
 		sleep "$WINDOW"
 	fi
 	c1=$(cpu_ticks "$pid")
-	USE[$name#$round]=$(node_use "${t0%.*}" "$(date +%s)")
+	local t1 sn use
+	t1=$(date +%s)
+	use=$(node_use "${t0%.*}" "$t1")
 	PASSED[$name#$round]=$(passed_starts "${t0%.*}")
-	local sn
-	sn=$(started_nodes "${t0%.*}" "$(date +%s)")
+	sn=$(started_nodes "${t0%.*}" "$t1")
 	cyc=$(sdiag_cycles "$name$tag")
 	started1=$(not_pending)
 	local el
@@ -235,12 +235,12 @@ run_setup() {	# run_setup NAME ROUND
 	# which differs between setups)
 	FIG[$name#$round]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
 		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
-		-v js="$js" -v bs="$bs" -v mc="$mc" 'BEGIN {
-		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d\n", mm / 1000, mx / 1000, bm / 1000,
+		-v js="$js" -v bs="$bs" -v mc="$mc" -v use="$use" 'BEGIN {
+		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d %.1f\n", mm / 1000, mx / 1000, bm / 1000,
 			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
-			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs }')
+			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
 	SHARE[$name#$round]=$(one_rack_share)
-	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs ${USE[$name#$round]}% of the window" >&2
+	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
 	cl_down >/dev/null 2>&1
 	# fabsched's own time per placement, split from the backend's (its
 	# node choice: cons_tres), as slurmctld last logged it (over its whole
@@ -268,7 +268,8 @@ done
 
 # FIELDS of a round (FIG): main ms, max, bf ms, max, main us/job, bf
 # us/job, ctld CPU %, RSS MiB, starts/min, main cycles ms per job they
-# started, ctld CPU ms per job started, jobs started, by backfill.  With
+# started, ctld CPU ms per job started, jobs started, by backfill, % of
+# the nodes' time held by jobs.  With
 # several rounds, a setup's row is each field's median over them.
 median_figs() {	# median_figs SETUP: each field's median over the rounds
 	local r
@@ -311,19 +312,19 @@ for s in $WHICH; do
 done
 for s in $WHICH; do
 	[ -n "${MED[$s]}" ] || continue
-	read -r _ _ _ _ _ _ _ _ _ pm pc js bs <<<"${MED[$s]}"
+	read -r _ _ _ _ _ _ _ _ _ pm pc js bs _ <<<"${MED[$s]}"
 	printf '%s: sdiag: %.0f started (%.0f by backfill): main cycles %.2f ms per job they started, slurmctld CPU %.1f ms per job started\n' \
 		"$s" "$js" "$bs" "$pm" "$pc"
 done
 for s in $WHICH; do
-	u=$(for ((r = 1; r <= ROUNDS; r++)); do echo "${USE[$s#$r]:-}"; done | sort -n | awk 'NF { v[++n] = $1 }
-		END { if (n) printf "%.1f", (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }')
+	[ -n "${MED[$s]}" ] || continue
 	for ((r = 1; r <= ROUNDS; r++)); do
 		[ -n "${NODES_BY[$s#$r]:-}" ] || continue
 		read -r nm nb npm <<<"${NODES_BY[$s#$r]}"
 		echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started; ${PASSED[$s#$r]:-?} starts passed the oldest job still pending"
 	done
-	[ -n "$u" ] && echo "$s: nodes held by jobs $u% of the window$([ "$ROUNDS" -gt 1 ] && echo " (median; rounds: $(for ((r = 1; r <= ROUNDS; r++)); do printf '%s%% ' "${USE[$s#$r]:-}"; done | sed 's/ $//'))")"
+	read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u <<<"${MED[$s]}"
+	printf '%s: nodes held by jobs %.1f%% of the window%s\n' "$s" "$u" "$([ "$ROUNDS" -gt 1 ] && echo " (median)")"
 done
 for s in $WHICH; do
 	for ((r = 1; r <= ROUNDS; r++)); do
