@@ -31,6 +31,11 @@
 # (cons_tres's node choice), as slurmctld logs them once a minute.
 # BENCH_SPANK=no leaves fabsched's SPANK plugin off the nodes (its work in
 # slurmstepd shares this machine's CPUs with slurmctld).
+# BENCH_PIN (default yes on a machine of 2 CPUs or more) gives slurmctld
+# CPU 0 to itself and every node's slurmd (and what it starts) the other
+# CPUs, as a site's controller has its own host: the emulated nodes' job
+# launches then no longer stretch the controller's cycles by taking its
+# CPU (BENCH_PIN=no: all share every CPU).
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
 # its hottest functions to perf-SETUP.txt in the work directory
 # (BENCH_PERF=dwarf: with DWARF call graphs, for perf report --children).
@@ -51,6 +56,14 @@ WINDOW=${BENCH_WINDOW:-120}
 WAIT=${BENCH_WAIT:-10:00}
 WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
 ROUNDS=${BENCH_ROUNDS:-1}
+NCPU=$(nproc 2>/dev/null || echo 1)
+PIN=${BENCH_PIN:-$([ "$NCPU" -ge 2 ] && echo yes || echo no)}
+case $PIN in
+yes)	[ "$NCPU" -ge 2 ] && command -v taskset >/dev/null ||
+		{ echo "bench-ctld: BENCH_PIN=yes needs taskset and 2 CPUs or more (this machine: $NCPU)" >&2; exit 2; } ;;
+no)	;;
+*)	echo "bench-ctld: BENCH_PIN=$PIN: expected yes or no" >&2; exit 2 ;;
+esac
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_ROUNDS=$ROUNDS: expected a whole number of rounds, 1 or more" >&2; exit 2 ;; esac
 LEAVES=$(( (NODES + HOSTS - 1) / HOSTS ))
 SPINES=$(( LEAVES / 4 > 1 ? LEAVES / 4 : 1 ))
@@ -65,6 +78,15 @@ SIZES=(1 2 4 1 8 2 3 $((HOSTS * 2)) 4 6 1 "$HOSTS" 2 5 12 1)
 MAXSIZE=$(printf '%s\n' "${SIZES[@]}" | sort -n | tail -1)
 [ "$MAXSIZE" -gt "$NODES" ] && MAXSIZE=$NODES
 ctld_pid() { cat "$D/ctld/slurmctld.pid" 2>/dev/null; }
+# slurmctld on CPU 0, the nodes' slurmd (every thread; what they start
+# later inherits it) on the others (BENCH_PIN)
+pin_daemons() {
+	local p
+	taskset -a -p -c 0 "$(ctld_pid)" >/dev/null || return 1
+	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null); do
+		taskset -a -p -c "1-$((NCPU - 1))" "$p" >/dev/null || return 1
+	done
+}
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 rss_mib() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
 # sdiag (kept in sdiag-SETUP.txt): the main and backfill cycles' mean and
@@ -192,6 +214,9 @@ run_setup() {	# run_setup NAME ROUND
 	cl_up --nodes "$NODES" --prefix n --timeout 600 --fabric "leaves=$LEAVES,hosts=$HOSTS,spines=$SPINES" \
 		>"$WORK/up-$name$tag.log" 2>&1 || { echo "bench-ctld: $name: the cluster did not come up (see $WORK/up-$name$tag.log)"; return 1; }
 	up=$CL_UP_SECONDS
+	if [ "$PIN" = yes ]; then
+		pin_daemons || { echo "bench-ctld: $name: taskset could not pin the daemons"; return 1; }
+	fi
 	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null) $(ctld_pid); do
 		mem=$((mem + $(rss_mib "$p" || echo 0)))
 	done
@@ -299,6 +324,12 @@ echo
 rounds=""
 [ "$ROUNDS" -gt 1 ] && rounds=", $ROUNDS rounds (the setups in turn); a setup's own row: each figure's median"
 echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s$rounds"
+if [ "$PIN" = yes ]; then
+	rest="CPUs 1-$((NCPU - 1))"; [ "$NCPU" = 2 ] && rest="CPU 1"
+	echo "slurmctld alone on CPU 0, the nodes' daemons and jobs on $rest (BENCH_PIN=yes)"
+else
+	echo "slurmctld and the nodes' daemons share the machine's $NCPU CPUs (BENCH_PIN=no)"
+fi
 echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tried per cycle)"
 printf '%-14s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
 	"main us/job" "bf us/job" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
