@@ -31,11 +31,11 @@
 # (cons_tres's node choice), as slurmctld logs them once a minute.
 # BENCH_SPANK=no leaves fabsched's SPANK plugin off the nodes (its work in
 # slurmstepd shares this machine's CPUs with slurmctld).
-# BENCH_PIN (default yes on a machine of 2 CPUs or more) gives slurmctld
-# CPU 0 to itself and every node's slurmd (and what it starts) the other
-# CPUs, as a site's controller has its own host: the emulated nodes' job
-# launches then no longer stretch the controller's cycles by taking its
-# CPU (BENCH_PIN=no: all share every CPU).
+# BENCH_PIN (default yes when the run may use 2 CPUs or more) gives
+# slurmctld the first of them to itself and every node's slurmd (and what
+# it starts) the others, as a site's controller has its own host: the
+# emulated nodes' job launches then no longer stretch the controller's
+# cycles by taking its CPU (BENCH_PIN=no: all share every CPU).
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
 # its hottest functions to perf-SETUP.txt in the work directory
 # (BENCH_PERF=dwarf: with DWARF call graphs, for perf report --children).
@@ -56,11 +56,19 @@ WINDOW=${BENCH_WINDOW:-120}
 WAIT=${BENCH_WAIT:-10:00}
 WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
 ROUNDS=${BENCH_ROUNDS:-1}
-NCPU=$(nproc 2>/dev/null || echo 1)
+# the CPUs this run may use (its affinity list, e.g. "0-3,8"), one by one
+CPUS=()
+for r in $(awk '/^Cpus_allowed_list:/ { gsub(",", " ", $2); print $2 }' /proc/self/status 2>/dev/null); do
+	case $r in
+	*-*) for ((c = ${r%-*}; c <= ${r#*-}; c++)); do CPUS+=("$c"); done ;;
+	*) CPUS+=("$r") ;;
+	esac
+done
+NCPU=${#CPUS[@]}
 PIN=${BENCH_PIN:-$([ "$NCPU" -ge 2 ] && echo yes || echo no)}
 case $PIN in
 yes)	[ "$NCPU" -ge 2 ] && command -v taskset >/dev/null ||
-		{ echo "bench-ctld: BENCH_PIN=yes needs taskset and 2 CPUs or more (this machine: $NCPU)" >&2; exit 2; } ;;
+		{ echo "bench-ctld: BENCH_PIN=yes needs taskset and 2 CPUs or more (this run may use: $NCPU)" >&2; exit 2; } ;;
 no)	;;
 *)	echo "bench-ctld: BENCH_PIN=$PIN: expected yes or no" >&2; exit 2 ;;
 esac
@@ -78,13 +86,15 @@ SIZES=(1 2 4 1 8 2 3 $((HOSTS * 2)) 4 6 1 "$HOSTS" 2 5 12 1)
 MAXSIZE=$(printf '%s\n' "${SIZES[@]}" | sort -n | tail -1)
 [ "$MAXSIZE" -gt "$NODES" ] && MAXSIZE=$NODES
 ctld_pid() { cat "$D/ctld/slurmctld.pid" 2>/dev/null; }
-# slurmctld on CPU 0, the nodes' slurmd (every thread; what they start
-# later inherits it) on the others (BENCH_PIN)
+# slurmctld on the first CPU of the run's, the nodes' slurmd (every
+# thread; what they start later inherits it) on the others (BENCH_PIN)
+CTLD_CPU=${CPUS[0]:-0}
+NODE_CPUS=$(IFS=,; echo "${CPUS[*]:1}")
 pin_daemons() {
 	local p
-	taskset -a -p -c 0 "$(ctld_pid)" >/dev/null || return 1
+	taskset -a -p -c "$CTLD_CPU" "$(ctld_pid)" >/dev/null || return 1
 	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null); do
-		taskset -a -p -c "1-$((NCPU - 1))" "$p" >/dev/null || return 1
+		taskset -a -p -c "$NODE_CPUS" "$p" >/dev/null || return 1
 	done
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
@@ -112,22 +122,23 @@ sdiag_cycles() {	# sdiag_cycles SETUP
 not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
 # Slurm's times (2026-12-03T02:25:08[.123], local) as epoch seconds, for awk
 EPOCH_AWK='function ep(s) { sub(/\..*/, "", s); gsub(/[-T:]/, " ", s); return mktime(s) }'
-# nodes started in the window [T0, T1] by the main scheduler and by
-# backfill, from slurmctld's info line for each start (the node lists
-# counted by Slurm's own hostlist code): "MAIN BF"
+# nodes started in the window [T0, T1] by the main scheduler (its info
+# line for each start, the node lists counted by Slurm's own hostlist
+# code) and by backfill: every node the window's starts took (squeue's
+# start times) less the main scheduler's, since backfill logs its starts
+# at info level only up to 25.11.  "MAIN BF"
 started_nodes() {	# started_nodes T0 T1
-	local kind out=""
-	for kind in main bf; do
-		out+="$(awk -v t0="$1" -v t1="$2" -v kind="$kind" "$EPOCH_AWK"'
-			{ t = ep(substr($1, 2)) }
-			t < t0 || t > t1 { next }
-			kind == "main" && / sched: Allocate JobId=/ {
-				for (i = 1; i <= NF; i++) if ($i ~ /^NodeList=/) print substr($i, 10) }
-			kind == "bf" && / sched\/backfill: _start_job: Started JobId=/ { print $NF }' \
-			"$D/ctld/slurmctld.log" 2>/dev/null | paste -sd, - |
-			{ read -r l; if [ -n "$l" ]; then scontrol show hostnames "$l" | wc -l; else echo 0; fi; }) "
-	done
-	echo "${out% }"
+	local main all
+	main=$(awk -v t0="$1" -v t1="$2" "$EPOCH_AWK"'
+		{ t = ep(substr($1, 2)) }
+		t < t0 || t > t1 { next }
+		/ sched: Allocate JobId=/ { for (i = 1; i <= NF; i++) if ($i ~ /^NodeList=/) print substr($i, 10) }' \
+		"$D/ctld/slurmctld.log" 2>/dev/null | paste -sd, - |
+		{ read -r l; if [ -n "$l" ]; then scontrol show hostnames "$l" | wc -l; else echo 0; fi; })
+	all=$(squeue -h -t all -o '%D|%S|%T' 2>/dev/null | awk -F'|' -v t0="$1" -v t1="$2" "$EPOCH_AWK"'
+		$3 != "PENDING" && $2 ~ /^[0-9]/ { s = ep($2); if (s >= t0 && s <= t1) n += $1 }
+		END { print n + 0 }')
+	echo "$main $((all > main ? all - main : 0))"
 }
 # of the jobs started in the window (from T0), how many were submitted
 # after the oldest job still pending at its end (priority here is FIFO):
@@ -241,9 +252,12 @@ run_setup() {	# run_setup NAME ROUND
 	c1=$(cpu_ticks "$pid")
 	local t1 sn use
 	t1=$(date +%s)
-	use=$(node_use "${t0%.*}" "$t1")
-	PASSED[$name#$round]=$(passed_starts "${t0%.*}")
-	sn=$(started_nodes "${t0%.*}" "$t1")
+	# from the first whole second after t0: squeue's times are whole
+	# seconds, and the queue's first scheduling pass (a burst of starts
+	# just before t0, outside sdiag's figures) often falls in t0's own
+	use=$(node_use "$((${t0%.*} + 1))" "$t1")
+	PASSED[$name#$round]=$(passed_starts "$((${t0%.*} + 1))")
+	sn=$(started_nodes "$((${t0%.*} + 1))" "$t1")
 	cyc=$(sdiag_cycles "$name$tag")
 	started1=$(not_pending)
 	local el
@@ -325,10 +339,9 @@ rounds=""
 [ "$ROUNDS" -gt 1 ] && rounds=", $ROUNDS rounds (the setups in turn); a setup's own row: each figure's median"
 echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s$rounds"
 if [ "$PIN" = yes ]; then
-	rest="CPUs 1-$((NCPU - 1))"; [ "$NCPU" = 2 ] && rest="CPU 1"
-	echo "slurmctld alone on CPU 0, the nodes' daemons and jobs on $rest (BENCH_PIN=yes)"
+	echo "slurmctld alone on CPU $CTLD_CPU, the nodes' daemons and jobs on CPU(s) $NODE_CPUS (BENCH_PIN=yes)"
 else
-	echo "slurmctld and the nodes' daemons share the machine's $NCPU CPUs (BENCH_PIN=no)"
+	echo "slurmctld and the nodes' daemons share the run's $NCPU CPU(s) (BENCH_PIN=no)"
 fi
 echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tried per cycle)"
 printf '%-14s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
