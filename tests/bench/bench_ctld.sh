@@ -86,6 +86,7 @@ SIZES=(1 2 4 1 8 2 3 $((HOSTS * 2)) 4 6 1 "$HOSTS" 2 5 12 1)
 MAXSIZE=$(printf '%s\n' "${SIZES[@]}" | sort -n | tail -1)
 [ "$MAXSIZE" -gt "$NODES" ] && MAXSIZE=$NODES
 ctld_pid() { cat "$D/ctld/slurmctld.pid" 2>/dev/null; }
+slurmd_pids() { cat "$D"/nodes/*/slurmd.pid 2>/dev/null; }
 # slurmctld on the first CPU of the run's, the nodes' slurmd (every
 # thread; what they start later inherits it) on the others (BENCH_PIN)
 CTLD_CPU=${CPUS[0]:-0}
@@ -93,7 +94,7 @@ NODE_CPUS=$(IFS=,; echo "${CPUS[*]:1}")
 pin_daemons() {
 	local p
 	taskset -a -p -c "$CTLD_CPU" "$(ctld_pid)" >/dev/null || return 1
-	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null); do
+	for p in $(slurmd_pids); do
 		taskset -a -p -c "$NODE_CPUS" "$p" >/dev/null || return 1
 	done
 }
@@ -228,7 +229,7 @@ run_setup() {	# run_setup NAME ROUND
 	if [ "$PIN" = yes ]; then
 		pin_daemons || { echo "bench-ctld: $name: taskset could not pin the daemons"; return 1; }
 	fi
-	for p in $(cat "$D"/nodes/*/slurmd.pid 2>/dev/null) $(ctld_pid); do
+	for p in $(slurmd_pids) $(ctld_pid); do
 		mem=$((mem + $(rss_mib "$p" || echo 0)))
 	done
 	submit_queue "$([ "$name" = stock+sw ] && echo yes || echo no)" || { echo "bench-ctld: $name: sbatch failed"; return 1; }
@@ -250,14 +251,15 @@ run_setup() {	# run_setup NAME ROUND
 		sleep "$WINDOW"
 	fi
 	c1=$(cpu_ticks "$pid")
-	local t1 sn use
+	# counted from the first whole second after t0: squeue's times are
+	# whole seconds, and the queue's first scheduling pass (a burst of
+	# starts just before t0, outside sdiag's figures) often falls in t0's
+	# own second
+	local ts=$((${t0%.*} + 1)) t1 sn use
 	t1=$(date +%s)
-	# from the first whole second after t0: squeue's times are whole
-	# seconds, and the queue's first scheduling pass (a burst of starts
-	# just before t0, outside sdiag's figures) often falls in t0's own
-	use=$(node_use "$((${t0%.*} + 1))" "$t1")
-	PASSED[$name#$round]=$(passed_starts "$((${t0%.*} + 1))")
-	sn=$(started_nodes "$((${t0%.*} + 1))" "$t1")
+	use=$(node_use "$ts" "$t1")
+	PASSED[$name#$round]=$(passed_starts "$ts")
+	sn=$(started_nodes "$ts" "$t1")
 	cyc=$(sdiag_cycles "$name$tag")
 	started1=$(not_pending)
 	local el
