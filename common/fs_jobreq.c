@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fs_env.h"
 #include "fs_err.h"
 #include "fs_jobreq.h"
 #include "fs_values.h"
@@ -231,6 +232,43 @@ size_t fs_env_remove(char **env, size_t n, const char *prefix,
 
 	for (size_t i = 0; env && i < n; i++) {
 		if (env[i] && !strncmp(env[i], prefix, len))
+			release(env[i]);
+		else
+			env[o++] = env[i];
+	}
+	return o;
+}
+
+bool fs_env_controlled(const char *e)
+{
+	static const char *const written[] = {
+		FS_ENV_SCRATCH, FS_ENV_SCRATCH_CHARGE, FS_ENV_HUGEPAGES_ASKED,
+	};
+	static const char *const prefixed[] = {
+		FS_ENV_SPANK "FABSCHED_",
+		FS_ENV_SPANK "_SLURM_SPANK_OPTION_fabsched_",
+	};
+	size_t len;
+
+	if (!e)
+		return false;
+	len = strcspn(e, "=");
+	for (size_t i = 0; i < sizeof(prefixed) / sizeof(prefixed[0]); i++)
+		if (!strncmp(e, prefixed[i], strlen(prefixed[i])))
+			return true;
+	for (size_t i = 0; i < sizeof(written) / sizeof(written[0]); i++)
+		if (len == strlen(written[i]) && !strncmp(e, written[i], len))
+			return true;
+	return false;
+}
+
+size_t fs_env_remove_controlled(char **env, size_t n,
+				void (*release)(char *entry))
+{
+	size_t o = 0;
+
+	for (size_t i = 0; env && i < n; i++) {
+		if (fs_env_controlled(env[i]))
 			release(env[i]);
 		else
 			env[o++] = env[i];

@@ -120,4 +120,20 @@ const char *fs_env_find(char *const *env, size_t n, const char *prefix);
 size_t fs_env_remove(char **env, size_t n, const char *prefix,
 		     void (*release)(char *entry));
 
+/*
+ * The entries of a job's SPANK environment that only fabsched may write,
+ * taken out as a user sent them (at submission and on an update): the
+ * values job_submit/fabsched hands to the prolog (FABSCHED_SCRATCH,
+ * FABSCHED_SCRATCH_CHARGE, FABSCHED_HUGEPAGES_ASKED), and every entry the
+ * prolog would read under Slurm's SPANK_ prefix, which Slurm passes as it
+ * is: SPANK_FABSCHED_* and SPANK__SLURM_SPANK_OPTION_fabsched_* (fabsched.so
+ * and job_submit/fabsched write unprefixed names only).  A user's own
+ * option entry _SLURM_SPANK_OPTION_fabsched_<opt> is kept: it is what
+ * --scratch gives, and job_submit/fabsched checks and charges it.  Each
+ * removed entry is handed to @release; RET the new count.
+ */
+bool fs_env_controlled(const char *entry);
+size_t fs_env_remove_controlled(char **env, size_t n,
+				void (*release)(char *entry));
+
 #endif /* FABSCHED_FS_JOBREQ_H */

@@ -238,6 +238,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 
 static int _jobs_dir(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
 {
+	char path[FS_PL_PATH + 8];
 	int sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, msg, msgsz), jfd;
 
 	if (sfd < 0)
@@ -252,11 +253,17 @@ static int _jobs_dir(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
 	if (jfd < 0)
 		return fs_errf(msg, msgsz, "%s/jobs: %s", ctx->state_dir,
 				 strerror(errno));
+	snprintf(path, sizeof(path), "%s/jobs", ctx->state_dir);
+	if (fs_pl_check_root_entry(jfd, path, true, msg, msgsz)) {
+		close(jfd);
+		return -1;
+	}
 	return jfd;
 }
 
 int fs_pl_lock(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
 {
+	char path[FS_PL_PATH + 8];
 	int sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, msg, msgsz), fd;
 
 	if (sfd < 0)
@@ -266,6 +273,11 @@ int fs_pl_lock(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
 	if (fd < 0)
 		return fs_errf(msg, msgsz, "%s/lock: %s", ctx->state_dir,
 				 strerror(errno));
+	snprintf(path, sizeof(path), "%s/lock", ctx->state_dir);
+	if (fs_pl_check_root_entry(fd, path, false, msg, msgsz)) {
+		close(fd);
+		return -1;
+	}
 	/* bounded: 120 s, then fail rather than hang slurmd */
 	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
 		if (errno != EWOULDBLOCK || i >= 1200) {

@@ -139,7 +139,10 @@ static int _replace(struct fs_pl_ctx *ctx, int dirfd, const char *dir_path, cons
 	int fd;
 
 	snprintf(tmp, sizeof(tmp), ".%s.%d", name, (int)getpid());
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	/* a new file of ours: one left by an earlier process of this pid
+	   goes first (the directory is root's, checked by the caller) */
+	unlinkat(dirfd, tmp, 0);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		fs_pl_log(ctx, 0, "metrics: %s/%s: cannot write: %s", dir_path, tmp, strerror(errno));
 		if (fd >= 0)

@@ -17,8 +17,14 @@
  * Open an absolute directory path component by component, O_NOFOLLOW on
  * each; with create, missing components are made (mode, root-owned).
  * Each component must be a directory owned by root and not writable by
- * group or others (the last one: strict as well).  Returns an fd or -1.
+ * group or others; above the last one, a sticky shared directory (/tmp)
+ * is accepted, the last one never.  Returns an fd or -1.
  */
+/* An entry a helper reuses (@fd, at @path: a directory when @dir, else a
+ * regular file) is root's and not writable by group or others; 0, or -1
+ * with msg. */
+int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *msg,
+			   size_t msgsz);
 int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 			size_t msgsz);
 

@@ -160,7 +160,16 @@ int fs_pl_is_mounted(const char *path)
 
 /* ------------------------------------------------------------ directories */
 
-static int _check_dir(int fd, const char *path, char *msg, size_t msgsz)
+/*
+ * A directory on the way to a base: root's, and not writable by group or
+ * others, except that a component above the base may be a sticky shared
+ * directory (/tmp): nobody but root can rename or remove root's entry in
+ * it.  The base itself (@last) is never shared: in a world-writable
+ * directory, sticky or not, any user could make the entries the helpers
+ * make next (a job's mount point, the lock, the jobs directory).
+ */
+static int _check_dir(int fd, const char *path, bool last, char *msg,
+		      size_t msgsz)
 {
 	struct stat st;
 
@@ -172,11 +181,33 @@ static int _check_dir(int fd, const char *path, char *msg, size_t msgsz)
 		return fs_errf(msg, msgsz,
 				 "%s: owned by uid %u, not root: refusing to "
 				 "use it", path, (unsigned)st.st_uid);
-	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
+	if ((st.st_mode & 022) && (last || !(st.st_mode & S_ISVTX)))
 		return fs_errf(msg, msgsz,
-				 "%s: writable by group or others (mode %04o): "
-				 "refusing to use it", path,
-				 (unsigned)(st.st_mode & 07777));
+				 "%s: writable by group or others (mode %04o%s): "
+				 "refusing to use it; expected a root-owned "
+				 "directory of mode 0755 or 0700%s", path,
+				 (unsigned)(st.st_mode & 07777),
+				 (st.st_mode & S_ISVTX) ? ", a shared directory" : "",
+				 last ? " (a directory of its own, e.g. inside it)" : "");
+	return 0;
+}
+
+int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *msg,
+			   size_t msgsz)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return fs_errf(msg, msgsz, "%s: not a %s: refusing to use it",
+			       path, dir ? "directory" : "regular file");
+	if (st.st_uid != 0 || (st.st_mode & 022))
+		return fs_errf(msg, msgsz, "%s: owned by uid %u, mode %04o: "
+			       "refusing to use it; expected root's, not "
+			       "writable by group or others (made by someone "
+			       "else? remove it)", path, (unsigned)st.st_uid,
+			       (unsigned)(st.st_mode & 07777));
 	return 0;
 }
 
@@ -234,7 +265,8 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 			return fs_errf(msg, msgsz, "%s: %s", sofar, strerror(e));
 		}
 		fd = next;
-		if (_check_dir(fd, sofar, msg, msgsz)) {
+		if (_check_dir(fd, sofar, !save || !save[strspn(save, "/")],
+			       msg, msgsz)) {
 			close(fd);
 			return -1;
 		}

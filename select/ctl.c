@@ -32,6 +32,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -398,11 +399,16 @@ static void _write_file(const struct fse_ctl *c, const char *path,
 			const char *buf, size_t len)
 {
 	char tmp[FS_MSG_SIZE];
-	FILE *f;
-	int rc;
+	FILE *f = NULL;
+	int rc, fd;
 
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	if (!(f = fopen(tmp, "we"))) {
+	/* a new file, never one already there (nor a link's target) */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
 		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved", tmp,
 		     strerror(errno));
 		return;

@@ -19,6 +19,10 @@
 #   - a job submitted through libslurm with fabsched's job-control variables
 #     crafted in its SPANK environment: job_submit/fabsched drops them, the
 #     prolog reserves what the gres gives;
+#   - the same with Slurm's own prefix (SPANK_FABSCHED_SCRATCH=1024T, a
+#     garbage SPANK_FABSCHED_HUGEPAGES_ASKED, SPANK__SLURM_SPANK_OPTION_
+#     fabsched_scratch), which Slurm passes to the prolog as it is: dropped
+#     at submission, the job runs, the node is not drained;
 #   - the user cannot plant a link in the hugetlbfs base, and an entry
 #     planted there (a symbolic link to another directory) is refused,
 #     never followed: nothing mounted over its target, nothing reserved.
@@ -34,7 +38,7 @@ cl_require
 cl_require_build plugins/gres/.libs/gres_hugepages.so \
 	plugins/job_submit/fabsched/.libs/job_submit_fabsched.so prolog/fabsched-prolog
 cl_require_hugepages
-tap_plan 18
+tap_plan 20
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_FAULTS_TEST_DIR:-/var/lib/fabsched-test/faults}
@@ -60,7 +64,7 @@ cat > "$STAGE/prolog" <<EOF
 FABSCHED_CONF=$STAGE/fabsched.conf FABSCHED_SYSFS_ROOT=$STAGE/sysfs/\$SLURMD_NODENAME \\
 	$STAGE/bin/fabsched-prolog 2>>$STAGE/out/prolog.log
 rc=\$?
-env | grep -E '^(SPANK_)?FABSCHED_' | sort | sed "s/^/\$SLURM_JOB_ID /" >> $STAGE/out/prolog-env.log
+env | grep -E '^(SPANK_)?FABSCHED_|^SPANK__SLURM_SPANK_OPTION_fabsched' | sort | sed "s/^/\$SLURM_JOB_ID /" >> $STAGE/out/prolog-env.log
 if [ -e $STAGE/slow.\$SLURMD_NODENAME ]; then
 	echo "\$SLURM_JOB_ID" >> $STAGE/out/slow.log
 	sleep 60
@@ -270,12 +274,29 @@ $STAGE/bin/look.sh" FABSCHED_HUGEPAGES_ASKED=2m:2 FABSCHED_HUGEPAGES=2m:0=64 \
 	tap_ok "grep -q 'SPANK_FABSCHED_HUGEPAGES_ASKED=2m:4 ' <<<'$env' && ! grep -q 'SPANK_FABSCHED_SCRATCH' <<<'$env' && grep -q '^FABSCHED_HUGEPAGES=2m:0=4 ' <<<'$env'" \
 		"job_submit/fabsched replaced the crafted pages asked by the request's (2m:4) and dropped the scratch entries; the prolog saw: $env (it reads the unprefixed FABSCHED_HUGEPAGES of gres/hugepages)"
 	wait_clean n001
+	# 15-16: the prefixed forms the prolog reads, sent as they are
+	id=$(cd "$dir" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" "$STAGE/bin/craft_submit" n001 \
+		"" "$dir/prefixed-%j.out" "#!/bin/sh
+$STAGE/bin/look.sh" SPANK_FABSCHED_SCRATCH=1024T SPANK_FABSCHED_SCRATCH_CHARGE=0 \
+		SPANK_FABSCHED_HUGEPAGES_ASKED=garbage SPANK__SLURM_SPANK_OPTION_fabsched_scratch=1024T 2>&1)
+	cl_wait_job "$id" 120
+	rc=$?
+	out=$(cat "$(cl_job_output "$id")" 2>/dev/null)
+	env=$(sed -n "s/^$id //p" "$STAGE/out/prolog-env.log" | tr '\n' ' ')
+	tap_ok "[ $rc -eq 0 ] && [ '$out' = 'pool=$BASE_PAGES mounts=' ] && [ -z '$env' ]" \
+		"job $id with SPANK_FABSCHED_SCRATCH=1024T, SPANK_FABSCHED_HUGEPAGES_ASKED=garbage and SPANK__SLURM_SPANK_OPTION_fabsched_scratch=1024T crafted: dropped at submission, the prolog saw none (${env:-nothing}), the job ran ($out, $(cl_job_field "$id" JobState))"
+	st=$(node_state n001)
+	tap_ok "! grep -q DRAIN <<<'$st' && ! grep -q 'job $id' '$STAGE/out/prolog.log'" \
+		"n001 not drained by it (State=$st)"
+	wait_clean n001
 else
 	tap_ok 1 "craft_submit builds against $SLURM_PREFIX: $(head -c 300 "$STAGE/out/cc.log")"
 	tap_ok 1 "so the crafted SPANK environment could not be submitted"
+	tap_ok 1 "nor the prefixed forms"
+	tap_ok 1 "(no libslurm submitter)"
 fi
 
-# 15-17: links in the hugetlbfs base
+# 17-19: links in the hugetlbfs base
 next=$(cl_sbatch --user "$TUSER" -H -J planted -w n002 -n 1 -t 5 --gres=hugepages:2m:4 -o planted-%j.out "$STAGE/bin/look.sh")
 runuser -u "$TUSER" -- ln -s "$STAGE/victim" "$STAGE/mnt/$next-2m" 2>"$STAGE/out/ln.log"
 rc=$?
@@ -294,7 +315,7 @@ tap_ok "[ \"\$(snap n002)\" = '$CLEAN' ] && [ \"\$(cat '$STAGE/victim/data')\" =
 	"nothing reserved, the target as it was ($(snap n002))"
 scontrol update nodename=n002 state=resume >/dev/null 2>&1
 
-# 18
+# 20
 cl_down
 tap_ok "[ \"\$(cat $NODE0)\" = $BASE_PAGES ]" "after the cluster stopped: node0 pool at $BASE_PAGES"
 tap_done

@@ -472,6 +472,47 @@ static void test_env(void **state)
 	assert_ptr_equal(env[2], c);
 }
 
+/* What only fabsched writes never passes as a user sent it: the values
+ * job_submit writes, and every prefixed form the prolog would read. */
+static void test_env_controlled(void **state)
+{
+	const char *drop[] = {
+		"FABSCHED_SCRATCH=1G", "FABSCHED_SCRATCH_CHARGE=0",
+		"FABSCHED_HUGEPAGES_ASKED=2m:64", "FABSCHED_SCRATCH",
+		"SPANK_FABSCHED_SCRATCH=1024T", "SPANK_FABSCHED_SCRATCH_CHARGE=0",
+		"SPANK_FABSCHED_HUGEPAGES_ASKED=garbage", "SPANK_FABSCHED_HUGEPAGES=2m:0=64",
+		"SPANK_FABSCHED_RDMA_DEVICES=mlx5_0", "SPANK_FABSCHED_LOCALITY=rack",
+		"SPANK__SLURM_SPANK_OPTION_fabsched_scratch=1024T",
+		"SPANK__SLURM_SPANK_OPTION_fabsched_fabric_locality=rack",
+	};
+	const char *keep[] = {
+		"FABSCHED_LOCALITY=rack@0", "_SLURM_SPANK_OPTION_fabsched_scratch=10G",
+		"FABSCHED_SCRATCHY=1", "FABSCHED_HUGEPAGES=2m:0=4", "X=FABSCHED_SCRATCH=1",
+		"SPANK_OTHER=1", "_SLURM_SPANK_OPTION_other_scratch=1", "",
+	};
+	char *env[32];
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
+		assert_true(fs_env_controlled(drop[i]));
+		env[n++] = (char *)drop[i];
+	}
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+		assert_false(fs_env_controlled(keep[i]));
+		env[n++] = (char *)keep[i];
+	}
+	assert_false(fs_env_controlled(NULL));
+	env[n++] = NULL;
+	released = 0;
+	n = fs_env_remove_controlled(env, n, _count_release);
+	assert_int_equal(released, sizeof(drop) / sizeof(drop[0]));
+	assert_int_equal(n, sizeof(keep) / sizeof(keep[0]) + 1);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		assert_string_equal(env[i], keep[i]);
+	assert_null(env[n - 1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_scratch_modify),
 		cmocka_unit_test(test_scratch_submit),
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_env_controlled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

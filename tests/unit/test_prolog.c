@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fabsched_prolog.h"
+#include "prolog_private.h"
 
 static char _msg[FS_MSG_SIZE];
 
@@ -325,6 +326,75 @@ static char *_read(const char *path)
 /* The job records (JobRecordDir): the prolog's node record (the NUMA
  * nodes from sysfs too), the tasks' lines, what root refuses, the sweep by age.  Root only (the record
  * base must be root's; the files are handed to the job's owner). */
+/* Shared directories (mode 1777) as a base: refused, whatever sits
+ * above; what a user planted in a root base is never reused. */
+static void test_shared_bases(void **state)
+{
+	char dir[] = "/tmp/test_bases.XXXXXX", p[512], q[600];
+	struct fs_pl_ctx ctx;
+	static struct fs_pl_ledger l;
+	int fd;
+
+	(void)state;
+	if (geteuid())
+		skip();
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(p, sizeof(p), "%s/shared", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(chmod(p, 01777), 0);
+	fs_pl_ctx_init(&ctx, "test");
+	ctx.log = NULL;
+
+	/* the base itself shared: every helper refuses it */
+	ctx.state_dir = p;
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "shared: writable by group or others (mode 1777, a shared directory)"));
+	assert_int_equal(fs_pl_open_root_dir(p, 0, 0, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "refusing to use it"));
+	snprintf(q, sizeof(q), "%s/", p);	/* a trailing slash changes nothing */
+	assert_int_equal(fs_pl_open_root_dir(q, 0, 0, _msg, sizeof(_msg)), -1);
+	/* a directory of its own inside it (root's, 0700): fine */
+	snprintf(q, sizeof(q), "%s/own", p);
+	ctx.state_dir = q;
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), 0);
+	fs_pl_unlock(&ctx);
+	/* a group-writable directory above is still refused */
+	assert_int_equal(chmod(p, 0775), 0);
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "mode 0775"));
+	assert_int_equal(chmod(p, 01777), 0);
+
+	/* a lock file or jobs directory that is not root's: never reused */
+	snprintf(p, sizeof(p), "%s/state", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	ctx.state_dir = p;
+	snprintf(q, sizeof(q), "%s/lock", p);
+	assert_true((fd = open(q, O_CREAT | O_WRONLY, 0600)) >= 0);
+	assert_int_equal(fchown(fd, 4242, 4242), 0);
+	close(fd);
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "lock: owned by uid 4242"));
+	assert_int_equal(chown(q, 0, 0), 0);
+	assert_int_equal(chmod(q, 0666), 0);
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "mode 0666"));
+	assert_int_equal(chmod(q, 0600), 0);
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), 0);
+	fs_pl_unlock(&ctx);
+	snprintf(q, sizeof(q), "%s/jobs", p);
+	assert_int_equal(mkdir(q, 0700), 0);
+	assert_int_equal(chown(q, 4242, 4242), 0);
+	l.jobid = 5;
+	assert_int_equal(fs_pl_ledger_save(&ctx, &l, _msg, sizeof(_msg)), -1);
+	assert_non_null(strstr(_msg, "jobs: owned by uid 4242"));
+	assert_int_equal(chown(q, 0, 0), 0);
+	assert_int_equal(fs_pl_ledger_save(&ctx, &l, _msg, sizeof(_msg)), 0);
+
+	snprintf(q, sizeof(q), "rm -rf '%s'", dir);
+	assert_int_equal(system(q), 0);
+}
+
 static void test_record(void **state)
 {
 	char dir[] = "/tmp/test_record.XXXXXX", base[256], path[512], *t;
@@ -447,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_rdma),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_shared_bases),
 		cmocka_unit_test(test_record),
 	};
 

@@ -75,10 +75,23 @@ static void _release(char *entry)
 	xfree(entry);
 }
 
-/* Drop every entry starting with prefix (a user's own FABSCHED_SCRATCH=). */
+/* Drop every entry starting with prefix (the pages asked of an update). */
 static void _env_drop(char ***env, uint32_t *n, const char *prefix)
 {
 	*n = (uint32_t)fs_env_remove(*env, *n, prefix, _release);
+}
+
+/* Drop what only fabsched writes, in every form a user could send it
+ * (fs_env_remove_controlled); logged, as a user who forges them tries. */
+static void _env_drop_controlled(char ***env, uint32_t *n, uint32_t uid)
+{
+	uint32_t before = *n;
+
+	*n = (uint32_t)fs_env_remove_controlled(*env, *n, _release);
+	if (*n != before)
+		info("%s: job of uid %u: %u SPANK environment entr%s that only "
+		     "fabsched writes dropped", plugin_type, uid, before - *n,
+		     before - *n == 1 ? "y" : "ies");
 }
 
 static void _env_add(char ***env, uint32_t *n, char *entry)
@@ -97,9 +110,6 @@ static int _scratch(job_desc_msg_t *jd, char **err_msg)
 	struct fs_scratch_grant *g;
 	bool no_max = jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE;
 
-	/* only this plugin says what the prolog sets up */
-	_env_drop(&jd->spank_job_env, &jd->spank_job_env_size, SCRATCH_ENV);
-	_env_drop(&jd->spank_job_env, &jd->spank_job_env_size, CHARGE_ENV);
 	if (!opt)
 		return SLURM_SUCCESS;
 	g = xmalloc(sizeof(*g));
@@ -217,11 +227,12 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
 	char asked[256];
-	int rc = _scratch(job_desc, err_msg);
+	int rc;
 
-	/* only this plugin says how many pages the prolog reserves */
-	_env_drop(&job_desc->spank_job_env, &job_desc->spank_job_env_size,
-		  ASKED_ENV);
+	/* only this plugin says what the prolog sets up */
+	_env_drop_controlled(&job_desc->spank_job_env,
+			     &job_desc->spank_job_env_size, job_desc->user_id);
+	rc = _scratch(job_desc, err_msg);
 	if (rc == SLURM_SUCCESS)
 		rc = _hugepages(&job_desc->tres_per_node, job_desc->partition,
 				job_desc->user_id, asked, sizeof(asked), err_msg);
