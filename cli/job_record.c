@@ -3,9 +3,13 @@
  * the prolog's <jobid>/<node> and the tasks' <jobid>/<node>.tasks, written
  * as prolog/record.c describes): the node's NUMA nodes, the HCAs with
  * their NUMA node and CPUs, hugepages per NUMA node, mounts, the scratch
- * volume, and per task its CPUs, their NUMA nodes and its HCA.  The files are the job owner's: read with O_NOFOLLOW, at
- * most RECORD_MAX bytes, and every line checked; a line that is not of
- * the form is reported, not trusted.
+ * volume, and per task its CPUs, their NUMA nodes and its HCA.  The
+ * files are the job owner's, so read as hostile: with O_NOFOLLOW, at most
+ * RECORD_MAX bytes and NODE_LINES / TASK_LINES lines, every line checked
+ * (printable ASCII only: nothing reaches a terminal that could drive it),
+ * a CPU in one NUMA node of the map at most, so that the work is bounded
+ * by the lines read; a line that is not of the form is counted and
+ * reported, not trusted.
  */
 #define _GNU_SOURCE
 #include "fabsched_cli.h"
@@ -18,9 +22,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define RECORD_MAX (4 << 20)
+#define NODE_LINES 4096		/* numa, hca, hugepages, mount lines */
+#define TASK_LINES 16384	/* task lines (steps x tasks of one node) */
+#define NUMA_MAX 1024		/* NUMA node numbers 0..NUMA_MAX-1 */
+
+/* A line of printable ASCII (tabs allowed). */
+static bool _printable(const char *l)
+{
+	for (; *l; l++)
+		if ((*l < 0x20 || *l > 0x7e) && *l != '\t')
+			return false;
+	return true;
+}
 
 /* The file's text (malloc'ed), NULL with errno set. */
 static char *_slurp(const char *path)
@@ -28,9 +45,15 @@ static char *_slurp(const char *path)
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	char *buf;
 	ssize_t n, got = 0;
+	struct stat st;
 
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;	/* "Invalid argument": not a regular file */
+		return NULL;
+	}
 	if (!(buf = malloc(RECORD_MAX + 1))) {
 		close(fd);
 		return NULL;
@@ -64,6 +87,17 @@ static json_object *_num_or_null(const char *s)
 	return (errno || *end || end == s) ? NULL : json_object_new_int64(v);
 }
 
+/* @s as a number 0..@max, or -1. */
+static long _small(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return (errno || *end || end == s || *s == '-' || *s == '+' || v > max) ? -1 : v;
+}
+
 /* The NUMA node of HCA @name in @hcas, "-" when not known. */
 static const char *_hca_numa(json_object *hcas, const char *name)
 {
@@ -92,8 +126,13 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *w[9];
-		int n = _words(l, w, 9);
+		int n;
 
+		if (lines >= NODE_LINES || !_printable(l)) {
+			(*bad)++;
+			continue;
+		}
+		n = _words(l, w, 9);
 		if (!lines++) {
 			if (n != 2 || strcmp(w[0], "fabsched-record") || strcmp(w[1], "1"))
 				(*bad)++;
@@ -102,7 +141,7 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 		if (n == 4 && !strcmp(w[0], "node") && !strcmp(w[2], "job")) {
 			continue;
 		} else if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
-			   fs_cpulist_count(w[3]) > 0) {
+			   _small(w[1], NUMA_MAX - 1) >= 0 && fs_cpulist_count(w[3]) > 0) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "node", _num_or_null(w[1]));
@@ -161,25 +200,61 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 	return lines;
 }
 
-/* The NUMA nodes (of the record's map) that CPUs @cpus lie in: "0,1"
- * into @out, JSON array into @arr; "" when the map is missing. */
-static void _task_numa(json_object *map, const char *cpus, char *out, size_t n,
-		       json_object *arr)
+/*
+ * The record's map as CPU -> NUMA node (-1: none), built once per record:
+ * a CPU the map lists under two nodes keeps the first.  NULL when the map
+ * is missing or memory is short.
+ */
+static int16_t *_cpu_numa(json_object *map)
 {
-	size_t o = 0;
+	int16_t *cn = malloc((FS_CPULIST_MAX + 1) * sizeof(*cn));
 
-	out[0] = '\0';
-	for (size_t i = 0; map && i < json_object_array_length(map); i++) {
+	if (!cn || !map) {
+		free(cn);
+		return NULL;
+	}
+	for (size_t c = 0; c <= FS_CPULIST_MAX; c++)
+		cn[c] = -1;
+	for (size_t i = 0; i < json_object_array_length(map); i++) {
 		json_object *e = json_object_array_get_idx(map, i), *v, *c;
+		unsigned char *bits;
+		size_t nb;
 
 		if (!json_object_object_get_ex(e, "node", &v) || !v ||
 		    !json_object_object_get_ex(e, "cpus", &c) ||
-		    fs_cpulist_overlap(cpus, json_object_get_string(c)) <= 0)
+		    fs_cpulist_parse(json_object_get_string(c), &bits, &nb, NULL, 0))
 			continue;
-		json_object_array_add(arr, json_object_new_int(json_object_get_int(v)));
+		for (size_t k = 0; k < nb; k++)
+			if (bits[k] && cn[k] < 0)
+				cn[k] = (int16_t)json_object_get_int(v);
+		free(bits);
+	}
+	return cn;
+}
+
+/* The NUMA nodes (of the map @cn) that CPUs @cpus lie in: "0,1" into
+ * @out, JSON array into @arr, each marked in @used; "" when the map is
+ * missing.  One pass over the task's CPUs. */
+static void _task_numa(const int16_t *cn, const char *cpus, char *out, size_t n,
+		       json_object *arr, unsigned char *used)
+{
+	unsigned char mine[NUMA_MAX] = { 0 }, *bits;
+	size_t nb, o = 0;
+
+	out[0] = '\0';
+	if (!cn || fs_cpulist_parse(cpus, &bits, &nb, NULL, 0))
+		return;
+	for (size_t k = 0; k < nb; k++)
+		if (bits[k] && cn[k] >= 0)
+			mine[cn[k]] = 1;
+	free(bits);
+	for (int v = 0; v < NUMA_MAX; v++) {
+		if (!mine[v])
+			continue;
+		used[v] = 1;
+		json_object_array_add(arr, json_object_new_int(v));
 		if (o + 12 < n)
-			o += (size_t)snprintf(out + o, n - o, "%s%d", o ? "," : "",
-					      json_object_get_int(v));
+			o += (size_t)snprintf(out + o, n - o, "%s%d", o ? "," : "", v);
 	}
 }
 
@@ -212,12 +287,18 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 {
 	json_object *tasks = json_object_new_array(), *hcas = NULL, *map = NULL;
 	char *save = NULL, **lines = NULL, tn[256];
-	unsigned char used[1024] = { 0 };	/* NUMA nodes of the tasks */
+	unsigned char used[NUMA_MAX] = { 0 };	/* NUMA nodes of the tasks */
 	size_t nl = 0, cap = 0;
+	int16_t *cn;
 
 	json_object_object_get_ex(r, "hcas", &hcas);
 	json_object_object_get_ex(r, "numa", &map);
+	cn = _cpu_numa(map);
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (nl >= TASK_LINES || !_printable(l)) {
+			(*bad)++;
+			continue;
+		}
 		if (nl == cap) {
 			char **nv = realloc(lines, (cap = cap ? 2 * cap : 64) * sizeof(*lines));
 
@@ -251,13 +332,7 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 		{
 			json_object *arr = json_object_new_array();
 
-			_task_numa(map, w[5], tn, sizeof(tn), arr);
-			for (size_t k = 0; k < json_object_array_length(arr); k++) {
-				int v = json_object_get_int(json_object_array_get_idx(arr, k));
-
-				if (v >= 0 && v < (int)sizeof(used))
-					used[v] = 1;
-			}
+			_task_numa(cn, w[5], tn, sizeof(tn), arr, used);
 			json_object_object_add(t, "numa", arr);
 		}
 		json_object_array_add(tasks, t);
@@ -268,6 +343,7 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 				strcmp(numa, "-") ? numa : "", strcmp(numa, "-") ? ")" : "");
 	}
 	free(lines);
+	free(cn);
 	json_object_object_add(r, "tasks", tasks);
 	{
 		json_object *arr = json_object_new_array();

@@ -13,3 +13,13 @@ dist_man_MANS += doc/fabsched.1
 
 TESTS += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
 EXTRA_DIST += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_job_record
+TESTS += tests/unit/test_job_record
+tests_unit_test_job_record_SOURCES = tests/unit/test_job_record.c cli/job_record.c
+tests_unit_test_job_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli -I$(top_srcdir)/gres \
+	$(JSONC_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_job_record_LDADD = gres/libfabsched_gres_task.la libfabsched_common.la \
+	$(JSONC_LIBS) $(CMOCKA_LIBS)
+endif

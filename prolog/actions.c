@@ -188,7 +188,10 @@ static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
 		return -1;
 	if (p->added < p->want) {
+		/* the node holds too few free pages for this job now, and may
+		   well run others: the job's request is what cannot be met */
 		ctx->hugepages_short = true;
+		ctx->fault = FS_PL_FAULT_JOB;
 		return fs_errf(msg, msgsz, "node %s: asked %" PRIu64 " pages of "
 				 "%" PRIu64 "kB, got %" PRIu64, node, p->want,
 				 p->page_kb, p->added);
@@ -410,8 +413,11 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		};
 
 		if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want,
-				      &ctx->rdma_got, msg, msgsz))
+				      &ctx->rdma_got, msg, msgsz)) {
+			if (ctx->rdma_got.pkey_missing)
+				ctx->fault = FS_PL_FAULT_JOB;
 			return -1;
+		}
 		if (want.rate || want.pkey)
 			fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s",
 				  ctx->rdma_got.nports, want.rate ?
@@ -434,12 +440,14 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		close(rc);
 	/* the same for the scratch base, and a pool must be configured */
 	if (job->scratch_gib) {
-		if (!ctx->has_target)
+		if (!ctx->has_target) {
+			ctx->fault = FS_PL_FAULT_JOB;	/* the job's option */
 			return fs_errf(msg, msgsz, "the job asks for a %" PRIu64
 					 " GiB scratch volume but fabsched.conf "
 					 "names no scratch pool; expected "
 					 "ScratchTraddr and ScratchSubsysNQN",
 					 job->scratch_gib);
+		}
 		if ((rc = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, msg,
 					      msgsz)) < 0)
 			return -1;
@@ -534,7 +542,11 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	return 0;
 undo:
 	fs_pl_log(ctx, l.jobid, "%s; giving back what this prolog took", msg);
-	if (_release_ledger(ctx, &l, m1, sizeof(m1)))
+	if (_release_ledger(ctx, &l, m1, sizeof(m1))) {
+		/* whatever the job asked, the node now holds what it cannot
+		   give back: the node's fault */
 		fs_pl_log(ctx, l.jobid, "giving back failed too: %s", m1);
+		ctx->fault = FS_PL_FAULT_NODE;
+	}
 	return -1;
 }

@@ -273,6 +273,9 @@ struct fs_pl_rdma_got {
 	unsigned npkey;		/* InfiniBand ports whose P_Key table held it */
 	int pkey_index;		/* its index, the same in every such table;
 				   -1: none, or the indexes differ */
+	bool pkey_missing;	/* the check failed because a port lacks the
+				   account's P_Key: the job's account, not
+				   the node, is at fault */
 };
 
 /* ------------------------------------------------------------ metrics */
@@ -338,6 +341,17 @@ struct fs_pl_ctx {
 	   which runs scontrol; NULL: not drained, Slurm's own "Prolog
 	   error"). */
 	void (*drain)(const char *prog, uint32_t jobid, const char *msg);
+	/* Who a failed set-up is the fault of, said by the step that failed:
+	   the node (the default: it is drained) or the job's own request
+	   (a bad value, pages or a scratch volume more than can be had
+	   now, an account without the port's P_Key): the node stays up
+	   and the job is kept from running through @hold. */
+	enum fs_pl_fault { FS_PL_FAULT_NODE = 0, FS_PL_FAULT_JOB } fault;
+	/* How a job at fault is kept from running, with the reason where
+	   its owner sees it (the executables: fs_pl_hold_scontrol of
+	   prolog/slurm_cmds.c: AdminComment, requeuehold, else scancel);
+	   0 when done; non-zero, or NULL: handled as a node fault. */
+	int (*hold)(const char *prog, uint32_t jobid, const char *msg);
 	/* The sweep's question to Slurm: the ids of the jobs running on
 	   @node, one a line, into *out (malloc'ed), through @query (the
 	   administrator's --query command) when not NULL; returns the

@@ -1,7 +1,9 @@
 /*
  * main.c - command lines of fabsched-prolog, fabsched-epilog and
- * fabsched-sweep (fabsched-prolog(8)).  Exit 0 on success, 1 on failure
- * (slurmd then drains the node with the message), 2 on usage errors.
+ * fabsched-sweep (fabsched-prolog(8)).  Exit 0 on success, and after a
+ * failure that is the job's own (the job held through the hold seam);
+ * 1 on failure (slurmd then drains the node with the message), 2 on
+ * usage errors.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -96,6 +98,7 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		ctx->pool_set = seam->pool_set;
 		ctx->nvme = seam->nvme;
 		ctx->drain = seam->drain;
+		ctx->hold = seam->hold;
 		ctx->running_jobs = seam->running_jobs;
 	}
 	memset(a, 0, sizeof(*a));
@@ -160,6 +163,30 @@ static void _drain(const struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
 {
 	if (ctx->drain)
 		ctx->drain(ctx->prog, jobid, msg);
+}
+
+/*
+ * The prolog failed with @msg (what it took already given back): the
+ * exit status.  The job's fault (ctx->fault, said by the failing step):
+ * the job is held (or cancelled) through the hold seam with the reason,
+ * and the prolog succeeds so that Slurm leaves the node up; the node's
+ * fault, or a job that could not be held: the node is drained with the
+ * reason and the prolog fails (Slurm then requeues the job held).
+ */
+static int _prolog_failed(struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
+{
+	char m[FS_MSG_SIZE + 96];
+
+	if (ctx->fault == FS_PL_FAULT_JOB && jobid && ctx->hold &&
+	    !ctx->hold(ctx->prog, jobid, msg)) {
+		snprintf(m, sizeof(m), "%s (the job's request: the job is held, "
+			 "the node stays up)", msg);
+		_fail(ctx->prog, jobid, m);
+		return 0;
+	}
+	_fail(ctx->prog, jobid, msg);
+	_drain(ctx, jobid, msg);
+	return 1;
 }
 
 /*
@@ -280,10 +307,11 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		const char *id = getenv("SLURM_JOB_ID");
 		uint32_t jobid = 0;
 
-		if (id)
-			fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0);
-		rc = _fail(ctx.prog, jobid, msg);
-		_drain(&ctx, jobid, msg);
+		/* a value of the job's that cannot be trusted: the job's
+		   fault (with no job id, slurmd's: the node's) */
+		if (id && !fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0))
+			ctx.fault = FS_PL_FAULT_JOB;
+		rc = _prolog_failed(&ctx, jobid, msg);
 		goto out;
 	}
 	if (job.account_unusable && a.pkey_map)
@@ -308,8 +336,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		goto out;
 	}
 	if (fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
-		rc = _fail(ctx.prog, job.jobid, msg);
-		_drain(&ctx, job.jobid, msg);
+		rc = _prolog_failed(&ctx, job.jobid, msg);
 	} else {
 		if (mnt[0])
 			printf(FS_ENV_HUGEPAGES_MOUNT "=%s\n", mnt);

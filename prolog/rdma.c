@@ -210,6 +210,8 @@ static int _check_port(const char *root, const char *dev,
 		if (idx < 0) {
 			_pkey_list(t, n, shown, sizeof(shown));
 			free(t);
+			if (got)
+				got->pkey_missing = true;
 			return fs_errf(msg, msgsz, "RDMA device %s port %u: P_Key "
 					 "0x%04x of account %s not in the port's "
 					 "P_Key table (%s); expected a %s member "

@@ -227,6 +227,14 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	return rc;
 }
 
+/* When a file last changed: its mtime, but never later than its ctime
+ * (the owner can set the mtime to any date, the ctime only to the
+ * present), so that a future date keeps nothing. */
+static time_t _changed(const struct stat *st)
+{
+	return st->st_mtime < st->st_ctime ? st->st_mtime : st->st_ctime;
+}
+
 /* The newest change in a job's directory: the directory's own, or a
  * file's (a task's line appended); -1 when it cannot be read. */
 static time_t _newest(int base, const char *name)
@@ -242,17 +250,19 @@ static time_t _newest(int base, const char *name)
 			close(fd);
 		return -1;
 	}
-	t = st.st_mtime;
+	t = _changed(&st);
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    !fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && st.st_mtime > t)
-			t = st.st_mtime;
+		    !fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && _changed(&st) > t)
+			t = _changed(&st);
 	closedir(d);
 	return t;
 }
 
-/* Remove the files of one job's directory, then the directory. */
-static int _remove_job(int base, const char *name)
+/* Remove directory @name of @base with all it holds (the owner may have
+ * made directories in it), never following a link; @depth levels at
+ * most.  0, or -1 when something stays. */
+static int _remove_tree(int base, const char *name, int depth)
 {
 	int fd = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d;
@@ -264,9 +274,19 @@ static int _remove_job(int base, const char *name)
 		close(fd);
 		return -1;
 	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(fd, e->d_name, 0);	/* a directory stays */
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISDIR(st.st_mode)) {
+			if (depth > 0)
+				_remove_tree(fd, e->d_name, depth - 1);
+		} else {
+			unlinkat(fd, e->d_name, 0);
+		}
+	}
 	closedir(d);
 	return unlinkat(base, name, AT_REMOVEDIR);
 }
@@ -299,12 +319,12 @@ long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
 			continue;
 		for (size_t i = 0; i < nrunning && !live; i++)
 			live = running[i] == id;
-		/* the last write into it (a task's line, the prolog's record)
+		/* the last change in it (a task's line, the prolog's record)
 		 * is when the job was last seen */
-		if (live || st.st_mtime + keep > now ||
+		if (live || _changed(&st) + keep > now ||
 		    _newest(dirfd(d), e->d_name) + keep > now)
 			continue;
-		if (!_remove_job(dirfd(d), e->d_name)) {
+		if (!_remove_tree(dirfd(d), e->d_name, 16)) {
 			removed++;
 			fs_pl_log(ctx, id, "job record removed (older than %ld days)",
 				  (long)(keep / 86400));

@@ -154,8 +154,12 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	r->state = FS_PL_SCRATCH_CREATING;
 	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
 		goto fail;
-	if (ops->ns_create(r->ctrl, r->gib << 30, &r->nsid, msg, msgsz))
+	/* the pool is the cluster's: a volume it cannot make now (full) is
+	   the job's request not met, not this node's fault */
+	if (ops->ns_create(r->ctrl, r->gib << 30, &r->nsid, msg, msgsz)) {
+		ctx->fault = FS_PL_FAULT_JOB;
 		goto fail;
+	}
 	r->state = FS_PL_SCRATCH_CREATED;
 	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
 		goto fail;

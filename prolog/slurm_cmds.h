@@ -14,6 +14,14 @@
  * 15 s, best effort; nothing when FABSCHED_NO_DRAIN is set. */
 void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg);
 
+/* Keep job @jobid, whose own request could not be met, from running while
+ * the node stays up: "<prog> job <id>: <msg>" as its AdminComment, then
+ * "scontrol requeuehold"; a job that cannot be requeued is cancelled while
+ * it still starts (one Slurm already holds or ended is left as it is).
+ * Each command bounded to 15 s.  0 when the job will not run, -1 when
+ * that cannot be made sure (the caller then drains the node). */
+int fs_pl_hold_scontrol(const char *prog, uint32_t jobid, const char *msg);
+
 /* The ids of the jobs running on @node, one a line, into *out: squeue
  * (beside the slurmd that runs us, else from PATH), or the administrator's
  * @query command through /bin/sh -c; bounded to 60 s.  Returns the

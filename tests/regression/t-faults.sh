@@ -23,6 +23,10 @@
 #     garbage SPANK_FABSCHED_HUGEPAGES_ASKED, SPANK__SLURM_SPANK_OPTION_
 #     fabsched_scratch), which Slurm passes to the prolog as it is: dropped
 #     at submission, the job runs, the node is not drained;
+#   - a job whose own request the node cannot meet (a scratch volume, with
+#     the scratch license charged, on nodes whose fabsched.conf names no
+#     pool): the job is requeued held with the reason in its
+#     AdminComment (which its owner sees), it never ran, the node stays up;
 #   - the user cannot plant a link in the hugetlbfs base, and an entry
 #     planted there (a symbolic link to another directory) is refused,
 #     never followed: nothing mounted over its target, nothing reserved.
@@ -38,7 +42,7 @@ cl_require
 cl_require_build plugins/gres/.libs/gres_hugepages.so \
 	plugins/job_submit/fabsched/.libs/job_submit_fabsched.so prolog/fabsched-prolog
 cl_require_hugepages
-tap_plan 20
+tap_plan 22
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_FAULTS_TEST_DIR:-/var/lib/fabsched-test/faults}
@@ -85,7 +89,7 @@ cat > "$STAGE/bin/look.sh" <<EOF
 echo "pool=\$(cat $NODE0) mounts=\$(awk -v b="$STAGE/" 'index(\$5, b) == 1 { print \$5 }' /proc/self/mountinfo | tr '\n' ' ')"
 sleep "\${1:-0}"
 EOF
-printf 'PrologFlags=Alloc\nPrologEpilogTimeout=8\nJobSubmitPlugins=fabsched\nSlurmdDebug=verbose\n' > "$STAGE/extra.conf"
+printf 'PrologFlags=Alloc,DeferBatch\nPrologEpilogTimeout=8\nJobSubmitPlugins=fabsched\nSlurmdDebug=verbose\nLicenses=scratch:1000\n' > "$STAGE/extra.conf"
 chmod -R a+rX "$STAGE"
 chmod 0755 "$STAGE/prolog" "$STAGE/epilog" "$STAGE/bin/look.sh"
 chmod 0700 "$STAGE/out" "$STAGE/victim"
@@ -289,14 +293,36 @@ $STAGE/bin/look.sh" SPANK_FABSCHED_SCRATCH=1024T SPANK_FABSCHED_SCRATCH_CHARGE=0
 	tap_ok "! grep -q DRAIN <<<'$st' && ! grep -q 'job $id' '$STAGE/out/prolog.log'" \
 		"n001 not drained by it (State=$st)"
 	wait_clean n001
+	# 17-18: the job's own request cannot be met here (--scratch as the
+	# option entry, charged by job_submit; no pool in fabsched.conf)
+	id=$(cd "$dir" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" "$STAGE/bin/craft_submit" n001 \
+		"" "$dir/nopool-%j.out" "#!/bin/sh
+$STAGE/bin/look.sh" _SLURM_SPANK_OPTION_fabsched_scratch=10G 2>&1)
+	for _ in $(seq 1 120); do
+		[ "$(cl_job_field "$id" JobState)" = PENDING ] && [ "$(cl_job_field "$id" Restarts)" != 0 ] && break
+		sleep 0.5
+	done
+	st=$(cl_job_field "$id" JobState) why=$(cl_job_field "$id" Reason)
+	sc=$(runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" scontrol -o show job "$id" |
+		grep -o 'AdminComment=fabsched-prolog job [0-9]*: [^=]*' | sed 's/ [A-Za-z]*$//')
+	tap_ok "[ '$st' = PENDING ] && grep -q 'names no scratch pool' <<<'$sc' && [ ! -e '$dir/nopool-$id.out' ]" \
+		"job $id, --scratch=10G charged but no pool on the node: requeued held (State=$st Reason=$why), the reason in its AdminComment, as its owner sees it ($sc), it never ran"
+	nst=$(node_state n001)
+	tap_ok "! grep -q DRAIN <<<'$nst' && grep -q 'the job is held, the node stays up' '$STAGE/out/prolog.log'" \
+		"n001 stays up (State=$nst): $(grep "job $id" "$STAGE/out/prolog.log" | tail -1)"
+	scancel "$id" 2>/dev/null
+	cl_wait_job "$id" 60 >/dev/null 2>&1
+	wait_clean n001
 else
 	tap_ok 1 "craft_submit builds against $SLURM_PREFIX: $(head -c 300 "$STAGE/out/cc.log")"
 	tap_ok 1 "so the crafted SPANK environment could not be submitted"
 	tap_ok 1 "nor the prefixed forms"
 	tap_ok 1 "(no libslurm submitter)"
+	tap_ok 1 "nor a job asking a scratch volume"
+	tap_ok 1 "(no libslurm submitter)"
 fi
 
-# 17-19: links in the hugetlbfs base
+# 19-21: links in the hugetlbfs base
 next=$(cl_sbatch --user "$TUSER" -H -J planted -w n002 -n 1 -t 5 --gres=hugepages:2m:4 -o planted-%j.out "$STAGE/bin/look.sh")
 runuser -u "$TUSER" -- ln -s "$STAGE/victim" "$STAGE/mnt/$next-2m" 2>"$STAGE/out/ln.log"
 rc=$?
@@ -315,7 +341,7 @@ tap_ok "[ \"\$(snap n002)\" = '$CLEAN' ] && [ \"\$(cat '$STAGE/victim/data')\" =
 	"nothing reserved, the target as it was ($(snap n002))"
 scontrol update nodename=n002 state=resume >/dev/null 2>&1
 
-# 20
+# 22
 cl_down
 tap_ok "[ \"\$(cat $NODE0)\" = $BASE_PAGES ]" "after the cluster stopped: node0 pool at $BASE_PAGES"
 tap_done

@@ -484,6 +484,29 @@ static void test_record(void **state)
 	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
 	snprintf(path, sizeof(path), "%s/77", base);
 	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	/* a date in the future keeps nothing past its change time, and a
+	   directory the owner made in it does not block the removal */
+	{
+		struct timespec future[2] = { { .tv_sec = time(NULL) + 86400 * 3650 },
+					      { .tv_sec = time(NULL) + 86400 * 3650 } };
+		char sub[600];
+
+		snprintf(sub, sizeof(sub), "%s/77/sub", base);
+		assert_int_equal(mkdir(sub, 0700), 0);
+		strcat(sub, "/deeper");
+		assert_int_equal(mkdir(sub, 0700), 0);
+		assert_int_equal(utimensat(AT_FDCWD, sub, future, 0), 0);
+		assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL) + 2 * 86400, NULL, 0,
+						    _msg, sizeof(_msg)), 1);
+		assert_int_equal(access(path, F_OK), -1);
+		job.jobid = 77;
+		assert_int_equal(fs_pl_record_node(&ctx, &job, &l, "n001", NULL, _msg,
+						   sizeof(_msg)), 0);
+		strcat(path, "/n001");
+		assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+		snprintf(path, sizeof(path), "%s/77", base);
+		assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	}
 	{
 		uint32_t running[] = { 77 };
 

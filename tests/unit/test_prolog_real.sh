@@ -81,7 +81,7 @@ clean_state() {	# pages, mounts, ledgers all back where they were
 state() { echo "pages=$(pages) mounts=[$(mounts | tr '\n' ' ')] ledgers=[$(ls -A "$T/state/jobs" 2>/dev/null | tr '\n' ' ')] dirs=[$(ls -A "$T/mnt" 2>/dev/null | tr '\n' ' ')]"; }
 CLEAN="pages=$BASE_PAGES mounts=[] ledgers=[] dirs=[]"
 
-echo "1..54"
+echo "1..57"
 diag "node0 2 MiB pages at start: $ORIG_PAGES, $BASE_PAGES with the test's own baseline; test user $TUSER ($TUID:$TGID); dir $T"
 
 # --- 1-8: reserve, mount, limit, map, release (cgroup v2 hugetlb when available)
@@ -222,6 +222,19 @@ FABSCHED_TEST_POOL_CAP=$((BASE_PAGES + 2)) job 1016 prolog
 is "$?|$(grep -c 'compacting memory once' "$T/err")|$(grep -o 'node 0: asked 4 pages of 2048kB, got 2' "$T/err" | head -1)" \
 	"1|1|node 0: asked 4 pages of 2048kB, got 2" "shortfall: compaction retried once, then 'node 0: asked 4 pages of 2048kB, got 2'"
 is "$(state)" "$CLEAN" "after the hostile inputs, everything is back"
+# the job's faults leave the node up (the job held), the node's do not
+rm -f "$T/holds"
+FABSCHED_TEST_HOLD_LOG=$T/holds FABSCHED_TEST_POOL_CAP=$((BASE_PAGES + 2)) job 1017 prolog
+is "$?|$(grep -c 'job 1017: node 0: asked 4 pages of 2048kB, got 2' "$T/holds")|$(grep -c 'the job is held, the node stays up' "$T/err")|$(state)" \
+	"0|1|1|$CLEAN" "shortfall with a hold seam: the job held with the reason, exit 0 (no drain), everything given back"
+HP='2m:0=4;reboot' FABSCHED_TEST_HOLD_LOG=$T/holds job 1018 prolog
+is "$?|$(grep -c 'job 1018: FABSCHED_HUGEPAGES' "$T/holds")" "0|1" "a job's value that cannot be trusted: the job held, exit 0"
+ln -s "$T/state" "$T/linkbase"
+printf 'StateDir=%s/state\nHugepageMountBase=%s/linkbase\n' "$T" "$T" > "$T/link.conf"
+FABSCHED_CONF=$T/link.conf FABSCHED_TEST_HOLD_LOG=$T/holds job 1019 prolog
+is "$?|$(grep -c 'job 1019' "$T/holds")|$(grep -c 'symbolic link' "$T/err")" "1|0|1" \
+	"a mount base that is a link, the node's fault: exit 1 (drain), the job not held by the prolog"
+rm -f "$T/linkbase" "$T/link.conf"
 
-[ "$N" = 54 ] || echo "# ran $N tests, planned 54"
+[ "$N" = 57 ] || echo "# ran $N tests, planned 57"
 exit 0

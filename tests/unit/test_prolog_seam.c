@@ -6,7 +6,9 @@
  * FABSCHED_TEST_POOL_CAP=N makes every pool look able to grow to N pages
  * at most (writes are clamped to N, for real), so that a shortfall, the
  * compaction retry and the give-back can be tested without exhausting
- * the machine's memory.
+ * the machine's memory.  FABSCHED_TEST_HOLD_LOG=FILE: a job at fault is
+ * "held" by appending "job <id>: <msg>" to FILE (the executables run
+ * scontrol); unset, no hold: every failure is the node's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,16 @@ static int _capped_set(int node, uint64_t page_kb, uint64_t n, char *msg,
 	return fs_pl_pool_set(node, page_kb, n < cap ? n : cap, msg, msgsz);
 }
 
+static int _hold_log(const char *prog, uint32_t jobid, const char *msg)
+{
+	FILE *f = fopen(getenv("FABSCHED_TEST_HOLD_LOG"), "a");
+
+	if (!f)
+		return -1;
+	fprintf(f, "%s job %u: %s\n", prog, jobid, msg);
+	return fclose(f) ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct fs_pl_ctx seam;
@@ -45,6 +57,8 @@ int main(int argc, char **argv)
 	seam.running_jobs = fs_pl_squeue_running;	/* the sweep's --query */
 	if (getenv("FABSCHED_TEST_POOL_CAP"))
 		seam.pool_set = _capped_set;
+	if (getenv("FABSCHED_TEST_HOLD_LOG"))
+		seam.hold = _hold_log;
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s prolog|epilog|sweep [options]\n", argv[0]);
 		return 2;
