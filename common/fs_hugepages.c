@@ -90,6 +90,19 @@ const char *fs_hp_type_name(uint64_t page_kb, uint64_t per_unit, char *buf,
 /* ------------------------------------------------------------ HugepageUnits */
 
 /* Digits of s[0..len) in 1..max. */
+/* Sums and products of page counts stop at UINT64_MAX instead of
+ * wrapping: a request whose counts add up past 2^64 is larger than any
+ * node, never a small one. */
+static uint64_t _sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t _sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 static int _number(const char *s, size_t len, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -177,7 +190,7 @@ int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
 		nd->p[nd->n++] = (struct fs_hp_pool){ .page_kb = kb,
 						      .per_unit = per };
 	}
-	nd->p[i].units += units;
+	nd->p[i].units = _sat_add(nd->p[i].units, units);
 	return 0;
 }
 
@@ -187,7 +200,8 @@ uint64_t fs_hp_node_pages(const struct fs_hp_node *nd, uint64_t page_kb)
 
 	for (size_t i = 0; i < nd->n; i++)
 		if (nd->p[i].page_kb == page_kb)
-			pages += nd->p[i].units * nd->p[i].per_unit;
+			pages = _sat_add(pages, _sat_mul(nd->p[i].units,
+							 nd->p[i].per_unit));
 	return pages;
 }
 
@@ -369,7 +383,7 @@ static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *ms
 				       "request", FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		p->a[p->n++] = (struct fs_hp_ask){ .page_kb = page_kb };
 	}
-	p->a[i].pages += pages;
+	p->a[i].pages = _sat_add(p->a[i].pages, pages);
 	return 0;
 }
 
@@ -387,7 +401,7 @@ static bool _fits(const struct ent *ents, size_t n, uint64_t untyped,
 		for (size_t k = 0; k < nd->n; k++)
 			if (nd->p[k].page_kb == e->page_kb &&
 			    nd->p[k].per_unit == e->per_unit)
-				need[k] += e->count;
+				need[k] = _sat_add(need[k], e->count);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ent *e = &ents[i];
@@ -398,7 +412,8 @@ static bool _fits(const struct ent *ents, size_t n, uint64_t untyped,
 	for (size_t k = 0; k < nd->n; k++) {
 		if (need[k] > nd->p[k].units)
 			return false;
-		free_pages += (nd->p[k].units - need[k]) * nd->p[k].per_unit;
+		free_pages = _sat_add(free_pages, _sat_mul(nd->p[k].units - need[k],
+							   nd->p[k].per_unit));
 	}
 	return untyped <= free_pages;
 }
@@ -428,8 +443,8 @@ static int _no_node(const struct fs_hp_plan *p, const char *what,
 				have = fs_hp_node_pages(&nodes[k], p->a[i].page_kb);
 			else
 				for (size_t j = 0; j < nodes[k].n; j++)
-					have += nodes[k].p[j].units *
-						nodes[k].p[j].per_unit;
+					have = _sat_add(have, _sat_mul(nodes[k].p[j].units,
+								       nodes[k].p[j].per_unit));
 			if (have > most) {
 				most = have;
 				best = &nodes[k];
@@ -535,7 +550,7 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 					where, e->count);
 				goto out;
 			}
-			p->untyped += e->count;
+			p->untyped = _sat_add(p->untyped, e->count);
 			continue;
 		}
 		if (!e->in_pages) {

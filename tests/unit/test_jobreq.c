@@ -417,6 +417,31 @@ static void test_hp_request(void **state)
 	assert_int_equal(fs_hp_request(NULL, "batch", nodes, 2, &out, asked,
 				       sizeof(asked), msg, sizeof(msg)), 0);
 	assert_null(out);
+	/* counts whose sum passes 2^64: saturated, never wrapped into a
+	   small request that fits (2^63 + 2^63 + 1 pages were once 1) */
+	{
+		const struct fs_hp_node plain[] = { _node("p1", "2m=128") };
+
+		assert_int_equal(fs_hp_request("gres:hugepages:2m:9223372036854775808,"
+					       "gres:hugepages:2m:9223372036854775809",
+					       "batch", plain, 1, &out, asked, sizeof(asked),
+					       msg, sizeof(msg)), -1);
+		assert_null(out);
+		assert_non_null(strstr(msg, "more hugepages per node than any node"));
+		assert_int_equal(fs_hp_request("gres:hugepages:9223372036854775808,"
+					       "gres:hugepages:9223372036854775809",
+					       "batch", plain, 1, &out, asked, sizeof(asked),
+					       msg, sizeof(msg)), -1);
+		assert_null(out);
+	}
+	assert_int_equal(fs_hp_request("gres:hugepages:2mx64:18446744073709551615,"
+				       "gres:hugepages:2mx64:1", "batch", nodes, 2, &out,
+				       asked, sizeof(asked), msg, sizeof(msg)), -1);
+	assert_null(out);
+	assert_int_equal(fs_hp_request("gres:hugepages:18446744073709551615,"
+				       "gres:hugepages:1", "batch", nodes, 2, &out,
+				       asked, sizeof(asked), msg, sizeof(msg)), -1);
+	assert_null(out);
 }
 
 /* job_modify of a job holding a scratch charge (100 GiB on 2 nodes). */
