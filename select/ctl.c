@@ -96,6 +96,10 @@ struct fse_ctl {
 	uint32_t failed_job, failed_pass;
 	struct fse_ctl_stats st;
 	time_t stats_sec;	/* the timing figures last logged */
+	/* the last jobs whose --fabric-locality was logged as bad: each
+	   said once, not at every scheduling pass */
+	uint32_t bad_loc[64];
+	unsigned bad_loc_next;
 	/* the model file, watched for changes (fse_ctl_refresh) */
 	char *model_path;
 	const char **names;	/* [nnodes_names] the scheduler's nodes, copied */
@@ -588,7 +592,19 @@ static int _share_of(struct fse_ctl *c, const char *part)
 /* ------------------------------------------------------------ policy */
 
 /* The job's locality as its partition, options and --switches resolve it. */
-static void _policy(const struct fse_ctl *c, const struct fse_job *j,
+/* Is job @id's bad locality value new to the log?  Remembered when so. */
+static bool _bad_loc_new(struct fse_ctl *c, uint32_t id)
+{
+	const unsigned n = sizeof(c->bad_loc) / sizeof(c->bad_loc[0]);
+
+	for (unsigned i = 0; id && i < n; i++)
+		if (c->bad_loc[i] == id)
+			return false;
+	c->bad_loc[c->bad_loc_next++ % n] = id;
+	return true;
+}
+
+static void _policy(struct fse_ctl *c, const struct fse_job *j,
 		    struct fse_policy *pol)
 {
 	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true,
@@ -623,7 +639,8 @@ static void _policy(const struct fse_ctl *c, const struct fse_job *j,
 			continue;
 		if (fs_parse_locality("--fabric-locality", v, &jloc, msg,
 				      sizeof(msg))) {
-			_log(c, FSE_LOG_ERROR, "%s: %s: using the partition's locality",
+			_log(c, _bad_loc_new(c, j->job_id) ? FSE_LOG_ERROR :
+			     FSE_LOG_DEBUG, "%s: %s: using the partition's locality",
 			     j->label, msg);
 			break;
 		}

@@ -87,13 +87,14 @@ static int _racks(const struct chooser *ch)
 }
 
 static char *logged;	/* the messages, one per line */
+static unsigned errors;	/* of them, at FSE_LOG_ERROR */
 
 static void _log(enum fse_log level, const char *msg, void *arg)
 {
 	size_t n = logged ? strlen(logged) : 0;
 
-	(void)level;
 	(void)arg;
+	errors += level == FSE_LOG_ERROR;
 	logged = realloc(logged, n + strlen(msg) + 2);
 	sprintf(logged + n, "%s\n", msg);
 }
@@ -239,6 +240,14 @@ static void test_wait_then_relax(void **state)
 		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 		assert_true(o.waits);
 		assert_non_null(strstr(logged, "--fabric-locality"));
+		/* an error once per job, not at every pass */
+		errors = 0;
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+		assert_true(o.waits);
+		assert_int_equal(errors, 0);
+		j.job_id++;
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+		assert_int_equal(errors, 1);
 	}
 	fse_ctl_free(c);
 }
