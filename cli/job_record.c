@@ -39,8 +39,9 @@ static bool _printable(const char *l)
 	return true;
 }
 
-/* The file's text (malloc'ed), NULL with errno set. */
-static char *_slurp(const char *path)
+/* The file's text (malloc'ed), NULL with errno set; its owner into
+ * *@uid. */
+static char *_slurp(const char *path, uid_t *uid)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	char *buf;
@@ -54,6 +55,7 @@ static char *_slurp(const char *path)
 		errno = EINVAL;	/* "Invalid argument": not a regular file */
 		return NULL;
 	}
+	*uid = st.st_uid;
 	if (!(buf = malloc(RECORD_MAX + 1))) {
 		close(fd);
 		return NULL;
@@ -115,8 +117,10 @@ static const char *_hca_numa(json_object *hcas, const char *name)
 	return "-";
 }
 
-/* The prolog's record of the node into @r (and text). */
-static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
+/* The prolog's record of node @node for job @id into @r (and text);
+ * -1 when its header names another job or node (a record moved there). */
+static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
+		      FILE *text, int *bad)
 {
 	json_object *hcas = json_object_new_array(), *huge = json_object_new_array();
 	json_object *mounts = json_object_new_array(), *scratch = NULL;
@@ -138,9 +142,18 @@ static int _node_file(char *buf, json_object *r, FILE *text, int *bad)
 				(*bad)++;
 			continue;
 		}
-		if (n == 4 && !strcmp(w[0], "node") && !strcmp(w[2], "job")) {
+		if (lines == 2) {	/* "node <node> job <id>": this one's */
+			if (n != 4 || strcmp(w[0], "node") || strcmp(w[2], "job") ||
+			    strcmp(w[1], node) || _small(w[3], UINT32_MAX) != (long)id) {
+				json_object_put(hcas);
+				json_object_put(huge);
+				json_object_put(mounts);
+				json_object_put(numa);
+				return -1;
+			}
 			continue;
-		} else if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
+		}
+		if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
 			   _small(w[1], NUMA_MAX - 1) >= 0 && fs_cpulist_count(w[3]) > 0) {
 			json_object *o = json_object_new_object();
 
@@ -369,6 +382,7 @@ json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node, F
 	char *buf;
 	json_object *r;
 	int bad = 0;
+	uid_t uid;
 
 	if (!dir || !*dir) {
 		if (text)
@@ -376,16 +390,35 @@ json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node, F
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/%u/%s", dir, id, node);
-	if (!(buf = _slurp(path))) {
+	if (!(buf = _slurp(path, &uid))) {
 		if (text)
 			fprintf(text, "             (no record: %s: %s)\n", path, strerror(errno));
 		return NULL;
 	}
+	/* the prolog writes it as root; the job's owner, whose directory
+	   holds it, can put a file of their own there, or move another
+	   job's record in */
+	if (uid != 0) {
+		if (text)
+			fprintf(text, "             (no record: %s is owned by uid %u, "
+				"not root: not written by fabsched-prolog)\n", path,
+				(unsigned)uid);
+		free(buf);
+		return NULL;
+	}
 	r = json_object_new_object();
-	_node_file(buf, r, text, &bad);
+	if (_node_file(buf, id, node, r, text, &bad) < 0) {
+		if (text)
+			fprintf(text, "             (no record: %s is the record of "
+				"another job or node)\n", path);
+		free(buf);
+		json_object_put(r);
+		return NULL;
+	}
 	free(buf);
 	snprintf(path, sizeof(path), "%s/%u/%s.tasks", dir, id, node);
-	if ((buf = _slurp(path))) {
+	/* the tasks' own lines, as the job's tasks wrote them */
+	if ((buf = _slurp(path, &uid))) {
 		_tasks_file(buf, r, text, &bad);
 		free(buf);
 	} else {

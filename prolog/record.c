@@ -5,7 +5,11 @@
  *   <JobRecordDir>/                 root's, not writable by others
  *   <JobRecordDir>/<jobid>/         the job owner's, 0700 (the first
  *                                   prolog of the job makes it)
- *   <JobRecordDir>/<jobid>/<node>   the prolog's record of the node
+ *   <JobRecordDir>/<jobid>/<node>   the prolog's record of the node,
+ *                                   root's, 0644 (the owner reads it
+ *                                   through its directory; nobody else
+ *                                   can), so that `fabsched job` can tell
+ *                                   it from a file the owner made
  *   <JobRecordDir>/<jobid>/<node>.tasks
  *                                   one line per task, appended by the
  *                                   SPANK plugin as the user
@@ -22,8 +26,8 @@
  *
  * Root never follows a path the user controls: the job's directory is
  * opened with O_NOFOLLOW from the root-owned base, the record is written
- * to a new file (O_EXCL, O_NOFOLLOW) handed to the owner, then renamed
- * over the name.  A record that cannot be written is logged, never a
+ * to a new file (O_EXCL, O_NOFOLLOW) kept root's, then renamed over the
+ * name.  A record that cannot be written is logged, never a
  * prolog failure.  fabsched-sweep removes the directories of jobs that
  * ended more than JobRecordKeep days ago.
  */
@@ -212,7 +216,7 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	if (l && l->has_scratch && l->scratch.state == FS_PL_SCRATCH_MOUNTED)
 		fprintf(f, "scratch %s %" PRIu64 " %s\n", l->scratch.path,
 			l->scratch.gib, l->scratch.fs == FS_SCRATCH_EXT4 ? "ext4" : "xfs");
-	if (fflush(f) || ferror(f) || fchown(fd, job->uid, job->gid))
+	if (fflush(f) || ferror(f) || fchmod(fd, 0644))
 		rc = fs_errf(msg, msgsz, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
 			     tmp, strerror(errno));
 	if (fclose(f) && !rc)

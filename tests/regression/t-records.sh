@@ -6,8 +6,9 @@
 # each task's CPUs and HCA.  n001 emulates this machine's 2 CPUs as 2
 # sockets with an HCA each (synthetic-2pkg-2numa.xml + sysfs/twosocket,
 # task/affinity), so that tasks are really bound; n002 reserves real
-# hugepages on node0.  Checks who may read the records, a user's forged
-# line, the sweep of old records, and a configuration without records.
+# hugepages on node0.  Checks who may read and change the records, a
+# record the user put in place of the prolog's, the sweep of old records,
+# and a configuration without records.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -17,7 +18,7 @@ cl_require
 cl_require_build plugins/gres/.libs/gres_rdma.so plugins/gres/.libs/gres_hugepages.so \
 	plugins/spank/.libs/fabsched.so
 cl_require_hugepages
-tap_plan 14
+tap_plan 15
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 FAB=$FABSCHED_BUILDDIR/cli/fabsched
@@ -67,8 +68,8 @@ a=$(cl_sbatch --user "$TUSER" -J rec -w n001 -n 2 -t 5 --gres=rdma:2 -o rec-%j.o
 cl_wait_job "$a" 120
 tap_ok $? "job $a -n 2 --gres=rdma:2 (a batch script and a 2-task step) COMPLETED"
 uid=$(id -u "$TUSER")
-tap_is "$(stat -c '%u %a' "$R/$a" "$R/$a/n001" 2>&1 | tr '\n' ' ')" "$uid 700 $uid 600 " \
-	"the job's record directory and n001's record are its user's alone (0700, 0600)"
+tap_is "$(stat -c '%u %a' "$R/$a" "$R/$a/n001" 2>&1 | tr '\n' ' ')" "$uid 700 0 644 " \
+	"the job's record directory is its user's alone (0700), n001's record root's (0644), which the user reads and cannot change"
 tap_is "$(grep '^hca' "$R/$a/n001" 2>&1)" "hca mlx5_0 ports 1 numa 0 cpus 0
 hca mlx5_1 ports 1 numa 1 cpus 1" "n001's record: each HCA with its NUMA node (sysfs) and CPUs" ||
 	tap_diag "$(cat "$R/$a/n001" "$STAGE/out/prolog.log" 2>&1)"
@@ -102,23 +103,26 @@ print(j["state"], [(h["size"], h["numa"], h["pages"]) for h in r["hugepages"]],
 tap_is "$got" "COMPLETED [('2m', 0, 4)] ['$STAGE/mnt/$b-2m'] 2 [0] 0" \
 	"fabsched job $b --json, after the job: hugepages per NUMA node, mount, its 2 tasks (batch, step 0) on NUMA node 0"
 
-# 10-11: another user cannot read them; a line the user forged is not trusted
+# 10-12: another user cannot read them; the user cannot change the
+# node's record, and a file of their own in its place is not shown
 tap_ok "! runuser -u nobody -- cat '$R/$a/n001' >/dev/null 2>&1" "another user cannot read job $a's record"
-runuser -u "$TUSER" -- sh -c "echo 'hca evil ports 1 numa 0 cpus 0 extra' >> '$R/$a/n001'" 2>/dev/null ||
-	echo 'hca evil ports 1 numa 0 cpus 0 extra' >> "$R/$a/n001"
+runuser -u "$TUSER" -- sh -c "echo 'hca evil ports 1 numa 0 cpus 0' >> '$R/$a/n001'" 2>"$STAGE/out/append.err"
+tap_ok "[ \$? -ne 0 ] && ! grep -q evil '$R/$a/n001'" "$TUSER cannot append to n001's record: $(cat "$STAGE/out/append.err")"
+runuser -u "$TUSER" -- sh -c "rm -f '$R/$a/n001' && printf 'fabsched-record 1\nnode n001 job $a\nhca evil ports 1 numa 0 cpus 0\n' > '$R/$a/n001'"
 "$FAB" job "$a" --json --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a2.json" 2>"$STAGE/out/job-a2.err"
+"$FAB" job "$a" --conf "$STAGE/fabsched.conf" > "$STAGE/out/job-a2.txt" 2>&1
 got=$(cl_py -c '
 import json, sys
-r = json.load(open(sys.argv[1]))["per_node"][0]["record"]
-print([h["name"] for h in r["hcas"]], r["malformed_lines"])' "$STAGE/out/job-a2.json" 2>&1)
-tap_is "$got" "['mlx5_0', 'mlx5_1'] 1" "a malformed line the user appended is counted, not shown as an HCA"
+print(json.load(open(sys.argv[1]))["per_node"][0]["record"])' "$STAGE/out/job-a2.json" 2>&1)
+tap_ok "[ '$got' = None ] && grep -q 'not written by fabsched-prolog' '$STAGE/out/job-a2.txt' && ! grep -q evil '$STAGE/out/job-a2.txt'" \
+	"a record $TUSER put in its place is not shown: $(grep -o 'no record: .*' "$STAGE/out/job-a2.txt" | head -1)"
 
-# 12: no JobRecordDir: said so
+# 13: no JobRecordDir: said so
 "$FAB" job "$a" --conf "$STAGE/fabsched-norecords.conf" > "$STAGE/out/job-a3.txt" 2>&1
 tap_ok "grep -q 'no record: JobRecordDir is not set' '$STAGE/out/job-a3.txt'" \
 	"without JobRecordDir, fabsched job says there is no record and why"
 
-# 13-14: the sweep removes the records of jobs last changed more than
+# 14-15: the sweep removes the records of jobs last changed more than
 # JobRecordKeep days ago (default 7), and keeps the others
 find "$R/$a" -exec touch -h -d '10 days ago' {} +
 FABSCHED_CONF=$STAGE/fabsched.conf "$STAGE/bin/fabsched-sweep" --node n001 --running "" \

@@ -1,8 +1,10 @@
 /*
  * test_job_record.c - `fabsched job`'s reading of a node's job records
- * (cli/job_record.c), which the job's owner can write: a good record read
- * whole; escape bytes, oversized lines and counts, and a record made to
- * cost hours never reach the output nor take long.
+ * (cli/job_record.c), which sit in a directory of the job's owner: a good
+ * record read whole; escape bytes, oversized lines and counts, and a
+ * record made to cost hours never reach the output nor take long; a file
+ * the owner made or moved there is no record.  Root only (records are
+ * root's): skipped otherwise.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,6 +144,33 @@ static void test_costly(void **state)
 	free(tasks);
 }
 
+/* A file the owner made, or another job's record moved in: no record. */
+static void test_not_ours(void **state)
+{
+	char path[256];
+	json_object *r;
+	char *text;
+
+	(void)state;
+	_write("n1", "fabsched-record 1\nnode n1 job 7\nnuma 0 cpus 0-3\n");
+	snprintf(path, sizeof(path), "%s/7/n1", _dir);
+	assert_int_equal(chown(path, 4242, 4242), 0);
+	text = _read(&r);
+	assert_null(r);
+	assert_non_null(strstr(text, "is owned by uid 4242, not root"));
+	free(text);
+	_write("n1", "fabsched-record 1\nnode n1 job 8\nnuma 0 cpus 0-3\n");
+	assert_int_equal(chown(path, 0, 0), 0);
+	text = _read(&r);
+	assert_null(r);
+	assert_non_null(strstr(text, "the record of another job or node"));
+	free(text);
+	_write("n1", "fabsched-record 1\nnuma 0 cpus 0-3\nnode n1 job 7\n");
+	text = _read(&r);
+	assert_null(r);
+	free(text);
+}
+
 /* Not a regular file (a FIFO would block the reader): no record. */
 static void test_fifo(void **state)
 {
@@ -185,8 +214,13 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_costly),
+		cmocka_unit_test(test_not_ours),
 		cmocka_unit_test(test_fifo),
 	};
 
+	if (geteuid()) {
+		printf("1..0 # SKIP not root: the records are root's\n");
+		return 0;
+	}
 	return cmocka_run_group_tests(tests, _setup, _teardown);
 }

@@ -434,10 +434,11 @@ static void test_record(void **state)
 			    "hca mlx5_0 ports 1 numa 0 cpus 0\nhca mlx5_1 ports 1 numa 1 cpus 1\n"
 			    "hugepages 2m numa 0 pages 4\nhugepages 2m numa 1 pages 6\n"
 			    "mount 2m /dev/hugepages-fabsched/77-2m\nscratch /scratch/77 200 xfs\n");
-	/* the job's directory and record are its owner's alone */
+	/* the record is root's, readable through the job's directory, which
+	   is its owner's alone */
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_uid, 4242);
-	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(st.st_uid, 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
 	snprintf(path, sizeof(path), "%s/77", base);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_uid, 4242);
