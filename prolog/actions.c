@@ -527,9 +527,25 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	_checkpoint(ctx, "cgroup");
 
 	if (l.has_scratch) {
-		if (fs_pl_scratch_setup(ctx, &l, ctx->scratch_path,
-					sizeof(ctx->scratch_path), msg, msgsz) ||
-		    _save_step(ctx, &l, "scratch", msg, msgsz))
+		/* the volume is the job's alone (its namespace, its mount
+		   point, its ledger): set up without the helpers' lock, so
+		   that a slow connect or mkfs never keeps other jobs' helpers
+		   waiting, then the lock again for what is shared */
+		bool locked = ctx->lockfd >= 0;
+		int failed;
+
+		if (locked)
+			fs_pl_unlock(ctx);
+		failed = fs_pl_scratch_setup(ctx, &l, ctx->scratch_path,
+					     sizeof(ctx->scratch_path), msg, msgsz) ||
+			 _save_step(ctx, &l, "scratch", msg, msgsz);
+		if (locked && fs_pl_lock(ctx, m1, sizeof(m1))) {
+			if (!failed)
+				fs_errf(msg, msgsz, "%s", m1);
+			failed = 1;
+			ctx->fault = FS_PL_FAULT_NODE;
+		}
+		if (failed)
 			goto undo;
 		_checkpoint(ctx, "scratch");
 	}

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -32,6 +33,8 @@ static struct {
 	uint64_t ns_bytes[MAXNS + 1];	/* by nsid; 0: none */
 	int discarded[MAXNS + 1];
 	int mkfs_fs[MAXNS + 1];		/* -1 none */
+	const char *lock_path;		/* the helpers' lock, checked at mkfs */
+	int mkfs_lock_free;		/* 1: another helper could take it */
 	char mounted[4][512];		/* paths */
 	uid_t mount_uid;
 	const char *fail_op;		/* op that fails */
@@ -152,6 +155,13 @@ static int f_mkfs(const char *dev, int fs, char *msg, size_t msgsz)
 		return -1;
 	F.mkfs_fs[_nsid(dev)] = fs;
 	_op("mkfs %s %s", fs ? "ext4" : "xfs", dev);
+	if (F.lock_path) {	/* as another job's helper would try */
+		int fd = open(F.lock_path, O_RDWR | O_CLOEXEC);
+
+		F.mkfs_lock_free = fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB);
+		if (fd >= 0)
+			close(fd);
+	}
 	return 0;
 }
 
@@ -313,8 +323,17 @@ static void test_setup_release(void **state)
 	NEED_ROOT();
 	_ctx(&ctx);
 	_job(&job, 101, 10, 1);
+	/* as fabsched-prolog runs it: under the helpers' lock, which the
+	   volume's set-up gives up while it connects and formats */
+	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), 0);
+	snprintf(path, sizeof(path), "%s/lock", ctx.state_dir);
+	F.lock_path = path;
 	assert_int_equal(fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), _msg,
 				      sizeof(_msg)), 0);
+	assert_int_equal(F.mkfs_lock_free, 1);
+	assert_true(ctx.lockfd >= 0);	/* held again at the end */
+	fs_pl_unlock(&ctx);
+	F.lock_path = NULL;
 	snprintf(path, sizeof(path), "%s/101", _base);
 	assert_string_equal(ctx.scratch_path, path);
 	assert_string_equal(mnt, "");	/* no hugepages */
@@ -432,6 +451,10 @@ static void test_op_fails(void **state)
 					      sizeof(_msg)), -1);
 		snprintf(want, sizeof(want), "fake target: %s failed", ops[i]);
 		assert_string_equal(_msg, want);
+		/* a pool that cannot make the volume is the job's request not
+		   met; the rest is the node's */
+		assert_int_equal(ctx.fault, !strcmp(ops[i], "ns_create") ?
+				 FS_PL_FAULT_JOB : FS_PL_FAULT_NODE);
 		F.fail_op = NULL;
 		if (!_target_clean())
 			fail_msg("%s failed: target not clean: %s", ops[i], F.log);
