@@ -277,6 +277,7 @@ static void test_pkey_missing(void **state)
 			    "account chem not in the port's P_Key table "
 			    "(0xffff); expected a full member entry set by the "
 			    "subnet manager");
+	assert_true(_got.pkey_missing);	/* the account's, not the node's */
 	/* a full member key is not met by a limited entry */
 	assert_int_equal(_v("mlx5_0", "", 0x8002), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_0 port 1: P_Key 0x8002 of "
@@ -288,6 +289,7 @@ static void test_pkey_missing(void **state)
 	assert_int_equal(_v("mlx5_7", "", 0x8001), -1);
 	assert_non_null(strstr(_msg, "RDMA device mlx5_7 port 1: no P_Key table "
 			       "to look for P_Key 0x8001 in ("));
+	assert_false(_got.pkey_missing);	/* the node's */
 	snprintf(root, sizeof(root), "%s/sysfs/malformed/pkey", _fix);
 	assert_int_equal(fs_pl_rdma_verify(root, "mlx5_0", &w, NULL, _msg,
 					   sizeof(_msg)), -1);
