@@ -173,10 +173,12 @@ static void _drain(const struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
  * fault, or a job that could not be held: the node is drained with the
  * reason and the prolog fails (Slurm then requeues the job held).
  */
-static int _prolog_failed(struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
+static int _prolog_failed(struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg,
+			  bool *failed)
 {
 	char m[FS_MSG_SIZE + 96];
 
+	*failed = true;	/* counted as a failed run either way */
 	if (ctx->fault == FS_PL_FAULT_JOB && jobid && ctx->hold &&
 	    !ctx->hold(ctx->prog, jobid, msg)) {
 		snprintf(m, sizeof(m), "%s (the job's request: the job is held, "
@@ -294,6 +296,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	struct args a;
 	char msg[FS_MSG_SIZE], mnt[FS_PL_PATH];
 	const char *sc = getenv("SLURM_SCRIPT_CONTEXT");
+	bool failed = false;
 	int rc = _setup(argc, argv, "fabsched-prolog", &ctx, seam, &a);
 
 	if (rc)
@@ -311,7 +314,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		   fault (with no job id, slurmd's: the node's) */
 		if (id && !fs_pl_parse_jobid("SLURM_JOB_ID", id, &jobid, NULL, 0))
 			ctx.fault = FS_PL_FAULT_JOB;
-		rc = _prolog_failed(&ctx, jobid, msg);
+		rc = _prolog_failed(&ctx, jobid, msg, &failed);
 		goto out;
 	}
 	if (job.account_unusable && a.pkey_map)
@@ -336,7 +339,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		goto out;
 	}
 	if (fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
-		rc = _prolog_failed(&ctx, job.jobid, msg);
+		rc = _prolog_failed(&ctx, job.jobid, msg, &failed);
 	} else {
 		if (mnt[0])
 			printf(FS_ENV_HUGEPAGES_MOUNT "=%s\n", mnt);
@@ -347,7 +350,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	}
 	fs_pl_unlock(&ctx);
 out:
-	_metrics(&ctx, 0, rc);
+	_metrics(&ctx, 0, rc || failed);
 	fs_conf_destroy(a.cf);
 	return rc;
 }
