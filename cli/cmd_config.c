@@ -3,14 +3,19 @@
  *
  *   fabsched config show  [-f FILE]   every error (file:line), or the settings
  *   fabsched config check [-f FILE]   errors only; exit 0 when the file is good
+ *
+ * Both also check the node helpers' base directories as this host has
+ * them (_bases).
  */
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
 #include "fabsched_conf.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void _usage(FILE *out)
 {
@@ -24,6 +29,50 @@ static void _usage(FILE *out)
 		"  -f FILE  the file to read (default: $FABSCHED_CONF, else %s)\n"
 		"\nexit codes: 0 good, 1 the file has errors or cannot be read, 2 usage error\n",
 		fs_conf_default_path());
+}
+
+/*
+ * The node helpers' base directories as this host has them: a setting
+ * whose directory exists but that the helpers would refuse (a link, not a
+ * directory, not root's, writable by group or others: a shared /tmp or
+ * /dev/shm) is an error naming the setting.  A missing one is fine: the
+ * helpers make it.  RET the number of errors.
+ */
+static int _bases(const struct fs_conf *conf)
+{
+	static const char *const keys[] = { "StateDir", "HugepageMountBase",
+					     "ScratchBase", "JobRecordDir" };
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *p = fs_conf_get_str(conf, keys[i]);
+		struct stat st;
+		const char *why = NULL;
+		char m[64];
+
+		if (!p || !*p || lstat(p, &st))
+			continue;	/* unset, or made by the helpers */
+		if (S_ISLNK(st.st_mode))
+			why = "a symbolic link";
+		else if (!S_ISDIR(st.st_mode))
+			why = "not a directory";
+		else if (st.st_uid != 0)
+			why = "not owned by root";
+		else if (st.st_mode & 022) {
+			snprintf(m, sizeof(m), "writable by group or others (mode %04o%s)",
+				 (unsigned)(st.st_mode & 07777),
+				 (st.st_mode & S_ISVTX) ? ", a shared directory" : "");
+			why = m;
+		}
+		if (why) {
+			fprintf(stderr, "fabsched config: %s=%s: %s: the node helpers "
+				"refuse it; expected a directory of its own, root's, "
+				"mode 0755 or 0700 (e.g. %s/fabsched)\n", keys[i], p, why,
+				strcmp(p, "/") ? p : "");
+			bad++;
+		}
+	}
+	return bad;
 }
 
 static int _run(int argc, char **argv)
@@ -69,7 +118,7 @@ static int _run(int argc, char **argv)
 		fs_errors_print(errs, stderr);
 		rc = FS_EXIT_INPUT;
 	} else {
-		rc = FS_EXIT_OK;
+		rc = _bases(conf) ? FS_EXIT_INPUT : FS_EXIT_OK;
 		if (!strcmp(verb, "show") && fs_conf_dump(conf, stdout) != 0) {
 			fprintf(stderr, "fabsched config: cannot write the configuration\n");
 			rc = FS_EXIT_INPUT;
