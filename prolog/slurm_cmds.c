@@ -69,12 +69,6 @@ static const char *_slurm_cmd(const char *name, char *buf, size_t sz)
 	return name;
 }
 
-/*
- * Slurm drains a node whose prolog or epilog fails with the reason
- * "Prolog error"; drain it first with the precise reason, so that
- * "scontrol show node" tells the admin what is wrong.  Needs
- * SLURMD_NODENAME (set by slurmd); bounded to 15 s; best effort.
- */
 /* "<prefix><prog> job <id>: <msg>" into @buf, printable ASCII without a
  * double quote (scontrol's parser), cut to fit. */
 static void _reason(char *buf, size_t sz, const char *prefix, const char *prog,
@@ -90,6 +84,12 @@ static void _reason(char *buf, size_t sz, const char *prefix, const char *prog,
 			buf[i] = '?';
 }
 
+/*
+ * Slurm drains a node whose prolog or epilog fails with the reason
+ * "Prolog error"; drain it first with the precise reason, so that
+ * "scontrol show node" tells the admin what is wrong.  Needs
+ * SLURMD_NODENAME (set by slurmd); bounded to 15 s; best effort.
+ */
 void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg)
 {
 	const char *node = getenv("SLURMD_NODENAME");

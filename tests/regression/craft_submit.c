@@ -6,7 +6,8 @@
  * t-faults.sh against the release under test; run as the test user.
  *
  * Usage: craft_submit NODE TRES OUTPUT SCRIPT [NAME=VALUE...]
- * Prints the job id.
+ * Prints the job id.  CRAFT_NO_REQUEUE=1 in the environment: a job that
+ * may not be requeued (sbatch --no-requeue).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +45,8 @@ int main(int argc, char **argv)
 	d.group_id = getgid();
 	d.environment = env;
 	d.env_size = 1;
+	if (getenv("CRAFT_NO_REQUEUE"))
+		d.requeue = 0;
 	d.spank_job_env = argc > 5 ? argv + 5 : NULL;
 	d.spank_job_env_size = argc > 5 ? (uint32_t)(argc - 5) : 0;
 	if (slurm_submit_batch_job(&d, &r) || !r) {

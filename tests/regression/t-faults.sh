@@ -27,6 +27,7 @@
 #     the scratch license charged, on nodes whose fabsched.conf names no
 #     pool): the job is requeued held with the reason in its
 #     AdminComment (which its owner sees), it never ran, the node stays up;
+#     one that may not be requeued (--no-requeue) is cancelled instead;
 #   - the user cannot plant a link in the hugetlbfs base, and an entry
 #     planted there (a symbolic link to another directory) is refused,
 #     never followed: nothing mounted over its target, nothing reserved.
@@ -42,7 +43,7 @@ cl_require
 cl_require_build plugins/gres/.libs/gres_hugepages.so \
 	plugins/job_submit/fabsched/.libs/job_submit_fabsched.so prolog/fabsched-prolog
 cl_require_hugepages
-tap_plan 22
+tap_plan 23
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_FAULTS_TEST_DIR:-/var/lib/fabsched-test/faults}
@@ -313,6 +314,15 @@ $STAGE/bin/look.sh" _SLURM_SPANK_OPTION_fabsched_scratch=10G 2>&1)
 	scancel "$id" 2>/dev/null
 	cl_wait_job "$id" 60 >/dev/null 2>&1
 	wait_clean n001
+	# 19: the same, --no-requeue: Slurm refuses the requeue, so cancelled
+	id=$(cd "$dir" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" CRAFT_NO_REQUEUE=1 \
+		"$STAGE/bin/craft_submit" n001 "" "$dir/nopool-%j.out" "#!/bin/sh
+$STAGE/bin/look.sh" _SLURM_SPANK_OPTION_fabsched_scratch=10G 2>&1)
+	cl_wait_job "$id" 120
+	st=$(cl_job_field "$id" JobState) nst=$(node_state n001)
+	tap_ok "[ '$st' = CANCELLED ] && [ ! -e '$dir/nopool-$id.out' ] && ! grep -q DRAIN <<<'$nst'" \
+		"job $id, the same with --no-requeue: $st, never ran, n001 stays up (State=$nst)"
+	wait_clean n001
 else
 	tap_ok 1 "craft_submit builds against $SLURM_PREFIX: $(head -c 300 "$STAGE/out/cc.log")"
 	tap_ok 1 "so the crafted SPANK environment could not be submitted"
@@ -320,9 +330,10 @@ else
 	tap_ok 1 "(no libslurm submitter)"
 	tap_ok 1 "nor a job asking a scratch volume"
 	tap_ok 1 "(no libslurm submitter)"
+	tap_ok 1 "nor one that may not be requeued"
 fi
 
-# 19-21: links in the hugetlbfs base
+# 20-22: links in the hugetlbfs base
 next=$(cl_sbatch --user "$TUSER" -H -J planted -w n002 -n 1 -t 5 --gres=hugepages:2m:4 -o planted-%j.out "$STAGE/bin/look.sh")
 runuser -u "$TUSER" -- ln -s "$STAGE/victim" "$STAGE/mnt/$next-2m" 2>"$STAGE/out/ln.log"
 rc=$?
@@ -341,7 +352,7 @@ tap_ok "[ \"\$(snap n002)\" = '$CLEAN' ] && [ \"\$(cat '$STAGE/victim/data')\" =
 	"nothing reserved, the target as it was ($(snap n002))"
 scontrol update nodename=n002 state=resume >/dev/null 2>&1
 
-# 22
+# 23
 cl_down
 tap_ok "[ \"\$(cat $NODE0)\" = $BASE_PAGES ]" "after the cluster stopped: node0 pool at $BASE_PAGES"
 tap_done
