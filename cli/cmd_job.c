@@ -272,8 +272,11 @@ static void _notes(const char *sc, bool pending, json_object *arr, FILE *text)
 		}
 		if (arr)
 			json_object_array_add(arr, json_object_new_string_len(p, (int)len));
-		if (text)
-			fprintf(text, "  note       %.*s\n", (int)len, p);
+		if (text) {
+			char esc[FS_ESCAPE_SIZE];
+
+			fprintf(text, "  note       %s\n", fs_escape(esc, sizeof(esc), p, len));
+		}
 		p += len;
 	}
 }
@@ -430,9 +433,16 @@ static int _run(int argc, char **argv)
 	json_object_object_add(jo, "state", json_object_new_string(st));
 	json_object_object_add(jo, "reason", json_object_new_string(_str(j, "state_reason")));
 	json_object_object_add(jo, "submit_time", json_object_new_int64(submit));
-	if (text)
+	if (text) {	/* the job's name is its user's text: shown printable */
+		char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE], e3[FS_ESCAPE_SIZE];
+		const char *nm = _str(j, "name"), *us = _str(j, "user_name");
+
 		fprintf(text, "job %lu (%s) of %s, partition %s: %s\n  submitted  %s\n", id,
-			_str(j, "name"), _str(j, "user_name"), part, st, _time(submit, t1, sizeof(t1)));
+			fs_escape(e1, sizeof(e1), nm, strlen(nm)),
+			fs_escape(e2, sizeof(e2), us, strlen(us)),
+			fs_escape(e3, sizeof(e3), part, strlen(part)), st,
+			_time(submit, t1, sizeof(t1)));
+	}
 	{
 		json_object *notes = json_object_new_array();
 
