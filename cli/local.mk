@@ -2,7 +2,7 @@
 # listed in cli/fabsched.c's table.
 bin_PROGRAMS += cli/fabsched
 cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_config.c
-cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c
+cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c cli/watch_decide.c cli/watch_decide.h cli/watch_formats.c
 cli_fabsched_SOURCES += cli/cmd_sim.c cli/cmd_metrics.c cli/cmd_job.c cli/job_record.c cli/cmd_show.c
 cli_fabsched_SOURCES += cli/cli_slurm.c common/sanitizer_defaults.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
@@ -13,6 +13,9 @@ dist_man_MANS += doc/fabsched.1
 
 TESTS += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
 EXTRA_DIST += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
+# the watch end to end, sinfo and scontrol replaced by scripts
+TESTS += tests/unit/test_watch_cli.sh
+EXTRA_DIST += tests/unit/test_watch_cli.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_job_record
@@ -21,5 +24,15 @@ tests_unit_test_job_record_SOURCES = tests/unit/test_job_record.c cli/job_record
 tests_unit_test_job_record_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli -I$(top_srcdir)/gres \
 	$(JSONC_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_job_record_LDADD = gres/libfabsched_gres_task.la libfabsched_common.la \
+	$(JSONC_LIBS) $(CMOCKA_LIBS)
+
+# the watch's decision (bindings, drains, resumes, features) without Slurm
+check_PROGRAMS += tests/unit/test_watch
+TESTS += tests/unit/test_watch
+tests_unit_test_watch_SOURCES = tests/unit/test_watch.c cli/watch_decide.c cli/watch_formats.c \
+	cli/watch_decide.h
+tests_unit_test_watch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli -I$(top_srcdir)/topology \
+	$(CMOCKA_CFLAGS)
+tests_unit_test_watch_LDADD = topology/libfabsched_topology.la libfabsched_common.la \
 	$(JSONC_LIBS) $(CMOCKA_LIBS)
 endif

@@ -3,11 +3,16 @@
  * through every source given (each local port of a plane or rail, or
  * recorded dumps), merge the planes into one model, and when it differs
  * from the model in place: log each change in one line, write the new
- * model atomically (the old one kept as <model>.prev), and tell Slurm:
- * drain a node whose every rail went down, resume a node fabsched drained
- * once all its rails are back.  Nodes drained by anyone else are left
- * alone.  Slurm is reached through its commands (sinfo, scontrol), run
- * without a shell.  Each cycle runs in a child process (_cycle_apart).
+ * model atomically (the old one kept as <model>.prev).  Then decide
+ * (watch_decide.c, fw_decide) which HCA is whose node, which nodes to
+ * drain or resume and their place features, and carry that out through
+ * Slurm's commands (sinfo, scontrol), run without a shell.  This file
+ * reads and writes; the decision is made apart, from plain inputs.  Each
+ * cycle runs in a child process (_cycle_apart).
+ *
+ * Every line of the log is made printable as it is written (_log): the
+ * fabric's text (descriptions, switch names) reaches it in change lines,
+ * errors and counters.
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -15,10 +20,12 @@
 #include "fabsched_conf.h"
 #include "fabsched_topo.h"
 #include "fs_err.h"
+#include "fs_file.h"
+#include "fs_values.h"
 #include "fs_run.h"
 #include "topo_args.h"
+#include "watch_decide.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,8 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define REASON_PREFIX "fabsched: "
-
 static volatile sig_atomic_t stop;
 
 static void _on_signal(int sig)
@@ -46,17 +51,23 @@ static void _log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void _log(const char *fmt, ...)
 {
 	va_list ap;
-	char ts[32];
+	char ts[32], *line = NULL, *safe = NULL;
 	time_t t = time(NULL);
 	struct tm tm;
+	int n;
 
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
-	printf("%s fabsched topo watch: ", ts);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	n = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	if (n < 0 || !(safe = malloc(4 * (size_t)n + 300))) {
+		free(line);
+		return;
+	}
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+	printf("%s fabsched topo watch: %s\n", ts, fw_printable(safe, 4 * (size_t)n + 300, line));
 	fflush(stdout);
+	free(line);
+	free(safe);
 }
 
 static int _change(const char *line, void *arg)
@@ -216,58 +227,33 @@ static int _run(char *const argv[], char **out)
 	return fs_run(argv, &o, out);
 }
 
-struct node_state {
-	char *name, *state, *reason, *features;
-};
-
-/* sinfo's view of every node: name, state, reason. */
-static int _slurm_nodes(struct node_state **out, int *n)
+/*
+ * Slurm's nodes, read as records of fixed width (watch_decide.h,
+ * FW_SINFO_FORMAT): a node's reason or features, whatever they hold (a
+ * newline, '|', the text of another node's line: anyone who may drain a
+ * node writes a reason, and the watch's own reasons quote the fabric),
+ * cannot pass for another node.  sinfo pads and cuts every field the same
+ * way on every release fabsched supports.  Not sinfo --json: its form
+ * differs between releases (22.05 prints openapi v0.0.38's node records,
+ * 24.11 and later a data_parser plugin's sinfo records) and it needs
+ * Slurm's JSON plugins, which a build without json-c lacks.  Not a reason
+ * fetched per node: a command per drained node per cycle.
+ */
+static int _slurm_nodes(struct fw_node **out, int *n)
 {
-	char *const argv[] = { "sinfo", "-h", "-N", "-o", "%N|%T|%f|%E", NULL };
-	char *text = NULL, *save = NULL;
-	int cap = 0;
+	char *const argv[] = { "sinfo", "-h", "-N", "-o", FW_SINFO_FORMAT, NULL };
+	char *text = NULL, err[FS_MSG_SIZE];
+	int rc = -1;
 
 	*out = NULL;
 	*n = 0;
-	if (_run(argv, &text) || !text) {
-		free(text);
-		return -1;
-	}
-	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *s1 = strchr(l, '|'), *s2 = s1 ? strchr(s1 + 1, '|') : NULL;
-		char *s3 = s2 ? strchr(s2 + 1, '|') : NULL;
-		struct node_state *ns;
-
-		if (!s3)
-			continue;
-		*s1 = *s2 = *s3 = '\0';
-		if (*n && !strcmp((*out)[*n - 1].name, l))
-			continue;	/* sinfo -N: once per partition */
-		if (*n == cap) {
-			ns = realloc(*out, sizeof(**out) * (size_t)(cap = cap ? 2 * cap : 64));
-			if (!ns)
-				break;
-			*out = ns;
-		}
-		ns = &(*out)[(*n)++];
-		ns->name = strdup(l);
-		ns->state = strdup(s1 + 1);
-		ns->features = strdup(strcmp(s2 + 1, "(null)") ? s2 + 1 : "");
-		ns->reason = strdup(s3 + 1);
+	if (_run(argv, &text) == 0 && text) {
+		rc = fw_sinfo_parse(text, strlen(text), out, n, err, sizeof(err));
+		if (rc)
+			_log("%s", err);
 	}
 	free(text);
-	return 0;
-}
-
-static void _free_nodes(struct node_state *v, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].state);
-		free(v[i].reason);
-		free(v[i].features);
-	}
-	free(v);
+	return rc;
 }
 
 /* scontrol update nodename=@node @k1=@v1 [@k2=@v2]: its exit status. */
@@ -290,177 +276,30 @@ static int _update_node(const char *node, const char *k1, const char *v1, const 
 	return rc;
 }
 
-static int _scontrol_update(const char *node, const char *state, const char *reason)
+/* The seam of fw_apply: scontrol, and the log. */
+static int _drain(void *arg, const char *node, const char *reason)
 {
-	return _update_node(node, "state", state, "reason", reason);
+	(void)arg;
+	return _update_node(node, "state", "drain", "reason", reason);
 }
 
-/* A switch's name, else its id. */
-static const char *_name(const struct fst_model *m, int d)
+static int _resume(void *arg, const char *node)
 {
-	return m->devs[d].name ? m->devs[d].name : m->devs[d].id;
+	(void)arg;
+	return _update_node(node, "state", "resume", NULL, NULL);
 }
 
-/* An HCA's device name ("mlx5_0", from "n011 mlx5_0"), else its id. */
-static const char *_hca_name(const struct fst_device *d)
+/* both lists: active features must stay a subset of available */
+static int _set_features(void *arg, const char *node, const char *features)
 {
-	return d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
+	(void)arg;
+	return _update_node(node, "availablefeatures", features, "activefeatures", features);
 }
 
-/* Why every rail of host @h of @old is down: its HCAs and switch ports. */
-static void _rails_text(const struct fst_model *old, int h, char *out, size_t n)
+static void _log_line(void *arg, const char *line)
 {
-	const struct fst_host *ho = &old->hosts[h];
-	size_t o = 0;
-
-	out[0] = '\0';
-	for (int k = 0; k < ho->nhcas && o + 1 < n; k++) {
-		const struct fst_device *d = &old->devs[ho->hcas[k]];
-		const char *dev = _hca_name(d);
-
-		for (int p = 1; p <= d->nports && o + 1 < n; p++) {
-			const struct fst_port *pt = &d->ports[p];
-
-			if (pt->peer < 0)
-				continue;
-			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s port %d)",
-					      o ? ", " : "", dev, p, _name(old, pt->peer),
-					      pt->peer_port);
-		}
-	}
-}
-
-/* Whether every HCA of host @name in @m has a link. */
-static int _rails_up(const struct fst_model *m, const char *name)
-{
-	int h = fst_find_host(m, name);
-
-	if (h < 0)
-		return 0;
-	for (int k = 0; k < m->hosts[h].nhcas; k++) {
-		const struct fst_device *d = &m->devs[m->hosts[h].hcas[k]];
-		int up = 0;
-
-		for (int p = 1; p <= d->nports; p++)
-			up |= d->ports[p].peer >= 0;
-		if (!up)
-			return 0;
-	}
-	return 1;
-}
-
-static int _drained(const char *state)
-{
-	return strstr(state, "drain") || strstr(state, "down") || strstr(state, "DRAIN") ||
-	       strstr(state, "DOWN");
-}
-
-/* ------------------------------------------------------------ features */
-
-/* "rack_leaf03,pod_pod1,plane_plane0": host @name's places in @m (a name's
- * characters other than letters, digits, '.', '-' and '_' as '_'); "" when
- * the host is not in @m. */
-static void _places(const struct fst_model *m, const char *name, char *out, size_t n)
-{
-	int h = m ? fst_find_host(m, name) : -1;
-	const struct { const char *prefix; const struct fst_group *g; int idx; } p[] = {
-		{ "rack_", m ? m->racks : NULL, h >= 0 ? m->hosts[h].rack : -1 },
-		{ "pod_", m ? m->pods : NULL, h >= 0 ? m->hosts[h].pod : -1 },
-		{ "plane_", m ? m->planes : NULL, h >= 0 ? m->hosts[h].plane : -1 },
-	};
-	size_t o = 0;
-
-	out[0] = '\0';
-	for (size_t k = 0; k < 3; k++) {
-		const char *g;
-
-		if (p[k].idx < 0 || !(g = p[k].g[p[k].idx].name) || o + 2 >= n)
-			continue;
-		o += (size_t)snprintf(out + o, n - o, "%s%s", o ? "," : "", p[k].prefix);
-		for (; *g && o + 1 < n; g++)
-			out[o++] = (isalnum((unsigned char)*g) || strchr(".-_", *g)) ? *g : '_';
-		out[o] = '\0';
-	}
-}
-
-static int _in_list(const char *list, const char *w, size_t len)
-{
-	for (const char *p = list; p && *p;) {
-		size_t l = strcspn(p, ",");
-
-		if (l == len && !strncmp(p, w, len))
-			return 1;
-		p += l + (p[l] ? 1 : 0);
-	}
-	return 0;
-}
-
-/* The node's features with its fabric places of @old taken out and those
- * of @cur put in; every other feature as it is. */
-static void _features_of(const char *have, const char *old_places, const char *places,
-			 char *out, size_t n)
-{
-	size_t o = 0;
-
-	out[0] = '\0';
-	for (const char *p = have; p && *p && o + 1 < n;) {
-		size_t l = strcspn(p, ",");
-
-		if (l && !_in_list(old_places, p, l) && !_in_list(places, p, l))
-			o += (size_t)snprintf(out + o, n - o, "%s%.*s", o ? "," : "", (int)l, p);
-		p += l + (p[l] ? 1 : 0);
-	}
-	if (*places && o + 1 < n)
-		snprintf(out + o, n - o, "%s%s", o ? "," : "", places);
-}
-
-/* Each node's rack, pod and plane as node features, kept true every cycle
- * (also after slurmctld forgot them); other features left as they are. */
-static void _features(const struct node_state *ns, int n, const struct fst_model *old,
-		      const struct fst_model *cur)
-{
-	char old_places[512], places[512], want[4096];
-
-	for (int i = 0; i < n; i++) {
-		_places(old, ns[i].name, old_places, sizeof(old_places));
-		_places(cur, ns[i].name, places, sizeof(places));
-		if (!*places)
-			continue;	/* not in the fabric now: its last place kept */
-		_features_of(ns[i].features, old_places, places, want, sizeof(want));
-		if (!strcmp(want, ns[i].features))
-			continue;
-		/* both lists: active features must stay a subset of available */
-		if (_update_node(ns[i].name, "availablefeatures", want, "activefeatures", want))
-			_log("%s: features %s: scontrol update failed", ns[i].name, want);
-		else
-			_log("%s: features %s (were: %s)", ns[i].name, want,
-			     *ns[i].features ? ns[i].features : "none");
-	}
-}
-
-/* The degraded links of host @name in @m ("mlx5_0 port 1 (leaf01 port 3)
- * at 1xHDR"), "" when none. */
-static void _degraded_text(const struct fst_model *m, const char *name, char *out, size_t n)
-{
-	int h = fst_find_host(m, name);
-	size_t o = 0;
-
-	out[0] = '\0';
-	for (int k = 0; h >= 0 && k < m->hosts[h].nhcas && o + 1 < n; k++) {
-		const struct fst_device *d = &m->devs[m->hosts[h].hcas[k]];
-		const char *dev = _hca_name(d);
-
-		for (int p = 1; p <= d->nports && o + 1 < n; p++) {
-			const struct fst_port *pt = &d->ports[p];
-			const struct fst_link *l = pt->link >= 0 ? &m->links[pt->link] : NULL;
-
-			if (!l || !l->degraded)
-				continue;
-			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s port %d) at %dx%s",
-					      o ? ", " : "", dev, p, _name(m, pt->peer),
-					      pt->peer_port, l->width, fst_speed_name(l->speed));
-		}
-	}
+	(void)arg;
+	_log("%s", line);
 }
 
 /* ------------------------------------------------------------ error counters */
@@ -475,17 +314,6 @@ struct link_errors {
 	int n;
 };
 
-static const char *_errors_of(const struct link_errors *le, const struct fst_model *m,
-			      const char *name)
-{
-	int h = fst_find_host(m, name);
-
-	for (int i = 0; h >= 0 && m == le->m && i < le->n; i++)
-		if (le->v[i].host == h)
-			return le->v[i].text;
-	return "";
-}
-
 static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, void *arg)
 {
 	struct link_errors *le = arg;
@@ -494,6 +322,8 @@ static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, voi
 	int h = c->dev, hp = c->port, i;
 	const struct fst_port *pt;
 	struct host_errors *he;
+	const char *dev, *sw;
+	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE];
 	size_t o;
 
 	if (d->type == FST_SWITCH) {	/* counted at the switch end */
@@ -502,12 +332,14 @@ static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, voi
 	}
 	if (h < 0 || (hca = &m->devs[h])->host < 0 || (pt = &hca->ports[hp])->peer < 0)
 		return 0;
+	dev = fw_hca_name(hca);
+	sw = fw_dev_name(m, pt->peer);
 	_log("%s port %d (%s %s): %s +%" PRIu64 " since the last cycle, more than %" PRIu64
-	     " (counted at %s%s%s port %d)", _name(m, pt->peer), pt->peer_port,
-	     m->hosts[hca->host].name, _hca_name(hca), fs_ib_counter_name(k), grown,
-	     le->lim->most[k], d->type == FST_SWITCH ? "" : m->hosts[hca->host].name,
-	     d->type == FST_SWITCH ? "" : " ", d->type == FST_SWITCH ? _name(m, c->dev) :
-	     _hca_name(hca), c->port);
+	     " (counted at %s%s%s port %d)", sw, pt->peer_port, m->hosts[hca->host].name, dev,
+	     fs_ib_counter_name(k), grown, le->lim->most[k],
+	     d->type == FST_SWITCH ? "" : m->hosts[hca->host].name,
+	     d->type == FST_SWITCH ? "" : " ", d->type == FST_SWITCH ? fw_dev_name(m, c->dev) :
+	     dev, c->port);
 	for (i = 0; i < le->n && le->v[i].host != hca->host; i++)
 		;
 	if (i == le->n) {
@@ -520,8 +352,9 @@ static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, voi
 	he = &le->v[i];
 	o = strlen(he->text);
 	snprintf(he->text + o, sizeof(he->text) - o, "%s%s port %d (%s port %d) %s +%" PRIu64,
-		 o ? ", " : "", _hca_name(hca), hp, _name(m, pt->peer), pt->peer_port,
-		 fs_ib_counter_name(k), grown);
+		 o ? ", " : "", fs_escape(e1, sizeof(e1), dev, strlen(dev)), hp,
+		 fs_escape(e2, sizeof(e2), sw, strlen(sw)), pt->peer_port, fs_ib_counter_name(k),
+		 grown);
 	return 0;
 }
 
@@ -555,7 +388,7 @@ static void _counters(const struct topo_args *a, const char *path, const struct 
 	struct fst_local_port lp[32];
 	struct fst_counters now, prev;
 	char err[FS_MSG_SIZE], *file = NULL, *tmp = NULL;
-	int n, on = 0;
+	int n, on = 0, rc;
 	FILE *f;
 
 	le->m = cur;
@@ -591,7 +424,9 @@ static void _counters(const struct topo_args *a, const char *path, const struct 
 			goto out;
 		}
 	}
-	if (fst_counters_write(&now, f) | fclose(f) || rename(tmp, file)) {
+	rc = fst_counters_write(&now, f);	/* then closed, in that order */
+	rc |= fclose(f);
+	if (rc || rename(tmp, file)) {
 		_log("%s: cannot write: %s", file, strerror(errno));
 		unlink(tmp);
 	}
@@ -601,65 +436,117 @@ out:
 	free(tmp);
 }
 
-/* Drain the nodes of @old gone from @cur, and (DrainOnDegradedLink) those
- * with a degraded link or whose error counters grew too fast; resume
- * fabsched's drains whose rails are all up and healthy in @cur. */
-static void _health(const struct fst_model *old, const struct fst_model *cur, bool on_degraded,
-		    const struct link_errors *le)
-{
-	struct node_state *ns = NULL;
-	int n = 0;
-	char why[900], reason[1024], deg[900];
+/* ------------------------------------------------------------ bindings and Slurm */
 
-	if (_slurm_nodes(&ns, &n)) {
-		_log("sinfo failed: no node drained or resumed this time");
+/* <model>.bindings into @b: 1 when read, 0 when there is none yet (or it
+ * cannot be read: said, and the bindings start from the model in place). */
+static int _read_bindings(const char *file, struct fw_bindings *b)
+{
+	char err[FS_MSG_SIZE], why[128];
+	FILE *f;
+	int rc;
+
+	if (access(file, F_OK) && errno == ENOENT)
+		return 0;
+	if (!(f = fs_fopen_regular(file, why, sizeof(why)))) {
+		_log("%s: cannot open: %s (the bindings start from the model in place)", file, why);
+		return 0;
+	}
+	rc = fw_bindings_read(b, f, file, err, sizeof(err));
+	fclose(f);
+	if (rc)
+		_log("%s (the bindings start from the model in place)", err);
+	return !rc;
+}
+
+/* @b written beside @file, synced, renamed over it. */
+static void _write_bindings(const char *file, const struct fw_bindings *b)
+{
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int fd = -1;
+
+	if (asprintf(&tmp, "%s.tmp.%d", file, (int)getpid()) < 0) {
+		_log("out of memory");
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		int h = old ? fst_find_host(old, ns[i].name) : -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		_log("%s: cannot write: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	} else {
+		int rc = fw_bindings_write(b, f);
 
-		const char *errs = on_degraded ? _errors_of(le, cur, ns[i].name) : "";
-
-		deg[0] = '\0';
-		if (on_degraded)
-			_degraded_text(cur, ns[i].name, deg, sizeof(deg));
-		if (!strncmp(ns[i].reason, REASON_PREFIX, strlen(REASON_PREFIX))) {
-			if (_rails_up(cur, ns[i].name) && !deg[0] && !errs[0]) {
-				if (_scontrol_update(ns[i].name, "resume", NULL))
-					_log("%s: resume failed (scontrol update)", ns[i].name);
-				else
-					_log("%s: links healthy again: resumed (was: %s)", ns[i].name,
-					     ns[i].reason);
-			}
-			continue;
+		rc |= fflush(f);
+		rc |= fsync(fileno(f));
+		rc |= fclose(f);
+		if (rc || rename(tmp, file)) {
+			_log("%s: cannot write: %s", file, strerror(errno));
+			unlink(tmp);
 		}
-		if ((deg[0] || errs[0]) && !_drained(ns[i].state)) {
-			if (deg[0])
-				snprintf(reason, sizeof(reason), REASON_PREFIX "degraded link: %s", deg);
-			else
-				snprintf(reason, sizeof(reason), REASON_PREFIX "link errors: %s", errs);
-			if (_scontrol_update(ns[i].name, "drain", reason))
-				_log("%s: drain failed (scontrol update)", ns[i].name);
-			else
-				_log("%s: drained (DrainOnDegradedLink): %s", ns[i].name, reason);
-			continue;
-		}
-		if (h < 0 || fst_find_host(cur, ns[i].name) >= 0)
-			continue;
-		_rails_text(old, h, why, sizeof(why));
-		if (_drained(ns[i].state)) {
-			_log("%s: every rail down (%s); already %s (%s): left alone",
-			     ns[i].name, why, ns[i].state, ns[i].reason);
-			continue;
-		}
-		snprintf(reason, sizeof(reason), REASON_PREFIX "every rail down: %s", why);
-		if (_scontrol_update(ns[i].name, "drain", reason))
-			_log("%s: drain failed (scontrol update)", ns[i].name);
-		else
-			_log("%s: drained: %s", ns[i].name, reason);
 	}
-	_features(ns, n, old, cur);
-	_free_nodes(ns, n);
+	free(tmp);
+}
+
+/* The HCAs the node-name map names (trusted: the administrator's). */
+static void _map_guids(const struct topo_args *a, uint64_t **v, int *n)
+{
+	char err[FS_MSG_SIZE];
+
+	*v = NULL;
+	*n = 0;
+	if (a->opts.name_map && fw_map_guids(a->opts.name_map, v, n, err, sizeof(err)))
+		_log("%s (no HCA named by the map this cycle)", err);
+}
+
+/* Bind the HCAs of @cur to their nodes and, unless --no-drain, tell Slurm
+ * what the fabric says of its nodes (fw_decide, carried out by fw_apply
+ * through scontrol); the bindings kept in <path>.bindings. */
+static void _act(const struct topo_args *a, const char *path, const struct fst_model *old,
+		 const struct fst_model *cur, const struct link_errors *le)
+{
+	const struct fw_seam seam = { _drain, _resume, _set_features, _log_line, NULL };
+	struct fw_input in = { .old = old, .cur = cur, .on_degraded = a->drain_degraded };
+	struct fw_bindings bound = { 0 }, next = { 0 };
+	struct fw_actions acts = { 0 };
+	struct fw_node *nodes = NULL;
+	struct fw_note *notes = NULL;
+	uint64_t *mapped = NULL;
+	char err[FS_MSG_SIZE], *file = NULL;
+	int nnodes = 0, have;
+
+	if (asprintf(&file, "%s.bindings", path) < 0 ||
+	    !(notes = calloc((size_t)le->n + 1, sizeof(*notes)))) {
+		_log("out of memory");
+		free(file);
+		return;
+	}
+	have = _read_bindings(file, &bound);
+	in.bound = have ? &bound : NULL;
+	_map_guids(a, &mapped, &in.nmapped);
+	in.mapped = mapped;
+	for (int i = 0; le->m == cur && i < le->n; i++)
+		notes[in.nerrors++] = (struct fw_note){ cur->hosts[le->v[i].host].name, le->v[i].text };
+	in.errors = notes;
+	if (a->drain && _slurm_nodes(&nodes, &nnodes))
+		_log("sinfo failed: no node drained or resumed this time");
+	in.nodes = nodes;
+	in.nnodes = nnodes;
+	if (fw_decide(&in, &next, &acts, err, sizeof(err))) {
+		_log("%s", err);
+	} else {
+		fw_apply(&acts, &seam);
+		if (!have || !fw_bindings_equal(&bound, &next))
+			_write_bindings(file, &next);
+	}
+	fw_actions_free(&acts);
+	fw_bindings_clear(&next);
+	fw_bindings_clear(&bound);
+	fw_nodes_free(nodes, nnodes);
+	free(mapped);
+	free(notes);
+	free(file);
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -693,8 +580,7 @@ static int _cycle(struct topo_args *a, const char *path)
 	if (changes > 0 && _write_model(cur, path) == 0 && old)
 		_log("%s: %d change(s) written (previous model in %s.prev)", path, changes, path);
 	_counters(a, path, cur, &le);
-	if (a->drain)
-		_health(old, cur, a->drain_degraded, &le);
+	_act(a, path, old, cur, &le);
 	free(le.v);
 	fst_model_free(old);
 	fst_model_free(cur);
@@ -707,7 +593,7 @@ static int _cycle(struct topo_args *a, const char *path)
  * back all they allocate (rdma-core before 49.1 loses 64 bytes per switch
  * port at every discovery: add_to_portlid_hash) and may fail hard on a
  * fabric they do not expect.  The watch runs for months: it keeps neither.
- * Cycles share nothing but files (the model, its .counters).  A signal
+ * Cycles share nothing but files (the model, its .counters and .bindings).  A signal
  * that stops the watch reaches the child too, which ends its cycle first.
  */
 static int _cycle_apart(struct topo_args *a, const char *path)
@@ -760,6 +646,9 @@ int fs_topo_watch(struct topo_args *a)
 		fs_conf_get_uint(conf, "FabricWatchInterval", &interval);
 	if (!a->opts.compute_hca)
 		a->opts.compute_hca = fs_conf_get_str(conf, "FabricComputeHca");
+	/* the administrator's names: also those that accept an HCA */
+	if (!a->opts.name_map)
+		a->opts.name_map = fs_conf_get_str(conf, "NodeNameMap");
 	{
 		bool b = false;
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # test_topo_ibsim.sh — live discovery through libibnetdisc on ibsim fabrics,
-# compared with the fabric that was generated (tests/bench/gen_fattree).
+# compared with the fabric that was generated (tests/bench/gen_fattree);
+# and fabsched topo watch when an HCA's NodeDescription claims another
+# node's name, with escape bytes (sinfo and scontrol replaced by scripts).
 # TAP.  Needs ibsim-utils; each case runs its own ibsim on a private socket
 # name (IBSIM_SOCKNAME) and the trap stops it even when a step fails.
 set -u
 B=${FABSCHED_BUILDDIR:-.}
 FS=$B/cli/fabsched
 GEN=$B/tests/bench/gen_fattree
-NTESTS=9
+NTESTS=12
 
 if ! command -v ibsim >/dev/null 2>&1 || ! command -v ibsim-run >/dev/null 2>&1; then
 	echo "1..$NTESTS"
@@ -84,4 +86,39 @@ discover "$W/live3.json"; ok $? "3-level 512 hosts: live discovery"
 grep -q 'switches: 192 (leaves 64, non-compute leaves 0, spines 128, isolated 0), levels 3' "$W/check3" &&
 	grep -q 'pods: 8; racks: 64' "$W/check3"
 ok $? "3-level: 3 levels, 8 pods, 64 racks"
+
+# 10-12: the watch through the local port of n00001's HCA (SIM_HOST);
+# then a new HCA on leaf1 whose NodeDescription is "n00003 mlx5_0" and
+# an escape sequence, its link at 1x (DrainOnDegradedLink=yes)
+"$GEN" -l 2 -H 4 -k 4 -f net -o "$W/net4" 2>/dev/null
+ESC=$(printf '\033')
+awk -v esc="$ESC" '
+/^Switch 4 "S-0002c90300001001"/ { sub(/Switch 4/, "Switch 5"); leaf1 = 1 }
+leaf1 && /^$/ { print "[5] \"H-0002c904000000ff\"[1] # \"n00003\" lid 0 1xHDR"; leaf1 = 0 }
+{ print }
+END {
+	print "\nHca 1 \"H-0002c904000000ff\" # \"n00003 mlx5_0" esc "[2J\""
+	print "[1] \"S-0002c90300001001\"[5] # \"r0-leaf1\" lid 0 1xHDR"
+}' "$W/net4" > "$W/net4s"
+mkdir "$W/bin"
+printf '#!/bin/sh\nfor i in 1 2 3 4; do printf "%%-65s%%-32s%%-512s%%-96s\\n" n0000$i idle "(null)" none; done\n' \
+	> "$W/bin/sinfo"
+printf '#!/bin/sh\nprintf "%%s\\n" "$*" >> "%s"\n' "$W/scontrol.log" > "$W/bin/scontrol"
+chmod +x "$W/bin/sinfo" "$W/bin/scontrol"
+printf 'FabricModel=%s\nDrainOnDegradedLink=yes\n' "$W/w.json" > "$W/fabsched.conf"
+watch() {	# one cycle, its log in $W/watch.log
+	SIM_HOST=H-0002c90400000000 PATH=$W/bin:$PATH timeout 120 ibsim-run "$FS" topo watch --once \
+		--conf "$W/fabsched.conf" --all-hosts "$@" >"$W/watch.log" 2>&1
+}
+start_ibsim "$W/net4"
+watch --no-drain
+grep -q '4 HCA(s) seen for the first time bound to their nodes by GUID' "$W/watch.log" &&
+	[ "$(grep -c '^0x' "$W/w.json.bindings")" = 4 ]
+ok $? "watch over ibsim: the 4 HCAs bound by GUID"
+start_ibsim "$W/net4s"
+watch
+grep -q 'n00003: HCA 0x[0-9a-f]* ("n00003 mlx5_0\\x1b\[2J") on plane0 claims n00003, which is bound to HCA 0x[0-9a-f]*: n00003 held' "$W/watch.log"
+ok $? "an HCA describing itself as n00003: reported (escaped), n00003 held"
+[ -s "$W/scontrol.log" ] && ! grep -q 'n00003' "$W/scontrol.log" && ! grep -q "$ESC" "$W/watch.log"
+ok $? "n00003 neither drained (its degraded link) nor given features; no escape byte logged"
 stop_ibsim
