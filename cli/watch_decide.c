@@ -166,12 +166,6 @@ static void _names_free(struct names *h)
 
 /* ------------------------------------------------------------ bindings */
 
-void fw_bindings_clear(struct fw_bindings *b)
-{
-	free(b->v);
-	memset(b, 0, sizeof(*b));
-}
-
 static int _put(struct fw_bindings *b, uint64_t guid, const char *name, uint64_t leaf)
 {
 	struct fw_binding *x;

@@ -204,6 +204,12 @@ bad:
 		       "0x<switch GUID>'", path, ln);
 }
 
+void fw_bindings_clear(struct fw_bindings *b)
+{
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
 int fw_bindings_write(const struct fw_bindings *b, FILE *f)
 {
 	fputs(BINDINGS_HEADER, f);

@@ -12,6 +12,7 @@
 #   ledger  the locality ledger's state text
 #   files   model JSON, SWF logs, node-name-maps, rack maps, slurm.conf's
 #           node lines, the watch's link counters
+#   watch   the watch's sinfo records, bindings file and node-name-map GUIDs
 #
 # make check runs tests/fuzz/fuzz_conf_smoke: the fabsched.conf and value
 # parser fuzz target (fuzz_conf.c) with a plain main (driver.c) that
@@ -171,6 +172,20 @@ if HAVE_IBNETDISC
 tests_fuzz_fuzz_cache_smoke_LDADD += $(IBNETDISC_LIBS)
 endif
 
+# what the watch reads besides fabric dumps: Slurm's nodes as fixed-width
+# sinfo records, its bindings file, a node-name map's GUIDs (fuzz_watch.c;
+# seeds in tests/fuzz/corpus/watch, first byte: which reader)
+check_PROGRAMS += tests/fuzz/fuzz_watch_smoke
+TESTS += tests/fuzz/fuzz_watch_smoke
+tests_fuzz_fuzz_watch_smoke_SOURCES = \
+	tests/fuzz/fuzz_watch.c \
+	tests/fuzz/driver.c \
+	cli/watch_formats.c
+tests_fuzz_fuzz_watch_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli \
+	-I$(top_srcdir)/topology -DFUZZ_NAME='"watch"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_watch_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_watch_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+
 EXTRA_DIST += tests/fuzz/corpus
 
 FUZZ_CLANG = clang
@@ -219,7 +234,7 @@ fuzz-long:
 	FUZZ_CLANG='$(FUZZ_CLANG)' FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_ONLY='$(FUZZ_ONLY)' \
 	FUZZ_MAX_TIME='$(FUZZ_MAX_TIME)' \
 	SRCDIR='$(abs_top_srcdir)' BUILDDIR='$(abs_top_builddir)' \
-	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres -I$(abs_top_srcdir)/prolog $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
+	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/cli -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres -I$(abs_top_srcdir)/prolog $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
 	LIBS='$(JSONC_LIBS) $(ZLIB_LIBS) $(IBNETDISC_LIBS) -lm' \
 	SRCS_conf='$(FUZZ_CONF_SRCS:$(srcdir)/%=%)' \
 	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES)' \
@@ -228,6 +243,7 @@ fuzz-long:
 	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES)' \
 	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES)' \
 	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES)' \
+	SRCS_watch='$(tests_fuzz_fuzz_watch_smoke_SOURCES)' \
 	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long.sh
 .PHONY: fuzz-long
 EXTRA_DIST += tests/fuzz/fuzz-long.sh tests/fuzz/RESULTS.md
