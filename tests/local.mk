@@ -12,3 +12,7 @@ include tests/unit/slurm_tree.mk
 include tests/fuzz/fuzz.mk
 include tests/cluster.mk
 include tests/asan.mk
+
+# every relative link of the Markdown documents resolves
+TESTS += tests/unit/test_doc_links.sh
+EXTRA_DIST += tests/unit/test_doc_links.sh
