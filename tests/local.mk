@@ -16,3 +16,7 @@ include tests/asan.mk
 # every relative link of the Markdown documents resolves
 TESTS += tests/unit/test_doc_links.sh
 EXTRA_DIST += tests/unit/test_doc_links.sh
+
+# the man pages: one date and version, every page and section reference resolves
+TESTS += tests/unit/test_man_pages.sh
+EXTRA_DIST += tests/unit/test_man_pages.sh tests/unit/test_man_pages.py
