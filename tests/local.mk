@@ -20,3 +20,7 @@ EXTRA_DIST += tests/unit/test_doc_links.sh
 # the man pages: one date and version, every page and section reference resolves
 TESTS += tests/unit/test_man_pages.sh
 EXTRA_DIST += tests/unit/test_man_pages.sh tests/unit/test_man_pages.py
+
+# the example configuration holds together (examples/)
+TESTS += tests/unit/test_examples.sh
+EXTRA_DIST += tests/unit/test_examples.sh examples

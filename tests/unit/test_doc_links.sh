@@ -5,7 +5,7 @@
 # '-', punctuation dropped).  TAP, one test per document.
 set -u
 top=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-docs="README.md SECURITY.md $(cd "$top" && ls doc/*.md)"
+docs="README.md SECURITY.md examples/README.md $(cd "$top" && ls doc/*.md)"
 echo "1..$(echo $docs | wc -w)"
 n=0 bad=0
 anchors() {	# the anchors of file $1's headings
