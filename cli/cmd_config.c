@@ -5,17 +5,22 @@
  *   fabsched config check [-f FILE]   errors only; exit 0 when the file is good
  *
  * Both also check the node helpers' base directories as this host has
- * them (_bases).
+ * them (_bases) and the files the settings name (_files).  check needs a
+ * file: without one it is an error, where show prints the built-in
+ * defaults with a note.
  */
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
 #include "fabsched_conf.h"
+#include "fs_slurmconf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void _usage(FILE *out)
 {
@@ -26,9 +31,14 @@ static void _usage(FILE *out)
 		"  show   check the file; print every error, or the configuration in\n"
 		"         effect (with the built-in defaults filled in)\n"
 		"  check  check the file; print every error, nothing when it is good\n"
-		"  -f FILE  the file to read (default: $FABSCHED_CONF, else %s)\n"
-		"\nexit codes: 0 good, 1 the file has errors or cannot be read, 2 usage error\n",
-		fs_conf_default_path());
+		"  -f FILE  the file to read (default: $FABSCHED_CONF, else fabsched.conf\n"
+		"           beside $SLURM_CONF, in " FS_SLURM_CONFDIR " or in "
+		FS_SLURM_CONFIGLESS_DIR ",\n"
+		"           else the fabsched.so arguments of plugstack.conf there); without\n"
+		"           any, check fails and show prints the built-in defaults\n"
+		"\nexit codes: 0 good; 1 the file has errors or cannot be read, a file it names\n"
+		"(FabricModel, NodeNameMap, RackMap) cannot be read, or check found no file;\n"
+		"2 usage error\n");
 }
 
 /*
@@ -69,6 +79,57 @@ static int _bases(const struct fs_conf *conf)
 				"refuse it; expected a directory of its own, root's, "
 				"mode 0755 or 0700 (e.g. %s/fabsched)\n", keys[i], p, why,
 				strcmp(p, "/") ? p : "");
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/*
+ * The files the settings name, as this host has them: each must be a
+ * regular file this user can read when the file sets it.  A setting at its
+ * built-in default path is not checked: left unset it is the file's
+ * silence, not a name, and the getters give a value, not where it came
+ * from.  Not here: the directories the helpers make (_bases),
+ * MetricsTextfile (the helpers write it), ScratchHostNQNFile and
+ * ScratchHostIDFile (each compute node its own, read by the prolog there;
+ * the controller has none).  Opened without blocking, as every reader
+ * does (fs_file.h): a FIFO is refused, not waited on.  RET the number of
+ * errors.
+ */
+static int _files(const struct fs_conf *conf)
+{
+	static const struct { const char *key, *what; } files[] = {
+		{ "FabricModel", "the fabric model that fabsched topo discover -o FILE "
+				 "(or fabsched topo watch) writes" },
+		{ "NodeNameMap", "a node-name map, '0x<guid> \"<desc>\"' or 'H-<guid> "
+				 "<host>' lines" },
+		{ "RackMap", "a rack map, '<rack> <hostlist>' lines" },
+	};
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const struct fs_conf_key *k = fs_conf_key_find(files[i].key);
+		const char *p = fs_conf_get_str(conf, files[i].key), *why = NULL;
+		struct stat st;
+		int fd;
+
+		if (!p || !*p || (k && k->def && !strcmp(p, k->def)))
+			continue;
+		fd = open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0)
+			why = strerror(errno);
+		else if (fstat(fd, &st))
+			why = strerror(errno);
+		else if (S_ISDIR(st.st_mode))
+			why = "a directory";
+		else if (!S_ISREG(st.st_mode))
+			why = "not a regular file (a FIFO, a socket or a device)";
+		if (fd >= 0)
+			close(fd);
+		if (why) {
+			fprintf(stderr, "fabsched config: %s=%s: %s; expected a regular file "
+				"readable here: %s\n", files[i].key, p, why, files[i].what);
 			bad++;
 		}
 	}
@@ -117,8 +178,20 @@ static int _run(int argc, char **argv)
 	if (fs_conf_load(path, &conf, errs) != 0) {
 		fs_errors_print(errs, stderr);
 		rc = FS_EXIT_INPUT;
+	} else if (fs_conf_is_builtin(conf) && !strcmp(verb, "check")) {
+		/* an administrator runs check to check a file: none is not "good" */
+		fprintf(stderr, "fabsched config check: no fabsched.conf to check: none named "
+			"(-f, $FABSCHED_CONF), none beside $SLURM_CONF, in " FS_SLURM_CONFDIR
+			" or in " FS_SLURM_CONFIGLESS_DIR ", no fabsched.so arguments in a "
+			"plugstack.conf there; expected -f FILE (without a file the plugins and "
+			"helpers use the built-in defaults, which fabsched config show prints)\n");
+		rc = FS_EXIT_INPUT;
 	} else {
-		rc = _bases(conf) ? FS_EXIT_INPUT : FS_EXIT_OK;
+		if (fs_conf_is_builtin(conf))
+			fprintf(stderr, "fabsched config show: no fabsched.conf (none named, none "
+				"beside $SLURM_CONF, in " FS_SLURM_CONFDIR " or in "
+				FS_SLURM_CONFIGLESS_DIR "): the built-in defaults\n");
+		rc = _bases(conf) + _files(conf) ? FS_EXIT_INPUT : FS_EXIT_OK;
 		if (!strcmp(verb, "show") && fs_conf_dump(conf, stdout) != 0) {
 			fprintf(stderr, "fabsched config: cannot write the configuration\n");
 			rc = FS_EXIT_INPUT;

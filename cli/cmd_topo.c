@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@
 static void _topo_usage(FILE *out)
 {
 	fprintf(out,
-"usage: fabsched topo <subcommand> [input] [options]\n"
+"usage: fabsched topo <subcommand> [FILE] [options]\n"
 "subcommands:\n"
 "  discover   build the fabric model and write it as JSON\n"
 "  export     write topology.conf (tree or block), topology.yaml or JSON\n"
@@ -30,7 +31,7 @@ static void _topo_usage(FILE *out)
 "  watch      rediscover every interval, write the model when it changes, log\n"
 "             each change, drain nodes whose every rail is down (see fabsched(1))\n"
 "input (one of; default --live):\n"
-"  -i, --input FILE        ibnetdiscover text output ('-' = stdin)\n"
+"  FILE, -i, --input FILE  ibnetdiscover text output ('-' = stdin)\n"
 "  -C, --cache FILE        ibnetdiscover --cache file (libibnetdisc)\n"
 "  -j, --json FILE         JSON model written by 'topo discover'\n"
 "  -L, --live              discover the fabric now (libibnetdisc)\n"
@@ -55,13 +56,13 @@ static void _topo_usage(FILE *out)
 "output:\n"
 "  -o, --output FILE         write here instead of stdout\n"
 "  -f, --format FMT          export: tree (default), block, yaml, json\n"
-"      --plane N             export: only plane N\n"
+"      --plane N             export (tree, block, yaml): only plane N\n"
 "      --block-by-pod        block: one block per pod instead of per rack\n"
 "      --no-link-speed       tree: omit LinkSpeed=\n"
 "      --root NAME           tree: name of a virtual root (default fabric)\n"
 "  -a, --against FILE        diff: the existing topology.conf\n"
 "  -v, --verbose             check: list every switch\n"
-"watch (also -i, -C and --ca, repeatable: one source per plane or rail;\n"
+"watch (also FILE, -i, -C and --ca, repeatable: one source per plane or rail;\n"
 "default: every active local port of a plane not yet seen):\n"
 "  -o, --output FILE         the model (default: FabricModel of fabsched.conf)\n"
 "      --conf FILE           fabsched.conf (default $FABSCHED_CONF or the usual)\n"
@@ -275,9 +276,15 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "fabsched topo: unexpected argument '%s'\n", argv[optind]);
-		return -1;
+	/* a file named alone is an ibnetdiscover dump, as for the tools that
+	 * read one (ibnetdiscover > fabric.txt; fabsched topo check fabric.txt) */
+	for (; optind < argc; optind++) {
+		if (a->nsources == TOPO_SOURCES_MAX) {
+			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
+			return -1;
+		}
+		a->input = argv[optind];
+		_source(a, 'i', argv[optind]);
 	}
 	if (a->opts.all_hosts && a->opts.nodelist) {
 		fprintf(stderr, "fabsched topo: --all-hosts and --nodelist exclude each other\n");
@@ -306,13 +313,217 @@ static FILE *_open_out(const struct topo_args *a)
 
 static int _close_out(FILE *f, const struct topo_args *a)
 {
-	if (f == stdout)
-		return fflush(f) ? -1 : 0;
+	if (f == stdout) {
+		if (!fflush(f) && !ferror(f))
+			return 0;
+		fprintf(stderr, "fabsched topo: standard output: write error\n");
+		return -1;
+	}
 	if (fclose(f)) {
 		fprintf(stderr, "fabsched topo: %s: write error\n", a->output);
 		return -1;
 	}
 	return 0;
+}
+
+/* Append to a message being built; what does not fit is cut. */
+static void _cat(char *buf, size_t size, const char *fmt, ...) FS_PRINTF(3, 4);
+static void _cat(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A model without a compute node is nothing Slurm can use: a topology.conf
+ * without nodes parses, and every job is then placed as if there were no
+ * fabric.  So discover and export refuse it before writing anything, with
+ * why each HCA was left out (names.c's reasons) and what would name them.
+ * RET 0 when the model has a node, else FS_EXIT_INPUT (said on stderr).
+ */
+static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const char *sub)
+{
+	struct reason { const char *why; int n; } r[16];
+	int nr = 0, nhca = 0, unnamed = 0, unlisted = 0, builtin = 0, excluded = 0, mismatch = 0;
+	int named;
+	const char *example = NULL, *path;
+	char msg[2048] = "", fix[1536] = "";
+
+	if (m->nhosts)
+		return 0;
+	for (int d = 0; d < m->ndevs; d++) {
+		const struct fst_device *dv = &m->devs[d];
+		const char *why = dv->reason ? dv->reason : "unknown";
+		int k;
+
+		if (dv->type != FST_HCA)
+			continue;
+		nhca++;
+		for (k = 0; k < nr && strcmp(r[k].why, why); k++)
+			;
+		if (k == nr && nr < (int)(sizeof(r) / sizeof(r[0])))
+			r[nr++] = (struct reason){ why, 0 };
+		if (k < nr)
+			r[k].n++;
+		if (!strcmp(why, "not-in-nodelist")) {
+			unlisted++;
+			if (!example)
+				example = dv->name;
+		} else if (!strcmp(why, "default-description") || !strcmp(why, "no-description") ||
+			   !strcmp(why, "invalid-host-name") || !strcmp(why, "localhost")) {
+			unnamed++;
+		} else if (!strcmp(why, "regex-mismatch")) {
+			mismatch++;
+		} else if (!strcmp(why, "excluded")) {
+			excluded++;
+		} else if (!strcmp(why, "storage-host") || !strcmp(why, "fabric-manager-host") ||
+			   !strcmp(why, "os-default-name")) {
+			builtin++;
+		}
+	}
+	_cat(msg, sizeof(msg), "fabsched topo %s: %s: no compute node", sub,
+	     m->source ? m->source : "the fabric");
+	if (!nhca) {
+		_cat(msg, sizeof(msg), ": the fabric has no HCA; expected the dump of a fabric with "
+		     "its nodes' HCAs\n");
+		fputs(msg, stderr);
+		return FS_EXIT_INPUT;
+	}
+	_cat(msg, sizeof(msg), " among its %d HCA(s) (", nhca);
+	for (int k = 0; k < nr; k++)
+		_cat(msg, sizeof(msg), "%s%d %s", k ? ", " : "", r[k].n, r[k].why);
+	_cat(msg, sizeof(msg), "; 'fabsched topo check' lists each)");
+	if (a->json) {
+		/* classified when it was discovered: the options here change nothing */
+		_cat(msg, sizeof(msg), "; expected a model discovered with its compute nodes named "
+		     "(fabsched topo discover with a node-name map, --nodelist or --all-hosts)\n");
+		fputs(msg, stderr);
+		return FS_EXIT_INPUT;
+	}
+	/* no HCA got a host name: naming them is the fix; when some did, the
+	 * node list or the names' rules left them out */
+	named = unlisted + builtin + excluded;
+	if (!named && unnamed && a->opts.name_map)
+		_cat(fix, sizeof(fix), "a node-name map naming the HCAs (%s names none of them; "
+		     "lines 'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')", a->opts.name_map);
+	else if (!named && unnamed)
+		_cat(fix, sizeof(fix), "a node-name map naming the HCAs (-m FILE, lines "
+		     "'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')");
+	if (!named && mismatch)
+		_cat(fix, sizeof(fix), "%sa --host-regex that matches the descriptions ('%s' "
+		     "matches none)", *fix ? ", or " : "",
+		     a->opts.host_regex ? a->opts.host_regex : "");
+	if (unlisted && a->slurm_nodes && (path = fs_slurm_conf_path()))
+		_cat(fix, sizeof(fix), "%s--nodelist HOSTLIST of the fabric's host names (the nodes "
+		     "of %s, %s, are none of them, e.g. %s), or --all-hosts",
+		     *fix ? ", or " : "", path, a->slurm_nodes, example ? example : "?");
+	else if (unlisted)
+		_cat(fix, sizeof(fix), "%s--nodelist HOSTLIST of the fabric's host names (%s names "
+		     "none of them, e.g. %s), or --all-hosts", *fix ? ", or " : "",
+		     a->opts.nodelist ? a->opts.nodelist : "?", example ? example : "?");
+	if (builtin)
+		_cat(fix, sizeof(fix), "%s--all-hosts or --nodelist HOSTLIST (every named host is "
+		     "taken for storage, a fabric manager or an OS default name)",
+		     *fix ? ", or " : "");
+	if (excluded)
+		_cat(fix, sizeof(fix), "%san --exclude that leaves the compute nodes ('%s' excludes "
+		     "every named host)", *fix ? ", or " : "",
+		     a->opts.exclude_regex ? a->opts.exclude_regex : "");
+	if (!*fix)
+		_cat(fix, sizeof(fix), "HCAs of compute nodes");
+	_cat(msg, sizeof(msg), "; expected %s\n", fix);
+	fputs(msg, stderr);
+	return FS_EXIT_INPUT;
+}
+
+/*
+ * --plane: a plane the fabric does not have, or one that is no node's
+ * first plane (each node is exported once, in its first plane), would
+ * give a topology without a node; refused with the planes that have
+ * nodes.  RET 0, or FS_EXIT_INPUT said on stderr.
+ */
+static int _plane_ok(const struct topo_args *a, const struct fst_model *m)
+{
+	char with[128] = "";
+	int plane = a->eo.plane, n = 0;
+
+	if (plane < 0)
+		return 0;
+	for (int h = 0; h < m->nhosts; h++)
+		n += m->hosts[h].plane == plane;
+	if (n)
+		return 0;
+	for (int p = 0; p < m->nplanes; p++) {
+		int k = 0;
+
+		for (int h = 0; h < m->nhosts && !k; h++)
+			k = m->hosts[h].plane == p;
+		if (k)
+			_cat(with, sizeof(with), "%s%d", *with ? ", " : "", p);
+	}
+	if (plane >= m->nplanes && m->nplanes == 1)
+		fprintf(stderr, "fabsched topo export: %s: --plane %d: the fabric has one plane, "
+			"0 (plane0); expected --plane 0, or no --plane\n",
+			m->source ? m->source : "the fabric", plane);
+	else if (plane >= m->nplanes)
+		fprintf(stderr, "fabsched topo export: %s: --plane %d: the fabric has %d planes, "
+			"0 to %d (plane0 to plane%d); expected a plane with compute nodes: %s\n",
+			m->source ? m->source : "the fabric", plane, m->nplanes, m->nplanes - 1,
+			m->nplanes - 1, with);
+	else
+		fprintf(stderr, "fabsched topo export: %s: --plane %d: plane%d is no node's first "
+			"plane (each node is exported once, in its first plane); expected a plane "
+			"with compute nodes: %s\n", m->source ? m->source : "the fabric", plane,
+			plane, with);
+	return FS_EXIT_INPUT;
+}
+
+/* The text of discover and export: made whole in memory first, so that a
+ * failed export leaves the output file (a topology.conf, the model in
+ * use) as it was.  RET an exit code. */
+static int _export(const struct topo_args *a, const struct fst_model *m, const char *sub)
+{
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+	FILE *ms = open_memstream(&buf, &len), *out;
+	int erc, rc = FS_EXIT_OK;
+
+	if (!ms) {
+		fprintf(stderr, "fabsched topo %s: out of memory\n", sub);
+		return FS_EXIT_INPUT;
+	}
+	if (!strcmp(a->format, "json"))
+		erc = fst_json_write(m, ms, err, sizeof(err));
+	else if (!strcmp(a->format, "tree"))
+		erc = fst_export_tree(m, ms, &a->eo, err, sizeof(err));
+	else if (!strcmp(a->format, "block"))
+		erc = fst_export_block(m, ms, &a->eo, err, sizeof(err));
+	else
+		erc = fst_export_yaml(m, ms, &a->eo, err, sizeof(err));
+	if (fclose(ms) && !erc)
+		erc = fs_errf(err, sizeof(err), "out of memory");
+	if (erc) {
+		fprintf(stderr, "fabsched topo %s: %s\n", sub, err);
+		free(buf);
+		return FS_EXIT_INPUT;
+	}
+	out = _open_out(a);
+	if (!out) {
+		rc = FS_EXIT_INPUT;
+	} else {
+		if (fwrite(buf, 1, len, out) != len)
+			rc = FS_EXIT_INPUT;
+		if (_close_out(out, a))
+			rc = FS_EXIT_INPUT;
+	}
+	free(buf);
+	return rc;
 }
 
 static int _run(int argc, char **argv)
@@ -321,7 +532,7 @@ static int _run(int argc, char **argv)
 	struct fst_model *m = NULL;
 	const char *sub;
 	char err[1024];
-	int rc, erc = 0;
+	int rc;
 	FILE *out;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -342,6 +553,12 @@ static int _run(int argc, char **argv)
 	if (strcmp(a.format, "tree") && strcmp(a.format, "block") && strcmp(a.format, "yaml") &&
 	    strcmp(a.format, "json")) {
 		fprintf(stderr, "fabsched topo: --format %s: expected tree, block, yaml or json\n", a.format);
+		return FS_EXIT_USAGE;
+	}
+	/* a plane is chosen by the Slurm exports only: the model keeps them all */
+	if (a.eo.plane >= 0 && (strcmp(sub, "export") || !strcmp(a.format, "json"))) {
+		fprintf(stderr, "fabsched topo %s: --plane %d: only for export -f tree, block or "
+			"yaml (the JSON model holds every plane)\n", sub, a.eo.plane);
 		return FS_EXIT_USAGE;
 	}
 	if (!strcmp(sub, "watch")) {
@@ -370,9 +587,20 @@ static int _run(int argc, char **argv)
 		free(a.slurm_nodes);
 		return rc;
 	}
+	if (!strcmp(sub, "discover") || !strcmp(sub, "export")) {
+		rc = _no_nodes(&a, m, sub);
+		if (!rc)
+			rc = _plane_ok(&a, m);
+		if (!rc)
+			rc = _export(&a, m, sub);
+		fst_model_free(m);
+		free(a.slurm_nodes);
+		return rc;
+	}
 	out = _open_out(&a);
 	if (!out) {
 		fst_model_free(m);
+		free(a.slurm_nodes);
 		return FS_EXIT_INPUT;
 	}
 	if (!strcmp(sub, "check")) {
@@ -384,7 +612,7 @@ static int _run(int argc, char **argv)
 				rc = FS_EXIT_PROBLEMS;
 		if (problems < 0)
 			rc = FS_EXIT_INPUT;
-	} else if (!strcmp(sub, "diff")) {
+	} else {
 		int nd = 0;
 
 		if (fst_diff_tree(m, a.against, out, &nd, err, sizeof(err))) {
@@ -393,18 +621,6 @@ static int _run(int argc, char **argv)
 		} else {
 			rc = nd ? FS_EXIT_PROBLEMS : FS_EXIT_OK;
 		}
-	} else {
-		if (!strcmp(a.format, "json"))
-			erc = fst_json_write(m, out, err, sizeof(err));
-		else if (!strcmp(a.format, "tree"))
-			erc = fst_export_tree(m, out, &a.eo, err, sizeof(err));
-		else if (!strcmp(a.format, "block"))
-			erc = fst_export_block(m, out, &a.eo, err, sizeof(err));
-		else
-			erc = fst_export_yaml(m, out, &a.eo, err, sizeof(err));
-		if (erc)
-			fprintf(stderr, "fabsched topo: %s\n", err);
-		rc = erc ? FS_EXIT_INPUT : FS_EXIT_OK;
 	}
 	if (_close_out(out, &a) && !rc)
 		rc = FS_EXIT_INPUT;

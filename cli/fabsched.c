@@ -25,7 +25,8 @@ static void _usage(FILE *out)
 		     "       fabsched --version\n\ncommands:\n");
 	for (int i = 0; _cmds[i]; i++)
 		fprintf(out, "  %-8s %s\n", _cmds[i]->name, _cmds[i]->summary);
-	fprintf(out, "\nexit codes: 0 ok, 1 input error, 2 usage error, 3 problems found\n");
+	fprintf(out, "\nexit codes: 0 ok, 1 input error, 2 usage error, 3 problems found\n"
+		     "(each command's in fabsched(1), EXIT STATUS)\n");
 }
 
 static const struct fs_cmd *_find(const char *name)

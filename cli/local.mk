@@ -13,6 +13,9 @@ dist_man_MANS += doc/fabsched.1
 
 TESTS += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
 EXTRA_DIST += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
+# discover, export and check fail loudly: no compute node, a plane not there
+TESTS += tests/unit/test_cli_loud.sh
+EXTRA_DIST += tests/unit/test_cli_loud.sh
 # the watch end to end, sinfo and scontrol replaced by scripts
 TESTS += tests/unit/test_watch_cli.sh
 EXTRA_DIST += tests/unit/test_watch_cli.sh

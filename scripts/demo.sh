@@ -47,7 +47,6 @@ FabricModel=$D/etc/fabric.json
 PartitionName=batch Locality=rack LocalityWait=INFINITE
 CONF
 export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$plugdir/fabsched.conf"
-"$fab" config check -f "$plugdir/fabsched.conf" || exit 1
 
 echo "== starting the cluster"
 # cl_up stops the cluster again when this script exits, however it exits
@@ -56,6 +55,8 @@ tap_diag() { sed 's/^/  /' <<<"$*"; }
 
 echo "== discovering the fabric (libibnetdisc on the simulated fabric)"
 "$CL" fabric run timeout 60 "$fab" topo discover -o "$D/etc/fabric.json" || exit 1
+# the model named by FabricModel exists now: fabsched.conf checks whole
+"$fab" config check -f "$plugdir/fabsched.conf" || exit 1
 "$fab" topo check -j "$D/etc/fabric.json" | sed 's/^/  /'
 echo "== Slurm reads the model (scontrol reconfigure; scontrol show topology)"
 scontrol reconfigure

@@ -8,12 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A non-compute HCA's line, with the switch ports it hangs on. */
+static const char *_severity(enum fst_severity s)
+{
+	return s == FST_PROBLEM ? "PROBLEM" : s == FST_WARNING ? "warning" : "note";
+}
+
+/* A non-compute HCA's line, with the switch ports it hangs on.  Its
+ * severity leads, as on every issue line, so that the summary's counts
+ * are those of the lines below it. */
 static void _noncompute(const struct fst_model *m, const struct fst_issue *is, FILE *out)
 {
 	int n = 0;
 
-	fprintf(out, "  %s", is->msg);
+	fprintf(out, "  %-7s %s", _severity(is->severity), is->msg);
 	for (int l = 0; is->dev >= 0 && l < m->nlinks; l++) {
 		const struct fst_link *k = &m->links[l];
 		int sw = k->a == is->dev ? k->b : k->b == is->dev ? k->a : -1;
@@ -77,9 +84,7 @@ int fst_report(const struct fst_model *m, FILE *out, int verbose)
 		fprintf(out, "issues:\n");
 	for (int i = 0; i < m->nissues; i++)
 		if (m->issues[i].kind != FST_ISSUE_NONCOMPUTE_HCA)
-			fprintf(out, "  %-7s %-16s %s\n",
-				m->issues[i].severity == FST_PROBLEM ? "PROBLEM" :
-				m->issues[i].severity == FST_WARNING ? "warning" : "note",
+			fprintf(out, "  %-7s %-16s %s\n", _severity(m->issues[i].severity),
 				fst_issue_kind_name(m->issues[i].kind), m->issues[i].msg);
 	return ferror(out) ? -1 : problems;
 }

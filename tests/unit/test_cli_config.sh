@@ -6,17 +6,59 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
-echo "1..9"
+echo "1..15"
 
-"$fab" config check -f "$fx/full.conf" >"$tmp/out" 2>"$tmp/err"
+# full.conf with the files it names made here (they must exist)
+: >"$tmp/fabric-a.json"; : >"$tmp/node-name-map"; : >"$tmp/racks"
+sed "s|/etc/slurm/fabsched/|$tmp/|g" "$fx/full.conf" >"$tmp/full.conf"
+"$fab" config check -f "$tmp/full.conf" >"$tmp/out" 2>"$tmp/err"
 ok $? "check: a good file exits 0"
 [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]
 ok $? "check: a good file prints nothing"
 
-"$fab" config show -f "$fx/full.conf" >"$tmp/out" 2>&1
+"$fab" config show -f "$tmp/full.conf" >"$tmp/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q '^FabricModel=' "$tmp/out"
 ok $? "show: prints the configuration in effect"
+
+# the files the settings name: missing, a directory, a FIFO
+"$fab" config check -f "$fx/full.conf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 3 ] &&
+	grep -q "^fabsched config: FabricModel=/etc/slurm/fabsched/fabric-a.json: No such file or directory; expected a regular file readable here: the fabric model" "$tmp/err" &&
+	grep -q "^fabsched config: NodeNameMap=/etc/slurm/fabsched/node-name-map: No such file" "$tmp/err" &&
+	grep -q "^fabsched config: RackMap=/etc/slurm/fabsched/racks: No such file" "$tmp/err"
+ok $? "check: FabricModel, NodeNameMap, RackMap that do not exist: exit 1 ($rc), each named with its path"
+mkfifo "$tmp/fifo"
+printf 'FabricModel=%s\nRackMap=%s/fifo\n' "$tmp" "$tmp" >"$tmp/kinds.conf"
+timeout 20 "$fab" config check -f "$tmp/kinds.conf" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "FabricModel=$tmp: a directory; expected a regular file" "$tmp/err" &&
+	grep -q "RackMap=$tmp/fifo: not a regular file" "$tmp/err"
+ok $? "check: a directory and a FIFO named as files: exit 1 at once, each named"
+"$fab" config show -f "$fx/full.conf" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q '^FabricModel=' "$tmp/out" && grep -q 'FabricModel=' "$tmp/err"
+ok $? "show: the configuration, and the missing files said: exit 1"
+printf 'StateDir=%s/state\nMetricsTextfile=%s/m.prom\nScratchHostNQNFile=%s/nqn\n' \
+	"$tmp" "$tmp" "$tmp" >"$tmp/made.conf"
+"$fab" config check -f "$tmp/made.conf" 2>"$tmp/err"
+ok $? "check: files the helpers make or each node has (MetricsTextfile, ScratchHostNQNFile) need not exist here"
+
+# no file at all: check says so and fails, show prints the defaults
+if [ -e /etc/slurm/fabsched.conf ] || [ -e /run/slurm/conf/fabsched.conf ] ||
+   grep -qs 'fabsched\.so' /etc/slurm/plugstack.conf /run/slurm/conf/plugstack.conf; then
+	n=$((n + 1)); echo "ok $n # SKIP this host has a fabsched.conf"
+	n=$((n + 1)); echo "ok $n # SKIP this host has a fabsched.conf"
+else
+	(unset FABSCHED_CONF; SLURM_CONF=$tmp/slurm.conf "$fab" config check) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "^fabsched config check: no fabsched.conf to check: .*; expected -f FILE" "$tmp/err"
+	ok $? "check without any fabsched.conf: exit 1 ($rc), said: $(cat "$tmp/err")"
+	(unset FABSCHED_CONF; SLURM_CONF=$tmp/slurm.conf "$fab" config show) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q 'not found: built-in defaults' "$tmp/out" &&
+		grep -q "^fabsched config show: no fabsched.conf .*: the built-in defaults" "$tmp/err"
+	ok $? "show without any fabsched.conf: the built-in defaults, with a note on stderr (exit $rc)"
+fi
 
 (cd "$fx" && "$fab" config check -f errors.conf) >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ]
