@@ -240,12 +240,10 @@ static int _cmp_u64(const void *a, const void *b)
 }
 
 /*
- * The GUID of each line, as topology/names.c reads it (blanks, then an
- * optional "H-", "S-" or "R-", then hexadecimal up to a blank, then a
- * name).  Only
- * which HCAs are trusted hangs on it: a line names.c refuses fails the
- * classification before the watch decides anything, and one refused
- * here but not there leaves an HCA untrusted: held, never acted on.
+ * The GUID of each line, read as the classification reads it
+ * (fst_map_line).  Only which HCAs are trusted hangs on it: a line the
+ * classification refuses fails it before the watch decides anything, and
+ * one skipped here (too long) leaves an HCA untrusted: held, never acted on.
  */
 int fw_map_guids(const char *path, uint64_t **out, int *n, char *err, size_t errlen)
 {
@@ -259,23 +257,11 @@ int fw_map_guids(const char *path, uint64_t **out, int *n, char *err, size_t err
 	if (!f)
 		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	while (fgets(line, sizeof(line), f)) {
-		char *s = line, *end;
 		uint64_t g;
+		char *name;
 
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s || *s == '#')
+		if (fst_map_line(line, &g, &name) != 1)
 			continue;
-		if ((s[0] == 'H' || s[0] == 'S' || s[0] == 'R') && s[1] == '-')
-			s += 2;
-		errno = 0;
-		g = strtoull(s, &end, 16);
-		if (end == s || errno || !isspace((unsigned char)*end))
-			continue;
-		while (isspace((unsigned char)*end))
-			end++;
-		if (!*end)
-			continue;	/* no name: refused there too */
 		if (*n == cap) {
 			uint64_t *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? 2 * cap : 64));
 

@@ -252,6 +252,18 @@ int fst_counters_grown(struct fst_counters *prev, const struct fst_counters *cur
 int fst_have_ibnetdisc(void);	/* 1 when built with libibnetdisc */
 
 /* ------------------------------------------------------------ names + classification */
+/*
+ * One line of a node-name map, read in place: blanks, then an optional
+ * "H-", "S-" or "R-", the GUID in hexadecimal, blanks, then the name
+ * (quotes around it dropped; trailing blanks cut).  RET 1 with *@guid and
+ * *@name (inside @line), 0 for a blank or '#' line, FST_MAP_BAD_GUID or
+ * FST_MAP_BAD_NAME (a missing or unbalanced name).  The one reading of
+ * the map's lines: fst_classify's names and the watch's trusted GUIDs.
+ */
+#define FST_MAP_FORM "'0x<guid> \"<description>\"' or 'H-<guid> <host>'"
+enum { FST_MAP_BAD_GUID = -1, FST_MAP_BAD_NAME = -2 };
+int fst_map_line(char *line, uint64_t *guid, char **name);
+
 struct fst_opts {
 	const char *name_map;	/* node-name-map: "<guid> \"desc\"" or "H-<guid> host" */
 	const char *host_regex;	/* POSIX ERE on the description; group 1 (or match) = host */

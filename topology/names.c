@@ -30,51 +30,66 @@ static void _guidkey(char *buf, size_t n, uint64_t g)
 	snprintf(buf, n, "%016" PRIx64, g);
 }
 
+int fst_map_line(char *line, uint64_t *guid, char **name)
+{
+	char *s = line, *end, *val;
+	unsigned long long g;
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '#')
+		return 0;
+	if ((s[0] == 'H' || s[0] == 'S' || s[0] == 'R') && s[1] == '-')
+		s += 2;
+	errno = 0;
+	g = strtoull(s, &end, 16);
+	if (end == s || errno || !isspace((unsigned char)*end))
+		return FST_MAP_BAD_GUID;
+	val = end;
+	while (isspace((unsigned char)*val))
+		val++;
+	n = strlen(val);
+	while (n && isspace((unsigned char)val[n - 1]))
+		val[--n] = '\0';
+	if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
+		val[n - 1] = '\0';
+		val++;
+	}
+	if (!*val || strchr(val, '"'))
+		return FST_MAP_BAD_NAME;
+	*guid = g;
+	*name = val;
+	return 1;
+}
+
 int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t errlen)
 {
 	char line[1024], why[128];
 	FILE *f = fs_fopen_regular(path, why, sizeof(why));
 	int ln = 0;
-	const char *form = "'0x<guid> \"<description>\"' or 'H-<guid> <host>'";
 
 	if (!f)
 		return fs_errf(err, errlen, "%s: cannot open: %s", path, why);
 	while (fgets(line, sizeof(line), f)) {
-		char *s = line, *end, *val, key[40];
-		unsigned long long g;
-		size_t n;
+		char *val, key[40];
+		uint64_t g;
+		int rc;
 
 		ln++;
 		if (!strchr(line, '\n') && !feof(f)) {
 			fclose(f);
-			return fs_errf(err, errlen, "%s:%d: line too long; expected %s", path, ln, form);
+			return fs_errf(err, errlen, "%s:%d: line too long; expected %s", path, ln,
+				       FST_MAP_FORM);
 		}
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s || *s == '#')
+		rc = fst_map_line(line, &g, &val);
+		if (!rc)
 			continue;
-		if ((s[0] == 'H' || s[0] == 'S' || s[0] == 'R') && s[1] == '-')
-			s += 2;
-		errno = 0;
-		g = strtoull(s, &end, 16);
-		if (end == s || errno || !isspace((unsigned char)*end)) {
+		if (rc < 0) {
 			fclose(f);
-			return fs_errf(err, errlen, "%s:%d: bad GUID; expected %s", path, ln, form);
-		}
-		val = end;
-		while (isspace((unsigned char)*val))
-			val++;
-		n = strlen(val);
-		while (n && isspace((unsigned char)val[n - 1]))
-			val[--n] = '\0';
-		if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
-			val[n - 1] = '\0';
-			val++;
-		}
-		if (!*val || strchr(val, '"')) {
-			fclose(f);
-			return fs_errf(err, errlen, "%s:%d: missing or unbalanced name; expected %s",
-				       path, ln, form);
+			return fs_errf(err, errlen, "%s:%d: %s; expected %s", path, ln,
+				       rc == FST_MAP_BAD_GUID ? "bad GUID" :
+				       "missing or unbalanced name", FST_MAP_FORM);
 		}
 		_guidkey(key, sizeof(key), g);
 		{

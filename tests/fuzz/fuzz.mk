@@ -180,11 +180,18 @@ TESTS += tests/fuzz/fuzz_watch_smoke
 tests_fuzz_fuzz_watch_smoke_SOURCES = \
 	tests/fuzz/fuzz_watch.c \
 	tests/fuzz/driver.c \
-	cli/watch_formats.c
+	cli/watch_formats.c \
+	$(TOPOLOGY_SOURCES) \
+	common/fs_ib.c \
+	common/fs_values.c
 tests_fuzz_fuzz_watch_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli \
-	-I$(top_srcdir)/topology -DFUZZ_NAME='"watch"' -DFUZZ_FIXTURES='"none"'
+	-I$(top_srcdir)/topology $(JSONC_CFLAGS) -DFUZZ_NAME='"watch"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_watch_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_watch_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_watch_smoke_LDADD = $(JSONC_LIBS) -lm
+if HAVE_IBNETDISC
+tests_fuzz_fuzz_watch_smoke_LDADD += $(IBNETDISC_LIBS)
+endif
 
 EXTRA_DIST += tests/fuzz/corpus
 
