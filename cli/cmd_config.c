@@ -1,8 +1,8 @@
 /*
  * fabsched config — check fabsched.conf and show the configuration in effect.
  *
- *   fabsched config show  [-f FILE]   every error (file:line), or the settings
- *   fabsched config check [-f FILE]   errors only; exit 0 when the file is good
+ *   fabsched config show  [--conf FILE]   every error (file:line), or the settings
+ *   fabsched config check [--conf FILE]   errors only; exit 0 when the file is good
  *
  * Both also check the node helpers' base directories as this host has
  * them (_bases) and the files the settings name (_files).  check needs a
@@ -13,6 +13,7 @@
 #include "fabsched_cli.h"
 #include "fabsched_conf.h"
 #include "fs_slurmconf.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,20 +23,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+enum { O_CONF = 256 };
+
+/* fabsched(1), CONFIG. */
+static const struct fs_opt _config_opts[] = {
+	{ O_CONF, 0, "conf", "FILE", "the file to read (default: $FABSCHED_CONF, else\n"
+	  "the search of fabsched.conf(5)); without any, check\n"
+	  "fails and show prints the built-in defaults", NULL, NULL },
+	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
+	/* old spelling: the other commands name fabsched.conf --conf */
+	{ O_CONF, 'f', NULL, "FILE", NULL, NULL, "--conf" },
+	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
+};
+
 static void _usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fabsched config show  [-f FILE]\n"
-		"       fabsched config check [-f FILE]\n"
+		"usage: fabsched config show  [--conf FILE]\n"
+		"       fabsched config check [--conf FILE]\n"
 		"\n"
 		"  show   check the file; print every error, or the configuration in\n"
 		"         effect (with the built-in defaults filled in)\n"
-		"  check  check the file; print every error, nothing when it is good\n"
-		"  -f FILE  the file to read (default: $FABSCHED_CONF, else fabsched.conf\n"
-		"           beside $SLURM_CONF, in " FS_SLURM_CONFDIR " or in "
-		FS_SLURM_CONFIGLESS_DIR ",\n"
-		"           else the fabsched.so arguments of plugstack.conf there); without\n"
-		"           any, check fails and show prints the built-in defaults\n"
+		"  check  check the file; print every error, nothing when it is good\n");
+	fs_opt_help(out, _config_opts);
+	fprintf(out,
 		"\nexit codes: 0 good; 1 the file has errors or cannot be read, a file it names\n"
 		"(FabricModel, NodeNameMap, RackMap) cannot be read, or check found no file;\n"
 		"2 usage error\n");
@@ -138,6 +149,7 @@ static int _files(const struct fs_conf *conf)
 
 static int _run(int argc, char **argv)
 {
+	struct fs_optp op = { .prog = "fabsched config", .tab = _config_opts };
 	const char *path = NULL, *verb;
 	struct fs_errors *errs;
 	struct fs_conf *conf = NULL;
@@ -152,17 +164,15 @@ static int _run(int argc, char **argv)
 		return FS_EXIT_USAGE;
 	}
 	verb = argv[1];
-	optind = 1;
-	while ((c = getopt(argc - 1, argv + 1, "f:h")) != -1) {
+	while ((c = fs_opt_next(&op, argc - 1, argv + 1)) != -1) {
 		switch (c) {
-		case 'f':
+		case O_CONF:
 			path = optarg;
 			break;
 		case 'h':
 			_usage(stdout);
 			return FS_EXIT_OK;
 		default:
-			_usage(stderr);
 			return FS_EXIT_USAGE;
 		}
 	}
@@ -181,9 +191,9 @@ static int _run(int argc, char **argv)
 	} else if (fs_conf_is_builtin(conf) && !strcmp(verb, "check")) {
 		/* an administrator runs check to check a file: none is not "good" */
 		fprintf(stderr, "fabsched config check: no fabsched.conf to check: none named "
-			"(-f, $FABSCHED_CONF), none beside $SLURM_CONF, in " FS_SLURM_CONFDIR
+			"(--conf, $FABSCHED_CONF), none beside $SLURM_CONF, in " FS_SLURM_CONFDIR
 			" or in " FS_SLURM_CONFIGLESS_DIR ", no fabsched.so arguments in a "
-			"plugstack.conf there; expected -f FILE (without a file the plugins and "
+			"plugstack.conf there; expected --conf FILE (without a file the plugins and "
 			"helpers use the built-in defaults, which fabsched config show prints)\n");
 		rc = FS_EXIT_INPUT;
 	} else {
@@ -207,4 +217,6 @@ const struct fs_cmd fs_cmd_config = {
 	.summary = "check fabsched.conf and show the configuration in effect",
 	.run = _run,
 	.usage = _usage,
+	.opts = _config_opts,
+	.verbs = "show check",
 };

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
+#include "opts.h"
 #include "fabsched_conf.h"
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
@@ -32,6 +33,19 @@
 #include <string.h>
 #include <time.h>
 
+/* fabsched(1), JOB. */
+static const struct fs_opt _job_opts[] = {
+	{ 'j', 0, "json", NULL, "one JSON object instead of text", NULL, NULL },
+	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", NULL, NULL },
+	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL },
+	{ 's', 0, "state", "FILE", "slurmctld's locality record (default: in StateSaveLocation)",
+	  NULL, NULL },
+	{ 'r', 0, "records", "DIR", "the nodes' job records (default: JobRecordDir of\nfabsched.conf)",
+	  NULL, NULL },
+	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
+	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
+};
+
 static void _usage(FILE *out)
 {
 	fprintf(out,
@@ -43,13 +57,9 @@ static void _usage(FILE *out)
 		"for a running or ended job its racks, pods, the switch hops between\n"
 		"its nodes and, per node, the CPUs and gres Slurm gave it and what the\n"
 		"node recorded: HCAs and hugepages per NUMA node, scratch, each task's\n"
-		"CPUs and HCA (fabsched(1), JOB).\n"
-		"  --json        one JSON object instead of text\n"
-		"  --conf FILE   fabsched.conf (default $FABSCHED_CONF or the usual)\n"
-		"  --model FILE  the fabric model (default: FabricModel of fabsched.conf)\n"
-		"  --state FILE  slurmctld's locality record (default: in StateSaveLocation)\n"
-		"  --records DIR the nodes' job records (default: JobRecordDir of fabsched.conf)\n"
-		"\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
+		"CPUs and HCA (fabsched(1), JOB).\n");
+	fs_opt_help(out, _job_opts);
+	fprintf(out, "\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
 		"cannot be asked, 2 usage error\n");
 }
 
@@ -358,15 +368,7 @@ static void _place(const struct fst_model *m, const char *nodes, json_object *jo
 
 static int _run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "conf", required_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "state", required_argument, NULL, 's' },
-		{ "records", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct fs_optp op = { .prog = "fabsched job", .tab = _job_opts };
 	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *st, *part;
 	const char *records = NULL, *rdir = NULL;
 	bool as_json = false;
@@ -381,8 +383,7 @@ static int _run(int argc, char **argv)
 	FILE *text;
 	int c, nuse;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'j': as_json = true; break;
 		case 'c': conf_path = optarg; break;
@@ -390,7 +391,7 @@ static int _run(int argc, char **argv)
 		case 's': state = optarg; break;
 		case 'r': records = optarg; break;
 		case 'h': _usage(stdout); return FS_EXIT_OK;
-		default: _usage(stderr); return FS_EXIT_USAGE;
+		default: return FS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
@@ -539,4 +540,5 @@ const struct fs_cmd fs_cmd_job = {
 	.summary = "what fabsched decided for one job, and why",
 	.run = _run,
 	.usage = _usage,
+	.opts = _job_opts,
 };

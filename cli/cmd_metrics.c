@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
+#include "opts.h"
 #include "fabsched_conf.h"
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
@@ -48,6 +49,17 @@ struct metrics {
 	const struct fst_model *m;
 };
 
+/* fabsched(1), METRICS. */
+static const struct fs_opt _metrics_opts[] = {
+	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", NULL, NULL },
+	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL },
+	{ 's', 0, "state", "FILE", "the locality record (default: fabsched_locality_share in\n"
+	  "StateSaveLocation, from scontrol show config)", NULL, NULL },
+	{ 'n', 0, "no-slurm", NULL, "ask Slurm nothing (no job figures)", NULL, NULL },
+	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
+	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
+};
+
 static void _usage(FILE *out)
 {
 	fprintf(out,
@@ -56,13 +68,9 @@ static void _usage(FILE *out)
 		"Prints fabsched's placement figures in the Prometheus text format:\n"
 		"running jobs in one rack and across racks, jobs waiting for their\n"
 		"locality, slurmctld's locality record against LocalityTarget, and the\n"
-		"fabric model's links (see fabsched(1), METRICS).\n"
-		"  --conf FILE   fabsched.conf (default $FABSCHED_CONF or the usual)\n"
-		"  --model FILE  the fabric model (default: FabricModel of fabsched.conf)\n"
-		"  --state FILE  the locality record (default: fabsched_locality_share in\n"
-		"                StateSaveLocation, from scontrol show config)\n"
-		"  --no-slurm    ask Slurm nothing (no job figures)\n"
-		"\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
+		"fabric model's links (see fabsched(1), METRICS).\n");
+	fs_opt_help(out, _metrics_opts);
+	fprintf(out, "\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
 }
 
 static struct part *_part(struct metrics *mx, const char *name)
@@ -243,14 +251,7 @@ static void _fabric(const struct fst_model *m, const char *slurm_nodes)
 
 static int _run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "conf", required_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "state", required_argument, NULL, 's' },
-		{ "no-slurm", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct fs_optp op = { .prog = "fabsched metrics", .tab = _metrics_opts };
 	const char *conf_path = NULL, *model_path = NULL, *state = NULL;
 	bool slurm = true;
 	struct metrics mx = { 0 };
@@ -260,15 +261,14 @@ static int _run(int argc, char **argv)
 	char why[1024] = "", lab[300], *spath = NULL, *nodes = NULL;
 	int c, up;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'c': conf_path = optarg; break;
 		case 'm': model_path = optarg; break;
 		case 's': state = optarg; break;
 		case 'n': slurm = false; break;
 		case 'h': _usage(stdout); fs_errors_free(errs); return FS_EXIT_OK;
-		default: _usage(stderr); fs_errors_free(errs); return FS_EXIT_USAGE;
+		default: fs_errors_free(errs); return FS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -373,4 +373,5 @@ const struct fs_cmd fs_cmd_metrics = {
 	.summary = "placement and fabric figures in the Prometheus text format",
 	.run = _run,
 	.usage = _usage,
+	.opts = _metrics_opts,
 };

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
+#include "opts.h"
 #include "fabsched_conf.h"
 #include "fabsched_topo.h"
 #include "fs_run.h"
@@ -41,20 +42,29 @@ static const char *const job_fill[] = {
 #define FILL_DOWN "#d62728"
 #define FILL_UNKNOWN "#ffffff"
 
+/* fabsched(1), SHOW. */
+static const struct fs_opt _show_opts[] = {
+	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", NULL, NULL },
+	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL },
+	{ 'o', 0, "html", "FILE", "write the page there (replaced atomically)", NULL, NULL },
+	{ 'r', 0, "refresh", "N", "the page reloads itself every N seconds (default 60,\n0: never)",
+	  NULL, NULL },
+	{ 'C', 0, "color", NULL, "colours in the terminal (default: when it is one)", NULL, NULL },
+	{ 'N', 0, "no-color", NULL, "no colours", NULL, NULL },
+	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
+	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
+};
+
 static void _usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fabsched show [--conf FILE] [--model FILE] [--html FILE [--refresh SECONDS]]\n"
+		"usage: fabsched show [--conf FILE] [--model FILE] [--html FILE [--refresh N]]\n"
 		"                     [--color|--no-color]\n"
 		"\n"
 		"The racks of the fabric model, each node with its state and running jobs:\n"
-		"in the terminal, or as a self-contained HTML page with an SVG (fabsched(1), SHOW).\n"
-		"  --conf FILE     fabsched.conf (default $FABSCHED_CONF or the usual)\n"
-		"  --model FILE    the fabric model (default: FabricModel of fabsched.conf)\n"
-		"  --html FILE     write the page there (replaced atomically)\n"
-		"  --refresh N     the page reloads itself every N seconds (default 60, 0: never)\n"
-		"  --color, --no-color   colours in the terminal (default: when it is one)\n"
-		"\nexit codes: 0 shown, 1 the model cannot be read or the page written, 2 usage error\n");
+		"in the terminal, or as a self-contained HTML page with an SVG (fabsched(1), SHOW).\n");
+	fs_opt_help(out, _show_opts);
+	fprintf(out, "\nexit codes: 0 shown, 1 the model cannot be read or the page written, 2 usage error\n");
 }
 
 static bool _down(const char *st)
@@ -319,16 +329,7 @@ static int _write_html(const char *path, const struct fst_model *m, const struct
 
 static int _run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "conf", required_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "html", required_argument, NULL, 'o' },
-		{ "refresh", required_argument, NULL, 'r' },
-		{ "color", no_argument, NULL, 'C' },
-		{ "no-color", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct fs_optp op = { .prog = "fabsched show", .tab = _show_opts };
 	const char *conf_path = NULL, *model_path = NULL, *html = NULL;
 	int color = -1, c, njobs = 0, rc = FS_EXIT_OK;
 	unsigned long refresh = 60;
@@ -339,8 +340,7 @@ static int _run(int argc, char **argv)
 	unsigned jobs[1024];
 	char err[1024], *end;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'c': conf_path = optarg; break;
 		case 'm': model_path = optarg; break;
@@ -357,7 +357,7 @@ static int _run(int argc, char **argv)
 		case 'C': color = 1; break;
 		case 'N': color = 0; break;
 		case 'h': _usage(stdout); return FS_EXIT_OK;
-		default: _usage(stderr); return FS_EXIT_USAGE;
+		default: return FS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -399,4 +399,5 @@ const struct fs_cmd fs_cmd_show = {
 	.summary = "the racks with each node's state and jobs (terminal, or an HTML page)",
 	.run = _run,
 	.usage = _usage,
+	.opts = _show_opts,
 };

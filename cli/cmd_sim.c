@@ -8,6 +8,7 @@
 #include "fabsched_cli.h"
 #include "fabsched_sim.h"
 #include "fs_values.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,40 +19,48 @@
 #define MAX_POLICIES 16
 #define DEFAULT_POLICIES "rack@30:00,pod@30:00,any,tree,firstfit"
 
+enum { O_PPN = 256, O_LIMIT, O_DEPTH, O_CSV, O_JSON, O_SVG, O_OCC, O_SCHED, O_TITLE,
+       O_PROGRESS, O_NOPROGRESS };
+
+/* fabsched(1), SIM. */
+static const struct fs_opt _sim_opts[] = {
+	{ 'N', 'N', "nodes", "N", "nodes of the generated fat tree",
+	  "machine (default: a fat tree of the trace's MaxNodes)", NULL },
+	{ 'r', 'r', "rack-size", "N", "nodes per rack (default 32)", NULL, NULL },
+	{ 'P', 'P', "racks-per-pod", "N", "racks per pod switch (default 0: one pod)", NULL, NULL },
+	{ 'M', 'M', "model", "FILE", "a fabric model (fabsched topo discover JSON)", NULL, NULL },
+	{ O_PPN, 0, "ppn", "N", "processors per node (default: derived from the\n"
+	  "trace, printed with the reason: see fabsched(1))", "trace", NULL },
+	{ O_LIMIT, 0, "limit", "N", "only the first N jobs", NULL, NULL },
+	{ 'p', 'p', "policy", "LIST", "comma-separated, repeatable: rack|pod|any[@WAIT]\n"
+	  "(fabsched engine), rack|pod[@WAIT]/TARGET% (engine\n"
+	  "with a locality target, e.g. rack@2-0/99%),\n"
+	  "tree (stock Slurm topology/tree),\n"
+	  "switches[@WAIT] (tree, --switches=1@WAIT on jobs that\n"
+	  "fit a rack; default 5:00), firstfit; WAIT in Slurm\n"
+	  "time format (a bare number is minutes, e.g. 10:00);\n"
+	  "default " DEFAULT_POLICIES, "scheduling", NULL },
+	{ O_DEPTH, 0, "bf-depth", "N", "jobs tested per backfill pass (default 500)", NULL, NULL },
+	{ O_CSV, 0, "csv", "FILE", "one row per policy", "output (the table goes to stdout)", NULL },
+	{ O_JSON, 0, "json", "FILE", "trace facts and one object per policy", NULL, NULL },
+	{ O_SVG, 0, "svg", "FILE", "locality share vs mean wait, policies side by side", NULL, NULL },
+	{ O_OCC, 0, "occupancy-svg", "FILE", "busy share of each rack over time, per policy", NULL,
+	  NULL },
+	{ O_SCHED, 0, "schedule", "FILE", "every job's start and nodes (one policy only)", NULL, NULL },
+	{ O_TITLE, 0, "title", "TEXT", "title of the pictures", NULL, NULL },
+	{ O_PROGRESS, 0, "progress", NULL, "progress and time left on stderr (default: when\n"
+	  "stderr is a terminal)", NULL, NULL },
+	{ O_NOPROGRESS, 0, "no-progress", NULL, "no progress on stderr", NULL, NULL },
+	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
+	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
+};
+
 static void _sim_usage(FILE *out)
 {
-	fprintf(out,
-"usage: fabsched sim TRACE [options]\n"
-"Replay an SWF job log (plain or .gz) with FCFS + EASY backfill.\n"
-"machine (default: a fat tree of the trace's MaxNodes):\n"
-"  -N, --nodes N           nodes of the generated fat tree\n"
-"  -r, --rack-size N       nodes per rack (default 32)\n"
-"  -P, --racks-per-pod N   racks per pod switch (default 0: one pod)\n"
-"  -M, --model FILE        a fabric model (fabsched topo discover JSON)\n"
-"trace:\n"
-"      --ppn N             processors per node (default: derived from the\n"
-"                          trace, printed with the reason: see fabsched(1))\n"
-"      --limit N           only the first N jobs\n"
-"scheduling:\n"
-"  -p, --policy LIST       comma-separated, repeatable: rack|pod|any[@WAIT]\n"
-"                          (fabsched engine), rack|pod[@WAIT]/TARGET%% (engine\n"
-"                          with a locality target, e.g. rack@2-0/99%%),\n"
-"                          tree (stock Slurm topology/tree),\n"
-"                          switches[@WAIT] (tree, --switches=1@WAIT on jobs that\n"
-"                          fit a rack; WAIT in Slurm time format, e.g. 10:00;\n"
-"                          default 5:00), firstfit;\n"
-"                          default " DEFAULT_POLICIES "\n"
-"      --bf-depth N        jobs tested per backfill pass (default 500)\n"
-"output (the table goes to stdout):\n"
-"      --csv FILE          one row per policy\n"
-"      --json FILE         trace facts and one object per policy\n"
-"      --svg FILE          locality share vs mean wait, policies side by side\n"
-"      --occupancy-svg FILE  busy share of each rack over time, per policy\n"
-"      --schedule FILE     every job's start and nodes (one policy only)\n"
-"      --title TEXT        title of the pictures\n"
-"      --progress, --no-progress  progress and time left on stderr\n"
-"                          (default: when stderr is a terminal)\n"
-"exit codes: 0 ok, 1 input error, 2 usage error\n");
+	fprintf(out, "usage: fabsched sim TRACE [options]\n"
+		     "Replay an SWF job log (plain or .gz) with FCFS + EASY backfill.\n");
+	fs_opt_help(out, _sim_opts);
+	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error\n");
 }
 
 static int _uint(const char *name, const char *s, uint64_t max, int *out)
@@ -112,26 +121,7 @@ static int _close(FILE *f, const char *path)
 
 static int _sim_run(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "nodes", required_argument, NULL, 'N' },
-		{ "rack-size", required_argument, NULL, 'r' },
-		{ "racks-per-pod", required_argument, NULL, 'P' },
-		{ "model", required_argument, NULL, 'M' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "ppn", required_argument, NULL, 1 },
-		{ "limit", required_argument, NULL, 2 },
-		{ "bf-depth", required_argument, NULL, 3 },
-		{ "csv", required_argument, NULL, 4 },
-		{ "json", required_argument, NULL, 5 },
-		{ "svg", required_argument, NULL, 6 },
-		{ "occupancy-svg", required_argument, NULL, 7 },
-		{ "schedule", required_argument, NULL, 8 },
-		{ "title", required_argument, NULL, 9 },
-		{ "progress", no_argument, NULL, 10 },
-		{ "no-progress", no_argument, NULL, 11 },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct fs_optp op = { .prog = "fabsched sim", .tab = _sim_opts };
 	const char *model = NULL, *csv = NULL, *json = NULL, *svg = NULL;
 	const char *occ = NULL, *sched = NULL, *title = NULL, *trace_path;
 	int nodes = 0, rack = 32, rpp = 0, ppn = 0, limit = 0, depth = 0, np = 0;
@@ -143,8 +133,7 @@ static int _sim_run(int argc, char **argv)
 	struct fss_machine *m = NULL;
 	char err[1024];
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "N:r:P:M:p:h", lo, NULL)) != -1) {
+	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'N':
 			if (_uint("--nodes", optarg, 10000000, &nodes))
@@ -168,31 +157,30 @@ static int _sim_run(int argc, char **argv)
 			if (_add_policies(optarg, pol, &np))
 				return FS_EXIT_USAGE;
 			break;
-		case 1:
+		case O_PPN:
 			if (_uint("--ppn", optarg, 1000000, &ppn))
 				return FS_EXIT_USAGE;
 			break;
-		case 2:
+		case O_LIMIT:
 			if (_uint("--limit", optarg, INT32_MAX, &limit))
 				return FS_EXIT_USAGE;
 			break;
-		case 3:
+		case O_DEPTH:
 			if (_uint("--bf-depth", optarg, INT32_MAX, &depth))
 				return FS_EXIT_USAGE;
 			break;
-		case 4: csv = optarg; break;
-		case 5: json = optarg; break;
-		case 6: svg = optarg; break;
-		case 7: occ = optarg; break;
-		case 8: sched = optarg; break;
-		case 9: title = optarg; break;
-		case 10: progress = 1; break;
-		case 11: progress = 0; break;
+		case O_CSV: csv = optarg; break;
+		case O_JSON: json = optarg; break;
+		case O_SVG: svg = optarg; break;
+		case O_OCC: occ = optarg; break;
+		case O_SCHED: sched = optarg; break;
+		case O_TITLE: title = optarg; break;
+		case O_PROGRESS: progress = 1; break;
+		case O_NOPROGRESS: progress = 0; break;
 		case 'h':
 			_sim_usage(stdout);
 			return FS_EXIT_OK;
 		default:
-			_sim_usage(stderr);
 			return FS_EXIT_USAGE;
 		}
 	}
@@ -302,4 +290,5 @@ const struct fs_cmd fs_cmd_sim = {
 	.summary = "replay a job log (SWF) and compare placement policies",
 	.run = _sim_run,
 	.usage = _sim_usage,
+	.opts = _sim_opts,
 };

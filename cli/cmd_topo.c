@@ -17,7 +17,59 @@
 #include "fs_err.h"
 #include "fs_values.h"
 #include "fs_slurmconf.h"
+#include "opts.h"
 
+
+enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL,
+       O_CONF, O_INTERVAL, O_ONCE, O_NODRAIN, O_CHCA, O_LOAD, O_MODEL };
+
+/* The options of every topo subcommand (opts.h); fabsched(1), TOPO. */
+static const struct fs_opt _topo_opts[] = {
+	{ 'i', 'i', "input", "FILE", "ibnetdiscover text output ('-' = stdin); also FILE alone",
+	  "input (one of; default --live)", NULL },
+	{ O_LOAD, 0, "load-cache", "FILE", "a cache of ibnetdiscover --cache (libibnetdisc)", NULL, NULL },
+	{ O_MODEL, 0, "model", "FILE", "the JSON model fabsched topo discover wrote", NULL, NULL },
+	{ 'L', 'L', "live", NULL, "discover the fabric now (libibnetdisc)", NULL, NULL },
+	{ O_CA, 0, "ca", "NAME", "the local HCA for --live (ibnetdiscover's -C)", NULL, NULL },
+	{ O_PORT, 0, "port", "N", "its port (ibnetdiscover's -P; default its first active)", NULL, NULL },
+	{ O_SAVE, 0, "save-cache", "FILE", "with --live: also write an ibnetdiscover cache", NULL, NULL },
+	{ 'm', 'm', "node-name-map", "FILE", "'0x<guid> \"<desc>\"' or 'H-<guid> <host>' lines",
+	  "node mapping", NULL },
+	{ 'r', 'r', "host-regex", "RE", "host = group 1 of RE on the description", NULL, NULL },
+	{ 'n', 'n', "nodelist", "HOSTLIST", "only these hosts are compute nodes (Slurm hostlist;\n"
+	  "default: the NodeName= lines of slurm.conf, when\n"
+	  "readable: $SLURM_CONF or " FS_SLURM_CONFDIR "/slurm.conf)", NULL, NULL },
+	{ O_ALL, 0, "all-hosts", NULL, "every named host is a compute node (no slurm.conf\n"
+	  "node list, no built-in non-compute names)", NULL, NULL },
+	{ 'x', 'x', "exclude", "RE", "descriptions/hosts that are not compute nodes\n"
+	  "(replaces the built-in names of OS defaults, fabric\n"
+	  "managers and storage, used without a node list)", NULL, NULL },
+	{ 'R', 'R', "rack-map", "FILE", "'<rack> <hostlist>' lines (default: rack = leaf)", NULL, NULL },
+	{ O_KEEP, 0, "keep-domain", NULL, "keep the domain of host names", NULL, NULL },
+	{ O_CHCA, 0, "compute-hca", "NAME", "the HCA (mlx5_0) whose plane makes racks when\n"
+	  "compute and storage rails differ (watch: default\nFabricComputeHca)", NULL, NULL },
+	{ 'o', 'o', "output", "FILE", "write here instead of stdout (watch: the model,\n"
+	  "default FabricModel of fabsched.conf)", "output", NULL },
+	{ 'f', 'f', "format", "FMT", "export: tree (default), block, yaml, json", NULL, NULL },
+	{ O_PLANE, 0, "plane", "N", "export (tree, block, yaml): only plane N", NULL, NULL },
+	{ O_BPOD, 0, "block-by-pod", NULL, "block: one block per pod instead of per rack", NULL, NULL },
+	{ O_NOLS, 0, "no-link-speed", NULL, "tree: omit LinkSpeed=", NULL, NULL },
+	{ O_ROOT, 0, "root", "NAME", "tree: name of a virtual root (default fabric)", NULL, NULL },
+	{ 'a', 'a', "against", "FILE", "diff: the existing topology.conf", NULL, NULL },
+	{ 'v', 'v', "verbose", NULL, "check: list every switch", NULL, NULL },
+	{ O_CONF, 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))",
+	  "watch (also FILE, -i, --load-cache and --ca, repeatable: one source per\n"
+	  "plane or rail; default: every active local port of a plane not yet seen)", NULL },
+	{ O_INTERVAL, 0, "interval", "DURATION", "between discoveries (default FabricWatchInterval)",
+	  NULL, NULL },
+	{ O_ONCE, 0, "once", NULL, "one discovery, then exit (cron)", NULL, NULL },
+	{ O_NODRAIN, 0, "no-drain", NULL, "report only: no scontrol drain or resume", NULL, NULL },
+	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
+	/* old spellings: -C is ibnetdiscover's CA, --cache its writing */
+	{ O_LOAD, 'C', "cache", "FILE", NULL, NULL, "--load-cache" },
+	{ O_MODEL, 'j', "json", "FILE", NULL, NULL, "--model" },
+	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
+};
 
 static void _topo_usage(FILE *out)
 {
@@ -29,47 +81,9 @@ static void _topo_usage(FILE *out)
 "  check      report non-compute HCAs, degraded links and other problems\n"
 "  diff       compare with an existing topology.conf\n"
 "  watch      rediscover every interval, write the model when it changes, log\n"
-"             each change, drain nodes whose every rail is down (see fabsched(1))\n"
-"input (one of; default --live):\n"
-"  FILE, -i, --input FILE  ibnetdiscover text output ('-' = stdin)\n"
-"  -C, --cache FILE        ibnetdiscover --cache file (libibnetdisc)\n"
-"  -j, --json FILE         JSON model written by 'topo discover'\n"
-"  -L, --live              discover the fabric now (libibnetdisc)\n"
-"      --ca NAME --port N  local HCA and port for --live\n"
-"      --save-cache FILE   with --live: also write an ibnetdiscover cache\n"
-"node mapping:\n"
-"  -m, --node-name-map FILE  '0x<guid> \"<desc>\"' or 'H-<guid> <host>' lines\n"
-"  -r, --host-regex RE       host = group 1 of RE on the description\n"
-"  -n, --nodelist HOSTLIST   only these hosts are compute nodes (Slurm hostlist;\n"
-"                            default: the NodeName= lines of slurm.conf, when\n"
-"                            readable: $SLURM_CONF or " FS_SLURM_CONFDIR "/slurm.conf)\n"
-"      --all-hosts           every named host is a compute node (no slurm.conf\n"
-"                            node list, no built-in non-compute names)\n"
-"  -x, --exclude RE          descriptions/hosts that are not compute nodes\n"
-"                            (replaces the built-in names of OS defaults, fabric\n"
-"                            managers and storage, used without a node list)\n"
-"  -R, --rack-map FILE       '<rack> <hostlist>' lines (default: rack = leaf)\n"
-"      --keep-domain         keep the domain of host names\n"
-"      --compute-hca NAME    the HCA (mlx5_0) whose plane makes racks when\n"
-"                            compute and storage rails differ (watch: default\n"
-"                            FabricComputeHca)\n"
-"output:\n"
-"  -o, --output FILE         write here instead of stdout\n"
-"  -f, --format FMT          export: tree (default), block, yaml, json\n"
-"      --plane N             export (tree, block, yaml): only plane N\n"
-"      --block-by-pod        block: one block per pod instead of per rack\n"
-"      --no-link-speed       tree: omit LinkSpeed=\n"
-"      --root NAME           tree: name of a virtual root (default fabric)\n"
-"  -a, --against FILE        diff: the existing topology.conf\n"
-"  -v, --verbose             check: list every switch\n"
-"watch (also FILE, -i, -C and --ca, repeatable: one source per plane or rail;\n"
-"default: every active local port of a plane not yet seen):\n"
-"  -o, --output FILE         the model (default: FabricModel of fabsched.conf)\n"
-"      --conf FILE           fabsched.conf (default $FABSCHED_CONF or the usual)\n"
-"      --interval DURATION   between discoveries (default FabricWatchInterval)\n"
-"      --once                one discovery, then exit (cron)\n"
-"      --no-drain            report only: no scontrol drain or resume\n"
-"exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
+"             each change, drain nodes whose every rail is down (see fabsched(1))\n");
+	fs_opt_help(out, _topo_opts);
+	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
 }
 
 /*
@@ -115,7 +129,7 @@ static int _load(struct topo_args *a, struct fst_model **m)
 	int rc, nsrc = !!a->input + !!a->cache + !!a->json + a->live;
 
 	if (nsrc > 1) {
-		fprintf(stderr, "fabsched topo: give one input (--input, --cache, --json or --live)\n");
+		fprintf(stderr, "fabsched topo: give one input (FILE, --input, --load-cache, --model or --live)\n");
 		return FS_EXIT_USAGE;
 	}
 	if (a->json) {
@@ -169,55 +183,21 @@ static void _source(struct topo_args *a, int kind, const char *arg)
 
 static int _parse(int argc, char **argv, struct topo_args *a)
 {
-	enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL,
-	       O_CONF, O_INTERVAL, O_ONCE, O_NODRAIN, O_CHCA };
-	static const struct option lo[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "live", no_argument, NULL, 'L' },
-		{ "ca", required_argument, NULL, O_CA },
-		{ "port", required_argument, NULL, O_PORT },
-		{ "save-cache", required_argument, NULL, O_SAVE },
-		{ "node-name-map", required_argument, NULL, 'm' },
-		{ "host-regex", required_argument, NULL, 'r' },
-		{ "exclude", required_argument, NULL, 'x' },
-		{ "nodelist", required_argument, NULL, 'n' },
-		{ "all-hosts", no_argument, NULL, O_ALL },
-		{ "conf", required_argument, NULL, O_CONF },
-		{ "interval", required_argument, NULL, O_INTERVAL },
-		{ "once", no_argument, NULL, O_ONCE },
-		{ "no-drain", no_argument, NULL, O_NODRAIN },
-		{ "compute-hca", required_argument, NULL, O_CHCA },
-		{ "rack-map", required_argument, NULL, 'R' },
-		{ "keep-domain", no_argument, NULL, O_KEEP },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "plane", required_argument, NULL, O_PLANE },
-		{ "block-by-pod", no_argument, NULL, O_BPOD },
-		{ "no-link-speed", no_argument, NULL, O_NOLS },
-		{ "root", required_argument, NULL, O_ROOT },
-		{ "against", required_argument, NULL, 'a' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct fs_optp op = { .prog = "fabsched topo", .tab = _topo_opts };
 	int c;
 	char *end;
 
 	a->eo.plane = -1;
-	optind = 1;
-	opterr = 0;
 	a->drain = 1;
-	while ((c = getopt_long(argc, argv, "i:C:j:Lm:r:x:n:R:o:f:a:vh", lo, NULL)) != -1) {
+	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
 		if (a->nsources == TOPO_SOURCES_MAX) {
 			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
 			return -1;
 		}
 		switch (c) {
 		case 'i': a->input = optarg; _source(a, 'i', optarg); break;
-		case 'C': a->cache = optarg; _source(a, 'C', optarg); break;
-		case 'j': a->json = optarg; break;
+		case O_LOAD: a->cache = optarg; _source(a, 'C', optarg); break;
+		case O_MODEL: a->json = optarg; break;
 		case 'L': a->live = 1; break;
 		case O_CA: a->ca = optarg; _source(a, 'L', optarg); break;
 		case O_PORT:
@@ -271,8 +251,6 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		case 'v': a->verbose = 1; break;
 		case 'h': _topo_usage(stdout); exit(FS_EXIT_OK);
 		default:
-			fprintf(stderr, "fabsched topo: unknown option or missing value: %s\n",
-				argv[optind - 1]);
 			return -1;
 		}
 	}
@@ -563,7 +541,7 @@ static int _run(int argc, char **argv)
 	}
 	if (!strcmp(sub, "watch")) {
 		if (a.json) {
-			fprintf(stderr, "fabsched topo watch: --json is not a fabric source\n");
+			fprintf(stderr, "fabsched topo watch: --model is not a fabric source\n");
 			return FS_EXIT_USAGE;
 		}
 		if (fs_topo_slurm_nodes(&a))
@@ -634,4 +612,6 @@ const struct fs_cmd fs_cmd_topo = {
 	.summary = "fabric model: discover, export, check, diff, watch",
 	.run = _run,
 	.usage = _topo_usage,
+	.opts = _topo_opts,
+	.verbs = "discover export check diff watch",
 };

@@ -4,6 +4,7 @@
  */
 #include "fabsched_config.h"
 #include "fabsched_cli.h"
+#include "opts.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,7 @@ static void _usage(FILE *out)
 {
 	fprintf(out, "usage: fabsched <command> [options]\n"
 		     "       fabsched help <command>\n"
+		     "       fabsched help --options <command>   (its options, one per line)\n"
 		     "       fabsched --version\n\ncommands:\n");
 	for (int i = 0; _cmds[i]; i++)
 		fprintf(out, "  %-8s %s\n", _cmds[i]->name, _cmds[i]->summary);
@@ -35,6 +37,32 @@ static const struct fs_cmd *_find(const char *name)
 		if (!strcmp(_cmds[i]->name, name))
 			return _cmds[i];
 	return NULL;
+}
+
+/*
+ * fabsched help --options [COMMAND]: a command's options in the form of
+ * fs_opt_list, after a line "verbs ..." when it has subcommands; without
+ * a command, the commands.  For the bash completion and the test that
+ * compares the tables with fabsched(1).
+ */
+static int _options(int argc, char **argv)
+{
+	const struct fs_cmd *c;
+
+	if (argc == 0) {
+		for (int i = 0; _cmds[i]; i++)
+			printf("%s\n", _cmds[i]->name);
+		return FS_EXIT_OK;
+	}
+	if (argc > 1 || !(c = _find(argv[0]))) {
+		fprintf(stderr, "fabsched help --options: expected one command (%s)\n",
+			argc ? argv[0] : "none given");
+		return FS_EXIT_USAGE;
+	}
+	if (c->verbs)
+		printf("verbs %s\n", c->verbs);
+	fs_opt_list(stdout, c->opts);
+	return FS_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -58,6 +86,8 @@ int main(int argc, char **argv)
 			_usage(stdout);
 			return FS_EXIT_OK;
 		}
+		if (!strcmp(argv[2], "--options"))
+			return _options(argc - 3, argv + 3);
 		c = _find(argv[2]);
 		if (!c) {
 			fprintf(stderr, "fabsched: unknown command '%s'\n", argv[2]);

@@ -11,11 +11,14 @@
 #define FS_EXIT_USAGE    2	/* usage error: unknown subcommand or option */
 #define FS_EXIT_PROBLEMS 3	/* a check or diff found problems/differences */
 
+struct fs_opt;
 struct fs_cmd {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name */
 	void (*usage)(FILE *out);
+	const struct fs_opt *opts;	/* its options (opts.h) */
+	const char *verbs;		/* its subcommands, space-separated, or NULL */
 };
 
 /* One entry per subcommand file. */

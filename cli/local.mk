@@ -4,7 +4,7 @@ bin_PROGRAMS += cli/fabsched
 cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_config.c
 cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c cli/watch_decide.c cli/watch_decide.h cli/watch_formats.c
 cli_fabsched_SOURCES += cli/cmd_sim.c cli/cmd_metrics.c cli/cmd_job.c cli/job_record.c cli/cmd_show.c
-cli_fabsched_SOURCES += cli/cli_slurm.c common/sanitizer_defaults.c
+cli_fabsched_SOURCES += cli/cli_slurm.c cli/opts.c cli/opts.h common/sanitizer_defaults.c
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
 cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select -I$(top_srcdir)/gres $(JSONC_CFLAGS)
 cli_fabsched_LDADD = topology/libfabsched_topology.la gres/libfabsched_gres_task.la libfabsched_common.la
@@ -39,3 +39,11 @@ tests_unit_test_watch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli -I$(top_srcd
 tests_unit_test_watch_LDADD = topology/libfabsched_topology.la libfabsched_common.la \
 	$(JSONC_LIBS) $(CMOCKA_LIBS)
 endif
+# the option tables, --help and fabsched(1) agree; old spellings warn
+TESTS += tests/unit/test_cli_options.sh
+EXTRA_DIST += tests/unit/test_cli_options.sh tests/unit/test_cli_options.py
+# bash completion: asks the command for its options (fabsched help --options)
+bashcompdir = $(datadir)/bash-completion/completions
+dist_bashcomp_DATA = completion/fabsched
+TESTS += tests/unit/test_completion.sh
+EXTRA_DIST += tests/unit/test_completion.sh

@@ -56,8 +56,8 @@ tap_diag() { sed 's/^/  /' <<<"$*"; }
 echo "== discovering the fabric (libibnetdisc on the simulated fabric)"
 "$CL" fabric run timeout 60 "$fab" topo discover -o "$D/etc/fabric.json" || exit 1
 # the model named by FabricModel exists now: fabsched.conf checks whole
-"$fab" config check -f "$plugdir/fabsched.conf" || exit 1
-"$fab" topo check -j "$D/etc/fabric.json" | sed 's/^/  /'
+"$fab" config check --conf "$plugdir/fabsched.conf" || exit 1
+"$fab" topo check --model "$D/etc/fabric.json" | sed 's/^/  /'
 echo "== Slurm reads the model (scontrol reconfigure; scontrol show topology)"
 scontrol reconfigure
 sleep 2

@@ -298,7 +298,7 @@ export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
 cl_up --nodes "$NODES" --prefix n --timeout 600 --fabric "leaves=$LEAVES,hosts=$HOSTS,spines=$SPINES" \
 	>"$WORK/up-fabric.log" 2>&1 || { echo "bench-ctld: the cluster did not come up (see $WORK/up-fabric.log)"; exit 1; }
 "$CL" fabric run timeout 120 "$FAB" topo discover -o "$WORK/fabric.json" >"$WORK/discover.log" 2>&1 &&
-	"$FAB" topo export -j "$WORK/fabric.json" > "$WORK/topology.conf" ||
+	"$FAB" topo export --model "$WORK/fabric.json" > "$WORK/topology.conf" ||
 	{ echo "bench-ctld: fabric discovery failed (see $WORK/discover.log)"; exit 1; }
 cl_down >/dev/null 2>&1
 load_racks "$WORK/topology.conf"

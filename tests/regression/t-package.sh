@@ -88,12 +88,13 @@ have_helpers=0
 for f in /usr/bin/fabsched /usr/sbin/fabsched-prolog /usr/sbin/fabsched-epilog /usr/sbin/fabsched-sweep \
 	/lib/systemd/system/fabsched-sweep.service /lib/systemd/system/fabsched-sweep.timer \
 	/lib/systemd/system/fabsched-topo-watch.service /usr/share/man/man1/fabsched.1.gz \
-	/usr/share/man/man5/fabsched.conf.5.gz /usr/share/man/man8/fabsched-prolog.8.gz; do
+	/usr/share/man/man5/fabsched.conf.5.gz /usr/share/man/man8/fabsched-prolog.8.gz \
+	/usr/share/bash-completion/completions/fabsched; do
 	grep -qx "$f" <<<"$hl" && have_helpers=$((have_helpers + 1))
 done
 tap_diag "fabsched-slurm-plugins Depends: $dep"
-tap_ok "[ '$got_plugins' = '$want_sorted' ] && [ $have_helpers = 10 ] && [ '$pinned' = 1 ]" \
-	"fabsched-slurm-plugins: $got_plugins in $plugindir, $([ "$debian" = yes ] && echo "Depends pinned to" || echo "version names") Slurm $release; fabsched: the command, the helpers, their units and man pages"
+tap_ok "[ '$got_plugins' = '$want_sorted' ] && [ $have_helpers = 11 ] && [ '$pinned' = 1 ]" \
+	"fabsched-slurm-plugins: $got_plugins in $plugindir, $([ "$debian" = yes ] && echo "Depends pinned to" || echo "version names") Slurm $release; fabsched: the command and its bash completion, the helpers, their units and man pages"
 
 # 3: lintian, at the level of Debian's own Slurm packages: no error, no
 # warning (its overrides are in debian/*.lintian-overrides, each with why)

@@ -150,7 +150,7 @@ tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TO
 # 2: the model, discovered live from the simulated fabric
 "$CL" fabric run timeout 60 "$FABSCHED_BUILDDIR/cli/fabsched" topo discover --live \
 	-o "$D/etc/fabric.json" >"$work/discover.log" 2>&1
-"$FABSCHED_BUILDDIR/cli/fabsched" topo export -j "$D/etc/fabric.json" \
+"$FABSCHED_BUILDDIR/cli/fabsched" topo export --model "$D/etc/fabric.json" \
 	-o "$work/topology.conf" >>"$work/discover.log" 2>&1
 load_racks "$work/topology.conf"
 tap_is "${#RACK_OF[@]}" 16 "fabric model: 16 nodes in racks ($(grep -c '^SwitchName=.* Nodes=' "$work/topology.conf") leaves)" ||

@@ -190,7 +190,7 @@ tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + topology/fabric (Slu
 	tap_bail "the cluster did not come up"
 "$CL" fabric run timeout 60 "$FABSCHED_BUILDDIR/cli/fabsched" topo discover --live \
 	-o "$D/etc/fabric.json" >"$work/discover.log" 2>&1 &&
-	"$FABSCHED_BUILDDIR/cli/fabsched" topo export -j "$D/etc/fabric.json" \
+	"$FABSCHED_BUILDDIR/cli/fabsched" topo export --model "$D/etc/fabric.json" \
 		-o "$work/topology.conf" >>"$work/discover.log" 2>&1 ||
 	tap_bail "fabric discovery failed: $(cat "$work/discover.log")"
 scontrol reconfigure

@@ -50,7 +50,7 @@ tap_diag "$CL_OUT"
 tap_ok "[ $rc -eq 0 ] && [ -s '$MODEL' ]" "fabsched topo discover wrote the JSON model" ||
 	tap_bail "no fabric model"
 cp "$MODEL" "$WORK/fabric.json.good"
-tap_diag "$("$FABSCHED" topo export -j "$MODEL" 2>&1)"
+tap_diag "$("$FABSCHED" topo export --model "$MODEL" 2>&1)"
 
 # 2: the cluster with topology/fabric and fabsched.conf next to slurm.conf
 cl_up --nodes 16 --fabric "$FABRIC" --etc-file "fabsched.conf=$WORK/fabsched.conf"

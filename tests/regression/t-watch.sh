@@ -304,7 +304,7 @@ dual() {	# dual OUT [options]: one watch cycle over both rails' dumps
 	shift
 	"$FABSCHED" topo watch --once --no-drain -i "$WORK/rail0.ibnet" -i "$WORK/rail1.ibnet" \
 		-o "$out" --nodelist 'n[005-012]' "$@" >"$WORK/watch.log" 2>&1 &&
-		"$FABSCHED" topo check -j "$out" --nodelist 'n[005-012]' >"$WORK/check.log" 2>&1
+		"$FABSCHED" topo check --model "$out" --nodelist 'n[005-012]' >"$WORK/check.log" 2>&1
 	tap_diag "$(cat "$WORK/watch.log" "$WORK/check.log")"
 }
 racks_of() { grep -o '"rack": *"[^"]*"' "$1" | sed 's/.*"\([^"]*\)"$/\1/' | sort -u | tr '\n' ' '; }

@@ -50,6 +50,6 @@ cp "$ex/node-name-map" "$tmp/node-name-map"
 sed -e "s|/etc/slurm/fabsched/|$tmp/|g" -e "s|=/var/lib/fabsched|=$tmp/state|" \
 	-e "s|=/dev/hugepages-fabsched|=$tmp/hugepages|" -e "s|=/scratch|=$tmp/scratch|" \
 	"$ex/fabsched.conf" > "$tmp/fabsched.conf"
-"$fab" config check -f "$tmp/fabsched.conf" >"$tmp/out" 2>&1
+"$fab" config check --conf "$tmp/fabsched.conf" >"$tmp/out" 2>&1
 ok $? "examples/fabsched.conf passes fabsched config check" || sed 's/^/# /' "$tmp/out"
 exit $bad

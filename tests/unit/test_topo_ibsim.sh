@@ -57,13 +57,13 @@ echo "1..$NTESTS"
 "$GEN" -l 2 -H 512 -k 32 -r 2 -d -x -f net -e "$W/exp2.conf" -o "$W/net2" 2>/dev/null
 start_ibsim "$W/net2"
 discover "$W/live2.json" --save-cache "$W/live2.cache"; ok $? "2-level 512 hosts: live discovery (rail 0)"
-"$FS" topo diff -j "$W/live2.json" -a "$W/exp2.conf" >"$W/diff2" 2>&1; ok $? "2-level: nodes grouped by leaf as generated"
-"$FS" topo check -j "$W/live2.json" >"$W/check2" 2>&1
+"$FS" topo diff --model "$W/live2.json" -a "$W/exp2.conf" >"$W/diff2" 2>&1; ok $? "2-level: nodes grouped by leaf as generated"
+"$FS" topo check --model "$W/live2.json" >"$W/check2" 2>&1
 grep -q 'switches: 48 (leaves 32, non-compute leaves 0, spines 16' "$W/check2" &&
 	grep -q 'nodes: 512' "$W/check2" && grep -q 'degraded: 1$' "$W/check2" &&
 	grep -q 'missing-link .*r0-leaf31 has 15 uplink' "$W/check2"
 ok $? "2-level: 48 switches, 512 nodes, the degraded link and the missing cable reported"
-"$FS" topo export -j "$W/live2.json" >"$W/a.conf" && "$FS" topo export -C "$W/live2.cache" >"$W/b.conf" &&
+"$FS" topo export --model "$W/live2.json" >"$W/a.conf" && "$FS" topo export --load-cache "$W/live2.cache" >"$W/b.conf" &&
 	sed 1d "$W/a.conf" >"$W/a2" && sed 1d "$W/b.conf" >"$W/b2" && cmp -s "$W/a2" "$W/b2"
 ok $? "2-level: cache file (ibnd_load_fabric) gives the same tree"
 
@@ -71,7 +71,7 @@ ok $? "2-level: cache file (ibnd_load_fabric) gives the same tree"
 SIM_HOST=$(awk '/^Switch/ && /r1-leaf0"/ {gsub(/"/, "", $3); print $3; exit}' "$W/net2")
 export SIM_HOST
 discover "$W/live2r1.json"; ok $? "2-level rail 1: live discovery from $SIM_HOST"
-"$FS" topo check -j "$W/live2r1.json" >"$W/check2r1" 2>&1
+"$FS" topo check --model "$W/live2r1.json" >"$W/check2r1" 2>&1
 grep -q 'nodes: 512' "$W/check2r1" && grep -q 'degraded: 0$' "$W/check2r1" &&
 	grep -q 'switches: 48 ' "$W/check2r1"
 ok $? "2-level rail 1: 512 nodes, no degraded link"
@@ -81,8 +81,8 @@ unset SIM_HOST
 "$GEN" -l 3 -H 512 -k 16 -f net -e "$W/exp3.conf" -o "$W/net3" 2>/dev/null
 start_ibsim "$W/net3"
 discover "$W/live3.json"; ok $? "3-level 512 hosts: live discovery"
-"$FS" topo diff -j "$W/live3.json" -a "$W/exp3.conf" >"$W/diff3" 2>&1; ok $? "3-level: nodes grouped by leaf as generated"
-"$FS" topo check -j "$W/live3.json" >"$W/check3" 2>&1
+"$FS" topo diff --model "$W/live3.json" -a "$W/exp3.conf" >"$W/diff3" 2>&1; ok $? "3-level: nodes grouped by leaf as generated"
+"$FS" topo check --model "$W/live3.json" >"$W/check3" 2>&1
 grep -q 'switches: 192 (leaves 64, non-compute leaves 0, spines 128, isolated 0), levels 3' "$W/check3" &&
 	grep -q 'pods: 8; racks: 64' "$W/check3"
 ok $? "3-level: 3 levels, 8 pods, 64 racks"
