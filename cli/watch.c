@@ -672,9 +672,22 @@ int fs_topo_watch(struct topo_args *a)
 		interval = 60;
 	signal(SIGTERM, _on_signal);
 	signal(SIGINT, _on_signal);
-	_log("%s every %llu s from %d source(s)%s%s", path, (unsigned long long)interval,
-	     a->nsources, a->drain ? "; drains nodes whose every rail is down" : "",
-	     a->drain && a->drain_degraded ? " or whose link is degraded or counts errors" : "");
+	{
+		char when[64], from[64];
+
+		if (a->once)
+			snprintf(when, sizeof(when), "one discovery");
+		else
+			snprintf(when, sizeof(when), "every %llu s", (unsigned long long)interval);
+		if (a->nsources)
+			snprintf(from, sizeof(from), "%d source%s given", a->nsources,
+				 a->nsources > 1 ? "s" : "");
+		else
+			snprintf(from, sizeof(from), "every active local port, one per plane");
+		_log("%s: %s, from %s%s%s", path, when, from,
+		     a->drain ? "; drains nodes whose every rail is down" : "; reports only",
+		     a->drain && a->drain_degraded ? " or whose link is degraded or counts errors" : "");
+	}
 	do {
 		if (_cycle_apart(a, path) && a->once)
 			rc = FS_EXIT_INPUT;
