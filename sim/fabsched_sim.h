@@ -165,7 +165,7 @@ struct fss_policy {
 				   SWITCHES: the @wait of --switches=1 */
 	double target;		/* ENGINE: locality target in (0, 1] (see
 				   fse_share_relax), 0: none */
-	char name[48];		/* "rack@600", "rack@86400/99%", "tree" */
+	char name[48];		/* "rack@00:10:00", "rack@1-00:00:00/99%", "tree" */
 };
 
 /*

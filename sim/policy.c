@@ -62,11 +62,17 @@ static int _target(const char *pol, const char *v, double *out, char *err,
 	return 0;
 }
 
+/*
+ * The name shows the wait as fs_format_duration writes it ("HH:MM:SS" or
+ * "D-HH:MM:SS"), Slurm time format like the input, so a name parses back
+ * to the same policy: "switches@600" (600 minutes) is "switches@10:00:00",
+ * "rack@2-0/99%" is "rack@2-00:00:00/99%".  No commas (CSV).
+ */
 int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		     size_t errlen)
 {
 	struct fs_locality loc;
-	char msg[FS_MSG_SIZE], base[64];
+	char msg[FS_MSG_SIZE], base[64], dur[32];
 	const char *slash;
 	int o;
 
@@ -94,7 +100,8 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		}
 		p->kind = FSS_POL_SWITCHES;
 		p->wait = (int64_t)w;
-		snprintf(p->name, sizeof(p->name), "switches@%lld", (long long)p->wait);
+		snprintf(p->name, sizeof(p->name), "switches@%s",
+			 fs_format_duration(w, dur, sizeof(dur)));
 		return 0;
 	}
 	if (fs_strcaseeq(s, "firstfit")) {
@@ -128,8 +135,9 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 			  FSS_INFINITE : (int64_t)loc.wait;
 	o = p->wait == FSS_INFINITE ?
 		snprintf(p->name, sizeof(p->name), "%s", fse_level_name(p->level)) :
-		snprintf(p->name, sizeof(p->name), "%s@%lld",
-			 fse_level_name(p->level), (long long)p->wait);
+		snprintf(p->name, sizeof(p->name), "%s@%s",
+			 fse_level_name(p->level),
+			 fs_format_duration((uint64_t)p->wait, dur, sizeof(dur)));
 	if (p->target > 0 && o > 0 && (size_t)o < sizeof(p->name))
 		snprintf(p->name + o, sizeof(p->name) - o, "/%g%%",
 			 100 * p->target);

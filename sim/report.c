@@ -103,19 +103,24 @@ void fss_metrics_compute(const struct fss_run *r, struct fss_metrics *mt)
 
 void fss_report_text(FILE *f, struct fss_run *const *runs, int n)
 {
+	int pw = 12;	/* the policy column: the longest name */
+
 	if (n < 1)
 		return;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(runs[i]->policy.name) > pw)
+			pw = (int)strlen(runs[i]->policy.name);
 	fprintf(f, "trace %s: %ld jobs; machine %s\n", runs[0]->trace->name,
 		runs[0]->trace->njobs, runs[0]->machine->desc);
-	fprintf(f, "%-12s %8s %7s %6s %8s %7s %9s %9s %8s %9s %9s %9s\n",
-		"policy", "1rack%", "racks", "p95", "split%", "util%",
+	fprintf(f, "%-*s %8s %7s %6s %8s %7s %9s %9s %8s %9s %9s %9s\n",
+		pw, "policy", "1rack%", "racks", "p95", "split%", "util%",
 		"wait_h", "p95wait_h", "bsld", "span_d", "dec_us", "p99_us");
 	for (int i = 0; i < n; i++) {
 		struct fss_metrics mt;
 
 		fss_metrics_compute(runs[i], &mt);
-		fprintf(f, "%-12s %8.2f %7.3f %6.0f %8.2f %7.2f %9.3f %9.3f %8.2f %9.2f %9.1f %9.1f\n",
-			runs[i]->policy.name, 100 * mt.rack_fit_share,
+		fprintf(f, "%-*s %8.2f %7.3f %6.0f %8.2f %7.2f %9.3f %9.3f %8.2f %9.2f %9.1f %9.1f\n",
+			pw, runs[i]->policy.name, 100 * mt.rack_fit_share,
 			mt.racks_mean, mt.racks_p95,
 			100 * mt.split_nodehours_share, 100 * mt.utilization,
 			mt.wait_mean / 3600, mt.wait_p95 / 3600, mt.bsld_mean,
@@ -364,7 +369,7 @@ void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
 			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">wait 105 %% of tree</text>\n",
 			W - R + 6, gy - 4, W - R + 22, gy - 4, W - R + 26, gy,
 			W - R + 26, gy + 12);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits in seconds; /P%%: locality target</text>\n",
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits [D-]HH:MM:SS; /P%%: locality target</text>\n",
 			W - R + 6, gy + 30);
 	}
 	fprintf(f, "</svg>\n");

@@ -49,9 +49,10 @@ dropped (counts below).
 Policies: `rack@W`, `pod@W`, `any`: the fabsched engine (select/, the code
 the Slurm plugins call) asking for one rack / one pod / fewest racks, the
 job taking the tightest placement free once it has waited W since
-submission (`rack` without @: never; W in Slurm time format, shown in
-seconds).  `rack@W/P%`: the same with a locality target of P % (the
-engine's `fse_share_*`): a job that fits in a rack and could start now,
+submission (`rack` without @: never; W in Slurm time format, shown as
+HH:MM:SS or D-HH:MM:SS: `rack@2-0/99%` is the row `rack@2-00:00:00/99%`).
+`rack@W/P%`: the same with a locality target of P % (the engine's
+`fse_share_*`): a job that fits in a rack and could start now,
 but not in one rack, starts now over several racks only when, counting
 it as a miss, at least P % of the last 1,000 jobs that fit in a rack
 still got one; otherwise it waits for a rack, at most W.  Jobs wider

@@ -20,7 +20,7 @@ job,submit,start,end,nodes,racks,node_list
 END
 diff "$tmp/want.csv" "$tmp/sched.csv" >"$tmp/diff"
 ok $? "sim: the expected schedule" || sed 's/^/# /' "$tmp/diff"
-grep -q '^rack@20  *75.00 ' "$tmp/out"
+grep -q '^rack@00:00:20  *75.00 ' "$tmp/out"
 ok $? "sim: table row with the one-rack share"
 
 gzip -c "$fx/locality.swf" >"$tmp/locality.swf.gz"

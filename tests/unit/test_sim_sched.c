@@ -294,7 +294,7 @@ static void test_policy_parse(void **state)
 	assert_int_equal(p.kind, FSS_POL_ENGINE);
 	assert_int_equal(p.level, FSE_RACK);
 	assert_int_equal(p.wait, 1800);
-	assert_string_equal(p.name, "rack@1800");
+	assert_string_equal(p.name, "rack@00:30:00");
 	assert_int_equal(fss_policy_parse("pod", &p, err, sizeof(err)), 0);
 	assert_true(p.wait == FSS_INFINITE);
 	assert_string_equal(p.name, "pod");
@@ -307,7 +307,7 @@ static void test_policy_parse(void **state)
 	assert_int_equal(fss_policy_parse("switches", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.kind, FSS_POL_SWITCHES);
 	assert_int_equal(p.wait, 300);
-	assert_string_equal(p.name, "switches@300");
+	assert_string_equal(p.name, "switches@00:05:00");
 	assert_int_equal(fss_policy_parse("switches@10:00", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.wait, 600);
 	assert_int_equal(fss_policy_parse("switches@soon", &p, err, sizeof(err)), -1);
@@ -318,7 +318,7 @@ static void test_policy_parse(void **state)
 	assert_int_equal(fss_policy_parse("rack@1-0/99%", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.wait, 86400);
 	assert_true(p.target == 0.99);
-	assert_string_equal(p.name, "rack@86400/99%");
+	assert_string_equal(p.name, "rack@1-00:00:00/99%");
 	assert_int_equal(fss_policy_parse("pod/98.5", &p, err, sizeof(err)), 0);
 	assert_true(p.wait == FSS_INFINITE);
 	assert_string_equal(p.name, "pod/98.5%");
@@ -333,6 +333,49 @@ static void test_policy_parse(void **state)
 	assert_int_equal(fss_policy_parse("rack/9x", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expected a percentage"));
 	assert_int_equal(fss_policy_parse("rack@x/99", &p, err, sizeof(err)), -1);
+}
+
+/* Names show the wait in Slurm time format, as the input reads it (a
+ * bare number is minutes), and parse back to the same policy. */
+static void test_policy_name(void **state)
+{
+	static const struct {
+		const char *in, *name;
+		int64_t wait;
+	} cases[] = {
+		{ "switches@600", "switches@10:00:00", 36000 },
+		{ "switches@10:00", "switches@00:10:00", 600 },
+		{ "switches@1-0", "switches@1-00:00:00", 86400 },
+		{ "rack@1:00:00", "rack@01:00:00", 3600 },
+		{ "rack@60", "rack@01:00:00", 3600 },
+		{ "rack@0", "rack@00:00:00", 0 },
+		{ "rack@0:20", "rack@00:00:20", 20 },
+		{ "pod@30:00", "pod@00:30:00", 1800 },
+		{ "any@2-3:04:05", "any@2-03:04:05", 2 * 86400 + 3 * 3600 + 4 * 60 + 5 },
+		{ "rack@60/99%", "rack@01:00:00/99%", 3600 },
+		{ "rack@2-0/98.5", "rack@2-00:00:00/98.5%", 172800 },
+		{ "pod@12:00:00/99.5%", "pod@12:00:00/99.5%", 43200 },
+		{ "rack", "rack", FSS_INFINITE },
+		{ "rack@INFINITE/99", "rack/99%", FSS_INFINITE },
+	};
+	struct fss_policy p, q;
+	char err[1024] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(fss_policy_parse(cases[i].in, &p, err, sizeof(err)), 0);
+		assert_string_equal(p.name, cases[i].name);
+		assert_true(p.wait == cases[i].wait);
+		/* the round trip: the name is the same policy, named alike */
+		assert_int_equal(fss_policy_parse(p.name, &q, err, sizeof(err)), 0);
+		assert_int_equal(q.kind, p.kind);
+		assert_int_equal(q.level, p.level);
+		assert_true(q.wait == p.wait);
+		assert_true(q.target == p.target);
+		assert_string_equal(q.name, p.name);
+		/* a label in CSV, JSON and SVG: no comma, quote or markup */
+		assert_null(strpbrk(p.name, ",\"<>&\\ "));
+	}
 }
 
 /* xorshift: the same trace every time */
@@ -460,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_firstfit),
 		cmocka_unit_test(test_tree_pods),
 		cmocka_unit_test(test_policy_parse),
+		cmocka_unit_test(test_policy_name),
 		cmocka_unit_test(test_determinism),
 	};
 
