@@ -5,6 +5,7 @@
 CLUSTER_TESTS = \
 	tests/cluster/t-harness.sh \
 	tests/regression/t-plugins-load.sh \
+	tests/regression/t-examples.sh \
 	tests/regression/t-placement.sh \
 	tests/regression/t-shapes.sh \
 	tests/regression/t-topology.sh \
