@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 diag() { sed 's/^/# /' "$@"; }
-echo "1..10"
+echo "1..11"
 
 ESC=$(printf '\033')
 BEL=$(printf '\007')
@@ -89,6 +89,10 @@ grep -q '8 HCA(s) seen for the first time bound to their nodes by GUID' "$tmp/lo
 	[ "$(grep -c '^0x' "$tmp/fabric.json.bindings")" = 8 ] &&
 	grep -q '^0x0000000000100003 n003 0x0000000000200001$' "$tmp/fabric.json.bindings"
 ok $? "first cycle: the 8 HCAs bound to their nodes in fabric.json.bindings" || diag "$tmp/log"
+# its first line says what it does: one discovery, from the source given
+grep -q "fabric.json: one discovery, from 1 source given; reports only$" "$tmp/log" &&
+	! grep -q 'source(s)' "$tmp/log"
+ok $? "the first line: one discovery, from 1 source given, reports only (--no-drain)" || diag "$tmp/log"
 
 # 2-5: a new HCA claims n003 on its plane, its link at 1x (degraded): the
 # watch that named HCAs by description drained n003 (DrainOnDegradedLink)
