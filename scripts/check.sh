@@ -117,6 +117,16 @@ for t in $(for b in $builds; do find "$b/tests" -name '*.trs'; done 2>/dev/null 
 		cat "${t%.trs}.log"
 	fi
 done
+# Each cluster test file's time on each release, longest first (the
+# elapsed line tests/cluster/lib.sh's tap_done writes), and the total.
+echo "---- cluster test files by time (s)"
+for b in $builds; do
+	for l in "$b"/tests/regression/*.log "$b"/tests/cluster/*.log; do
+		[ -f "$l" ] || continue
+		s=$(sed -n 's/^# elapsed: \([0-9]*\) s$/\1/p' "$l" | tail -n 1)
+		[ -n "$s" ] && echo "$s $(basename "$b") $(basename "${l%.log}")"
+	done
+done 2>/dev/null | sort -rn | awk '{ printf "%6d  %-20s %s\n", $1, $2, $3; t += $1 } END { printf "%6d  total\n", t }'
 count() {
 	for b in $builds; do find "$b/tests" -name '*.trs' -exec cat {} +; done 2>/dev/null |
 		grep -Ec "^:test-result: ($1)"

@@ -68,9 +68,13 @@ tap_skip() {	# tap_skip REASON [NAME]
 	echo "ok $TAP_N ${2:+- $2 }# SKIP $1"
 }
 
-tap_bail() { echo "Bail out! $*"; exit 1; }
+# the test file's time, for scripts/check.sh's table (SECONDS: since the
+# shell started)
+tap_elapsed() { echo "# elapsed: ${SECONDS} s"; }
+tap_bail() { echo "Bail out! $*"; tap_elapsed; exit 1; }
 
 tap_done() {
+	tap_elapsed
 	if [ -n "$TAP_PLANNED" ] && [ "$TAP_N" -ne "$TAP_PLANNED" ]; then
 		tap_diag "planned $TAP_PLANNED tests, ran $TAP_N"
 		return 1
