@@ -37,6 +37,7 @@ extern "C" {
 #define FST_JSON_FORMAT  "fabsched-topology"
 #define FST_JSON_VERSION 1
 #define FST_NAME_MAX     64	/* Slurm switch/node name limit we enforce */
+#define FST_PORT_LABEL_MAX 16	/* port label ("1/4/1") with its NUL */
 
 enum fst_devtype { FST_SWITCH = 1, FST_HCA = 2, FST_ROUTER = 3 };
 
@@ -86,6 +87,9 @@ struct fst_port {
 	int peer;		/* device index at the other end, -1 when none */
 	int peer_port;
 	int link;		/* index in fst_model.links, -1 when none */
+	char label[FST_PORT_LABEL_MAX];	/* the switch's name of the port as
+				   ibdiagnet writes it ("1/4/1": split port),
+				   "" when the input has none */
 };
 
 struct fst_device {
@@ -279,17 +283,24 @@ struct fst_opts {
 
 /* Built-in names of hosts that are not compute nodes, applied when no
  * nodelist, no exclude_regex and not all_hosts (words of the host name,
- * see names.c): operating systems' default host names, fabric managers
- * (first word), storage servers (any word). */
+ * see names.c): operating systems' default host names (first word),
+ * fabric managers, management and login hosts, storage servers (any
+ * word); FST_MARKS_INSIDE also inside a word. */
 #define FST_OS_DEFAULT_NAMES "ubuntu", "debian", "centos", "rhel", "redhat", \
 	"rocky", "almalinux", "alma", "fedora", "opensuse", "suse", "sles", \
 	"oracle", "linux", "localhost", "none"
 #define FST_MANAGER_NAMES "ufm", "sm", "opensm", "ibsm", "subnet", "fabricmanager"
+#define FST_MGMT_NAMES "mgmt", "mgt", "login", "admin"
+/* marks no compute node's name holds, even inside a word ("lassenufm2",
+ * "r12-c03-CUFM-02"): each with its reason */
+#define FST_MARKS_INSIDE { "ufm", "fabric-manager-host" }, \
+	{ "opensm", "fabric-manager-host" }, { "mgmt", "management-host" }
 #define FST_STORAGE_NAMES "storage", "gluster", "glusterfs", "lustre", "oss", \
 	"mds", "mgs", "beegfs", "gpfs", "nsd", "ceph", "netapp", "isilon", "ddn", \
 	"weka", "nas", "nfs"
 /* The reason a host name marks a host that is not a compute node
- * ("os-default-name", "fabric-manager-host", "storage-host"), NULL none. */
+ * ("os-default-name", "fabric-manager-host", "management-host",
+ * "storage-host"), NULL none. */
 const char *fst_noncompute_name(const char *host);
 /* Resolve names, map HCAs to hosts, classify switches, racks, pods, planes,
  * degraded links.  May be called once per model. */

@@ -175,23 +175,6 @@ int fst_is_aggregation_node(const char *desc)
 	       strcasestr(desc, "sharp") != NULL;
 }
 
-/*
- * Host names that mark a host as not a compute node, for a fabric read
- * without a node list (fst_opts: no nodelist, no exclude_regex, not
- * all_hosts).  The name is cut into words at '-', '_', '.' and between
- * letters and digits ("r510gluster1": r 510 gluster 1), lower case:
- *   - an operating system's default host name: its first word one of
- *     FST_OS_DEFAULT_NAMES, all others digits ("ubuntu", "debian-12");
- *   - a fabric manager: its first word one of FST_MANAGER_NAMES ("ufm01",
- *     "sm-1", "opensm"; not "r-ufm216", whose first word is "r");
- *   - a storage server: any word one of FST_STORAGE_NAMES ("r510gluster1",
- *     "lustre-oss3", "nas02").
- * Returns the reason, or NULL for a name that may be a compute node.
- */
-static const char *const os_default[] = { FST_OS_DEFAULT_NAMES, NULL };
-static const char *const manager[] = { FST_MANAGER_NAMES, NULL };
-static const char *const storage[] = { FST_STORAGE_NAMES, NULL };
-
 static int _in(const char *w, const char *const *list)
 {
 	for (int i = 0; list[i]; i++)
@@ -200,11 +183,50 @@ static int _in(const char *w, const char *const *list)
 	return 0;
 }
 
+static const char *const os_default[] = { FST_OS_DEFAULT_NAMES, NULL };
+static const char *const manager[] = { FST_MANAGER_NAMES, NULL };
+static const char *const mgmt[] = { FST_MGMT_NAMES, NULL };
+static const char *const storage[] = { FST_STORAGE_NAMES, NULL };
+static const struct { const char *mark, *why; } inside[] = { FST_MARKS_INSIDE };
+
+/* The reason one lower-case word of letters marks a host that is not a
+ * compute node, NULL none (the OS default names are the caller's). */
+static const char *_word_mark(const char *w)
+{
+	if (_in(w, storage))
+		return "storage-host";
+	if (_in(w, manager))
+		return "fabric-manager-host";
+	if (_in(w, mgmt))
+		return "management-host";
+	for (size_t i = 0; i < sizeof(inside) / sizeof(inside[0]); i++)
+		if (strstr(w, inside[i].mark))
+			return inside[i].why;
+	return NULL;
+}
+
+/*
+ * Host names that mark a host as not a compute node, for a fabric read
+ * without a node list (fst_opts: no nodelist, no exclude_regex, not
+ * all_hosts).  The name is cut into words at '-', '_', '.' and between
+ * letters and digits ("r510gluster1": r 510 gluster 1), lower case:
+ *   - an operating system's default host name: its first word one of
+ *     FST_OS_DEFAULT_NAMES, all others digits ("ubuntu", "debian-12");
+ *   - a fabric manager: any word one of FST_MANAGER_NAMES ("ufm01",
+ *     "sm-1", "pg-compute-ufm001");
+ *   - a management or login host: any word one of FST_MGMT_NAMES
+ *     ("pg-login-mgmt001", "head-mgt1");
+ *   - a storage server: any word one of FST_STORAGE_NAMES ("r510gluster1",
+ *     "lustre-oss3", "nas02");
+ *   - a mark of FST_MARKS_INSIDE anywhere in a word ("lassenufm2",
+ *     "r12-c03-CUFM-02"): marks no compute node's name holds.
+ * Returns the reason, or NULL for a name that may be a compute node.
+ */
 const char *fst_noncompute_name(const char *host)
 {
 	char w[FST_NAME_MAX + 1];
 	int nwords = 0, first_os = 0, other_alpha = 0;
-	const char *p = host;
+	const char *p = host, *why;
 
 	while (*p) {
 		size_t n = 0;
@@ -226,10 +248,9 @@ const char *fst_noncompute_name(const char *host)
 			nwords++;
 			continue;
 		}
-		if (_in(w, storage))
-			return "storage-host";
-		if (!nwords && _in(w, manager))
-			return "fabric-manager-host";
+		why = _word_mark(w);
+		if (why)
+			return why;
 		if (!nwords)
 			first_os = _in(w, os_default);
 		else
@@ -288,6 +309,38 @@ const char *fst_names_host(const struct fst_names *nm, const struct fst_opts *o,
 	return NULL;
 }
 
+/*
+ * The name in "MF0;<name>:<model>[/<slot>]/U<n>" (@s after the ';'): the
+ * name, then the slot of a director chassis and the ASIC when not the
+ * first, each after '-': "lassen-ibcore2-mgt1:CS7500/S18/U1" is
+ * "lassen-ibcore2-mgt1-S18", "core1:CS8500/L05/U2" "core1-L05-U2",
+ * "ib-switch-sequoia:MQM9700/U1" "ib-switch-sequoia".  The ASICs of one
+ * chassis share its name and differ by slot, so each keeps a name of its
+ * own.
+ */
+static void _chassis_name(const char *s, char *out, size_t n)
+{
+	const char *colon = strchr(s, ':'), *p;
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	int o = snprintf(out, n, "%.*s", (int)len, s);
+
+	if (!colon || o < 0 || (size_t)o >= n)
+		return;
+	p = strchr(colon, '/');		/* past the model */
+	while (p && *p == '/') {
+		const char *e = p + 1;
+
+		while (*e && *e != '/' && !isspace((unsigned char)*e))
+			e++;
+		/* the unit of a one-ASIC box or slot: U1 adds nothing */
+		if (!(e - p == 3 && (p[1] == 'U' || p[1] == 'u') && p[2] == '1') && e > p + 1)
+			o += snprintf(out + o, n - (size_t)o, "-%.*s", (int)(e - p - 1), p + 1);
+		if ((size_t)o >= n)
+			return;
+		p = *e == '/' ? e : NULL;
+	}
+}
+
 /* Switch name from a description, "" when it only has a vendor default. */
 void fst_names_switch(const char *desc, char *out, size_t n)
 {
@@ -300,10 +353,7 @@ void fst_names_switch(const char *desc, char *out, size_t n)
 
 	out[0] = '\0';
 	if (!strncmp(desc, "MF0;", 4) && semi) {	/* "MF0;<name>:<model>/U1" */
-		const char *colon = strchr(semi, ':');
-		size_t len = colon ? (size_t)(colon - semi - 1) : strlen(semi + 1);
-
-		snprintf(word, sizeof(word), "%.*s", (int)len, semi + 1);
+		_chassis_name(semi + 1, word, sizeof(word));
 		if (fst_host_name_ok(word))
 			snprintf(out, n, "%s", word);
 		return;

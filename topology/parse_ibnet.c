@@ -8,8 +8,14 @@
  * and for HCAs
  *   Ca 2 "H-0008f10403960984"  # "n001 mlx5_0"
  *   [1](8f10403960985)  "S-0008f10400410015"[6]  # lid 16 lmc 1 "SW-6IB4" lid 3 4xSDR
+ * ibdiagnet's copy of that format (ibdiagnet2.ibnetdiscover) may follow a
+ * port number with the port's label, the name the switch gives it: "1/4/1"
+ * (a split port), "4/1"; after the local port of a switch line and after the
+ * remote port of any line:
+ *   [1](1/1/1)  "H-b8cef603004a7e10"[1](b8cef603004a7e10)  # "n001 mlx5_0" lid 45 2xNDR
+ *   [1](b8cef603004a7e10)  "S-fc6a1c030091cf00"[7](1/4/1)  # lid 45 lmc 0 "..." lid 13 2xNDR
  * Links are listed from both ends; they are joined after the whole input has
- * been read, so forward references are fine.
+ * been read, so forward references are fine.  Lines may end in CRLF.
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -27,6 +33,7 @@ struct pending {
 	int dev, port, rport, width, line;
 	enum fst_speed speed;
 	char *rid;
+	char rlabel[FST_PORT_LABEL_MAX];	/* label of the remote port, "" none */
 };
 
 struct pstate {
@@ -81,20 +88,78 @@ static int _bracket_num(char **s, int *out)
 	return 0;
 }
 
-/* Parse `(hex)` at *s when present. */
-static int _paren_guid(char **s, uint64_t *out)
+/* A port label: decimal numbers joined by single '/' ("1/4/1", "4/1"), at
+ * least one '/'.  A port GUID never holds a '/': the two never mix. */
+static int _is_label(const char *s, size_t n)
 {
-	char *p = *s, *end;
-	unsigned long long v;
+	int slashes = 0;
 
-	if (*p != '(')
+	if (!n || !isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[n - 1]))
 		return 0;
-	errno = 0;
-	v = strtoull(p + 1, &end, 16);
-	if (end == p + 1 || *end != ')' || errno)
-		return -1;
+	for (size_t i = 1; i < n; i++) {
+		if (s[i] == '/' && s[i - 1] != '/')
+			slashes++;
+		else if (!isdigit((unsigned char)s[i]))
+			return 0;
+	}
+	return slashes > 0;
+}
+
+/* A port GUID: 1 to 16 hexadecimal digits, "0x" before them allowed. */
+static int _is_guid(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (!n || n > 16)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		int c = tolower((unsigned char)s[i]);
+
+		if (!isxdigit(c))
+			return 0;
+		v = v << 4 | (uint64_t)(isdigit(c) ? c - '0' : c - 'a' + 10);
+	}
 	*out = v;
-	*s = end + 1;
+	return 1;
+}
+
+/* The `(...)` right after a port number (of the remote end when @remote),
+ * when present: the port GUID, the port label, or both (either order), each
+ * once.  RET 0, or -1 with *bad. */
+static int _port_suffix(char **s, int remote, uint64_t *guid,
+			char label[FST_PORT_LABEL_MAX], const char **bad)
+{
+	char *p = *s;
+	int nguid = 0;
+
+	label[0] = '\0';
+	while (*p == '(') {
+		char *q = strchr(p + 1, ')');
+		size_t n = q ? (size_t)(q - p - 1) : 0;
+
+		if (!q) {
+			*bad = "'(' without ')' after the port";
+			return -1;
+		}
+		if (_is_label(p + 1, n) && !label[0]) {
+			if (n >= FST_PORT_LABEL_MAX) {
+				*bad = "port label longer than 15 characters";
+				return -1;
+			}
+			memcpy(label, p + 1, n);
+			label[n] = '\0';
+		} else if (nguid++ || !_is_guid(p + 1, n, guid)) {
+			*bad = remote ? "bad remote port GUID or label" :
+					"bad port GUID or label";
+			return -1;
+		}
+		p = q + 1;
+	}
+	*s = p;
 	return 0;
 }
 
@@ -167,21 +232,57 @@ static int _header(struct pstate *ps, char *s, enum fst_devtype type)
 	return 0;
 }
 
+/* The comment after a port: the port's LID when it leads ("# lid 45 ...",
+ * HCA lines), the link's "<width>x<speed>" as its last word. */
+static void _port_comment(struct fst_port *pt, char *hash, int *width, enum fst_speed *speed)
+{
+	char *last = NULL, *tok, *save = NULL, *c = _skip_ws(hash + 1);
+
+	if (!strncmp(c, "lid ", 4))
+		pt->lid = atoi(c + 4);
+	for (tok = strtok_r(hash + 1, " \t\r\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\r\n", &save))
+		last = tok;
+	if (last && fst_parse_widthspeed(last, width, speed)) {
+		*width = 0;
+		*speed = FST_SPEED_UNKNOWN;
+	}
+}
+
+/* Keep one link end until the input has been read (_join). */
+static int _pend_add(struct pstate *ps, const struct pending *pe, const char *rid)
+{
+	struct pending *np = fst_grow(ps->pend, &ps->cap_pend, ps->npend + 1,
+				      sizeof(*ps->pend));
+
+	if (!np)
+		return fs_errf(ps->err, ps->errlen, "out of memory");
+	ps->pend = np;
+	np = &ps->pend[ps->npend];
+	*np = *pe;
+	np->rid = strdup(rid);
+	if (!np->rid)
+		return fs_errf(ps->err, ps->errlen, "out of memory");
+	ps->npend++;
+	return 0;
+}
+
 static int _port_line(struct pstate *ps, char *s)
 {
 	struct fst_device *d;
-	char *rid, *hash;
-	int port, rport, ext, width = 0;
+	struct pending pe = { .dev = ps->cur, .line = ps->line, .speed = FST_SPEED_UNKNOWN };
+	char *rid, label[FST_PORT_LABEL_MAX];
+	int ext;
 	uint64_t lguid = 0, rguid = 0;
-	enum fst_speed speed = FST_SPEED_UNKNOWN;
-	struct pending *np;
-	const char *form = "'[<port>] \"<remote id>\"[<remote port>] # ... <width>x<speed>'";
+	const char *bad = NULL;
+	const char *form = "'[<port>][(<GUID>|<label>)] \"<remote id>\"[<remote port>]"
+			   "[(<GUID>|<label>)] # ... <width>x<speed>' (label: \"1/4/1\")";
 
 	if (ps->cur < 0)
 		return _perr(ps, "a port line right after its 'Switch' or 'Ca' header",
 			     "port line outside a node record");
 	d = &ps->m->devs[ps->cur];
-	if (_bracket_num(&s, &port))
+	if (_bracket_num(&s, &pe.port))
 		return _perr(ps, form, "bad local port");
 	if (!strncmp(s, "[ext ", 5)) {
 		char *p = s + 4;
@@ -191,60 +292,33 @@ static int _port_line(struct pstate *ps, char *s)
 		if (_bracket_num(&s, &ext))
 			return _perr(ps, form, "bad external port number");
 	}
-	if (_paren_guid(&s, &lguid))
-		return _perr(ps, form, "bad port GUID");
+	if (_port_suffix(&s, 0, &lguid, label, &bad))
+		return _perr(ps, form, bad);
 	if (_quoted(&s, &rid) || !*rid)
 		return _perr(ps, form, "missing quoted remote id");
-	if (_bracket_num(&s, &rport) || rport < 1)
+	if (_bracket_num(&s, &pe.rport) || pe.rport < 1)
 		return _perr(ps, form, "bad remote port");
-	if (_paren_guid(&s, &rguid))
-		return _perr(ps, form, "bad remote port GUID");
+	if (_port_suffix(&s, 1, &rguid, pe.rlabel, &bad))
+		return _perr(ps, form, bad);
 	s = _skip_ws(s);
 	if (*s && *s != '#' && *s != '\r' && *s != '\n')
 		return _perr(ps, form, "unexpected text after the remote port");
-	if (port < 1 || port > d->nports) {
+	if (pe.port < 1 || pe.port > d->nports) {
 		char found[128];
 
-		snprintf(found, sizeof(found), "port %d out of range 1..%d of \"%s\"", port,
+		snprintf(found, sizeof(found), "port %d out of range 1..%d of \"%s\"", pe.port,
 			 d->nports, d->id);
 		return _perr(ps, "a port number of the record's device", found);
 	}
-	if (d->ports[port].peer != -1 || d->ports[port].width == -1)
+	if (d->ports[pe.port].peer != -1 || d->ports[pe.port].width == -1)
 		return _perr(ps, "each port once per record", "port listed twice");
-	d->ports[port].width = -1;	/* marks "seen" until joined */
-	d->ports[port].guid = lguid;
-	hash = s;
-	if (*hash == '#') {
-		char *last = NULL, *tok, *save = NULL, *c = hash + 1;
-
-		c = _skip_ws(c);
-		if (!strncmp(c, "lid ", 4))
-			d->ports[port].lid = atoi(c + 4);
-		for (tok = strtok_r(hash + 1, " \t\r\n", &save); tok;
-		     tok = strtok_r(NULL, " \t\r\n", &save))
-			last = tok;
-		if (last && fst_parse_widthspeed(last, &width, &speed)) {
-			width = 0;
-			speed = FST_SPEED_UNKNOWN;
-		}
-	}
-	np = fst_grow(ps->pend, &ps->cap_pend, ps->npend + 1, sizeof(*ps->pend));
-	if (!np)
-		return fs_errf(ps->err, ps->errlen, "out of memory");
-	ps->pend = np;
-	np = &ps->pend[ps->npend];
-	np->rid = strdup(rid);
-	if (!np->rid)
-		return fs_errf(ps->err, ps->errlen, "out of memory");
-	np->dev = ps->cur;
-	np->port = port;
-	np->rport = rport;
-	np->width = width;
-	np->speed = speed;
-	np->line = ps->line;
-	ps->npend++;
+	d->ports[pe.port].width = -1;	/* marks "seen" until joined */
+	d->ports[pe.port].guid = lguid;
+	memcpy(d->ports[pe.port].label, label, sizeof(label));
+	if (*s == '#')
+		_port_comment(&d->ports[pe.port], s, &pe.width, &pe.speed);
 	(void)rguid;
-	return 0;
+	return _pend_add(ps, &pe, rid);
 }
 
 static int _attr(struct pstate *ps, char *s)
@@ -345,6 +419,10 @@ static int _join(struct pstate *ps)
 				ps->file, pe->line, m->devs[pe->dev].id, pe->port, pe->rport,
 				m->devs[r].id, m->devs[r].nports);
 		} else {
+			char *lab = m->devs[r].ports[pe->rport].label;
+
+			if (!lab[0])	/* the port's own line names it first */
+				memcpy(lab, pe->rlabel, sizeof(pe->rlabel));
 			rc = fst_connect(m, pe->dev, pe->port, r, pe->rport, pe->width, pe->speed);
 		}
 		if (rc)

@@ -49,7 +49,7 @@ ok $? "sim: usage errors exit 2"
 # a fabric model instead of a generated fat tree: 3.topo has a rack of
 # 2 nodes (0, 1) and one of 3 (2, 3, 4); job 3 waits for the big one
 topo=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/ibnetdiscover/3.topo
-"$fab" topo discover -i "$topo" -o "$tmp/m.json" 2>/dev/null &&
+"$fab" topo discover --all-hosts -i "$topo" -o "$tmp/m.json" 2>/dev/null &&
 "$fab" sim "$fx/locality.swf" -M "$tmp/m.json" -p rack --no-progress \
 	--schedule "$tmp/msched.csv" >/dev/null 2>&1
 cat >"$tmp/mwant.csv" <<'END'

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fabsched_topo.h"
+#include "topo_names.h"
 
 static char _path[4096];
 
@@ -229,7 +230,9 @@ static void test_1topo_map(void **state)
  * virtual root joins them. */
 static void test_3topo(void **state)
 {
-	struct fst_model *m = _load(_fixture("3.topo"), NULL);
+	/* its hosts are named r-ufm*: fabric managers by name, so every host */
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = _load(_fixture("3.topo"), &all);
 	char *conf, *blk, *yaml;
 
 	assert_int_equal(_count_issue(m, FST_ISSUE_IGNORED_LINE), 1);
@@ -255,6 +258,70 @@ static void test_3topo(void **state)
 	fst_model_free(m);
 }
 
+/* A file's contents, malloc'ed. */
+static char *_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *ms = open_memstream(&buf, &len);
+	int c;
+
+	assert_non_null(f);
+	assert_non_null(ms);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, ms);
+	fclose(f);
+	fclose(ms);
+	return buf;
+}
+
+/*
+ * director.topo: one director chassis (CS7500), its line ASICs L01, L02
+ * and spine ASICs S01, S02 under one system image GUID, every description
+ * "MF0;core1:CS7500/<slot>/U1".  Each ASIC is named after the chassis and
+ * its slot (they all named themselves "core1", so each fell back to its
+ * S-<guid>); the export is the expected file beside it (but for its
+ * first line, which names the input as given); the report shows one
+ * chassis.
+ */
+static void test_director(void **state)
+{
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = _load(_fixture("director.topo"), &all);
+	char want_path[1024], *conf, *want, *rep = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&rep, &len);
+	char name[64];
+
+	(void)state;
+	fst_names_switch("MF0;lassen-ibcore2-mgt1:CS7500/S18/U1", name, sizeof(name));
+	assert_string_equal(name, "lassen-ibcore2-mgt1-S18");
+	fst_names_switch("MF0;ib-switch-sequoia:MQM9700/U1", name, sizeof(name));
+	assert_string_equal(name, "ib-switch-sequoia");
+	fst_names_switch("MF0;core1:CS8500/L05/U2", name, sizeof(name));
+	assert_string_equal(name, "core1-L05-U2");
+	assert_int_equal(_count_issue(m, FST_ISSUE_NAME), 0);
+	assert_true(fst_find_device(m, "core1-S02") >= 0);
+	conf = _export(m, 0);
+	snprintf(want_path, sizeof(want_path), "%s.tree", _fixture("director.topo"));
+	want = _slurp(want_path);
+	/* the first line names the input as given */
+	assert_non_null(strchr(conf, '\n'));
+	assert_non_null(strchr(want, '\n'));
+	assert_string_equal(strchr(conf, '\n') + 1, strchr(want, '\n') + 1);
+	assert_non_null(out);
+	fst_report(m, out, 0);
+	fclose(out);
+	assert_non_null(strstr(rep, "director chassis: 1\n"));
+	assert_non_null(strstr(rep, "  core1 0x7cfe900300a0b000: 4 switch ASICs; leaves core1-L01, "
+				    "core1-L02; above them core1-S01, core1-S02\n"));
+	free(rep);
+	free(want);
+	free(conf);
+	fst_model_free(m);
+}
+
 /* JSON: write, read back, write again: identical. */
 /* without a node list: the built-in names of hosts that are not compute */
 static void test_noncompute_names(void **state)
@@ -267,7 +334,12 @@ static void test_noncompute_names(void **state)
 		{ "subnet-manager", "fabric-manager-host" },
 		{ "r510gluster1", "storage-host" }, { "lustre-oss3", "storage-host" },
 		{ "nas02", "storage-host" }, { "ddn-sfa1", "storage-host" },
-		{ "n001", NULL }, { "r-ufm216", NULL }, { "ubuntu-gpu1", NULL },
+		{ "pg-compute-ufm001", "fabric-manager-host" },
+		{ "lassenufm2", "fabric-manager-host" },
+		{ "r12-c03-CUFM-02", "fabric-manager-host" }, { "r-ufm216", "fabric-manager-host" },
+		{ "pg-login-mgmt001", "management-host" }, { "head-mgt1", "management-host" },
+		{ "clustermgmt3", "management-host" }, { "login2", "management-host" },
+		{ "n001", NULL }, { "ubuntu-gpu1", NULL }, { "gpu-smx-4", NULL },
 		{ "sl390lin101", NULL }, { "smp01", NULL }, { "boss1", NULL },
 		{ "x5570comp1", NULL }, { "gpu-a100-07", NULL },
 	};
@@ -867,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_hostlist),
 		cmocka_unit_test(test_link_counters),
 		cmocka_unit_test(test_switch_hops),
+		cmocka_unit_test(test_director),
 	};
 
 	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);

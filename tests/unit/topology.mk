@@ -22,11 +22,22 @@ tests_unit_test_topo_SOURCES = tests/unit/test_topo.c
 tests_unit_test_topo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
 tests_unit_test_topo_LDADD = topology/libfabsched_topology.la libfabsched_common.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_topo
+
+# NDR dumps as ibdiagnet writes them: port labels, CRLF, split ports
+check_PROGRAMS += tests/unit/test_topo_ndr
+tests_unit_test_topo_ndr_SOURCES = tests/unit/test_topo_ndr.c
+tests_unit_test_topo_ndr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
+tests_unit_test_topo_ndr_LDADD = topology/libfabsched_topology.la libfabsched_common.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_topo_ndr
 endif
 
 if HAVE_IBNETDISC
 TESTS += tests/unit/test_topo_ibsim.sh
 endif
+
+# expected exports kept beside the dumps (tests/fixtures/ibnetdiscover/*.tree)
+TESTS += tests/unit/test_topo_fixtures.sh
+EXTRA_DIST += tests/unit/test_topo_fixtures.sh
 
 # `make bench-topo`: 3-level fat tree with 20,000 HCAs, figures printed
 bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT)
