@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Build fabsched for a Slurm release, from a fresh Debian 12 machine: install
 # the dependencies, fetch and configure (or build) the exact Slurm source,
 # configure and build fabsched in $FABSCHED_BUILD.

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The test command: build everything (installing what is needed), run the
 # unit and fuzz-smoke tests (`make check`), the cluster and regression tests
 # (`make check-cluster`: real Slurm daemons, needs root) on Debian 12's Slurm

@@ -24,3 +24,6 @@ EXTRA_DIST += tests/unit/test_man_pages.sh tests/unit/test_man_pages.py
 # the example configuration holds together (examples/)
 TESTS += tests/unit/test_examples.sh
 EXTRA_DIST += tests/unit/test_examples.sh examples
+# every shell script passes shellcheck (warnings and errors)
+TESTS += tests/unit/test_shellcheck.sh
+EXTRA_DIST += tests/unit/test_shellcheck.sh

@@ -20,7 +20,6 @@ if [ -z "${FABSCHED_ASAN_RUNTIME:-}" ] || [ -z "${FABSCHED_CLUSTER_DAEMON_ENV:-}
 fi
 tap_plan 8
 RT=$FABSCHED_ASAN_RUNTIME
-NODES="n001 n002 n003 n004"
 
 plugdir=/var/lib/fabsched-test/plugins
 fs_stage_plugins "$plugdir" || tap_bail "no plugin found under $FABSCHED_BUILDDIR/plugins: build first"
@@ -33,7 +32,6 @@ tap_ok "readelf -d '$plugdir/fabsched.so' | grep -q 'libasan'" "the plugins of t
 # 2
 cl_up --nodes 4 --prefix n --fabric "leaves=1,hosts=4,spines=1"
 tap_ok $? "cluster up with every fabsched plugin, runtime preloaded" || tap_bail "the cluster did not come up"
-D=$FABSCHED_CLUSTER_DIR
 
 maps_has() {	# maps_has PID FILE: FILE is mapped in PID
 	grep -qF "$2" "/proc/$1/maps" 2>/dev/null

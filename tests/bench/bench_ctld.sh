@@ -183,8 +183,8 @@ submit_queue() {	# submit_queue SWITCHES(yes|no)
 
 # of the started jobs that fit a rack, how many got one (racks of topology.conf)
 one_rack_share() {
-	local got=0 fit=0 id nn nl r
-	while read -r id nn nl; do
+	local got=0 fit=0 nn nl r
+	while read -r _ nn nl; do
 		[ "$nn" -ge 2 ] && [ "$nn" -le "$HOSTS" ] || continue
 		fit=$((fit + 1))
 		r=$(for h in $(scontrol show hostnames "$nl"); do echo "${RACK_OF[$h]:-?}"; done | sort -u | wc -l)
@@ -241,6 +241,7 @@ run_setup() {	# run_setup NAME ROUND
 	if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
 		# where slurmctld spends its time in the window (BENCH_PERF=1)
 		local how=(-F 499 -g)
+		# shellcheck disable=SC2054 # perf's own comma
 		[ "$BENCH_PERF" = dwarf ] && how=(-F 99 --call-graph dwarf,16384)
 		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$WORK/perf-$name$tag.data" \
 			-- sleep "$WINDOW" >/dev/null 2>&1

@@ -155,6 +155,7 @@ cl_first_model() {
 	local n=$1 fabric=$2 model=$3 rc
 	shift 3
 	[ $# -gt 0 ] || set -- "$FABSCHED_BUILDDIR/cli/fabsched" topo discover -o "$model"
+	# shellcheck disable=SC2034 # the callers read it
 	CL_OUT=$("$CL" --nodes "$n" --fabric "$fabric" fabric start 2>&1 &&
 		"$CL" fabric run timeout 60 "$@" 2>&1)
 	rc=$?

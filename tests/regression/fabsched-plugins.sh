@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by regression tests and the demo: stage this build's plugins and
 # write the Slurm configuration fragments that name them.
 #
@@ -64,11 +65,14 @@ fs_plugin_env() {
 	export FABSCHED_CLUSTER_PLUGSTACK=$dir/plugstack.conf
 }
 
-# rack (leaf switch) of each node, from an exported topology.conf
+# rack (leaf switch) of each node, from an exported topology.conf (read by
+# the scripts that source this file)
+# shellcheck disable=SC2034
 declare -A RACK_OF
 load_racks() {	# load_racks TOPOLOGY_CONF
 	local sw nodes n
 	while read -r sw nodes; do
+		# shellcheck disable=SC2034 # read by the scripts that source this file
 		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
 	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
 }

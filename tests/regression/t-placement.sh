@@ -141,7 +141,8 @@ mix_report() {
 # ------------------------------------------------------------ run 1: fabsched
 FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
 export FABSCHED_CLUSTER_SELECT
-export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
+FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
 export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
 cl_up --fabric "$FABRIC"
 tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TOPOLOGY_PLUGIN (Slurm $(fs_flavour) flavour), fabric $FABRIC" ||
@@ -193,7 +194,7 @@ tap_is "$spread" "1 " "four 3-node fillers, each in a rack of its own"
 t0=$(date +%s)
 rid=$(cl_sbatch --user "$TUSER" -J relax -N4 --ntasks-per-node=1 --exclusive -t 5 \
 	--fabric-locality=rack@0:15 -o relax-%j.out --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO")
-reason= seen=()
+reason='' seen=()
 for ((i = 0; i < 28; i++)); do
 	if [ "$(fs_flavour)" = 22.05 ]; then
 		reason=$(squeue -h -j "$rid" -o %R 2>/dev/null)

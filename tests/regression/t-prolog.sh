@@ -226,6 +226,7 @@ for _ in $(seq 1 120); do
 done
 st=$(scontrol -o show node n003 | tr ' ' '\n' | sed -n 's/^State=//p')
 ac=$(scontrol -o show job "$id" | grep -o 'AdminComment=.*' | head -c 400)
+# shellcheck disable=SC2034 # read by the condition tap_ok evaluates
 want="RDMA device mlx4_0 port 1: P_Key 0x8002 of account physics not in the port's P_Key table (0xffff 0x8001)"
 tap_ok "! grep -q DRAIN <<<\"\$st\" && [ \"\$(cl_job_field $id JobState)\" = PENDING ] && grep -qF \"\$want\" <<<\"\$ac\"" \
 	"key of account physics (0x8002) missing from the port, the job's fault: job $id held with the reason ($(cl_job_field "$id" Reason), ${ac%% StdErr*}), n003 stays up (State=$st)"

@@ -31,7 +31,8 @@ fs_stage_plugins "$WORK/plugins" || tap_bail "no plugin found under $FABSCHED_BU
 export FABSCHED_CLUSTER_PLUGIN_DIR=$WORK/plugins
 FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
 export FABSCHED_CLUSTER_SELECT
-export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
+FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
+export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
 printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$WORK/fabsched.conf"
 printf 'SlurmctldDebug=verbose\n' > "$WORK/extra.conf"
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf

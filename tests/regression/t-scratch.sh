@@ -41,7 +41,6 @@ cl_up --nodes-file "$STAGE/nodes" --plugin-dir "$STAGE/plugins" \
 	--plugstack "$STAGE/plugstack.conf"
 tap_ok $? "cluster up: 2 nodes, JobSubmitPlugins=fabsched, Licenses=scratch:100, fabsched.so" ||
 	tap_bail "the cluster did not come up"
-D=$FABSCHED_CLUSTER_DIR
 
 submit() {	# submit ARGS...: sbatch as the test user; stdout+stderr, rc
 	local dir

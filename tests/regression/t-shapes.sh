@@ -120,7 +120,7 @@ run_shape() {
 		DONE=1
 	fi
 	scancel "$id" 2>/dev/null
-	RACKS=$(while read -r st nl; do racks_of "$nl"; done <<<"$recs" | sort -n | tail -1)
+	RACKS=$(while read -r _ nl; do racks_of "$nl"; done <<<"$recs" | sort -n | tail -1)
 	NODES=$(awk '{ print $2 }' <<<"$recs" | sort -u | tr '\n' ' ')
 	NODES=${NODES% }
 }

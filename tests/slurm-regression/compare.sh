@@ -26,7 +26,7 @@
 # on stock and not with fabsched.  Each test's log is in OUTDIR/<run>/.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$top/build include='^test(1|17)\.[0-9]+$' limit=180 out= only=
+build=$top/build include='^test(1|17)\.[0-9]+$' limit=180 out='' only=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-b) build=$(cd "$2" && pwd); shift 2 ;;
@@ -54,7 +54,8 @@ if ! command -v expect >/dev/null; then
 fi
 
 export FABSCHED_SRCDIR=$top FABSCHED_BUILDDIR=$build
-export FABSCHED_SLURM_FLAVOUR=$(sed -n 's/^SLURM_FLAVOUR = //p' "$build/Makefile")
+FABSCHED_SLURM_FLAVOUR=$(sed -n 's/^SLURM_FLAVOUR = //p' "$build/Makefile")
+export FABSCHED_SLURM_FLAVOUR
 export FABSCHED_CLUSTER_SLURM_PREFIX=${prefix:-/usr}
 # shellcheck source=../cluster/lib.sh
 . "$top/tests/cluster/lib.sh"
@@ -63,7 +64,7 @@ export FABSCHED_CLUSTER_SLURM_PREFIX=${prefix:-/usr}
 D=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 export FABSCHED_CLUSTER_DIR=$D FABSCHED_CLUSTER_NODES=16 FABSCHED_CLUSTER_PREFIX=n
 FABRIC="leaves=4,hosts=4,spines=2"
-tests=$(cd "$src/testsuite/expect" && ls | grep -E "$include" | sort -t. -k1,1 -k2,2n)
+tests=$(cd "$src/testsuite/expect" && printf '%s\n' * | grep -E "$include" | sort -t. -k1,1 -k2,2n)
 [ -n "$tests" ] || { echo "compare: no test matches $include" >&2; exit 2; }
 echo "compare: $(wc -w <<<"$tests") tests of $src/testsuite/expect, at most $limit s each"
 

@@ -102,6 +102,7 @@ ok $? "--plane where no plane is chosen (-f json, discover): a usage error"
 
 # topo check: the summary counts what it lists, each line with its severity
 sum_ok() {
+	# shellcheck disable=SC2046 # three numbers, split on purpose
 	set -- $(sed -n 's/^  issues: \([0-9]*\) problem(s), \([0-9]*\) warning(s), \([0-9]*\) note(s)$/\1 \2 \3/p' "$1")
 	[ "$1" = "$(grep -c '^  PROBLEM ' "$tmp/check")" ] &&
 		[ "$2" = "$(grep -c '^  warning ' "$tmp/check")" ] &&

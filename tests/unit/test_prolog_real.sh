@@ -126,7 +126,7 @@ out=$(runuser -u "$TUSER" -- env FABSCHED_CONF="$CONF" SLURM_JOB_ID=1001 SLURM_S
 is "$out" "" "TaskProlog mode after the epilog: no mount, no export"
 
 # --- 13-32: a failure injected after each step, then epilog / prolog again / sweep
-for step in ledger reserve mkdir mount cgroup done; do
+for step in ledger reserve mkdir mount cgroup "done"; do
 	FABSCHED_FAIL_AFTER=$step job 1002 prolog
 	rc=$?
 	is "$rc" 70 "prolog died after step '$step'"
@@ -149,6 +149,7 @@ done
 job 1005 prolog
 runuser -u "$TUSER" -- "$MAP" "$T/mnt/1005-2m" 2 2048 hold > "$T/hold" 2>&1 &
 for _ in $(seq 50); do grep -q holding "$T/hold" && break; sleep 0.1; done
+# shellcheck disable=SC2209 # the variable is for the one call of job
 FABSCHED_FAIL_AFTER=kill job 1005 epilog
 is "$?/$(pgrep -u "$TUSER" -f "$MAP" | wc -l)" "70/0" "epilog killed the user's process holding the mount, then died (injected)"
 FABSCHED_FAIL_AFTER=release job 1005 epilog

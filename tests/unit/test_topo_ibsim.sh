@@ -38,7 +38,7 @@ stop_ibsim() {
 }
 discover() {	# out.json [extra args]; retries while ibsim starts
 	out=$1; shift
-	for try in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		if timeout 120 ibsim-run "$FS" topo discover --live -o "$out" "$@" 2>"$W/disc.err"; then
 			return 0
 		fi
