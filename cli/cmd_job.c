@@ -20,6 +20,7 @@
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
 #include "fs_env.h"
+#include "fs_json.h"
 #include "fs_run.h"
 #include "fs_values.h"
 
@@ -63,38 +64,6 @@ static void _usage(FILE *out)
 		"cannot be asked, 2 usage error\n");
 }
 
-/* A number of Slurm's JSON: plain, or {"set": true, "number": N}. */
-static bool _num(json_object *o, const char *key, int64_t *out)
-{
-	json_object *v, *n, *set;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return false;
-	if (json_object_is_type(v, json_type_object)) {
-		if (json_object_object_get_ex(v, "set", &set) && !json_object_get_boolean(set))
-			return false;
-		if (!json_object_object_get_ex(v, "number", &n))
-			return false;
-		v = n;
-	}
-	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return false;
-	*out = json_object_get_int64(v);
-	return true;
-}
-
-/* A string, or the first of a list of strings ("job_state"). */
-static const char *_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return "";
-	if (json_object_is_type(v, json_type_array))
-		v = json_object_array_length(v) ? json_object_array_get_idx(v, 0) : NULL;
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
 /* The job's record in squeue --json, or NULL (*all holds the document). */
 static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t n)
 {
@@ -124,7 +93,7 @@ static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t 
 		json_object *j = json_object_array_get_idx(jobs, i);
 		int64_t v;
 
-		if (_num(j, "job_id", &v) && v == (int64_t)id)
+		if (fs_json_num(j, "job_id", &v) && v == (int64_t)id)
 			return j;
 	}
 	snprintf(why, n, "job %u: not known to slurmctld (ended more than MinJobAge ago, or "
@@ -188,7 +157,7 @@ static int _cores(json_object *a, char *out, size_t n)
 			int64_t si = (int64_t)i;
 			bool first = true;
 
-			_num(sv, "index", &si);
+			fs_json_num(sv, "index", &si);
 			if (!json_object_object_get_ex(sv, "cores", &cores) ||
 			    !json_object_is_type(cores, json_type_array))
 				continue;
@@ -196,7 +165,7 @@ static int _cores(json_object *a, char *out, size_t n)
 				json_object *cv = json_object_array_get_idx(cores, k), *status;
 				int64_t ci = (int64_t)k;
 
-				_num(cv, "index", &ci);
+				fs_json_num(cv, "index", &ci);
 				if (!json_object_object_get_ex(cv, "status", &status) ||
 				    !_allocated(status) || o + 24 >= n)
 					continue;
@@ -228,15 +197,15 @@ static int _nodes_used(json_object *j, struct node_use *u, int max)
 	for (size_t i = 0; list && json_object_is_type(list, json_type_array) &&
 	     i < json_object_array_length(list) && n < max; i++) {
 		json_object *a = json_object_array_get_idx(list, i), *c;
-		const char *name = _str(a, "nodename");
+		const char *name = fs_json_str(a, "nodename");
 		int64_t cpus = -1;
 
 		if (!*name)
-			name = _str(a, "name");
+			name = fs_json_str(a, "name");
 		int cores;
 
-		if (!_num(a, "cpus", &cpus) && json_object_object_get_ex(a, "cpus", &c))
-			_num(c, "count", &cpus);
+		if (!fs_json_num(a, "cpus", &cpus) && json_object_object_get_ex(a, "cpus", &c))
+			fs_json_num(c, "count", &cpus);
 		snprintf(u[n].name, sizeof(u[n].name), "%s", name);
 		cores = _cores(a, u[n].cores, sizeof(u[n].cores));
 		u[n].cpus = cpus >= 0 ? cpus : cores ? cores : -1;
@@ -419,24 +388,24 @@ static int _run(int argc, char **argv)
 		model_path = fs_conf_get_str(conf, "FabricModel");
 	if (model_path && fst_json_read_file(&m, model_path, why, sizeof(why)))
 		fprintf(stderr, "fabsched job: %s (racks not shown)\n", why);
-	st = _str(j, "job_state");
-	part = _str(j, "partition");
-	_num(j, "submit_time", &submit);
-	_num(j, "eligible_time", &eligible);
-	_num(j, "start_time", &start);
-	_num(j, "end_time", &endt);
+	st = fs_json_str(j, "job_state");
+	part = fs_json_str(j, "partition");
+	fs_json_num(j, "submit_time", &submit);
+	fs_json_num(j, "eligible_time", &eligible);
+	fs_json_num(j, "start_time", &start);
+	fs_json_num(j, "end_time", &endt);
 	text = as_json ? NULL : stdout;
 	jo = json_object_new_object();
 	json_object_object_add(jo, "job_id", json_object_new_int64((int64_t)id));
-	json_object_object_add(jo, "name", json_object_new_string(_str(j, "name")));
-	json_object_object_add(jo, "user", json_object_new_string(_str(j, "user_name")));
+	json_object_object_add(jo, "name", json_object_new_string(fs_json_str(j, "name")));
+	json_object_object_add(jo, "user", json_object_new_string(fs_json_str(j, "user_name")));
 	json_object_object_add(jo, "partition", json_object_new_string(part));
 	json_object_object_add(jo, "state", json_object_new_string(st));
-	json_object_object_add(jo, "reason", json_object_new_string(_str(j, "state_reason")));
+	json_object_object_add(jo, "reason", json_object_new_string(fs_json_str(j, "state_reason")));
 	json_object_object_add(jo, "submit_time", json_object_new_int64(submit));
 	if (text) {	/* the job's name is its user's text: shown printable */
 		char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE], e3[FS_ESCAPE_SIZE];
-		const char *nm = _str(j, "name"), *us = _str(j, "user_name");
+		const char *nm = fs_json_str(j, "name"), *us = fs_json_str(j, "user_name");
 
 		fprintf(text, "job %lu (%s) of %s, partition %s: %s\n  submitted  %s\n", id,
 			fs_escape(e1, sizeof(e1), nm, strlen(nm)),
@@ -447,7 +416,7 @@ static int _run(int argc, char **argv)
 	{
 		json_object *notes = json_object_new_array();
 
-		_notes(_str(j, "system_comment"), !strcmp(st, "PENDING"), notes, text);
+		_notes(fs_json_str(j, "system_comment"), !strcmp(st, "PENDING"), notes, text);
 		json_object_object_add(jo, "fabsched_notes", notes);
 	}
 	if (!strcmp(st, "PENDING")) {
@@ -485,7 +454,7 @@ static int _run(int argc, char **argv)
 			fprintf(text, "  target     LocalityTarget %g%%\n", (double)ppm / 1e4);
 		json_object_object_add(jo, "waiting", w);
 	} else {
-		const char *nodes = _str(j, "nodes");
+		const char *nodes = fs_json_str(j, "nodes");
 
 		json_object_object_add(jo, "nodes", json_object_new_string(nodes));
 		json_object_object_add(jo, "start_time", json_object_new_int64(start));

@@ -1,7 +1,8 @@
 /*
- * fabsched sim — replay an SWF job log on a fat tree with FCFS + EASY
- * backfill under several placement policies and report what each buys
- * and costs (libfabsched_sim).
+ * fabsched sim — replay a job log (SWF, or a site's own sacct --json or
+ * sacct -P history, told apart by content) on a fat tree or the site's
+ * fabric model with FCFS + EASY backfill under several placement policies
+ * and report what each buys and costs (libfabsched_sim).
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -25,12 +26,12 @@ enum { O_PPN = 256, O_LIMIT, O_DEPTH, O_CSV, O_JSON, O_SVG, O_OCC, O_SCHED, O_TI
 /* fabsched(1), SIM. */
 static const struct fs_opt _sim_opts[] = {
 	{ 'N', 'N', "nodes", "N", "nodes of the generated fat tree",
-	  "machine (default: a fat tree of the trace's MaxNodes)", NULL },
+	  "machine (default: a fat tree of the trace's MaxNodes; sacct: of its hosts)", NULL },
 	{ 'r', 'r', "rack-size", "N", "nodes per rack (default 32)", NULL, NULL },
 	{ 'P', 'P', "racks-per-pod", "N", "racks per pod switch (default 0: one pod)", NULL, NULL },
 	{ 'M', 'M', "model", "FILE", "a fabric model (fabsched topo discover JSON)", NULL, NULL },
-	{ O_PPN, 0, "ppn", "N", "processors per node (default: derived from the\n"
-	  "trace, printed with the reason: see fabsched(1))", "trace", NULL },
+	{ O_PPN, 0, "ppn", "N", "processors per node of an SWF trace (default: derived\n"
+	  "from the trace, printed with the reason: see fabsched(1))", "trace", NULL },
 	{ O_LIMIT, 0, "limit", "N", "only the first N jobs", NULL, NULL },
 	{ 'p', 'p', "policy", "LIST", "comma-separated, repeatable: rack|pod|any[@WAIT]\n"
 	  "(fabsched engine), rack|pod[@WAIT]/TARGET% (engine\n"
@@ -58,7 +59,13 @@ static const struct fs_opt _sim_opts[] = {
 static void _sim_usage(FILE *out)
 {
 	fprintf(out, "usage: fabsched sim TRACE [options]\n"
-		     "Replay an SWF job log (plain or .gz) with FCFS + EASY backfill.\n");
+		     "Replay a job log with FCFS + EASY backfill.  TRACE, plain or .gz, is\n"
+		     "told by its content: an SWF log, the output of sacct --json, or that of\n"
+		     "  sacct -a -P -X -S START -E END \\\n"
+		     "    -o JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList\n"
+		     "(sacct -P: columns in any order, at least JobIDRaw, Submit, Start, End,\n"
+		     "Timelimit, NNodes and State; step lines skipped).  Jobs that never\n"
+		     "started or still run are dropped, counted by reason on stderr.\n");
 	fs_opt_help(out, _sim_opts);
 	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error\n");
 }
@@ -117,6 +124,27 @@ static int _close(FILE *f, const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+/* What was read and dropped, on stderr. */
+static void _summary(const char *path, const struct fss_trace *tr,
+		     const struct fss_machine *m, int ppn)
+{
+	char line[2048];
+
+	if (tr->format == FSS_TRACE_SWF) {
+		fprintf(stderr, "fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node (%s); machine %s; load %.2f\n",
+			path, tr->njobs, tr->dropped_too_wide, tr->dropped_no_run,
+			tr->dropped_no_procs, tr->procs_per_node, tr->procs_why,
+			m->desc, fss_trace_load(tr));
+		return;
+	}
+	if (ppn)
+		fprintf(stderr, "fabsched sim: %s: --ppn is for SWF traces; sacct gives the nodes, ignored\n",
+			path);
+	fss_sacct_summary(tr, line, sizeof(line));
+	fprintf(stderr, "fabsched sim: %s: %s; machine %s; load %.2f\n", path, line,
+		m->desc, fss_trace_load(tr));
 }
 
 static int _sim_run(int argc, char **argv)
@@ -208,7 +236,7 @@ static int _sim_run(int argc, char **argv)
 	so.procs_per_node = ppn;
 	so.machine_nodes = m ? m->nnodes : nodes;
 	so.limit = limit;
-	if (fss_swf_read(trace_path, &so, &tr, err, sizeof(err))) {
+	if (fss_trace_read(trace_path, &so, &tr, err, sizeof(err))) {
 		fprintf(stderr, "fabsched sim: %s\n", err);
 		goto out;
 	}
@@ -217,10 +245,7 @@ static int _sim_run(int argc, char **argv)
 		fprintf(stderr, "fabsched sim: %s\n", err);
 		goto out;
 	}
-	fprintf(stderr, "fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node (%s); machine %s; load %.2f\n",
-		trace_path, tr->njobs, tr->dropped_too_wide, tr->dropped_no_run,
-		tr->dropped_no_procs, tr->procs_per_node, tr->procs_why, m->desc,
-		fss_trace_load(tr));
+	_summary(trace_path, tr, m, ppn);
 	{
 		char warn[1024];
 
@@ -287,7 +312,7 @@ out:
 
 const struct fs_cmd fs_cmd_sim = {
 	.name = "sim",
-	.summary = "replay a job log (SWF) and compare placement policies",
+	.summary = "replay a job log (SWF or sacct) and compare placement policies",
 	.run = _sim_run,
 	.usage = _sim_usage,
 	.opts = _sim_opts,

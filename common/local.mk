@@ -25,3 +25,13 @@ libfabsched_common_la_SOURCES = \
 	common/fs_run.h \
 	common/fs_err.h \
 	common/fs_file.h
+
+# Slurm's JSON in every release's form (fs_json.h), for `fabsched job` and
+# the simulator's sacct reader; apart from libfabsched_common because it
+# needs json-c, which the plugins do not link:
+#   foo_LDADD = libfabsched_json.la $(JSONC_LIBS)
+noinst_LTLIBRARIES += libfabsched_json.la
+libfabsched_json_la_SOURCES = common/fs_json.c common/fs_json.h
+libfabsched_json_la_CPPFLAGS = $(AM_CPPFLAGS) $(JSONC_CFLAGS)
+libfabsched_json_la_CFLAGS = $(AM_CFLAGS) -fPIC
+libfabsched_json_la_LIBADD = $(JSONC_LIBS)

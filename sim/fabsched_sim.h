@@ -2,7 +2,9 @@
  * fabsched_sim.h - trace-driven simulator of fabsched (libfabsched_sim).
  *
  * Replays a job log in the Standard Workload Format (SWF) of the Parallel
- * Workloads Archive on a fat-tree machine with an FCFS + EASY backfill
+ * Workloads Archive, or a site's own Slurm accounting history (sacct
+ * --json or sacct -P), on a fat-tree machine or the site's fabric model
+ * with an FCFS + EASY backfill
  * scheduler, and places every job with one of four policies:
  *   - FSS_POL_ENGINE: the fabsched placement engine (select/, fse_place),
  *     the same code the Slurm plugins call, at a locality level with a
@@ -71,9 +73,11 @@ extern "C" {
  *    order of their submit times (line order on ties).
  */
 struct fss_swf_opts {
-	int procs_per_node;	/* 0: from the header, else 1 */
-	int machine_nodes;	/* 0: MaxNodes of the header */
-	long limit;		/* > 0: only the first limit jobs kept */
+	int procs_per_node;	/* 0: from the header, else 1 (SWF only) */
+	int machine_nodes;	/* 0: MaxNodes of the header (sacct: the
+				   hosts of the jobs' node lists) */
+	long limit;		/* > 0: only the first limit jobs kept (SWF:
+				   in file order; sacct: by submit time) */
 };
 
 struct fss_job {
@@ -84,7 +88,29 @@ struct fss_job {
 	int64_t req;		/* requested time after the rules, seconds */
 	int procs;		/* processors after the rules */
 	int nodes;		/* nodes after the rules */
-	int status;		/* field 11; -1 when unknown or beyond an int */
+	int status;		/* field 11; -1 when unknown or beyond an int
+				   (sacct: 1 COMPLETED, 5 CANCELLED, 0 other
+				   ends, -1 other states) */
+	int part;		/* index into trace->parts; -1 none (SWF) */
+};
+
+/* The formats fss_trace_read tells apart by content. */
+enum fss_trace_format {
+	FSS_TRACE_SWF = 0,
+	FSS_TRACE_SACCT_JSON = 1,	/* sacct --json */
+	FSS_TRACE_SACCT_PARSABLE = 2,	/* sacct -P or -p, with its header */
+};
+
+/* sacct: job records not replayed, by reason (see below). */
+struct fss_sacct_counts {
+	long steps;		/* step lines skipped (sacct -P without -X) */
+	long cancelled;		/* cancelled before they started */
+	long not_started;	/* other jobs that never started (pending) */
+	long running;		/* started, not ended */
+	long no_nodes;		/* no node count */
+	long bad_time;		/* end before start */
+	long het_components;	/* kept: components of heterogeneous jobs */
+	long array_tasks;	/* kept: tasks of job arrays (JSON only) */
 };
 
 struct fss_trace {
@@ -101,6 +127,15 @@ struct fss_trace {
 	long req_from_run;	/* requested time was unknown */
 	long req_raised;	/* requested time < run time */
 	long procs_from_alloc;	/* requested processors were unknown */
+	/* sacct traces (zero, empty or NULL for SWF) */
+	enum fss_trace_format format;
+	char source[160];	/* "sacct --json of Slurm 24.11.5
+				   (data_parser/v0.0.42)", "sacct -P" */
+	char nodes_why[160];	/* where machine_nodes comes from */
+	int hosts;		/* distinct hosts of the kept jobs' node lists */
+	char **parts;		/* partition names, by first appearance */
+	int nparts;
+	struct fss_sacct_counts sacct;
 };
 
 /*
@@ -119,6 +154,65 @@ int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size);
 int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		 struct fss_trace **out, char *err, size_t errlen);
 void fss_trace_free(struct fss_trace *tr);
+
+/* ------------------------------------------------------------ sacct trace */
+
+/*
+ * A site's Slurm accounting history, plain or gzip-compressed:
+ *  - sacct --json: the object with "jobs": [...], as 22.05 prints it
+ *    (openapi/dbv0.0.38: plain numbers, null when unset, state/current a
+ *    string) and 24.11, 25.11, 26.05 (data_parser v0.0.40 to v0.0.45:
+ *    time/limit, array/task_id, het/job_offset as {"set", "infinite",
+ *    "number"}, state/current a list, base state first).  Per job:
+ *    job_id, time/submission, time/start, time/end (seconds since the
+ *    epoch, 0 unset), time/limit (minutes), state/current,
+ *    allocation_nodes, required/CPUs, partition, nodes, het/job_id,
+ *    array/job_id; steps and every other member ignored;
+ *  - sacct -P (or -p) output: a header line naming, in any order, at least
+ *    JobIDRaw, Submit, Start, End, Timelimit (or TimelimitRaw), NNodes and
+ *    State; Partition, NCPUS (or AllocCPUS) and NodeList read when there,
+ *    other columns ignored.  Times as sacct prints them (YYYY-MM-DDTHH:MM:SS
+ *    in the local time zone, or seconds since the epoch with
+ *    SLURM_TIME_FORMAT=%s; Unknown and None: unset); a line of another
+ *    field count than the header, or a value of another form, fails the
+ *    read with "file:line: what; expected ...".
+ * Rules, per job record:
+ *  - a step line (sacct -P without -X: a JobIDRaw with a '.', 123.batch):
+ *    skipped (steps);
+ *  - no start time: dropped, as cancelled when its state is CANCELLED,
+ *    else not_started; a start but no end: dropped (running); an end
+ *    before the start: dropped (bad_time); no submit time: the read fails;
+ *  - run time = end - start; requested time = the time limit; none,
+ *    UNLIMITED or Partition_Limit: the run time (req_from_run); shorter
+ *    than the run time: raised to it (req_raised);
+ *  - nodes: allocated nodes (sacct -P's NNodes: allocated, else
+ *    requested); 0: dropped (no_nodes); procs: required/CPUs (JSON) or
+ *    NCPUS (-P), 0 when unknown (nodes are not derived from them);
+ *  - array tasks are jobs; the components of a heterogeneous job are
+ *    replayed as separate jobs, each with its own nodes (het_components);
+ *  - every partition is replayed on the one machine; the name is kept per
+ *    job (fss_job.part);
+ *  - submit times are seconds from the earliest kept submission; jobs are
+ *    replayed by submit time (record order on ties), the first limit
+ *    ones when limit > 0;
+ *  - machine size: machine_nodes of the options, else the larger of the
+ *    distinct hosts in the kept jobs' node lists and the widest job
+ *    (nodes_why says which); a job wider than it is dropped (too_wide).
+ */
+int fss_sacct_read(const char *path, enum fss_trace_format fmt,
+		   const struct fss_swf_opts *opts, struct fss_trace **out,
+		   char *err, size_t errlen);
+
+/* The format of a trace file from its first line: '{' opens sacct --json,
+ * a first line with a '|' is sacct -P's header, anything else SWF. */
+int fss_trace_detect(const char *path, enum fss_trace_format *fmt,
+		     char *err, size_t errlen);
+/* fss_trace_detect, then fss_swf_read or fss_sacct_read. */
+int fss_trace_read(const char *path, const struct fss_swf_opts *opts,
+		   struct fss_trace **out, char *err, size_t errlen);
+/* What a sacct trace held and what was not replayed, by reason: one line
+ * (no newline) into buf; returns its length as snprintf does. */
+int fss_sacct_summary(const struct fss_trace *tr, char *buf, size_t size);
 
 /* ------------------------------------------------------------ machine */
 

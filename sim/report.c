@@ -163,6 +163,20 @@ static void _json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The facts of a sacct trace: where from, what was not replayed. */
+static void _json_sacct(FILE *f, const struct fss_trace *tr)
+{
+	const struct fss_sacct_counts *c = &tr->sacct;
+
+	fprintf(f, "  \"sacct\": {\"source\": ");
+	_json_str(f, tr->source);
+	fprintf(f, ", \"records\": %ld, \"steps\": %ld, \"cancelled\": %ld, \"not_started\": %ld,"
+		   " \"running\": %ld, \"no_nodes\": %ld, \"bad_time\": %ld, \"het_components\": %ld,"
+		   " \"array_tasks\": %ld, \"hosts\": %d},\n",
+		tr->lines, c->steps, c->cancelled, c->not_started, c->running, c->no_nodes,
+		c->bad_time, c->het_components, c->array_tasks, tr->hosts);
+}
+
 void fss_report_json(FILE *f, struct fss_run *const *runs, int n)
 {
 	const struct fss_trace *tr = n ? runs[0]->trace : NULL;
@@ -181,6 +195,8 @@ void fss_report_json(FILE *f, struct fss_run *const *runs, int n)
 			tr->procs_from_alloc);
 		_json_str(f, runs[0]->machine->desc);
 		fprintf(f, ",\n");
+		if (tr->format != FSS_TRACE_SWF)
+			_json_sacct(f, tr);
 	}
 	fprintf(f, "  \"runs\": [");
 	for (int i = 0; i < n; i++) {

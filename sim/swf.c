@@ -16,6 +16,7 @@
 
 #include "fabsched_sim.h"
 #include "fs_err.h"
+#include "trace_private.h"
 
 #define SWF_FIELDS 18
 /* a bound on every field: sums and differences of times stay in int64 */
@@ -29,7 +30,25 @@ void fss_trace_free(struct fss_trace *tr)
 		return;
 	free(tr->name);
 	free(tr->jobs);
+	for (int i = 0; i < tr->nparts; i++)
+		free(tr->parts[i]);
+	free(tr->parts);
 	free(tr);
+}
+
+int fss_trace_push(struct fss_trace *tr, long *cap, const struct fss_job *j)
+{
+	if (tr->njobs == *cap) {
+		long ncap = *cap ? *cap * 2 : 1024;
+		struct fss_job *nj = realloc(tr->jobs, ncap * sizeof(*nj));
+
+		if (!nj)
+			return -1;
+		tr->jobs = nj;
+		*cap = ncap;
+	}
+	tr->jobs[tr->njobs++] = *j;
+	return 0;
 }
 
 /* "; Key: value" header line: value of key, or -1 when another key. */
@@ -155,10 +174,17 @@ static void _procs_per_node(struct fss_trace *tr, int opt)
 	}
 }
 
+/* Jobs of the trace that ran but are not replayed (sacct: not the jobs
+ * that never started, which asked nothing of the machine). */
+static long _gone(const struct fss_trace *tr)
+{
+	return tr->dropped_too_wide + tr->dropped_no_run + tr->dropped_no_procs +
+	       tr->sacct.running + tr->sacct.no_nodes + tr->sacct.bad_time;
+}
+
 double fss_trace_dropped(const struct fss_trace *tr)
 {
-	long gone = tr->dropped_too_wide + tr->dropped_no_run +
-		tr->dropped_no_procs;
+	long gone = _gone(tr);
 
 	return tr->lines > 0 ? (double)gone / tr->lines : 0;
 }
@@ -190,7 +216,12 @@ int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size)
 
 	if (size)
 		buf[0] = 0;
-	if (dropped > 0.01 && n < size) {
+	if (dropped > 0.01 && n < size && tr->format != FSS_TRACE_SWF) {
+		n += snprintf(buf + n, size - n, "warning: %.1f%% of the trace's jobs that ran were dropped (%ld too wide for %d nodes, %ld still running, %ld without nodes, %ld ending before they started)\n",
+			      dropped * 100, tr->dropped_too_wide, tr->machine_nodes,
+			      tr->sacct.running, tr->sacct.no_nodes, tr->sacct.bad_time);
+		k++;
+	} else if (dropped > 0.01 && n < size) {
 		n += snprintf(buf + n, size - n, "warning: %.1f%% of the trace's jobs were dropped (%ld too wide for %d nodes at %d processors per node, %ld without run time, %ld without processors)\n",
 			      dropped * 100, tr->dropped_too_wide, tr->machine_nodes,
 			      tr->procs_per_node, tr->dropped_no_run,
@@ -212,6 +243,12 @@ static int _cmp_submit(const void *a, const void *b)
 	if (x->submit != y->submit)
 		return x->submit < y->submit ? -1 : 1;
 	return (x->line > y->line) - (x->line < y->line);
+}
+
+void fss_trace_sort(struct fss_trace *tr)
+{
+	if (tr->njobs > 1)
+		qsort(tr->jobs, tr->njobs, sizeof(*tr->jobs), _cmp_submit);
 }
 
 /* Fields of one job line; -1 with a message on junk. */
@@ -333,6 +370,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		tr->lines++;
 		j.id = (long)f[0];
 		j.line = lineno;
+		j.part = -1;
 		if (f[1] < 0) {
 			fs_errf(err, errlen, "%s:%ld: job %ld: submit time unknown; "
 				"expected field 2 (seconds from the log's start) of 0 or more",
@@ -370,16 +408,8 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		/* SWF's statuses are small (-1 unknown, 0 to 5); one beyond
 		   an int is kept as unknown (found by fuzz_files) */
 		j.status = f[10] >= INT32_MIN && f[10] <= INT32_MAX ? (int)f[10] : -1;
-		if (tr->njobs == cap) {
-			long ncap = cap ? cap * 2 : 1024;
-			struct fss_job *nj = realloc(tr->jobs, ncap * sizeof(*nj));
-
-			if (!nj)
-				goto nomem;
-			tr->jobs = nj;
-			cap = ncap;
-		}
-		tr->jobs[tr->njobs++] = j;
+		if (fss_trace_push(tr, &cap, &j))
+			goto nomem;
 		if (o.limit > 0 && tr->njobs >= o.limit)
 			break;
 	}
@@ -419,8 +449,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		}
 		tr->njobs = k;
 	}
-	if (tr->njobs > 1)
-		qsort(tr->jobs, tr->njobs, sizeof(*tr->jobs), _cmp_submit);
+	fss_trace_sort(tr);
 	*out = tr;
 	return 0;
 

@@ -10,7 +10,7 @@
 #           has its own main: tests/unit/topology.mk)
 #   cache   ibnetdiscover cache files (read through libibnetdisc)
 #   ledger  the locality ledger's state text
-#   files   model JSON, SWF logs, node-name-maps, rack maps, slurm.conf's
+#   files   model JSON, job logs (SWF, sacct), node-name-maps, rack maps, slurm.conf's
 #           node lines, the watch's link counters
 #   watch   the watch's sinfo records, bindings file and node-name-map GUIDs
 #
@@ -109,7 +109,7 @@ tests_fuzz_fuzz_ledger_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_ledger_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
 # the files read from outside besides fabsched.conf and fabric dumps:
-# model JSON, SWF logs, node-name-maps, rack maps, slurm.conf's node lines,
+# model JSON, job logs (SWF, sacct --json, sacct -P), node-name-maps, rack maps, slurm.conf's node lines,
 # the watch's link counters (fuzz_files.c; seeds in tests/fuzz/corpus/files,
 # first byte: which reader)
 check_PROGRAMS += tests/fuzz/fuzz_files_smoke
@@ -117,6 +117,11 @@ TESTS += tests/fuzz/fuzz_files_smoke
 FUZZ_FILES_SOURCES = \
 	$(TOPOLOGY_SOURCES) \
 	sim/swf.c \
+	sim/trace.c \
+	sim/sacct.c \
+	sim/sacct_json.c \
+	sim/sacct_parsable.c \
+	common/fs_json.c \
 	common/fs_slurmconf.c \
 	common/fs_ib.c \
 	common/fs_values.c

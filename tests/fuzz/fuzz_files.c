@@ -1,7 +1,7 @@
 /*
  * fuzz_files.c - fuzz target for the files fabsched reads from outside
- * besides fabsched.conf and fabric dumps: the JSON fabric model, SWF job
- * logs, node-name-maps and rack maps (applied to a small fabric),
+ * besides fabsched.conf and fabric dumps: the JSON fabric model, job logs
+ * (SWF, sacct --json, sacct -P: the reader told by content), node-name-maps and rack maps (applied to a small fabric),
  * slurm.conf's node lines, and the watch's link counters.  The first byte
  * chooses the reader, the rest is the file; file readers get it through
  * a memfd (/proc/self/fd/N), as they would a real file; slurm.conf, whose
@@ -171,13 +171,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fst_model_free(m);
 		break;
 	}
-	case 1: {	/* an SWF job log */
+	case 1: {	/* a job log: SWF, sacct --json or sacct -P */
 		struct fss_swf_opts so = { 0 };
 		struct fss_trace *tr = NULL;
 		char warn[1024];
 
-		if (fss_swf_read(path, &so, &tr, err, sizeof(err)))
-			_refused("SWF log", err);
+		if (fss_trace_read(path, &so, &tr, err, sizeof(err)))
+			_refused("job log", err);
 		else {
 			fss_trace_load(tr);
 			fss_trace_warnings(tr, warn, sizeof(warn));
