@@ -293,17 +293,6 @@ static int _mode(const int *count, int n)
 	return best;
 }
 
-/* "leaf01 port 3", with the port's label when the input gave one:
- * "leaf01 port 3 (1/2/1)". */
-static const char *_port_text(const struct fst_model *m, int d, int p, char *buf, size_t n)
-{
-	const char *label = m->devs[d].ports[p].label;
-
-	snprintf(buf, n, "%s port %d%s%s%s", fst_dev_label(m, d), p, label[0] ? " (" : "",
-		 label, label[0] ? ")" : "");
-	return buf;
-}
-
 /* Flag each link of a tier (see the top of this file) whose width or speed
  * is below its tier's most common one.  A tier of split ports (2x links on
  * NDR switches in split mode) runs at 2x: its 2x links are not degraded, a
@@ -356,8 +345,8 @@ static int _degraded(struct fst_model *m)
 			if (fst_add_issue(m, FST_ISSUE_DEGRADED_LINK, FST_PROBLEM, l->a, l->a_port, l->b,
 					  l->b_port,
 					  "degraded link %s <-> %s: %dx%s, its tier (%s) runs %dx%s",
-					  _port_text(m, l->a, l->a_port, pa, sizeof(pa)),
-					  _port_text(m, l->b, l->b_port, pb, sizeof(pb)),
+					  fst_port_text(m, l->a, l->a_port, pa, sizeof(pa)),
+					  fst_port_text(m, l->b, l->b_port, pb, sizeof(pb)),
 					  l->width, fst_speed_name(l->speed),
 					  l->tier < 0 ? "host links of this switch" : "switch links",
 					  mw, fst_speed_name((enum fst_speed)ms))) {

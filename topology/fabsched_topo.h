@@ -315,8 +315,9 @@ int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *er
 /* One change line ("leaf03 port 7 (n011 mlx5_0): link down", "spine02:
  * gone", "leaf01 port 2 (n004 mlx5_1): 4xHDR -> 1xHDR", "...: link up
  * (4xHDR)", "leaf05: new") per difference between two classified models,
- * each given to @out (its non-zero return stops); returns the number of
- * changes, or -1 when @out stopped. */
+ * each given to @out (its non-zero return stops); a port with a label has
+ * it after its number ("leaf01 port 3 (1/2/1) (gpu003 mlx5_0)"); returns
+ * the number of changes, or -1 when @out stopped. */
 typedef int (*fst_change_f)(const char *line, void *arg);
 int fst_model_changes(const struct fst_model *old, const struct fst_model *cur,
 		      fst_change_f out, void *arg);

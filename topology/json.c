@@ -160,6 +160,14 @@ static json_object *_hcas(const struct fst_model *m)
 	return arr;
 }
 
+/* The port's label ("1/2/1") under @key, when it has one: a model
+ * without labels is written as before they were kept. */
+static void _label(json_object *o, const char *key, const struct fst_port *pt)
+{
+	if (pt->label[0])
+		_add(o, key, json_object_new_string(pt->label));
+}
+
 static json_object *_links(const struct fst_model *m)
 {
 	json_object *arr = json_object_new_array();
@@ -170,8 +178,10 @@ static json_object *_links(const struct fst_model *m)
 
 		_add(o, "a", _str(m->devs[l->a].id));
 		_add(o, "a_port", json_object_new_int(l->a_port));
+		_label(o, "a_label", &m->devs[l->a].ports[l->a_port]);
 		_add(o, "b", _str(m->devs[l->b].id));
 		_add(o, "b_port", json_object_new_int(l->b_port));
+		_label(o, "b_label", &m->devs[l->b].ports[l->b_port]);
 		_add(o, "width", json_object_new_int(l->width));
 		_add(o, "speed", json_object_new_string(fst_speed_name(l->speed)));
 		_add(o, "mbps", json_object_new_int64(fst_link_mbps(l->width, l->speed)));
@@ -528,10 +538,78 @@ static int _link_groups(struct rd *r, json_object *root, const char *key, struct
 	return 0;
 }
 
+/* A port label: decimal numbers joined by '/' ("1/4/1"), as
+ * parse_ibnet.c keeps them, at most FST_PORT_LABEL_MAX - 1 characters. */
+static int _label_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= FST_PORT_LABEL_MAX || s[0] == '/' || s[n - 1] == '/' || strstr(s, "//"))
+		return 0;
+	return strspn(s, "0123456789/") == n;
+}
+
+/* The optional label of a link end (links[@i].@key) into @pt. */
+static int _read_label(struct rd *r, json_object *o, size_t i, const char *key,
+		       struct fst_port *pt)
+{
+	json_object *v;
+	char path[96];
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return 0;	/* none, or null: no label */
+	snprintf(path, sizeof(path), "links[%zu].%s", i, key);
+	if (!json_object_is_type(v, json_type_string) || !_label_ok(json_object_get_string(v)) ||
+	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
+		return _rerr(r, path, "a port label of numbers joined by '/' (\"1/4/1\"), "
+			     "at most 15 characters");
+	snprintf(pt->label, sizeof(pt->label), "%s", json_object_get_string(v));
+	return 0;
+}
+
+static int _read_links(struct rd *r, json_object *ln)
+{
+	struct fst_model *m = r->m;
+	char path[96];
+
+	for (size_t i = 0; i < json_object_array_length(ln); i++) {
+		json_object *o = json_object_array_get_idx(ln, i), *v;
+		const char *a = _gets(o, "a"), *b = _gets(o, "b"), *sp = _gets(o, "speed");
+		int ap, bp, w = 0, da, db, l, tier = -1;
+		enum fst_speed s = FST_SPEED_UNKNOWN;
+		struct fst_port *pa, *pb;
+
+		snprintf(path, sizeof(path), "links[%zu]", i);
+		if (!a || !b || _geti(o, "a_port", &ap) || _geti(o, "b_port", &bp) ||
+		    (da = fst_index_get(&m->priv->ids, a)) < 0 ||
+		    (db = fst_index_get(&m->priv->ids, b)) < 0 || ap < 1 || bp < 1 ||
+		    ap > m->devs[da].nports || bp > m->devs[db].nports ||
+		    m->devs[da].ports[ap].peer >= 0 || m->devs[db].ports[bp].peer >= 0)
+			return _rerr(r, path, "a, b (existing device ids) and free ports a_port, b_port");
+		_geti(o, "width", &w);
+		_geti(o, "tier", &tier);
+		if (sp && strcmp(sp, "?") && fst_speed_from_name(sp, &s))
+			return _rerr(r, path, "speed SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR");
+		pa = &m->devs[da].ports[ap];
+		pb = &m->devs[db].ports[bp];
+		if (_read_label(r, o, i, "a_label", pa) || _read_label(r, o, i, "b_label", pb))
+			return -1;
+		l = fst_add_link(m, da, ap, db, bp, w, s);
+		if (l < 0)
+			return fs_errf(r->err, r->errlen, "out of memory");
+		m->links[l].tier = tier;
+		m->links[l].degraded = (v = _get(o, "degraded", json_type_boolean)) &&
+				       json_object_get_boolean(v);
+		pa->peer = db; pa->peer_port = bp; pa->link = l; pa->width = w; pa->speed = s;
+		pb->peer = da; pb->peer_port = ap; pb->link = l; pb->width = w; pb->speed = s;
+	}
+	return 0;
+}
+
 static int _read(struct rd *r, json_object *root)
 {
 	struct fst_model *m = r->m;
-	json_object *sw, *hc, *ln, *nd, *is, *v;
+	json_object *sw, *hc, *ln, *nd, *is;
 	const char *fmt = _gets(root, "format"), *src = _gets(root, "source");
 	int ver;
 	char path[96];
@@ -555,35 +633,9 @@ static int _read(struct rd *r, json_object *root)
 	    _read_groups(r, root, "pods", &m->pods, &m->npods, &r->pods) ||
 	    _read_groups(r, root, "racks", &m->racks, &m->nracks, &r->racks))
 		return -1;
-	if (_read_devs(r, sw, FST_SWITCH, "switches") || _read_devs(r, hc, FST_HCA, "hcas"))
+	if (_read_devs(r, sw, FST_SWITCH, "switches") || _read_devs(r, hc, FST_HCA, "hcas") ||
+	    _read_links(r, ln))
 		return -1;
-	for (size_t i = 0; i < json_object_array_length(ln); i++) {
-		json_object *o = json_object_array_get_idx(ln, i);
-		const char *a = _gets(o, "a"), *b = _gets(o, "b"), *sp = _gets(o, "speed");
-		int ap, bp, w = 0, da, db, l, tier = -1;
-		enum fst_speed s = FST_SPEED_UNKNOWN;
-
-		snprintf(path, sizeof(path), "links[%zu]", i);
-		if (!a || !b || _geti(o, "a_port", &ap) || _geti(o, "b_port", &bp) ||
-		    (da = fst_index_get(&m->priv->ids, a)) < 0 ||
-		    (db = fst_index_get(&m->priv->ids, b)) < 0 || ap < 1 || bp < 1 ||
-		    ap > m->devs[da].nports || bp > m->devs[db].nports ||
-		    m->devs[da].ports[ap].peer >= 0 || m->devs[db].ports[bp].peer >= 0)
-			return _rerr(r, path, "a, b (existing device ids) and free ports a_port, b_port");
-		_geti(o, "width", &w);
-		_geti(o, "tier", &tier);
-		if (sp && strcmp(sp, "?") && fst_speed_from_name(sp, &s))
-			return _rerr(r, path, "speed SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR");
-		l = fst_add_link(m, da, ap, db, bp, w, s);
-		if (l < 0)
-			return fs_errf(r->err, r->errlen, "out of memory");
-		m->links[l].tier = tier;
-		m->links[l].degraded = (v = _get(o, "degraded", json_type_boolean)) &&
-				       json_object_get_boolean(v);
-		struct fst_port *pa = &m->devs[da].ports[ap], *pb = &m->devs[db].ports[bp];
-		pa->peer = db; pa->peer_port = bp; pa->link = l; pa->width = w; pa->speed = s;
-		pb->peer = da; pb->peer_port = ap; pb->link = l; pb->width = w; pb->speed = s;
-	}
 	m->hosts = NULL;
 	for (size_t i = 0; i < json_object_array_length(nd); i++) {
 		json_object *o = json_object_array_get_idx(nd, i), *hcs;

@@ -384,6 +384,22 @@ const char *fst_dev_label(const struct fst_model *m, int d)
 	return m->devs[d].id;
 }
 
+const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who,
+				char *buf, size_t n)
+{
+	const char *label = d >= 0 && d < m->ndevs && p >= 0 && p <= m->devs[d].nports ?
+			    m->devs[d].ports[p].label : "";
+
+	snprintf(buf, n, "%s port %d%s%s%s", who, p, label[0] ? " (" : "", label,
+		 label[0] ? ")" : "");
+	return buf;
+}
+
+const char *fst_port_text(const struct fst_model *m, int d, int p, char *buf, size_t n)
+{
+	return fst_port_label_text(m, d, p, fst_dev_label(m, d), buf, n);
+}
+
 int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
 		enum fst_speed speed)
 {

@@ -13,12 +13,14 @@ static const char *_severity(enum fst_severity s)
 	return s == FST_PROBLEM ? "PROBLEM" : s == FST_WARNING ? "warning" : "note";
 }
 
-/* A non-compute HCA's line, with the switch ports it hangs on.  Its
+/* A non-compute HCA's line, with the switch ports it hangs on ("on
+ * leaf01 port 5", "on leaf01 port 5 (1/3/1)" with its label).  Its
  * severity leads, as on every issue line, so that the summary's counts
  * are those of the lines below it. */
 static void _noncompute(const struct fst_model *m, const struct fst_issue *is, FILE *out)
 {
 	int n = 0;
+	char pt[512];
 
 	fprintf(out, "  %-7s %s", _severity(is->severity), is->msg);
 	for (int l = 0; is->dev >= 0 && l < m->nlinks; l++) {
@@ -28,8 +30,7 @@ static void _noncompute(const struct fst_model *m, const struct fst_issue *is, F
 
 		if (sw < 0 || sw >= m->ndevs || m->devs[sw].type != FST_SWITCH)
 			continue;
-		fprintf(out, "%s%s port %d", n++ ? ", " : "; on ",
-			fst_dev_label(m, sw), port);
+		fprintf(out, "%s%s", n++ ? ", " : "; on ", fst_port_text(m, sw, port, pt, sizeof(pt)));
 	}
 	fputc('\n', out);
 }

@@ -51,6 +51,12 @@ int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
 int fst_parse_widthspeed(const char *s, int *width, enum fst_speed *speed);
 /* Display helpers */
 const char *fst_dev_label(const struct fst_model *m, int d); /* name or id */
+/* "leaf01 port 3", with the port's label when it has one: "leaf01 port 3
+ * (1/2/1)" (into @buf, returned); fst_port_label_text: @who in place of the
+ * device's name ("gpu003 mlx5_0 port 2"). */
+const char *fst_port_text(const struct fst_model *m, int d, int p, char *buf, size_t n);
+const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who,
+				char *buf, size_t n);
 void *fst_grow(void *arr, int *cap, int need, size_t elem); /* NULL on ENOMEM */
 int fst_host_name_ok(const char *s);
 int fst_str_cmp_natural(const char *a, const char *b);

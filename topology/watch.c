@@ -33,6 +33,8 @@ int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *er
 			for (int p = 1; p <= s->nports; p++) {
 				dst->devs[k].ports[p].guid = s->ports[p].guid;
 				dst->devs[k].ports[p].lid = s->ports[p].lid;
+				memcpy(dst->devs[k].ports[p].label, s->ports[p].label,
+				       sizeof(s->ports[p].label));
 			}
 		} else if (dst->devs[k].type != s->type || dst->devs[k].nports != s->nports) {
 			free(map);
@@ -84,21 +86,28 @@ static const char *_label(const struct fst_model *m, int d)
 }
 
 /* "leaf03 port 7 (n011 mlx5_0)", "leaf01 port 3 - spine01 port 1": the
- * switch end first; an HCA's port only when it is not 1. */
+ * switch end first; an HCA's port only when it is not 1 or has a label.
+ * A port's label (ibdiagnet's name of it) follows its number, as in the
+ * degraded-link issues: "leaf01 port 3 (1/2/1) (gpu003 mlx5_0)",
+ * "leaf01 port 65 (1/33) - spine01 port 1 (1/1)". */
 static void _link_text(const struct fst_model *m, const struct fst_link *l, char *out,
 		       size_t n)
 {
 	int a = l->a, ap = l->a_port, b = l->b, bp = l->b_port;
+	char ta[512], tb[512];
 
 	if (m->devs[a].type != FST_SWITCH) {
 		a = l->b, ap = l->b_port, b = l->a, bp = l->a_port;
 	}
+	fst_port_label_text(m, a, ap, _label(m, a), ta, sizeof(ta));
 	if (m->devs[b].type == FST_SWITCH)
-		snprintf(out, n, "%s port %d - %s port %d", _label(m, a), ap, _label(m, b), bp);
-	else if (bp != 1)
-		snprintf(out, n, "%s port %d (%s port %d)", _label(m, a), ap, _label(m, b), bp);
+		snprintf(out, n, "%s - %s", ta, fst_port_label_text(m, b, bp, _label(m, b), tb,
+								      sizeof(tb)));
+	else if (bp != 1 || m->devs[b].ports[bp].label[0])
+		snprintf(out, n, "%s (%s)", ta, fst_port_label_text(m, b, bp, _label(m, b), tb,
+								      sizeof(tb)));
 	else
-		snprintf(out, n, "%s port %d (%s)", _label(m, a), ap, _label(m, b));
+		snprintf(out, n, "%s (%s)", ta, _label(m, b));
 }
 
 /* The device id at the other end of the port (device id @id, port @p) of

@@ -1,16 +1,45 @@
 /*
  * bench_topo — parse + classify + export wall time and peak RSS on an
  * ibnetdiscover dump (generate one with gen_fattree, e.g.
- *   gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o big.ibnet).
- * Prints figures; not a pass/fail test.  Targets: < 1 s, < 256 MiB.
+ *   gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o big.ibnet,
+ * with -c 20 for director chassis).
+ * Prints figures, the director chassis (switches sharing a system image
+ * GUID) and the switch name warnings; not a pass/fail test.  Targets:
+ * < 1 s, < 256 MiB.
  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "fabsched_topo.h"
+
+static int _by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Director chassis: system image GUIDs shared by 2 switches or more. */
+static int _chassis(const struct fst_model *m)
+{
+	uint64_t *v = calloc((size_t)m->ndevs + 1, sizeof(*v));
+	int n = 0, nch = 0;
+
+	if (!v)
+		return -1;
+	for (int d = 0; d < m->ndevs; d++)
+		if (m->devs[d].type == FST_SWITCH && m->devs[d].sysimgguid)
+			v[n++] = m->devs[d].sysimgguid;
+	qsort(v, (size_t)n, sizeof(*v), _by_u64);
+	for (int i = 1; i < n; i++)
+		nch += v[i] == v[i - 1] && (i == 1 || v[i - 1] != v[i - 2]);
+	free(v);
+	return nch;
+}
 
 static double _now(void)
 {
@@ -28,6 +57,7 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	FILE *null = fopen("/dev/null", "w");
 	struct fst_export_opts eo = { .plane = -1 };
+	int nnames = 0;
 
 	if (argc < 2 || !null) {
 		fprintf(stderr, "usage: bench_topo <ibnetdiscover dump>\n");
@@ -60,6 +90,9 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	printf("input      %s: %d devices, %d links, %d nodes, %d levels\n", argv[1], m->ndevs,
 	       m->nlinks, m->nhosts, m->max_level + 1);
+	for (int i = 0; i < m->nissues; i++)
+		nnames += m->issues[i].kind == FST_ISSUE_NAME;
+	printf("chassis    %d director chassis; %d switch name warning(s)\n", _chassis(m), nnames);
 	printf("parse      %.3f s\nclassify   %.3f s\nexport     %.3f s (tree + block)\n"
 	       "json       %.3f s\ntotal      %.3f s (parse+classify+export: %.3f s)\n"
 	       "peak RSS   %.1f MiB\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0, t3 - t0,

@@ -9,7 +9,7 @@ set -u
 B=${FABSCHED_BUILDDIR:-.}
 FS=$B/cli/fabsched
 GEN=$B/tests/bench/gen_fattree
-NTESTS=12
+NTESTS=13
 
 if ! command -v ibsim >/dev/null 2>&1 || ! command -v ibsim-run >/dev/null 2>&1; then
 	echo "1..$NTESTS"
@@ -87,7 +87,17 @@ grep -q 'switches: 192 (leaves 64, non-compute leaves 0, spines 128, isolated 0)
 	grep -q 'pods: 8; racks: 64' "$W/check3"
 ok $? "3-level: 3 levels, 8 pods, 64 racks"
 
-# 10-12: the watch through the local port of n00001's HCA (SIM_HOST);
+# 10: director chassis (gen_fattree -c 4: 8 chassis of 4 ASICs sharing a
+# system image GUID) through libibnetdisc, its cache read back
+"$GEN" -l 3 -H 64 -k 8 -c 4 -f net -o "$W/net5" 2>/dev/null
+start_ibsim "$W/net5"
+discover "$W/live5.json" --save-cache "$W/live5.cache" &&
+	"$FS" topo check --load-cache "$W/live5.cache" >"$W/check5" 2>&1 &&
+	grep -q 'director chassis: 8$' "$W/check5" &&
+	grep -q 'issues: 0 problem(s), 0 warning(s), 0 note(s)' "$W/check5"
+ok $? "director chassis over ibsim: 8 counted, every ASIC named, no warning"
+
+# 11-13: the watch through the local port of n00001's HCA (SIM_HOST);
 # then a new HCA on leaf1 whose NodeDescription is "n00003 mlx5_0" and
 # an escape sequence, its link at 1x (DrainOnDegradedLink=yes)
 "$GEN" -l 2 -H 4 -k 4 -f net -o "$W/net4" 2>/dev/null

@@ -4,7 +4,9 @@
  * split ports (2x host links, 4x switch links) and the degraded-link rule
  * on them.  The dump, tests/fixtures/ibnetdiscover/ndr-split.ibdiagnet, is
  * written by hand (SOURCES.md there); its export is checked by
- * test_topo_fixtures.sh against ndr-split.ibdiagnet.tree.  cmocka, TAP.
+ * test_topo_fixtures.sh against ndr-split.ibdiagnet.tree.  The labels
+ * through the JSON model (optional keys a_label, b_label of a link), into
+ * fst_report and the watch's change lines.  cmocka, TAP.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -146,6 +148,13 @@ static void test_ndr_split_not_degraded(void **state)
 	free(text);
 }
 
+static int _collect(const char *line, void *arg)
+{
+	strcat(arg, line);
+	strcat(arg, "\n");
+	return 0;
+}
+
 /* Replace "2xNDR" by "1xNDR" on the lines holding @key (one end, or
  * both); in place. */
 static void _one_x(char *text, const char *key)
@@ -191,6 +200,214 @@ static void test_ndr_split_one_degraded(void **state)
 		fst_model_free(m);
 		free(text);
 	}
+}
+
+/* The model written as JSON and read back ("ndr.json"); @js (may be
+ * NULL) receives the text, which the caller frees. */
+static struct fst_model *_via_json(const struct fst_model *m, char **js)
+{
+	char err[512] = "", *text = fst_json_string(m, err, sizeof(err));
+	struct fst_model *back = NULL;
+
+	if (!text)
+		fail_msg("json write: %s", err);
+	if (fst_json_read_buf(&back, text, strlen(text), "ndr.json", err, sizeof(err)))
+		fail_msg("json read: %s", err);
+	if (js)
+		*js = text;
+	else
+		free(text);
+	return back;
+}
+
+/* fst_report's text (caller frees). */
+static char *_report(const struct fst_model *m)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	assert_non_null(f);
+	assert_true(fst_report(m, f, 0) >= 0);
+	fclose(f);
+	return buf;
+}
+
+/* discover -> JSON -> read -> check: every link end keeps its label, the
+ * degraded link and a non-compute HCA's line name the switch port with it
+ * (the latter from the labels read back), and the model read back writes
+ * the same JSON again. */
+static void test_ndr_json_labels(void **state)
+{
+	struct fst_opts o = { .nodelist = "gpu[001-007]" };	/* gpu008: not a node */
+	size_t len;
+	char *text = _dump(&len), err[512], *js, *js2, *rep;
+	struct fst_model *m = NULL, *back;
+	int labels = 0;
+
+	(void)state;
+	_one_x(text, "\"gpu003 mlx5_0\" lid 47");
+	_one_x(text, "# lid 47 lmc 0");
+	if (fst_parse_ibnet_buf(&m, text, len, "ndr", err, sizeof(err)) ||
+	    fst_classify(m, &o, err, sizeof(err)))
+		fail_msg("%s", err);
+	back = _via_json(m, &js);
+	assert_non_null(strstr(js, "\"a_port\": 3, \"a_label\": \"1/2/1\", \"b\": \"" GPU003 "\""));
+	for (int i = 0; i < m->nlinks; i++) {
+		const struct fst_link *l = &m->links[i];
+		const char *la = m->devs[l->a].ports[l->a_port].label;
+		const char *lb = m->devs[l->b].ports[l->b_port].label;
+
+		assert_string_equal(_port(back, m->devs[l->a].id, l->a_port)->label, la);
+		assert_string_equal(_port(back, m->devs[l->b].id, l->b_port)->label, lb);
+		labels += !!la[0] + !!lb[0];
+	}
+	assert_int_equal(labels, 16);	/* 8 host ports, 4 + 4 ends of uplinks */
+	rep = _report(back);
+	if (!strstr(rep, "leaf01 port 3 (1/2/1) <-> gpu003 port 1: 1xNDR") ||
+	    !strstr(rep, "gpu008 mlx5_0") || !strstr(rep, "; on leaf02 port 4 (1/2/2)\n"))
+		fail_msg("report of the model read back:\n%s", rep);
+	js2 = fst_json_string(back, err, sizeof(err));
+	assert_non_null(js2);
+	assert_string_equal(js2, js);
+	free(js2);
+	free(rep);
+	free(js);
+	fst_model_free(back);
+	fst_model_free(m);
+	free(text);
+}
+
+/* Without labels no label key is written: such models read as before. */
+static void test_json_no_label_keys(void **state)
+{
+	static const char text[] =
+		"Switch 8 \"S-a1\" # \"sw1\"\n[7] \"H-b1\"[1] # \"n1 mlx5_0\" lid 3 4xHDR\n\n"
+		"Ca 1 \"H-b1\" # \"n1 mlx5_0\"\n[1](b1) \"S-a1\"[7] # lid 3 4xHDR\n";
+	struct fst_model *m = _parse(text, strlen(text), 1), *back;
+	char *js;
+
+	(void)state;
+	back = _via_json(m, &js);
+	assert_null(strstr(js, "_label"));
+	assert_non_null(strstr(js, "\"a\": \"S-a1\", \"a_port\": 7, \"b\": \"H-b1\", \"b_port\": 1,"));
+	assert_string_equal(_port(back, "S-a1", 7)->label, "");
+	free(js);
+	fst_model_free(back);
+	fst_model_free(m);
+}
+
+/* The JSON model of the fixture with @val in place of the first link's
+ * a_label ("1/1/1"), read as "model.json": the read's return, *@out. */
+static int _read_with_label(const char *js, const char *val, struct fst_model **out,
+			    char *err, size_t errlen)
+{
+	const char *key = "\"a_label\": \"1/1/1\"", *at = strstr(js, key);
+	size_t pre = at ? (size_t)(at - js) + strlen("\"a_label\": ") : 0;
+	char *doc = malloc(strlen(js) + strlen(val) + 1);
+	int rc;
+
+	assert_non_null(at);
+	assert_non_null(doc);
+	sprintf(doc, "%.*s%s%s", (int)pre, js, val, at + strlen(key));
+	err[0] = '\0';
+	rc = fst_json_read_buf(out, doc, strlen(doc), "model.json", err, errlen);
+	free(doc);
+	return rc;
+}
+
+/* A malformed label in the JSON model: an error naming the file and the
+ * key; null is no label, 15 characters are fine. */
+static void test_json_bad_label(void **state)
+{
+	static const char *const bad[] = { "\"1/a/1\"", "\"\"", "\"1//1\"", "\"/1\"", "\"1/\"",
+					   "\"1/2/3/4/5/6/7890\"", "\"1 /1\"", "5", "[\"1/1\"]",
+					   "\"1/1\\u0000\"" };
+	static const struct { const char *val, *label; } good[] = {
+		{ "null", "" }, { "\"1/2/3/4/5/6/789\"", "1/2/3/4/5/6/789" }, { "\"7\"", "7" },
+	};
+	size_t len;
+	char *text = _dump(&len), *js, err[512];
+	struct fst_model *m = _parse(text, len, 1), *back = NULL;
+
+	(void)state;
+	fst_model_free(_via_json(m, &js));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = _read_with_label(js, bad[i], &back, err, sizeof(err));
+
+		if (rc != -1 || back ||
+		    strcmp(err, "model.json: links[0].a_label: bad or missing value; expected "
+			   "a port label of numbers joined by '/' (\"1/4/1\"), at most 15 "
+			   "characters"))
+			fail_msg("label %s: rc %d, \"%s\"", bad[i], rc, err);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (_read_with_label(js, good[i].val, &back, err, sizeof(err)))
+			fail_msg("label %s: %s", good[i].val, err);
+		assert_string_equal(_port(back, LEAF01, 1)->label, good[i].label);
+		assert_string_equal(_port(back, LEAF01, 3)->label, "1/2/1");
+		fst_model_free(back);
+	}
+	free(js);
+	fst_model_free(m);
+	free(text);
+}
+
+/* The watch's lines name a port with its label, the previous model read
+ * from its JSON file as topo watch does: a host link and an uplink whose
+ * width changed, each way. */
+static void test_watch_lines_labels(void **state)
+{
+	size_t len;
+	char *text = _dump(&len), *slow = _dump(&len), got[2048] = "";
+	struct fst_model *plain = _parse(text, len, 1), *old, *cur;
+
+	(void)state;
+	_one_x(slow, "\"gpu003 mlx5_0\" lid 47");
+	_one_x(slow, "# lid 47 lmc 0");
+	for (const char *const *k = (const char *const[]){ "[65](1/33)\t",
+			"[1](1/1)\t\"" LEAF01 "\"", NULL }; *k; k++) {	/* both ends */
+		char *p = strstr(slow, *k), *w = p ? strstr(p, "4xNDR") : NULL;
+
+		assert_true(w && w < strchr(p, '\n'));
+		w[0] = '2';
+	}
+	cur = _parse(slow, len, 1);
+	old = _via_json(plain, NULL);
+	assert_int_equal(fst_model_changes(old, cur, _collect, got), 2);
+	assert_string_equal(got, "leaf01 port 3 (1/2/1) (gpu003 mlx5_0): 2xNDR -> 1xNDR\n"
+			    "leaf01 port 65 (1/33) - spine01 port 1 (1/1): 4xNDR -> 2xNDR\n");
+	fst_model_free(old);
+	old = _via_json(cur, NULL);
+	got[0] = '\0';
+	assert_int_equal(fst_model_changes(old, plain, _collect, got), 2);
+	assert_string_equal(got, "leaf01 port 3 (1/2/1) (gpu003 mlx5_0): 1xNDR -> 2xNDR\n"
+			    "leaf01 port 65 (1/33) - spine01 port 1 (1/1): 2xNDR -> 4xNDR\n");
+	fst_model_free(old);
+	fst_model_free(cur);
+	fst_model_free(plain);
+	free(slow);
+	free(text);
+}
+
+/* The watch merges the planes seen from several ports into one model:
+ * the ports keep their labels. */
+static void test_merge_keeps_labels(void **state)
+{
+	size_t len;
+	char *text = _dump(&len), err[512];
+	struct fst_model *src = _parse(text, len, 0), *dst = fst_model_new();
+
+	(void)state;
+	assert_non_null(dst);
+	if (fst_model_merge(dst, src, err, sizeof(err)))
+		fail_msg("merge: %s", err);
+	assert_string_equal(_port(dst, LEAF01, 3)->label, "1/2/1");
+	assert_string_equal(_port(dst, SPINE01, 4)->label, "1/4");
+	assert_string_equal(_port(dst, GPU003, 1)->label, "");
+	fst_model_free(dst);
+	fst_model_free(src);
+	free(text);
 }
 
 /* What may follow a port number, and what may not. */
@@ -306,6 +523,11 @@ int main(void)
 		cmocka_unit_test(test_port_suffixes),
 		cmocka_unit_test(test_label_own_line_first),
 		cmocka_unit_test(test_ndr_split_cut),
+		cmocka_unit_test(test_ndr_json_labels),
+		cmocka_unit_test(test_json_no_label_keys),
+		cmocka_unit_test(test_json_bad_label),
+		cmocka_unit_test(test_watch_lines_labels),
+		cmocka_unit_test(test_merge_keeps_labels),
 	};
 
 	return cmocka_run_group_tests_name("topology-ndr", tests, NULL, NULL);

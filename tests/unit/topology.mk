@@ -39,11 +39,19 @@ endif
 TESTS += tests/unit/test_topo_fixtures.sh
 EXTRA_DIST += tests/unit/test_topo_fixtures.sh
 
-# `make bench-topo`: 3-level fat tree with 20,000 HCAs, figures printed
+# director chassis (gen_fattree -c): counted, every ASIC named, tree exported
+TESTS += tests/unit/test_topo_chassis.sh
+EXTRA_DIST += tests/unit/test_topo_chassis.sh
+
+# `make bench-topo`: 3-level fat tree with 20,000 HCAs, figures printed;
+# then the same tree whose level-1 and core switches are the ASICs of
+# director chassis of 20 (gen_fattree -c 20: 70 chassis)
 bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT)
 	tests/bench/gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o tests/bench/fattree-20k.ibnet
 	tests/bench/bench_topo tests/bench/fattree-20k.ibnet
-CLEANFILES += tests/bench/fattree-20k.ibnet
+	tests/bench/gen_fattree -l 3 -H 20000 -k 40 -c 20 -f ibnet -o tests/bench/fattree-20k-chassis.ibnet
+	tests/bench/bench_topo tests/bench/fattree-20k-chassis.ibnet
+CLEANFILES += tests/bench/fattree-20k.ibnet tests/bench/fattree-20k-chassis.ibnet
 .PHONY: bench-topo
 
 # `make bench-watch`: one fabsched topo watch cycle on the same 20,000-HCA
