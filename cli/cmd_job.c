@@ -37,8 +37,7 @@
 /* fabsched(1), JOB. */
 static const struct fs_opt _job_opts[] = {
 	{ 'j', 0, "json", NULL, "one JSON object instead of text", NULL, NULL },
-	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", NULL, NULL },
-	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL },
+	FS_OPTS_CONF_MODEL,
 	{ 's', 0, "state", "FILE", "slurmctld's locality record (default: in StateSaveLocation)",
 	  NULL, NULL },
 	{ 'r', 0, "records", "DIR", "the nodes' job records (default: JobRecordDir of\nfabsched.conf)",

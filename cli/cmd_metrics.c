@@ -51,8 +51,7 @@ struct metrics {
 
 /* fabsched(1), METRICS. */
 static const struct fs_opt _metrics_opts[] = {
-	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", NULL, NULL },
-	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL },
+	FS_OPTS_CONF_MODEL,
 	{ 's', 0, "state", "FILE", "the locality record (default: fabsched_locality_share in\n"
 	  "StateSaveLocation, from scontrol show config)", NULL, NULL },
 	{ 'n', 0, "no-slurm", NULL, "ask Slurm nothing (no job figures)", NULL, NULL },

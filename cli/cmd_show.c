@@ -44,8 +44,7 @@ static const char *const job_fill[] = {
 
 /* fabsched(1), SHOW. */
 static const struct fs_opt _show_opts[] = {
-	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", NULL, NULL },
-	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL },
+	FS_OPTS_CONF_MODEL,
 	{ 'o', 0, "html", "FILE", "write the page there (replaced atomically)", NULL, NULL },
 	{ 'r', 0, "refresh", "N", "the page reloads itself every N seconds (default 60,\n0: never)",
 	  NULL, NULL },

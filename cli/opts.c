@@ -42,12 +42,9 @@ static const struct fs_opt *_by_short(const struct fs_opt *tab, int c)
 /* The entry getopt_long's value @v names (a letter or LONG_VAL + i). */
 static const struct fs_opt *_by_val(const struct fs_opt *tab, int v)
 {
-	if (v >= LONG_VAL) {
-		for (int i = 0; tab[i].key; i++)
-			if (i == v - LONG_VAL)
-				return &tab[i];
-		return NULL;
-	}
+	/* a long option's value is one _build gave it: an index in @tab */
+	if (v >= LONG_VAL)
+		return &tab[v - LONG_VAL];
 	return v > 0 ? _by_short(tab, v) : NULL;
 }
 

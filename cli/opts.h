@@ -28,6 +28,14 @@ struct fs_opt {
 	const char *now;	/* an old spelling: the option that replaces it */
 };
 
+/* --conf and --model as the commands that read fabsched.conf and the
+ * model take them (keys 'c' and 'm'). */
+#define FS_OPTS_CONF_MODEL \
+	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", \
+	  NULL, NULL }, \
+	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", \
+	  NULL, NULL }
+
 /* A parse of argv by one table (zeroed, then .prog and .tab set). */
 struct fs_optp {
 	const char *prog;		/* "fabsched topo", for messages */
