@@ -200,3 +200,21 @@ int fs_conf_part_locality(const struct fs_conf *conf, const char *part,
 	}
 	return 0;
 }
+
+bool fs_conf_part_off(const struct fs_conf *conf, const char *part)
+{
+	struct fs_locality loc;
+
+	return conf && !fs_conf_part_locality(conf, part, &loc) &&
+		loc.level == FS_LOCALITY_OFF;
+}
+
+bool fs_conf_all_off(const struct fs_conf *conf)
+{
+	if (!fs_conf_part_off(conf, NULL))
+		return false;
+	for (size_t i = 0; i < fs_conf_part_count(conf); i++)
+		if (!fs_conf_part_off(conf, fs_conf_part_name(conf, i)))
+			return false;
+	return true;
+}

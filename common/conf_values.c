@@ -141,7 +141,7 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 		}
 		break;
 	case FS_TYPE_LOCALITY:
-		rc = fs_parse_locality(k->name, s, &t.loc, msg, msgsz);
+		rc = fs_parse_locality_conf(k->name, s, &t.loc, msg, msgsz);
 		break;
 	case FS_TYPE_PERCENT:
 		rc = fs_parse_percent(k->name, s, &t.u, msg, msgsz);

@@ -415,7 +415,7 @@ int fs_parse_enum(const char *name, const char *s, const char *values,
 		     strchr(values ? values : "", '|') ? "one of " : "", form);
 }
 
-static const char *const _levels[] = { "rack", "pod", "any" };
+static const char *const _levels[] = { "rack", "pod", "any", "off" };
 
 const char *fs_locality_name(enum fs_locality_level level)
 {
@@ -424,9 +424,10 @@ const char *fs_locality_name(enum fs_locality_level level)
 	return _levels[level];
 }
 
-int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
-		      char *msg, size_t msgsz)
+static int _parse_locality(const char *name, const char *s, bool off,
+			   struct fs_locality *out, char *msg, size_t msgsz)
 {
+	const char *form = off ? FS_LOCALITY_CONF_FORM : FS_LOCALITY_FORM;
 	const char *at;
 	size_t ll;
 	struct fs_locality loc = { .level = FS_LOCALITY_ANY };
@@ -434,7 +435,7 @@ int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
 
 	if (!s || !*s)
 		return _fail(msg, msgsz, name, s, "empty value; expected %s",
-			     FS_LOCALITY_FORM);
+			     form);
 	at = strchr(s, '@');
 	ll = at ? (size_t)(at - s) : strlen(s);
 	for (i = 0; i < sizeof(_levels) / sizeof(_levels[0]); i++)
@@ -442,7 +443,14 @@ int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
 			break;
 	if (i == sizeof(_levels) / sizeof(_levels[0]))
 		return _fail(msg, msgsz, name, s, "expected %s",
-			     FS_LOCALITY_FORM);
+			     form);
+	if (i == FS_LOCALITY_OFF && !off)
+		return _fail(msg, msgsz, name, s,
+			     "off is an administrator's setting (fabsched.conf); expected %s",
+			     form);
+	if (i == FS_LOCALITY_OFF && at)
+		return _fail(msg, msgsz, name, s,
+			     "off takes no @<wait>; expected %s", form);
 	loc.level = (enum fs_locality_level)i;
 	if (at) {
 		char esc[FS_ESCAPE_SIZE];
@@ -450,17 +458,29 @@ int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
 		if (!at[1])
 			return _fail(msg, msgsz, name, s,
 				     "missing wait after '@'; expected %s",
-				     FS_LOCALITY_FORM);
+				     form);
 		if (fs_parse_duration(NULL, at + 1, &loc.wait, NULL, 0))
 			return _fail(msg, msgsz, name, s,
 				     "wait '%s' is not a duration; expected %s",
 				     fs_escape(esc, sizeof(esc), at + 1,
 					       strlen(at + 1)),
-				     FS_LOCALITY_FORM);
+				     form);
 		loc.wait_set = true;
 	}
 	*out = loc;
 	return 0;
+}
+
+int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
+		      char *msg, size_t msgsz)
+{
+	return _parse_locality(name, s, false, out, msg, msgsz);
+}
+
+int fs_parse_locality_conf(const char *name, const char *s,
+			   struct fs_locality *out, char *msg, size_t msgsz)
+{
+	return _parse_locality(name, s, true, out, msg, msgsz);
 }
 
 char *fs_format_duration(uint64_t secs, char *buf, size_t bufsz)

@@ -50,6 +50,9 @@
 #define FS_LOCALITY_FORM                                                       \
 	"rack, pod or any, optionally followed by @<wait> in Slurm time "     \
 	"format (e.g. rack@30:00)"
+#define FS_LOCALITY_CONF_FORM                                                  \
+	"off, or rack, pod or any optionally followed by @<wait> in Slurm "   \
+	"time format (e.g. rack@30:00)"
 
 /*
  * Durations in Slurm time format: "M", "M:S", "H:M:S", "D-H", "D-H:M",
@@ -105,6 +108,10 @@ enum fs_locality_level {
 	FS_LOCALITY_RACK = 0,
 	FS_LOCALITY_POD = 1,
 	FS_LOCALITY_ANY = 2,
+	/* fabsched does not place the partition's jobs: Slurm's own
+	 * topology/tree selection on the tree exported from the model
+	 * (fabsched.conf only, never a job's --fabric-locality) */
+	FS_LOCALITY_OFF = 3,
 };
 
 struct fs_locality {
@@ -121,7 +128,14 @@ struct fs_locality {
 int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
 		      char *msg, size_t msgsz);
 
-/* "rack", "pod", "any"; NULL for a value outside the enum. */
+/*
+ * fs_parse_locality_conf: the same, and "off" (fabsched.conf's
+ * DefaultLocality: stock placement, no @<wait>).
+ */
+int fs_parse_locality_conf(const char *name, const char *s,
+			   struct fs_locality *out, char *msg, size_t msgsz);
+
+/* "rack", "pod", "any", "off"; NULL for a value outside the enum. */
 const char *fs_locality_name(enum fs_locality_level level);
 
 /*

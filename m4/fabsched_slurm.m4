@@ -90,11 +90,17 @@ AC_DEFUN([FABSCHED_SLURM], [
     AS_IF([test -z "$SLURM_FULL_LIB"], [AC_MSG_ERROR([libslurmfull.so of the installed Slurm not found under $SLURM_PREFIX])])
     SLURM_SRC_CPPFLAGS="-DHAVE_CONFIG_H -I$with_slurm_source -I$with_slurm_source/src/common"
     SLURM_TOPOLOGY_COMMON_LA=
+    SLURM_TOPOLOGY_TREE_LO=
     AS_IF([test "x$SLURM_FLAVOUR" != x22.05], [
       dnl topology/fabric links Slurm's own node-choice code (topology/common)
+      dnl and topology/tree's (for Locality=off: stock placement)
       SLURM_TOPOLOGY_COMMON_LA=$with_slurm_source/src/plugins/topology/common/libtopology_common.la
-      AS_IF([test ! -r "$SLURM_TOPOLOGY_COMMON_LA"],
-        [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: Slurm $SLURM_FLAVOUR needs a built source tree ($SLURM_TOPOLOGY_COMMON_LA is missing); scripts/slurm-build.sh $SLURM_SOURCE_VERSION builds one])])])
+      _fs_tree=$with_slurm_source/src/plugins/topology/tree
+      SLURM_TOPOLOGY_TREE_LO="$_fs_tree/eval_nodes_tree.lo $_fs_tree/switch_record.lo"
+      for _fs_f in $SLURM_TOPOLOGY_COMMON_LA $SLURM_TOPOLOGY_TREE_LO; do
+        AS_IF([test ! -r "$_fs_f"],
+          [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source: Slurm $SLURM_FLAVOUR needs a built source tree ($_fs_f is missing); scripts/slurm-build.sh $SLURM_SOURCE_VERSION builds one])])
+      done])
     build_slurm_plugins=yes
   ], [
     AC_MSG_WARN([no --with-slurm-source: only the SPANK plugin and the libraries are built (scripts/slurm-source.sh prepares a tree)])
@@ -110,6 +116,7 @@ AC_DEFUN([FABSCHED_SLURM], [
   AC_SUBST([SLURM_LIBADD])
   AC_SUBST([SLURM_SOURCE_DIR])
   AC_SUBST([SLURM_TOPOLOGY_COMMON_LA])
+  AC_SUBST([SLURM_TOPOLOGY_TREE_LO])
   AC_SUBST([SLURM_PREFIX])
   AC_SUBST([SLURM_CPPFLAGS])
   AC_SUBST([SLURM_SRC_CPPFLAGS])

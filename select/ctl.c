@@ -361,6 +361,16 @@ bool fse_ctl_usable(const struct fse_ctl *c)
 	return c && c->topo;
 }
 
+bool fse_ctl_part_off(const struct fse_ctl *c, const char *part)
+{
+	return c && fs_conf_part_off(c->conf, part);
+}
+
+bool fse_ctl_all_off(const struct fse_ctl *c)
+{
+	return c && fs_conf_all_off(c->conf);
+}
+
 int fse_ctl_nnodes(const struct fse_ctl *c)
 {
 	return c ? c->nnodes : 0;
@@ -614,7 +624,8 @@ static void _policy(struct fse_ctl *c, const struct fse_job *j,
 
 	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityTarget", &ppm))
 		in.part_target = (double)ppm / 1e6;
-	if (fs_conf_part_locality(c->conf, j->part, &ploc))
+	if (fs_conf_part_locality(c->conf, j->part, &ploc) ||
+	    ploc.level == FS_LOCALITY_OFF)	/* not placed here (plugins) */
 		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
 					     .wait_set = true };
 	if (!fs_conf_part_get_uint(c->conf, j->part, "MaxRacks", &mr) &&

@@ -467,6 +467,10 @@ int fse_ctl_refresh(struct fse_ctl *c, time_t now);
 /* The model placement uses; NULL when none. */
 const struct fst_model *fse_ctl_model(const struct fse_ctl *c);
 bool fse_ctl_usable(const struct fse_ctl *c);
+/* Locality=off for partition @part (fs_conf_part_off), for all of them
+ * (fs_conf_all_off), in the configuration last loaded. */
+bool fse_ctl_part_off(const struct fse_ctl *c, const char *part);
+bool fse_ctl_all_off(const struct fse_ctl *c);
 int fse_ctl_nnodes(const struct fse_ctl *c);
 
 /* [nnodes] the job's tasks per node, now (idle false) and on the idle

@@ -180,13 +180,41 @@ static void _set_pending(job_record_t *job_ptr, const char *why)
 #endif
 }
 
+/* The partition of @job (the one being tried) has Locality=off. */
+static bool _part_off(const job_record_t *job)
+{
+	bool off;
+
+	slurm_mutex_lock(&fab.lock);
+	_ready();	/* the configuration, even without a usable model */
+	off = fse_ctl_part_off(fab.ctl, job->part_ptr ? job->part_ptr->name :
+			       NULL);
+	slurm_mutex_unlock(&fab.lock);
+	if (off)
+		debug2("%s: %pJ: partition %s has Locality=off: Slurm's own placement",
+		       fab.name, job, job->part_ptr ? job->part_ptr->name : "?");
+	return off;
+}
+
 bool fabric_applies(const job_record_t *job, bool switches_as_racks)
 {
 	return job && job->details &&
 		fse_job_applies(job->req_switch && job->req_switch != NO_VAL,
 				switches_as_racks,
 				job->details->req_node_bitmap &&
-				bit_set_count(job->details->req_node_bitmap));
+				bit_set_count(job->details->req_node_bitmap)) &&
+		!_part_off(job);
+}
+
+bool fabric_place_all_off(void)
+{
+	bool off;
+
+	slurm_mutex_lock(&fab.lock);
+	_ready();
+	off = fse_ctl_all_off(fab.ctl);
+	slurm_mutex_unlock(&fab.lock);
+	return off;
 }
 
 /* The flavour's node choice on the candidates of @in (NULL: all). */

@@ -80,8 +80,11 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
  */
 int fabric_place(const struct fabric_ask *ask);
 
-/* Locality applies to this job (not only pinned to nodes, etc.). */
+/* Locality applies to this job: not to one pinned to nodes, nor to one
+ * of a partition with Locality=off (its placement is stock Slurm's). */
 bool fabric_applies(const job_record_t *job, bool switches_as_racks);
+/* Every partition has Locality=off (fabsched.conf as last loaded). */
+bool fabric_place_all_off(void);
 
 /* Reload fabsched.conf and the fabric model at the next placement. */
 void fabric_place_reconfigure(void);

@@ -25,18 +25,21 @@ slurmplugin_LTLIBRARIES += plugins/topology/fabric/topology_fabric.la
 plugins_topology_fabric_topology_fabric_la_SOURCES = \
 	plugins/topology/fabric/topology_fabric_eval.c \
 	plugins/topology/fabric/switch_table.c plugins/topology/fabric/switch_table.h \
+	plugins/topology/fabric/stock_tree.c plugins/topology/fabric/stock_tree.h \
 	$(TOPOLOGY_FABRIC_MODEL_SOURCES) $(FABRIC_PLACE_SOURCES) $(PLUGIN_COMMON_SOURCES)
 plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \
 	-I$(top_srcdir)/topology -I$(top_srcdir)/select
 # Slurm's common node choice (common_topo_choose_nodes) comes from its own
-# topology/common convenience library in the built source tree.  That code
+# topology/common convenience library in the built source tree, and
+# topology/tree's (eval_nodes_tree, switch_record_validate: Locality=off)
+# from that plugin's objects there.  That code
 # calls slurmctld functions, which slurmd and the commands (they load this
 # plugin too) do not have: bind lazily, as Slurm's own topology plugins do.
 plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,lazy \
 	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_eval.map
 plugins_topology_fabric_topology_fabric_la_LIBADD = select/libfabsched_select.la \
 	topology/libfabsched_topology.la libfabsched_common.la \
-	$(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD)
+	$(SLURM_TOPOLOGY_TREE_LO) $(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD)
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
 	plugins/topology/fabric/topology_fabric_eval.map
 endif

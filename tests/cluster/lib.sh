@@ -303,6 +303,18 @@ cl_job_output() {	# cl_job_output JOBID: path of the job's stdout file
 	cl_job_field "$1" StdOut
 }
 
+# cl_poll SECONDS CMD...: run CMD every half second until it succeeds (0)
+# or SECONDS have passed (1).
+cl_poll() {
+	local t=$1 i
+	shift
+	for ((i = 0; i < t * 2; i++)); do
+		"$@" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 # cl_wait_job JOBID [TIMEOUT=120]: wait until the job has ended. Sets
 # CL_JOB_STATE and CL_JOB_EXIT, prints a TAP diagnostic. Returns 0 when it
 # COMPLETED, 1 when it ended otherwise, 2 on timeout, 3 when the job is unknown.

@@ -11,6 +11,10 @@
 #   fs_plugin_env DIR      export FABSCHED_CLUSTER_* so that `cluster up`
 #                          loads every fabsched plugin from DIR
 #   load_racks CONF        RACK_OF[node]=leaf from an exported topology.conf
+#   fs_restart_placement SELECT TOPOLOGY
+#                          slurm.conf's SelectType and TopologyPlugin set,
+#                          slurmctld and every slurmd of the running test
+#                          cluster restarted (what changing them requires)
 
 fs_stage_plugins() {
 	local dir=$1 so n=0
@@ -75,4 +79,21 @@ load_racks() {	# load_racks TOPOLOGY_CONF
 		# shellcheck disable=SC2034 # read by the scripts that source this file
 		for n in $(scontrol show hostnames "$nodes"); do RACK_OF[$n]=$sw; done
 	done < <(sed -n 's/^SwitchName=\([^ ]*\) Nodes=\([^ ]*\).*/\1 \2/p' "$1")
+}
+
+_fs_ctld_down() { ! scontrol ping 2>/dev/null | grep -q UP; }
+
+fs_restart_placement() {	# fs_restart_placement SELECT TOPOLOGY: 0 when all answer again
+	local conf=$FABSCHED_CLUSTER_DIR/etc/slurm.conf n nodes
+	nodes=$(sinfo -h -N -o %N 2>/dev/null | sort -u)
+	[ -n "$nodes" ] || return 1
+	sed -i -e "s|^SelectType=.*|SelectType=$1|" -e "s|^TopologyPlugin=.*|TopologyPlugin=$2|" "$conf"
+	scontrol shutdown slurmctld >/dev/null 2>&1
+	cl_poll 20 _fs_ctld_down
+	"$CL" ctld start >/dev/null 2>&1 || return 1
+	for n in $nodes; do
+		"$CL" node kill "$n" >/dev/null 2>&1
+		"$CL" node start "$n" >/dev/null 2>&1 || return 1
+	done
+	return 0
 }

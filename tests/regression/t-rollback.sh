@@ -45,31 +45,16 @@ policy rack > "$WORK/fabsched.conf"
 rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo leaf01 || echo leaf02; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | wc -l; }
 state() { cl_job_field "$1" JobState; }
-wait_state() {	# wait_state JOB STATE [SECONDS=30]
-	local i
-	for ((i = 0; i < ${3:-30} * 2; i++)); do [ "$(state "$1")" = "$2" ] && return 0; sleep 0.5; done
-	return 1
-}
+is_state() { [ "$(state "$1")" = "$2" ]; }
+wait_state() { cl_poll "${3:-30}" is_state "$1" "$2"; }	# JOB STATE [SECONDS=30]
 notes() { squeue -h -O jobid:10,system_comment:300 2>/dev/null | grep 'fabsched: Locality' | sed 's/ *$//'; }
 
-# switch PLACEMENT: slurm.conf's SelectType and TopologyPlugin for
-# 'stock' or 'fabsched', then slurmctld (cleanly: scontrol shutdown) and
-# every slurmd restarted; 0 when all of them answer again
+# switch stock|fabsched: restart with that placement
 switch() {
-	local conf=$FABSCHED_CLUSTER_DIR/etc/slurm.conf sel topo n
 	case $1 in
-	stock) sel=select/cons_tres topo=topology/tree ;;
-	fabsched) sel=$FAB_SELECT topo=$FAB_TOPO ;;
+	stock) fs_restart_placement select/cons_tres topology/tree ;;
+	fabsched) fs_restart_placement "$FAB_SELECT" "$FAB_TOPO" ;;
 	esac
-	sed -i -e "s|^SelectType=.*|SelectType=$sel|" -e "s|^TopologyPlugin=.*|TopologyPlugin=$topo|" "$conf"
-	scontrol shutdown slurmctld >/dev/null 2>&1
-	for _ in $(seq 1 40); do scontrol ping 2>/dev/null | grep -q UP || break; sleep 0.5; done
-	"$CL" ctld start >/dev/null 2>&1 || return 1
-	for n in n001 n002 n003 n004 n005 n006 n007 n008; do
-		"$CL" node kill "$n" >/dev/null 2>&1
-		"$CL" node start "$n" >/dev/null 2>&1 || return 1
-	done
-	return 0
 }
 val() { scontrol show config | sed -n "s/^$1 *= *//p"; }
 

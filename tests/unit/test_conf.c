@@ -188,7 +188,7 @@ static void test_schema(void **state)
 				       fs_conf_key_find("LogLevel")->values,
 				       &idx, NULL, 0), 0);
 	assert_int_equal(idx, FS_LOG_VERBOSE);
-	for (int l = FS_LOCALITY_RACK; l <= FS_LOCALITY_ANY; l++) {
+	for (int l = FS_LOCALITY_RACK; l <= FS_LOCALITY_OFF; l++) {
 		assert_int_equal(fs_parse_enum(NULL, fs_locality_name(l),
 					       fs_conf_key_find("Locality")->values,
 					       &idx, NULL, 0), 0);
@@ -518,8 +518,8 @@ static void test_error_kinds(void **state)
 	    "0 to 65535");
 	bad("DefaultLocality=rack@\n",
 	    "t.conf:1: DefaultLocality=rack@: missing wait after '@'; expected "
-	    "rack, pod or any, optionally followed by @<wait> in Slurm time "
-	    "format (e.g. rack@30:00)");
+	    "off, or rack, pod or any optionally followed by @<wait> in Slurm "
+	    "time format (e.g. rack@30:00)");
 	bad("StateDir=var/lib\n",
 	    "t.conf:1: StateDir=var/lib: not an absolute path; expected an "
 	    "absolute path (starting with '/')");
@@ -1069,6 +1069,42 @@ static void check_round_trip(struct fs_conf *c)
 	fs_conf_destroy(c4);
 }
 
+/* Locality=off: which partitions fabsched leaves to stock Slurm. */
+static void test_locality_off(void **state)
+{
+	struct fs_conf *c;
+
+	(void)state;
+	/* the built-in default places every partition */
+	c = ok("");
+	assert_false(fs_conf_part_off(c, NULL));
+	assert_false(fs_conf_all_off(c));
+	fs_conf_destroy(c);
+	/* adoption: nothing placed until a partition opts in */
+	c = ok("DefaultLocality=off\nPartitionName=quiet LocalityWait=5\n");
+	assert_true(fs_conf_part_off(c, NULL));
+	assert_true(fs_conf_part_off(c, "quiet"));
+	assert_true(fs_conf_part_off(c, "unnamed"));
+	assert_true(fs_conf_all_off(c));
+	fs_conf_destroy(c);
+	c = ok("DefaultLocality=off\nPartitionName=batch Locality=rack\n");
+	assert_true(fs_conf_part_off(c, "debug"));
+	assert_false(fs_conf_part_off(c, "batch"));
+	assert_false(fs_conf_all_off(c));
+	fs_conf_destroy(c);
+	/* the other way: one partition kept stock */
+	c = ok("DefaultLocality=rack\nPartitionName=legacy Locality=OFF\n");
+	assert_true(fs_conf_part_off(c, "legacy"));
+	assert_false(fs_conf_part_off(c, "batch"));
+	assert_false(fs_conf_all_off(c));
+	fs_conf_destroy(c);
+	c = ok("PartitionName=DEFAULT Locality=off\n");
+	assert_true(fs_conf_all_off(c));
+	fs_conf_destroy(c);
+	assert_false(fs_conf_part_off(NULL, "batch"));
+	assert_false(fs_conf_all_off(NULL));
+}
+
 static void test_dump(void **state)
 {
 	char path[4200], *d;
@@ -1276,6 +1312,7 @@ int main(void)
 		cmocka_unit_test(test_site_search),
 		cmocka_unit_test(test_getters),
 		cmocka_unit_test(test_errors_list),
+		cmocka_unit_test(test_locality_off),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_man_page),

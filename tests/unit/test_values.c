@@ -533,7 +533,34 @@ static void test_locality_format(void **state)
 	loc.wait_set = false;
 	assert_string_equal(fs_format_locality(&loc, buf, sizeof(buf)), "pod");
 	assert_string_equal(fs_locality_name(FS_LOCALITY_ANY), "any");
-	assert_null(fs_locality_name((enum fs_locality_level)3));
+	assert_string_equal(fs_locality_name(FS_LOCALITY_OFF), "off");
+	assert_null(fs_locality_name((enum fs_locality_level)4));
+}
+
+/* off: fabsched.conf's alone, never a job's, and without a wait */
+static void test_locality_off(void **state)
+{
+	struct fs_locality loc = { .level = FS_LOCALITY_POD };
+	char msg[FS_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_parse_locality("--fabric-locality", "off", &loc,
+					   msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "--fabric-locality=off: off is an administrator's setting (fabsched.conf); expected rack, pod or any, optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
+	assert_int_equal(loc.level, FS_LOCALITY_POD);
+	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "OFF", &loc,
+						msg, sizeof(msg)), 0);
+	assert_int_equal(loc.level, FS_LOCALITY_OFF);
+	assert_false(loc.wait_set);
+	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "off@10",
+						&loc, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "DefaultLocality=off@10: off takes no @<wait>; expected off, or rack, pod or any optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
+	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "rack@10",
+						&loc, msg, sizeof(msg)), 0);
+	assert_int_equal(loc.level, FS_LOCALITY_RACK);
+	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "of",
+						&loc, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "expected off, or rack"));
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -625,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_locality_valid),
 		cmocka_unit_test(test_locality_invalid),
 		cmocka_unit_test(test_locality_format),
+		cmocka_unit_test(test_locality_off),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_case),
 		cmocka_unit_test(test_err_limits),

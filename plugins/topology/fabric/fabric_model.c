@@ -27,7 +27,9 @@ typedef hostlist_t *fs_hostlist_t;
 typedef hostlist_t fs_hostlist_t;
 #endif
 
-struct fst_model *fabric_model_load(const char *plugin_type)
+/* The model of @conf; @all_off (may be NULL) told whether every partition
+ * has Locality=off. */
+static struct fst_model *_load(const char *plugin_type, bool *all_off)
 {
 	struct fs_conf *conf = fs_plugin_conf_load(plugin_type);
 	struct fst_model *m = NULL;
@@ -38,6 +40,8 @@ struct fst_model *fabric_model_load(const char *plugin_type)
 		error("%s: no usable fabsched.conf: no fabric topology", plugin_type);
 		return NULL;
 	}
+	if (all_off)
+		*all_off = fs_conf_all_off(conf);
 	path = fs_conf_get_str(conf, "FabricModel");
 	if (!path || !*path) {
 		error("%s: FabricModel is not set in %s: no fabric topology", plugin_type,
@@ -56,6 +60,11 @@ struct fst_model *fabric_model_load(const char *plugin_type)
 	}
 	fs_conf_destroy(conf);
 	return m;
+}
+
+struct fst_model *fabric_model_load(const char *plugin_type)
+{
+	return _load(plugin_type, NULL);
 }
 
 bool fabric_model_rank(const struct fst_model *m, const char *plugin_type)
@@ -183,9 +192,16 @@ void fabric_model_drop(void)
 
 bool fabric_model_rank_keep(const char *plugin_type)
 {
+	bool all_off = false;
+
 	fabric_model_drop();
-	kept = fabric_model_load(plugin_type);
+	kept = _load(plugin_type, &all_off);
 	have_kept = true;
+	if (all_off) {
+		info("%s: every partition has Locality=off: nodes keep the order of slurm.conf, as with topology/tree",
+		     plugin_type);
+		return false;
+	}
 	return fabric_model_rank(kept, plugin_type);
 }
 

@@ -44,6 +44,7 @@ static int table_count;
 static struct fst_slurm_tree *tree;	/* behind the table: node addresses */
 static int *node_leaf;		/* [node_record_count] leaf of each node, -1 */
 static uint32_t *leaf_rank;	/* [table_count] 1 + ordinal among leaves */
+static uint64_t generation;	/* bumped by each build */
 
 static void _free_switch(struct fab_switch *s)
 {
@@ -69,6 +70,7 @@ void fabric_table_free(void)
 {
 	pthread_mutex_lock(&lock);
 	_free_locked();
+	generation++;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -78,6 +80,7 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 
 	pthread_mutex_lock(&lock);
 	_free_locked();
+	generation++;
 	if (!m || !node_record_count ||
 	    !(tree = fabric_model_tree(m, plugin_type))) {
 		pthread_mutex_unlock(&lock);
@@ -199,6 +202,34 @@ int fabric_table_count(void)
 	n = table_count;
 	pthread_mutex_unlock(&lock);
 	return n;
+}
+
+int fabric_table_switch_confs(struct fabric_switch_conf **out, uint64_t *gen)
+{
+	int n;
+
+	pthread_mutex_lock(&lock);
+	n = table_count;
+	*gen = generation;
+	*out = n ? xcalloc(n, sizeof(**out)) : NULL;
+	for (int i = 0; i < n; i++) {
+		(*out)[i].name = xstrdup(table[i].name);
+		(*out)[i].nodes = xstrdup(table[i].nodes);
+		(*out)[i].switches = xstrdup(table[i].switches);
+		(*out)[i].link_speed = table[i].link_speed;
+	}
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+void fabric_switch_confs_free(struct fabric_switch_conf *sw, int n)
+{
+	for (int i = 0; sw && i < n; i++) {
+		xfree(sw[i].name);
+		xfree(sw[i].nodes);
+		xfree(sw[i].switches);
+	}
+	xfree(sw);
 }
 
 int fabric_table_node_addr(const char *node_name, char **paddr,

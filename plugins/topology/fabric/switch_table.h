@@ -33,6 +33,19 @@ bool fabric_table_path(int node_index, const char *prefix, char **out);
 /* 1 + the ordinal of node index @i's leaf switch; 0: on none. */
 uint32_t fabric_table_leaf_rank(int node_index);
 int fabric_table_count(void);
+
+/* One switch as topology.conf writes it (what Slurm's tree code reads). */
+struct fabric_switch_conf {
+	char *name;
+	char *nodes;		/* leaves: ranged node list, else NULL */
+	char *switches;		/* others: ranged child list, else NULL */
+	uint32_t link_speed;
+};
+/* Copies of the table's switches in *out (xmalloc'ed; free with
+ * fabric_switch_confs_free) and the table's generation (changed by each
+ * build) in *gen.  RET how many (0: no table). */
+int fabric_table_switch_confs(struct fabric_switch_conf **out, uint64_t *gen);
+void fabric_switch_confs_free(struct fabric_switch_conf *sw, int n);
 /* SLURM_TOPOLOGY_ADDR and pattern of a node (fabric_model_node_addr). */
 int fabric_table_node_addr(const char *node_name, char **paddr,
 			   char **ppattern);

@@ -57,6 +57,7 @@
 #include "fabric_model.h"
 #include "fabric_place.h"
 #include "fabsched_select.h"
+#include "stock_tree.h"
 #include "switch_table.h"
 
 const char plugin_name[] = "fabsched fabric topology plugin";
@@ -101,6 +102,7 @@ extern int init(void)
 
 extern int fini(void)
 {
+	fabric_stock_free();
 	fabric_table_free();
 	pthread_mutex_lock(&model_lock);
 	fabric_model_drop();
@@ -227,8 +229,10 @@ extern int topology_p_eval_nodes(topology_eval_t *te)
 	};
 	int rc;
 
-	if (!fabric_applies(te->job_ptr, true) || !te->avail_core)
-		return common_topo_choose_nodes(te);
+	/* not fabsched's to place (Locality=off, pinned): topology/tree's
+	 * choice, as stock Slurm makes it */
+	if (!te->avail_core || !fabric_applies(te->job_ptr, true))
+		return fabric_stock_eval(te, plugin_type);
 	c.max_nodes = te->max_nodes;
 	c.avail_cpus = te->avail_cpus;
 	ask.cand = bit_copy(te->node_map);
@@ -296,6 +300,8 @@ extern int topology_p_get(topology_data_t type, void *data CTX_ARG)
  */
 extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask CTX_ARG)
 {
+	if (fabric_place_all_off())
+		return 0;	/* topology/tree's answer */
 	return fabric_table_fragmentation(node_mask);
 }
 
@@ -392,10 +398,14 @@ extern void topology_p_get_topology_str(node_record_t *node_ptr,
 #endif
 
 #if SINCE_2605
-/* One-node jobs stay on the placement path (best fit among racks). */
+/* One-node jobs stay on the placement path (best fit among racks),
+ * unless every partition has Locality=off: then they take Slurm's own
+ * one-node path, as with topology/tree.  (The call names no job: with
+ * some partitions off and others not, a one-node job of an off partition
+ * gets topology/tree's node choice through eval_nodes.) */
 extern bool topology_p_allow_one_node(void *tctx)
 {
-	return false;
+	return fabric_place_all_off();
 }
 
 extern int topology_p_eval_node(topology_eval_t *te, int node_inx)
