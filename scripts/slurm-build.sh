@@ -75,11 +75,15 @@ done_paths() {
 	echo "$tree"
 }
 
-if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ]; then
+# slurmdbd with its MySQL/MariaDB storage is part of the build (the test
+# cluster's accounting): a cached build without it is configured again
+if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ] &&
+   [ -x "$prefix/sbin/slurmdbd" ] && [ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ]; then
 	echo "slurm-build: Slurm $release already built in $dir" >&2
 	done_paths
 	exit 0
 fi
+[ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ] || rm -f "$tree/.fabsched-configured"
 
 log() { echo "slurm-build: $*" >&2; }
 tarball=${own_tarball:-$tarballs/slurm-$release.tar.gz}
@@ -206,7 +210,8 @@ rm -f "$stamp"
 if [ ! -f "$tree/.fabsched-configured" ]; then
 	log "configuring $tree (prefix $prefix)"
 	(cd "$tree" && ./configure -q --prefix="$prefix" \
-		--with-pmix=/usr/lib/x86_64-linux-gnu/pmix2 --with-hwloc --with-munge >&2)
+		--with-pmix=/usr/lib/x86_64-linux-gnu/pmix2 --with-hwloc --with-munge \
+		--with-mysql_config=/usr/bin >&2)
 	touch "$tree/.fabsched-configured"
 fi
 log "building (make -j2)"

@@ -13,6 +13,7 @@ CLUSTER_TESTS = \
 	tests/regression/t-restart.sh \
 	tests/regression/t-rollback.sh \
 	tests/regression/t-off.sh \
+	tests/regression/t-accounting.sh \
 	tests/regression/t-starve.sh \
 	tests/regression/t-gres.sh \
 	tests/regression/t-hugepages.sh \
