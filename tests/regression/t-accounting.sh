@@ -38,7 +38,6 @@ export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
 cl_up --nodes $NODES --accounting --topology-conf "$WORK/topology.conf"
 tap_ok $? "12-node cluster up with MariaDB and slurmdbd: stock select/cons_tres + topology/tree" ||
 	tap_bail "the cluster did not come up"
-D=$FABSCHED_CLUSTER_DIR
 load_racks "$WORK/topology.conf"
 tap_ok "[ \"\$(scontrol show config | sed -n 's/^AccountingStorageType *= *//p')\" = accounting_storage/slurmdbd ] && sacctmgr -n -P show cluster format=cluster | grep -qx fabsched" \
 	"slurmctld stores jobs through slurmdbd; sacctmgr lists the cluster"

@@ -148,7 +148,8 @@ fi
 	tap_diag "$(cat "$WORK/export.err")"
 fs_restart_placement select/cons_tres topology/tree
 tap_ok $? "restarted with select/cons_tres + topology/tree and the topology.conf of fabsched topo export"
-cl_poll 30 sh -c '[ "$(sinfo -h -t idle -o %D)" = '$NODES' ]'
+all_idle() { [ "$(sinfo -h -t idle -o %D)" = "$NODES" ]; }
+cl_poll 30 all_idle
 t0=$SECONDS
 run_mix "$WORK/stock.txt"
 t_stock=$((SECONDS - t0))
