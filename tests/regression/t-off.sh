@@ -12,7 +12,12 @@
 # arrays; jobs are cancelled in between so that nodes free up in holes.
 # Each step waits for Slurm's decision (running, or pending with a reason)
 # before the next; a pending job is recorded and cancelled, so that the
-# next step starts from the same state in both runs.  Prints TAP.
+# next step starts from the same state in both runs.
+#   3. fabsched again, with a second partition (mpi, the same nodes) opted
+#      in with Locality=rack beside DefaultLocality=off: in the same
+#      situation (one free node per rack), a 2-node job of mpi waits for a
+#      rack, while one of batch is placed across racks as stock Slurm does.
+# Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
@@ -23,7 +28,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 6
+tap_plan 9
 
 FABRIC="leaves=3,hosts=4,spines=2"
 NODES=12
@@ -36,6 +41,8 @@ fs_stage_plugins "$WORK/plugins" || tap_bail "no plugin found under $FABSCHED_BU
 export FABSCHED_CLUSTER_PLUGIN_DIR=$WORK/plugins
 FAB_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
 export FABSCHED_CLUSTER_SELECT=$FAB_SELECT FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
+echo "PartitionName=mpi Nodes=ALL MaxTime=INFINITE State=UP" > "$WORK/extra.conf"
+export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
 # FABSCHED_OFF_LOCALITY=rack@INFINITE shows that the comparison sees
 # fabsched's own placement (checks 2, 5 and 6 fail then)
 printf 'FabricModel=%s\nDefaultLocality=%s\n' "$MODEL" "${FABSCHED_OFF_LOCALITY:-off}" > "$WORK/fabsched.conf"
@@ -170,4 +177,28 @@ tap_is "$(diff "$WORK/off.txt" "$WORK/stock.txt")" "" \
 tap_diag "$(head -c 4000 "$WORK/off.txt")"
 tap_ok "! grep -q 'fabsched' '$WORK/off.txt' && [ $tree_rc -eq 0 ]" \
 	"no job of the fabsched run carries a fabsched note; on 24.11 and later topology/fabric used topology/tree's code"
+
+# 3: one partition opted in
+printf 'FabricModel=%s\nDefaultLocality=off\nPartitionName=mpi Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$D/etc/fabsched.conf"
+fs_restart_placement "$FAB_SELECT" topology/fabric
+tap_ok $? "restarted with fabsched, partition mpi opted in (Locality=rack), batch left off"
+cl_poll 30 all_idle
+for _ in 1 2 3; do
+	id=$(cl_sbatch -t 30 -o /dev/null -N 3 --exclusive --wrap "sleep 900") && cl_poll 30 decided "$id"
+done
+# batch's first (a pending job of mpi would hold the shared nodes for itself)
+b=$(cl_sbatch -t 30 -o /dev/null -p batch -N 2 --exclusive --wrap "sleep 900")
+cl_poll 30 decided "$b"
+nb=$(cl_job_field "$b" NodeList) sb=$(cl_job_field "$b" JobState)
+scancel "$b"	# back to one free node per rack
+cl_poll 30 settled
+m=$(cl_sbatch -t 30 -o /dev/null -p mpi -N 2 --exclusive --wrap "sleep 900")
+has_note() { squeue -h -j "$1" -O system_comment:300 2>/dev/null | grep -q 'fabsched: Locality: waiting for one rack'; }
+cl_poll 30 has_note "$m"
+rb=$(for h in $(scontrol show hostnames "$nb"); do echo "${RACK_OF[$h]}"; done | sort -u | wc -l)
+tap_ok "[ '$(cl_job_field "$m" JobState)' = PENDING ] && has_note $m" \
+	"partition mpi (Locality=rack): its 2-node job waits for a rack ($(squeue -h -j "$m" -O system_comment:300 | sed 's/ *$//'))"
+tap_ok "[ '$sb' = RUNNING ] && [ $rb -eq 2 ]" \
+	"partition batch (off): its 2-node job runs across racks as stock Slurm places it ($nb)"
+scancel -u root 2>/dev/null
 tap_done
