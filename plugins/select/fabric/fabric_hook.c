@@ -125,6 +125,9 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 	};
 	int rc;
 
+	/* before fabric_applies, whose first call makes the engine (and
+	 * names it in the log) */
+	fabric_place_set_name(PLUGIN);
 	if (mode != SELECT_MODE_RUN_NOW || !fabric_applies(job_ptr, false) ||
 	    (preemptee_candidates && list_count(preemptee_candidates)))
 		return backend(job_ptr, bitmap, min_nodes, max_nodes,
@@ -136,7 +139,6 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 	if (!idle)
 		idle = dlsym(RTLD_DEFAULT, "idle_node_bitmap");
 	ask.idle = c.idle = idle;
-	fabric_place_set_name(PLUGIN);
 	rc = fabric_place(&ask);
 	return rc == SLURM_ERROR ? EINVAL : rc;	/* cons_tres says EINVAL */
 }
