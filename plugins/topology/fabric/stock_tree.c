@@ -12,7 +12,7 @@
  * nodes stock Slurm with TopologyPlugin=topology/tree and that
  * topology.conf would give it.
  *
- * switch_record_validate stops the daemon (fatal) on a switch without
+ * switch_record_validate stops the daemon on a switch without
  * children, an unknown child or node, or no node at all: the table is
  * checked for each of these first, and a table that fails is not handed
  * over (the jobs then get Slurm's common node choice, logged once).
@@ -76,8 +76,8 @@ static void _drop(void)
 	ready = false;
 }
 
-/* Would switch_record_validate accept @sw?  Every cause of its fatal()
- * is looked for; the first one found is logged. */
+/* Would switch_record_validate accept @sw?  Every input on which it would
+ * stop the daemon is looked for; the first one found is logged. */
 static bool _valid(const struct fabric_switch_conf *sw, int n,
 		   const char *plugin_type)
 {
