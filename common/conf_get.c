@@ -206,7 +206,15 @@ bool fs_conf_part_off(const struct fs_conf *conf, const char *part)
 	struct fs_locality loc;
 
 	return conf && !fs_conf_part_locality(conf, part, &loc) &&
-		loc.level == FS_LOCALITY_OFF;
+		loc.level >= FS_LOCALITY_OFF;
+}
+
+bool fs_conf_part_observe(const struct fs_conf *conf, const char *part)
+{
+	struct fs_locality loc;
+
+	return conf && !fs_conf_part_locality(conf, part, &loc) &&
+		loc.level == FS_LOCALITY_OBSERVE;
 }
 
 bool fs_conf_all_off(const struct fs_conf *conf)

@@ -260,7 +260,7 @@ const struct fs_conf_key fsc_keys[] = {
 		 "wait when given as @<wait>" },
 	/* partition keys */
 	{ .name = "Locality", .scope = FS_SCOPE_PARTITION,
-	  .type = FS_TYPE_ENUM, .values = "rack|pod|any|off",
+	  .type = FS_TYPE_ENUM, .values = "rack|pod|any|off|observe",
 	  .fallback = "DefaultLocality",
 	  .doc = "narrowest fabric domain a job of the partition must fit in" },
 	{ .name = "LocalityWait", .scope = FS_SCOPE_PARTITION,

@@ -210,14 +210,17 @@ int fs_conf_part_locality(const struct fs_conf *conf, const char *part,
 			  struct fs_locality *out);
 
 /*
- * Locality=off: fabsched leaves the partition's placement to Slurm's
- * topology/tree (fs_conf_part_off; NULL or "DEFAULT": the partitions that
- * fabsched.conf does not name).  fs_conf_all_off: every partition is off,
- * those named and the others (DefaultLocality=off): nothing is placed by
- * fabsched, which then changes nothing of stock Slurm's node choice
- * (node order included).  A NULL conf is neither.
+ * Locality=off or observe: fabsched leaves the partition's placement to
+ * Slurm's topology/tree (fs_conf_part_off; NULL or "DEFAULT": the
+ * partitions that fabsched.conf does not name); with observe it records
+ * what it would have done (fs_conf_part_observe).  fs_conf_all_off: every
+ * partition is off or observe, those named and the others
+ * (DefaultLocality=off): nothing is placed by fabsched, which then changes
+ * nothing of stock Slurm's node choice (node order included).  A NULL
+ * conf is neither.
  */
 bool fs_conf_part_off(const struct fs_conf *conf, const char *part);
+bool fs_conf_part_observe(const struct fs_conf *conf, const char *part);
 bool fs_conf_all_off(const struct fs_conf *conf);
 
 /*

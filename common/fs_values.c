@@ -415,7 +415,8 @@ int fs_parse_enum(const char *name, const char *s, const char *values,
 		     strchr(values ? values : "", '|') ? "one of " : "", form);
 }
 
-static const char *const _levels[] = { "rack", "pod", "any", "off" };
+static const char *const _levels[] = { "rack", "pod", "any", "off",
+				       "observe" };
 
 const char *fs_locality_name(enum fs_locality_level level)
 {
@@ -444,10 +445,10 @@ static int _parse_locality(const char *name, const char *s, bool off,
 	if (i == sizeof(_levels) / sizeof(_levels[0]))
 		return _fail(msg, msgsz, name, s, "expected %s",
 			     form);
-	if (i == FS_LOCALITY_OFF && !off)
+	if (i >= FS_LOCALITY_OFF && !off)
 		return _fail(msg, msgsz, name, s,
-			     "off is an administrator's setting (fabsched.conf); expected %s",
-			     form);
+			     "%s is an administrator's setting (fabsched.conf); expected %s",
+			     _levels[i], form);
 	if (i == FS_LOCALITY_OFF && at)
 		return _fail(msg, msgsz, name, s,
 			     "off takes no @<wait>; expected %s", form);

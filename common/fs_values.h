@@ -51,8 +51,8 @@
 	"rack, pod or any, optionally followed by @<wait> in Slurm time "     \
 	"format (e.g. rack@30:00)"
 #define FS_LOCALITY_CONF_FORM                                                  \
-	"off, or rack, pod or any optionally followed by @<wait> in Slurm "   \
-	"time format (e.g. rack@30:00)"
+	"off, or rack, pod, any or observe optionally followed by @<wait> "   \
+	"in Slurm time format (e.g. rack@30:00)"
 
 /*
  * Durations in Slurm time format: "M", "M:S", "H:M:S", "D-H", "D-H:M",
@@ -112,6 +112,10 @@ enum fs_locality_level {
 	 * topology/tree selection on the tree exported from the model
 	 * (fabsched.conf only, never a job's --fabric-locality) */
 	FS_LOCALITY_OFF = 3,
+	/* placed as with off, and fabsched records what Locality=rack
+	 * (with the partition's LocalityWait, LocalityTarget and MaxRacks)
+	 * would have done (fabsched.conf only) */
+	FS_LOCALITY_OBSERVE = 4,
 };
 
 struct fs_locality {
@@ -129,13 +133,14 @@ int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
 		      char *msg, size_t msgsz);
 
 /*
- * fs_parse_locality_conf: the same, and "off" (fabsched.conf's
- * DefaultLocality: stock placement, no @<wait>).
+ * fs_parse_locality_conf: the same, "off" (fabsched.conf's
+ * DefaultLocality: stock placement, no @<wait>) and "observe" (stock
+ * placement, observed as rack[@<wait>]).
  */
 int fs_parse_locality_conf(const char *name, const char *s,
 			   struct fs_locality *out, char *msg, size_t msgsz);
 
-/* "rack", "pod", "any", "off"; NULL for a value outside the enum. */
+/* "rack", "pod", "any", "off", "observe"; NULL for a value outside the enum. */
 const char *fs_locality_name(enum fs_locality_level level);
 
 /*

@@ -27,6 +27,10 @@
  *  6. the outcome counts toward the partition's share (ledger.c, saved to
  *     a state file), and whether the call ended the job's wait
  *     (_wait_over); timing figures are kept.
+ * For a partition with Locality=observe, Slurm's own choice places the
+ * job and fse_ctl_observe runs steps 1 to 3 and 5 without any node choice,
+ * recording what the job would have got (observe.c) in the observation
+ * log and counting it toward the partition's share.
  * The plugin flavours convert Slurm's records into a struct fse_job and
  * carry out the struct fse_outcome.  See fabsched_select.h.
  */
@@ -87,7 +91,17 @@ struct fse_ctl {
 		bool running, stop;
 		char *path, *buf;	/* the next write; NULL: none */
 		size_t len;
+		char *obs_path, *obs_buf;	/* observations to append */
+		size_t obs_len;
 	} sv;
+	/* Locality=observe: the observation log, the latest observation of
+	 * each job not yet known to have started, and the lines of those
+	 * that did, for the writer */
+	char *obs_file;
+	struct obs_pend { uint32_t job_id; char *line; } *obs_pend;
+	int nobs_pend;
+	char *obs_out;
+	size_t obs_out_len;
 	time_t commit_sec;
 	char take_back[FS_MSG_SIZE];
 	char note[FS_MSG_SIZE];
@@ -265,6 +279,11 @@ void fse_ctl_free(struct fse_ctl *c)
 	pthread_mutex_destroy(&c->sv.lock);
 	pthread_cond_destroy(&c->sv.cond);
 	fse_ledger_free(c->ledger);
+	for (int i = 0; i < c->nobs_pend; i++)
+		free(c->obs_pend[i].line);
+	free(c->obs_pend);
+	free(c->obs_out);
+	free(c->obs_file);
 	free(c->state_file);
 	free(c->name);
 	free(c);
@@ -366,6 +385,11 @@ bool fse_ctl_part_off(const struct fse_ctl *c, const char *part)
 	return c && fs_conf_part_off(c->conf, part);
 }
 
+bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part)
+{
+	return c && fs_conf_part_observe(c->conf, part);
+}
+
 bool fse_ctl_all_off(const struct fse_ctl *c)
 {
 	return c && fs_conf_all_off(c->conf);
@@ -435,6 +459,35 @@ static void _write_file(const struct fse_ctl *c, const char *path,
 	}
 }
 
+/* Append observation lines to @path (never through a link), moving a log
+ * past FSE_OBSERVE_MAX to "<path>.1" first, so that it stays bounded. */
+static void _append_file(const struct fse_ctl *c, const char *path,
+			 const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+		      O_CLOEXEC, 0644);
+	struct stat st;
+	char old[FS_MSG_SIZE];
+
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size + (off_t)len > FSE_OBSERVE_MAX) {
+		close(fd);
+		snprintf(old, sizeof(old), "%s.1", path);
+		if (rename(path, old))
+			_log(c, FSE_LOG_ERROR, "%s: %s: observation log not rotated",
+			     path, strerror(errno));
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+			  O_CLOEXEC, 0644);
+	}
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    write(fd, buf, len) != (ssize_t)len)
+		_log(c, FSE_LOG_ERROR, "%s: %s: %zu bytes of observations lost",
+		     path, fd < 0 || !S_ISREG(st.st_mode) ? strerror(errno) :
+		     "short write", len);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The ledger as the state file's text, in *@buf (the caller frees it).
  * RET 0, or -1 when there is nothing to keep or no memory. */
 static int _record(struct fse_ctl *c, char **buf, size_t *len)
@@ -462,8 +515,8 @@ static void *_saver(void *arg)
 
 	pthread_mutex_lock(&c->sv.lock);
 	for (;;) {
-		char *path, *buf;
-		size_t len;
+		char *path, *buf, *obs_path, *obs_buf;
+		size_t len, obs_len;
 
 		/* every 1/SAVES_PER_SEC s, or at once when told to stop: the
 		 * scheduler's call never wakes this thread (a thread woken
@@ -479,7 +532,7 @@ static void *_saver(void *arg)
 		       pthread_cond_timedwait(&c->sv.cond, &c->sv.lock,
 					      &until) != ETIMEDOUT)
 			;
-		if (!c->sv.buf) {
+		if (!c->sv.buf && !c->sv.obs_buf) {
 			if (c->sv.stop)
 				break;	/* nothing left to write */
 			continue;
@@ -487,11 +540,20 @@ static void *_saver(void *arg)
 		path = c->sv.path;
 		buf = c->sv.buf;
 		len = c->sv.len;
-		c->sv.path = c->sv.buf = NULL;
+		obs_path = c->sv.obs_path;
+		obs_buf = c->sv.obs_buf;
+		obs_len = c->sv.obs_len;
+		c->sv.path = c->sv.buf = c->sv.obs_path = c->sv.obs_buf = NULL;
+		c->sv.obs_len = 0;
 		pthread_mutex_unlock(&c->sv.lock);
-		_write_file(c, path, buf, len);
+		if (buf)
+			_write_file(c, path, buf, len);
+		if (obs_buf)
+			_append_file(c, obs_path, obs_buf, obs_len);
 		free(path);
 		free(buf);
+		free(obs_path);
+		free(obs_buf);
 		pthread_mutex_lock(&c->sv.lock);
 	}
 	pthread_mutex_unlock(&c->sv.lock);
@@ -513,9 +575,14 @@ static void _saver_stop(struct fse_ctl *c)
 	/* never started, or could not be: what it was handed */
 	if (c->sv.buf)
 		_write_file(c, c->sv.path, c->sv.buf, c->sv.len);
+	if (c->sv.obs_buf)
+		_append_file(c, c->sv.obs_path, c->sv.obs_buf, c->sv.obs_len);
 	free(c->sv.path);
 	free(c->sv.buf);
-	c->sv.path = c->sv.buf = NULL;
+	free(c->sv.obs_path);
+	free(c->sv.obs_buf);
+	c->sv.path = c->sv.buf = c->sv.obs_path = c->sv.obs_buf = NULL;
+	c->sv.obs_len = 0;
 	c->sv.running = c->sv.stop = false;
 }
 
@@ -579,6 +646,17 @@ int fse_ctl_state_file(struct fse_ctl *c, const char *path)
 	return 0;
 }
 
+int fse_ctl_observe_file(struct fse_ctl *c, const char *path)
+{
+	char *p = path ? strdup(path) : NULL;
+
+	if (path && !p)
+		return -1;
+	free(c->obs_file);
+	c->obs_file = p;
+	return 0;
+}
+
 int fse_ctl_state_dir(struct fse_ctl *c, const char *dir)
 {
 	char *path = NULL;
@@ -587,6 +665,11 @@ int fse_ctl_state_dir(struct fse_ctl *c, const char *dir)
 	if (dir && *dir && asprintf(&path, "%s/%s", dir, FSE_SHARE_FILE) < 0)
 		return -1;
 	rc = fse_ctl_state_file(c, path);
+	free(path);
+	path = NULL;
+	if (dir && *dir && asprintf(&path, "%s/%s", dir, FSE_OBSERVE_FILE) < 0)
+		return -1;
+	rc |= fse_ctl_observe_file(c, path);
 	free(path);
 	return rc;
 }
@@ -628,6 +711,8 @@ static void _policy(struct fse_ctl *c, const struct fse_job *j,
 	    ploc.level == FS_LOCALITY_OFF)	/* not placed here (plugins) */
 		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
 					     .wait_set = true };
+	else if (ploc.level == FS_LOCALITY_OBSERVE)	/* observed as rack */
+		ploc.level = FS_LOCALITY_RACK;
 	if (!fs_conf_part_get_uint(c->conf, j->part, "MaxRacks", &mr) &&
 	    mr <= UINT32_MAX)
 		in.part_max_racks = (uint32_t)mr;
@@ -856,16 +941,121 @@ static void _request(struct run *r)
 	memset(c->skip, 0, fse_topo_nracks(c->topo));
 }
 
+/* An observation line for the writer (appended to the log). */
+static void _obs_out(struct fse_ctl *c, const char *line)
+{
+	size_t n = strlen(line);
+	char *b;
+
+	if (!c->obs_file || !(b = realloc(c->obs_out, c->obs_out_len + n + 1)))
+		return;
+	memcpy(b + c->obs_out_len, line, n + 1);
+	c->obs_out = b;
+	c->obs_out_len += n;
+}
+
+/* Observations of jobs that started are logged, of jobs gone dropped. */
+static void _obs_commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
+{
+	int k = 0;
+
+	for (int i = 0; i < c->nobs_pend; i++) {
+		enum fse_job_state st = state(c->obs_pend[i].job_id, arg);
+
+		if (st == FSE_JOB_PENDING) {
+			c->obs_pend[k++] = c->obs_pend[i];
+			continue;
+		}
+		if (st == FSE_JOB_STARTED)
+			_obs_out(c, c->obs_pend[i].line);
+		free(c->obs_pend[i].line);
+	}
+	c->nobs_pend = k;
+}
+
+/* Keep the latest observation of a job until it is seen started. */
+static void _obs_pend(struct fse_ctl *c, uint32_t job_id, const char *line)
+{
+	char *copy = strdup(line);
+	int i;
+	struct obs_pend *p;
+
+	if (!copy)
+		return;
+	for (i = 0; i < c->nobs_pend && c->obs_pend[i].job_id != job_id; i++)
+		;
+	if (i < c->nobs_pend) {
+		free(c->obs_pend[i].line);
+		c->obs_pend[i].line = copy;
+		return;
+	}
+	if (c->nobs_pend == FSE_LEDGER_PEND_MAX) {	/* forget the oldest */
+		free(c->obs_pend[0].line);
+		memmove(c->obs_pend, c->obs_pend + 1,
+			(FSE_LEDGER_PEND_MAX - 1) * sizeof(*c->obs_pend));
+		c->nobs_pend--;
+	}
+	if (!(p = realloc(c->obs_pend, (c->nobs_pend + 1) * sizeof(*p)))) {
+		free(copy);
+		return;
+	}
+	c->obs_pend = p;
+	p[c->nobs_pend++] = (struct obs_pend){ job_id, copy };
+}
+
+/* The logged observations handed to the writer thread (without it,
+ * written here). */
+static void _obs_save_soon(struct fse_ctl *c)
+{
+	char *path, *b;
+
+	if (!c->obs_out_len || !(path = strdup(c->obs_file)))
+		return;
+	pthread_mutex_lock(&c->sv.lock);
+	if (c->sv.obs_buf &&
+	    (b = realloc(c->sv.obs_buf, c->sv.obs_len + c->obs_out_len + 1))) {
+		memcpy(b + c->sv.obs_len, c->obs_out, c->obs_out_len + 1);
+		c->sv.obs_buf = b;
+		c->sv.obs_len += c->obs_out_len;
+		free(c->obs_out);
+		free(path);
+	} else if (!c->sv.obs_buf) {
+		free(c->sv.obs_path);
+		c->sv.obs_path = path;
+		c->sv.obs_buf = c->obs_out;
+		c->sv.obs_len = c->obs_out_len;
+	} else {
+		free(c->obs_out);	/* no memory: these are lost */
+		free(path);
+	}
+	c->obs_out = NULL;
+	c->obs_out_len = 0;
+	if (!c->sv.running &&
+	    !pthread_create(&c->sv.thread, NULL, _saver, c))
+		c->sv.running = true;
+	if (!c->sv.running && c->sv.obs_buf) {
+		_append_file(c, c->sv.obs_path, c->sv.obs_buf, c->sv.obs_len);
+		free(c->sv.obs_path);
+		free(c->sv.obs_buf);
+		c->sv.obs_path = c->sv.obs_buf = NULL;
+		c->sv.obs_len = 0;
+	}
+	pthread_mutex_unlock(&c->sv.lock);
+}
+
 /* Pending decisions of jobs that now hold an allocation are counted, at
  * most once a second (placement calls come by the hundred per cycle). */
 static void _commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 {
 	time_t now = time(NULL);
 
-	if (!state || !fse_ledger_npend(c->ledger) || now == c->commit_sec)
+	if (!state || (!fse_ledger_npend(c->ledger) && !c->nobs_pend) ||
+	    now == c->commit_sec)
 		return;
 	c->commit_sec = now;
 	fse_ledger_commit(c->ledger, state, arg);
+	_obs_commit(c, state, arg);
+	_obs_save_soon(c);
 }
 
 static void _take_back(struct fse_ctl *c, uint32_t job_id)
@@ -922,6 +1112,9 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 		     s->calls, s->started, s->waits, s->relaxed,
 		     s->hook_us / s->calls, s->hook_us_max,
 		     s->backend_us / s->calls);
+	if (s->observed)
+		_log(c, level, "%" PRIu64 " observations (Locality=observe): fabsched time mean %.1f us",
+		     s->observed, s->observe_us / s->observed);
 	for (int k = 0; k < 2; k++)
 		if (s->calls_by[k])
 			_log(c, level, "%s: %" PRIu64 " placement decisions: fabsched %.1f us, backend %.1f us on average; fabsched %.3f s in all",
@@ -929,6 +1122,23 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 			     s->calls_by[k], s->hook_us_by[k] / s->calls_by[k],
 			     s->backend_us_by[k] / s->calls_by[k],
 			     s->hook_us_by[k] / 1e6);
+}
+
+/* The figures so far, at most once a minute (slurmctld may never call
+ * fse_ctl_finish: 22.05 does not unload its select plugin). */
+static void _stats_now_and_then(struct fse_ctl *c)
+{
+	time_t now;
+
+	if (c->log_most < FSE_LOG_INFO)
+		return;
+	now = time(NULL);
+	if (!c->stats_sec) {
+		c->stats_sec = now;
+	} else if (now - c->stats_sec >= STATS_EVERY) {
+		c->stats_sec = now;
+		_stats_log(c, FSE_LOG_INFO);
+	}
 }
 
 bool fse_job_applies(bool switches, bool switches_as_racks, bool pinned)
@@ -1017,23 +1227,167 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 	     j->label, o->started ? "started" : "not now", hook, r.backend_us,
 	     r.tries, c->st.hook_us / c->st.calls, c->st.calls,
 	     c->st.hook_us_max);
-	/* the figures so far, at most once a minute (slurmctld may never
-	 * call fse_ctl_finish: 22.05 does not unload its select plugin) */
-	if (c->log_most >= FSE_LOG_INFO) {
-		time_t now = time(NULL);
+	_stats_now_and_then(c);
+	return 0;
+}
 
-		if (!c->stats_sec)
-			c->stats_sec = now;
-		else if (now - c->stats_sec >= STATS_EVERY) {
-			c->stats_sec = now;
-			_stats_log(c, FSE_LOG_INFO);
+/* ------------------------------------------------------------ observe */
+
+/* The racks of the nodes with on[i] != 0 (or of @res when not NULL), as
+ * an observation's place: one rack, racks of one pod, or across pods. */
+static void _obs_place(struct fse_ctl *c, const uint8_t *on,
+		       const struct fse_result *res, struct fse_obs_place *p)
+{
+	int nr = fse_topo_nracks(c->topo), pod = -2;
+	size_t len = 0;
+
+	memset(p, 0, sizeof(*p));
+	memset(c->skip, 0, nr);
+	if (res)
+		for (int k = 0; k < res->nracks; k++)
+			c->skip[res->racks[k]] = 1;
+	else
+		for (int i = 0; i < c->nnodes; i++)
+			if (on[i])
+				c->skip[fse_topo_rack_of(c->topo, i)] = 1;
+	for (int rk = 0; rk < nr; rk++) {
+		const char *name;
+		int n;
+
+		if (!c->skip[rk])
+			continue;
+		c->skip[rk] = 0;
+		p->nracks++;
+		if (pod == -2)
+			pod = fse_topo_pod_of(c->topo, rk);
+		else if (pod != fse_topo_pod_of(c->topo, rk))
+			pod = -1;
+		name = rk < c->model->nracks ? c->model->racks[rk].name : "none";
+		n = snprintf(p->racks + len, sizeof(p->racks) - len, "%s%s",
+			     len ? "," : "", name);
+		if (n < 0 || len + n >= sizeof(p->racks) - 4) {
+			snprintf(p->racks + len, sizeof(p->racks) - len, "%s...",
+				 len ? "," : "");
+			len = sizeof(p->racks);	/* full: count only */
+		} else {
+			len += n;
 		}
 	}
+	p->kind = p->nracks == 1 ? FSE_OBS_RACK : pod >= 0 ? FSE_OBS_POD :
+		FSE_OBS_ANY;
+	if (!p->nracks)
+		snprintf(p->racks, sizeof(p->racks), "-");
+}
+
+/* What fse_ctl_place would have done for r->j with its candidates, free
+ * resources and wait: its place, or that it would have waited (no node
+ * choice is made: the fabric's count of free nodes and tasks decides). */
+static void _obs_would(struct run *r, struct fse_obs *ob)
+{
+	struct fse_ctl *c = r->c;
+	const struct fse_job *j = r->j;
+
+	for (int i = 0; i < c->nnodes; i++)
+		c->avail[i] = j->cand[i] && c->tasks_now[i] &&
+			(!j->idle || j->idle[i]);
+	fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
+	if (r->res.status == FSE_NOT_NOW && j->idle && j->may_share) {
+		for (int i = 0; i < c->nnodes; i++)
+			c->avail[i] = j->cand[i] && c->tasks_now[i];
+		fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
+	}
+	if (r->res.status == FSE_OK) {
+		_obs_place(c, NULL, &r->res, &ob->would);
+		snprintf(ob->why, sizeof(ob->why), "%s%s", r->res.reason,
+			 !r->res.relaxed ? "" : r->by_target ?
+			 " (relaxed: LocalityTarget)" : " (relaxed: waited its LocalityWait)");
+		return;
+	}
+	switch (fse_decide_unplaced(&r->rq, &r->res, 0)) {
+	case FSE_ACT_WAIT:
+		ob->would.kind = FSE_OBS_WAIT;
+		snprintf(ob->would.racks, sizeof(ob->would.racks), "-");
+		snprintf(ob->why, sizeof(ob->why), "Locality: %s, %s, waited %s",
+			 r->res.reason, r->loc, r->waited);
+		return;
+	case FSE_ACT_ANY:	/* any placement: as Slurm's */
+		ob->would = ob->got;
+		snprintf(ob->why, sizeof(ob->why), "%s: any placement", r->res.reason);
+		return;
+	case FSE_ACT_BACKEND:
+	case FSE_ACT_RESOURCES:
+		break;
+	}
+	ob->would.kind = FSE_OBS_STOCK;
+	snprintf(ob->would.racks, sizeof(ob->would.racks), "-");
+	snprintf(ob->why, sizeof(ob->why), "%s: left to Slurm's choice", r->res.reason);
+}
+
+int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
+		    const uint8_t *got, fse_job_state_f state, void *state_arg)
+{
+	struct run r = { .c = c, .j = j };
+	struct fse_obs ob = { 0 };
+	struct fs_locality loc;
+	char line[1536];
+	double t0 = _now_us();
+	bool in_domain;
+
+	if (!fse_ctl_usable(c) || !j || !j->cand || !got ||
+	    !fs_conf_part_observe(c->conf, j->part))
+		return -1;
+	_policy(c, j, &r.pol);
+	loc = (struct fs_locality){ .level = (enum fs_locality_level)r.pol.level,
+				    .wait_set = true, .wait = r.pol.wait };
+	fs_format_locality(&loc, r.loc, sizeof(r.loc));
+	fs_format_duration(j->waited, r.waited, sizeof(r.waited));
+	if (!j->final)
+		_commit(c, state, state_arg);
+	_request(&r);
+	r.part = _share_of(c, j->part);
+	ob.fits = fse_request_fits_domain(c->topo, c->work, &r.rq);
+	r.rq.relaxed = fse_decide_relaxed(&r.pol, j->waited,
+					  fse_ledger_share(c->ledger, r.part),
+					  r.pol.target > 0 && ob.fits,
+					  &r.by_target);
+	ob.time = time(NULL);
+	ob.job_id = j->job_id;
+	snprintf(ob.part, sizeof(ob.part), "%s", j->part ? j->part : "");
+	ob.level = r.rq.level;
+	ob.waited = j->waited;
+	for (int i = 0; i < c->nnodes; i++)
+		ob.nodes += got[i] != 0;
+	_obs_place(c, got, NULL, &ob.got);
+	_obs_would(&r, &ob);
+	fse_obs_format(&ob, line, sizeof(line));
+	/* the share it would have kept: a job that would have waited for
+	 * its domain is counted as getting it */
+	in_domain = fse_obs_in_domain(&ob.would, ob.level) ||
+		ob.would.kind == FSE_OBS_WAIT;
+	if (j->final) {
+		if (r.part >= 0 && ob.fits)
+			fse_ledger_count(c->ledger, r.part, in_domain);
+		_obs_out(c, line);
+		_obs_save_soon(c);
+	} else {
+		if (r.part >= 0)
+			fse_ledger_pend(c->ledger, j->job_id, r.part, ob.fits,
+					in_domain, NULL);
+		_obs_pend(c, j->job_id, line);
+	}
+	_state_save_soon(c);
+	c->st.observed++;
+	c->st.observe_us += _now_us() - t0 + (j->prep_us > 0 ? j->prep_us : 0);
+	_log(c, FSE_LOG_DEBUG, "%s: observed: got %s:%u, would %s:%u (%s)",
+	     j->label, fse_obs_kind_name(ob.got.kind), ob.got.nracks,
+	     fse_obs_kind_name(ob.would.kind), ob.would.nracks, ob.why);
+	_stats_now_and_then(c);
 	return 0;
 }
 
 void fse_ctl_finish(struct fse_ctl *c)
 {
+	_obs_save_soon(c);
 	_saver_stop(c);	/* what it holds is written */
 	if (fse_ledger_dirty(c->ledger))
 		_state_save(c);

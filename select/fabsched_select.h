@@ -421,6 +421,68 @@ int fse_ledger_write(struct fse_ledger *l, FILE *f);
 int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
 		    char *err, size_t errlen);
 
+/* ------------------------------------------------------------ observation */
+
+/*
+ * Locality=observe: Slurm places the partition's jobs as with off, and
+ * for each job that starts fabsched records what it would have done
+ * beside what the job got.  One line per job in the observation log
+ * (FSE_OBSERVE_FILE in StateSaveLocation, the older half in ".1"):
+ *
+ *   time=<s> job=<id> part=<partition|-> level=<rack|pod|any> nodes=<n>
+ *   fits=<0|1> got=<place> would=<place> waited=<s> why=<text>
+ *
+ * on one line, where <place> is <kind>:<racks used>:<rack,rack,...|->,
+ * kind rack (one rack), pod (racks of one pod), any (across pods), or for
+ * `would` also wait (it would have kept the job waiting for its
+ * locality: why says for what) and stock (it would have left the job to
+ * Slurm's choice: why says why).  level is the locality the job would
+ * have had (rack, or its --fabric-locality); fits: the job fits one
+ * domain of that level on the idle machine (the jobs a locality share
+ * counts).  why runs to the end of the line.  A rack list longer than
+ * the record keeps ends in ",...".
+ */
+#define FSE_OBSERVE_FILE "fabsched_observe"
+#define FSE_OBSERVE_MAX (16 << 20)	/* bytes before the log is rotated */
+
+enum fse_obs_kind {
+	FSE_OBS_RACK = FSE_RACK,
+	FSE_OBS_POD = FSE_POD,
+	FSE_OBS_ANY = FSE_ANY,
+	FSE_OBS_WAIT,
+	FSE_OBS_STOCK,
+};
+
+struct fse_obs_place {
+	enum fse_obs_kind kind;
+	uint32_t nracks;
+	char racks[256];	/* "r1,r2", "-" when none */
+};
+
+struct fse_obs {
+	int64_t time;
+	uint32_t job_id;
+	char part[64];		/* "-": none */
+	enum fse_level level;
+	uint32_t nodes;
+	bool fits;
+	struct fse_obs_place got, would;
+	uint64_t waited;
+	char why[384];
+};
+
+const char *fse_obs_kind_name(enum fse_obs_kind k);	/* NULL: unknown */
+/* The record's line with its newline; RET its length (truncated to @size
+ * like snprintf). */
+size_t fse_obs_format(const struct fse_obs *o, char *buf, size_t size);
+/* One line (without or with its newline).  RET 0; -1 with "<what> ...;
+ * expected ..." in @err when it is not a record of the form above (a
+ * field missing or out of its range, a byte that is not printable). */
+int fse_obs_parse(const char *line, struct fse_obs *o, char *err,
+		  size_t errlen);
+/* Whether a place keeps the job in one domain of its level. */
+bool fse_obs_in_domain(const struct fse_obs_place *p, enum fse_level level);
+
 /* ------------------------------------------------------------ controller */
 
 /*
@@ -557,9 +619,29 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try,
 		  void *arg, fse_job_state_f state, void *state_arg,
 		  struct fse_outcome *o);
 
+/*
+ * Locality=observe (fs_conf_part_observe) for the job's partition: after
+ * Slurm's own node choice placed it on @got ([nnodes] != 0), record what
+ * fse_ctl_place would have done with the same candidates (j->cand) and
+ * free resources (fse_ctl_tasks), without calling any node choice: the
+ * domain, or that the job would have waited.  A final decision is
+ * recorded at once, another once @state says the job started.  RET 0; -1
+ * when the ctl is not usable or the partition is not observed.
+ */
+int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
+		    const uint8_t *got, fse_job_state_f state,
+		    void *state_arg);
+bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part);
+/* Where the observation log goes (fse_ctl_state_dir sets it beside the
+ * state file); NULL: nowhere.  RET -1 out of memory. */
+int fse_ctl_observe_file(struct fse_ctl *c, const char *path);
+
 struct fse_ctl_stats {
 	uint64_t calls, started, waits, relaxed;
 	double hook_us, hook_us_max, backend_us;
+	/* Locality=observe: observations and their time */
+	uint64_t observed;
+	double observe_us;
 	/* the same, split by the scheduler's kind of call: [0] a start now
 	 * (the main scheduler), [1] a plan (backfill) */
 	uint64_t calls_by[2];

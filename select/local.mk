@@ -12,6 +12,7 @@ select_libfabsched_select_la_SOURCES = \
 	select/place.c \
 	select/ledger.c \
 	select/notes.c \
+	select/observe.c \
 	select/shape.c \
 	select/share.c
 select_libfabsched_select_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \

@@ -39,6 +39,7 @@ static struct {
 				   logged once, not at every placement) */
 	struct fse_ctl *ctl;
 	uint8_t *cand, *idle;	/* [nbuf] a job's candidates, idle nodes */
+	uint8_t *got;		/* [nbuf] Slurm's choice (Locality=observe) */
 	int nbuf;
 	fabric_model_f on_model;	/* told of each model swapped in */
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
@@ -180,7 +181,8 @@ static void _set_pending(job_record_t *job_ptr, const char *why)
 #endif
 }
 
-/* The partition of @job (the one being tried) has Locality=off. */
+/* The partition of @job (the one being tried) has Locality=off or
+ * observe. */
 static bool _part_off(const job_record_t *job)
 {
 	bool off;
@@ -191,7 +193,7 @@ static bool _part_off(const job_record_t *job)
 			       NULL);
 	slurm_mutex_unlock(&fab.lock);
 	if (off)
-		debug2("%s: %pJ: partition %s has Locality=off: Slurm's own placement",
+		debug2("%s: %pJ: partition %s has Locality=off or observe: Slurm's own placement",
 		       fab.name, job, job->part_ptr ? job->part_ptr->name : "?");
 	return off;
 }
@@ -249,31 +251,28 @@ static uint8_t *_bytes(bitstr_t *b, uint8_t *v)
 	return v;
 }
 
-int fabric_place(const struct fabric_ask *ask)
+/*
+ * The job as the engine sees it (caller holds fab.lock, the engine is
+ * ready): its shape, tasks per node (fse_ctl_tasks), candidates and idle
+ * nodes as bytes in fab's buffers.  @label is the caller's to free.
+ */
+static void _job_of(const struct fabric_ask *ask, struct fse_job *j,
+		    char **label)
 {
 	job_record_t *job_ptr = ask->job;
-	struct try_arg t = { .ask = ask, .rc = SLURM_ERROR };
-	struct fse_job j = { 0 };
-	struct fse_outcome o;
 	struct fse_shape shape;
 	time_t now = time(NULL), since;
 	struct timespec t0, t1;
 	uint8_t *idle = NULL;
-	char *label;
 
-	slurm_mutex_lock(&fab.lock);
-	if (!_ready() || bit_size(ask->cand) != node_record_count) {
-		slurm_mutex_unlock(&fab.lock);
-		_try(NULL, &t);
-		return t.rc;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	label = xstrdup_printf("%pJ", job_ptr);
+	*label = xstrdup_printf("%pJ", job_ptr);
 	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false),
 			 fse_ctl_tasks(fab.ctl, true));
 	if (fab.nbuf != node_record_count) {
 		xrecalloc(fab.cand, node_record_count + 1, 1);
 		xrecalloc(fab.idle, node_record_count + 1, 1);
+		xrecalloc(fab.got, node_record_count + 1, 1);
 		fab.nbuf = node_record_count;
 	}
 	_bytes(ask->cand, fab.cand);
@@ -281,8 +280,8 @@ int fabric_place(const struct fabric_ask *ask)
 		idle = _bytes(*ask->idle, fab.idle);
 	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
 		job_ptr->details->submit_time;
-	j = (struct fse_job){
-		.job_id = job_ptr->job_id, .label = label,
+	*j = (struct fse_job){
+		.job_id = job_ptr->job_id, .label = *label,
 		.part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL,
 		.env = (const char *const *)job_ptr->spank_job_env,
 		.nenv = job_ptr->spank_job_env_size,
@@ -296,14 +295,31 @@ int fabric_place(const struct fabric_ask *ask)
 		.cand = fab.cand, .idle = idle,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	j.prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 +
+	j->prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 +
 		(t1.tv_nsec - t0.tv_nsec) / 1e3;
 	if (ask->switches_as_racks && job_ptr->req_switch &&
 	    job_ptr->req_switch != NO_VAL) {
-		j.switches = true;
-		j.switches_racks = job_ptr->req_switch;
-		j.switches_wait = job_ptr->wait4switch;
+		j->switches = true;
+		j->switches_racks = job_ptr->req_switch;
+		j->switches_wait = job_ptr->wait4switch;
 	}
+}
+
+int fabric_place(const struct fabric_ask *ask)
+{
+	job_record_t *job_ptr = ask->job;
+	struct try_arg t = { .ask = ask, .rc = SLURM_ERROR };
+	struct fse_job j;
+	struct fse_outcome o;
+	char *label;
+
+	slurm_mutex_lock(&fab.lock);
+	if (!_ready() || bit_size(ask->cand) != node_record_count) {
+		slurm_mutex_unlock(&fab.lock);
+		_try(NULL, &t);
+		return t.rc;
+	}
+	_job_of(ask, &j, &label);
 	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
 	/* an earlier call's note taken back: that placement was no start */
 	if (fse_note_drop_last(job_ptr->system_comment, o.take_back))
@@ -320,6 +336,48 @@ int fabric_place(const struct fabric_ask *ask)
 	if (o.started)
 		return SLURM_SUCCESS;
 	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
+}
+
+bool fabric_observes(const job_record_t *job, bool switches_as_racks)
+{
+	bool obs;
+
+	if (!job || !job->details ||
+	    !fse_job_applies(job->req_switch && job->req_switch != NO_VAL,
+			     switches_as_racks,
+			     job->details->req_node_bitmap &&
+			     bit_set_count(job->details->req_node_bitmap)))
+		return false;
+	slurm_mutex_lock(&fab.lock);
+	_ready();
+	obs = fse_ctl_part_observe(fab.ctl, job->part_ptr ?
+				   job->part_ptr->name : NULL);
+	slurm_mutex_unlock(&fab.lock);
+	return obs;
+}
+
+int fabric_observe(const struct fabric_ask *ask, bitstr_t *got)
+{
+	struct try_arg t = { .ask = ask, .rc = SLURM_ERROR };
+	struct fse_job j;
+	char *label;
+
+	slurm_mutex_lock(&fab.lock);
+	if (!_ready() || bit_size(ask->cand) != node_record_count ||
+	    bit_size(got) != node_record_count) {
+		slurm_mutex_unlock(&fab.lock);
+		_try(NULL, &t);
+		return t.rc;
+	}
+	/* what the engine needs, read before Slurm's choice changes it */
+	_job_of(ask, &j, &label);
+	_try(NULL, &t);
+	if (t.rc == SLURM_SUCCESS)
+		fse_ctl_observe(fab.ctl, &j, _bytes(got, fab.got), _job_state,
+				NULL);
+	slurm_mutex_unlock(&fab.lock);
+	xfree(label);
+	return t.rc;
 }
 
 void fabric_place_refresh(void)
@@ -345,6 +403,7 @@ void fabric_place_fini(void)
 	fab.ctl = NULL;
 	xfree(fab.cand);
 	xfree(fab.idle);
+	xfree(fab.got);
 	fab.nbuf = 0;
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);

@@ -81,9 +81,20 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
 int fabric_place(const struct fabric_ask *ask);
 
 /* Locality applies to this job: not to one pinned to nodes, nor to one
- * of a partition with Locality=off (its placement is stock Slurm's). */
+ * of a partition with Locality=off or observe (its placement is stock
+ * Slurm's). */
 bool fabric_applies(const job_record_t *job, bool switches_as_racks);
-/* Every partition has Locality=off (fabsched.conf as last loaded). */
+/*
+ * Locality=observe for the job's partition (and a job locality could
+ * apply to): fabric_observe runs ask->try once on every candidate (the
+ * flavour's stock choice, which leaves its result in @got) and, when it
+ * placed the job, records what fabsched would have done (fse_ctl_observe).
+ * RET ask->try's.
+ */
+bool fabric_observes(const job_record_t *job, bool switches_as_racks);
+int fabric_observe(const struct fabric_ask *ask, bitstr_t *got);
+/* Every partition has Locality=off or observe (fabsched.conf as last
+ * loaded). */
 bool fabric_place_all_off(void);
 
 /* Reload fabsched.conf and the fabric model at the next placement. */

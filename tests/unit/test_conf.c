@@ -188,7 +188,7 @@ static void test_schema(void **state)
 				       fs_conf_key_find("LogLevel")->values,
 				       &idx, NULL, 0), 0);
 	assert_int_equal(idx, FS_LOG_VERBOSE);
-	for (int l = FS_LOCALITY_RACK; l <= FS_LOCALITY_OFF; l++) {
+	for (int l = FS_LOCALITY_RACK; l <= FS_LOCALITY_OBSERVE; l++) {
 		assert_int_equal(fs_parse_enum(NULL, fs_locality_name(l),
 					       fs_conf_key_find("Locality")->values,
 					       &idx, NULL, 0), 0);
@@ -518,7 +518,7 @@ static void test_error_kinds(void **state)
 	    "0 to 65535");
 	bad("DefaultLocality=rack@\n",
 	    "t.conf:1: DefaultLocality=rack@: missing wait after '@'; expected "
-	    "off, or rack, pod or any optionally followed by @<wait> in Slurm "
+	    "off, or rack, pod, any or observe optionally followed by @<wait> in Slurm "
 	    "time format (e.g. rack@30:00)");
 	bad("StateDir=var/lib\n",
 	    "t.conf:1: StateDir=var/lib: not an absolute path; expected an "
@@ -1101,6 +1101,17 @@ static void test_locality_off(void **state)
 	c = ok("PartitionName=DEFAULT Locality=off\n");
 	assert_true(fs_conf_all_off(c));
 	fs_conf_destroy(c);
+	/* observe is placed stock as well, and observed */
+	c = ok("DefaultLocality=off\nPartitionName=mpi Locality=observe\n");
+	assert_true(fs_conf_part_off(c, "mpi"));
+	assert_true(fs_conf_part_observe(c, "mpi"));
+	assert_false(fs_conf_part_observe(c, "batch"));
+	assert_true(fs_conf_all_off(c));
+	fs_conf_destroy(c);
+	c = ok("DefaultLocality=observe@10:00\n");
+	assert_true(fs_conf_part_observe(c, "any"));
+	fs_conf_destroy(c);
+	assert_false(fs_conf_part_observe(NULL, "mpi"));
 	assert_false(fs_conf_part_off(NULL, "batch"));
 	assert_false(fs_conf_all_off(NULL));
 }

@@ -9,7 +9,10 @@
  * pending decisions of non-final calls (note taken back, counted once the
  * job started), when a success ends the job's wait (a start, not Slurm's
  * could-it-ever-run question nor backfill's plan), the notes edited in the
- * job's comment, and the ledger kept in its state file.
+ * job's comment, and the ledger kept in its state file; Locality=observe:
+ * no node choice made, what would have happened recorded beside what the
+ * job got, once it started, in the observation log, and the record's
+ * text read back (or refused when malformed).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -628,6 +631,159 @@ static void test_refresh(void **state)
 	setup(NULL);	/* the model of the other tests back */
 }
 
+
+/* ------------------------------------------------------------ observe */
+
+static char obs_path[300];
+
+static void _obs_slurp(char *buf, size_t size)
+{
+	FILE *f = fopen(obs_path, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+static enum fse_job_state obs_state = FSE_JOB_PENDING;
+
+static enum fse_job_state _obs_state(uint32_t id, void *arg)
+{
+	(void)arg;
+	return id == 7 ? obs_state : FSE_JOB_GONE;
+}
+
+static void test_observe(void **state)
+{
+	/* Slurm put a 2-node job on n003 and n004 (two racks); leaf02 has
+	 * three free nodes: fabsched would have used one rack */
+	static const uint8_t cand[NN] = { 0, 0, 1, 1, 1, 1 };
+	static const uint8_t got[NN] = { 0, 0, 1, 1, 0, 0 };
+	/* one free node per rack: fabsched would have waited */
+	static const uint8_t cand2[NN] = { 1, 0, 0, 1, 0, 0 };
+	static const uint8_t got2[NN] = { 1, 0, 0, 1, 0, 0 };
+	struct fse_ctl *c;
+	struct fse_job j = _job(5, 2, cand);
+	struct fse_obs ob;
+	char buf[8192], *l2, err[256];
+
+	(void)state;
+	snprintf(obs_path, sizeof(obs_path), "%s.observe", state_path);
+	unlink(obs_path);
+	c = _ctl("PartitionName=batch Locality=observe LocalityWait=10\n"
+		 "PartitionName=other Locality=off\n");
+	assert_int_equal(fse_ctl_observe_file(c, obs_path), 0);
+	assert_true(fse_ctl_part_observe(c, "batch"));
+	assert_false(fse_ctl_part_observe(c, "other"));
+	assert_true(fse_ctl_part_off(c, "batch"));	/* placed stock */
+	assert_false(fse_ctl_all_off(c));	/* DefaultLocality any */
+	/* not observed: another partition, or no choice made */
+	j.part = "other";
+	assert_int_equal(fse_ctl_observe(c, &j, got, NULL, NULL), -1);
+	j.part = "batch";
+	assert_int_equal(fse_ctl_observe(c, &j, NULL, NULL, NULL), -1);
+	assert_int_equal(fse_ctl_observe(c, &j, got, NULL, NULL), 0);
+	j = _job(6, 2, cand2);
+	assert_int_equal(fse_ctl_observe(c, &j, got2, NULL, NULL), 0);
+	/* not final: kept until the job is seen started */
+	j = _job(7, 2, cand);
+	j.final = false;
+	assert_int_equal(fse_ctl_observe(c, &j, got, _obs_state, NULL), 0);
+	fse_ctl_finish(c);	/* the writer thread has written the log */
+	_obs_slurp(buf, sizeof(buf));
+	assert_null(strstr(buf, "job=7 "));
+	assert_non_null(l2 = strchr(buf, '\n'));
+	*l2++ = '\0';
+	assert_int_equal(fse_obs_parse(buf, &ob, err, sizeof(err)), 0);
+	assert_int_equal(ob.job_id, 5);
+	assert_string_equal(ob.part, "batch");
+	assert_int_equal(ob.level, FSE_RACK);
+	assert_int_equal(ob.nodes, 2);
+	assert_true(ob.fits);
+	assert_int_equal(ob.got.kind, FSE_OBS_POD);	/* one spine */
+	assert_int_equal(ob.got.nracks, 2);
+	assert_string_equal(ob.got.racks, "leaf01,leaf02");
+	assert_int_equal(ob.would.kind, FSE_OBS_RACK);
+	assert_string_equal(ob.would.racks, "leaf02");
+	assert_false(fse_obs_in_domain(&ob.got, ob.level));
+	assert_true(fse_obs_in_domain(&ob.would, ob.level));
+	assert_int_equal(fse_obs_parse(l2, &ob, err, sizeof(err)), 0);
+	assert_int_equal(ob.job_id, 6);
+	assert_int_equal(ob.would.kind, FSE_OBS_WAIT);
+	assert_non_null(strstr(ob.why, "Locality: "));
+	assert_non_null(strstr(ob.why, "rack@00:10:00"));
+	/* both count toward the share it would have kept (a held job as
+	 * getting its rack): 2 of 2 */
+	assert_int_equal(fse_ctl_stats(c)->observed, 3);
+	assert_int_equal(fse_ctl_stats(c)->calls, 0);	/* nothing placed */
+	fse_ctl_free(c);
+
+	/* the pending observation is written once the job has started */
+	unlink(obs_path);
+	c = _ctl("PartitionName=batch Locality=observe\n");
+	assert_int_equal(fse_ctl_observe_file(c, obs_path), 0);
+	j = _job(7, 2, cand);
+	j.final = false;
+	obs_state = FSE_JOB_PENDING;
+	fse_ctl_observe(c, &j, got, _obs_state, NULL);
+	sleep(1);	/* commits are at most once a second */
+	obs_state = FSE_JOB_STARTED;
+	j = _job(8, 1, cand);
+	j.final = false;
+	fse_ctl_observe(c, &j, got, _obs_state, NULL);
+	fse_ctl_finish(c);
+	_obs_slurp(buf, sizeof(buf));
+	assert_non_null(strstr(buf, "job=7 "));
+	assert_null(strstr(buf, "job=8 "));	/* still pending */
+	fse_ctl_free(c);
+	unlink(obs_path);
+}
+
+/* The record's text: written and read back, and refused when it is not of
+ * the form (the reader is the CLI, the file is in StateSaveLocation). */
+static void test_observe_record(void **state)
+{
+	struct fse_obs o = { .time = 1764800000, .job_id = 12, .part = "mpi",
+			     .level = FSE_RACK, .nodes = 4, .fits = true,
+			     .got = { FSE_OBS_ANY, 2, "r1,r2" },
+			     .would = { FSE_OBS_WAIT, 0, "-" }, .waited = 30,
+			     .why = "Locality: no rack has 4 free nodes" }, back;
+	char line[2048], err[256];
+	static const char *const bad[] = {
+		"job=1 time=1 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=0 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1 part=p level=off nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1 part=p level=rack nodes=1 fits=2 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1 part=p level=rack nodes=1 fits=1 got=wait:0:- would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:x:r1 waited=0 why=x",
+		"time=1 job=1 part=p level=rack nodes=1 fits=1 got=rack:1:r<1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0",
+		"time=1 job=1 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=\x1b[2J",
+		"",
+	};
+
+	(void)state;
+	fse_obs_format(&o, line, sizeof(line));
+	assert_string_equal(line, "time=1764800000 job=12 part=mpi level=rack nodes=4 fits=1 got=any:2:r1,r2 would=wait:0:- waited=30 why=Locality: no rack has 4 free nodes\n");
+	assert_int_equal(fse_obs_parse(line, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.time, o.time);
+	assert_int_equal(back.job_id, 12);
+	assert_int_equal(back.got.kind, FSE_OBS_ANY);
+	assert_string_equal(back.got.racks, "r1,r2");
+	assert_int_equal(back.would.kind, FSE_OBS_WAIT);
+	assert_int_equal(back.waited, 30);
+	assert_string_equal(back.why, o.why);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (!fse_obs_parse(bad[i], &back, err, sizeof(err)))
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(strstr(err, "expected"));
+	}
+	assert_null(fse_obs_kind_name((enum fse_obs_kind)5));
+	assert_string_equal(fse_obs_kind_name(FSE_OBS_STOCK), "stock");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +799,8 @@ int main(void)
 		cmocka_unit_test(test_refresh),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_saver),
+		cmocka_unit_test(test_observe),
+		cmocka_unit_test(test_observe_record),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -534,7 +534,8 @@ static void test_locality_format(void **state)
 	assert_string_equal(fs_format_locality(&loc, buf, sizeof(buf)), "pod");
 	assert_string_equal(fs_locality_name(FS_LOCALITY_ANY), "any");
 	assert_string_equal(fs_locality_name(FS_LOCALITY_OFF), "off");
-	assert_null(fs_locality_name((enum fs_locality_level)4));
+	assert_string_equal(fs_locality_name(FS_LOCALITY_OBSERVE), "observe");
+	assert_null(fs_locality_name((enum fs_locality_level)5));
 }
 
 /* off: fabsched.conf's alone, never a job's, and without a wait */
@@ -554,7 +555,7 @@ static void test_locality_off(void **state)
 	assert_false(loc.wait_set);
 	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "off@10",
 						&loc, msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "DefaultLocality=off@10: off takes no @<wait>; expected off, or rack, pod or any optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
+	assert_string_equal(msg, "DefaultLocality=off@10: off takes no @<wait>; expected off, or rack, pod, any or observe optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
 	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "rack@10",
 						&loc, msg, sizeof(msg)), 0);
 	assert_int_equal(loc.level, FS_LOCALITY_RACK);

@@ -128,17 +128,24 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 	/* before fabric_applies, whose first call makes the engine (and
 	 * names it in the log) */
 	fabric_place_set_name(PLUGIN);
-	if (mode != SELECT_MODE_RUN_NOW || !fabric_applies(job_ptr, false) ||
+	if (mode != SELECT_MODE_RUN_NOW ||
 	    (preemptee_candidates && list_count(preemptee_candidates)))
 		return backend(job_ptr, bitmap, min_nodes, max_nodes,
 			       req_nodes, mode, preemptee_candidates,
 			       preemptee_job_list, exc_core_bitmap);
-
 	/* slurmctld's, looked up at run time: the commands load this plugin
 	 * too and have no such symbol */
 	if (!idle)
 		idle = dlsym(RTLD_DEFAULT, "idle_node_bitmap");
 	ask.idle = c.idle = idle;
+	if (!fabric_applies(job_ptr, false)) {
+		if (!fabric_observes(job_ptr, false))
+			return backend(job_ptr, bitmap, min_nodes, max_nodes,
+				       req_nodes, mode, preemptee_candidates,
+				       preemptee_job_list, exc_core_bitmap);
+		/* Locality=observe: cons_tres's own choice, observed */
+		return fabric_observe(&ask, bitmap);
+	}
 	rc = fabric_place(&ask);
 	return rc == SLURM_ERROR ? EINVAL : rc;	/* cons_tres says EINVAL */
 }

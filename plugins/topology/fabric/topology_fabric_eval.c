@@ -204,6 +204,15 @@ static int _try(bitstr_t *cand, void *arg)
 	return common_topo_choose_nodes(te);
 }
 
+/* Locality=observe: topology/tree's choice on @cand (every candidate). */
+static int _stock_try(bitstr_t *cand, void *arg)
+{
+	struct eval_call *c = arg;
+
+	bit_copybits(c->te->node_map, cand);
+	return fabric_stock_eval(c->te, plugin_type);
+}
+
 /* What cons_tres found usable for the job on a node: its available CPUs
  * already count the job's memory and GRES there. */
 static void _node_free(int node, struct fse_node_res *r, void *arg)
@@ -230,9 +239,17 @@ extern int topology_p_eval_nodes(topology_eval_t *te)
 	int rc;
 
 	/* not fabsched's to place (Locality=off, pinned): topology/tree's
-	 * choice, as stock Slurm makes it */
-	if (!te->avail_core || !fabric_applies(te->job_ptr, true))
-		return fabric_stock_eval(te, plugin_type);
+	 * choice, as stock Slurm makes it; with Locality=observe, what
+	 * fabsched would have chosen is recorded beside it */
+	if (!te->avail_core || !fabric_applies(te->job_ptr, true)) {
+		if (!te->avail_core || !fabric_observes(te->job_ptr, true))
+			return fabric_stock_eval(te, plugin_type);
+		ask.try = _stock_try;
+		ask.cand = bit_copy(te->node_map);
+		rc = fabric_observe(&ask, te->node_map);
+		FREE_NULL_BITMAP(ask.cand);
+		return rc;
+	}
 	c.max_nodes = te->max_nodes;
 	c.avail_cpus = te->avail_cpus;
 	ask.cand = bit_copy(te->node_map);
