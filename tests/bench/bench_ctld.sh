@@ -14,6 +14,10 @@
 #   fabsched    fabsched's placement (22.05: select/cons_tres_fabric; later:
 #               select/cons_tres + topology/fabric), Locality=rack
 #               LocalityWait=BENCH_WAIT; nodes configured as stock's
+#   fabsched-off, fabsched-observe  fabsched loaded with Locality=off
+#               (stock placement) and with Locality=observe (stock
+#               placement, and what fabsched would have done recorded):
+#               what an observation costs per scheduling call
 #   stock+gres, fabsched+gres  stock and fabsched with GresTypes=rdma,
 #               hugepages (fabsched's gres plugins loaded in the second):
 #               what configured GRES types cost Slurm itself (each node's
@@ -215,11 +219,13 @@ run_setup() {	# run_setup NAME ROUND
 		[ "$name" = stock+gres ] && export FABSCHED_CLUSTER_GRES_TYPES=rdma,hugepages ;;
 	fabsched*)
 		fs_plugin_env "$plugdir" || return 1
-		[ "$name" = fabsched ] && unset FABSCHED_CLUSTER_GRES_TYPES
+		[ "$name" != fabsched+gres ] && unset FABSCHED_CLUSTER_GRES_TYPES
 		[ "${BENCH_SPANK:-yes}" = no ] && unset FABSCHED_CLUSTER_PLUGSTACK
 		export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
-		printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=%s\n' \
-			"$WORK/fabric.json" "$WAIT" > "$WORK/fabsched.conf"
+		local loc=rack
+		case $name in fabsched-off) loc=off ;; fabsched-observe) loc=observe ;; esac
+		printf 'FabricModel=%s\nPartitionName=batch Locality=%s LocalityWait=%s\n' \
+			"$WORK/fabric.json" "$loc" "$WAIT" > "$WORK/fabsched.conf"
 		export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$WORK/fabsched.conf" ;;
 	esac
 	export FABSCHED_CLUSTER_EXTRA_CONF=$extra
@@ -288,8 +294,8 @@ run_setup() {	# run_setup NAME ROUND
 	# node choice: cons_tres), as slurmctld last logged it (over its whole
 	# run: from the queue's submission on)
 	case $name in fabsched*)
-		HOOK[$name#$round]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans)/\1/p' \
-			"$D/ctld/slurmctld.log" 2>/dev/null | tac | awk '!seen[$1]++' | tac) ;;
+		HOOK[$name#$round]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans|[0-9]+ observations)/\1/p' \
+			"$D/ctld/slurmctld.log" 2>/dev/null | tac | awk '{ k = $2 == "observations" ? "obs" : $1 } !seen[k]++' | tac) ;;
 	esac
 }
 
@@ -388,10 +394,11 @@ ratios() {	# ratios F BASE FIGS-F FIGS-BASE LABEL
 			sm ? fm / sm : 0, sb ? fb / sb : 0, smj ? fmj / smj : 0, sbj ? fbj / sbj : 0,
 			spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
 }
-for f in fabsched fabsched+gres; do
+for f in fabsched fabsched+gres fabsched-observe; do
 	[ -n "${MED[$f]:-}" ] || continue
 	bases="stock stock+sw"
 	[ "$f" = fabsched+gres ] && bases=stock+gres
+	[ "$f" = fabsched-observe ] && bases="fabsched-off stock"
 	for base in $bases; do
 		[ -n "${MED[$base]:-}" ] || continue
 		if [ "$ROUNDS" -gt 1 ]; then
