@@ -1,7 +1,8 @@
 /*
  * cli_slurm.c - what `fabsched job` and `fabsched metrics` read from
  * slurmctld's side: where its locality record is (scontrol show config,
- * run without a shell) and the record itself (select/'s reader).
+ * run without a shell), the record itself (select/'s reader) and where
+ * the observation log of Locality=observe is (observe_log.c reads it).
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -11,29 +12,57 @@
 #include "fs_run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-char *fs_cli_share_file(void)
+/* StateSaveLocation of `scontrol show config`, asked once per run (job
+ * and metrics read two files of it), malloc'ed once, or NULL. */
+static const char *_state_save_dir(void)
 {
+	static char *dir;
+	static bool asked;
 	char *const argv[] = { "scontrol", "show", "config", NULL };
 	const struct fs_run o = { .timeout = 60 };
-	char *out = NULL, *save = NULL, *path = NULL;
+	char *out = NULL, *save = NULL;
 
+	if (asked)
+		return dir;
+	asked = true;
 	if (fs_run(argv, &o, &out) == 0)
-		for (char *l = strtok_r(out, "\n", &save); l && !path; l = strtok_r(NULL, "\n", &save)) {
+		for (char *l = strtok_r(out, "\n", &save); l && !dir; l = strtok_r(NULL, "\n", &save)) {
 			char *v;
 
 			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
 				continue;
 			for (v++; *v == ' '; v++)
 				;
-			if (asprintf(&path, "%s/" FSE_SHARE_FILE, v) < 0)
-				path = NULL;
+			dir = strdup(v);
 		}
 	free(out);
+	return dir;
+}
+
+/* @name in StateSaveLocation, malloc'ed, or NULL. */
+static char *_state_save_file(const char *name)
+{
+	const char *dir = _state_save_dir();
+	char *path;
+
+	if (!dir || asprintf(&path, "%s/%s", dir, name) < 0)
+		return NULL;
 	return path;
+}
+
+char *fs_cli_share_file(void)
+{
+	return _state_save_file(FSE_SHARE_FILE);
+}
+
+char *fs_cli_observe_file(void)
+{
+	return _state_save_file(FSE_OBSERVE_FILE);
 }
 
 struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n)

@@ -9,8 +9,10 @@
  *   - running or ended: its nodes' racks and pods, the most switch hops
  *     between the leaves of two of its nodes, fabsched's note when its
  *     locality was relaxed, and per node the CPUs and gres Slurm gave it
- *     and the node's record (JobRecordDir, job_record.c).
- * Human text, or --json for scripts.  Never parses a log.
+ *     and the node's record (JobRecordDir, job_record.c);
+ *   - in a Locality=observe partition, what fabsched would have done
+ *     beside what the job got (the observation log, observe_log.c).
+ * Human text, or --json for scripts.  Never parses slurmctld's log.
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -20,6 +22,7 @@
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
 #include "fs_env.h"
+#include "fs_err.h"
 #include "fs_json.h"
 #include "fs_run.h"
 #include "fs_values.h"
@@ -42,6 +45,8 @@ static const struct fs_opt _job_opts[] = {
 	  NULL, NULL },
 	{ 'r', 0, "records", "DIR", "the nodes' job records (default: JobRecordDir of\nfabsched.conf)",
 	  NULL, NULL },
+	{ 'O', 0, "observe", "FILE", "the observation log of Locality=observe (default:\n"
+	  "fabsched_observe in StateSaveLocation)", NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
 };
@@ -50,14 +55,15 @@ static void _usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fabsched job JOBID [--json] [--conf FILE] [--model FILE] [--state FILE]\n"
-		"                          [--records DIR]\n"
+		"                          [--records DIR] [--observe FILE]\n"
 		"\n"
 		"What fabsched decided for the job and why: for a pending job what it\n"
 		"waits for, since and until when, and its partition's locality share;\n"
 		"for a running or ended job its racks, pods, the switch hops between\n"
 		"its nodes and, per node, the CPUs and gres Slurm gave it and what the\n"
 		"node recorded: HCAs and hugepages per NUMA node, scratch, each task's\n"
-		"CPUs and HCA (fabsched(1), JOB).\n");
+		"CPUs and HCA; in a Locality=observe partition, what fabsched would\n"
+		"have done beside what the job got (fabsched(1), JOB).\n");
 	fs_opt_help(out, _job_opts);
 	fprintf(out, "\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
 		"cannot be asked, 2 usage error\n");
@@ -334,11 +340,42 @@ static void _place(const struct fst_model *m, const char *nodes, json_object *jo
 	}
 }
 
+/*
+ * Job @id's observation (Locality=observe) from the log at @path (NULL:
+ * the one in StateSaveLocation) into jo's "observed" (null: none) and a
+ * line of @text.  A log named by --observe that is not there is said; the
+ * default one is not there where no partition observes.
+ */
+static void _observed(const char *path, uint32_t id, uint32_t task, json_object *jo,
+		      FILE *text)
+{
+	char *dflt = path ? NULL : fs_cli_observe_file(), why[FS_MSG_SIZE], line[1200];
+	struct fs_obs_log *log = NULL;
+	struct fse_obs o;
+	bool found = false;
+
+	if (path || (path = dflt)) {
+		if (fs_cli_obs_read(path, &log, why, sizeof(why)))
+			fprintf(stderr, "fabsched job: %s (observation not shown)\n", why);
+		else if (!fs_cli_obs_nfiles(log) && !dflt)
+			fprintf(stderr, "fabsched job: %s: no observation log there (nor %s.1); "
+				"expected the fabsched_observe of a Locality=observe partition\n",
+				path, path);
+		fs_cli_obs_warn(log, "fabsched job");
+		found = log && !fs_cli_obs_job(log, id, task, &o);
+	}
+	json_object_object_add(jo, "observed", found ? fs_cli_obs_json(&o) : NULL);
+	if (found && text)	/* the log's text is printable ASCII (fse_obs_parse) */
+		fprintf(text, "  observed   %s\n", fs_cli_obs_sentence(&o, line, sizeof(line)));
+	fs_cli_obs_free(log);
+	free(dflt);
+}
+
 static int _run(int argc, char **argv)
 {
 	struct fs_optp op = { .prog = "fabsched job", .tab = _job_opts };
 	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *st, *part;
-	const char *records = NULL, *rdir = NULL;
+	const char *records = NULL, *rdir = NULL, *observe = NULL;
 	bool as_json = false;
 	struct fs_errors *errs;
 	struct fs_conf *conf = NULL;
@@ -358,6 +395,7 @@ static int _run(int argc, char **argv)
 		case 'm': model_path = optarg; break;
 		case 's': state = optarg; break;
 		case 'r': records = optarg; break;
+		case 'O': observe = optarg; break;
 		case 'h': _usage(stdout); return FS_EXIT_OK;
 		default: return FS_EXIT_USAGE;
 		}
@@ -452,6 +490,7 @@ static int _run(int argc, char **argv)
 		if (text && ppm)
 			fprintf(text, "  target     LocalityTarget %g%%\n", (double)ppm / 1e4);
 		json_object_object_add(jo, "waiting", w);
+		json_object_object_add(jo, "observed", NULL);	/* recorded at its start */
 	} else {
 		const char *nodes = fs_json_str(j, "nodes");
 
@@ -461,6 +500,15 @@ static int _run(int argc, char **argv)
 		if (text)
 			fprintf(text, "  started    %s on %s\n", _time(start, t1, sizeof(t1)), nodes);
 		_place(m, nodes, jo, text);
+		{	/* a task of an array is recorded as squeue names it */
+			int64_t aj = 0, at = -1;
+
+			if (fs_json_num(j, "array_job_id", &aj) && aj > 0 && aj <= UINT32_MAX &&
+			    fs_json_num(j, "array_task_id", &at) && at >= 0 && at < FSE_NO_TASK - 1)
+				_observed(observe, (uint32_t)aj, (uint32_t)at, jo, text);
+			else
+				_observed(observe, (uint32_t)id, FSE_NO_TASK, jo, text);
+		}
 		nuse = _nodes_used(j, use, 256);
 		rdir = records ? records : conf ? fs_conf_get_str(conf, "JobRecordDir") : NULL;
 		if (rdir && !*rdir)

@@ -8,6 +8,9 @@
  *   - per partition, slurmctld's locality record (StateSaveLocation's
  *     fabsched_locality_share): recent jobs that got their domain and that
  *     were relaxed, the share against LocalityTarget (fabsched.conf);
+ *   - per Locality=observe partition, the observation log (fabsched_observe
+ *     in StateSaveLocation): what its jobs got in one domain beside what
+ *     fabsched would have done;
  *   - the fabric model: switches, nodes, links by tier, degraded links,
  *     compute nodes of slurm.conf without a link in it.
  * Slurm is asked through its commands (squeue, scontrol), run without a
@@ -22,6 +25,7 @@
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
 #include "fs_env.h"
+#include "fs_err.h"
 #include "fs_run.h"
 #include "fs_slurmconf.h"
 
@@ -34,6 +38,11 @@
 
 #define WAIT_NOTE FS_WAIT_NOTE "waiting"
 
+/* Of a partition's observed jobs: all, those that fit one domain, of them
+ * those that got one, that fabsched would have placed in one at once and
+ * would have held for one; held: all it would have kept waiting. */
+enum { OBS_JOBS, OBS_FIT, OBS_GOT, OBS_WOULD, OBS_HELD_FIT, OBS_HELD, OBS_N };
+
 struct part {
 	char name[128];
 	long one_rack, across, unknown, waiting;
@@ -41,6 +50,8 @@ struct part {
 	unsigned got, relaxed;
 	double target;
 	bool has_target;
+	bool seen_obs;
+	unsigned long obs[OBS_N];	/* the observation log's counts */
 };
 
 struct metrics {
@@ -54,6 +65,8 @@ static const struct fs_opt _metrics_opts[] = {
 	FS_OPTS_CONF_MODEL,
 	{ 's', 0, "state", "FILE", "the locality record (default: fabsched_locality_share in\n"
 	  "StateSaveLocation, from scontrol show config)", NULL, NULL },
+	{ 'O', 0, "observe", "FILE", "the observation log of Locality=observe (default:\n"
+	  "fabsched_observe in StateSaveLocation)", NULL, NULL },
 	{ 'n', 0, "no-slurm", NULL, "ask Slurm nothing (no job figures)", NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
@@ -62,12 +75,14 @@ static const struct fs_opt _metrics_opts[] = {
 static void _usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fabsched metrics [--conf FILE] [--model FILE] [--state FILE] [--no-slurm]\n"
+		"usage: fabsched metrics [--conf FILE] [--model FILE] [--state FILE]\n"
+		"                        [--observe FILE] [--no-slurm]\n"
 		"\n"
 		"Prints fabsched's placement figures in the Prometheus text format:\n"
 		"running jobs in one rack and across racks, jobs waiting for their\n"
-		"locality, slurmctld's locality record against LocalityTarget, and the\n"
-		"fabric model's links (see fabsched(1), METRICS).\n");
+		"locality, slurmctld's locality record against LocalityTarget, what\n"
+		"Locality=observe partitions got beside what fabsched would have done,\n"
+		"and the fabric model's links (see fabsched(1), METRICS).\n");
 	fs_opt_help(out, _metrics_opts);
 	fprintf(out, "\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
 }
@@ -192,6 +207,50 @@ static int _share(struct metrics *mx, const char *path, char *why, size_t n)
 	return !l || why[0] ? -1 : 0;
 }
 
+/* One observation into its partition's counts. */
+static void _observation(struct metrics *mx, const struct fse_obs *o)
+{
+	struct part *p = _part(mx, o->part[0] ? o->part : "-");
+	bool held = o->would.kind == FSE_OBS_WAIT;
+
+	if (!p)
+		return;
+	p->seen_obs = true;
+	p->obs[OBS_JOBS]++;
+	p->obs[OBS_HELD] += held;
+	if (!o->fits)	/* the shares count the jobs that fit one domain */
+		return;
+	p->obs[OBS_FIT]++;
+	p->obs[OBS_GOT] += fse_obs_in_domain(&o->got, o->level);
+	p->obs[OBS_WOULD] += fse_obs_in_domain(&o->would, o->level);
+	p->obs[OBS_HELD_FIT] += held;
+}
+
+/* The observation log into the partitions; 0, or -1 with *why (also when
+ * it is not there: no partition observes, or none of its jobs started).
+ * *bad: its lines not of the form. */
+static int _observe(struct metrics *mx, const char *path, unsigned long *bad, char *why, size_t n)
+{
+	struct fs_obs_log *log = NULL;
+	struct fse_obs o;
+
+	*bad = 0;
+	if (fs_cli_obs_read(path, &log, why, n))
+		return -1;
+	if (!fs_cli_obs_nfiles(log)) {
+		snprintf(why, n, "%s: not there (nor %s.1): no Locality=observe partition, or "
+			 "none of its jobs started yet", path, path);
+		fs_cli_obs_free(log);
+		return -1;
+	}
+	for (size_t i = 0; i < log->n; i++)
+		if (!fs_cli_obs_get(log, i, &o))
+			_observation(mx, &o);
+	*bad = fs_cli_obs_warn(log, "fabsched metrics");
+	fs_cli_obs_free(log);
+	return 0;
+}
+
 static void _head(const char *name, const char *type, const char *help)
 {
 	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -248,16 +307,68 @@ static void _fabric(const struct fst_model *m, const char *slurm_nodes)
 	}
 }
 
+static void _obs_count(const struct metrics *mx, const char *name, const char *help, int k)
+{
+	char lab[300];
+
+	_head(name, "gauge", help);
+	for (int i = 0; i < mx->n; i++)
+		if (mx->p[i].seen_obs)
+			printf("%s{partition=\"%s\"} %lu\n", name, _label(mx->p[i].name, lab, sizeof(lab)),
+			       mx->p[i].obs[k]);
+}
+
+/* The observation log's figures per partition that has observations. */
+static void _observed(const struct metrics *mx, bool read, unsigned long bad)
+{
+	char lab[300];
+
+	_obs_count(mx, "fabsched_observed_jobs", "Jobs of the observation log of Locality=observe "
+		   "(the last line of each job).", OBS_JOBS);
+	_obs_count(mx, "fabsched_observed_fitting_jobs", "Observed jobs that fit one domain of "
+		   "their locality on the idle machine.", OBS_FIT);
+	_obs_count(mx, "fabsched_observed_one_domain_got", "Observed fitting jobs that got one "
+		   "domain of their locality from Slurm.", OBS_GOT);
+	_obs_count(mx, "fabsched_observed_one_domain_would", "Observed fitting jobs fabsched would "
+		   "have placed in one domain at once (held jobs not counted).",
+		   OBS_WOULD);
+	_obs_count(mx, "fabsched_observed_held_jobs", "Observed jobs fabsched would have kept "
+		   "waiting for their locality (would=wait).", OBS_HELD);
+	_head("fabsched_observed_one_domain_got_ratio", "gauge",
+	      "Share of the observed fitting jobs that got one domain.");
+	for (int i = 0; i < mx->n; i++)
+		if (mx->p[i].seen_obs && mx->p[i].obs[OBS_FIT])
+			printf("fabsched_observed_one_domain_got_ratio{partition=\"%s\"} %g\n",
+			       _label(mx->p[i].name, lab, sizeof(lab)),
+			       (double)mx->p[i].obs[OBS_GOT] / mx->p[i].obs[OBS_FIT]);
+	/* a held job waits until its domain is free: it would have got one */
+	_head("fabsched_observed_one_domain_would_ratio", "gauge",
+	      "Share of the observed fitting jobs fabsched would have placed in one domain, "
+	      "at once or after holding them for it (held jobs count as one domain here).");
+	for (int i = 0; i < mx->n; i++)
+		if (mx->p[i].seen_obs && mx->p[i].obs[OBS_FIT])
+			printf("fabsched_observed_one_domain_would_ratio{partition=\"%s\"} %g\n",
+			       _label(mx->p[i].name, lab, sizeof(lab)),
+			       (double)(mx->p[i].obs[OBS_WOULD] + mx->p[i].obs[OBS_HELD_FIT]) /
+			       mx->p[i].obs[OBS_FIT]);
+	if (read) {
+		_head("fabsched_observed_bad_lines", "gauge",
+		      "Lines of the observation log not of its form (not counted).");
+		printf("fabsched_observed_bad_lines %lu\n", bad);
+	}
+}
+
 static int _run(int argc, char **argv)
 {
 	struct fs_optp op = { .prog = "fabsched metrics", .tab = _metrics_opts };
-	const char *conf_path = NULL, *model_path = NULL, *state = NULL;
-	bool slurm = true;
+	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *observe = NULL;
+	bool slurm = true, obs_read = false;
+	unsigned long bad = 0;
 	struct metrics mx = { 0 };
 	struct fs_errors *errs = fs_errors_new();
 	struct fs_conf *conf = NULL;
 	struct fst_model *m = NULL;
-	char why[1024] = "", lab[300], *spath = NULL, *nodes = NULL;
+	char why[FS_MSG_SIZE] = "", lab[300], *spath = NULL, *opath = NULL, *nodes = NULL;
 	int c, up;
 
 	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
@@ -265,6 +376,7 @@ static int _run(int argc, char **argv)
 		case 'c': conf_path = optarg; break;
 		case 'm': model_path = optarg; break;
 		case 's': state = optarg; break;
+		case 'O': observe = optarg; break;
 		case 'n': slurm = false; break;
 		case 'h': _usage(stdout); fs_errors_free(errs); return FS_EXIT_OK;
 		default: fs_errors_free(errs); return FS_EXIT_USAGE;
@@ -297,6 +409,13 @@ static int _run(int argc, char **argv)
 		why[0] = '\0';
 		up = _share(&mx, state, why, sizeof(why)) == 0;
 		_source("locality_record", up, why);
+	}
+	if (!observe && slurm)
+		observe = opath = fs_cli_observe_file();
+	if (observe) {
+		why[0] = '\0';
+		obs_read = _observe(&mx, observe, &bad, why, sizeof(why)) == 0;
+		_source("observe_log", obs_read, why);
 	}
 	for (int i = 0; conf && i < (int)fs_conf_part_count(conf); i++) {
 		struct part *p = _part(&mx, fs_conf_part_name(conf, i));
@@ -350,6 +469,7 @@ static int _run(int argc, char **argv)
 		if (mx.p[i].has_target)
 			printf("fabsched_locality_target_ratio{partition=\"%s\"} %g\n",
 			       _label(mx.p[i].name, lab, sizeof(lab)), mx.p[i].target);
+	_observed(&mx, obs_read, bad);
 	if (m) {
 		size_t nl = 0;
 		char msg[256];
@@ -362,6 +482,7 @@ static int _run(int argc, char **argv)
 	free(nodes);
 	free(mx.p);
 	free(spath);
+	free(opath);
 	fst_model_free(m);
 	fs_conf_destroy(conf);
 	return FS_EXIT_OK;

@@ -16,6 +16,7 @@ static const struct fs_cmd *const _cmds[] = {
 	&fs_cmd_metrics,
 	&fs_cmd_job,
 	&fs_cmd_show,
+	&fs_cmd_report,
 	NULL
 };
 

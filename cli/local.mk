@@ -5,6 +5,7 @@ cli_fabsched_SOURCES = cli/fabsched.c cli/fabsched_cli.h cli/cmd_topo.c cli/cmd_
 cli_fabsched_SOURCES += cli/topo_args.h cli/watch.c cli/watch_decide.c cli/watch_decide.h cli/watch_formats.c
 cli_fabsched_SOURCES += cli/cmd_sim.c cli/cmd_metrics.c cli/cmd_job.c cli/job_record.c cli/cmd_show.c
 cli_fabsched_SOURCES += cli/cli_slurm.c cli/opts.c cli/opts.h common/sanitizer_defaults.c
+cli_fabsched_SOURCES += cli/observe_log.c cli/cmd_report.c cli/report_html.c cli/report.h
 cli_fabsched_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology -I$(top_srcdir)/cli
 cli_fabsched_CPPFLAGS += -I$(top_srcdir)/sim -I$(top_srcdir)/select -I$(top_srcdir)/gres $(JSONC_CFLAGS)
 cli_fabsched_LDADD = topology/libfabsched_topology.la gres/libfabsched_gres_task.la libfabsched_common.la
@@ -16,6 +17,10 @@ EXTRA_DIST += tests/unit/test_cli_config.sh tests/unit/test_cli_topo_hosts.sh
 # discover, export and check fail loudly: no compute node, a plane not there
 TESTS += tests/unit/test_cli_loud.sh
 EXTRA_DIST += tests/unit/test_cli_loud.sh
+# the observation log of Locality=observe: report (text, JSON, HTML),
+# metrics and their errors, from a made-up log
+TESTS += tests/unit/test_cli_report.sh
+EXTRA_DIST += tests/unit/test_cli_report.sh
 # the watch end to end, sinfo and scontrol replaced by scripts
 TESTS += tests/unit/test_watch_cli.sh
 EXTRA_DIST += tests/unit/test_watch_cli.sh

@@ -98,7 +98,9 @@ struct fse_ctl {
 	 * each job not yet known to have started, and the lines of those
 	 * that did, for the writer */
 	char *obs_file;
-	struct obs_pend { uint32_t job_id; char *line; } *obs_pend;
+	struct obs_pend { uint32_t job_id, task; char *line; } *obs_pend;
+	fse_task_state_f obs_state;
+	void *obs_state_arg;
 	int nobs_pend;
 	char *obs_out;
 	size_t obs_out_len;
@@ -646,6 +648,13 @@ int fse_ctl_state_file(struct fse_ctl *c, const char *path)
 	return 0;
 }
 
+void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
+			   void *arg)
+{
+	c->obs_state = state;
+	c->obs_state_arg = arg;
+}
+
 int fse_ctl_observe_file(struct fse_ctl *c, const char *path)
 {
 	char *p = path ? strdup(path) : NULL;
@@ -960,7 +969,10 @@ static void _obs_commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 	int k = 0;
 
 	for (int i = 0; i < c->nobs_pend; i++) {
-		enum fse_job_state st = state(c->obs_pend[i].job_id, arg);
+		const struct obs_pend *p = &c->obs_pend[i];
+		enum fse_job_state st = c->obs_state ?
+			c->obs_state(p->job_id, p->task, c->obs_state_arg) :
+			state(p->job_id, arg);
 
 		if (st == FSE_JOB_PENDING) {
 			c->obs_pend[k++] = c->obs_pend[i];
@@ -974,7 +986,8 @@ static void _obs_commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 }
 
 /* Keep the latest observation of a job until it is seen started. */
-static void _obs_pend(struct fse_ctl *c, uint32_t job_id, const char *line)
+static void _obs_pend(struct fse_ctl *c, uint32_t job_id, uint32_t task,
+		      const char *line)
 {
 	char *copy = strdup(line);
 	int i;
@@ -982,7 +995,8 @@ static void _obs_pend(struct fse_ctl *c, uint32_t job_id, const char *line)
 
 	if (!copy)
 		return;
-	for (i = 0; i < c->nobs_pend && c->obs_pend[i].job_id != job_id; i++)
+	for (i = 0; i < c->nobs_pend && (c->obs_pend[i].job_id != job_id ||
+					  c->obs_pend[i].task != task); i++)
 		;
 	if (i < c->nobs_pend) {
 		free(c->obs_pend[i].line);
@@ -1000,7 +1014,7 @@ static void _obs_pend(struct fse_ctl *c, uint32_t job_id, const char *line)
 		return;
 	}
 	c->obs_pend = p;
-	p[c->nobs_pend++] = (struct obs_pend){ job_id, copy };
+	p[c->nobs_pend++] = (struct obs_pend){ job_id, task, copy };
 }
 
 /* The logged observations handed to the writer thread (without it,
@@ -1352,13 +1366,25 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 					  &r.by_target);
 	ob.time = time(NULL);
 	ob.job_id = j->job_id;
+	ob.task = FSE_NO_TASK;
+	if (j->array_task != FSE_NO_TASK && j->array_job_id) {
+		ob.job_id = j->array_job_id;
+		ob.task = j->array_task;
+	}
 	snprintf(ob.part, sizeof(ob.part), "%s", j->part ? j->part : "");
 	ob.level = r.rq.level;
 	ob.waited = j->waited;
 	for (int i = 0; i < c->nnodes; i++)
 		ob.nodes += got[i] != 0;
 	_obs_place(c, got, NULL, &ob.got);
-	_obs_would(&r, &ob);
+	if (j->stock_why) {
+		ob.would.kind = FSE_OBS_STOCK;
+		snprintf(ob.would.racks, sizeof(ob.would.racks), "-");
+		snprintf(ob.why, sizeof(ob.why), "%s: left to Slurm's choice",
+			 j->stock_why);
+	} else {
+		_obs_would(&r, &ob);
+	}
 	fse_obs_format(&ob, line, sizeof(line));
 	/* the share it would have kept: a job that would have waited for
 	 * its domain is counted as getting it */
@@ -1373,7 +1399,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 		if (r.part >= 0)
 			fse_ledger_pend(c->ledger, j->job_id, r.part, ob.fits,
 					in_domain, NULL);
-		_obs_pend(c, j->job_id, line);
+		_obs_pend(c, ob.job_id, ob.task, line);
 	}
 	_state_save_soon(c);
 	c->st.observed++;

@@ -429,10 +429,11 @@ int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
  * beside what the job got.  One line per job in the observation log
  * (FSE_OBSERVE_FILE in StateSaveLocation, the older half in ".1"):
  *
- *   time=<s> job=<id> part=<partition|-> level=<rack|pod|any> nodes=<n>
+ *   time=<s> job=<id>[_<task>] part=<partition|-> level=<rack|pod|any> nodes=<n>
  *   fits=<0|1> got=<place> would=<place> waited=<s> why=<text>
  *
- * on one line, where <place> is <kind>:<racks used>:<rack,rack,...|->,
+ * on one line, where job is the job's id, or for a task of a job array
+ * the array's id and the task's (as squeue names it, e.g. 82_0); <place> is <kind>:<racks used>:<rack,rack,...|->,
  * kind rack (one rack), pod (racks of one pod), any (across pods), or for
  * `would` also wait (it would have kept the job waiting for its
  * locality: why says for what) and stock (it would have left the job to
@@ -459,9 +460,12 @@ struct fse_obs_place {
 	char racks[256];	/* "r1,r2", "-" when none */
 };
 
+#define FSE_NO_TASK UINT32_MAX
+
 struct fse_obs {
 	int64_t time;
-	uint32_t job_id;
+	uint32_t job_id;	/* with a task: the array's id */
+	uint32_t task;		/* array task, FSE_NO_TASK: none */
 	char part[64];		/* "-": none */
 	enum fse_level level;
 	uint32_t nodes;
@@ -548,6 +552,10 @@ int fse_ctl_state_dir(struct fse_ctl *c, const char *dir);
 
 struct fse_job {
 	uint32_t job_id;
+	/* a task of a job array: the array's id and the task's (recorded
+	 * as squeue names it: a task started from the array's own record
+	 * gets a job id of its own only then); array_task FSE_NO_TASK: none */
+	uint32_t array_job_id, array_task;
 	const char *label;	/* the job in messages, e.g. "JobId=12" */
 	const char *part;	/* partition, NULL: none */
 	const char *const *env;	/* the job's SPANK environment (its
@@ -574,6 +582,10 @@ struct fse_job {
 	const uint8_t *cand;	/* [nnodes] candidates */
 	const uint8_t *idle;	/* [nnodes] nodes without jobs, tried first;
 				   NULL: not known */
+	/* fse_ctl_observe: fabsched would leave the job to Slurm's choice,
+	 * for this reason (pinned to nodes, --switches where the flavour
+	 * keeps its stock meaning); NULL: it would place it */
+	const char *stock_why;
 	double prep_us;		/* the caller's time turning its records into
 				   this and fse_ctl_tasks (counted as
 				   fabsched's in the timing figures) */
@@ -632,6 +644,13 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 		    const uint8_t *got, fse_job_state_f state,
 		    void *state_arg);
 bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part);
+/* Whether the job (@task: of array @job_id; FSE_NO_TASK: job @job_id)
+ * holds an allocation, for observations kept until the job is seen
+ * started; without one, @job_id alone is asked (the ledger's @state). */
+typedef enum fse_job_state (*fse_task_state_f)(uint32_t job_id, uint32_t task,
+					       void *arg);
+void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
+			   void *arg);
 /* Where the observation log goes (fse_ctl_state_dir sets it beside the
  * state file); NULL: nowhere.  RET -1 out of memory. */
 int fse_ctl_observe_file(struct fse_ctl *c, const char *path);

@@ -31,11 +31,16 @@ bool fse_obs_in_domain(const struct fse_obs_place *p, enum fse_level level)
 
 size_t fse_obs_format(const struct fse_obs *o, char *buf, size_t size)
 {
-	int n = snprintf(buf, size,
-			 "time=%" PRId64 " job=%" PRIu32 " part=%s level=%s nodes=%" PRIu32
+	char task[16] = "";
+	int n;
+
+	if (o->task != FSE_NO_TASK)
+		snprintf(task, sizeof(task), "_%" PRIu32, o->task);
+	n = snprintf(buf, size,
+			 "time=%" PRId64 " job=%" PRIu32 "%s part=%s level=%s nodes=%" PRIu32
 			 " fits=%d got=%s:%" PRIu32 ":%s would=%s:%" PRIu32 ":%s waited=%" PRIu64
 			 " why=%s\n",
-			 o->time, o->job_id, o->part[0] ? o->part : "-",
+			 o->time, o->job_id, task, o->part[0] ? o->part : "-",
 			 fse_level_name(o->level), o->nodes, o->fits,
 			 fse_obs_kind_name(o->got.kind) ?: "?", o->got.nracks,
 			 o->got.racks[0] ? o->got.racks : "-",
@@ -133,6 +138,24 @@ static int _place(const char *v, struct fse_obs_place *p, bool would)
 	return 0;
 }
 
+/* "<id>" or "<array id>_<task>" */
+static int _job(char *v, struct fse_obs *o)
+{
+	char *us = strchr(v, '_');
+	uint64_t n, t = FSE_NO_TASK;
+
+	if (us) {
+		*us = '\0';
+		if (_num(us + 1, FSE_NO_TASK - 1, &t))
+			return -1;
+	}
+	if (_num(v, UINT32_MAX, &n) || !n)
+		return -1;
+	o->job_id = (uint32_t)n;
+	o->task = (uint32_t)t;
+	return 0;
+}
+
 #define PLACE_FORM "<rack|pod|any%s>:<racks>:<rack,...|->"
 
 int fse_obs_parse(const char *line, struct fse_obs *o, char *err,
@@ -153,9 +176,9 @@ int fse_obs_parse(const char *line, struct fse_obs *o, char *err,
 	if (_field(&p, "time", v, sizeof(v)) || _num(v, INT64_MAX, &n))
 		return _fail(err, errlen, "no time; expected time=<seconds since 1970> first");
 	o->time = (int64_t)n;
-	if (_field(&p, "job", v, sizeof(v)) || _num(v, UINT32_MAX, &n) || !n)
-		return _fail(err, errlen, "no job; expected job=<id from 1 to %u>", UINT32_MAX);
-	o->job_id = (uint32_t)n;
+	if (_field(&p, "job", v, sizeof(v)) || _job(v, o))
+		return _fail(err, errlen, "no job; expected job=<id from 1 to %u>[_<array task>]",
+			     UINT32_MAX);
 	if (_field(&p, "part", o->part, sizeof(o->part)) || !_name_ok(o->part, false))
 		return _fail(err, errlen, "no partition; expected part=<partition name|->");
 	if (!strcmp(o->part, "-"))

@@ -97,6 +97,9 @@ static enum fse_log _log_most(void)
 		l >= LOG_LEVEL_INFO ? FSE_LOG_INFO : FSE_LOG_ERROR;
 }
 
+static enum fse_job_state _task_state(uint32_t job_id, uint32_t task,
+				      void *arg);
+
 /* Caller holds fab.lock.  RET true when the engine can be used. */
 static bool _ready(void)
 {
@@ -120,6 +123,7 @@ static bool _ready(void)
 		 * restart of slurmctld (which is also how 24.11 and later
 		 * reconfigure) does not forget it */
 		fse_ctl_state_dir(fab.ctl, slurm_conf.state_save_location);
+		fse_ctl_observe_state(fab.ctl, _task_state, NULL);
 	}
 	names = fs_plugin_node_names();
 	fse_ctl_load(fab.ctl, fs_plugin_conf_load(fab.name), names,
@@ -158,6 +162,26 @@ static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 		return FSE_JOB_STARTED;
 	}
 	return FSE_JOB_GONE;
+}
+
+/* The same for a task of a job array: its own record once it started
+ * (the array's record, with the tasks still pending, keeps the array's
+ * id: a started task is split off into a record of its own). */
+static enum fse_job_state _task_state(uint32_t job_id, uint32_t task,
+				      void *arg)
+{
+	static job_record_t *(*find_task)(uint32_t, uint32_t);
+	job_record_t *j;
+
+	if (task == FSE_NO_TASK)
+		return _job_state(job_id, arg);
+	if (!find_task)
+		find_task = (job_record_t *(*)(uint32_t, uint32_t))
+			dlsym(RTLD_DEFAULT, "find_job_array_rec");
+	j = find_task ? find_task(job_id, task) : NULL;
+	if (j && IS_JOB_PENDING(j))
+		return FSE_JOB_PENDING;
+	return j && j->job_resrcs ? FSE_JOB_STARTED : FSE_JOB_GONE;
 }
 
 /*
@@ -282,6 +306,9 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j,
 		job_ptr->details->submit_time;
 	*j = (struct fse_job){
 		.job_id = job_ptr->job_id, .label = *label,
+		.array_job_id = job_ptr->array_job_id,
+		.array_task = job_ptr->array_task_id == NO_VAL ? FSE_NO_TASK :
+			job_ptr->array_task_id,
 		.part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL,
 		.env = (const char *const *)job_ptr->spank_job_env,
 		.nenv = job_ptr->spank_job_env_size,
@@ -338,15 +365,22 @@ int fabric_place(const struct fabric_ask *ask)
 	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
 }
 
+/* Why fabsched would leave @job to Slurm's choice; NULL: it would not. */
+static const char *_stock_why(const job_record_t *job, bool switches_as_racks)
+{
+	if (job->details->req_node_bitmap &&
+	    bit_set_count(job->details->req_node_bitmap))
+		return "pinned to nodes";
+	if (job->req_switch && job->req_switch != NO_VAL && !switches_as_racks)
+		return "--switches (Slurm's own meaning)";
+	return NULL;
+}
+
 bool fabric_observes(const job_record_t *job, bool switches_as_racks)
 {
 	bool obs;
 
-	if (!job || !job->details ||
-	    !fse_job_applies(job->req_switch && job->req_switch != NO_VAL,
-			     switches_as_racks,
-			     job->details->req_node_bitmap &&
-			     bit_set_count(job->details->req_node_bitmap)))
+	if (!job || !job->details)
 		return false;
 	slurm_mutex_lock(&fab.lock);
 	_ready();
@@ -371,6 +405,7 @@ int fabric_observe(const struct fabric_ask *ask, bitstr_t *got)
 	}
 	/* what the engine needs, read before Slurm's choice changes it */
 	_job_of(ask, &j, &label);
+	j.stock_why = _stock_why(ask->job, ask->switches_as_racks);
 	_try(NULL, &t);
 	if (t.rc == SLURM_SUCCESS)
 		fse_ctl_observe(fab.ctl, &j, _bytes(got, fab.got), _job_state,

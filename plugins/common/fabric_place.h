@@ -85,10 +85,11 @@ int fabric_place(const struct fabric_ask *ask);
  * Slurm's). */
 bool fabric_applies(const job_record_t *job, bool switches_as_racks);
 /*
- * Locality=observe for the job's partition (and a job locality could
- * apply to): fabric_observe runs ask->try once on every candidate (the
+ * Locality=observe for the job's partition: fabric_observe runs ask->try once on every candidate (the
  * flavour's stock choice, which leaves its result in @got) and, when it
- * placed the job, records what fabsched would have done (fse_ctl_observe).
+ * placed the job, records what fabsched would have done (fse_ctl_observe;
+ * for a job pinned to nodes, or with --switches where !switches_as_racks,
+ * that it would have left it to Slurm).
  * RET ask->try's.
  */
 bool fabric_observes(const job_record_t *job, bool switches_as_racks);

@@ -25,9 +25,10 @@ FOREIGN = {
     "show": set(),
     "metrics": set(),
     "config": set(),
+    "report": {"--fabric-locality"},            # sbatch's SPANK option
 }
 SECTION = {"topo": "TOPO", "config": "CONFIG", "sim": "SIM", "job": "JOB",
-           "show": "SHOW", "metrics": "METRICS"}
+           "show": "SHOW", "metrics": "METRICS", "report": "REPORT"}
 
 
 def plain(line):

@@ -9,7 +9,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
-echo "1..12"
+echo "1..17"
 # shellcheck source-path=SCRIPTDIR source=../../completion/fabsched
 . "$top/completion/fabsched"
 # complete LINE: COMPREPLY for the last word of LINE, sorted, one line
@@ -27,7 +27,7 @@ want() {
 }
 
 want "fabsched <TAB>: the commands" "$(complete_line 'fabsched ')" \
-	"--help --version config help job metrics show sim topo"
+	"--help --version config help job metrics report show sim topo"
 want "fabsched topo <TAB>: its subcommands" "$(complete_line 'fabsched topo ')" \
 	"check diff discover export watch"
 want "fabsched config <TAB>" "$(complete_line 'fabsched config ')" "check show"
@@ -47,6 +47,19 @@ want "topo check FILE<TAB> after the subcommand: files" \
 want "config show --c<TAB>: --conf (not the old -f)" "$(complete_line 'fabsched config show --c')" "--conf"
 want "sim --interval-like value (--limit N): nothing guessed" \
 	"$(complete_line 'fabsched sim --limit ')" ""
+want "report --<TAB>: its options" "$(complete_line 'fabsched report --')" \
+	"--help --html --json --observe --partition --since --until"
+touch "$tmp/fabsched_observe"
+want "report --observe FILE<TAB>: files" \
+	"$(complete_line "fabsched report --observe $tmp/fabsched_obs")" "$tmp/fabsched_observe"
+want "report --since <TAB>: a time, nothing guessed" "$(complete_line 'fabsched report --since ')" ""
+# Slurm's partitions from sinfo (a script in its place)
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nprintf "mpi\\ngpu\\nmpi-long\\n"\n' >"$tmp/bin/sinfo"
+chmod +x "$tmp/bin/sinfo"
+want "report --partition m<TAB>: Slurm's partitions" \
+	"$(PATH=$tmp/bin:$PATH complete_line 'fabsched report --partition m')" "mpi mpi-long"
+want "metrics --o<TAB>: --observe" "$(complete_line 'fabsched metrics --o')" "--observe"
 if command -v shellcheck >/dev/null 2>&1; then
 	shellcheck -s bash "$top/completion/fabsched" >"$tmp/sc" 2>&1
 	ok $? "shellcheck: completion/fabsched is clean"

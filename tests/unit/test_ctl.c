@@ -654,6 +654,15 @@ static enum fse_job_state _obs_state(uint32_t id, void *arg)
 	return id == 7 ? obs_state : FSE_JOB_GONE;
 }
 
+/* tasks 0 and 2 of array 9 started, task 1 pends */
+static enum fse_job_state _task_state(uint32_t id, uint32_t task, void *arg)
+{
+	(void)arg;
+	if (id == 9 && task != FSE_NO_TASK)
+		return task == 1 ? FSE_JOB_PENDING : FSE_JOB_STARTED;
+	return FSE_JOB_PENDING;
+}
+
 static void test_observe(void **state)
 {
 	/* Slurm put a 2-node job on n003 and n004 (two racks); leaf02 has
@@ -666,7 +675,7 @@ static void test_observe(void **state)
 	struct fse_ctl *c;
 	struct fse_job j = _job(5, 2, cand);
 	struct fse_obs ob;
-	char buf[8192], *l2, err[256];
+	char buf[8192], *l2, *l3, err[256];
 
 	(void)state;
 	snprintf(obs_path, sizeof(obs_path), "%s.observe", state_path);
@@ -686,6 +695,9 @@ static void test_observe(void **state)
 	assert_int_equal(fse_ctl_observe(c, &j, got, NULL, NULL), 0);
 	j = _job(6, 2, cand2);
 	assert_int_equal(fse_ctl_observe(c, &j, got2, NULL, NULL), 0);
+	j = _job(11, 2, cand);
+	j.stock_why = "pinned to nodes";
+	assert_int_equal(fse_ctl_observe(c, &j, got, NULL, NULL), 0);
 	/* not final: kept until the job is seen started */
 	j = _job(7, 2, cand);
 	j.final = false;
@@ -708,14 +720,20 @@ static void test_observe(void **state)
 	assert_string_equal(ob.would.racks, "leaf02");
 	assert_false(fse_obs_in_domain(&ob.got, ob.level));
 	assert_true(fse_obs_in_domain(&ob.would, ob.level));
+	assert_non_null(l3 = strchr(l2, '\n'));
+	*l3++ = '\0';
 	assert_int_equal(fse_obs_parse(l2, &ob, err, sizeof(err)), 0);
 	assert_int_equal(ob.job_id, 6);
 	assert_int_equal(ob.would.kind, FSE_OBS_WAIT);
 	assert_non_null(strstr(ob.why, "Locality: "));
 	assert_non_null(strstr(ob.why, "rack@00:10:00"));
+	assert_int_equal(fse_obs_parse(l3, &ob, err, sizeof(err)), 0);
+	assert_int_equal(ob.job_id, 11);
+	assert_int_equal(ob.would.kind, FSE_OBS_STOCK);
+	assert_string_equal(ob.why, "pinned to nodes: left to Slurm's choice");
 	/* both count toward the share it would have kept (a held job as
 	 * getting its rack): 2 of 2 */
-	assert_int_equal(fse_ctl_stats(c)->observed, 3);
+	assert_int_equal(fse_ctl_stats(c)->observed, 4);
 	assert_int_equal(fse_ctl_stats(c)->calls, 0);	/* nothing placed */
 	fse_ctl_free(c);
 
@@ -737,6 +755,30 @@ static void test_observe(void **state)
 	assert_non_null(strstr(buf, "job=7 "));
 	assert_null(strstr(buf, "job=8 "));	/* still pending */
 	fse_ctl_free(c);
+
+	/* tasks of an array, tried from the array's own record (job 9):
+	 * one observation each, asked about by task */
+	unlink(obs_path);
+	c = _ctl("PartitionName=batch Locality=observe\n");
+	assert_int_equal(fse_ctl_observe_file(c, obs_path), 0);
+	fse_ctl_observe_state(c, _task_state, NULL);
+	for (uint32_t t = 0; t < 3; t++) {
+		j = _job(9, 1, cand);
+		j.final = false;
+		j.array_job_id = 9;
+		j.array_task = t;
+		fse_ctl_observe(c, &j, got, _obs_state, NULL);
+	}
+	sleep(1);
+	j = _job(10, 1, cand);
+	j.final = false;
+	fse_ctl_observe(c, &j, got, _obs_state, NULL);
+	fse_ctl_finish(c);
+	_obs_slurp(buf, sizeof(buf));
+	assert_non_null(strstr(buf, " job=9_0 "));
+	assert_null(strstr(buf, " job=9_1 "));	/* still pending */
+	assert_non_null(strstr(buf, " job=9_2 "));
+	fse_ctl_free(c);
 	unlink(obs_path);
 }
 
@@ -744,7 +786,8 @@ static void test_observe(void **state)
  * the form (the reader is the CLI, the file is in StateSaveLocation). */
 static void test_observe_record(void **state)
 {
-	struct fse_obs o = { .time = 1764800000, .job_id = 12, .part = "mpi",
+	struct fse_obs o = { .time = 1764800000, .job_id = 12,
+			     .task = FSE_NO_TASK, .part = "mpi",
 			     .level = FSE_RACK, .nodes = 4, .fits = true,
 			     .got = { FSE_OBS_ANY, 2, "r1,r2" },
 			     .would = { FSE_OBS_WAIT, 0, "-" }, .waited = 30,
@@ -753,6 +796,8 @@ static void test_observe_record(void **state)
 	static const char *const bad[] = {
 		"job=1 time=1 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
 		"time=1 job=0 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1_ part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
+		"time=1 job=1_x part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
 		"time=1 job=1 part=p level=off nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
 		"time=1 job=1 part=p level=rack nodes=1 fits=2 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
 		"time=1 job=1 part=p level=rack nodes=1 fits=1 got=wait:0:- would=rack:1:r1 waited=0 why=x",
@@ -774,6 +819,14 @@ static void test_observe_record(void **state)
 	assert_int_equal(back.would.kind, FSE_OBS_WAIT);
 	assert_int_equal(back.waited, 30);
 	assert_string_equal(back.why, o.why);
+	assert_int_equal(back.task, FSE_NO_TASK);
+	/* a task of a job array, as squeue names it */
+	o.task = 3;
+	fse_obs_format(&o, line, sizeof(line));
+	assert_non_null(strstr(line, " job=12_3 part=mpi "));
+	assert_int_equal(fse_obs_parse(line, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.job_id, 12);
+	assert_int_equal(back.task, 3);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		if (!fse_obs_parse(bad[i], &back, err, sizeof(err)))
