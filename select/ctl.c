@@ -1334,7 +1334,7 @@ static void _obs_would(struct run *r, struct fse_obs *ob)
 	}
 	ob->would.kind = FSE_OBS_STOCK;
 	snprintf(ob->would.racks, sizeof(ob->would.racks), "-");
-	snprintf(ob->why, sizeof(ob->why), "%s: left to Slurm's choice", r->res.reason);
+	snprintf(ob->why, sizeof(ob->why), "%s", r->res.reason);
 }
 
 int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
@@ -1380,8 +1380,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 	if (j->stock_why) {
 		ob.would.kind = FSE_OBS_STOCK;
 		snprintf(ob.would.racks, sizeof(ob.would.racks), "-");
-		snprintf(ob.why, sizeof(ob.why), "%s: left to Slurm's choice",
-			 j->stock_why);
+		snprintf(ob.why, sizeof(ob.why), "%s", j->stock_why);
 	} else {
 		_obs_would(&r, &ob);
 	}

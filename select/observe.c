@@ -41,7 +41,8 @@ size_t fse_obs_format(const struct fse_obs *o, char *buf, size_t size)
 			 " fits=%d got=%s:%" PRIu32 ":%s would=%s:%" PRIu32 ":%s waited=%" PRIu64
 			 " why=%s\n",
 			 o->time, o->job_id, task, o->part[0] ? o->part : "-",
-			 fse_level_name(o->level), o->nodes, o->fits,
+			 fse_obs_kind_name((enum fse_obs_kind)o->level) ?: "?",
+			 o->nodes, o->fits,
 			 fse_obs_kind_name(o->got.kind) ?: "?", o->got.nracks,
 			 o->got.racks[0] ? o->got.racks : "-",
 			 fse_obs_kind_name(o->would.kind) ?: "?", o->would.nracks,

@@ -10,6 +10,7 @@
 #           has its own main: tests/unit/topology.mk)
 #   cache   ibnetdiscover cache files (read through libibnetdisc)
 #   ledger  the locality ledger's state text
+#   observe the observation log of Locality=observe
 #   files   model JSON, job logs (SWF, sacct), node-name-maps, rack maps, slurm.conf's
 #           node lines, the watch's link counters
 #   watch   the watch's sinfo records, bindings file and node-name-map GUIDs
@@ -107,6 +108,19 @@ tests_fuzz_fuzz_ledger_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 	-DFUZZ_NAME='"ledger"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_ledger_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_ledger_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+
+# the observation log of Locality=observe (fuzz_observe.c; seeds in
+# tests/fuzz/corpus/observe)
+check_PROGRAMS += tests/fuzz/fuzz_observe_smoke
+TESTS += tests/fuzz/fuzz_observe_smoke
+tests_fuzz_fuzz_observe_smoke_SOURCES = \
+	tests/fuzz/fuzz_observe.c \
+	tests/fuzz/driver.c \
+	select/observe.c
+tests_fuzz_fuzz_observe_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
+	-DFUZZ_NAME='"observe"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_observe_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_observe_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
 # the files read from outside besides fabsched.conf and fabric dumps:
 # model JSON, job logs (SWF, sacct --json, sacct -P), node-name-maps, rack maps, slurm.conf's node lines,
@@ -252,6 +266,7 @@ fuzz-long:
 	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES)' \
 	SRCS_ibnet='tests/fuzz/fuzz_ibnet.c $(TOPOLOGY_SOURCES)' \
 	SRCS_ledger='$(tests_fuzz_fuzz_ledger_smoke_SOURCES)' \
+	SRCS_observe='$(tests_fuzz_fuzz_observe_smoke_SOURCES)' \
 	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES)' \
 	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES)' \
 	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES)' \

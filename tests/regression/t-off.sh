@@ -14,9 +14,15 @@
 # before the next; a pending job is recorded and cancelled, so that the
 # next step starts from the same state in both runs.
 #   3. fabsched again, with a second partition (mpi, the same nodes) opted
-#      in with Locality=rack beside DefaultLocality=off: in the same
-#      situation (one free node per rack), a 2-node job of mpi waits for a
-#      rack, while one of batch is placed across racks as stock Slurm does.
+#      in with Locality=rack beside DefaultLocality=observe (batch): in the
+#      same situation (one free node per rack), a 2-node job of mpi waits
+#      for a rack, while one of batch is placed across racks as stock Slurm
+#      does, and fabsched's observation log says it would have kept that
+#      job waiting for a rack;
+#   4. (22.05 and the newest release; FABSCHED_OFF_OBSERVE=1 forces it, 0
+#      skips it) the whole mix again with DefaultLocality=observe: the same
+#      nodes as stock for every job, and an observation for every job that
+#      ran.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -28,7 +34,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 9
+tap_plan 15
 
 FABRIC="leaves=3,hosts=4,spines=2"
 NODES=12
@@ -178,10 +184,12 @@ tap_diag "$(head -c 4000 "$WORK/off.txt")"
 tap_ok "! grep -q 'fabsched' '$WORK/off.txt' && [ $tree_rc -eq 0 ]" \
 	"no job of the fabsched run carries a fabsched note; on 24.11 and later topology/fabric used topology/tree's code"
 
-# 3: one partition opted in
-printf 'FabricModel=%s\nDefaultLocality=off\nPartitionName=mpi Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$D/etc/fabsched.conf"
+# 3: one partition opted in, the others observed
+OBS=$D/ctld/state/fabsched_observe
+printf 'FabricModel=%s\nDefaultLocality=observe@INFINITE\nPartitionName=mpi Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$D/etc/fabsched.conf"
+rm -f "$OBS"
 fs_restart_placement "$FAB_SELECT" topology/fabric
-tap_ok $? "restarted with fabsched, partition mpi opted in (Locality=rack), batch left off"
+tap_ok $? "restarted with fabsched, partition mpi opted in (Locality=rack), batch observed (DefaultLocality=observe)"
 cl_poll 30 all_idle
 for _ in 1 2 3; do
 	id=$(cl_sbatch -t 30 -o /dev/null -N 3 --exclusive --wrap "sleep 900") && cl_poll 30 decided "$id"
@@ -190,6 +198,7 @@ done
 b=$(cl_sbatch -t 30 -o /dev/null -p batch -N 2 --exclusive --wrap "sleep 900")
 cl_poll 30 decided "$b"
 nb=$(cl_job_field "$b" NodeList) sb=$(cl_job_field "$b" JobState)
+sleep 1	# 24.11 and later: the next placement a second on records the start
 scancel "$b"	# back to one free node per rack
 cl_poll 30 settled
 m=$(cl_sbatch -t 30 -o /dev/null -p mpi -N 2 --exclusive --wrap "sleep 900")
@@ -199,6 +208,60 @@ rb=$(for h in $(scontrol show hostnames "$nb"); do echo "${RACK_OF[$h]}"; done |
 tap_ok "[ '$(cl_job_field "$m" JobState)' = PENDING ] && has_note $m" \
 	"partition mpi (Locality=rack): its 2-node job waits for a rack ($(squeue -h -j "$m" -O system_comment:300 | sed 's/ *$//'))"
 tap_ok "[ '$sb' = RUNNING ] && [ $rb -eq 2 ]" \
-	"partition batch (off): its 2-node job runs across racks as stock Slurm places it ($nb)"
+	"partition batch (observe): its 2-node job runs across racks as stock Slurm places it ($nb)"
+observed() { grep -q " job=$1 " "$OBS" 2>/dev/null; }
+cl_poll 10 observed "$b"
+line=$(grep " job=$b " "$OBS" 2>/dev/null)
+tap_ok "grep -q 'part=batch level=rack nodes=2 fits=1 got=[a-z]*:2:[^ ]* would=wait:0:- .*why=Locality: waiting for one rack' <<<'$line'" \
+	"fabsched's observation of that job: it got 2 racks, fabsched would have kept it waiting for one (${line:-no record in $OBS})"
+tap_diag "$(cat "$OBS" 2>/dev/null)"
+"$FABSCHED" job "$b" --conf "$D/etc/fabsched.conf" --observe "$OBS" > "$WORK/job.txt" 2>&1
+tap_ok "grep -q '^  observed   got 2 racks ([^)]*)[^;]*; fabsched would have kept it waiting: Locality: waiting for one rack' '$WORK/job.txt'" \
+	"fabsched job $b shows what the job got beside what fabsched would have done"
+tap_diag "$(cat "$WORK/job.txt")"
+scancel -u root 2>/dev/null
+cl_poll 60 settled
+
+# 4: the whole mix observed
+newest=$(sed -n 's/.*\[\([0-9.]*\)\.\*\], \[SLURM_FLAVOUR=.*/\1/p' "$SRC/m4/fabsched_slurm.m4" | sort -V | tail -1)
+if [ "${FABSCHED_OFF_OBSERVE:-}" = 0 ] || { [ -z "${FABSCHED_OFF_OBSERVE:-}" ] &&
+	[ "$(fs_flavour)" != 22.05 ] && [ "$(fs_flavour)" != "${newest:-26.05}" ]; }; then
+	for k in 1 2 3 4; do
+		tap_skip "the observed mix runs on 22.05 and the newest release (the check's time budget; this release shares the newest's code)" "observe run $k"
+	done
+	tap_done
+	exit 0
+fi
+printf 'FabricModel=%s\nDefaultLocality=observe@INFINITE\n' "$MODEL" > "$D/etc/fabsched.conf"
+rm -f "$OBS"
+fs_restart_placement "$FAB_SELECT" topology/fabric
+tap_ok $? "restarted with fabsched, every partition observed (DefaultLocality=observe@INFINITE)"
+cl_poll 30 all_idle
+t0=$SECONDS
+run_mix "$WORK/observe.txt"
+t_obs=$((SECONDS - t0))
+tap_is "$(diff "$WORK/observe.txt" "$WORK/stock.txt")" "" \
+	"Locality=observe gives every job of the mix the nodes stock topology/tree gives it ($steps steps, $t_obs s)"
+# the last starts are recorded at the next placement a second on (24.11+)
+flush=()
+for _ in 1 2; do
+	sleep 2
+	id=$(cl_sbatch -t 5 -o /dev/null -N 1 --wrap "sleep 1") && flush+=("$id")
+	cl_poll 30 decided "$id"
+done
+sleep 1
+ran=$(grep -c '^submit[^:]*: [^ ]* RUNNING ' "$WORK/observe.txt")
+grep -v -e " job=${flush[0]:-0} " -e " job=${flush[1]:-0} " "$OBS" > "$WORK/observed" 2>/dev/null
+rec=$(grep -c . "$WORK/observed")
+held=$(grep -c ' would=wait:' "$WORK/observed")
+better=$(grep -c ' got=[a-z]*:[2-9][0-9]*:[^ ]* would=rack:' "$WORK/observed")
+tap_ok "[ $rec -eq $ran ] && [ $held -ge 1 ]" \
+	"an observation for every job of the mix that ran ($rec records for $ran running job records; fabsched would have held $held for a rack and put $better that stock split in one rack)"
+tap_diag "$(cut -c1-160 "$WORK/observed")"
+"$FABSCHED" report --observe "$WORK/observed" --json > "$WORK/report.json" 2>"$WORK/report.err"
+rjobs=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["jobs"], sum(p["held"] for p in r["partitions"]))' "$WORK/report.json" 2>/dev/null)
+"$FABSCHED" report --observe "$WORK/observed" > "$WORK/report.txt" 2>&1
+tap_is "$rjobs" "$rec $held" "fabsched report reads the mix's observations: $rec jobs, $held held back"
+tap_diag "$(cat "$WORK/report.txt" "$WORK/report.err")"
 scancel -u root 2>/dev/null
 tap_done

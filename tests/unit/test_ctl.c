@@ -730,7 +730,7 @@ static void test_observe(void **state)
 	assert_int_equal(fse_obs_parse(l3, &ob, err, sizeof(err)), 0);
 	assert_int_equal(ob.job_id, 11);
 	assert_int_equal(ob.would.kind, FSE_OBS_STOCK);
-	assert_string_equal(ob.why, "pinned to nodes: left to Slurm's choice");
+	assert_string_equal(ob.why, "pinned to nodes");
 	/* both count toward the share it would have kept (a held job as
 	 * getting its rack): 2 of 2 */
 	assert_int_equal(fse_ctl_stats(c)->observed, 4);
