@@ -380,7 +380,11 @@ bool fabric_observes(const job_record_t *job, bool switches_as_racks)
 {
 	bool obs;
 
-	if (!job || !job->details)
+	/* a job array's own record before a task is picked (Slurm's
+	 * test-only question at submission): its tasks are observed as
+	 * they start */
+	if (!job || !job->details ||
+	    (job->array_recs && job->array_task_id == NO_VAL))
 		return false;
 	slurm_mutex_lock(&fab.lock);
 	_ready();

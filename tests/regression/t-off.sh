@@ -251,12 +251,20 @@ for _ in 1 2; do
 done
 sleep 1
 ran=$(grep -c '^submit[^:]*: [^ ]* RUNNING ' "$WORK/observe.txt")
+multi=$(grep -c '^submit[^:]*: [^ ]* RUNNING [^ ]* [^ ]*[[]' "$WORK/observe.txt")
 grep -v -e " job=${flush[0]:-0} " -e " job=${flush[1]:-0} " "$OBS" > "$WORK/observed" 2>/dev/null
 rec=$(grep -c . "$WORK/observed")
+rec_multi=$(grep -vc ' nodes=1 ' "$WORK/observed")
 held=$(grep -c ' would=wait:' "$WORK/observed")
 better=$(grep -c ' got=[a-z]*:[2-9][0-9]*:[^ ]* would=rack:' "$WORK/observed")
-tap_ok "[ $rec -eq $ran ] && [ $held -ge 1 ]" \
-	"an observation for every job of the mix that ran ($rec records for $ran running job records; fabsched would have held $held for a rack and put $better that stock split in one rack)"
+# 26.05 with every partition stock: one-node jobs take Slurm's one-node
+# path, which does not ask the topology plugin (nothing to observe)
+want=$ran got_n=$rec
+if [ "$(fs_flavour)" = 26.05 ]; then
+	want=$multi got_n=$rec_multi
+fi
+tap_ok "[ $got_n -eq $want ] && [ $held -ge 1 ]" \
+	"an observation for every job of the mix that ran ($rec records for $ran running job records, $rec_multi for the $multi on several nodes; fabsched would have held $held for a rack and put $better that stock split in one rack)"
 tap_diag "$(cut -c1-160 "$WORK/observed")"
 "$FABSCHED" report --observe "$WORK/observed" --json > "$WORK/report.json" 2>"$WORK/report.err"
 rjobs=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["jobs"], sum(p["held"] for p in r["partitions"]))' "$WORK/report.json" 2>/dev/null)
