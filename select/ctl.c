@@ -481,11 +481,15 @@ static void _append_file(const struct fse_ctl *c, const char *path,
 		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
 			  O_CLOEXEC, 0644);
 	}
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    write(fd, buf, len) != (ssize_t)len)
+	if (fd < 0 || fstat(fd, &st))
 		_log(c, FSE_LOG_ERROR, "%s: %s: %zu bytes of observations lost",
-		     path, fd < 0 || !S_ISREG(st.st_mode) ? strerror(errno) :
-		     "short write", len);
+		     path, strerror(errno), len);
+	else if (!S_ISREG(st.st_mode))
+		_log(c, FSE_LOG_ERROR, "%s: not a regular file: %zu bytes of observations lost",
+		     path, len);
+	else if (write(fd, buf, len) != (ssize_t)len)
+		_log(c, FSE_LOG_ERROR, "%s: short write: %zu bytes of observations lost",
+		     path, len);
 	if (fd >= 0)
 		close(fd);
 }
