@@ -91,3 +91,17 @@ void fs_cli_record_counts(const struct fse_ledger *l, int k, unsigned *got, unsi
 
 	*got = (unsigned)(share * *count + 0.5);
 }
+
+void fs_cli_html_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}

@@ -198,18 +198,6 @@ static void _text(const struct fst_model *m, const struct node_view *v, const ch
 	free(racks);
 }
 
-static void _esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 #define CELL_W 120
 #define CELL_H 34
@@ -240,7 +228,7 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 	      "td { padding: 2px 8px; }\n"
 	      ".sw { display: inline-block; width: 1em; height: 1em; border: 1px solid #555; }\n"
 	      "</style></head><body>\n<h1>fabsched: racks of ", f);
-	_esc(f, path);
+	fs_cli_html_esc(f, path);
 	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running job%s; generated %s</p>\n",
 		m->nracks, m->nhosts, njobs, njobs == 1 ? "" : "s", when);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"racks\" width=\"%d\" "
@@ -253,11 +241,11 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 			break;
 
 		fputs("<g class=\"rack\" data-rack=\"", f);
-		_esc(f, g->name);
+		fs_cli_html_esc(f, g->name);
 		fprintf(f, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
 			"stroke=\"#333\" stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">", x, RACK_PAD,
 			CELL_W + 2 * RACK_PAD, h - 2 * RACK_PAD, x + RACK_PAD, RACK_PAD + 18);
-		_esc(f, g->name);
+		fs_cli_html_esc(f, g->name);
 		fputs("</text>\n", f);
 		for (int i = 0; i < g->nmembers; i++) {
 			const struct node_view *nv = &v[ord[i]];
@@ -265,9 +253,9 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 			int y = RACK_PAD + RACK_HEAD + i * (CELL_H + 4);
 
 			fputs("<g class=\"node\" data-node=\"", f);
-			_esc(f, m->hosts[ord[i]].name);
+			fs_cli_html_esc(f, m->hosts[ord[i]].name);
 			fputs("\" data-state=\"", f);
-			_esc(f, nv->state[0] ? nv->state : "unknown");
+			fs_cli_html_esc(f, nv->state[0] ? nv->state : "unknown");
 			fputs("\" data-jobs=\"", f);
 			for (int k = 0; k < nv->njobs; k++)
 				fprintf(f, "%s%u", k ? " " : "", nv->jobs[k]);
@@ -275,14 +263,14 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 				"height=\"%d\" fill=\"%s\" stroke=\"#555\"/>\n<text x=\"%d\" y=\"%d\"%s>",
 				fill, x + RACK_PAD, y, CELL_W, CELL_H, fill, x + RACK_PAD + 4, y + 14,
 				nv->njobs ? " fill=\"#fff\"" : "");
-			_esc(f, m->hosts[ord[i]].name);
+			fs_cli_html_esc(f, m->hosts[ord[i]].name);
 			fprintf(f, " %s</text>\n<text x=\"%d\" y=\"%d\"%s>", nv->state[0] ? "" : "?",
 				x + RACK_PAD + 4, y + 28, nv->njobs ? " fill=\"#fff\"" : "");
 			if (nv->njobs)
 				for (int k = 0; k < nv->njobs; k++)
 					fprintf(f, "%s%u", k ? "," : "job ", nv->jobs[k]);
 			else
-				_esc(f, nv->state[0] ? nv->state : "not in Slurm");
+				fs_cli_html_esc(f, nv->state[0] ? nv->state : "not in Slurm");
 			fputs("</text>\n</g>\n", f);
 		}
 		fputs("</g>\n", f);

@@ -39,6 +39,8 @@ char *fs_cli_share_file(void);
 /* The observation log of Locality=observe (FSE_OBSERVE_FILE in the same
  * StateSaveLocation), malloc'ed, or NULL. */
 char *fs_cli_observe_file(void);
+/* @s into an HTML page (text or a quoted attribute value), escaped. */
+void fs_cli_html_esc(FILE *f, const char *s);
 
 /*
  * observe_log.c: the observation log read for job, metrics and report.

@@ -26,19 +26,6 @@
 #define COLOR_GOT "#1f77b4"
 #define COLOR_WOULD "#ff7f0e"
 
-static void _esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* A bucket's start as its axis label: hours with their time. */
 static char *_label(const struct report *r, int64_t t, char *buf, size_t n)
@@ -127,9 +114,9 @@ static void _plot(FILE *f, const struct report *r, const struct rep_part *p)
 {
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"share\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" data-partition=\"", PLOT_W, PLOT_H, PLOT_W, PLOT_H);
-	_esc(f, p->name);
+	fs_cli_html_esc(f, p->name);
 	fputs("\" role=\"img\"><title>share of the rack-fittable jobs of partition ", f);
-	_esc(f, p->name);
+	fs_cli_html_esc(f, p->name);
 	fputs(" in one domain, got and would</title>\n", f);
 	_axes(f, r);
 	_series(f, r, p, false);
@@ -142,7 +129,7 @@ static void _place_cell(FILE *f, const struct fse_obs_place *pl)
 	char buf[320];
 
 	fputs("<td>", f);
-	_esc(f, fs_cli_obs_place(pl, buf, sizeof(buf)));
+	fs_cli_html_esc(f, fs_cli_obs_place(pl, buf, sizeof(buf)));
 	fputs("</td>", f);
 }
 
@@ -161,7 +148,7 @@ static void _jobs(FILE *f, const struct rep_part *p)
 		_place_cell(f, &p->differ[i].got);
 		_place_cell(f, &p->differ[i].would);
 		fputs("<td>", f);
-		_esc(f, p->differ[i].why);
+		fs_cli_html_esc(f, p->differ[i].why);
 		fputs("</td></tr>\n", f);
 	}
 	if (p->ndiffer)
@@ -176,7 +163,7 @@ static void _jobs(FILE *f, const struct rep_part *p)
 			fs_report_time(p->held_last[i].time, t, sizeof(t)));
 		_place_cell(f, &p->held_last[i].got);
 		fputs("<td>", f);
-		_esc(f, p->held_last[i].why);
+		fs_cli_html_esc(f, p->held_last[i].why);
 		fputs("</td></tr>\n", f);
 	}
 	if (p->nheld)
@@ -202,7 +189,7 @@ static void _summary(FILE *f, const struct report *r)
 		const struct rep_part *p = &r->p[i];
 
 		fputs("<tr><td>", f);
-		_esc(f, p->name);
+		fs_cli_html_esc(f, p->name);
 		fprintf(f, "</td><td>%lu</td><td>%lu</td><td>%s</td><td>%s</td><td>%lu</td>",
 			p->jobs, p->fit, fs_report_share(p->got, p->fit, a, sizeof(a)),
 			fs_report_share(p->would + p->held_fit, p->fit, b, sizeof(b)), p->held);
@@ -232,7 +219,7 @@ static void _head(FILE *f, const struct report *r)
 	for (int k = 0; k < 2; k++)
 		if (r->file[k]) {
 			fputs(k && r->file[0] ? ", " : "", f);
-			_esc(f, r->file[k]);
+			fs_cli_html_esc(f, r->file[k]);
 		}
 	fprintf(f, "; %lu bad line%s, not counted.</p>\n<p>Rack-fittable: the job fits one domain "
 		"of its locality on the idle machine; the shares are of those jobs. A job fabsched "
@@ -248,7 +235,7 @@ void fs_report_html(FILE *f, const struct report *r)
 		const struct rep_part *p = &r->p[i];
 
 		fputs("<h2>partition ", f);
-		_esc(f, p->name);
+		fs_cli_html_esc(f, p->name);
 		fputs("</h2>\n", f);
 		if (!p->jobs) {
 			fputs("<p>No observation in the period.</p>\n", f);

@@ -641,15 +641,21 @@ static void _state_save_soon(struct fse_ctl *c)
 	}
 }
 
-int fse_ctl_state_file(struct fse_ctl *c, const char *path)
+/* *@dst = a copy of @path (NULL: none).  RET -1 out of memory. */
+static int _set_path(char **dst, const char *path)
 {
 	char *p = path ? strdup(path) : NULL;
 
 	if (path && !p)
 		return -1;
-	free(c->state_file);
-	c->state_file = p;
+	free(*dst);
+	*dst = p;
 	return 0;
+}
+
+int fse_ctl_state_file(struct fse_ctl *c, const char *path)
+{
+	return _set_path(&c->state_file, path);
 }
 
 void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
@@ -661,13 +667,7 @@ void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
 
 int fse_ctl_observe_file(struct fse_ctl *c, const char *path)
 {
-	char *p = path ? strdup(path) : NULL;
-
-	if (path && !p)
-		return -1;
-	free(c->obs_file);
-	c->obs_file = p;
-	return 0;
+	return _set_path(&c->obs_file, path);
 }
 
 int fse_ctl_state_dir(struct fse_ctl *c, const char *dir)
@@ -1061,6 +1061,27 @@ static void _obs_save_soon(struct fse_ctl *c)
 	pthread_mutex_unlock(&c->sv.lock);
 }
 
+/* Step 3: the domain, first among the candidates without jobs (where the
+ * caller knows them) that can run the job; then, for a job that shares
+ * nodes and may fit beside others, among what is free on every candidate
+ * (the backend checks it domain by domain).  Into r->res. */
+static void _domain(struct run *r)
+{
+	struct fse_ctl *c = r->c;
+	const struct fse_job *j = r->j;
+
+	for (int i = 0; i < c->nnodes; i++)
+		c->avail[i] = j->cand[i] && c->tasks_now[i] &&
+			(!j->idle || j->idle[i]);
+	fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
+	if (r->res.status == FSE_NOT_NOW && j->idle && j->may_share) {
+		for (int i = 0; i < c->nnodes; i++)
+			c->avail[i] = j->cand[i] && c->tasks_now[i];
+		fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
+		r->shared_pass = true;
+	}
+}
+
 /* Pending decisions of jobs that now hold an allocation are counted, at
  * most once a second (placement calls come by the hundred per cycle). */
 static void _commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
@@ -1199,21 +1220,7 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 								  &r.rq),
 					  &r.by_target);
 
-	/* first the candidates without jobs (where the caller knows them)
-	 * that can run the job */
-	for (int i = 0; i < c->nnodes; i++)
-		c->avail[i] = j->cand[i] && c->tasks_now[i] &&
-			(!j->idle || j->idle[i]);
-	fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
-	if (r.res.status == FSE_NOT_NOW && j->idle && j->may_share) {
-		/* a job that shares nodes may fit beside others: what is
-		 * free on every candidate; the backend checks it domain by
-		 * domain */
-		for (int i = 0; i < c->nnodes; i++)
-			c->avail[i] = j->cand[i] && c->tasks_now[i];
-		fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
-		r.shared_pass = true;
-	}
+	_domain(&r);
 	while (r.res.status == FSE_OK && r.tries < FSE_CTL_TRIES) {
 		r.tries++;
 		if (_try(&r, &r.res)) {
@@ -1303,17 +1310,8 @@ static void _obs_place(struct fse_ctl *c, const uint8_t *on,
 static void _obs_would(struct run *r, struct fse_obs *ob)
 {
 	struct fse_ctl *c = r->c;
-	const struct fse_job *j = r->j;
 
-	for (int i = 0; i < c->nnodes; i++)
-		c->avail[i] = j->cand[i] && c->tasks_now[i] &&
-			(!j->idle || j->idle[i]);
-	fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
-	if (r->res.status == FSE_NOT_NOW && j->idle && j->may_share) {
-		for (int i = 0; i < c->nnodes; i++)
-			c->avail[i] = j->cand[i] && c->tasks_now[i];
-		fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
-	}
+	_domain(r);
 	if (r->res.status == FSE_OK) {
 		_obs_place(c, NULL, &r->res, &ob->would);
 		snprintf(ob->why, sizeof(ob->why), "%s%s", r->res.reason,
