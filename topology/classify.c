@@ -185,15 +185,14 @@ oom:
 	return -1;
 }
 
-static int _map_hcas(struct fst_model *m, const struct fst_names *nm, const struct fst_opts *o)
+/* Each HCA's host name, or why it is not a compute node (with its issue). */
+static int _name_hcas(struct fst_model *m, const struct fst_names *nm, const struct fst_opts *o)
 {
 	char name[256];
-	int cap_hosts = 0;
 
 	for (int d = 0; d < m->ndevs; d++) {
 		struct fst_device *dv = &m->devs[d];
 		const char *why;
-		int h;
 
 		if (dv->type != FST_HCA)
 			continue;
@@ -214,6 +213,24 @@ static int _map_hcas(struct fst_model *m, const struct fst_names *nm, const stru
 		}
 		if (fst_set_str(&dv->name, name))
 			return -1;
+		dv->role = FST_ROLE_COMPUTE;
+	}
+	return 0;
+}
+
+/* The compute nodes: one per host name of the compute HCAs, and the node
+ * list's hosts that the fabric lacks. */
+static int _make_hosts(struct fst_model *m, const struct fst_names *nm)
+{
+	int cap_hosts = 0;
+
+	for (int d = 0; d < m->ndevs; d++) {
+		struct fst_device *dv = &m->devs[d];
+		const char *name = dv->name;
+		int h;
+
+		if (dv->type != FST_HCA || dv->role != FST_ROLE_COMPUTE)
+			continue;
 		h = fst_index_get(&m->priv->hostix, name);
 		if (h < 0) {
 			struct fst_host *nh = fst_grow(m->hosts, &cap_hosts, m->nhosts + 1,
@@ -239,7 +256,6 @@ static int _map_hcas(struct fst_model *m, const struct fst_names *nm, const stru
 			ho->hcas = nh;
 			ho->hcas[ho->nhcas++] = d;
 		}
-		dv->role = FST_ROLE_COMPUTE;
 		dv->host = h;
 	}
 	if (nm->have_nodelist) {
@@ -447,7 +463,7 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 	struct adj a = { 0 };
 	int n = m->ndevs, rc = -1, cap_r = 0, cap_p = 0, cap_pl = 0;
 	int *dist = NULL, *queue = NULL, *comp = NULL, *uf = NULL, *order = NULL, *tmp = NULL;
-	char *skip = NULL;
+	char *skip = NULL, *above = NULL;
 	int *plane_compute = NULL, nplanes = 0;
 	char buf[300];
 
@@ -457,7 +473,16 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 		return fs_errf(err, errlen, "model already classified");
 	if (fst_names_setup(&nm, opts, err, errlen))
 		goto out_noerr;
-	if (_name_switches(m, &nm) || _map_hcas(m, &nm, opts) || _build_adj(m, &a))
+	if (_name_switches(m, &nm) || _name_hcas(m, &nm, opts) || _build_adj(m, &a))
+		goto oom;
+	above = calloc((size_t)n + 1, 1);
+	if (!above)
+		goto oom;
+	/* without a node list, the fabric's own evidence as well as names */
+	if (!nm.have_nodelist && !nm.have_ex && !opts->all_hosts &&
+	    fst_host_evidence(m, a.off, a.nb, above))
+		goto oom;
+	if (_make_hosts(m, &nm))
 		goto oom;
 	dist = malloc(sizeof(int) * (size_t)(n + 1));
 	queue = malloc(sizeof(int) * (size_t)(n + 1));
@@ -488,10 +513,12 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 		if (dv->nhosts)
 			dist[d] = 0;
 	}
-	/* non-compute leaves: host HCAs, no compute, not next to a compute leaf */
+	/* non-compute leaves: host HCAs, no compute, not next to a compute
+	 * leaf, not a spine or core switch by the fabric's evidence */
 	_bfs(m, &a, dist, NULL, queue);
 	for (int d = 0; d < n; d++)
-		if (m->devs[d].type == FST_SWITCH && !m->devs[d].nhosts && tmp[d] && dist[d] != 1)
+		if (m->devs[d].type == FST_SWITCH && !m->devs[d].nhosts && tmp[d] && dist[d] != 1 &&
+		    !above[d])
 			skip[d] = 1;
 	for (int d = 0; d < n; d++)
 		dist[d] = (m->devs[d].type == FST_SWITCH && m->devs[d].nhosts) ? 0 : -1;
@@ -799,6 +826,7 @@ out_noerr:
 	free(comp);
 	free(uf);
 	free(skip);
+	free(above);
 	free(tmp);
 	free(order);
 	free(plane_compute);

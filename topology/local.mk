@@ -10,6 +10,7 @@ TOPOLOGY_SOURCES = \
 	topology/discover.c \
 	topology/names.c \
 	topology/classify.c \
+	topology/evidence.c \
 	topology/export_slurm.c \
 	topology/slurm_tree.c \
 	topology/switch_graph.c \

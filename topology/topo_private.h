@@ -58,6 +58,11 @@ const char *fst_port_text(const struct fst_model *m, int d, int p, char *buf, si
 const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who,
 				char *buf, size_t n);
 void *fst_grow(void *arr, int *cap, int need, size_t elem); /* NULL on ENOMEM */
+/* Hosts that are not compute nodes by the fabric's own evidence
+ * (evidence.c): demotes compute HCAs with a reason and an issue, marks
+ * the switches found above leaves in ABOVE (ndevs entries).  0 / -1
+ * ENOMEM.  OFF/NB: switch adjacency, nb[off[d]..off[d+1]). */
+int fst_host_evidence(struct fst_model *m, const int *off, const int *nb, char *above);
 int fst_host_name_ok(const char *s);
 int fst_str_cmp_natural(const char *a, const char *b);
 

@@ -372,6 +372,60 @@ static void test_noncompute_names(void **state)
 	fst_model_free(m);
 }
 
+/* The HCA of host NAME (its first), -1 none. */
+static int _hca_of(const struct fst_model *m, const char *name)
+{
+	for (int d = 0; d < m->ndevs; d++)
+		if (m->devs[d].type == FST_HCA && m->devs[d].name && !strcmp(m->devs[d].name, name))
+			return d;
+	return -1;
+}
+
+/* Hosts with names of no mark that the cabling shows are not compute
+ * nodes: on a spine, on a core switch, one HCA among dual-rail hosts of
+ * another name form; a dead rail and a leaf of one host keep their hosts */
+static void test_evidence(void **state)
+{
+	static const struct { const char *host, *why; } cases[] = {
+		{ "fabmon1", "hca-on-spine" }, { "headnode2", "hca-on-core" },
+		{ "jump01", "single-rail-host" },
+	};
+	struct fst_opts o = { 0 };
+	struct fst_model *m;
+	int d;
+
+	(void)state;
+	m = _load(_fixture("evidence.topo"), &o);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d = _hca_of(m, cases[i].host);
+		assert_true(d >= 0);
+		assert_int_equal(m->devs[d].role, FST_ROLE_NONCOMPUTE);
+		assert_string_equal(m->devs[d].reason, cases[i].why);
+		assert_int_equal(fst_find_host(m, cases[i].host), -1);
+	}
+	assert_int_equal(m->nhosts, 9);			/* gpu001..gpu009 */
+	assert_true(fst_find_host(m, "gpu008") >= 0);	/* its second rail is dead */
+	assert_true(fst_find_host(m, "gpu009") >= 0);	/* alone on leaf2c */
+	assert_int_equal(m->devs[fst_find_device(m, "spine1a")].level, 1);
+	assert_int_equal(m->devs[fst_find_device(m, "core1")].level, 2);
+	assert_int_equal(m->devs[fst_find_device(m, "core1")].role, FST_ROLE_SPINE);
+	assert_int_equal(m->devs[fst_find_device(m, "leaf2c")].role, FST_ROLE_LEAF);
+	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 6);
+	assert_int_equal(m->max_level, 2);
+	fst_model_free(m);
+	/* the node list wins: a host it names is a compute node */
+	o.nodelist = "gpu[001-009],fabmon1,headnode2,jump01";
+	m = _load(_fixture("evidence.topo"), &o);
+	assert_int_equal(m->nhosts, 12);
+	fst_model_free(m);
+	/* and so does --all-hosts */
+	o.nodelist = NULL;
+	o.all_hosts = 1;
+	m = _load(_fixture("evidence.topo"), &o);
+	assert_int_equal(m->nhosts, 12);
+	fst_model_free(m);
+}
+
 static struct fst_model *_raw(const char *name)
 {
 	struct fst_model *m = NULL;
@@ -923,6 +977,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x5),
 		cmocka_unit_test(test_noncompute_names),
+		cmocka_unit_test(test_evidence),
 		cmocka_unit_test(test_merge_rails),
 		cmocka_unit_test(test_compute_hca),
 		cmocka_unit_test(test_model_changes),
