@@ -505,11 +505,24 @@ const char *fw_hca_name(const struct fst_device *d)
 	return d->desc && strchr(d->desc, ' ') ? strchr(d->desc, ' ') + 1 : d->id;
 }
 
+/* The switch port at the other end of @pt ("leaf01 port 3", "leaf01 port
+ * 3 (1/2/1)" with the label ibdiagnet gives a split port), escaped. */
+static const char *_peer_port(const struct fst_model *m, const struct fst_port *pt,
+			      char buf[FS_ESCAPE_SIZE + 64])
+{
+	const char *label = m->devs[pt->peer].ports[pt->peer_port].label;
+	char e[FS_ESCAPE_SIZE];
+
+	snprintf(buf, FS_ESCAPE_SIZE + 64, "%s port %d%s%s%s", _esc(e, fw_dev_name(m, pt->peer)),
+		 pt->peer_port, label[0] ? " (" : "", label, label[0] ? ")" : "");
+	return buf;
+}
+
 /* Why every rail of host @h of @old is down: its HCAs and switch ports. */
 static void _rails_text(const struct fst_model *old, int h, char *out, size_t n)
 {
 	const struct fst_host *ho = &old->hosts[h];
-	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE];
+	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE + 64];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -521,9 +534,8 @@ static void _rails_text(const struct fst_model *old, int h, char *out, size_t n)
 
 			if (pt->peer < 0)
 				continue;
-			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s port %d)",
-					      o ? ", " : "", _esc(e1, fw_hca_name(d)), p,
-					      _esc(e2, fw_dev_name(old, pt->peer)), pt->peer_port);
+			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s)", o ? ", " : "",
+					      _esc(e1, fw_hca_name(d)), p, _peer_port(old, pt, e2));
 		}
 	}
 }
@@ -552,7 +564,7 @@ static int _rails_up(const struct fst_model *m, const char *name)
 static void _degraded_text(const struct fst_model *m, const char *name, char *out, size_t n)
 {
 	int h = fst_find_host(m, name);
-	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE];
+	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE + 64];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -565,10 +577,9 @@ static void _degraded_text(const struct fst_model *m, const char *name, char *ou
 
 			if (!l || !l->degraded)
 				continue;
-			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s port %d) at %dx%s",
+			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s) at %dx%s",
 					      o ? ", " : "", _esc(e1, fw_hca_name(d)), p,
-					      _esc(e2, fw_dev_name(m, pt->peer)), pt->peer_port, l->width,
-					      fst_speed_name(l->speed));
+					      _peer_port(m, pt, e2), l->width, fst_speed_name(l->speed));
 		}
 	}
 }

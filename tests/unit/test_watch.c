@@ -285,6 +285,50 @@ static void test_rail_down_drains(void **state)
 	fst_model_free(cur);
 }
 
+/* The switch port of HCA @guid's first link in @m gets @label, as
+ * ibdiagnet names a split port. */
+static void _label(struct fst_model *m, uint64_t guid, const char *label)
+{
+	for (int d = 0; d < m->ndevs; d++) {
+		const struct fst_port *pt = &m->devs[d].ports[1];
+
+		if (m->devs[d].guid != guid || pt->peer < 0)
+			continue;
+		snprintf(m->devs[pt->peer].ports[pt->peer_port].label, FST_PORT_LABEL_MAX, "%s", label);
+		return;
+	}
+	fail_msg("no HCA 0x%" PRIx64, guid);
+}
+
+/* A split port's label in the drain reasons: every rail down and degraded */
+static void test_reason_port_labels(void **state)
+{
+	struct hca h[16];
+	int n = _base(h, 0);
+	struct fst_model *old = _model(h, n), *cur;
+	struct fw_input in = { .nodes = _slurm(), .nnodes = 8, .on_degraded = 1 };
+	const struct fw_action *a;
+
+	(void)state;
+	_label(old, 0x1002, "1/2/1");
+	h[1].width = 1;		/* n002 */
+	n = _drop(h, n, 0x1002);
+	cur = _model(h, n);
+	_label(cur, 0x1001, "1/1/2");
+	in.old = old;
+	in.cur = cur;
+	_decide(&in);
+	a = _find(FW_DRAIN, "n003");
+	assert_non_null(a);
+	assert_string_equal(a->arg, "fabsched: every rail down: mlx5_0 port 1 (leaf01-r0 port 3 (1/2/1))");
+	a = _find(FW_DRAIN, "n002");
+	assert_non_null(a);
+	assert_string_equal(a->arg,
+			    "fabsched: degraded link: mlx5_0 port 1 (leaf01-r0 port 2 (1/1/2)) at 1xHDR");
+	fst_model_free(old);
+	fst_model_free(cur);
+}
+
 /* The link back: n003, drained by the watch, resumed; n006, drained by
  * an administrator, left as it is; a node drained by someone else that
  * went away too: said, left alone. */
@@ -845,6 +889,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_rail_down_drains, _teardown),
+		cmocka_unit_test_teardown(test_reason_port_labels, _teardown),
 		cmocka_unit_test_teardown(test_back_up_resumes_ours_only, _teardown),
 		cmocka_unit_test_teardown(test_degraded_and_errors, _teardown),
 		cmocka_unit_test_teardown(test_spoof_drains_nothing, _teardown),
