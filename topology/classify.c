@@ -456,48 +456,31 @@ static bool _is_hca(const struct fst_device *dv, const char *name)
 	return !strcmp(dv->desc, name);
 }
 
-int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen)
+/* What the phases of fst_classify share: the model, its switch
+ * adjacency, and scratch arrays of ndevs + 1 entries. */
+struct cls {
+	struct fst_model *m;
+	const struct fst_opts *opts;
+	const struct fst_names *nm;
+	struct adj a;
+	int *dist, *queue, *comp, *uf, *tmp;
+	char *skip, *above;
+};
+
+/* Levels and roles of the switches: leaves (compute HCAs), non-compute
+ * leaves (host HCAs, no compute HCA, not next to a compute leaf, not
+ * found above leaves by the evidence), spines by distance from the leaves,
+ * isolated switches.  Sets each switch's nhosts. */
+static void _levels(struct cls *c)
 {
-	struct fst_opts none = { 0 };
-	struct fst_names nm = { 0 };
-	struct adj a = { 0 };
-	int n = m->ndevs, rc = -1, cap_r = 0, cap_p = 0, cap_pl = 0;
-	int *dist = NULL, *queue = NULL, *comp = NULL, *uf = NULL, *order = NULL, *tmp = NULL;
-	char *skip = NULL, *above = NULL;
-	int *plane_compute = NULL, nplanes = 0;
-	char buf[300];
+	struct fst_model *m = c->m;
+	int n = m->ndevs, *dist = c->dist, *hosthcas = c->tmp;
 
-	if (!opts)
-		opts = &none;
-	if (m->classified)
-		return fs_errf(err, errlen, "model already classified");
-	if (fst_names_setup(&nm, opts, err, errlen))
-		goto out_noerr;
-	if (_name_switches(m, &nm) || _name_hcas(m, &nm, opts) || _build_adj(m, &a))
-		goto oom;
-	above = calloc((size_t)n + 1, 1);
-	if (!above)
-		goto oom;
-	/* without a node list, the fabric's own evidence as well as names */
-	if (!nm.have_nodelist && !nm.have_ex && !opts->all_hosts &&
-	    fst_host_evidence(m, a.off, a.nb, above))
-		goto oom;
-	if (_make_hosts(m, &nm))
-		goto oom;
-	dist = malloc(sizeof(int) * (size_t)(n + 1));
-	queue = malloc(sizeof(int) * (size_t)(n + 1));
-	comp = malloc(sizeof(int) * (size_t)(n + 1));
-	uf = malloc(sizeof(int) * (size_t)(n + 1));
-	tmp = calloc((size_t)n + 1, sizeof(int));
-	skip = calloc((size_t)n + 1, 1);
-	if (!dist || !queue || !comp || !uf || !skip || !tmp)
-		goto oom;
-
-	/* compute HCAs per switch; host HCAs (not SHARP) per switch */
 	for (int d = 0; d < n; d++) {
 		struct fst_device *dv = &m->devs[d];
 
 		dist[d] = -1;
+		hosthcas[d] = 0;
 		if (dv->type != FST_SWITCH)
 			continue;
 		for (int p = 1; p <= dv->nports; p++) {
@@ -508,28 +491,25 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 			if (m->devs[r].role == FST_ROLE_COMPUTE)
 				dv->nhosts++;
 			else if (!fst_is_aggregation_node(m->devs[r].desc))
-				tmp[d]++;
+				hosthcas[d]++;
 		}
 		if (dv->nhosts)
 			dist[d] = 0;
 	}
-	/* non-compute leaves: host HCAs, no compute, not next to a compute
-	 * leaf, not a spine or core switch by the fabric's evidence */
-	_bfs(m, &a, dist, NULL, queue);
+	_bfs(m, &c->a, dist, NULL, c->queue);
 	for (int d = 0; d < n; d++)
-		if (m->devs[d].type == FST_SWITCH && !m->devs[d].nhosts && tmp[d] && dist[d] != 1 &&
-		    !above[d])
-			skip[d] = 1;
+		c->skip[d] = m->devs[d].type == FST_SWITCH && !m->devs[d].nhosts && hosthcas[d] &&
+			     dist[d] != 1 && !c->above[d];
 	for (int d = 0; d < n; d++)
 		dist[d] = (m->devs[d].type == FST_SWITCH && m->devs[d].nhosts) ? 0 : -1;
-	_bfs(m, &a, dist, skip, queue);
+	_bfs(m, &c->a, dist, c->skip, c->queue);
 	m->max_level = 0;
 	for (int d = 0; d < n; d++) {
 		struct fst_device *dv = &m->devs[d];
 
 		if (dv->type != FST_SWITCH)
 			continue;
-		if (skip[d]) {
+		if (c->skip[d]) {
 			dv->role = FST_ROLE_HOST_LEAF;
 			dv->level = 0;
 		} else if (dist[d] == 0) {
@@ -545,8 +525,18 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 			dv->level = -1;
 		}
 	}
+}
 
-	/* planes: connected switch fabrics */
+/* Planes: the connected switch fabrics, most compute ports first (then
+ * discovery order), named plane0..; each device's plane (an HCA: that of
+ * its first switch). */
+static int _planes(struct cls *c)
+{
+	struct fst_model *m = c->m;
+	int n = m->ndevs, *comp = c->comp, *queue = c->queue, nplanes = 0, cap = 0, rc = -1;
+	int *compute = NULL, *order = NULL, *rank = NULL;
+	char buf[32];
+
 	for (int d = 0; d < n; d++)
 		comp[d] = -1;
 	for (int d = 0; d < n; d++) {
@@ -554,64 +544,53 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 
 		if (m->devs[d].type != FST_SWITCH || comp[d] >= 0)
 			continue;
-		npc = realloc(plane_compute, sizeof(int) * (size_t)(nplanes + 1));
+		npc = realloc(compute, sizeof(int) * (size_t)(nplanes + 1));
 		if (!npc)
-			goto oom;
-		plane_compute = npc;
-		plane_compute[nplanes] = 0;
+			goto out;
+		compute = npc;
+		compute[nplanes] = 0;
 		comp[d] = nplanes;
 		queue[qt++] = d;
 		while (qh < qt) {
 			int x = queue[qh++];
 
-			plane_compute[nplanes] += m->devs[x].nhosts;
-			for (int j = a.off[x]; j < a.off[x + 1]; j++)
-				if (comp[a.nb[j]] < 0) {
-					comp[a.nb[j]] = nplanes;
-					queue[qt++] = a.nb[j];
+			compute[nplanes] += m->devs[x].nhosts;
+			for (int j = c->a.off[x]; j < c->a.off[x + 1]; j++)
+				if (comp[c->a.nb[j]] < 0) {
+					comp[c->a.nb[j]] = nplanes;
+					queue[qt++] = c->a.nb[j];
 				}
 		}
 		nplanes++;
 	}
-	/* order planes: most compute ports first, then discovery order */
 	order = calloc((size_t)nplanes + 1, sizeof(int));
-	if (!order)
-		goto oom;
-	{
-		int *rank = calloc((size_t)nplanes + 1, sizeof(int));
+	rank = calloc((size_t)nplanes + 1, sizeof(int));
+	if (!order || !rank)
+		goto out;
+	for (int i = 0; i < nplanes; i++)
+		order[i] = i;
+	for (int i = 1; i < nplanes; i++)	/* stable insertion sort */
+		for (int j = i; j > 0 && compute[order[j]] > compute[order[j - 1]]; j--) {
+			int t = order[j];
 
-		if (!rank)
-			goto oom;
-		for (int i = 0; i < nplanes; i++)
-			order[i] = i;
-		for (int i = 1; i < nplanes; i++)	/* stable insertion sort */
-			for (int j = i; j > 0 && plane_compute[order[j]] > plane_compute[order[j - 1]]; j--) {
-				int t = order[j];
-
-				order[j] = order[j - 1];
-				order[j - 1] = t;
-			}
-		for (int i = 0; i < nplanes; i++)
-			rank[order[i]] = i;
-		for (int i = 0; i < nplanes; i++) {
-			snprintf(buf, sizeof(buf), "plane%d", i);
-			if (_add_group(&m->planes, &m->nplanes, &cap_pl, buf, -1, -1) < 0) {
-				free(rank);
-				goto oom;
-			}
-			if (!plane_compute[order[i]] &&
-			    fst_add_issue(m, FST_ISSUE_NO_NODES, FST_INFO, -1, -1, -1, -1,
-					  "plane%d has no compute nodes", i)) {
-				free(rank);
-				goto oom;
-			}
+			order[j] = order[j - 1];
+			order[j - 1] = t;
 		}
-		for (int d = 0; d < n; d++)
-			if (comp[d] >= 0)
-				m->devs[d].plane = rank[comp[d]];
-		free(rank);
+	for (int i = 0; i < nplanes; i++)
+		rank[order[i]] = i;
+	for (int i = 0; i < nplanes; i++) {
+		snprintf(buf, sizeof(buf), "plane%d", i);
+		if (_add_group(&m->planes, &m->nplanes, &cap, buf, -1, -1) < 0)
+			goto out;
+		if (!compute[order[i]] &&
+		    fst_add_issue(m, FST_ISSUE_NO_NODES, FST_INFO, -1, -1, -1, -1,
+				  "plane%d has no compute nodes", i))
+			goto out;
 	}
-	for (int d = 0; d < n; d++) {		/* HCAs: plane of their first switch */
+	for (int d = 0; d < n; d++)
+		if (comp[d] >= 0)
+			m->devs[d].plane = rank[comp[d]];
+	for (int d = 0; d < n; d++) {
 		struct fst_device *dv = &m->devs[d];
 
 		if (dv->type == FST_SWITCH)
@@ -625,88 +604,114 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 			}
 		}
 	}
+	rc = 0;
+out:
+	free(compute);
+	free(order);
+	free(rank);
+	return rc;
+}
 
-	/* hosts: primary plane and leaf (with a compute HCA named: the plane
-	   of that HCA, so that a storage or management rail never makes racks) */
+/* Host @ho's primary plane (the first its HCAs' leaves are in; with a
+ * compute HCA given and held, that HCA's) and there the leaf most of its
+ * ports reach (ties: the first); @only: only the compute HCA counts.
+ * Uses c->tmp, all 0 on entry and on return, as a per-leaf counter. */
+static void _host_leaf(struct cls *c, struct fst_host *ho, bool only)
+{
+	struct fst_model *m = c->m;
+	int best_plane = -1, best = -1, bestc = 0, nl = 0, *cnt = c->tmp;
+
+	for (int i = 0; i < ho->nhcas; i++) {
+		const struct fst_device *dv = &m->devs[ho->hcas[i]];
+
+		if (only && !_is_hca(dv, c->opts->compute_hca))
+			continue;
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer;
+
+			if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF &&
+			    (best_plane < 0 || m->devs[r].plane < best_plane))
+				best_plane = m->devs[r].plane;
+		}
+	}
+	if (best_plane < 0)
+		return;
+	for (int i = 0; i < ho->nhcas; i++) {
+		const struct fst_device *dv = &m->devs[ho->hcas[i]];
+
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer;
+
+			if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF && m->devs[r].plane == best_plane)
+				cnt[r]++;
+		}
+	}
+	for (int i = 0; i < ho->nhcas; i++) {
+		const struct fst_device *dv = &m->devs[ho->hcas[i]];
+
+		for (int p = 1; p <= dv->nports; p++) {
+			int r = dv->ports[p].peer;
+
+			if (r < 0 || !cnt[r])
+				continue;
+			nl++;
+			if (cnt[r] > bestc || (cnt[r] == bestc && r < best)) {
+				bestc = cnt[r];
+				best = r;
+			}
+			cnt[r] = 0;
+		}
+	}
+	ho->plane = best_plane;
+	ho->leaf = best;
+	ho->nleaves = nl;
+}
+
+/* Every host's primary plane and leaf (with a compute HCA named: the
+ * plane of that HCA, so that a storage or management rail never makes
+ * racks), with the issues of hosts on several leaves or without that HCA. */
+static int _host_leaves(struct cls *c)
+{
+	struct fst_model *m = c->m;
+	const char *chca = c->opts->compute_hca && *c->opts->compute_hca ? c->opts->compute_hca : NULL;
 	int by_hca = 0;
 
+	for (int d = 0; d < m->ndevs; d++)
+		c->tmp[d] = 0;
 	for (int h = 0; h < m->nhosts; h++) {
 		struct fst_host *ho = &m->hosts[h];
-		int best_plane = -1, best = -1, bestc = 0, nl = 0;
 		bool only = false;
 
-		if (opts && opts->compute_hca && *opts->compute_hca) {
-			for (int i = 0; i < ho->nhcas && !only; i++)
-				only = _is_hca(&m->devs[ho->hcas[i]], opts->compute_hca);
-			by_hca += only;
-			if (!only && fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_WARNING,
-						   ho->hcas[0], -1, -1, -1,
-						   "node %s has no HCA %s (FabricComputeHca): placed by its other HCAs",
-						   ho->name, opts->compute_hca))
-				goto oom;
-		}
-		for (int i = 0; i < ho->nhcas; i++) {
-			const struct fst_device *dv = &m->devs[ho->hcas[i]];
-
-			if (only && !_is_hca(dv, opts->compute_hca))
-				continue;
-			for (int p = 1; p <= dv->nports; p++) {
-				int r = dv->ports[p].peer;
-
-				if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF &&
-				    (best_plane < 0 || m->devs[r].plane < best_plane))
-					best_plane = m->devs[r].plane;
-			}
-		}
-		if (best_plane < 0)
-			continue;
-		for (int i = 0; i < ho->nhcas; i++) {
-			const struct fst_device *dv = &m->devs[ho->hcas[i]];
-
-			for (int p = 1; p <= dv->nports; p++) {
-				int r = dv->ports[p].peer;
-
-				if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF &&
-				    m->devs[r].plane == best_plane) {
-					if (tmp[r] >= 0)
-						tmp[r] = -1;	/* reuse tmp as a counter */
-					tmp[r]--;
-				}
-			}
-		}
-		for (int i = 0; i < ho->nhcas; i++) {
-			const struct fst_device *dv = &m->devs[ho->hcas[i]];
-
-			for (int p = 1; p <= dv->nports; p++) {
-				int r = dv->ports[p].peer, c;
-
-				if (r < 0 || tmp[r] >= 0)
-					continue;
-				c = -tmp[r] - 1;
-				nl++;
-				if (c > bestc || (c == bestc && r < best)) {
-					bestc = c;
-					best = r;
-				}
-				tmp[r] = 0;
-			}
-		}
-		ho->plane = best_plane;
-		ho->leaf = best;
-		ho->nleaves = nl;
-		if (nl > 1 && fst_add_issue(m, FST_ISSUE_MULTI_LEAF, FST_INFO, best, -1, -1, -1,
-					   "node %s reaches %d leaves of plane%d; placed under %s",
-					   ho->name, nl, best_plane, m->devs[best].name))
-			goto oom;
+		for (int i = 0; chca && i < ho->nhcas && !only; i++)
+			only = _is_hca(&m->devs[ho->hcas[i]], chca);
+		by_hca += only;
+		if (chca && !only &&
+		    fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_WARNING, ho->hcas[0], -1, -1, -1,
+				  "node %s has no HCA %s (FabricComputeHca): placed by its other HCAs",
+				  ho->name, chca))
+			return -1;
+		_host_leaf(c, ho, only);
+		if (ho->nleaves > 1 &&
+		    fst_add_issue(m, FST_ISSUE_MULTI_LEAF, FST_INFO, ho->leaf, -1, -1, -1,
+				  "node %s reaches %d leaves of plane%d; placed under %s", ho->name,
+				  ho->nleaves, ho->plane, m->devs[ho->leaf].name))
+			return -1;
 	}
+	if (chca && fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_INFO, -1, -1, -1, -1,
+				  "FabricComputeHca=%s: %d of %d nodes have their leaf and rack in that HCA's plane",
+				  chca, by_hca, m->nhosts))
+		return -1;
+	return 0;
+}
 
-	if (opts && opts->compute_hca && *opts->compute_hca &&
-	    fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_INFO, -1, -1, -1, -1,
-			  "FabricComputeHca=%s: %d of %d nodes have their leaf and rack in that HCA's plane",
-			  opts->compute_hca, by_hca, m->nhosts))
-		goto oom;
+/* Pods: leaves joined through level-1 switches and direct links, named
+ * pod0.. plane by plane. */
+static int _pods(struct cls *c)
+{
+	struct fst_model *m = c->m;
+	int n = m->ndevs, *uf = c->uf, *pod = c->comp, cap = 0;
+	char buf[32];
 
-	/* pods: union of leaves through level-1 switches and direct links */
 	for (int d = 0; d < n; d++)
 		uf[d] = d;
 	for (int d = 0; d < n; d++) {
@@ -714,15 +719,15 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 		int first = -1;
 
 		if (dv->role == FST_ROLE_LEAF) {
-			for (int j = a.off[d]; j < a.off[d + 1]; j++)
-				if (m->devs[a.nb[j]].role == FST_ROLE_LEAF)
-					uf[_uf_find(uf, a.nb[j])] = _uf_find(uf, d);
+			for (int j = c->a.off[d]; j < c->a.off[d + 1]; j++)
+				if (m->devs[c->a.nb[j]].role == FST_ROLE_LEAF)
+					uf[_uf_find(uf, c->a.nb[j])] = _uf_find(uf, d);
 			continue;
 		}
 		if (dv->role != FST_ROLE_SPINE || dv->level != 1)
 			continue;
-		for (int j = a.off[d]; j < a.off[d + 1]; j++) {
-			int r = a.nb[j];
+		for (int j = c->a.off[d]; j < c->a.off[d + 1]; j++) {
+			int r = c->a.nb[j];
 
 			if (m->devs[r].role != FST_ROLE_LEAF)
 				continue;
@@ -733,7 +738,7 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 		}
 	}
 	for (int d = 0; d < n; d++)
-		comp[d] = -1;
+		pod[d] = -1;
 	for (int pl = 0; pl < m->nplanes; pl++)
 		for (int d = 0; d < n; d++) {
 			struct fst_device *dv = &m->devs[d];
@@ -742,94 +747,130 @@ int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, si
 			if (dv->role != FST_ROLE_LEAF || dv->plane != pl)
 				continue;
 			root = _uf_find(uf, d);
-			if (comp[root] < 0) {
+			if (pod[root] < 0) {
 				snprintf(buf, sizeof(buf), "pod%d", m->npods);
-				comp[root] = _add_group(&m->pods, &m->npods, &cap_p, buf, pl, -1);
-				if (comp[root] < 0 || _add_member(&m->planes[pl], comp[root]))
-					goto oom;
+				pod[root] = _add_group(&m->pods, &m->npods, &cap, buf, pl, -1);
+				if (pod[root] < 0 || _add_member(&m->planes[pl], pod[root]))
+					return -1;
 			}
-			dv->pod = comp[root];
+			dv->pod = pod[root];
 		}
+	return 0;
+}
 
-	/* racks: rack map first, else the host's leaf */
-	for (int d = 0; d < n; d++)
-		tmp[d] = -1;
-	{
-		int *rackix = NULL;
+/* Racks: the rack map's first, else each host's leaf; each in its leaf's
+ * pod. */
+static int _racks(struct cls *c)
+{
+	struct fst_model *m = c->m;
+	const struct fst_names *nm = c->nm;
+	int *leafrack = c->tmp, *maprack = NULL, cap = 0, rc = -1;
 
-		if (nm.nracknames) {
-			rackix = malloc(sizeof(int) * (size_t)nm.nracknames);
-			if (!rackix)
-				goto oom;
-			for (int i = 0; i < nm.nracknames; i++)
-				rackix[i] = -1;
-		}
-		for (int h = 0; h < m->nhosts; h++) {
-			struct fst_host *ho = &m->hosts[h];
-			int rk = nm.nracknames ? fst_index_get(&nm.rackof, ho->name) : -1;
-			int pod = ho->leaf >= 0 ? m->devs[ho->leaf].pod : -1;
-			int *slot;
-
-			if (rk >= 0)
-				slot = &rackix[rk];
-			else if (ho->leaf >= 0)
-				slot = &tmp[ho->leaf];
-			else
-				continue;
-			if (*slot < 0) {
-				*slot = _add_group(&m->racks, &m->nracks, &cap_r,
-						   rk >= 0 ? nm.racknames[rk] : m->devs[ho->leaf].name,
-						   pod, rk >= 0 ? -1 : ho->leaf);
-				if (*slot < 0 || (pod >= 0 && _add_member(&m->pods[pod], *slot))) {
-					free(rackix);
-					goto oom;
-				}
-				if (rk < 0)
-					m->devs[ho->leaf].rack = *slot;
-			}
-			ho->rack = *slot;
-			ho->pod = pod;
-			if (_add_member(&m->racks[*slot], h)) {
-				free(rackix);
-				goto oom;
-			}
-		}
-		free(rackix);
+	for (int d = 0; d < m->ndevs; d++)
+		leafrack[d] = -1;
+	if (nm->nracknames) {
+		maprack = malloc(sizeof(int) * (size_t)nm->nracknames);
+		if (!maprack)
+			return -1;
+		for (int i = 0; i < nm->nracknames; i++)
+			maprack[i] = -1;
 	}
+	for (int h = 0; h < m->nhosts; h++) {
+		struct fst_host *ho = &m->hosts[h];
+		int rk = nm->nracknames ? fst_index_get(&nm->rackof, ho->name) : -1;
+		int pod = ho->leaf >= 0 ? m->devs[ho->leaf].pod : -1;
+		int *slot;
 
-	/* ranks: locality order */
-	{
-		int *ord = malloc(sizeof(int) * (size_t)(m->nhosts + 1));
-
-		if (!ord)
-			goto oom;
-		for (int h = 0; h < m->nhosts; h++)
-			ord[h] = h;
-		qsort_r(ord, (size_t)m->nhosts, sizeof(int), _host_cmp, m);
-		for (int i = 0; i < m->nhosts; i++)
-			m->hosts[ord[i]].rank = i;
-		free(ord);
+		if (rk >= 0)
+			slot = &maprack[rk];
+		else if (ho->leaf >= 0)
+			slot = &leafrack[ho->leaf];
+		else
+			continue;
+		if (*slot < 0) {
+			*slot = _add_group(&m->racks, &m->nracks, &cap,
+					   rk >= 0 ? nm->racknames[rk] : m->devs[ho->leaf].name, pod,
+					   rk >= 0 ? -1 : ho->leaf);
+			if (*slot < 0 || (pod >= 0 && _add_member(&m->pods[pod], *slot)))
+				goto out;
+			if (rk < 0)
+				m->devs[ho->leaf].rack = *slot;
+		}
+		ho->rack = *slot;
+		ho->pod = pod;
+		if (_add_member(&m->racks[*slot], h))
+			goto out;
 	}
+	rc = 0;
+out:
+	free(maprack);
+	return rc;
+}
 
-	if (_degraded(m) || _missing_uplinks(m) || _no_switch(m))
+/* Ranks: the hosts in locality order (plane, pod, rack, name). */
+static int _ranks(struct fst_model *m)
+{
+	int *ord = malloc(sizeof(int) * (size_t)(m->nhosts + 1));
+
+	if (!ord)
+		return -1;
+	for (int h = 0; h < m->nhosts; h++)
+		ord[h] = h;
+	qsort_r(ord, (size_t)m->nhosts, sizeof(int), _host_cmp, m);
+	for (int i = 0; i < m->nhosts; i++)
+		m->hosts[ord[i]].rank = i;
+	free(ord);
+	return 0;
+}
+
+int fst_classify(struct fst_model *m, const struct fst_opts *opts, char *err, size_t errlen)
+{
+	static const struct fst_opts none = { 0 };
+	struct fst_names nm = { 0 };
+	struct cls c = { .m = m, .opts = opts ? opts : &none, .nm = &nm };
+	size_t n = (size_t)m->ndevs + 1;
+	int rc = -1;
+
+	if (m->classified)
+		return fs_errf(err, errlen, "model already classified");
+	if (fst_names_setup(&nm, c.opts, err, errlen))
+		goto out;
+	c.dist = malloc(sizeof(int) * n);
+	c.queue = malloc(sizeof(int) * n);
+	c.comp = malloc(sizeof(int) * n);
+	c.uf = malloc(sizeof(int) * n);
+	c.tmp = calloc(n, sizeof(int));
+	c.skip = calloc(n, 1);
+	c.above = calloc(n, 1);
+	if (!c.dist || !c.queue || !c.comp || !c.uf || !c.tmp || !c.skip || !c.above)
+		goto oom;
+	if (_name_switches(m, &nm) || _name_hcas(m, &nm, c.opts) || _build_adj(m, &c.a))
+		goto oom;
+	/* without a node list, the fabric's own evidence as well as names */
+	if (!nm.have_nodelist && !nm.have_ex && !c.opts->all_hosts &&
+	    fst_host_evidence(m, c.a.off, c.a.nb, c.above))
+		goto oom;
+	if (_make_hosts(m, &nm))
+		goto oom;
+	_levels(&c);
+	if (_planes(&c) || _host_leaves(&c) || _pods(&c) || _racks(&c) || _ranks(m) ||
+	    _degraded(m) || _missing_uplinks(m) || _no_switch(m))
 		goto oom;
 	m->classified = 1;
 	rc = 0;
-	goto out_noerr;
+	goto out;
 oom:
 	fs_errf(err, errlen, "out of memory");
-out_noerr:
-	free(a.off);
-	free(a.nb);
-	free(dist);
-	free(queue);
-	free(comp);
-	free(uf);
-	free(skip);
-	free(above);
-	free(tmp);
-	free(order);
-	free(plane_compute);
+out:
+	free(c.a.off);
+	free(c.a.nb);
+	free(c.dist);
+	free(c.queue);
+	free(c.comp);
+	free(c.uf);
+	free(c.tmp);
+	free(c.skip);
+	free(c.above);
 	fst_names_free(&nm);
 	return rc;
 }
