@@ -454,20 +454,275 @@ bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
 	return f.fits_domain;
 }
 
+/* One decision's state, passed from phase to phase. */
+struct plan {
+	const struct fse_topo *t;
+	struct fse_work *w;
+	const struct fse_request *rq;
+	const uint8_t *avail;
+	struct need nd;
+	uint32_t want;			/* nodes wanted, within [n, max] */
+	const uint32_t *caps;		/* tasks per node now; NULL by nodes */
+	char what[64];			/* the tasks, for reasons */
+	int64_t total_free, total_units;	/* what the job can use now */
+	int64_t max_rack_free, max_pod_free;	/* most in a rack, a pod */
+	struct idle_fit idle;		/* what the idle machine allows */
+	int nsel;			/* racks chosen: w->sel, w->take */
+	enum fse_level level;		/* their domain */
+};
+
+/* What the job can use now, per rack (w->rack_free, w->rack_units) and in
+ * all. */
+static void _tally_racks(struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+
+	for (int r = 0; r < t->nracks; r++) {
+		if (p->rq->skip_racks && p->rq->skip_racks[r]) {
+			w->rack_free[r] = 0;
+			w->rack_units[r] = 0;
+		} else {
+			_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r],
+			       &w->rack_units[r]);
+		}
+		p->total_free += w->rack_free[r];
+		p->total_units += w->rack_units[r];
+		if (_key(&p->nd, w->rack_free[r], w->rack_units[r]) > p->max_rack_free)
+			p->max_rack_free = _key(&p->nd, w->rack_free[r], w->rack_units[r]);
+	}
+}
+
+/* Whether the job can never run (res says why) or cannot run now. */
+static bool _never_or_not_now(struct plan *p, struct fse_result *res)
+{
+	const struct fse_topo *t = p->t;
+	const struct need *nd = &p->nd;
+
+	if ((int64_t)nd->n > t->nnodes) {
+		res->status = FSE_NEVER;
+		_reason(res, "%u nodes asked, the fabric has %d", nd->n, t->nnodes);
+		return true;
+	}
+	_idle(t, p->w, p->rq, nd, &p->idle);
+	res->fits_domain = p->idle.fits_domain;
+	if (p->idle.kcap == INT32_MAX) {
+		res->status = FSE_NEVER;
+		_reason(res, "%s on %u-%u nodes asked, more than the nodes hold even when idle",
+			p->what, nd->n, nd->max);
+		return true;
+	}
+	if (p->rq->max_racks && (uint32_t)p->idle.kcap > p->rq->max_racks) {
+		res->status = FSE_NEVER;
+		_reason(res, "%s need at least %d racks, at most %u allowed", p->what, p->idle.kcap,
+			p->rq->max_racks);
+		return true;
+	}
+	if (nd->tasks && nd->max < (uint32_t)t->nnodes)
+		p->total_units = _fabric_units(t, p->w, nd, p->avail, p->caps);
+	if (!_fits(nd, p->total_free, p->total_units)) {
+		res->status = FSE_NOT_NOW;
+		if (nd->tasks)
+			_reason(res, "waiting for room for %s (%lld free on %lld nodes)", p->what,
+				(long long)p->total_units, (long long)p->total_free);
+		else
+			_reason(res, "waiting for %u free nodes (%lld free)", nd->n,
+				(long long)p->total_free);
+		return true;
+	}
+	return false;
+}
+
+/* 1. one rack: the one holding least that fits the job. */
+static bool _one_rack(struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+	int best = -1;
+
+	for (int r = 0; r < t->nracks; r++) {
+		int64_t k = _key(&p->nd, w->rack_free[r], w->rack_units[r]);
+		int64_t kb;
+
+		if (!_fits(&p->nd, w->rack_free[r], w->rack_units[r]))
+			continue;
+		kb = best < 0 ? 0 : _key(&p->nd, w->rack_free[best], w->rack_units[best]);
+		if (best < 0 || k < kb || (k == kb && t->rack_rank[r] < t->rack_rank[best]))
+			best = r;
+	}
+	if (best < 0)
+		return false;
+	w->sel[0] = best;
+	w->take[0] = p->nd.n;
+	p->nsel = 1;
+	p->level = FSE_RACK;
+	return true;
+}
+
+/* 2. racks of one pod: fewest racks, then least free (and the most any
+ * pod holds, for the reason). */
+static bool _one_pod(struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+	int best_k = 0, best_pod = -1;
+	int64_t best_free = 0;
+
+	for (int q = 0; q < t->npods; q++) {
+		const int *pr = t->pod_racks + t->pod_start[q];
+		int len = t->pod_start[q + 1] - t->pod_start[q], k;
+		int64_t pn, pu, pf;
+
+		_pod_sum(t, q, w->rack_free, w->rack_units, &pn, &pu);
+		pf = _key(&p->nd, pn, pu);
+		if (pf > p->max_pod_free)
+			p->max_pod_free = pf;
+		if (!_fits(&p->nd, pn, pu))
+			continue;
+		k = _span(t, w, &p->nd, pr, len, w->rack_free, w->rack_units, true);
+		if (!k || (p->rq->max_racks && (uint32_t)k > p->rq->max_racks))
+			continue;
+		/* pods are visited in index order; rank breaks ties */
+		if (best_pod >= 0 &&
+		    (k > best_k || (k == best_k && pf > best_free) ||
+		     (k == best_k && pf == best_free &&
+		      t->rack_rank[pr[0]] >= t->rack_rank[t->pod_racks[t->pod_start[best_pod]]])))
+			continue;
+		best_k = k;
+		best_pod = q;
+		best_free = pf;
+		memcpy(w->sel, w->cand, k * sizeof(int));
+		memcpy(w->take, w->cand_take, k * sizeof(int));
+	}
+	if (best_pod < 0)
+		return false;
+	p->nsel = best_k;
+	p->level = FSE_POD;
+	return true;
+}
+
+/* 3. racks of the whole fabric: fewest racks. */
+static bool _any_racks(struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+	int len = 0, k;
+
+	for (int r = 0; r < t->nracks; r++)
+		if (w->rack_free[r] > 0)
+			w->racks[len++] = r;
+	k = _span(t, w, &p->nd, w->racks, len, w->rack_free, w->rack_units, true);
+	if (!k || (p->rq->max_racks && (uint32_t)k > p->rq->max_racks))
+		return false;
+	memcpy(w->sel, w->cand, k * sizeof(int));
+	memcpy(w->take, w->cand_take, k * sizeof(int));
+	p->nsel = k;
+	p->level = FSE_ANY;
+	return true;
+}
+
+/* Whether the racks found miss the policy and the job waits (res says
+ * why); a relaxed request takes them (res->relaxed). */
+static bool _policy_waits(struct plan *p, struct fse_result *res)
+{
+	const struct idle_fit *idle = &p->idle;
+
+	if (p->level <= idle->need_level && !(idle->need_k && p->nsel > idle->need_k))
+		return false;
+	if (p->rq->relaxed) {
+		res->relaxed = true;
+		return false;
+	}
+	res->status = FSE_NOT_NOW;
+	res->could_relax = true;
+	if (!p->nd.tasks)
+		_why_nodes(res, idle, p->nd.n, p->nsel, p->level, p->max_rack_free,
+			   p->max_pod_free);
+	else if (idle->need_level == FSE_RACK)
+		_reason(res, "waiting for one rack with room for %s (most in a rack: %lld)", p->what,
+			(long long)p->max_rack_free);
+	else if (idle->need_level == FSE_POD && idle->need_k)
+		_reason(res, "waiting for room for %s in %d racks of one pod (now %d racks%s)",
+			p->what, idle->need_k, p->nsel, p->level == FSE_POD ? "" : ", several pods");
+	else if (idle->need_level == FSE_POD)
+		_reason(res, "waiting for room for %s in one pod (most in a pod: %lld)", p->what,
+			(long long)p->max_pod_free);
+	else
+		_reason(res, "waiting for room for %s in %d racks (now %d racks)", p->what,
+			idle->need_k, p->nsel);
+	return true;
+}
+
+/* The nodes of a job sized by nodes: the lowest ranks of each chosen rack
+ * (its share), then up to want.  Returns how many, in w->nodes. */
+static uint32_t _nodes_by_count(const struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+	uint32_t cnt = 0;
+
+	for (int s = 0; s < p->nsel; s++) {
+		int r = w->sel[s], got = 0;
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1] && got < w->take[s]; i++) {
+			int node = t->rack_members[i];
+
+			if (p->avail[node]) {
+				w->nodes[cnt++] = node;
+				got++;
+			}
+		}
+	}
+	for (int s = 0; s < p->nsel && cnt < p->want; s++) {
+		int r = w->sel[s], skip = w->take[s];
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1] && cnt < p->want; i++) {
+			int node = t->rack_members[i];
+
+			if (!p->avail[node])
+				continue;
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
+			w->nodes[cnt++] = node;
+		}
+	}
+	return cnt;
+}
+
+/* The nodes of a job sized by tasks: the fewest nodes of the chosen racks
+ * that hold the tasks (most room first), then up to want. */
+static uint32_t _nodes_by_tasks(const struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+	struct ctx c = { .t = t, .nd = &p->nd, .caps = p->caps };
+	uint32_t m = 0, cnt = 0;
+	int64_t u = 0;
+
+	for (int s = 0; s < p->nsel; s++) {
+		int r = w->sel[s];
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
+			int node = t->rack_members[i];
+
+			if (p->avail[node] && p->caps[node])
+				w->nodes[m++] = node;
+		}
+	}
+	qsort_r(w->nodes, m, sizeof(int), _cmp_node_caps, &c);
+	while (cnt < m && cnt < p->nd.max && (cnt < p->want || !_fits(&p->nd, cnt, u)))
+		u += p->caps[w->nodes[cnt++]];
+	return cnt;
+}
+
 int fse_place(const struct fse_topo *t, struct fse_work *w,
 	      const struct fse_request *rq, const uint8_t *avail,
 	      struct fse_result *res)
 {
-	uint32_t n, max, want;
-	int64_t total_free = 0, total_units = 0, max_pod_free = 0;
-	int64_t max_rack_free = 0;
-	int nsel = 0;
-	enum fse_level found_level = FSE_ANY;
-	bool found = false;
-	struct need nd;
-	struct idle_fit idle;
-	const uint32_t *caps;
-	char what[64];
+	struct plan p = { .t = t, .w = w, .rq = rq, .avail = avail, .level = FSE_ANY };
+	uint32_t n, max;
 
 	if (!res)
 		return -1;
@@ -482,256 +737,40 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 		_reason(res, "bad arguments: max_nodes %u < min_nodes %u", max, n);
 		return -1;
 	}
-	want = rq->want_nodes < n ? n : rq->want_nodes > max ? max : rq->want_nodes;
-	nd.n = n;
-	nd.max = max;
-	nd.tasks = rq->ntasks;
-	caps = nd.tasks ? rq->tasks_now : NULL;
-	_what(&nd, what, sizeof(what));
+	p.want = rq->want_nodes < n ? n : rq->want_nodes > max ? max : rq->want_nodes;
+	p.nd.n = n;
+	p.nd.max = max;
+	p.nd.tasks = rq->ntasks;
+	p.caps = p.nd.tasks ? rq->tasks_now : NULL;
+	_what(&p.nd, p.what, sizeof(p.what));
 
-	/* what the job can use now, per rack */
-	for (int r = 0; r < t->nracks; r++) {
-		if (rq->skip_racks && rq->skip_racks[r]) {
-			w->rack_free[r] = 0;
-			w->rack_units[r] = 0;
-		} else {
-			_tally(t, w, &nd, r, avail, caps, &w->rack_free[r],
-			       &w->rack_units[r]);
-		}
-		total_free += w->rack_free[r];
-		total_units += w->rack_units[r];
-		if (_key(&nd, w->rack_free[r], w->rack_units[r]) > max_rack_free)
-			max_rack_free = _key(&nd, w->rack_free[r],
-					     w->rack_units[r]);
-	}
-
-	/* what can never be */
-	if ((int64_t)n > t->nnodes) {
-		res->status = FSE_NEVER;
-		_reason(res, "%u nodes asked, the fabric has %d", n, t->nnodes);
+	_tally_racks(&p);
+	if (_never_or_not_now(&p, res))
 		return 0;
-	}
-	_idle(t, w, rq, &nd, &idle);
-	res->fits_domain = idle.fits_domain;
-	if (idle.kcap == INT32_MAX) {
-		res->status = FSE_NEVER;
-		_reason(res, "%s on %u-%u nodes asked, more than the nodes hold even when idle",
-			what, n, max);
-		return 0;
-	}
-	if (rq->max_racks && (uint32_t)idle.kcap > rq->max_racks) {
-		res->status = FSE_NEVER;
-		_reason(res, "%s need at least %d racks, at most %u allowed",
-			what, idle.kcap, rq->max_racks);
-		return 0;
-	}
-
-	if (nd.tasks && max < (uint32_t)t->nnodes)
-		total_units = _fabric_units(t, w, &nd, avail, caps);
-	if (!_fits(&nd, total_free, total_units)) {
+	if (!_one_rack(&p) && !_one_pod(&p) && !_any_racks(&p)) {
 		res->status = FSE_NOT_NOW;
-		if (nd.tasks)
-			_reason(res, "waiting for room for %s (%lld free on %lld nodes)",
-				what, (long long)total_units,
-				(long long)total_free);
+		if (p.nd.tasks)
+			_reason(res, "waiting for room for %s within %u racks", p.what, rq->max_racks);
 		else
-			_reason(res, "waiting for %u free nodes (%lld free)", n,
-				(long long)total_free);
+			_reason(res, "waiting for %u free nodes within %u racks", n, rq->max_racks);
 		return 0;
 	}
-
-	/* 1. one rack: the one holding least that fits the job */
-	{
-		int best = -1;
-
-		for (int r = 0; r < t->nracks; r++) {
-			int64_t k = _key(&nd, w->rack_free[r], w->rack_units[r]);
-			int64_t kb;
-
-			if (!_fits(&nd, w->rack_free[r], w->rack_units[r]))
-				continue;
-			kb = best < 0 ? 0 :
-				_key(&nd, w->rack_free[best], w->rack_units[best]);
-			if (best < 0 || k < kb ||
-			    (k == kb && t->rack_rank[r] < t->rack_rank[best]))
-				best = r;
-		}
-		if (best >= 0) {
-			w->sel[0] = best;
-			w->take[0] = n;
-			nsel = 1;
-			found = true;
-			found_level = FSE_RACK;
-		}
-	}
-
-	/* 2. racks of one pod: fewest racks, then least free */
-	if (!found) {
-		int best_k = 0, best_pod = -1;
-		int64_t best_free = 0;
-
-		for (int p = 0; p < t->npods; p++) {
-			const int *pr = t->pod_racks + t->pod_start[p];
-			int len = t->pod_start[p + 1] - t->pod_start[p], k;
-			int64_t pn, pu, pf;
-
-			_pod_sum(t, p, w->rack_free, w->rack_units, &pn, &pu);
-			pf = _key(&nd, pn, pu);
-			if (pf > max_pod_free)
-				max_pod_free = pf;
-			if (!_fits(&nd, pn, pu))
-				continue;
-			k = _span(t, w, &nd, pr, len, w->rack_free,
-				  w->rack_units, true);
-			if (!k || (rq->max_racks && (uint32_t)k > rq->max_racks))
-				continue;
-			/* pods are visited in index order; rank breaks ties */
-			if (best_pod >= 0 &&
-			    (k > best_k || (k == best_k && pf > best_free) ||
-			     (k == best_k && pf == best_free &&
-			      t->rack_rank[pr[0]] >=
-				      t->rack_rank[t->pod_racks[t->pod_start[best_pod]]])))
-				continue;
-			best_k = k;
-			best_pod = p;
-			best_free = pf;
-			memcpy(w->sel, w->cand, k * sizeof(int));
-			memcpy(w->take, w->cand_take, k * sizeof(int));
-		}
-		if (best_pod >= 0) {
-			nsel = best_k;
-			found = true;
-			found_level = FSE_POD;
-		}
-	}
-
-	/* 3. racks of the whole fabric: fewest racks */
-	if (!found) {
-		int len = 0, k;
-
-		for (int r = 0; r < t->nracks; r++)
-			if (w->rack_free[r] > 0)
-				w->racks[len++] = r;
-		k = _span(t, w, &nd, w->racks, len, w->rack_free,
-			  w->rack_units, true);
-		if (k && (!rq->max_racks || (uint32_t)k <= rq->max_racks)) {
-			memcpy(w->sel, w->cand, k * sizeof(int));
-			memcpy(w->take, w->cand_take, k * sizeof(int));
-			nsel = k;
-			found = true;
-			found_level = FSE_ANY;
-		}
-	}
-
-	if (!found) {
-		res->status = FSE_NOT_NOW;
-		if (nd.tasks)
-			_reason(res, "waiting for room for %s within %u racks",
-				what, rq->max_racks);
-		else
-			_reason(res, "waiting for %u free nodes within %u racks",
-				n, rq->max_racks);
+	if (_policy_waits(&p, res))
 		return 0;
-	}
 
-	/* does it meet the policy? */
-	if (found_level > idle.need_level ||
-	    (idle.need_k && nsel > idle.need_k)) {
-		if (!rq->relaxed) {
-			res->status = FSE_NOT_NOW;
-			res->could_relax = true;
-			if (!nd.tasks)
-				_why_nodes(res, &idle, n, nsel, found_level,
-					   max_rack_free, max_pod_free);
-			else if (idle.need_level == FSE_RACK)
-				_reason(res, "waiting for one rack with room for %s (most in a rack: %lld)",
-					what, (long long)max_rack_free);
-			else if (idle.need_level == FSE_POD && idle.need_k)
-				_reason(res, "waiting for room for %s in %d racks of one pod (now %d racks%s)",
-					what, idle.need_k, nsel,
-					found_level == FSE_POD ? "" : ", several pods");
-			else if (idle.need_level == FSE_POD)
-				_reason(res, "waiting for room for %s in one pod (most in a pod: %lld)",
-					what, (long long)max_pod_free);
-			else
-				_reason(res, "waiting for room for %s in %d racks (now %d racks)",
-					what, idle.need_k, nsel);
-			return 0;
-		}
-		res->relaxed = true;
-	}
-
-	/* the nodes */
-	if (!nd.tasks) {
-		/* lowest ranks of each chosen rack, then up to want */
-		uint32_t cnt = 0;
-
-		for (int s = 0; s < nsel; s++) {
-			int r = w->sel[s], got = 0;
-
-			for (int i = t->rack_start[r];
-			     i < t->rack_start[r + 1] && got < w->take[s]; i++) {
-				int node = t->rack_members[i];
-
-				if (avail[node]) {
-					w->nodes[cnt++] = node;
-					got++;
-				}
-			}
-		}
-		for (int s = 0; s < nsel && cnt < want; s++) {
-			int r = w->sel[s], skip = w->take[s];
-
-			for (int i = t->rack_start[r];
-			     i < t->rack_start[r + 1] && cnt < want; i++) {
-				int node = t->rack_members[i];
-
-				if (!avail[node])
-					continue;
-				if (skip > 0) {
-					skip--;
-					continue;
-				}
-				w->nodes[cnt++] = node;
-			}
-		}
-		res->count = cnt;
-	} else {
-		/* the fewest nodes of the chosen racks that hold the tasks
-		 * (most room first), then up to want */
-		struct ctx c = { .t = t, .nd = &nd, .caps = caps };
-		uint32_t m = 0, cnt = 0;
-		int64_t u = 0;
-
-		for (int s = 0; s < nsel; s++) {
-			int r = w->sel[s];
-
-			for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
-				int node = t->rack_members[i];
-
-				if (avail[node] && caps[node])
-					w->nodes[m++] = node;
-			}
-		}
-		qsort_r(w->nodes, m, sizeof(int), _cmp_node_caps, &c);
-		while (cnt < m && cnt < max && (cnt < want || !_fits(&nd, cnt, u)))
-			u += caps[w->nodes[cnt++]];
-		res->count = cnt;
-	}
+	res->count = p.nd.tasks ? _nodes_by_tasks(&p) : _nodes_by_count(&p);
 	qsort_r(w->nodes, res->count, sizeof(int), _cmp_node_rank, (void *)t);
-	memcpy(w->racks, w->sel, nsel * sizeof(int));
-	qsort_r(w->racks, nsel, sizeof(int), _cmp_rack_rank, (void *)t);
+	memcpy(w->racks, w->sel, p.nsel * sizeof(int));
+	qsort_r(w->racks, p.nsel, sizeof(int), _cmp_rack_rank, (void *)t);
 	res->status = FSE_OK;
-	res->level = found_level;
+	res->level = p.level;
 	res->nodes = w->nodes;
 	res->racks = w->racks;
-	res->nracks = nsel;
-	if (found_level == FSE_RACK)
-		_reason(res, "%u nodes in one rack%s", res->count,
-			res->relaxed ? " (relaxed)" : "");
+	res->nracks = p.nsel;
+	if (p.level == FSE_RACK)
+		_reason(res, "%u nodes in one rack%s", res->count, res->relaxed ? " (relaxed)" : "");
 	else
-		_reason(res, "%u nodes in %d racks%s%s", res->count, nsel,
-			found_level == FSE_POD ? " of one pod" : "",
-			res->relaxed ? " (relaxed)" : "");
+		_reason(res, "%u nodes in %d racks%s%s", res->count, p.nsel,
+			p.level == FSE_POD ? " of one pod" : "", res->relaxed ? " (relaxed)" : "");
 	return 0;
 }
