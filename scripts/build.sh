@@ -41,8 +41,13 @@ if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; th
 fi
 mkdir -p "$build"
 cd "$build"
-if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ]; then
+# configured again when configure changed or was given other arguments
+# (the last ones kept in configure.args)
+want=$(printf '%s\n' "$@")
+if [ ! -f Makefile ] || [ "$top/configure" -nt config.status ] ||
+	[ "$(cat configure.args 2>/dev/null)" != "$want" ]; then
 	"$top/configure" "$@"
+	printf '%s\n' "$want" >configure.args
 fi
 make -j"$(nproc)" >&2
 echo "$build"

@@ -5,7 +5,8 @@
 # 22.05, `make distcheck`, then the same cluster suite on each Slurm release
 # built from source (24.11.5, 25.11.7, 26.05.3; each built once and cached:
 # scripts/slurm-build.sh), and print one line:
-# "N passed, N failed, N skipped".
+# "N passed, N failed, N skipped".  Every build here is configured
+# --enable-werror: a compiler warning fails the check.
 #
 # Usage: scripts/check.sh [--no-cluster] [--no-distcheck]
 #                         [--releases "24.11.5 25.11.7 26.05.3" | --slurm R ...]
@@ -58,7 +59,7 @@ step() {  # step NAME CMD...: one counted result for a whole command
 	fi
 }
 
-if ! "$top/scripts/build.sh"; then
+if ! "$top/scripts/build.sh" --enable-werror; then
 	echo "check: the build failed"
 	echo "0 passed, 1 failed, 0 skipped"
 	exit 1
@@ -83,7 +84,7 @@ fi
 slurm_release() {
 	local t0 rc
 	t0=$(date +%s)
-	FABSCHED_BUILD=$(rbuild "$1") "$top/scripts/build.sh" --slurm "$1" \
+	FABSCHED_BUILD=$(rbuild "$1") "$top/scripts/build.sh" --slurm "$1" --enable-werror \
 		>"$(rbuild "$1").log" 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] || tail -n 40 "$(rbuild "$1").log"
