@@ -33,21 +33,21 @@ static const char *_esc(char *buf, size_t bufsz, const char *s)
 
 /* An IP address of the NVMe-oF target (the characters of IPv4 and IPv6). */
 static int _check_traddr(const char *key, const char *text, uint64_t u,
-			 char *msg, size_t msgsz)
+			 char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 
 	(void)u;
 	for (const char *c = text; *c; c++)
 		if (!strchr("0123456789abcdefABCDEF.:", *c))
-			return fs_errf(msg, msgsz, "%s=%s: not an IP address; expected an IPv4 or IPv6 address of the NVMe-oF target",
+			return fs_errf(err, errlen, "%s=%s: not an IP address; expected an IPv4 or IPv6 address of the NVMe-oF target",
 				       key, _esc(esc, sizeof(esc), text));
 	return 0;
 }
 
 /* An NQN: "nqn." then printable ASCII, at most 223 bytes (NVMe base spec). */
 static int _check_nqn(const char *key, const char *text, uint64_t u,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	size_t n = strlen(text);
 	char esc[FS_ESCAPE_SIZE];
@@ -57,44 +57,44 @@ static int _check_nqn(const char *key, const char *text, uint64_t u,
 	for (const char *c = text; ok && *c; c++)
 		ok = *c > 0x20 && *c < 0x7f;
 	if (!ok)
-		return fs_errf(msg, msgsz, "%s=%s: not an NQN; expected nqn.<yyyy-mm>.<reverse domain>:<name>, printable, at most 223 bytes",
+		return fs_errf(err, errlen, "%s=%s: not an NQN; expected nqn.<yyyy-mm>.<reverse domain>:<name>, printable, at most 223 bytes",
 			       key, _esc(esc, sizeof(esc), text));
 	return 0;
 }
 
 static int _check_capacity(const char *key, const char *text, uint64_t u,
-			   char *msg, size_t msgsz)
+			   char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 
 	if (u < (1ULL << 30))
-		return fs_errf(msg, msgsz, "%s=%s: less than 1 GiB; expected the pool's size, e.g. 4T",
+		return fs_errf(err, errlen, "%s=%s: less than 1 GiB; expected the pool's size, e.g. 4T",
 			       key, _esc(esc, sizeof(esc), text));
 	return 0;
 }
 
 /* RdmaRate and AccountIbPkeys in the forms the prolog reads (fs_ib.h). */
 static int _check_rate(const char *key, const char *text, uint64_t u,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
 	uint64_t mbps;
 
 	(void)u;
-	return fs_parse_rate(key, text, &mbps, msg, msgsz);
+	return fs_parse_rate(key, text, &mbps, err, errlen);
 }
 
 static int _check_hp_units(const char *key, const char *text, uint64_t u,
-			   char *msg, size_t msgsz)
+			   char *err, size_t errlen)
 {
 	struct fs_hp_units units;
 
 	(void)u;
-	return fs_hp_units_parse(key, text, &units, msg, msgsz);
+	return fs_hp_units_parse(key, text, &units, err, errlen);
 }
 
 /* An HCA device name: letters, digits, '_', '.', '-', at most 63. */
 static int _check_hca(const char *key, const char *text, uint64_t u,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	size_t n = strlen(text);
@@ -105,35 +105,35 @@ static int _check_hca(const char *key, const char *text, uint64_t u,
 		ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		     (*c >= '0' && *c <= '9') || strchr("_.-", *c);
 	if (!ok)
-		return fs_errf(msg, msgsz, "%s=%s: not an HCA name; expected a device name such as mlx5_0 (letters, digits, _ . -, at most 63)",
+		return fs_errf(err, errlen, "%s=%s: not an HCA name; expected a device name such as mlx5_0 (letters, digits, _ . -, at most 63)",
 			       key, _esc(esc, sizeof(esc), text));
 	return 0;
 }
 
 /* A watch interval: 1 s to a day. */
 static int _check_interval(const char *key, const char *text, uint64_t u,
-			   char *msg, size_t msgsz)
+			   char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 
 	if (!u || u > 86400)
-		return fs_errf(msg, msgsz, "%s=%s: expected 1 second to 1 day in Slurm time format, e.g. 1:00 (a minute) or 0:30",
+		return fs_errf(err, errlen, "%s=%s: expected 1 second to 1 day in Slurm time format, e.g. 1:00 (a minute) or 0:30",
 			       key, _esc(esc, sizeof(esc), text));
 	return 0;
 }
 
 static int _check_pkeys(const char *key, const char *text, uint64_t u,
-			char *msg, size_t msgsz)
+			char *err, size_t errlen)
 {
 	(void)u;
-	return fs_pkey_map_find(key, text, NULL, NULL, msg, msgsz) < 0 ? -1 : 0;
+	return fs_pkey_map_find(key, text, NULL, NULL, err, errlen) < 0 ? -1 : 0;
 }
 
 static int _check_err_limits(const char *key, const char *text, uint64_t u,
-			    char *msg, size_t msgsz)
+			    char *err, size_t errlen)
 {
 	(void)u;
-	return fs_ib_parse_err_limits(key, text, NULL, msg, msgsz);
+	return fs_ib_parse_err_limits(key, text, NULL, err, errlen);
 }
 
 /*

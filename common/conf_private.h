@@ -59,7 +59,7 @@ void fsc_val_clear(struct _val *v);
 int fsc_val_copy(struct _val *dst, const struct _val *src);
 void fsc_part_free(struct _part *p);
 int fsc_val_parse(const struct fs_conf_key *k, const char *s, struct _val *v,
-		  char *msg, size_t msgsz);
+		  char *err, size_t errlen);
 
 struct _seg {
 	size_t off;	/* where the physical line's content starts in lbuf */

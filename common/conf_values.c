@@ -70,10 +70,10 @@ void fs_conf_destroy(struct fs_conf *conf)
 
 /*
  * Parse s as a value of key k into *v (origin and line left to the
- * caller).  -1 with msg filled on a bad value or no memory.
+ * caller).  -1 with err filled on a bad value or no memory.
  */
 int fsc_val_parse(const struct fs_conf_key *k, const char *s,
-		      struct _val *v, char *msg, size_t msgsz)
+		      struct _val *v, char *err, size_t errlen)
 {
 	struct _val t = { 0 };
 	char esc[FS_ESCAPE_SIZE];
@@ -85,7 +85,7 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 	switch (k->type) {
 	case FS_TYPE_STRING:
 		if (!*s) {
-			snprintf(msg, msgsz, "%s=: empty value; expected a "
+			snprintf(err, errlen, "%s=: empty value; expected a "
 				 "non-empty string", k->name);
 			rc = -1;
 		}
@@ -94,36 +94,36 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 		if (*s != '/') {
 			fs_escape(esc, sizeof(esc), s, strlen(s));
 			rc = -1;
-			snprintf(msg, msgsz,
+			snprintf(err, errlen,
 				 "%s=%s: %s; expected an absolute path "
 				 "(starting with '/')", k->name, esc,
 				 *s ? "not an absolute path" : "empty value");
 		} else if (strlen(s) >= 4096) {
 			fs_escape(esc, sizeof(esc), s, strlen(s));
 			rc = -1;
-			snprintf(msg, msgsz,
+			snprintf(err, errlen,
 				 "%s=%s: path too long; expected at most "
 				 "4095 bytes", k->name, esc);
 		}
 		break;
 	case FS_TYPE_BOOL:
-		rc = fs_parse_bool(k->name, s, &t.b, msg, msgsz);
+		rc = fs_parse_bool(k->name, s, &t.b, err, errlen);
 		text = t.b ? "yes" : "no";
 		break;
 	case FS_TYPE_UINT:
-		rc = fs_parse_uint(k->name, s, k->min, k->max, &t.u, msg,
-				   msgsz);
+		rc = fs_parse_uint(k->name, s, k->min, k->max, &t.u, err,
+				   errlen);
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)t.u);
 		text = num;
 		break;
 	case FS_TYPE_DURATION:
-		rc = fs_parse_duration(k->name, s, &t.u, msg, msgsz);
+		rc = fs_parse_duration(k->name, s, &t.u, err, errlen);
 		break;
 	case FS_TYPE_SIZE:
-		rc = fs_parse_size(k->name, s, &t.u, msg, msgsz);
+		rc = fs_parse_size(k->name, s, &t.u, err, errlen);
 		break;
 	case FS_TYPE_ENUM:
-		rc = fs_parse_enum(k->name, s, k->values, &idx, msg, msgsz);
+		rc = fs_parse_enum(k->name, s, k->values, &idx, err, errlen);
 		if (!rc) {
 			/* canonical spelling: word idx of the list */
 			const char *w = k->values;
@@ -141,16 +141,16 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 		}
 		break;
 	case FS_TYPE_LOCALITY:
-		rc = fs_parse_locality_conf(k->name, s, &t.loc, msg, msgsz);
+		rc = fs_parse_locality_conf(k->name, s, &t.loc, err, errlen);
 		break;
 	case FS_TYPE_PERCENT:
-		rc = fs_parse_percent(k->name, s, &t.u, msg, msgsz);
+		rc = fs_parse_percent(k->name, s, &t.u, err, errlen);
 		break;
 	}
 	if (rc)
 		return -1;
 	if (!(t.text = strdup(text))) {
-		snprintf(msg, msgsz, "%s", fsc_oom_msg);
+		snprintf(err, errlen, "%s", fsc_oom_msg);
 		return -1;
 	}
 	fsc_val_clear(v);

@@ -100,8 +100,8 @@ struct fs_conf_key {
 	/* optional: the value's form beyond its type (an IP address, an NQN,
 	   a rate), checked once the file is read: text as written, u as
 	   parsed (sizes, integers); -1 with "KEY=VALUE: ...; expected ..." */
-	int (*check)(const char *key, const char *text, uint64_t u, char *msg,
-		     size_t msgsz);
+	int (*check)(const char *key, const char *text, uint64_t u, char *err,
+		     size_t errlen);
 	const char *with;	 /* a key to be set together with this one:
 				    both or neither */
 	const char *with_why;	 /* what the two are, for that message */

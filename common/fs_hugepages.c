@@ -48,7 +48,7 @@ const char *fs_hp_page_name(uint64_t page_kb, char *buf, size_t bufsz)
 }
 
 int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit,
-		     char *msg, size_t msgsz)
+		     char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	const char *x = type ? strchr(type, 'x') : NULL;
@@ -67,7 +67,7 @@ int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit,
 	*per_unit = v;
 	return 0;
 bad:
-	return fs_errf(msg, msgsz, "hugepages type \"%s\": not a page size and "
+	return fs_errf(err, errlen, "hugepages type \"%s\": not a page size and "
 		       "unit; expected <size>[x<pages per unit>], size 2m, 1g "
 		       "(k, m, g), pages 1..%llu, e.g. 2m or 2mx8",
 		       type ? fs_escape(esc, sizeof(esc), type, strlen(type)) : "",
@@ -121,7 +121,7 @@ static int _number(const char *s, size_t len, uint64_t max, uint64_t *out)
 }
 
 int fs_hp_units_parse(const char *key, const char *text,
-		      struct fs_hp_units *out, char *msg, size_t msgsz)
+		      struct fs_hp_units *out, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], esc2[FS_ESCAPE_SIZE], page[16];
 
@@ -134,25 +134,25 @@ int fs_hp_units_parse(const char *key, const char *text,
 		if (!colon || fs_hp_page_kb(p, (size_t)(colon - p), &u.page_kb) ||
 		    _number(colon + 1, len - (size_t)(colon - p) - 1,
 			    FS_HP_MAX_PER_UNIT, &u.per_unit))
-			return fs_errf(msg, msgsz, "%s=%s: bad entry \"%s\"; "
+			return fs_errf(err, errlen, "%s=%s: bad entry \"%s\"; "
 				       "expected " FS_HP_UNITS_FORM
 				       " (pages 1..%llu)", key,
 				       fs_escape(esc, sizeof(esc), text, strlen(text)),
 				       fs_escape(esc2, sizeof(esc2), p, len),
 				       (unsigned long long)FS_HP_MAX_PER_UNIT);
 		if (fs_hp_units_of(out, u.page_kb))
-			return fs_errf(msg, msgsz, "%s: page size %s given twice; "
+			return fs_errf(err, errlen, "%s: page size %s given twice; "
 				       "expected one unit per page size", key,
 				       fs_hp_page_name(u.page_kb, page,
 						       sizeof(page)));
 		if (out->n == FS_HP_SIZES_MAX)
-			return fs_errf(msg, msgsz, "%s: more than %d page sizes; "
+			return fs_errf(err, errlen, "%s: more than %d page sizes; "
 				       "expected at most %d <size>:<pages> entries",
 				       key, FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		out->u[out->n++] = u;
 		p += len + (p[len] ? 1 : 0);
 		if (!*p && p[-1] == ',')
-			return fs_errf(msg, msgsz, "%s=%s: ends in a comma; "
+			return fs_errf(err, errlen, "%s=%s: ends in a comma; "
 				       "expected " FS_HP_UNITS_FORM, key,
 				       fs_escape(esc, sizeof(esc), text,
 						 strlen(text)));
@@ -171,19 +171,19 @@ uint64_t fs_hp_units_of(const struct fs_hp_units *u, uint64_t page_kb)
 /* ------------------------------------------------------------ nodes */
 
 int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
-		   char *msg, size_t msgsz)
+		   char *err, size_t errlen)
 {
 	uint64_t kb, per;
 	size_t i;
 
-	if (fs_hp_type_parse(type, &kb, &per, msg, msgsz))
+	if (fs_hp_type_parse(type, &kb, &per, err, errlen))
 		return -1;
 	for (i = 0; i < nd->n; i++)
 		if (nd->p[i].page_kb == kb && nd->p[i].per_unit == per)
 			break;
 	if (i == nd->n) {
 		if (nd->n == FS_HP_SIZES_MAX)
-			return fs_errf(msg, msgsz, "node %s: more than %d "
+			return fs_errf(err, errlen, "node %s: more than %d "
 				       "hugepage types; expected at most %d",
 				       nd->name ? nd->name : "?", FS_HP_SIZES_MAX,
 				       FS_HP_SIZES_MAX);
@@ -257,7 +257,7 @@ struct ent {
 #define HP_FORM "hugepages:<size>:<pages> (size 2m, 1g, ...), or " \
 		"hugepages:<size>x<K>:<units of K pages>"
 
-static int _parse_ent(struct ent *e, char *msg, size_t msgsz)
+static int _parse_ent(struct ent *e, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], esc2[FS_ESCAPE_SIZE], type[40];
 	const char *b = e->s + e->prefix, *end = e->s + e->len, *c1, *c2;
@@ -283,7 +283,7 @@ static int _parse_ent(struct ent *e, char *msg, size_t msgsz)
 	memcpy(type, c1 + 1, (size_t)(c2 - c1 - 1));
 	type[c2 - c1 - 1] = '\0';
 	if (fs_hp_type_parse(type, &e->page_kb, &e->per_unit, NULL, 0))
-		return fs_errf(msg, msgsz, "gres request \"%s\": hugepage type "
+		return fs_errf(err, errlen, "gres request \"%s\": hugepage type "
 			       "\"%s\" is not a page size; expected " HP_FORM,
 			       fs_escape(esc, sizeof(esc), e->s, e->len),
 			       fs_escape(esc2, sizeof(esc2), type,
@@ -292,7 +292,7 @@ static int _parse_ent(struct ent *e, char *msg, size_t msgsz)
 	e->in_pages = !strchr(type, 'x');
 	return 0;
 bad:
-	return fs_errf(msg, msgsz, "gres request \"%s\": not a hugepage "
+	return fs_errf(err, errlen, "gres request \"%s\": not a hugepage "
 		       "request; expected " HP_FORM,
 		       fs_escape(esc, sizeof(esc), e->s, e->len));
 }
@@ -320,7 +320,7 @@ static bool _type_held(const struct ent *e, const struct fs_hp_node *nodes,
  * when none holds any; -1 (message) when they differ. */
 static int _unit_of_nodes(const struct ent *e, const char *where,
 			  const struct fs_hp_node *nodes, size_t nnodes,
-			  uint64_t *unit, char *msg, size_t msgsz)
+			  uint64_t *unit, char *err, size_t errlen)
 {
 	const struct fs_hp_node *first = NULL;
 	uint64_t first_unit = 0, big = 0;
@@ -340,7 +340,7 @@ static int _unit_of_nodes(const struct ent *e, const char *where,
 				first_unit = p->per_unit;
 			} else if (p->per_unit != first_unit && !*unit) {
 				*unit = p->per_unit;
-				fs_errf(msg, msgsz, "gres request \"%s\": the nodes "
+				fs_errf(err, errlen, "gres request \"%s\": the nodes "
 					"of %s count %s pages in different units "
 					"(%s on %s, %s on %s), so no one request "
 					"fits them all; expected one unit for the "
@@ -365,10 +365,10 @@ static int _unit_of_nodes(const struct ent *e, const char *where,
 	return 0;
 }
 
-/* The pages asked of one size added up; -1 (with msg) when a new size
+/* The pages asked of one size added up; -1 (with err) when a new size
  * would be one more than FS_HP_SIZES_MAX. */
-static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *msg,
-		size_t msgsz)
+static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *err,
+		size_t errlen)
 {
 	size_t i;
 
@@ -378,7 +378,7 @@ static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *ms
 		;
 	if (i == p->n) {
 		if (p->n == FS_HP_SIZES_MAX)
-			return fs_errf(msg, msgsz, "gres request: more than %d hugepage "
+			return fs_errf(err, errlen, "gres request: more than %d hugepage "
 				       "sizes; expected at most %d page sizes in one "
 				       "request", FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		p->a[p->n++] = (struct fs_hp_ask){ .page_kb = page_kb };
@@ -421,13 +421,13 @@ static bool _fits(const struct ent *ents, size_t n, uint64_t untyped,
 /* The refusal when no node holds the request: the largest holdings. */
 static int _no_node(const struct fs_hp_plan *p, const char *what,
 		    const char *where, const struct fs_hp_node *nodes,
-		    size_t nnodes, char *msg, size_t msgsz)
+		    size_t nnodes, char *err, size_t errlen)
 {
 	char part[512] = "", page[16];
 	size_t o = 0;
 
 	if (!nnodes)
-		return fs_errf(msg, msgsz, "%s: no node of %s has hugepages; "
+		return fs_errf(err, errlen, "%s: no node of %s has hugepages; "
 			       "expected a partition whose nodes have "
 			       "gres/hugepages", what, where);
 	for (size_t i = 0; i <= p->n && o < sizeof(part); i++) {
@@ -463,20 +463,20 @@ static int _no_node(const struct fs_hp_plan *p, const char *what,
 					      "size (node %s)", o ? ", " : "", most,
 					      best->name ? best->name : "?");
 	}
-	return fs_errf(msg, msgsz, "%s: more hugepages per node than any node "
+	return fs_errf(err, errlen, "%s: more hugepages per node than any node "
 		       "of %s holds; the largest hold %s; expected at most that",
 		       what, where, part);
 }
 
 /* p->tres: every entry as given but those whose unit changed. */
 static int _rewrite(const char *tres, const struct ent *ents, size_t n,
-		    struct fs_hp_plan *p, char *msg, size_t msgsz)
+		    struct fs_hp_plan *p, char *err, size_t errlen)
 {
 	size_t cap = strlen(tres) + n * 48 + 1, o = 0;
 	char type[32];
 
 	if (!(p->tres = malloc(cap)))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const struct ent *e = &ents[i];
 
@@ -501,7 +501,7 @@ static int _rewrite(const char *tres, const struct ent *ents, size_t n,
 
 int fs_hp_plan(const char *tres, const char *what, const char *where,
 	       const struct fs_hp_node *nodes, size_t nnodes,
-	       struct fs_hp_plan *p, char *msg, size_t msgsz)
+	       struct fs_hp_plan *p, char *err, size_t errlen)
 {
 	struct ent *ents = NULL;
 	size_t n = 0, cap = 1;
@@ -514,7 +514,7 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 	for (const char *s = tres; *s; s++)
 		cap += *s == ',';
 	if (!(ents = calloc(cap, sizeof(*ents))))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	for (const char *s = tres;;) {
 		struct ent *e = &ents[n++];
 
@@ -522,7 +522,7 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 		e->len = strcspn(s, ",");
 		if (!strncmp(s, "gres:", 5) || !strncmp(s, "gres/", 5))
 			e->prefix = 5;
-		if (_parse_ent(e, msg, msgsz))
+		if (_parse_ent(e, err, errlen))
 			goto out;
 		s += e->len;
 		if (!*s++)
@@ -541,7 +541,7 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 		p->found = true;
 		if (!e->typed) {
 			if (blocks) {
-				fs_errf(msg, msgsz, "gres request \"%s\": the nodes "
+				fs_errf(err, errlen, "gres request \"%s\": the nodes "
 					"of %s count hugepages in units of several "
 					"pages, so a count without a page size is "
 					"ambiguous; expected the size named, e.g. "
@@ -555,17 +555,17 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 		}
 		if (!e->in_pages) {
 			if (e->count > UINT64_MAX / e->per_unit) {
-				fs_errf(msg, msgsz, "gres request \"%s\": too many "
+				fs_errf(err, errlen, "gres request \"%s\": too many "
 					"pages", fs_escape(esc, sizeof(esc), e->s,
 							   e->len));
 				goto out;
 			}
-			if (_ask(p, e->page_kb, e->count * e->per_unit, msg, msgsz))
+			if (_ask(p, e->page_kb, e->count * e->per_unit, err, errlen))
 				goto out;
 			if (!_type_held(e, nodes, nnodes, &unit)) {
 				char t[32], pg[16];
 
-				fs_errf(msg, msgsz, "gres request \"%s\": the nodes "
+				fs_errf(err, errlen, "gres request \"%s\": the nodes "
 					"of %s do not count hugepages in units of "
 					"%" PRIu64 " pages%s%s%s; expected the pages "
 					"asked, e.g. hugepages:%s:%" PRIu64,
@@ -581,9 +581,9 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 			}
 			continue;
 		}
-		if (_ask(p, e->page_kb, e->count, msg, msgsz))
+		if (_ask(p, e->page_kb, e->count, err, errlen))
 			goto out;
-		if (_unit_of_nodes(e, where, nodes, nnodes, &unit, msg, msgsz))
+		if (_unit_of_nodes(e, where, nodes, nnodes, &unit, err, errlen))
 			goto out;
 		if (unit > 1) {
 			e->count = e->count / unit + (e->count % unit != 0);
@@ -598,10 +598,10 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 		for (i = 0; i < nnodes && !_fits(ents, n, p->untyped, &nodes[i]); i++)
 			;
 		if (i == nnodes)
-			rc = _no_node(p, what, where, nodes, nnodes, msg, msgsz);
+			rc = _no_node(p, what, where, nodes, nnodes, err, errlen);
 	}
 	if (!rc && change)
-		rc = _rewrite(tres, ents, n, p, msg, msgsz);
+		rc = _rewrite(tres, ents, n, p, err, errlen);
 out:
 	free(ents);
 	return rc;
@@ -636,7 +636,7 @@ int fs_hp_asked_format(const struct fs_hp_plan *p, char *buf, size_t bufsz)
 }
 
 int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
-		      size_t *n, char *msg, size_t msgsz)
+		      size_t *n, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], esc2[FS_ESCAPE_SIZE];
 
@@ -650,7 +650,7 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 		if (!colon || fs_hp_page_kb(p, (size_t)(colon - p), &e.page_kb) ||
 		    _number(colon + 1, len - (size_t)(colon - p) - 1,
 			    UINT64_MAX / 10, &e.pages))
-			return fs_errf(msg, msgsz, "%s=\"%s\": bad entry \"%s\"; "
+			return fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; "
 				       "expected comma-separated <page size>:"
 				       "<pages>, e.g. 2m:8200,1g:4", name,
 				       fs_escape(esc, sizeof(esc), s, strlen(s)),
@@ -658,7 +658,7 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 		for (i = 0; i < *n && a[i].page_kb != e.page_kb; i++)
 			;
 		if (i < *n || *n == FS_HP_SIZES_MAX)
-			return fs_errf(msg, msgsz, "%s=\"%s\": a page size given "
+			return fs_errf(err, errlen, "%s=\"%s\": a page size given "
 				       "twice or more than %d sizes; expected each "
 				       "size once, at most %d", name,
 				       fs_escape(esc, sizeof(esc), s, strlen(s)),
@@ -666,7 +666,7 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 		a[(*n)++] = e;
 		p += len + (p[len] ? 1 : 0);
 		if (!*p && p[-1] == ',')
-			return fs_errf(msg, msgsz, "%s=\"%s\": ends in a comma; "
+			return fs_errf(err, errlen, "%s=\"%s\": ends in a comma; "
 				       "expected <page size>:<pages>, e.g. 2m:8200",
 				       name, fs_escape(esc, sizeof(esc), s,
 						       strlen(s)));
@@ -694,8 +694,8 @@ static void _user_form(const char *tres, char *buf, size_t bufsz)
 
 int fs_hp_request(const char *tres, const char *parts,
 		  const struct fs_hp_node *nodes, size_t nnodes,
-		  char **tres_out, char *asked, size_t askedsz, char *msg,
-		  size_t msgsz)
+		  char **tres_out, char *asked, size_t askedsz, char *err,
+		  size_t errlen)
 {
 	char what[FS_MSG_SIZE], where[FS_MSG_SIZE];
 	struct fs_hp_plan p;
@@ -709,9 +709,9 @@ int fs_hp_request(const char *tres, const char *parts,
 	_user_form(tres, what, sizeof(what));
 	snprintf(where, sizeof(where), "partition%s %s",
 		 parts && strchr(parts, ',') ? "s" : "", parts ? parts : "");
-	rc = fs_hp_plan(tres, what, where, nodes, nnodes, &p, msg, msgsz);
+	rc = fs_hp_plan(tres, what, where, nodes, nnodes, &p, err, errlen);
 	if (!rc && fs_hp_asked_format(&p, asked, askedsz))
-		rc = fs_errf(msg, msgsz, "%s: too many page sizes asked", what);
+		rc = fs_errf(err, errlen, "%s: too many page sizes asked", what);
 	if (!rc) {
 		*tres_out = p.tres;
 		p.tres = NULL;

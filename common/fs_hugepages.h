@@ -32,7 +32,7 @@ int fs_hp_page_kb(const char *s, size_t len, uint64_t *page_kb);
 const char *fs_hp_page_name(uint64_t page_kb, char *buf, size_t bufsz);
 /* A gres/hugepages type "<size>[x<pages per unit>]" ("2m", "2mx8"). */
 int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit,
-		     char *msg, size_t msgsz);
+		     char *err, size_t errlen);
 /* The type of a unit of @per_unit pages: "2m", "2mx8" (32 bytes). */
 const char *fs_hp_type_name(uint64_t page_kb, uint64_t per_unit, char *buf,
 			    size_t bufsz);
@@ -53,7 +53,7 @@ struct fs_hp_units {
 
 /* "2m:64,1g:1" (the value of @key, for messages); "" is no unit. */
 int fs_hp_units_parse(const char *key, const char *text,
-		      struct fs_hp_units *out, char *msg, size_t msgsz);
+		      struct fs_hp_units *out, char *err, size_t errlen);
 /* The pages per unit @u gives @page_kb; 0 when it gives none. */
 uint64_t fs_hp_units_of(const struct fs_hp_units *u, uint64_t page_kb);
 
@@ -71,7 +71,7 @@ struct fs_hp_node {
 /* Add @units of gres type @type to @nd (adds up records of one type);
  * -1 with a message when @type is not a hugepage type or @nd is full. */
 int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
-		   char *msg, size_t msgsz);
+		   char *err, size_t errlen);
 /* Pages of @page_kb @nd holds, whatever their unit. */
 uint64_t fs_hp_node_pages(const struct fs_hp_node *nd, uint64_t page_kb);
 
@@ -104,14 +104,14 @@ struct fs_hp_plan {
  */
 int fs_hp_plan(const char *tres, const char *what, const char *where,
 	       const struct fs_hp_node *nodes, size_t nnodes,
-	       struct fs_hp_plan *p, char *msg, size_t msgsz);
+	       struct fs_hp_plan *p, char *err, size_t errlen);
 void fs_hp_plan_free(struct fs_hp_plan *p);
 
 /* The pages asked, "2m:8200,1g:4" ("" when none); -1 when too long. */
 int fs_hp_asked_format(const struct fs_hp_plan *p, char *buf, size_t bufsz);
 /* Back: entries into a[FS_HP_SIZES_MAX], *n of them; @name for messages. */
 int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
-		      size_t *n, char *msg, size_t msgsz);
+		      size_t *n, char *err, size_t errlen);
 
 /*
  * A job's gres request (@tres, as in fs_hp_plan) against the nodes of its
@@ -119,11 +119,11 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
  * the request as the user wrote it ("--gres=hugepages:2m:512,rdma:1") and
  * the partitions; the pages asked into @asked ("" when none).  *tres_out
  * receives the request in the nodes' units (malloc'ed), NULL when it needs
- * no change.  RET 0, or -1 (refused) with the reason in msg.
+ * no change.  RET 0, or -1 (refused) with the reason in err.
  */
 int fs_hp_request(const char *tres, const char *parts,
 		  const struct fs_hp_node *nodes, size_t nnodes,
-		  char **tres_out, char *asked, size_t askedsz, char *msg,
-		  size_t msgsz);
+		  char **tres_out, char *asked, size_t askedsz, char *err,
+		  size_t errlen);
 
 #endif /* FABSCHED_FS_HUGEPAGES_H */

@@ -7,7 +7,7 @@
  * Shared by the fabsched.conf parser (validation, with the line) and the
  * prolog (checks against the HCA ports).  Same conventions as fs_values.h:
  * 0 on success, -1 with "<name>=<value>: <what is wrong>; expected <form>"
- * in msg (FS_MSG_SIZE is enough); no global state; nothing printed.
+ * in err (FS_MSG_SIZE is enough); no global state; nothing printed.
  */
 #ifndef FABSCHED_FS_IB_H
 #define FABSCHED_FS_IB_H
@@ -26,8 +26,8 @@
 #define FS_RATE_FORM                                                           \
 	"a rate in Gb/s as the port's sysfs rate file shows it, e.g. 100, 200 "\
 	"or 12.5 (at most 3 decimals, 0.001 to 100000)"
-int fs_parse_rate(const char *name, const char *s, uint64_t *mbps, char *msg,
-		  size_t msgsz);
+int fs_parse_rate(const char *name, const char *s, uint64_t *mbps, char *err,
+		  size_t errlen);
 
 /*
  * The kernel's rate text (/sys/class/infiniband/<dev>/ports/<n>/rate):
@@ -53,8 +53,8 @@ char *fs_format_rate(uint64_t mbps, char *buf, size_t bufsz);
 	"0x and 1 to 4 hexadecimal digits, 0x0001-0x7ffe (limited member) "    \
 	"or 0x8001-0xfffe (full member), e.g. 0x8001; not the default "        \
 	"partition 0x7fff/0xffff"
-int fs_parse_pkey(const char *name, const char *s, uint16_t *pkey, char *msg,
-		  size_t msgsz);
+int fs_parse_pkey(const char *name, const char *s, uint16_t *pkey, char *err,
+		  size_t errlen);
 
 /*
  * A Slurm account name the map can hold: 1 to FS_ACCOUNT_MAX bytes of
@@ -76,7 +76,7 @@ bool fs_account_ok(const char *s);
 	"chem:0x8001,physics:0x8002 (account: letters, digits, _ - ., at "     \
 	"most 64 bytes, each once)"
 int fs_pkey_map_find(const char *name, const char *map, const char *account,
-		     uint16_t *pkey, char *msg, size_t msgsz);
+		     uint16_t *pkey, char *err, size_t errlen);
 
 /*
  * The port error counters fabsched topo watch follows (PortCounters of
@@ -104,7 +104,7 @@ struct fs_ib_err_limits {
 	"of SymbolErrorCounter, LinkDownedCounter and PortRcvErrors, each "    \
 	"once, e.g. SymbolErrorCounter:10,LinkDownedCounter:0"
 int fs_ib_parse_err_limits(const char *name, const char *s,
-			   struct fs_ib_err_limits *out, char *msg,
-			   size_t msgsz);
+			   struct fs_ib_err_limits *out, char *err,
+			   size_t errlen);
 
 #endif /* FABSCHED_FS_IB_H */

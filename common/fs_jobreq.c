@@ -19,7 +19,7 @@ const char *fs_scratch_fs_name(enum fs_scratch_fs fs)
 }
 
 int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
-		     char *msg, size_t msgsz)
+		     char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], size[64], m2[FS_MSG_SIZE];
 	const char *comma, *opt;
@@ -30,28 +30,28 @@ int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
 	if (!name)
 		name = "--scratch";
 	if (!s || !*s)
-		return fs_errf(msg, msgsz, "%s=: empty value; expected %s", name,
+		return fs_errf(err, errlen, "%s=: empty value; expected %s", name,
 			    FS_SCRATCH_FORM);
 	comma = strchr(s, ',');
 	len = comma ? (size_t)(comma - s) : strlen(s);
 	if (len >= sizeof(size) || len == 0)
-		return fs_errf(msg, msgsz, "%s=%s: %s; expected %s", name,
+		return fs_errf(err, errlen, "%s=%s: %s; expected %s", name,
 			    fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    len ? "size too long" : "no size", FS_SCRATCH_FORM);
 	memcpy(size, s, len);
 	size[len] = 0;
 	if (fs_parse_size(NULL, size, &bytes, m2, sizeof(m2)))
-		return fs_errf(msg, msgsz, "%s=%s: \"%s\" is not a size; expected %s",
+		return fs_errf(err, errlen, "%s=%s: \"%s\" is not a size; expected %s",
 			    name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    size, FS_SCRATCH_FORM);
 	if (bytes < GIB)
-		return fs_errf(msg, msgsz, "%s=%s: %" PRIu64 " bytes is less than "
+		return fs_errf(err, errlen, "%s=%s: %" PRIu64 " bytes is less than "
 			    "1 GiB (a size without suffix is in bytes); expected %s",
 			    name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    bytes, FS_SCRATCH_FORM);
 	sc.gib = bytes / GIB + (bytes % GIB ? 1 : 0);
 	if (sc.gib > FS_SCRATCH_MAX_GIB)
-		return fs_errf(msg, msgsz, "%s=%s: more than %llu GiB (1 PiB) per "
+		return fs_errf(err, errlen, "%s=%s: more than %llu GiB (1 PiB) per "
 			    "node; expected %s", name,
 			    fs_escape(esc, sizeof(esc), s, strlen(s)),
 			    (unsigned long long)FS_SCRATCH_MAX_GIB, FS_SCRATCH_FORM);
@@ -64,7 +64,7 @@ int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
 		else if (ol == 7 && fs_strncaseeq(o, "fs=ext4", 7))
 			sc.fs = FS_SCRATCH_EXT4;
 		else
-			return fs_errf(msg, msgsz, "%s=%s: \"%s\" not understood "
+			return fs_errf(err, errlen, "%s=%s: \"%s\" not understood "
 				    "(filesystems: xfs, ext4); expected %s", name,
 				    fs_escape(esc, sizeof(esc), s, strlen(s)),
 				    fs_escape(m2, sizeof(m2), o, ol),
@@ -83,16 +83,16 @@ char *fs_format_scratch(const struct fs_scratch *sc, char *buf, size_t bufsz)
 
 int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
 		      uint32_t max_nodes, uint64_t *gib_total,
-		      uint32_t *cap_nodes, char *msg, size_t msgsz)
+		      uint32_t *cap_nodes, char *err, size_t errlen)
 {
 	uint32_t n = max_nodes ? max_nodes : min_nodes ? min_nodes : 1;
 
 	if (max_nodes && min_nodes > max_nodes)
-		return fs_errf(msg, msgsz, "--scratch: node count %u-%u is not a "
+		return fs_errf(err, errlen, "--scratch: node count %u-%u is not a "
 			    "range; expected min <= max", min_nodes, max_nodes);
 	/* 2^20 GiB * 2^32 nodes fits 64 bits; Licenses counts are 32 bits */
 	if (sc->gib * n > UINT32_MAX - 1)
-		return fs_errf(msg, msgsz, "--scratch=%" PRIu64 "G on %u nodes: "
+		return fs_errf(err, errlen, "--scratch=%" PRIu64 "G on %u nodes: "
 			    "%" PRIu64 " GiB in all, more than a Slurm license "
 			    "count can hold; expected a smaller size or fewer nodes",
 			    sc->gib, n, sc->gib * n);
@@ -102,15 +102,15 @@ int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
 }
 
 int fs_scratch_pool_check(const char *what, uint64_t gib_total,
-			  uint32_t nodes, uint64_t pool_gib, char *msg,
-			  size_t msgsz)
+			  uint32_t nodes, uint64_t pool_gib, char *err,
+			  size_t errlen)
 {
 	if (!pool_gib)
-		return fs_errf(msg, msgsz, "%s: this cluster has no scratch pool; "
+		return fs_errf(err, errlen, "%s: this cluster has no scratch pool; "
 			    "expected slurm.conf to declare Licenses=%s:<GiB> "
 			    "(ask the administrators)", what, FS_SCRATCH_LICENSE);
 	if (gib_total > pool_gib)
-		return fs_errf(msg, msgsz, "%s on %u node(s): %" PRIu64 " GiB in "
+		return fs_errf(err, errlen, "%s on %u node(s): %" PRIu64 " GiB in "
 			    "all, more than the whole scratch pool (%" PRIu64
 			    " GiB); expected at most %" PRIu64 " GiB per node",
 			    what, nodes, gib_total, pool_gib, pool_gib / nodes);
@@ -155,13 +155,13 @@ uint64_t fs_licenses_count(const char *licenses, const char *name)
 }
 
 int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
-			    size_t outsz, char *msg, size_t msgsz)
+			    size_t outsz, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	int n;
 
 	if (user && strchr(user, '|'))
-		return fs_errf(msg, msgsz, "--scratch cannot be combined with "
+		return fs_errf(err, errlen, "--scratch cannot be combined with "
 			    "--licenses=%s: either-or licenses ('|') cannot "
 			    "carry the scratch pool's charge; expected licenses "
 			    "separated by ','",
@@ -170,7 +170,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 		size_t len = strcspn(p, ",");
 
 		if (_lic_is(p, len, FS_SCRATCH_LICENSE))
-			return fs_errf(msg, msgsz, "--licenses=%s names the "
+			return fs_errf(err, errlen, "--licenses=%s names the "
 				    "\"%s\" license, which --scratch sets; "
 				    "expected --scratch alone (or --licenses "
 				    "without %s)",
@@ -183,7 +183,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 	n = snprintf(out, outsz, "%s%s%s:%" PRIu64, user ? user : "",
 		     user && *user ? "," : "", FS_SCRATCH_LICENSE, count);
 	if (n < 0 || (size_t)n >= outsz)
-		return fs_errf(msg, msgsz, "licenses too long with %s:%" PRIu64
+		return fs_errf(err, errlen, "licenses too long with %s:%" PRIu64
 			    " added (more than %zu bytes)", FS_SCRATCH_LICENSE,
 			    count, outsz - 1);
 	return 0;
@@ -191,7 +191,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
 
 int fs_scratch_modify_check(const char *scratch, const char *charge,
 			    const char *licenses, uint32_t min_nodes,
-			    uint32_t max_nodes, char *msg, size_t msgsz)
+			    uint32_t max_nodes, char *err, size_t errlen)
 {
 	struct fs_scratch sc;
 	uint64_t total;
@@ -201,14 +201,14 @@ int fs_scratch_modify_check(const char *scratch, const char *charge,
 	    fs_parse_scratch(NULL, scratch, &sc, NULL, 0))
 		return FS_SCRATCH_MOD_OK;	/* no --scratch: nothing to keep */
 	if (licenses && fs_licenses_count(licenses, FS_SCRATCH_LICENSE) < total) {
-		fs_errf(msg, msgsz, "licenses %s refused: --scratch=%s is charged "
+		fs_errf(err, errlen, "licenses %s refused: --scratch=%s is charged "
 			"%s:%" PRIu64, licenses, scratch, FS_SCRATCH_LICENSE,
 			total);
 		return FS_SCRATCH_MOD_LICENSES;
 	}
 	if ((max_nodes && (uint64_t)max_nodes * sc.gib > total) ||
 	    (min_nodes && (uint64_t)min_nodes * sc.gib > total)) {
-		fs_errf(msg, msgsz, "node count refused: --scratch=%s is charged "
+		fs_errf(err, errlen, "node count refused: --scratch=%s is charged "
 			"for %" PRIu64 " node(s)", scratch, total / sc.gib);
 		return FS_SCRATCH_MOD_NODES;
 	}
@@ -278,22 +278,22 @@ size_t fs_env_remove_controlled(char **env, size_t n,
 
 int fs_scratch_submit(const char *opt, uint32_t min_nodes, uint32_t max_nodes,
 		      uint64_t pool_gib, const char *licenses,
-		      struct fs_scratch_grant *g, char *msg, size_t msgsz)
+		      struct fs_scratch_grant *g, char *err, size_t errlen)
 {
 	struct fs_scratch sc;
 	char what[64];
 
 	memset(g, 0, sizeof(*g));
-	if (fs_parse_scratch("--scratch", opt, &sc, msg, msgsz))
+	if (fs_parse_scratch("--scratch", opt, &sc, err, errlen))
 		return -1;
 	snprintf(what, sizeof(what), "--scratch=%s",
 		 fs_format_scratch(&sc, g->canon, sizeof(g->canon)));
 	if (fs_scratch_charge(&sc, min_nodes, max_nodes, &g->gib, &g->max_nodes,
-			      msg, msgsz) ||
-	    fs_scratch_pool_check(what, g->gib, g->max_nodes, pool_gib, msg,
-				  msgsz) ||
+			      err, errlen) ||
+	    fs_scratch_pool_check(what, g->gib, g->max_nodes, pool_gib, err,
+				  errlen) ||
 	    fs_licenses_add_scratch(licenses, g->gib, g->licenses,
-				    sizeof(g->licenses), msg, msgsz))
+				    sizeof(g->licenses), err, errlen))
 		return -1;
 	return 0;
 }

@@ -4,7 +4,7 @@
  * pool (hugepage requests: fs_hugepages.h).  Used by the SPANK plugin (sbatch/srun), job_submit/fabsched
  * (slurmctld) and the prolog; no Slurm header, no global state.
  *
- * Return convention: as fs_values.h (0, or -1 with a message in msg that
+ * Return convention: as fs_values.h (0, or -1 with a message in err that
  * names the option or value and says what is accepted; FS_MSG_SIZE is
  * always enough).
  */
@@ -41,7 +41,7 @@ struct fs_scratch {
  * followed by ",fs=xfs" or ",fs=ext4" (any case).
  */
 int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
-		     char *msg, size_t msgsz);
+		     char *err, size_t errlen);
 /* Canonical form "200G,fs=xfs" (32 bytes are enough); returns buf. */
 char *fs_format_scratch(const struct fs_scratch *sc, char *buf, size_t bufsz);
 /* "xfs" or "ext4". */
@@ -56,7 +56,7 @@ const char *fs_scratch_fs_name(enum fs_scratch_fs fs);
  */
 int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
 		      uint32_t max_nodes, uint64_t *gib_total,
-		      uint32_t *cap_nodes, char *msg, size_t msgsz);
+		      uint32_t *cap_nodes, char *err, size_t errlen);
 
 /*
  * Can the pool ever hold the charge?  pool_gib is the scratch license's
@@ -64,8 +64,8 @@ int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
  * what names the request in the message ("--scratch=200G,fs=xfs").
  */
 int fs_scratch_pool_check(const char *what, uint64_t gib_total,
-			  uint32_t nodes, uint64_t pool_gib, char *msg,
-			  size_t msgsz);
+			  uint32_t nodes, uint64_t pool_gib, char *err,
+			  size_t errlen);
 
 /*
  * Merge the scratch license into a job's licenses string (Slurm form
@@ -75,7 +75,7 @@ int fs_scratch_pool_check(const char *what, uint64_t gib_total,
  * set), or using '|' (either-or licenses), or too long for out.
  */
 int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
-			    size_t outsz, char *msg, size_t msgsz);
+			    size_t outsz, char *err, size_t errlen);
 
 /*
  * A job's --scratch at submission (@opt as the user gave it; the job's
@@ -83,7 +83,7 @@ int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
  * charged and merged.  The grant: the canonical value (the prolog's
  * FABSCHED_SCRATCH), the charge in GiB (FABSCHED_SCRATCH_CHARGE), the
  * job's licenses with the charge, and the node count charged, which the
- * caller makes the job's maximum.  RET 0, or -1 (refused) with msg.
+ * caller makes the job's maximum.  RET 0, or -1 (refused) with err.
  */
 struct fs_scratch_grant {
 	char canon[32];
@@ -93,7 +93,7 @@ struct fs_scratch_grant {
 };
 int fs_scratch_submit(const char *opt, uint32_t min_nodes, uint32_t max_nodes,
 		      uint64_t pool_gib, const char *licenses,
-		      struct fs_scratch_grant *g, char *msg, size_t msgsz);
+		      struct fs_scratch_grant *g, char *err, size_t errlen);
 
 /* Count of license name in a licenses string; 0 when absent. */
 uint64_t fs_licenses_count(const char *licenses, const char *name);
@@ -103,12 +103,12 @@ uint64_t fs_licenses_count(const char *licenses, const char *name);
  * value @scratch and FABSCHED_SCRATCH_CHARGE @charge; either NULL: no
  * charge, always allowed): new @licenses (NULL: unchanged) must keep the
  * charge, new node counts (0: unchanged) must stay within what was
- * charged.  RET FS_SCRATCH_MOD_OK, or which change is refused, with msg.
+ * charged.  RET FS_SCRATCH_MOD_OK, or which change is refused, with err.
  */
 enum { FS_SCRATCH_MOD_OK = 0, FS_SCRATCH_MOD_LICENSES, FS_SCRATCH_MOD_NODES };
 int fs_scratch_modify_check(const char *scratch, const char *charge,
 			    const char *licenses, uint32_t min_nodes,
-			    uint32_t max_nodes, char *msg, size_t msgsz);
+			    uint32_t max_nodes, char *err, size_t errlen);
 
 /*
  * An environment array of "NAME=value" entries (@n of them; NULL entries

@@ -46,12 +46,12 @@ struct acc {
 	size_t len, nlines;
 };
 
-static int _add(struct acc *a, const char *v, size_t n, char *msg, size_t msgsz)
+static int _add(struct acc *a, const char *v, size_t n, char *err, size_t errlen)
 {
 	char *p = realloc(a->nodes, a->len + n + 2);
 
 	if (!p)
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	a->nodes = p;
 	if (a->len)
 		p[a->len++] = ',';
@@ -78,8 +78,8 @@ static const char *_value(const char *s, const char *key, size_t *n)
 	return NULL;
 }
 
-static int _read(const char *path, int depth, struct acc *a, char *msg,
-		 size_t msgsz)
+static int _read(const char *path, int depth, struct acc *a, char *err,
+		 size_t errlen)
 {
 	FILE *f;
 	char *line = NULL, *dir, *slash, why[128];
@@ -88,11 +88,11 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 	int ln = 0, rc = 0;
 
 	if (depth > INCLUDE_DEPTH)
-		return fs_errf(msg, msgsz, "%s: Include nested more than %d deep; "
+		return fs_errf(err, errlen, "%s: Include nested more than %d deep; "
 			       "expected Include files that do not include themselves",
 			       path, INCLUDE_DEPTH);
 	if (!(f = fs_fopen_regular(path, why, sizeof(why))))
-		return fs_errf(msg, msgsz, "%.200s%s: cannot read: %s", path,
+		return fs_errf(err, errlen, "%.200s%s: cannot read: %s", path,
 			       strlen(path) > 200 ? "..." : "", why);
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *p, *q;
@@ -101,7 +101,7 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 
 		ln++;
 		if (len > LINE_MAX_LEN) {
-			rc = fs_errf(msg, msgsz, "%s:%d: line of %zd bytes; expected "
+			rc = fs_errf(err, errlen, "%s:%d: line of %zd bytes; expected "
 				     "at most %d", path, ln, len, LINE_MAX_LEN);
 			break;
 		}
@@ -137,10 +137,10 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 				full = strdup(inc);
 			}
 			if (!full) {
-				rc = fs_errf(msg, msgsz, "out of memory");
+				rc = fs_errf(err, errlen, "out of memory");
 				break;
 			}
-			rc = _read(full, depth + 1, a, msg, msgsz);
+			rc = _read(full, depth + 1, a, err, errlen);
 			free(full);
 			if (rc)
 				break;
@@ -151,12 +151,12 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 		a->nlines++;
 		if (!n || (n == 7 && !strncasecmp(v, "DEFAULT", 7)))
 			continue;
-		if ((rc = _add(a, v, n, msg, msgsz)))
+		if ((rc = _add(a, v, n, err, errlen)))
 			break;
 	}
 	free(line);
 	if (!rc && ferror(f))
-		rc = fs_errf(msg, msgsz, "%.200s%s: cannot read: %s; expected a slurm.conf "
+		rc = fs_errf(err, errlen, "%.200s%s: cannot read: %s; expected a slurm.conf "
 			     "file (or one it includes)", path, strlen(path) > 200 ? "..." : "",
 			     strerror(errno));
 	fclose(f);
@@ -164,13 +164,13 @@ static int _read(const char *path, int depth, struct acc *a, char *msg,
 }
 
 int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
-			char *msg, size_t msgsz)
+			char *err, size_t errlen)
 {
 	struct acc a = { 0 };
 
 	*nodes = NULL;
 	*nlines = 0;
-	if (_read(path, 0, &a, msg, msgsz)) {
+	if (_read(path, 0, &a, err, errlen)) {
 		free(a.nodes);
 		return -1;
 	}

@@ -40,7 +40,7 @@ const char *fs_slurm_conf_path(void);
  * longer than slurm.conf allows.
  */
 int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
-			char *msg, size_t msgsz);
+			char *err, size_t errlen);
 
 /*
  * Each regular file @file in the directories of @dirs (PluginDir form:

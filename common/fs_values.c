@@ -79,37 +79,37 @@ char *fs_escape(char *dst, size_t dstsz, const char *src, size_t len)
 
 /*
  * Write "<name>=<value>: " or "'<value>': " then the formatted rest into
- * msg; returns -1 so that callers can "return _fail(...)".
+ * err; returns -1 so that callers can "return _fail(...)".
  */
-int fs_value_error(char *msg, size_t msgsz, const char *name, const char *s,
+int fs_value_error(char *err, size_t errlen, const char *name, const char *s,
 		   size_t len, const char *fmt, ...)
 {
 	char esc[FS_ESCAPE_SIZE];
 	va_list ap;
 	int n;
 
-	if (!msg || !msgsz)
+	if (!err || !errlen)
 		return -1;
 	fs_escape(esc, sizeof(esc), s, s ? len : 0);
 	if (name) {
 		char ename[FS_ESCAPE_SIZE];
 
 		fs_escape(ename, sizeof(ename), name, strlen(name));
-		n = snprintf(msg, msgsz, "%s=%s: ", ename, esc);
+		n = snprintf(err, errlen, "%s=%s: ", ename, esc);
 	} else {
-		n = snprintf(msg, msgsz, "'%s': ", esc);
+		n = snprintf(err, errlen, "'%s': ", esc);
 	}
-	if (n < 0 || (size_t)n >= msgsz)
+	if (n < 0 || (size_t)n >= errlen)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(msg + n, msgsz - (size_t)n, fmt, ap);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
 /* fs_value_error on a whole string */
-#define _fail(msg, msgsz, name, s, ...) \
-	fs_value_error(msg, msgsz, name, s, (s) ? strlen(s) : 0, __VA_ARGS__)
+#define _fail(err, errlen, name, s, ...) \
+	fs_value_error(err, errlen, name, s, (s) ? strlen(s) : 0, __VA_ARGS__)
 
 /*
  * Read one run of decimal digits at *p into *v, advancing *p.
@@ -149,7 +149,7 @@ static int _mul_add(uint64_t *acc, uint64_t mul, uint64_t add)
 }
 
 int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	uint64_t f[4] = { 0, 0, 0, 0 }; /* days, hours, minutes, seconds */
 	uint64_t v[3], total = 0;
@@ -157,7 +157,7 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 	int n = 0, rc, days = 0;
 
 	if (!s || !*s)
-		return _fail(msg, msgsz, name, s, "empty value; expected %s",
+		return _fail(err, errlen, name, s, "empty value; expected %s",
 			     FS_DURATION_FORM);
 	if (fs_strcaseeq(s, "INFINITE") || fs_strcaseeq(s, "UNLIMITED")) {
 		*secs = FS_DURATION_INFINITE;
@@ -184,7 +184,7 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 		if (n == 4 || *p)
 			goto bad;
 		if (f[1] > 23)
-			return _fail(msg, msgsz, name, s,
+			return _fail(err, errlen, name, s,
 				     "hours after D- must be 0-23; expected %s",
 				     FS_DURATION_FORM);
 	} else {
@@ -211,11 +211,11 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 	}
 	/* the leading field is unbounded; the ones after it are not */
 	if ((days || n == 3) && f[2] > 59)
-		return _fail(msg, msgsz, name, s,
+		return _fail(err, errlen, name, s,
 			     "minutes must be 0-59; expected %s",
 			     FS_DURATION_FORM);
 	if (f[3] > 59)
-		return _fail(msg, msgsz, name, s,
+		return _fail(err, errlen, name, s,
 			     "seconds must be 0-59; expected %s",
 			     FS_DURATION_FORM);
 	if (_mul_add(&total, 1, f[0]) || _mul_add(&total, 24, f[1]) ||
@@ -225,15 +225,15 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 	*secs = total;
 	return 0;
 bad:
-	return _fail(msg, msgsz, name, s, "not a duration; expected %s",
+	return _fail(err, errlen, name, s, "not a duration; expected %s",
 		     FS_DURATION_FORM);
 big:
-	return _fail(msg, msgsz, name, s, "too large; expected %s",
+	return _fail(err, errlen, name, s, "too large; expected %s",
 		     FS_DURATION_FORM);
 }
 
 int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
-		  char *msg, size_t msgsz)
+		  char *err, size_t errlen)
 {
 	static const char units[] = "kmgt";
 	const char *p = s, *u;
@@ -241,7 +241,7 @@ int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
 	int rc, shift = 0;
 
 	if (!s || !*s)
-		return _fail(msg, msgsz, name, s, "empty value; expected %s",
+		return _fail(err, errlen, name, s, "empty value; expected %s",
 			     FS_SIZE_FORM);
 	rc = _digits(&p, &v);
 	if (rc == -1)
@@ -262,34 +262,34 @@ int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
 	*bytes = v << shift;
 	return 0;
 bad:
-	return _fail(msg, msgsz, name, s, "not a size; expected %s",
+	return _fail(err, errlen, name, s, "not a size; expected %s",
 		     FS_SIZE_FORM);
 big:
-	return _fail(msg, msgsz, name, s, "too large; expected %s",
+	return _fail(err, errlen, name, s, "too large; expected %s",
 		     FS_SIZE_FORM);
 }
 
-static int _fail_range(char *msg, size_t msgsz, const char *name,
+static int _fail_range(char *err, size_t errlen, const char *name,
 		       const char *s, const char *what, uint64_t min,
 		       uint64_t max)
 {
 	if (max == UINT64_MAX && min == 0)
-		return _fail(msg, msgsz, name, s,
+		return _fail(err, errlen, name, s,
 			     "%s; expected a non-negative integer", what);
-	return _fail(msg, msgsz, name, s,
+	return _fail(err, errlen, name, s,
 		     "%s; expected an integer from %llu to %llu", what,
 		     (unsigned long long)min, (unsigned long long)max);
 }
 
 int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
-		     char *msg, size_t msgsz)
+		     char *err, size_t errlen)
 {
 	const char *p = s;
 	uint64_t whole = 0, frac = 0;
 	int ndig = 0, nfrac = 0;
 
 	if (!s || !*s)
-		return _fail(msg, msgsz, name, s, "empty value; expected %s",
+		return _fail(err, errlen, name, s, "empty value; expected %s",
 			     FS_PERCENT_FORM);
 	for (; *p >= '0' && *p <= '9' && ndig < 4; p++, ndig++)
 		whole = whole * 10 + (uint64_t)(*p - '0');
@@ -311,44 +311,44 @@ int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
 	for (; nfrac < 4; nfrac++)
 		frac *= 10;
 	if (whole > 100 || (whole == 100 && frac))
-		return _fail(msg, msgsz, name, s, "above 100; expected %s",
+		return _fail(err, errlen, name, s, "above 100; expected %s",
 			     FS_PERCENT_FORM);
 	*ppm = whole * 10000 + frac;	/* 1 % = 10000 ppm; 0.0001 % = 1 ppm */
 	return 0;
 bad:
-	return _fail(msg, msgsz, name, s, "not a percentage; expected %s",
+	return _fail(err, errlen, name, s, "not a percentage; expected %s",
 		     FS_PERCENT_FORM);
 }
 
 int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out, char *msg, size_t msgsz)
+		  uint64_t *out, char *err, size_t errlen)
 {
 	const char *p = s;
 	uint64_t v;
 	int rc;
 
 	if (!s || !*s)
-		return _fail_range(msg, msgsz, name, s, "empty value", min,
+		return _fail_range(err, errlen, name, s, "empty value", min,
 				   max);
 	rc = _digits(&p, &v);
 	if (rc == -1 || *p)
-		return _fail_range(msg, msgsz, name, s, "not an integer", min,
+		return _fail_range(err, errlen, name, s, "not an integer", min,
 				   max);
 	if (rc == -2 || v < min || v > max)
-		return _fail_range(msg, msgsz, name, s, "out of range", min,
+		return _fail_range(err, errlen, name, s, "out of range", min,
 				   max);
 	*out = v;
 	return 0;
 }
 
-int fs_parse_bool(const char *name, const char *s, bool *out, char *msg,
-		  size_t msgsz)
+int fs_parse_bool(const char *name, const char *s, bool *out, char *err,
+		  size_t errlen)
 {
 	static const char *const yes[] = { "yes", "true", "1" };
 	static const char *const no[] = { "no", "false", "0" };
 
 	if (!s || !*s)
-		return _fail(msg, msgsz, name, s, "empty value; expected %s",
+		return _fail(err, errlen, name, s, "empty value; expected %s",
 			     FS_BOOL_FORM);
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (fs_strcaseeq(s, yes[i])) {
@@ -360,7 +360,7 @@ int fs_parse_bool(const char *name, const char *s, bool *out, char *msg,
 			return 0;
 		}
 	}
-	return _fail(msg, msgsz, name, s, "not a boolean; expected %s",
+	return _fail(err, errlen, name, s, "not a boolean; expected %s",
 		     FS_BOOL_FORM);
 }
 
@@ -389,7 +389,7 @@ static void _enum_form(const char *values, char *buf, size_t bufsz)
 }
 
 int fs_parse_enum(const char *name, const char *s, const char *values,
-		  unsigned *idx, char *msg, size_t msgsz)
+		  unsigned *idx, char *err, size_t errlen)
 {
 	char form[256];
 	unsigned i = 0;
@@ -410,7 +410,7 @@ int fs_parse_enum(const char *name, const char *s, const char *values,
 		}
 	}
 	_enum_form(values ? values : "", form, sizeof(form));
-	return _fail(msg, msgsz, name, s, "%s; expected %s%s",
+	return _fail(err, errlen, name, s, "%s; expected %s%s",
 		     slen ? "unknown value" : "empty value",
 		     strchr(values ? values : "", '|') ? "one of " : "", form);
 }
@@ -426,7 +426,7 @@ const char *fs_locality_name(enum fs_locality_level level)
 }
 
 static int _parse_locality(const char *name, const char *s, bool off,
-			   struct fs_locality *out, char *msg, size_t msgsz)
+			   struct fs_locality *out, char *err, size_t errlen)
 {
 	const char *form = off ? FS_LOCALITY_CONF_FORM : FS_LOCALITY_FORM;
 	const char *at;
@@ -435,7 +435,7 @@ static int _parse_locality(const char *name, const char *s, bool off,
 	unsigned i;
 
 	if (!s || !*s)
-		return _fail(msg, msgsz, name, s, "empty value; expected %s",
+		return _fail(err, errlen, name, s, "empty value; expected %s",
 			     form);
 	at = strchr(s, '@');
 	ll = at ? (size_t)(at - s) : strlen(s);
@@ -443,25 +443,25 @@ static int _parse_locality(const char *name, const char *s, bool off,
 		if (strlen(_levels[i]) == ll && fs_strncaseeq(s, _levels[i], ll))
 			break;
 	if (i == sizeof(_levels) / sizeof(_levels[0]))
-		return _fail(msg, msgsz, name, s, "expected %s",
+		return _fail(err, errlen, name, s, "expected %s",
 			     form);
 	if (i >= FS_LOCALITY_OFF && !off)
-		return _fail(msg, msgsz, name, s,
+		return _fail(err, errlen, name, s,
 			     "%s is an administrator's setting (fabsched.conf); expected %s",
 			     _levels[i], form);
 	if (i == FS_LOCALITY_OFF && at)
-		return _fail(msg, msgsz, name, s,
+		return _fail(err, errlen, name, s,
 			     "off takes no @<wait>; expected %s", form);
 	loc.level = (enum fs_locality_level)i;
 	if (at) {
 		char esc[FS_ESCAPE_SIZE];
 
 		if (!at[1])
-			return _fail(msg, msgsz, name, s,
+			return _fail(err, errlen, name, s,
 				     "missing wait after '@'; expected %s",
 				     form);
 		if (fs_parse_duration(NULL, at + 1, &loc.wait, NULL, 0))
-			return _fail(msg, msgsz, name, s,
+			return _fail(err, errlen, name, s,
 				     "wait '%s' is not a duration; expected %s",
 				     fs_escape(esc, sizeof(esc), at + 1,
 					       strlen(at + 1)),
@@ -473,15 +473,15 @@ static int _parse_locality(const char *name, const char *s, bool off,
 }
 
 int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
-	return _parse_locality(name, s, false, out, msg, msgsz);
+	return _parse_locality(name, s, false, out, err, errlen);
 }
 
 int fs_parse_locality_conf(const char *name, const char *s,
-			   struct fs_locality *out, char *msg, size_t msgsz)
+			   struct fs_locality *out, char *err, size_t errlen)
 {
-	return _parse_locality(name, s, true, out, msg, msgsz);
+	return _parse_locality(name, s, true, out, err, errlen);
 }
 
 char *fs_format_duration(uint64_t secs, char *buf, size_t bufsz)

@@ -7,8 +7,8 @@
  * thread-safe and never prints, exits or aborts.
  *
  * Return convention (every fs_parse_*): 0 on success with *out set; -1 on
- * error with *out untouched and, when msg is not NULL, a NUL-terminated
- * message of at most msgsz bytes in msg:
+ * error with *out untouched and, when err is not NULL, a NUL-terminated
+ * message of at most errlen bytes in err:
  *
  *     <name>=<value>: <what is wrong>; expected <accepted form>
  *
@@ -62,21 +62,21 @@
  * (hours after "D-").
  */
 int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
-		      char *msg, size_t msgsz);
+		      char *err, size_t errlen);
 
 /*
  * Sizes in bytes: decimal digits with an optional binary suffix K, M, G,
  * T or KiB, MiB, GiB, TiB (any case; K = KiB = 1024).  No fractions.
  */
 int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
-		  char *msg, size_t msgsz);
+		  char *err, size_t errlen);
 
 /*
  * Writes "<name>=<value>: <fmt ...>" (or "'<value>': ..." without a name)
- * into msg, the name and the first len bytes of the value escaped
+ * into err, the name and the first len bytes of the value escaped
  * (fs_escape).  Returns -1, for "return fs_value_error(...)".
  */
-int fs_value_error(char *msg, size_t msgsz, const char *name, const char *s,
+int fs_value_error(char *err, size_t errlen, const char *name, const char *s,
 		   size_t len, const char *fmt, ...) FS_PRINTF(6, 7);
 
 /*
@@ -86,22 +86,22 @@ int fs_value_error(char *msg, size_t msgsz, const char *name, const char *s,
  */
 #define FS_PERCENT_FORM "a percentage from 0 to 100, e.g. 99% or 98.5%"
 int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
-		     char *msg, size_t msgsz);
+		     char *err, size_t errlen);
 
 /* Unsigned decimal integer within [min, max]. */
 int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out, char *msg, size_t msgsz);
+		  uint64_t *out, char *err, size_t errlen);
 
 /* yes/no, true/false, 1/0, in any case. */
-int fs_parse_bool(const char *name, const char *s, bool *out, char *msg,
-		  size_t msgsz);
+int fs_parse_bool(const char *name, const char *s, bool *out, char *err,
+		  size_t errlen);
 
 /*
  * One word of a '|'-separated list, e.g. values = "quiet|info|debug";
  * matched in any case; *idx is its position in the list (from 0).
  */
 int fs_parse_enum(const char *name, const char *s, const char *values,
-		  unsigned *idx, char *msg, size_t msgsz);
+		  unsigned *idx, char *err, size_t errlen);
 
 /* Locality levels, from the narrowest to the widest. */
 enum fs_locality_level {
@@ -130,7 +130,7 @@ struct fs_locality {
  * (wait unset).  The level is matched in any case.
  */
 int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
-		      char *msg, size_t msgsz);
+		      char *err, size_t errlen);
 
 /*
  * fs_parse_locality_conf: the same, "off" (fabsched.conf's
@@ -138,7 +138,7 @@ int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
  * placement, observed as rack[@<wait>]).
  */
 int fs_parse_locality_conf(const char *name, const char *s,
-			   struct fs_locality *out, char *msg, size_t msgsz);
+			   struct fs_locality *out, char *err, size_t errlen);
 
 /* "rack", "pod", "any", "off", "observe"; NULL for a value outside the enum. */
 const char *fs_locality_name(enum fs_locality_level level);

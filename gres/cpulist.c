@@ -32,7 +32,7 @@ static int _num(const char **p, unsigned long *v)
 }
 
 int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
-		     char *msg, size_t msgsz)
+		     char *err, size_t errlen)
 {
 	unsigned char *b = NULL;
 	size_t len = 0;
@@ -41,7 +41,7 @@ int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 	*bits = NULL;
 	*n = 0;
 	if (!list)
-		return fs_errf(msg, msgsz, "cpulist: missing value");
+		return fs_errf(err, errlen, "cpulist: missing value");
 	p = list;
 	if (*p == '\n' && !p[1])
 		return 0;
@@ -61,7 +61,7 @@ int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 
 			if (!nb) {
 				free(b);
-				return fs_errf(msg, msgsz, "out of memory");
+				return fs_errf(err, errlen, "out of memory");
 			}
 			memset(nb + len, 0, hi + 1 - len);
 			b = nb;
@@ -83,7 +83,7 @@ int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 	return 0;
 bad:
 	free(b);
-	return fs_errf(msg, msgsz,
+	return fs_errf(err, errlen,
 			   "\"%.64s\": not a CPU list; expected numbers and "
 			   "ranges up to %u separated by commas, e.g. 0-7,16-23",
 			   list, FS_CPULIST_MAX);
@@ -191,32 +191,32 @@ char *fs_cpulist_union(const char *a, const char *b)
 }
 
 /* 0 when list is a cpulist, else -1 with fs_cpulist_parse's message */
-static int _valid(const char *list, char *msg, size_t msgsz)
+static int _valid(const char *list, char *err, size_t errlen)
 {
 	unsigned char *b = NULL;
 	size_t n;
 
-	if (fs_cpulist_parse(list, &b, &n, msg, msgsz))
+	if (fs_cpulist_parse(list, &b, &n, err, errlen))
 		return -1;
 	free(b);
 	return 0;
 }
 
 int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, unsigned spread, size_t *pick, char *msg,
-			 size_t msgsz)
+			 size_t n, unsigned spread, size_t *pick, char *err,
+			 size_t errlen)
 {
 	long best = 0, ties = 0, k;
 
 	*pick = n;
-	if (_valid(task_cpus, msg, msgsz))
+	if (_valid(task_cpus, err, errlen))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		long ov = fs_cpulist_overlap(task_cpus, cand[i]);
 
 		if (ov < 0)
-			return _valid(cand[i], msg, msgsz) ? -1 :
-			       fs_errf(msg, msgsz, "out of memory");
+			return _valid(cand[i], err, errlen) ? -1 :
+			       fs_errf(err, errlen, "out of memory");
 		if (ov > best) {
 			best = ov;
 			ties = 1;

@@ -98,7 +98,7 @@ static int _name_ok(const char *s)
 }
 
 int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
-		     struct fs_gres_env *env, char *msg, size_t msgsz)
+		     struct fs_gres_env *env, char *err, size_t errlen)
 {
 	struct sbuf ports = { 0 }, names = { 0 }, nccl = { 0 }, loc = { 0 };
 	int with_cpus = n > 0;
@@ -108,7 +108,7 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (!_name_ok(devs[i].name)) {
 			fs_gres_quote(devs[i].name, q, sizeof(q));
-			return fs_errf(msg, msgsz,
+			return fs_errf(err, errlen,
 					   "HCA name \"%s\": unusable in the "
 					   "environment; expected letters, "
 					   "digits, '_', '-', '.'", q);
@@ -117,7 +117,7 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 			with_cpus = 0;
 		} else if (fs_cpulist_count(devs[i].cpus) < 0) {
 			fs_gres_quote(devs[i].cpus, q, sizeof(q));
-			return fs_errf(msg, msgsz,
+			return fs_errf(err, errlen,
 					   "CPUs of HCA %s \"%s\": not a CPU "
 					   "list; expected e.g. 0-7,16-23",
 					   devs[i].name, q);
@@ -156,5 +156,5 @@ oom:
 	free(nccl.s);
 	free(loc.s);
 	fs_gres_env_clear(env);
-	return fs_errf(msg, msgsz, "out of memory");
+	return fs_errf(err, errlen, "out of memory");
 }

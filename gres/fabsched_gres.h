@@ -9,8 +9,8 @@
  *
  * Conventions
  *  - Functions returning int: 0 on success, -1 on error.  On error a
- *    NUL-terminated message of at most msgsz bytes is written to msg (when
- *    msg is not NULL), naming the path or value and the expected form:
+ *    NUL-terminated message of at most errlen bytes is written to err (when
+ *    err is not NULL), naming the path or value and the expected form:
  *        <path>: "<value>": <what is wrong>; expected <form>
  *    FS_MSG_SIZE is always enough.
  *  - CPU sets are Linux cpulist strings of OS (machine) CPU numbers, e.g.
@@ -149,23 +149,23 @@ struct fs_gres_opts {
  * are errors.
  */
 int fs_gres_inventory_load(const struct fs_gres_opts *opts,
-			   struct fs_gres_inventory **out, char *msg,
-			   size_t msgsz);
+			   struct fs_gres_inventory **out, char *err,
+			   size_t errlen);
 void fs_gres_inventory_free(struct fs_gres_inventory *inv);
 
 /* Parts, for callers that need one concern only (same conventions). */
 int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
-		      char *msg, size_t msgsz);
+		      char *err, size_t errlen);
 int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
-		     char *msg, size_t msgsz);
+		     char *err, size_t errlen);
 /* NUMA nodes and their CPUs from sysfs (inv->numa), without hwloc. */
 int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
-		       char *msg, size_t msgsz);
+		       char *err, size_t errlen);
 int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
-			   char *msg, size_t msgsz);
+			   char *err, size_t errlen);
 /* Fills hca->cpus/numa/locality from inv's topology and sysfs. */
 int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
-		       char *msg, size_t msgsz);
+		       char *err, size_t errlen);
 
 /* Lookups (NULL when absent). */
 const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv,
@@ -183,7 +183,7 @@ fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
  * malloc'ed normalized root ("" for the running system).
  */
 int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
-		       char *msg, size_t msgsz);
+		       char *err, size_t errlen);
 
 /* ------------------------------------------------------------ cpulists */
 
@@ -194,7 +194,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
  */
 #define FS_CPULIST_MAX 65535
 int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
-		     char *msg, size_t msgsz);
+		     char *err, size_t errlen);
 /* Format n flags as a cpulist (malloc'ed; "" when none set); NULL: ENOMEM. */
 char *fs_cpulist_format(const unsigned char *bits, size_t n);
 /* Number of CPUs in a list, -1 when malformed. */
@@ -225,14 +225,14 @@ int fs_gres_socket_cores(unsigned char *cores, int sockets, int per,
  * a message when a list is malformed.
  */
 int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, unsigned spread, size_t *pick, char *msg,
-			 size_t msgsz);
+			 size_t n, unsigned spread, size_t *pick, char *err,
+			 size_t errlen);
 
 /*
  * The CPUs the calling thread may run on (sched_getaffinity), as a
  * cpulist (malloc'ed); NULL with a message on failure.
  */
-char *fs_gres_task_cpus(char *msg, size_t msgsz);
+char *fs_gres_task_cpus(char *err, size_t errlen);
 
 /* ------------------------------------------------------------ environment */
 
@@ -265,7 +265,7 @@ struct fs_gres_env {
  * are not [A-Za-z0-9_.-]+ are refused.  env must be zeroed or cleared.
  */
 int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
-		     struct fs_gres_env *env, char *msg, size_t msgsz);
+		     struct fs_gres_env *env, char *err, size_t errlen);
 /* Names of the variables fs_gres_rdma_env sets (NULL-terminated). */
 extern const char *const fs_gres_rdma_env_names[];
 void fs_gres_env_clear(struct fs_gres_env *env);
@@ -293,7 +293,7 @@ struct fs_gres_rdma_set {
  * fs_gres_rdma_set_clear, also after an error.
  */
 int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
-				char *msg, size_t msgsz);
+				char *err, size_t errlen);
 void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
 
 /*
@@ -309,11 +309,11 @@ void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
  * failure) and its local id @localid (SLURM_LOCALID; NULL, "" or not a
  * number: 0).  -1 with a message on failure. */
 int fs_gres_rdma_task(const char *locality, const char *localid,
-		      struct fs_gres_env *env, char **cpus, char *msg,
-		      size_t msgsz);
+		      struct fs_gres_env *env, char **cpus, char *err,
+		      size_t errlen);
 int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
-			  unsigned spread, struct fs_gres_env *env, char *msg,
-			  size_t msgsz);
+			  unsigned spread, struct fs_gres_env *env, char *err,
+			  size_t errlen);
 
 /* ------------------------------------------------------------ hugepages */
 
@@ -347,8 +347,8 @@ struct fs_gres_huge_rec {
  */
 int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 		      uint64_t max_units, const struct fs_hp_units *fixed,
-		      struct fs_gres_huge_rec **out, size_t *nout, char *msg,
-		      size_t msgsz);
+		      struct fs_gres_huge_rec **out, size_t *nout, char *err,
+		      size_t errlen);
 
 /* ------------------------------------------------------------ unit table */
 
@@ -378,7 +378,7 @@ void fs_gres_units_clear(struct fs_gres_units *t);
 struct fs_gres_unit *fs_gres_units_add(struct fs_gres_units *t);
 /* hugepages: page_kb and per_unit from the unit's label (its gres type);
  * -1 with a message (both then unknown: 0 and 1) when not a type. */
-int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *msg, size_t msgsz);
+int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *err, size_t errlen);
 /* The unit holding gres index @index, NULL none. */
 const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t,
 					    uint64_t index);
@@ -387,7 +387,7 @@ const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t,
  * a message (the table then empty). */
 char *fs_gres_units_format(const struct fs_gres_units *t);
 int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
-			char *msg, size_t msgsz);
+			char *err, size_t errlen);
 
 /*
  * FABSCHED_HUGEPAGES of a job on this node: held[i] units of t->u[i]
@@ -399,8 +399,8 @@ int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
  * @cnt units is unknown (*total then the units).
  */
 int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
-		       uint64_t cnt, char **value, uint64_t *total, char *msg,
-		       size_t msgsz);
+		       uint64_t cnt, char **value, uint64_t *total, char *err,
+		       size_t errlen);
 
 /* rdma: the devices of the allocated gres indices (held[i] != 0 for index
  * i < nheld), in index order, for fs_gres_rdma_env.  RET how many. */
@@ -422,7 +422,7 @@ const char *fs_gres_autodetect_skip(bool off, int explicit_recs, bool inv);
  * *range (malloc'ed cpulist; NULL when none is left), *dropped the
  * others.  -1 with a message when @cpus is not a cpulist. */
 int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
-		      size_t *dropped, char *msg, size_t msgsz);
+		      size_t *dropped, char *err, size_t errlen);
 /* Slurm's abstract core range @cores ("0-3,8") of a node of @sockets x
  * @per cores, widened as fs_gres_socket_cores says: RET 1 with *wide
  * (malloc'ed range), 0 when kept, -1 on bad input. */
@@ -446,7 +446,7 @@ bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
  * its NUMA node from the file's /node<N>, page size and unit from the
  * type; -1 with a message when the type is none (fs_gres_unit_huge_type). */
 int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
-			  const char *type, char *msg, size_t msgsz);
+			  const char *type, char *err, size_t errlen);
 /* The units of each t->u[i] that an allocation holds: held[i] (t->n of
  * them) counts the bits[k] != 0 of its indices k < nbits. */
 void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
@@ -460,7 +460,7 @@ void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
 int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
 			   struct fs_hp_units *fixed,
 			   struct fs_gres_huge_rec **recs, size_t *nrecs,
-			   char *warn, size_t warnsz, char *msg, size_t msgsz);
+			   char *warn, size_t warnsz, char *err, size_t errlen);
 /* A hugepages record's File= (the pool's sysfs directory) into @file, and
  * what to tell of it (counted in units, pages short of a unit) into
  * notes[0..1]; RET how many notes. */

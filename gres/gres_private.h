@@ -15,7 +15,7 @@
 #define FS_GRES_PRINTF(f, a)
 #endif
 
-/* Write a message to msg (when not NULL) and return -1. */
+/* Write a message to err (when not NULL) and return -1. */
 #include "fs_err.h"
 
 /* "<root><rel>" malloc'ed; NULL on ENOMEM. */
@@ -28,11 +28,11 @@ char *fs_gres_path(const char *root, const char *fmt, ...)
  * NULL) is set when the file does not exist, and then no message is
  * written.
  */
-int fs_gres_read(const char *path, char **out, int *missing, char *msg,
-		 size_t msgsz);
+int fs_gres_read(const char *path, char **out, int *missing, char *err,
+		 size_t errlen);
 /* Read a file holding one decimal unsigned number. */
 int fs_gres_read_u64(const char *path, uint64_t *out, int *missing,
-		     char *msg, size_t msgsz);
+		     char *err, size_t errlen);
 
 /* printable copy of a value for messages (at most 64 bytes, escaped) */
 void fs_gres_quote(const char *s, char *buf, size_t bufsz);

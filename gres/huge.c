@@ -59,8 +59,8 @@ static bool _fit(const struct fs_gres_hugepool *pools, size_t npools,
 
 int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 		      uint64_t max_units, const struct fs_hp_units *fixed,
-		      struct fs_gres_huge_rec **out, size_t *nout, char *msg,
-		      size_t msgsz)
+		      struct fs_gres_huge_rec **out, size_t *nout, char *err,
+		      size_t errlen)
 {
 	struct size_unit *su = NULL;
 	struct fs_gres_huge_rec *r = NULL;
@@ -72,7 +72,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	if (!npools)
 		return 0;
 	if (!(su = calloc(npools, sizeof(*su))))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	for (size_t i = 0; i < npools; i++) {
 		size_t k;
 
@@ -91,7 +91,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	}
 	if (with_pages > max_units) {
 		free(su);
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				   "%zu hugepage pools: more than the %llu "
 				   "records a node can index; expected at most "
 				   "%llu pools with pages", with_pages,
@@ -116,7 +116,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 								      page, sizeof(page)),
 						      (unsigned long long)su[k].per_unit);
 		free(su);
-		return fs_errf(msg, msgsz, "HugepageUnits: this node's pools "
+		return fs_errf(err, errlen, "HugepageUnits: this node's pools "
 			       "make %llu units, more than the %llu Slurm indexes "
 			       "per node; expected larger units for this node's "
 			       "pages, at least %s", (unsigned long long)units,
@@ -124,7 +124,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	}
 	if (!(r = calloc(with_pages ? with_pages : 1, sizeof(*r)))) {
 		free(su);
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	}
 	for (size_t i = 0; i < npools; i++) {
 		const struct fs_gres_hugepool *p = &pools[i];

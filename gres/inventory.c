@@ -13,8 +13,8 @@
 #include "gres_private.h"
 
 void fs_gres_hca_free_one(struct fs_gres_hca *h);
-int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *msg,
-			size_t msgsz);
+int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err,
+			size_t errlen);
 
 void fs_gres_inventory_free(struct fs_gres_inventory *inv)
 {
@@ -89,7 +89,7 @@ static int _set(char **dst, const char *src)
  * device/local_cpulist, else every CPU of the machine.
  */
 int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
 	for (size_t i = 0; i < inv->nhca; i++) {
 		struct fs_gres_hca *h = &inv->hca[i];
@@ -122,14 +122,14 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 		path = fs_gres_path(root,
 				    "/sys/class/infiniband/%s/device/local_cpulist",
 				    h->name);
-		if (!fs_gres_read(path, &s, &missing, msg, msgsz)) {
+		if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 			long c = fs_cpulist_count(s);
 
 			if (c < 0) {
 				char q[80];
 
 				fs_gres_quote(s, q, sizeof(q));
-				fs_errf(msg, msgsz,
+				fs_errf(err, errlen,
 					    "%s: \"%s\": not a CPU list; expected "
 					    "e.g. 0-7,16-23", path, q);
 				free(s);
@@ -152,12 +152,12 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 	}
 	return 0;
 oom:
-	return fs_errf(msg, msgsz, "out of memory");
+	return fs_errf(err, errlen, "out of memory");
 }
 
 int fs_gres_inventory_load(const struct fs_gres_opts *opts,
-			   struct fs_gres_inventory **out, char *msg,
-			   size_t msgsz)
+			   struct fs_gres_inventory **out, char *err,
+			   size_t errlen)
 {
 	struct fs_gres_inventory *inv;
 	const char *root = opts && opts->sysfs_root ? opts->sysfs_root : "";
@@ -167,13 +167,13 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 	if (!strcmp(root, "/"))
 		root = "";
 	if (!(inv = calloc(1, sizeof(*inv))))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	if (what & FS_GRES_TOPO) {
-		if (fs_gres_topo_load(opts ? opts->hwloc_xml : NULL, inv, msg,
-				      msgsz))
+		if (fs_gres_topo_load(opts ? opts->hwloc_xml : NULL, inv, err,
+				      errlen))
 			goto fail;
 	} else if (what & FS_GRES_HCA) {
-		if (fs_gres_sysfs_numa(root, inv, msg, msgsz))
+		if (fs_gres_sysfs_numa(root, inv, err, errlen))
 			goto fail;
 		if (!(inv->cpus = strdup("")))
 			goto oom;
@@ -187,20 +187,20 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 		}
 	}
 	if (what & FS_GRES_HCA) {
-		if (fs_gres_hca_scan(root, inv, msg, msgsz) ||
-		    fs_gres_hca_locate(root, inv, msg, msgsz))
+		if (fs_gres_hca_scan(root, inv, err, errlen) ||
+		    fs_gres_hca_locate(root, inv, err, errlen))
 			goto fail;
 		if ((what & FS_GRES_VERBS) && !root[0] &&
-		    fs_gres_verbs_check(inv, msg, msgsz))
+		    fs_gres_verbs_check(inv, err, errlen))
 			goto fail;
 	}
 	if ((what & FS_GRES_HUGEPAGES) &&
-	    fs_gres_hugepages_scan(root, inv, msg, msgsz))
+	    fs_gres_hugepages_scan(root, inv, err, errlen))
 		goto fail;
 	*out = inv;
 	return 0;
 oom:
-	fs_errf(msg, msgsz, "out of memory");
+	fs_errf(err, errlen, "out of memory");
 fail:
 	fs_gres_inventory_free(inv);
 	return -1;

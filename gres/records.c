@@ -26,14 +26,14 @@ const char *fs_gres_autodetect_skip(bool off, int explicit_recs, bool inv)
 }
 
 int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
-		      size_t *dropped, char *msg, size_t msgsz)
+		      size_t *dropped, char *err, size_t errlen)
 {
 	unsigned char *bits = NULL;
 	size_t n = 0, keep = 0;
 
 	*range = NULL;
 	*dropped = 0;
-	if (fs_cpulist_parse(cpus, &bits, &n, msg, msgsz))
+	if (fs_cpulist_parse(cpus, &bits, &n, err, errlen))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!bits[i])
@@ -45,7 +45,7 @@ int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
 	}
 	if (keep && !(*range = fs_cpulist_format(bits, n < cpu_cnt ? n : cpu_cnt))) {
 		free(bits);
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	}
 	free(bits);
 	return 0;
@@ -56,14 +56,14 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
 {
 	unsigned char *bits = NULL, *all;
 	size_t n = 0, total;
-	char msg[FS_MSG_SIZE];
+	char err[FS_MSG_SIZE];
 	int rc;
 
 	*wide = NULL;
 	if (!cores || sockets <= 0 || per <= 0)
 		return -1;
 	total = (size_t)sockets * (size_t)per;
-	if (fs_cpulist_parse(cores, &bits, &n, msg, sizeof(msg)))
+	if (fs_cpulist_parse(cores, &bits, &n, err, sizeof(err)))
 		return -1;
 	if (!(all = calloc(total, 1))) {
 		free(bits);
@@ -140,7 +140,7 @@ bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
 }
 
 int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
-			  const char *type, char *msg, size_t msgsz)
+			  const char *type, char *err, size_t errlen)
 {
 	snprintf(u->label, sizeof(u->label), "%s", type ? type : "-");
 	for (const char *p = file; p && (p = strstr(p, "/node")); p += 5)
@@ -149,7 +149,7 @@ int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
 			break;
 		}
 	u->cpus = strdup("");
-	return fs_gres_unit_huge_type(u, msg, msgsz);
+	return fs_gres_unit_huge_type(u, err, errlen);
 }
 
 void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
@@ -167,7 +167,7 @@ void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
 int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
 			   struct fs_hp_units *fixed,
 			   struct fs_gres_huge_rec **recs, size_t *nrecs,
-			   char *warn, size_t warnsz, char *msg, size_t msgsz)
+			   char *warn, size_t warnsz, char *err, size_t errlen)
 {
 	char m[FS_MSG_SIZE];
 
@@ -186,7 +186,7 @@ int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
 	if (!fixed->n)
 		return fs_gres_huge_plan(inv->pools, inv->npools,
 					 FS_GRES_MAX_INDEXED, NULL, recs, nrecs,
-					 msg, msgsz);
+					 err, errlen);
 	return 0;
 }
 

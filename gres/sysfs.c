@@ -21,7 +21,7 @@
 /* ------------------------------------------------------------ root */
 
 int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
 	char buf[4096], q[80], me[256] = "";
 	struct stat st;
@@ -35,11 +35,11 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	}
 	if (!spec || !spec[0] || !strcmp(spec, "/")) {
 		*out = strdup("");
-		return *out ? 0 : fs_errf(msg, msgsz, "out of memory");
+		return *out ? 0 : fs_errf(err, errlen, "out of memory");
 	}
 	fs_gres_quote(spec, q, sizeof(q));
 	if (spec[0] != '/')
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				   "sysfs root \"%s\": not an absolute path; "
 				   "expected a directory holding sys/ (%%h "
 				   "stands for the short host name)", q);
@@ -48,7 +48,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 			size_t hl = host ? strlen(host) : 0;
 
 			if (!hl || strchr(host, '/'))
-				return fs_errf(msg, msgsz,
+				return fs_errf(err, errlen,
 						   "sysfs root \"%s\": no usable "
 						   "host name for %%h", q);
 			if (o + hl >= sizeof(buf))
@@ -66,7 +66,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	while (o > 1 && buf[o - 1] == '/')
 		buf[--o] = '\0';
 	if (!(sys = fs_gres_path(buf, "/sys")))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	memset(&st, 0, sizeof(st));
 	errno = 0;
 	if (stat(sys, &st) || !S_ISDIR(st.st_mode)) {
@@ -74,7 +74,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 
 		if (!access(sys, F_OK) && !S_ISDIR(st.st_mode))
 			why = "is not a directory";
-		fs_errf(msg, msgsz,
+		fs_errf(err, errlen,
 			    "sysfs root %s: %s: %s; expected a directory "
 			    "holding sys/class/infiniband and/or "
 			    "sys/devices/system/node", buf, sys, why);
@@ -83,9 +83,9 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	}
 	free(sys);
 	*out = strdup(buf);
-	return *out ? 0 : fs_errf(msg, msgsz, "out of memory");
+	return *out ? 0 : fs_errf(err, errlen, "out of memory");
 toolong:
-	return fs_errf(msg, msgsz, "sysfs root \"%s\": too long", q);
+	return fs_errf(err, errlen, "sysfs root \"%s\": too long", q);
 }
 
 /* ------------------------------------------------------------ listing */
@@ -107,7 +107,7 @@ static void _free_names(char **v, size_t n)
  * directory gives 0 names and sets *missing.
  */
 static int _list(const char *dir, char ***out, size_t *n, int *missing,
-		 char *msg, size_t msgsz)
+		 char *err, size_t errlen)
 {
 	DIR *d;
 	struct dirent *e;
@@ -119,13 +119,13 @@ static int _list(const char *dir, char ***out, size_t *n, int *missing,
 	if (missing)
 		*missing = 0;
 	if (!dir)
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	if (!(d = opendir(dir))) {
 		if ((errno == ENOENT || errno == ENOTDIR) && missing) {
 			*missing = 1;
 			return 0;
 		}
-		return fs_errf(msg, msgsz, "%s: cannot list: %s", dir,
+		return fs_errf(err, errlen, "%s: cannot list: %s", dir,
 				   strerror(errno));
 	}
 	while ((e = readdir(d))) {
@@ -152,7 +152,7 @@ static int _list(const char *dir, char ***out, size_t *n, int *missing,
 oom:
 	closedir(d);
 	_free_names(v, cnt);
-	return fs_errf(msg, msgsz, "out of memory");
+	return fs_errf(err, errlen, "out of memory");
 }
 
 /* Natural order: mlx5_2 before mlx5_10, node2 before node10. */
@@ -180,13 +180,13 @@ static int _cmp_natural(const void *pa, const void *pb)
 /* ------------------------------------------------------------ HCAs */
 
 /* "<n>: <NAME>" as in ports/<n>/state and phys_state */
-static int _read_state(const char *path, int *num, char **name, char *msg,
-		       size_t msgsz)
+static int _read_state(const char *path, int *num, char **name, char *err,
+		       size_t errlen)
 {
 	char *s, *p, q[80];
 	long v;
 
-	if (fs_gres_read(path, &s, NULL, msg, msgsz))
+	if (fs_gres_read(path, &s, NULL, err, errlen))
 		return -1;
 	p = s;
 	if (!isdigit((unsigned char)*p))
@@ -205,26 +205,26 @@ static int _read_state(const char *path, int *num, char **name, char *msg,
 	*num = (int)v;
 	*name = strdup(p);
 	free(s);
-	return *name ? 0 : fs_errf(msg, msgsz, "out of memory");
+	return *name ? 0 : fs_errf(err, errlen, "out of memory");
 bad:
 	fs_gres_quote(s, q, sizeof(q));
 	free(s);
-	return fs_errf(msg, msgsz,
+	return fs_errf(err, errlen,
 			   "%s: \"%s\": malformed state; expected "
 			   "\"<number>: <NAME>\", e.g. \"4: ACTIVE\"", path, q);
 }
 
 /* An optional text attribute: "" when the file is missing. */
-static int _read_opt(const char *path, char **out, char *msg, size_t msgsz)
+static int _read_opt(const char *path, char **out, char *err, size_t errlen)
 {
 	int missing;
 
-	if (!fs_gres_read(path, out, &missing, msg, msgsz))
+	if (!fs_gres_read(path, out, &missing, err, errlen))
 		return 0;
 	if (!missing)
 		return -1;
 	*out = strdup("");
-	return *out ? 0 : fs_errf(msg, msgsz, "out of memory");
+	return *out ? 0 : fs_errf(err, errlen, "out of memory");
 }
 
 static int _hex_guid_ok(const char *s)
@@ -260,7 +260,7 @@ static void _port_free(struct fs_gres_port *p)
 }
 
 static int _read_port(const char *root, const char *hca, const char *pname,
-		      struct fs_gres_port *pt, char *msg, size_t msgsz)
+		      struct fs_gres_port *pt, char *err, size_t errlen)
 {
 	char *path = NULL, *s = NULL, *end, q[80];
 	unsigned long v;
@@ -273,7 +273,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	if (!isdigit((unsigned char)pname[0]) || *end || errno || !v ||
 	    v > 255) {
 		fs_gres_quote(pname, q, sizeof(q));
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				   "%s/sys/class/infiniband/%s/ports/%s: "
 				   "\"%s\": not a port number; expected 1-255",
 				   root, hca, q, q);
@@ -282,7 +282,7 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/state",
 			    hca, pname);
-	if (_read_state(path, &pt->state, &pt->state_name, msg, msgsz))
+	if (_read_state(path, &pt->state, &pt->state_name, err, errlen))
 		goto out;
 	pt->active = pt->state == FS_PORT_ACTIVE;
 	free(path);
@@ -292,10 +292,10 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 			    hca, pname);
 	if (access(path, F_OK) == 0) {
 		if (_read_state(path, &pt->phys_state, &pt->phys_state_name,
-				msg, msgsz))
+				err, errlen))
 			goto out;
 	} else if (!(pt->phys_state_name = strdup(""))) {
-		fs_errf(msg, msgsz, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	free(path);
@@ -303,18 +303,18 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	path = fs_gres_path(root,
 			    "/sys/class/infiniband/%s/ports/%s/link_layer",
 			    hca, pname);
-	if (_read_opt(path, &pt->link_layer, msg, msgsz))
+	if (_read_opt(path, &pt->link_layer, err, errlen))
 		goto out;
 	free(path);
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/rate",
 			    hca, pname);
-	if (_read_opt(path, &pt->rate, msg, msgsz))
+	if (_read_opt(path, &pt->rate, err, errlen))
 		goto out;
 	if (pt->rate[0]) {
 		if (!isdigit((unsigned char)pt->rate[0])) {
 			fs_gres_quote(pt->rate, q, sizeof(q));
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				    "%s: \"%s\": malformed rate; expected "
 				    "\"<Gb/s> Gb/sec (<width> <speed>)\", e.g. "
 				    "\"100 Gb/sec (4X EDR)\"", path, q);
@@ -326,13 +326,13 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/lid",
 			    hca, pname);
-	if (!fs_gres_read(path, &s, &missing, msg, msgsz)) {
+	if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 		errno = 0;
 		v = strtoul(s, &end, 0);
 		if (!isdigit((unsigned char)s[0]) || *end || errno ||
 		    v > 0xffff) {
 			fs_gres_quote(s, q, sizeof(q));
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				    "%s: \"%s\": malformed LID; expected a "
 				    "hexadecimal number such as 0x1a", path, q);
 			goto out;
@@ -347,11 +347,11 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/gids/0",
 			    hca, pname);
-	if (_read_opt(path, &pt->gid, msg, msgsz))
+	if (_read_opt(path, &pt->gid, err, errlen))
 		goto out;
 	if (pt->gid[0] && !_hex_guid_ok(pt->gid)) {
 		fs_gres_quote(pt->gid, q, sizeof(q));
-		fs_errf(msg, msgsz,
+		fs_errf(err, errlen,
 			    "%s: \"%s\": malformed GID; expected 8 groups of 4 "
 			    "hexadecimal digits separated by ':'", path, q);
 		goto out;
@@ -421,7 +421,7 @@ void fs_gres_hca_free_one(struct fs_gres_hca *h)
 }
 
 static int _read_hca(const char *root, const char *name,
-		     struct fs_gres_hca *h, char *msg, size_t msgsz)
+		     struct fs_gres_hca *h, char *err, size_t errlen)
 {
 	char *path = NULL, *s = NULL, q[80];
 	char **ports = NULL;
@@ -432,7 +432,7 @@ static int _read_hca(const char *root, const char *name,
 	h->numa_node = -1;
 	if (!_name_ok(name)) {
 		fs_gres_quote(name, q, sizeof(q));
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				   "%s/sys/class/infiniband/%s: unusable device "
 				   "name; expected letters, digits, '_', '-', '.'",
 				   root, q);
@@ -440,17 +440,17 @@ static int _read_hca(const char *root, const char *name,
 	if (!(h->name = strdup(name)) || !(h->type = _hca_type(name)) ||
 	    !(h->uverbs = strdup("")) || !(h->dev_path = strdup("")) ||
 	    !(h->numa = strdup("")) || !(h->cpus = strdup(""))) {
-		fs_errf(msg, msgsz, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	h->locality = "unknown";
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/node_guid", name);
-	if (_read_opt(path, &h->node_guid, msg, msgsz))
+	if (_read_opt(path, &h->node_guid, err, errlen))
 		goto out;
 	if (h->node_guid[0] && !_hex_guid_ok(h->node_guid)) {
 		fs_gres_quote(h->node_guid, q, sizeof(q));
-		fs_errf(msg, msgsz,
+		fs_errf(err, errlen,
 			    "%s: \"%s\": malformed GUID; expected "
 			    "xxxx:xxxx:xxxx:xxxx (hexadecimal)", path, q);
 		goto out;
@@ -459,7 +459,7 @@ static int _read_hca(const char *root, const char *name,
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/device/numa_node",
 			    name);
-	if (!fs_gres_read(path, &s, &missing, msg, msgsz)) {
+	if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 		char *end;
 		long v;
 
@@ -467,7 +467,7 @@ static int _read_hca(const char *root, const char *name,
 		v = strtol(s, &end, 10);
 		if (!s[0] || *end || errno || v < -1 || v > 4095) {
 			fs_gres_quote(s, q, sizeof(q));
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				    "%s: \"%s\": malformed NUMA node; expected "
 				    "-1 or a node number", path, q);
 			goto out;
@@ -479,14 +479,14 @@ static int _read_hca(const char *root, const char *name,
 	free(path);
 
 	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports", name);
-	if (_list(path, &ports, &np, &missing, msg, msgsz))
+	if (_list(path, &ports, &np, &missing, err, errlen))
 		goto out;
 	if (np && !(h->ports = calloc(np, sizeof(*h->ports)))) {
-		fs_errf(msg, msgsz, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < np; i++) {
-		if (_read_port(root, name, ports[i], &h->ports[i], msg, msgsz))
+		if (_read_port(root, name, ports[i], &h->ports[i], err, errlen))
 			goto out;
 		h->nports++;
 		if (h->ports[i].active)
@@ -506,14 +506,14 @@ out:
 
 /* uverbsN -> ibdev links from /sys/class/infiniband_verbs */
 static int _read_uverbs(const char *root, struct fs_gres_inventory *inv,
-			char *msg, size_t msgsz)
+			char *err, size_t errlen)
 {
 	char **v = NULL, *path = NULL, *dev = NULL;
 	size_t n = 0;
 	int missing, rc = -1;
 
 	path = fs_gres_path(root, "/sys/class/infiniband_verbs");
-	if (_list(path, &v, &n, &missing, msg, msgsz))
+	if (_list(path, &v, &n, &missing, err, errlen))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct fs_gres_hca *h = NULL;
@@ -523,7 +523,7 @@ static int _read_uverbs(const char *root, struct fs_gres_inventory *inv,
 		free(path);
 		path = fs_gres_path(root, "/sys/class/infiniband_verbs/%s/ibdev",
 				    v[i]);
-		if (fs_gres_read(path, &dev, &missing, msg, msgsz)) {
+		if (fs_gres_read(path, &dev, &missing, err, errlen)) {
 			if (missing)
 				continue;
 			goto out;
@@ -538,7 +538,7 @@ static int _read_uverbs(const char *root, struct fs_gres_inventory *inv,
 			if (!u || !d) {
 				free(u);
 				free(d);
-				fs_errf(msg, msgsz, "out of memory");
+				fs_errf(err, errlen, "out of memory");
 				goto out;
 			}
 			free(h->uverbs);
@@ -558,7 +558,7 @@ out:
 }
 
 int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
-		     char *msg, size_t msgsz)
+		     char *err, size_t errlen)
 {
 	char **names = NULL, *path;
 	size_t n = 0;
@@ -567,7 +567,7 @@ int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
 	if (!root)
 		root = "";
 	path = fs_gres_path(root, "/sys/class/infiniband");
-	if (_list(path, &names, &n, &missing, msg, msgsz)) {
+	if (_list(path, &names, &n, &missing, err, errlen)) {
 		free(path);
 		return -1;
 	}
@@ -575,15 +575,15 @@ int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
 	if (n > 1)
 		qsort(names, n, sizeof(*names), _cmp_natural);
 	if (n && !(inv->hca = calloc(n, sizeof(*inv->hca)))) {
-		fs_errf(msg, msgsz, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (_read_hca(root, names[i], &inv->hca[i], msg, msgsz))
+		if (_read_hca(root, names[i], &inv->hca[i], err, errlen))
 			goto out;
 		inv->nhca++;
 	}
-	if (_read_uverbs(root, inv, msg, msgsz))
+	if (_read_uverbs(root, inv, err, errlen))
 		goto out;
 	rc = 0;
 out:
@@ -603,7 +603,7 @@ static int _cmp_pool(const void *a, const void *b)
 }
 
 int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
-			   char *msg, size_t msgsz)
+			   char *err, size_t errlen)
 {
 	char **nodes = NULL, **sizes = NULL, *path = NULL, q[80];
 	size_t nn = 0, ns = 0, cap = 0;
@@ -612,7 +612,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 	if (!root)
 		root = "";
 	path = fs_gres_path(root, "/sys/devices/system/node");
-	if (_list(path, &nodes, &nn, &missing, msg, msgsz))
+	if (_list(path, &nodes, &nn, &missing, err, errlen))
 		goto out;
 	for (size_t i = 0; i < nn; i++) {
 		char *end;
@@ -629,7 +629,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 		path = fs_gres_path(root, "/sys/devices/system/node/%s/hugepages",
 				    nodes[i]);
 		_free_names(sizes, ns);
-		if (_list(path, &sizes, &ns, &missing, msg, msgsz))
+		if (_list(path, &sizes, &ns, &missing, err, errlen))
 			goto out;
 		for (size_t j = 0; j < ns; j++) {
 			struct fs_gres_hugepool *p;
@@ -641,7 +641,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			    (errno = 0, kb = strtoull(sizes[j] + 10, &sp, 10),
 			     errno || strcmp(sp, "kB") || !kb)) {
 				fs_gres_quote(sizes[j], q, sizeof(q));
-				fs_errf(msg, msgsz,
+				fs_errf(err, errlen,
 					    "%s/%s: unexpected entry; expected "
 					    "hugepages-<size>kB, e.g. "
 					    "hugepages-2048kB", path, q);
@@ -653,7 +653,7 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 				cap = cap ? cap * 2 : 8;
 				np = realloc(inv->pools, cap * sizeof(*np));
 				if (!np) {
-					fs_errf(msg, msgsz, "out of memory");
+					fs_errf(err, errlen, "out of memory");
 					goto out;
 				}
 				inv->pools = np;
@@ -667,20 +667,20 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			path = fs_gres_path(root,
 				"/sys/devices/system/node/%s/hugepages/%s/nr_hugepages",
 				nodes[i], sizes[j]);
-			if (fs_gres_read_u64(path, &p->total, NULL, msg, msgsz))
+			if (fs_gres_read_u64(path, &p->total, NULL, err, errlen))
 				goto out;
 			free(path);
 			path = fs_gres_path(root,
 				"/sys/devices/system/node/%s/hugepages/%s/free_hugepages",
 				nodes[i], sizes[j]);
-			if (fs_gres_read_u64(path, &p->free, &missing, msg,
-					     msgsz)) {
+			if (fs_gres_read_u64(path, &p->free, &missing, err,
+					     errlen)) {
 				if (!missing)
 					goto out;
 				p->free = p->total;
 			}
 			if (p->free > p->total) {
-				fs_errf(msg, msgsz,
+				fs_errf(err, errlen,
 					    "%s: %llu free pages of %llu; expected "
 					    "free_hugepages <= nr_hugepages", path,
 					    (unsigned long long)p->free,
@@ -702,19 +702,19 @@ out:
 
 /* NUMA nodes from sysfs, for a machine without hwloc topology. */
 int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
 	char **nodes = NULL, *path;
 	size_t nn = 0;
 	int missing, rc = -1;
 
 	path = fs_gres_path(root, "/sys/devices/system/node");
-	if (_list(path, &nodes, &nn, &missing, msg, msgsz))
+	if (_list(path, &nodes, &nn, &missing, err, errlen))
 		goto out;
 	if (nn > 1)
 		qsort(nodes, nn, sizeof(*nodes), _cmp_natural);
 	if (nn && !(inv->numa = calloc(nn, sizeof(*inv->numa)))) {
-		fs_errf(msg, msgsz, "out of memory");
+		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nn; i++) {
@@ -729,14 +729,14 @@ int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 		free(path);
 		path = fs_gres_path(root, "/sys/devices/system/node/%s/cpulist",
 				    nodes[i]);
-		if (fs_gres_read(path, &nu->cpus, NULL, msg, msgsz))
+		if (fs_gres_read(path, &nu->cpus, NULL, err, errlen))
 			goto out;
-		if (fs_cpulist_parse(nu->cpus, &b, &nb, msg, msgsz)) {
+		if (fs_cpulist_parse(nu->cpus, &b, &nb, err, errlen)) {
 			char m2[FS_MSG_SIZE];
 
-			snprintf(m2, sizeof(m2), "%s: %s", path, msg ? msg : "");
-			if (msg)
-				snprintf(msg, msgsz, "%s", m2);
+			snprintf(m2, sizeof(m2), "%s: %s", path, err ? err : "");
+			if (err)
+				snprintf(err, errlen, "%s", m2);
 			free(nu->cpus);
 			nu->cpus = NULL;
 			goto out;

@@ -37,41 +37,41 @@ static int _hca_char(char c)
 
 /* "<what>: entry "<e>" of FABSCHED_RDMA_LOCALITY="<v>"; expected ..." */
 static int _bad(const char *value, const char *e, size_t elen,
-		const char *what, char *msg, size_t msgsz)
+		const char *what, char *err, size_t errlen)
 {
 	char qv[80], qe[80], ebuf[64];
 
 	snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(elen < 63 ? elen : 63), e);
 	fs_gres_quote(value, qv, sizeof(qv));
 	fs_gres_quote(ebuf, qe, sizeof(qe));
-	return fs_errf(msg, msgsz,
+	return fs_errf(err, errlen,
 			   "%s=\"%s\": entry \"%s\": %s; expected " LOC_FORM,
 			   FS_GRES_RDMA_LOCALITY_ENV, qv, qe, what);
 }
 
 /* one entry e[0..len) into set->dev[set->n] */
 static int _entry(const char *value, const char *e, size_t len,
-		  struct fs_gres_rdma_set *set, char *msg, size_t msgsz)
+		  struct fs_gres_rdma_set *set, char *err, size_t errlen)
 {
 	const char *eq = memchr(e, '=', len), *p = e, *end = e + len;
 	size_t i = set->n, nlen = 0, np = 0;
 
 	if (!eq)
-		return _bad(value, e, len, "no '='", msg, msgsz);
+		return _bad(value, e, len, "no '='", err, errlen);
 	while (p < eq && _hca_char(*p))
 		p++;
 	nlen = (size_t)(p - e);
 	if (!nlen || nlen >= sizeof(set->name[0]))
 		return _bad(value, e, len, "no HCA name of 1 to 63 letters, "
-			    "digits, '_', '-', '.'", msg, msgsz);
+			    "digits, '_', '-', '.'", err, errlen);
 	memcpy(set->name[i], e, nlen);
 	set->name[i][nlen] = '\0';
 	if (p < eq && *p != ':')
 		return _bad(value, e, len, "unexpected character after the "
-			    "HCA name", msg, msgsz);
+			    "HCA name", err, errlen);
 	if (p < eq) {			/* ports */
 		if (++p == eq)
-			return _bad(value, e, len, "empty port", msg, msgsz);
+			return _bad(value, e, len, "empty port", err, errlen);
 		while (p < eq) {
 			unsigned long v = 0;
 			const char *d = p;
@@ -80,30 +80,30 @@ static int _entry(const char *value, const char *e, size_t len,
 				v = v * 10 + (unsigned long)(*p++ - '0');
 			if (p == d || v < 1 || v > 255)
 				return _bad(value, e, len, "port not a number "
-					    "1..255", msg, msgsz);
+					    "1..255", err, errlen);
 			if (np == FS_GRES_PORTS_MAX)
 				return _bad(value, e, len, "more than 8 ports",
-					    msg, msgsz);
+					    err, errlen);
 			set->ports[i][np++] = (unsigned)v;
 			if (p < eq && *p++ != ',')
 				return _bad(value, e, len, "ports not separated "
-					    "by ','", msg, msgsz);
+					    "by ','", err, errlen);
 			if (p == eq && p[-1] == ',')
-				return _bad(value, e, len, "empty port", msg,
-					    msgsz);
+				return _bad(value, e, len, "empty port", err,
+					    errlen);
 		}
 	}
 	if (!(set->cpus[i] = malloc((size_t)(end - eq))))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	memcpy(set->cpus[i], eq + 1, (size_t)(end - eq - 1));
 	set->cpus[i][end - eq - 1] = '\0';
 	if (fs_cpulist_count(set->cpus[i]) < 0)
 		return _bad(value, e, len, "CPUs not a cpulist (CPU numbers "
-			    "and ranges separated by ',')", msg, msgsz);
+			    "and ranges separated by ',')", err, errlen);
 	for (size_t k = 0; k < i; k++)
 		if (!strcmp(set->name[k], set->name[i]))
-			return _bad(value, e, len, "HCA named twice", msg,
-				    msgsz);
+			return _bad(value, e, len, "HCA named twice", err,
+				    errlen);
 	set->dev[i].name = set->name[i];
 	set->dev[i].ports = set->ports[i];
 	set->dev[i].nports = np;
@@ -113,21 +113,21 @@ static int _entry(const char *value, const char *e, size_t len,
 }
 
 int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
-				char *msg, size_t msgsz)
+				char *err, size_t errlen)
 {
 	const char *p = value;
 
 	if (!value || !*value)
-		return fs_errf(msg, msgsz, "%s is empty; expected " LOC_FORM,
+		return fs_errf(err, errlen, "%s is empty; expected " LOC_FORM,
 				   FS_GRES_RDMA_LOCALITY_ENV);
 	for (;;) {
 		const char *end = strchr(p, ';');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
 		if (set->n == FS_GRES_RDMA_MAX)
-			return _bad(value, p, len, "more than 64 HCAs", msg,
-				    msgsz);
-		if (_entry(value, p, len, set, msg, msgsz))
+			return _bad(value, p, len, "more than 64 HCAs", err,
+				    errlen);
+		if (_entry(value, p, len, set, err, errlen))
 			return -1;
 		if (!end)
 			break;
@@ -137,8 +137,8 @@ int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
 }
 
 int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
-			  unsigned spread, struct fs_gres_env *env, char *msg,
-			  size_t msgsz)
+			  unsigned spread, struct fs_gres_env *env, char *err,
+			  size_t errlen)
 {
 	struct fs_gres_rdma_set *set = calloc(1, sizeof(*set));
 	struct fs_gres_rdma_dev devs[FS_GRES_RDMA_MAX];
@@ -147,13 +147,13 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 	int rc = -1;
 
 	if (!set)
-		return fs_errf(msg, msgsz, "out of memory");
-	if (fs_gres_rdma_locality_parse(locality, set, msg, msgsz))
+		return fs_errf(err, errlen, "out of memory");
+	if (fs_gres_rdma_locality_parse(locality, set, err, errlen))
 		goto out;
 	for (size_t i = 0; i < set->n; i++)
 		cand[i] = set->cpus[i];
-	if (fs_gres_pick_nearest(task_cpus, cand, set->n, spread, &pick, msg,
-				 msgsz))
+	if (fs_gres_pick_nearest(task_cpus, cand, set->n, spread, &pick, err,
+				 errlen))
 		goto out;
 	/* the task's variables name its HCAs; the locality stays the step's */
 	n = 0;
@@ -163,14 +163,14 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 		devs[n] = set->dev[i];
 		devs[n++].cpus = NULL;
 	}
-	rc = fs_gres_rdma_env(devs, n, env, msg, msgsz);
+	rc = fs_gres_rdma_env(devs, n, env, err, errlen);
 out:
 	fs_gres_rdma_set_clear(set);
 	free(set);
 	return rc;
 }
 
-char *fs_gres_task_cpus(char *msg, size_t msgsz)
+char *fs_gres_task_cpus(char *err, size_t errlen)
 {
 	/* grow the set until the kernel's mask fits (machines > 1024 CPUs) */
 	for (size_t ncpu = 1024; ncpu <= FS_CPULIST_MAX + 1; ncpu *= 2) {
@@ -180,7 +180,7 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 		char *s;
 
 		if (!set) {
-			fs_errf(msg, msgsz, "out of memory");
+			fs_errf(err, errlen, "out of memory");
 			return NULL;
 		}
 		if (sched_getaffinity(0, sz, set)) {
@@ -189,13 +189,13 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 			CPU_FREE(set);
 			if (e == EINVAL)
 				continue;
-			fs_errf(msg, msgsz, "sched_getaffinity: %s",
+			fs_errf(err, errlen, "sched_getaffinity: %s",
 				    strerror(e));
 			return NULL;
 		}
 		if (!(bits = calloc(ncpu, 1))) {
 			CPU_FREE(set);
-			fs_errf(msg, msgsz, "out of memory");
+			fs_errf(err, errlen, "out of memory");
 			return NULL;
 		}
 		for (size_t i = 0; i < ncpu; i++)
@@ -204,17 +204,17 @@ char *fs_gres_task_cpus(char *msg, size_t msgsz)
 		s = fs_cpulist_format(bits, ncpu);
 		free(bits);
 		if (!s)
-			fs_errf(msg, msgsz, "out of memory");
+			fs_errf(err, errlen, "out of memory");
 		return s;
 	}
-	fs_errf(msg, msgsz, "sched_getaffinity: more than %d CPUs",
+	fs_errf(err, errlen, "sched_getaffinity: more than %d CPUs",
 		    FS_CPULIST_MAX + 1);
 	return NULL;
 }
 
 int fs_gres_rdma_task(const char *locality, const char *localid,
-		      struct fs_gres_env *env, char **cpus, char *msg,
-		      size_t msgsz)
+		      struct fs_gres_env *env, char **cpus, char *err,
+		      size_t errlen)
 {
 	unsigned long local = 0;
 	char *end = NULL;
@@ -226,8 +226,8 @@ int fs_gres_rdma_task(const char *locality, const char *localid,
 		if (errno || *end || local > UINT32_MAX)
 			local = 0;
 	}
-	if (!(*cpus = fs_gres_task_cpus(msg, msgsz)))
+	if (!(*cpus = fs_gres_task_cpus(err, errlen)))
 		return -1;
-	return fs_gres_rdma_task_env(locality, *cpus, (unsigned)local, env, msg,
-				     msgsz);
+	return fs_gres_rdma_task_env(locality, *cpus, (unsigned)local, env, err,
+				     errlen);
 }

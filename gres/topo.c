@@ -66,7 +66,7 @@ static int _add_pci(hwloc_topology_t topo, hwloc_obj_t os,
 }
 
 int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	hwloc_topology_t topo;
 	hwloc_obj_t o;
@@ -74,19 +74,19 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 	int n, rc = -1;
 
 	if (hwloc_topology_init(&topo) < 0)
-		return fs_errf(msg, msgsz, "hwloc: cannot initialise: %s",
+		return fs_errf(err, errlen, "hwloc: cannot initialise: %s",
 				   strerror(errno));
 	hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
 	if (hwloc_xml && hwloc_xml[0] &&
 	    hwloc_topology_set_xml(topo, hwloc_xml) < 0) {
-		fs_errf(msg, msgsz,
+		fs_errf(err, errlen,
 			    "%s: cannot use as hwloc topology: %s; expected an "
 			    "hwloc XML file (lstopo foo.xml)", hwloc_xml,
 			    strerror(errno));
 		goto out;
 	}
 	if (hwloc_topology_load(topo) < 0) {
-		fs_errf(msg, msgsz, "%s: hwloc cannot load the topology: %s; "
+		fs_errf(err, errlen, "%s: hwloc cannot load the topology: %s; "
 			    "expected a readable hwloc XML file",
 			    hwloc_xml && hwloc_xml[0] ? hwloc_xml :
 			    getenv("HWLOC_XMLFILE") ? getenv("HWLOC_XMLFILE") :
@@ -148,7 +148,7 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 	rc = 0;
 	goto out;
 oom:
-	fs_errf(msg, msgsz, "out of memory");
+	fs_errf(err, errlen, "out of memory");
 out:
 	hwloc_topology_destroy(topo);
 	return rc;

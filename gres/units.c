@@ -37,12 +37,12 @@ struct fs_gres_unit *fs_gres_units_add(struct fs_gres_units *t)
 	return &n[t->n++];
 }
 
-int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *msg, size_t msgsz)
+int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *err, size_t errlen)
 {
 	u->page_kb = 0;
 	u->per_unit = 1;
-	if (fs_hp_type_parse(u->label, &u->page_kb, &u->per_unit, msg,
-				    msgsz)) {
+	if (fs_hp_type_parse(u->label, &u->page_kb, &u->per_unit, err,
+				    errlen)) {
 		u->page_kb = 0;
 		u->per_unit = 1;
 		return -1;
@@ -84,7 +84,7 @@ char *fs_gres_units_format(const struct fs_gres_units *t)
 }
 
 int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
-			char *msg, size_t msgsz)
+			char *err, size_t errlen)
 {
 	const char *p = s;
 	int line = 0;
@@ -100,13 +100,13 @@ int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
 		if (sscanf(p, "%llu %llu %63s %d %63s %8191s%n", &first, &count,
 			   label, &numa, ports, cpus, &n) != 6 || !n) {
 			fs_gres_units_clear(t);
-			return fs_errf(msg, msgsz, "unit table line %d: expected \"<first> <count> <label> <numa> <ports|-> <cpus|->\"",
+			return fs_errf(err, errlen, "unit table line %d: expected \"<first> <count> <label> <numa> <ports|-> <cpus|->\"",
 				       line);
 		}
 		if (!(u = fs_gres_units_add(t)) ||
 		    !(u->cpus = strdup(strcmp(cpus, "-") ? cpus : ""))) {
 			fs_gres_units_clear(t);
-			return fs_errf(msg, msgsz, "unit table: out of memory");
+			return fs_errf(err, errlen, "unit table: out of memory");
 		}
 		u->first = first;
 		u->count = count;
@@ -149,8 +149,8 @@ static void _add(struct part *parts, size_t *n, uint64_t page_kb, int numa,
 }
 
 int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
-		       uint64_t cnt, char **value, uint64_t *total, char *msg,
-		       size_t msgsz)
+		       uint64_t cnt, char **value, uint64_t *total, char *err,
+		       size_t errlen)
 {
 	struct part *parts;
 	size_t n = 0, len = 0;
@@ -163,7 +163,7 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 	if (!t)
 		return 0;
 	if (!(parts = calloc(t->n + 1, sizeof(*parts))))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	for (size_t i = 0; held && i < t->n; i++)
 		if (held[i] && t->u[i].page_kb)
 			_add(parts, &n, t->u[i].page_kb, t->u[i].numa,
@@ -179,14 +179,14 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 			_add(parts, &n, u0->page_kb, -1, cnt * u0->per_unit);
 		} else {
 			*total = cnt;
-			rc = fs_errf(msg, msgsz, "%" PRIu64 " unit(s) of records without File= of several types: their page sizes are unknown; expected one type per node, or autodetected records (gres_hugepages(8))",
+			rc = fs_errf(err, errlen, "%" PRIu64 " unit(s) of records without File= of several types: their page sizes are unknown; expected one type per node, or autodetected records (gres_hugepages(8))",
 				     cnt);
 		}
 	}
 	if (n) {
 		if (!(f = open_memstream(value, &len))) {
 			free(parts);
-			return fs_errf(msg, msgsz, "out of memory");
+			return fs_errf(err, errlen, "out of memory");
 		}
 		for (size_t k = 0; k < n; k++) {
 			fs_hp_page_name(parts[k].page_kb, page, sizeof(page));
@@ -201,7 +201,7 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 		if (fclose(f)) {
 			free(*value);
 			*value = NULL;
-			rc = fs_errf(msg, msgsz, "out of memory");
+			rc = fs_errf(err, errlen, "out of memory");
 		}
 	}
 	free(parts);

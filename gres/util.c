@@ -63,8 +63,8 @@ void fs_gres_quote(const char *s, char *buf, size_t bufsz)
 	buf[o] = '\0';
 }
 
-int fs_gres_read(const char *path, char **out, int *missing, char *msg,
-		 size_t msgsz)
+int fs_gres_read(const char *path, char **out, int *missing, char *err,
+		 size_t errlen)
 {
 	char buf[READ_MAX + 1];
 	size_t len = 0;
@@ -74,14 +74,14 @@ int fs_gres_read(const char *path, char **out, int *missing, char *msg,
 	if (missing)
 		*missing = 0;
 	if (!path)
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT && missing) {
 			*missing = 1;
 			return -1;
 		}
-		return fs_errf(msg, msgsz, "%s: cannot open: %s", path,
+		return fs_errf(err, errlen, "%s: cannot open: %s", path,
 				   strerror(errno));
 	}
 	for (;;) {
@@ -93,7 +93,7 @@ int fs_gres_read(const char *path, char **out, int *missing, char *msg,
 			int e = errno;
 
 			close(fd);
-			return fs_errf(msg, msgsz, "%s: cannot read: %s",
+			return fs_errf(err, errlen, "%s: cannot read: %s",
 					   path, strerror(e));
 		}
 		if (r == 0)
@@ -101,7 +101,7 @@ int fs_gres_read(const char *path, char **out, int *missing, char *msg,
 		len += (size_t)r;
 		if (len == READ_MAX) {
 			close(fd);
-			return fs_errf(msg, msgsz,
+			return fs_errf(err, errlen,
 					   "%s: longer than %d bytes; expected "
 					   "a sysfs attribute", path, READ_MAX);
 		}
@@ -109,30 +109,30 @@ int fs_gres_read(const char *path, char **out, int *missing, char *msg,
 	close(fd);
 	buf[len] = '\0';
 	if (memchr(buf, '\0', len))
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				   "%s: holds a NUL byte; expected text", path);
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		buf[--len] = '\0';
 	if (!(*out = strdup(buf)))
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	return 0;
 }
 
 int fs_gres_read_u64(const char *path, uint64_t *out, int *missing,
-		     char *msg, size_t msgsz)
+		     char *err, size_t errlen)
 {
 	char *s, *end;
 	char q[80];
 	unsigned long long v;
 
-	if (fs_gres_read(path, &s, missing, msg, msgsz))
+	if (fs_gres_read(path, &s, missing, err, errlen))
 		return -1;
 	errno = 0;
 	v = (s[0] >= '0' && s[0] <= '9') ? strtoull(s, &end, 10) : 0;
 	if (s[0] < '0' || s[0] > '9' || errno || *end) {
 		fs_gres_quote(s, q, sizeof(q));
 		free(s);
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				   "%s: \"%s\": not a number; expected an "
 				   "unsigned decimal integer", path, q);
 	}

@@ -26,10 +26,10 @@ static void _checkpoint(struct fs_pl_ctx *ctx, const char *step)
 }
 
 static int _save_step(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		      const char *step, char *msg, size_t msgsz)
+		      const char *step, char *err, size_t errlen)
 {
 	snprintf(l->step, sizeof(l->step), "%s", step);
-	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+	return fs_pl_ledger_save(ctx, l, err, errlen);
 }
 
 /* ------------------------------------------------------------ pools */
@@ -75,7 +75,7 @@ static const char *_node_name(int node)
 }
 
 static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			 struct fs_pl_pool_rec *p, char *msg, size_t msgsz)
+			 struct fs_pl_pool_rec *p, char *err, size_t errlen)
 {
 	uint64_t cur, give, floor, target, got;
 	const char *t = fs_pl_page_type(p->page_kb);
@@ -83,11 +83,11 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (p->state == FS_PL_POOL_PLANNED) {
 		/* the prolog stopped before touching this pool: nothing to give */
 		p->state = FS_PL_POOL_RELEASED;
-		return fs_pl_ledger_save(ctx, l, msg, msgsz);
+		return fs_pl_ledger_save(ctx, l, err, errlen);
 	}
 	if (p->state == FS_PL_POOL_RELEASED)
 		return 0;
-	if (fs_pl_pool_get(p->node, p->page_kb, &cur, msg, msgsz))
+	if (fs_pl_pool_get(p->node, p->page_kb, &cur, err, errlen))
 		return -1;
 	switch (p->state) {
 	case FS_PL_POOL_PENDING:	/* the write may or may not have happened */
@@ -114,10 +114,10 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		p->state = FS_PL_POOL_RELEASING;
 		p->target = target;
 		p->give = cur - target;
-		if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+		if (fs_pl_ledger_save(ctx, l, err, errlen))
 			return -1;
-		if (fs_pl_pool_set(p->node, p->page_kb, target, msg, msgsz) ||
-		    fs_pl_pool_get(p->node, p->page_kb, &got, msg, msgsz))
+		if (fs_pl_pool_set(p->node, p->page_kb, target, err, errlen) ||
+		    fs_pl_pool_get(p->node, p->page_kb, &got, err, errlen))
 			return -1;
 		if (got > target) {
 			uint64_t surplus = 0;
@@ -137,7 +137,7 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 				p->added = got - target;
 			}
 			fs_pl_ledger_save(ctx, l, NULL, 0);
-			return fs_errf(msg, msgsz,
+			return fs_errf(err, errlen,
 					 "node %s: %" PRIu64 " pages of %s still in use "
 					 "after the job (%s): the pool stays at %" PRIu64,
 					 _node_name(p->node), got - target, t,
@@ -151,26 +151,26 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	}
 	p->state = FS_PL_POOL_RELEASED;
 	p->added = 0;
-	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+	return fs_pl_ledger_save(ctx, l, err, errlen);
 }
 
 static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			 struct fs_pl_pool_rec *p, char *msg, size_t msgsz)
+			 struct fs_pl_pool_rec *p, char *err, size_t errlen)
 {
 	uint64_t cur, got;
 	const char *node = _node_name(p->node);
-	if (fs_pl_pool_get(p->node, p->page_kb, &cur, msg, msgsz))
+	if (fs_pl_pool_get(p->node, p->page_kb, &cur, err, errlen))
 		return -1;
 	p->before = cur;
 	p->state = FS_PL_POOL_PENDING;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		return -1;
 	for (int attempt = 0; ; attempt++) {
 		if ((ctx->pool_set ? ctx->pool_set : fs_pl_pool_set)(
-			    p->node, p->page_kb, cur + p->want, msg, msgsz) &&
+			    p->node, p->page_kb, cur + p->want, err, errlen) &&
 		    errno != ENOMEM)	/* short writes are judged by reading back */
 			return -1;
-		if (fs_pl_pool_get(p->node, p->page_kb, &got, msg, msgsz))
+		if (fs_pl_pool_get(p->node, p->page_kb, &got, err, errlen))
 			return -1;
 		if (got >= cur + p->want || attempt == 1 || ctx->compacted)
 			break;
@@ -185,14 +185,14 @@ static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (p->added > p->want)	/* someone else wrote meanwhile */
 		p->added = p->want;
 	p->state = FS_PL_POOL_HELD;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		return -1;
 	if (p->added < p->want) {
 		/* the node holds too few free pages for this job now, and may
 		   well run others: the job's request is what cannot be met */
 		ctx->hugepages_short = true;
 		ctx->fault = FS_PL_FAULT_JOB;
-		return fs_errf(msg, msgsz, "node %s: asked %" PRIu64 " pages of "
+		return fs_errf(err, errlen, "node %s: asked %" PRIu64 " pages of "
 				 "%" PRIu64 "kB, got %" PRIu64, node, p->want,
 				 p->page_kb, p->added);
 	}
@@ -212,17 +212,17 @@ static const char *_base_name(const char *path)
 }
 
 static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		  struct fs_pl_mount_rec *m, char *msg, size_t msgsz)
+		  struct fs_pl_mount_rec *m, char *err, size_t errlen)
 {
 	const char *name = _base_name(m->path);
 	char opts[256], proc[64];
 	struct stat st;
 	int bfd, fd;
 
-	if ((bfd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
+	if ((bfd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err, errlen)) < 0)
 		return -1;
 	if (mkdirat(bfd, name, 0700) && errno != EEXIST) {
-		fs_errf(msg, msgsz, "%s: cannot create: %s", m->path,
+		fs_errf(err, errlen, "%s: cannot create: %s", m->path,
 			  strerror(errno));
 		close(bfd);
 		return -1;
@@ -230,11 +230,11 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(bfd);
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s: %s: refusing to use it", m->path,
+		return fs_errf(err, errlen, "%s: %s: refusing to use it", m->path,
 				 errno == ELOOP || errno == ENOTDIR ?
 				 "not a directory (symbolic link?)" : strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		fs_errf(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
+		fs_errf(err, errlen, "%s: exists, owned by uid %u mode %04o, "
 			  "not created by fabsched (root, 0700): refusing to use it",
 			  m->path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		close(fd);
@@ -246,7 +246,7 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		 m->page_kb, m->bytes);
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (mount("fabsched", proc, "hugetlbfs", MS_NOSUID | MS_NODEV, opts)) {
-		fs_errf(msg, msgsz, "%s: mount -t hugetlbfs -o %s: %s", m->path,
+		fs_errf(err, errlen, "%s: mount -t hugetlbfs -o %s: %s", m->path,
 			  opts, strerror(errno));
 		close(fd);
 		return -1;
@@ -254,11 +254,11 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	close(fd);
 	m->state = FS_PL_MOUNT_MOUNTED;
 	fs_pl_log(ctx, l->jobid, "mounted hugetlbfs %s (%s)", m->path, opts);
-	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+	return fs_pl_ledger_save(ctx, l, err, errlen);
 }
 
 static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		    struct fs_pl_mount_rec *m, char *msg, size_t msgsz)
+		    struct fs_pl_mount_rec *m, char *err, size_t errlen)
 {
 	char base[FS_PL_PATH];
 	const char *name = _base_name(m->path);
@@ -273,20 +273,20 @@ static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (umount2(m->path, UMOUNT_NOFOLLOW) == 0)
 			continue;
 		if (errno != EBUSY)
-			return fs_errf(msg, msgsz, "%s: umount: %s", m->path,
+			return fs_errf(err, errlen, "%s: umount: %s", m->path,
 					 strerror(errno));
 		fs_pl_log(ctx, l->jobid, "%s: busy; detaching it (lazy unmount)",
 			  m->path);
 		if (umount2(m->path, UMOUNT_NOFOLLOW | MNT_DETACH))
-			return fs_errf(msg, msgsz, "%s: umount -l: %s", m->path,
+			return fs_errf(err, errlen, "%s: umount -l: %s", m->path,
 					 strerror(errno));
 	}
 	if (fs_pl_is_mounted(m->path) == 1)
-		return fs_errf(msg, msgsz, "%s: still mounted", m->path);
+		return fs_errf(err, errlen, "%s: still mounted", m->path);
 	_checkpoint(ctx, "umount");
 	/* the directory: only ours (root, 0700) is removed */
 	snprintf(base, sizeof(base), "%.*s", (int)(name - m->path - 1), m->path);
-	bfd = fs_pl_open_root_dir(base, 0, 0, msg, msgsz);
+	bfd = fs_pl_open_root_dir(base, 0, 0, err, errlen);
 	if (bfd >= 0) {
 		fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && !fstat(fd, &st) && st.st_uid == 0) {
@@ -302,13 +302,13 @@ static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	}
 	m->state = FS_PL_MOUNT_GONE;
 	fs_pl_log(ctx, l->jobid, "unmounted %s", m->path);
-	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+	return fs_pl_ledger_save(ctx, l, err, errlen);
 }
 
 /* ------------------------------------------------------------ release */
 
 static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			   char *msg, size_t msgsz)
+			   char *err, size_t errlen)
 {
 	int rc = 0;
 	char m1[FS_MSG_SIZE];
@@ -317,7 +317,7 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (_unmount(ctx, l, &l->mounts[i], m1, sizeof(m1))) {
 			fs_pl_log(ctx, l->jobid, "%s", m1);
 			if (!rc)
-				fs_errf(msg, msgsz, "%s", m1);
+				fs_errf(err, errlen, "%s", m1);
 			rc = -1;
 		}
 	if (l->cg_version) {
@@ -333,13 +333,13 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		}
 		l->cg_version = 0;
 		if (fs_pl_ledger_save(ctx, l, m1, sizeof(m1)) && !rc)
-			rc = fs_errf(msg, msgsz, "%s", m1);
+			rc = fs_errf(err, errlen, "%s", m1);
 		_checkpoint(ctx, "cgroup");
 	}
 	if (l->has_scratch && fs_pl_scratch_release(ctx, l, m1, sizeof(m1))) {
 		fs_pl_log(ctx, l->jobid, "%s", m1);
 		if (!rc)
-			fs_errf(msg, msgsz, "%s", m1);
+			fs_errf(err, errlen, "%s", m1);
 		rc = -1;
 	}
 	if (rc)	/* pages under a mount still in use cannot be given back */
@@ -348,7 +348,7 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (_release_pool(ctx, l, &l->pools[i], m1, sizeof(m1))) {
 			fs_pl_log(ctx, l->jobid, "%s", m1);
 			if (!rc)
-				fs_errf(msg, msgsz, "%s", m1);
+				fs_errf(err, errlen, "%s", m1);
 			rc = -1;
 		}
 	_checkpoint(ctx, "release");
@@ -357,16 +357,16 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	/* leak check: nothing of the ledger may remain */
 	for (size_t i = 0; i < l->nmounts; i++)
 		if (fs_pl_is_mounted(l->mounts[i].path) == 1)
-			return fs_errf(msg, msgsz, "leak: %s still mounted",
+			return fs_errf(err, errlen, "leak: %s still mounted",
 					 l->mounts[i].path);
-	return fs_pl_ledger_remove(ctx, l->jobid, msg, msgsz);
+	return fs_pl_ledger_remove(ctx, l->jobid, err, errlen);
 }
 
-int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
-		  size_t msgsz)
+int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
+		  size_t errlen)
 {
 	static struct fs_pl_ledger l;
-	int rc = fs_pl_ledger_load(ctx, jobid, &l, msg, msgsz);
+	int rc = fs_pl_ledger_load(ctx, jobid, &l, err, errlen);
 
 	if (rc == 1) {
 		fs_pl_log(ctx, jobid, "no ledger: nothing to give back");
@@ -375,16 +375,16 @@ int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
 	if (rc)
 		return -1;
 	if (uid != (uid_t)-1 && uid != l.uid)
-		return fs_errf(msg, msgsz, "job %u: ledger names uid %u, the "
+		return fs_errf(err, errlen, "job %u: ledger names uid %u, the "
 				 "environment uid %u", jobid, (unsigned)l.uid,
 				 (unsigned)uid);
-	return _release_ledger(ctx, &l, msg, msgsz);
+	return _release_ledger(ctx, &l, err, errlen);
 }
 
 /* ------------------------------------------------------------ prolog */
 
 int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		 char *mount_out, size_t mount_sz, char *msg, size_t msgsz)
+		 char *mount_out, size_t mount_sz, char *err, size_t errlen)
 {
 	static struct fs_pl_ledger l;
 	char m1[FS_MSG_SIZE];
@@ -394,13 +394,13 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		mount_out[0] = 0;
 	ctx->scratch_path[0] = 0;
 	/* a ledger of this job: a prolog that died (or a requeue): undo it */
-	rc = fs_pl_ledger_load(ctx, job->jobid, &l, msg, msgsz);
+	rc = fs_pl_ledger_load(ctx, job->jobid, &l, err, errlen);
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
 		fs_pl_log(ctx, job->jobid, "ledger from an earlier run (step %s): "
 			  "giving it back first", l.step[0] ? l.step : "-");
-		if (_release_ledger(ctx, &l, msg, msgsz))
+		if (_release_ledger(ctx, &l, err, errlen))
 			return -1;
 	}
 	memset(&ctx->rdma_got, 0, sizeof(ctx->rdma_got));
@@ -413,7 +413,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		};
 
 		if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want,
-				      &ctx->rdma_got, msg, msgsz)) {
+				      &ctx->rdma_got, err, errlen)) {
 			if (ctx->rdma_got.pkey_missing)
 				ctx->fault = FS_PL_FAULT_JOB;
 			return -1;
@@ -426,15 +426,15 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 				  want.pkey && ctx->rdma_got.pkey_index < 0 ?
 				  " (at different indexes: no NCCL_IB_PKEY)" : "");
 		/* rdma.max: kept in the job's cgroup, nothing to give back */
-		if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, msg,
-				     msgsz) < 0)
+		if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, err,
+				     errlen) < 0)
 			return -1;
 	}
 	if (!job->npages && !job->scratch_gib)
 		return 0;
 	/* a mount base we cannot use: fail before touching any pool */
 	if (job->npages &&
-	    (rc = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, msg, msgsz)) < 0)
+	    (rc = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err, errlen)) < 0)
 		return -1;
 	if (job->npages)
 		close(rc);
@@ -442,14 +442,14 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	if (job->scratch_gib) {
 		if (!ctx->has_target) {
 			ctx->fault = FS_PL_FAULT_JOB;	/* the job's option */
-			return fs_errf(msg, msgsz, "the job asks for a %" PRIu64
+			return fs_errf(err, errlen, "the job asks for a %" PRIu64
 					 " GiB scratch volume but fabsched.conf "
 					 "names no scratch pool; expected "
 					 "ScratchTraddr and ScratchSubsysNQN",
 					 job->scratch_gib);
 		}
-		if ((rc = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, msg,
-					      msgsz)) < 0)
+		if ((rc = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, err,
+					      errlen)) < 0)
 			return -1;
 		close(rc);
 	}
@@ -465,7 +465,7 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		if ((size_t)snprintf(l.scratch.path, sizeof(l.scratch.path), "%s/%u",
 				     ctx->scratch_base, job->jobid) >=
 		    sizeof(l.scratch.path))
-			return fs_errf(msg, msgsz, "ScratchBase too long");
+			return fs_errf(err, errlen, "ScratchBase too long");
 	}
 	for (size_t i = 0; i < job->npages; i++) {
 		struct fs_pl_pool_rec *p = &l.pools[l.npools++];
@@ -484,25 +484,25 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 					     ctx->mount_base, job->jobid,
 					     fs_pl_page_type(p->page_kb)) >=
 			    sizeof(m->path))
-				return fs_errf(msg, msgsz, "HugepageMountBase too long");
+				return fs_errf(err, errlen, "HugepageMountBase too long");
 		}
 		m->bytes += p->want * p->page_kb * 1024;
 	}
-	if (_save_step(ctx, &l, "ledger", msg, msgsz))
+	if (_save_step(ctx, &l, "ledger", err, errlen))
 		return -1;
 	_checkpoint(ctx, "ledger");
 
 	for (size_t i = 0; i < l.npools; i++)
-		if (_reserve_pool(ctx, &l, &l.pools[i], msg, msgsz))
+		if (_reserve_pool(ctx, &l, &l.pools[i], err, errlen))
 			goto undo;
-	if (_save_step(ctx, &l, "reserve", msg, msgsz))
+	if (_save_step(ctx, &l, "reserve", err, errlen))
 		goto undo;
 	_checkpoint(ctx, "reserve");
 
 	for (size_t i = 0; i < l.nmounts; i++)
-		if (_mount(ctx, &l, &l.mounts[i], msg, msgsz))
+		if (_mount(ctx, &l, &l.mounts[i], err, errlen))
 			goto undo;
-	if (_save_step(ctx, &l, "mount", msg, msgsz))
+	if (_save_step(ctx, &l, "mount", err, errlen))
 		goto undo;
 	_checkpoint(ctx, "mount");
 
@@ -517,12 +517,12 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 			  "hugetlb limits skipped");
 	} else {
 		/* the same writer as the SPANK plugin's (jobcg.c) */
-		if (fs_pl_ledger_save(ctx, &l, msg, msgsz) ||
+		if (fs_pl_ledger_save(ctx, &l, err, errlen) ||
 		    fs_pl_cgroup_apply(ctx, l.jobid, l.cgroup, l.cg_version, &l,
-				       NULL, msg, msgsz) < 0)
+				       NULL, err, errlen) < 0)
 			goto undo;
 	}
-	if (_save_step(ctx, &l, "cgroup", msg, msgsz))
+	if (_save_step(ctx, &l, "cgroup", err, errlen))
 		goto undo;
 	_checkpoint(ctx, "cgroup");
 
@@ -537,11 +537,11 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		if (locked)
 			fs_pl_unlock(ctx);
 		failed = fs_pl_scratch_setup(ctx, &l, ctx->scratch_path,
-					     sizeof(ctx->scratch_path), msg, msgsz) ||
-			 _save_step(ctx, &l, "scratch", msg, msgsz);
+					     sizeof(ctx->scratch_path), err, errlen) ||
+			 _save_step(ctx, &l, "scratch", err, errlen);
 		if (locked && fs_pl_lock(ctx, m1, sizeof(m1))) {
 			if (!failed)
-				fs_errf(msg, msgsz, "%s", m1);
+				fs_errf(err, errlen, "%s", m1);
 			failed = 1;
 			ctx->fault = FS_PL_FAULT_NODE;
 		}
@@ -550,14 +550,14 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		_checkpoint(ctx, "scratch");
 	}
 
-	if (_save_step(ctx, &l, "done", msg, msgsz))
+	if (_save_step(ctx, &l, "done", err, errlen))
 		goto undo;
 	_checkpoint(ctx, "done");
 	if (mount_out && l.nmounts)
 		snprintf(mount_out, mount_sz, "%s", l.mounts[0].path);
 	return 0;
 undo:
-	fs_pl_log(ctx, l.jobid, "%s; giving back what this prolog took", msg);
+	fs_pl_log(ctx, l.jobid, "%s; giving back what this prolog took", err);
 	if (_release_ledger(ctx, &l, m1, sizeof(m1))) {
 		/* whatever the job asked, the node now holds what it cannot
 		   give back: the node's fault */

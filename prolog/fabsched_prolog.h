@@ -11,7 +11,7 @@
  *
  * Conventions
  *  - Functions returning int: 0 on success, -1 on error with a
- *    NUL-terminated message of at most msgsz bytes in msg (when not NULL).
+ *    NUL-terminated message of at most errlen bytes in err (when not NULL).
  *    FS_MSG_SIZE is always enough.  Messages name the value, path or
  *    device and say what was expected.
  *  - Log lines go to ctx->log (when not NULL) as "<prog>: job <id>: ...".
@@ -74,7 +74,7 @@ const char *fs_pl_page_type(uint64_t page_kb);
  * pair twice.
  */
 int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
-			  struct fs_pl_job *job, char *msg, size_t msgsz);
+			  struct fs_pl_job *job, char *err, size_t errlen);
 
 /*
  * SPANK_FABSCHED_HUGEPAGES_ASKED ("2m:8200,1g:4": the pages the job asked
@@ -83,8 +83,8 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
  * its whole gres units from its last pools first.  -1 with a message when
  * it asks more than the job holds, or is malformed.
  */
-int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
-			 size_t msgsz);
+int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
+			 size_t errlen);
 
 /*
  * Read the job from an environment lookup (getenv, or a test's):
@@ -96,7 +96,7 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
  * job->account_unusable).  job->ib_pkey is left 0 (fs_pl_job_pkey).
  */
 int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
-		       struct fs_pl_job *job, char *msg, size_t msgsz);
+		       struct fs_pl_job *job, char *err, size_t errlen);
 
 /* The --scratch option as the prolog sees it (the job's SPANK environment). */
 #define FS_PL_SCRATCH_OPT_ENV "SPANK__SLURM_SPANK_OPTION_fabsched_scratch"
@@ -105,36 +105,36 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
  * The job's scratch volume, SPANK_FABSCHED_SCRATCH as job_submit/fabsched
  * set it ("200G,fs=xfs"; NULL or "": none), into job->scratch_gib/_fs.
  */
-int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
-			size_t msgsz);
+int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err,
+			size_t errlen);
 
 /*
  * The job's P_Key from the AccountIbPkeys map (NULL: none) into
  * job->ib_pkey; 0 and no key when the account is not listed.
  */
-int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
-		   size_t msgsz);
+int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err,
+		   size_t errlen);
 
 /* FABSCHED_RDMA_DEVICES: HCA names [A-Za-z0-9_.-] with optional :<port>. */
 /*
  * The calling process's locked-memory limit raised to unlimited, for a
  * task that registers RDMA memory.  Where even root may not raise the
  * hard limit (no CAP_SYS_RESOURCE, as in some containers), the soft limit
- * is raised to the hard one: RET 1, and msg says so.  RET 0 when
+ * is raised to the hard one: RET 1, and err says so.  RET 0 when
  * unlimited, -1 with a message when neither could be set.
  */
-int fs_pl_memlock_unlimited(char *msg, size_t msgsz);
+int fs_pl_memlock_unlimited(char *err, size_t errlen);
 
-int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
-		     size_t msgsz);
+int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err,
+		     size_t errlen);
 
 /* A job id: digits only, 1..FS_PL_MAX_JOBID. */
 /* A Slurm job SLUID ("s" and 13 of 0-9 A-Z without I L O U, as Slurm
- * prints it) into out[16].  RET 0, -1 with msg naming the variable. */
+ * prints it) into out[16].  RET 0, -1 with err naming the variable. */
 int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
-		      char *msg, size_t msgsz);
+		      char *err, size_t errlen);
 int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
-		      char *msg, size_t msgsz);
+		      char *err, size_t errlen);
 
 /* ------------------------------------------------------------ ledger */
 
@@ -207,8 +207,8 @@ struct fs_pl_ledger {
 
 /* Text form (one file per job) and back. */
 int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz);
-int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
-		       size_t msgsz);
+int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
+		       size_t errlen);
 
 /* ------------------------------------------------------------ NVMe-oF */
 
@@ -233,24 +233,24 @@ struct fs_pl_nvme_ops {
 	/* Connect this host to the target, or find its live controller to
 	   it; ctrl receives the controller's name ("nvme3"). */
 	int (*connect)(const struct fs_pl_scratch_target *t, char *ctrl,
-		       size_t ctrlsz, char *msg, size_t msgsz);
-	int (*disconnect)(const char *ctrl, char *msg, size_t msgsz);
+		       size_t ctrlsz, char *err, size_t errlen);
+	int (*disconnect)(const char *ctrl, char *err, size_t errlen);
 	/* Namespace management: create bytes, attach it to ctrl. */
 	int (*ns_create)(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-			 char *msg, size_t msgsz);
+			 char *err, size_t errlen);
 	/* The block device of namespace nsid under ctrl ("/dev/nvme3n2"). */
 	int (*ns_blockdev)(const char *ctrl, uint32_t nsid, char *dev,
-			   size_t devsz, char *msg, size_t msgsz);
+			   size_t devsz, char *err, size_t errlen);
 	/* Detach from ctrl and delete; a namespace already gone is 0. */
-	int (*ns_delete)(const char *ctrl, uint32_t nsid, char *msg,
-			 size_t msgsz);
-	int (*discard)(const char *dev, char *msg, size_t msgsz);
-	int (*mkfs)(const char *dev, int fs, char *msg, size_t msgsz);
+	int (*ns_delete)(const char *ctrl, uint32_t nsid, char *err,
+			 size_t errlen);
+	int (*discard)(const char *dev, char *err, size_t errlen);
+	int (*mkfs)(const char *dev, int fs, char *err, size_t errlen);
 	/* Mount dev on the directory open as dirfd (path for messages),
 	   nosuid,nodev, then hand its root to uid:gid with mode 0700. */
 	int (*mount)(const char *dev, int fs, int dirfd, const char *path,
-		     uid_t uid, gid_t gid, char *msg, size_t msgsz);
-	int (*umount)(const char *path, char *msg, size_t msgsz);
+		     uid_t uid, gid_t gid, char *err, size_t errlen);
+	int (*umount)(const char *path, char *err, size_t errlen);
 	/* 1 mounted, 0 not, -1 error */
 	int (*is_mounted)(const char *path);
 };
@@ -296,7 +296,7 @@ struct fs_pl_metrics {
 };
 extern const double fs_pl_metrics_le[FS_PL_METRICS_BUCKETS];
 void fs_pl_metrics_add(struct fs_pl_metrics *mx, int helper, double secs, bool failed);
-int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *msg, size_t msgsz);
+int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *err, size_t errlen);
 void fs_pl_metrics_write_state(const struct fs_pl_metrics *mx, FILE *f);
 void fs_pl_metrics_write_prom(const struct fs_pl_metrics *mx, FILE *f);
 struct fs_pl_ctx;
@@ -325,8 +325,8 @@ struct fs_pl_ctx {
 	void *checkpoint_arg;
 	/* Test seam: writes nr_hugepages instead of fs_pl_pool_set (e.g. to
 	   make the kernel look short of pages); NULL in installed programs. */
-	int (*pool_set)(int node, uint64_t page_kb, uint64_t n, char *msg,
-			size_t msgsz);
+	int (*pool_set)(int node, uint64_t page_kb, uint64_t n, char *err,
+			size_t errlen);
 	bool compacted;		/* compact_memory written in this run */
 	int lockfd;
 	/* Scratch pool: base of the per-job mounts (ScratchBase), the target
@@ -340,7 +340,7 @@ struct fs_pl_ctx {
 	   (the executables: fs_pl_drain_scontrol of prolog/slurm_cmds.c,
 	   which runs scontrol; NULL: not drained, Slurm's own "Prolog
 	   error"). */
-	void (*drain)(const char *prog, uint32_t jobid, const char *msg);
+	void (*drain)(const char *prog, uint32_t jobid, const char *err);
 	/* Who a failed set-up is the fault of, said by the step that failed:
 	   the node (the default: it is drained) or the job's own request
 	   (a bad value, pages or a scratch volume more than can be had
@@ -351,7 +351,7 @@ struct fs_pl_ctx {
 	   its owner sees it (the executables: fs_pl_hold_scontrol of
 	   prolog/slurm_cmds.c: AdminComment, requeuehold, else scancel);
 	   0 when done; non-zero, or NULL: handled as a node fault. */
-	int (*hold)(const char *prog, uint32_t jobid, const char *msg);
+	int (*hold)(const char *prog, uint32_t jobid, const char *err);
 	/* The sweep's question to Slurm: the ids of the jobs running on
 	   @node, one a line, into *out (malloc'ed), through @query (the
 	   administrator's --query command) when not NULL; returns the
@@ -395,20 +395,20 @@ void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
  * FABSCHED_RDMA_LOCALITY value, or job->rdma; hugepages per NUMA node,
  * mounts and scratch from ledger @l), into the job's directory, made the
  * owner's.  fs_pl_record_task: one task's line (@step "0", "batch", ...;
- * its CPUs and HCA), appended as the user; RET 1 (msg says why) when the
+ * its CPUs and HCA), appended as the user; RET 1 (err says why) when the
  * job has no directory (no fabsched-prolog ran).  fs_pl_record_sweep: the
  * directories of jobs not in @running whose last change is older than
- * @keep seconds removed; RET how many, -1 with msg.  No record dir: 0.
+ * @keep seconds removed; RET how many, -1 with err.  No record dir: 0.
  */
 int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		      const struct fs_pl_ledger *l, const char *node,
-		      const char *locality, char *msg, size_t msgsz);
+		      const char *locality, char *err, size_t errlen);
 int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node,
 		      const char *step, int local, int rank, const char *cpus,
-		      const char *hca, char *msg, size_t msgsz);
+		      const char *hca, char *err, size_t errlen);
 long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
-			const uint32_t *running, size_t nrunning, char *msg,
-			size_t msgsz);
+			const uint32_t *running, size_t nrunning, char *err,
+			size_t errlen);
 /* A Slurm node name usable as a file name: [A-Za-z0-9._-], 1..64, not
  * starting with '.' or '-'. */
 bool fs_pl_node_name_ok(const char *s);
@@ -419,25 +419,25 @@ bool fs_pl_node_name_ok(const char *s);
  * log level; the start time.  RET 0, or -1 when a base is not absolute.
  */
 struct fs_conf;
-int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
-		   size_t msgsz);
+int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err,
+		   size_t errlen);
 void fs_pl_log(struct fs_pl_ctx *ctx, uint32_t jobid, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Lock StateDir (created root-only when missing); unlock. */
-int fs_pl_lock(struct fs_pl_ctx *ctx, char *msg, size_t msgsz);
+int fs_pl_lock(struct fs_pl_ctx *ctx, char *err, size_t errlen);
 void fs_pl_unlock(struct fs_pl_ctx *ctx);
 
 /* Ledger files under <StateDir>/jobs (lock held). load: 1 when absent. */
 int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
-		      char *msg, size_t msgsz);
+		      char *err, size_t errlen);
 int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
-		      struct fs_pl_ledger *l, char *msg, size_t msgsz);
-int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *msg,
-			size_t msgsz);
+		      struct fs_pl_ledger *l, char *err, size_t errlen);
+int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err,
+			size_t errlen);
 /* Job ids with a ledger (sorted); returns the count or -1. */
 long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
-		       char *msg, size_t msgsz);
+		       char *err, size_t errlen);
 
 /* ------------------------------------------------------------ actions */
 
@@ -448,15 +448,15 @@ long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
  * mount path (or the first one), "" when the job has no hugepages.
  */
 int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		 char *mount_out, size_t mount_sz, char *msg, size_t msgsz);
+		 char *mount_out, size_t mount_sz, char *err, size_t errlen);
 
 /*
  * Give back everything the ledger of jobid records; idempotent (no ledger:
  * 0).  uid (when not (uid_t)-1) must match the ledger's.  -1 when
  * something could not be given back (the ledger is then kept).
  */
-int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
-		  size_t msgsz);
+int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
+		  size_t errlen);
 
 /*
  * Scratch (scratch.c): set up the job's volume, recording each step in l
@@ -464,16 +464,16 @@ int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *msg,
  * mount path.
  */
 int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			char *path_out, size_t pathsz, char *msg, size_t msgsz);
+			char *path_out, size_t pathsz, char *err, size_t errlen);
 int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			  char *msg, size_t msgsz);
+			  char *err, size_t errlen);
 /* Read the host NQN and host ID files into t (validated). */
 int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
-		       struct fs_pl_scratch_target *t, char *msg, size_t msgsz);
+		       struct fs_pl_scratch_target *t, char *err, size_t errlen);
 
 /* RDMA: every port named in list ("mlx5_0,mlx5_1:2") ACTIVE under root. */
-int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
-		     size_t msgsz);
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *err,
+		     size_t errlen);
 /*
  * The same, and each port at want->rate (Mb/s) or faster, and want->pkey
  * in the P_Key table of each InfiniBand port (rdma.c; fabsched-prolog(8)).
@@ -481,7 +481,7 @@ int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
  */
 int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 		      const struct fs_pl_rdma_want *want,
-		      struct fs_pl_rdma_got *got, char *msg, size_t msgsz);
+		      struct fs_pl_rdma_got *got, char *err, size_t errlen);
 /*
  * rdma cgroup limits (rdmacg.c; fabsched-prolog(8)).  FS_PL_RDMA_MAX_LIMIT
  * is the largest count written; the kernel shows "max" above it.
@@ -493,7 +493,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
  * most FS_PL_RDMA_MAX_LIMIT.
  */
 int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
-			char *buf, size_t bufsz, char *msg, size_t msgsz);
+			char *buf, size_t bufsz, char *err, size_t errlen);
 /*
  * Write ctx->rdma_max_handles/_objects to rdma.max of the job's cgroup
  * (v2), one line per HCA of list ("mlx5_0,mlx5_1:2": each HCA once, ports
@@ -507,7 +507,7 @@ int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
  * refuses).
  */
 int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		     const char *list, char *msg, size_t msgsz);
+		     const char *list, char *err, size_t errlen);
 
 /*
  * The job's cgroup limits (jobcg.c; fabsched-prolog(8)), the one writer of
@@ -519,20 +519,20 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
  * fs_pl_rdma_limit says.  cg and its parents must be root's directories,
  * no symbolic link (openat, O_NOFOLLOW).  Returns 1 when limits are set
  * (or were already), 0 when there was nothing to set or the cgroup lacks
- * the controller (logged), -1 on error (msg).
+ * the controller (logged), -1 on error (err).
  */
 int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		       int version, const struct fs_pl_ledger *l,
-		       const char *rdma, char *msg, size_t msgsz);
+		       const char *rdma, char *err, size_t errlen);
 /*
  * The job cgroup of a task: <proc>/<pid>/cgroup, its cgroup v2 line
  * ("0::/.../job_<id>/step_0/...") or else its v1 hugetlb line, cut after
  * the job_<jobid> component, under the hierarchy's mount point.  1 found
- * (path, *version), 0 none (msg says why), -1 error.
+ * (path, *version), 0 none (err says why), -1 error.
  */
 int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
-			char *path, size_t pathsz, int *version, char *msg,
-			size_t msgsz);
+			char *path, size_t pathsz, int *version, char *err,
+			size_t errlen);
 /*
  * From slurmstepd (the SPANK plugin, as root, the task pid in its cgroup):
  * the job's limits as the prolog sets them, for when the job's cgroup did
@@ -540,10 +540,10 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
  * the ledger's (ctx->state_dir; no StateDir or no ledger: none), which must
  * name uid; rdma: the job's FABSCHED_RDMA_DEVICES and ctx->rdma_max_*.
  * Returns as fs_pl_cgroup_apply; 0 also when the task is in no job cgroup
- * (msg says why).
+ * (err says why).
  */
 int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		      pid_t pid, const char *rdma, char *msg, size_t msgsz);
+		      pid_t pid, const char *rdma, char *err, size_t errlen);
 
 /*
  * The job's P_Key variables as "<prefix>NAME=value" lines:
@@ -557,10 +557,10 @@ void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,
 /* ------------------------------------------------------------ system */
 
 /* nr_hugepages of a pool (node FS_PL_NODE_ANY: the global one). */
-int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *msg,
-		   size_t msgsz);
-int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *msg,
-		   size_t msgsz);
+int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *err,
+		   size_t errlen);
+int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *err,
+		   size_t errlen);
 /* Is path a mount point in /proc/self/mountinfo? 1 yes, 0 no, -1 error. */
 int fs_pl_is_mounted(const char *path);
 /* MemTotal in KiB, 0 when unknown. */

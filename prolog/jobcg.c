@@ -18,7 +18,7 @@
 
 /* ------------------------------------------------------------ opening */
 
-int fs_pl_cgroup_open(const char *cg, int *pfd, char *msg, size_t msgsz)
+int fs_pl_cgroup_open(const char *cg, int *pfd, char *err, size_t errlen)
 {
 	char parent[FS_PL_PATH];
 	const char *base = strrchr(cg, '/');
@@ -27,24 +27,24 @@ int fs_pl_cgroup_open(const char *cg, int *pfd, char *msg, size_t msgsz)
 
 	*pfd = -1;
 	if (!base || base == cg || !base[1] || strlen(cg) >= sizeof(parent))
-		return fs_errf(msg, msgsz, "%s: expected <parent>/job_<id>", cg);
+		return fs_errf(err, errlen, "%s: expected <parent>/job_<id>", cg);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(base - cg), cg);
 	base++;
-	if ((*pfd = fs_pl_open_root_dir(parent, 0, 0, msg, msgsz)) < 0)
+	if ((*pfd = fs_pl_open_root_dir(parent, 0, 0, err, errlen)) < 0)
 		return -1;
 	jfd = openat(*pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (jfd < 0) {
-		fs_errf(msg, msgsz, "%s: %s", cg, errno == ELOOP ||
+		fs_errf(err, errlen, "%s: %s", cg, errno == ELOOP ||
 			  errno == ENOTDIR ? "not a directory (symbolic link?): "
 			  "refusing to use it" : strerror(errno));
 		goto fail;
 	}
 	if (fstat(jfd, &st)) {
-		fs_errf(msg, msgsz, "%s: %s", cg, strerror(errno));
+		fs_errf(err, errlen, "%s: %s", cg, strerror(errno));
 		goto fail_j;
 	}
 	if (st.st_uid != 0) {
-		fs_errf(msg, msgsz, "%s: owned by uid %u, not root: refusing "
+		fs_errf(err, errlen, "%s: owned by uid %u, not root: refusing "
 			  "to use it", cg, (unsigned)st.st_uid);
 		goto fail_j;
 	}
@@ -69,7 +69,7 @@ static const char *_cg_size(uint64_t page_kb)
  * held value, -2 no such file (no hugetlb controller there), -1 error.
  */
 static int _hugetlb_file(int jfd, const char *cg, const char *name,
-			 const char *value, char *msg, size_t msgsz)
+			 const char *value, char *err, size_t errlen)
 {
 	char cur[64];
 	ssize_t n;
@@ -78,7 +78,7 @@ static int _hugetlb_file(int jfd, const char *cg, const char *name,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return -2;
-		return fs_errf(msg, msgsz, "%s/%s: %s", cg, name,
+		return fs_errf(err, errlen, "%s/%s: %s", cg, name,
 				 strerror(errno));
 	}
 	n = read(fd, cur, sizeof(cur) - 1);
@@ -89,12 +89,12 @@ static int _hugetlb_file(int jfd, const char *cg, const char *name,
 		if (!strcmp(cur, value))
 			return 0;
 	}
-	return fs_pl_write_at(jfd, cg, name, value, msg, msgsz) ? -1 : 1;
+	return fs_pl_write_at(jfd, cg, name, value, err, errlen) ? -1 : 1;
 }
 
 /* hugetlb limit of one page size; returns as _hugetlb_file (max of both) */
 static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
-			const char *value, char *msg, size_t msgsz)
+			const char *value, char *err, size_t errlen)
 {
 	static const char *const v2[] = { "max", "rsvd.max" };
 	static const char *const v1[] = { "limit_in_bytes", "rsvd.limit_in_bytes" };
@@ -102,7 +102,7 @@ static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
 	int rc = 0;
 
 	if (!sz)
-		return fs_errf(msg, msgsz, "page size %" PRIu64 " kB has no "
+		return fs_errf(err, errlen, "page size %" PRIu64 " kB has no "
 				 "hugetlb controller file", page_kb);
 	for (int i = 0; i < 2; i++) {
 		char f[64];
@@ -110,7 +110,7 @@ static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
 
 		snprintf(f, sizeof(f), "hugetlb.%s.%s", sz,
 			 version == 2 ? v2[i] : v1[i]);
-		r = _hugetlb_file(jfd, cg, f, value, msg, msgsz);
+		r = _hugetlb_file(jfd, cg, f, value, err, errlen);
 		if (r == -1)
 			return -1;
 		if (r == -2) {
@@ -125,15 +125,15 @@ static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
 }
 
 int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
-		       const char *value, char *msg, size_t msgsz)
+		       const char *value, char *err, size_t errlen)
 {
-	int pfd, jfd = fs_pl_cgroup_open(cg, &pfd, msg, msgsz), rc;
+	int pfd, jfd = fs_pl_cgroup_open(cg, &pfd, err, errlen), rc;
 
 	if (jfd < 0)
 		return -1;
-	rc = _hugetlb_set(jfd, cg, version, page_kb, value, msg, msgsz);
+	rc = _hugetlb_set(jfd, cg, version, page_kb, value, err, errlen);
 	if (rc == -2)
-		fs_errf(msg, msgsz, "%s/hugetlb.%s.%s: %s", cg,
+		fs_errf(err, errlen, "%s/hugetlb.%s.%s: %s", cg,
 			  _cg_size(page_kb), version == 2 ? "max" :
 			  "limit_in_bytes", strerror(ENOENT));
 	close(jfd);
@@ -145,7 +145,7 @@ int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
 
 int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		       int version, const struct fs_pl_ledger *l,
-		       const char *rdma, char *msg, size_t msgsz)
+		       const char *rdma, char *err, size_t errlen)
 {
 	bool want_rdma = rdma && *rdma &&
 			 (ctx->rdma_max_handles || ctx->rdma_max_objects);
@@ -156,7 +156,7 @@ int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		nmounted += l->mounts[i].state == FS_PL_MOUNT_MOUNTED;
 	if (!nmounted && !want_rdma)
 		return 0;
-	if ((jfd = fs_pl_cgroup_open(cg, &pfd, msg, msgsz)) < 0)
+	if ((jfd = fs_pl_cgroup_open(cg, &pfd, err, errlen)) < 0)
 		return -1;
 	for (size_t i = 0; nmounted && i < l->nmounts; i++) {
 		const struct fs_pl_mount_rec *m = &l->mounts[i];
@@ -165,7 +165,7 @@ int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		if (m->state != FS_PL_MOUNT_MOUNTED)
 			continue;
 		snprintf(v, sizeof(v), "%" PRIu64, m->bytes);
-		r = _hugetlb_set(jfd, cg, version, m->page_kb, v, msg, msgsz);
+		r = _hugetlb_set(jfd, cg, version, m->page_kb, v, err, errlen);
 		if (r == -1) {
 			rc = -1;
 			goto out;
@@ -187,7 +187,7 @@ int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		fs_pl_log(ctx, jobid, "%s: hugetlb limits already set", cg);
 	if (want_rdma) {
 		r = fs_pl_rdma_cg_write(ctx, jobid, cg, version, pfd, jfd, rdma,
-					msg, msgsz);
+					err, errlen);
 		if (r < 0)
 			rc = -1;
 		else if (r > 0)
@@ -226,8 +226,8 @@ static size_t _job_prefix(const char *rel, const char *comp)
 }
 
 int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
-			char *path, size_t pathsz, int *version, char *msg,
-			size_t msgsz)
+			char *path, size_t pathsz, int *version, char *err,
+			size_t errlen)
 {
 	char f[FS_PL_PATH], buf[8192], comp[32], mp[FS_PL_PATH];
 	const char *proc = ctx->proc_root ? ctx->proc_root : "/proc";
@@ -238,15 +238,15 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 	*version = 0;
 	path[0] = 0;
 	if (pid <= 0)
-		return fs_errf(msg, msgsz, "task pid %d: expected a process id",
+		return fs_errf(err, errlen, "task pid %d: expected a process id",
 				 (int)pid);
 	snprintf(f, sizeof(f), "%s/%d/cgroup", proc, (int)pid);
 	if ((fd = open(f, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return fs_errf(msg, msgsz, "%s: %s", f, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", f, strerror(errno));
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)
-		return fs_errf(msg, msgsz, "%s: %s", f, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", f, strerror(errno));
 	buf[n] = 0;
 	/* "<id>:<controllers>:<path>"; v2: "0::<path>" */
 	for (char *line = strtok_r(buf, "\n", &save); line;
@@ -254,7 +254,7 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
 		if (!c2)
-			return fs_errf(msg, msgsz, "%s: \"%.64s\": expected "
+			return fs_errf(err, errlen, "%s: \"%.64s\": expected "
 					 "<id>:<controllers>:<path>", f, line);
 		*c1 = *c2 = 0;
 		if (!strcmp(line, "0") && !c1[1]) {
@@ -285,48 +285,48 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 			continue;
 		if ((size_t)snprintf(path, pathsz, "%s%.*s", mp, (int)len,
 				     rel[v]) >= pathsz)
-			return fs_errf(msg, msgsz, "%s: job cgroup path longer "
+			return fs_errf(err, errlen, "%s: job cgroup path longer "
 					 "than %zu bytes", f, pathsz - 1);
 		*version = v;
 		return 1;
 	}
 	path[0] = 0;
-	fs_errf(msg, msgsz, "%s: neither the cgroup v2 path nor the v1 "
+	fs_errf(err, errlen, "%s: neither the cgroup v2 path nor the v1 "
 		  "hugetlb one is under a %s%s%s directory", f, comp,
 		  ctx->job_sluid[0] ? " or " : "", ctx->job_sluid);
 	return 0;
 }
 
 int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		      pid_t pid, const char *rdma, char *msg, size_t msgsz)
+		      pid_t pid, const char *rdma, char *err, size_t errlen)
 {
 	static struct fs_pl_ledger l;
 	char cg[FS_PL_PATH];
 	struct stat st;
 	int version, rc, have = 0;
 
-	if (msg && msgsz)
-		msg[0] = 0;
-	rc = fs_pl_cgroup_of_pid(ctx, pid, jobid, cg, sizeof(cg), &version, msg,
-				 msgsz);
+	if (err && errlen)
+		err[0] = 0;
+	rc = fs_pl_cgroup_of_pid(ctx, pid, jobid, cg, sizeof(cg), &version, err,
+				 errlen);
 	if (rc <= 0)
 		return rc;
 	/* the pages the prolog reserved: its ledger (none: no hugepages) */
 	if (stat(ctx->state_dir, &st) == 0 || errno != ENOENT) {
-		rc = fs_pl_ledger_load(ctx, jobid, &l, msg, msgsz);
+		rc = fs_pl_ledger_load(ctx, jobid, &l, err, errlen);
 		if (rc < 0)
 			return -1;
 		if (rc == 0 && l.uid != uid)
-			return fs_errf(msg, msgsz, "%s/jobs/%u: names uid %u, "
+			return fs_errf(err, errlen, "%s/jobs/%u: names uid %u, "
 					 "the job runs as uid %u: hugetlb limits "
 					 "not set", ctx->state_dir, jobid,
 					 (unsigned)l.uid, (unsigned)uid);
 		have = rc == 0;
 	}
 	rc = fs_pl_cgroup_apply(ctx, jobid, cg, version, have ? &l : NULL, rdma,
-				msg, msgsz);
-	if (rc == 0 && msg && msgsz && !msg[0])
-		fs_errf(msg, msgsz, "%s: no limit to set (no hugepages in the "
+				err, errlen);
+	if (rc == 0 && err && errlen && !err[0])
+		fs_errf(err, errlen, "%s: no limit to set (no hugepages in the "
 			  "ledger, no RDMA limit for the job's HCAs)", cg);
 	return rc;
 }

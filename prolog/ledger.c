@@ -133,8 +133,8 @@ static int _state(const char *s, const char *const *names, int n)
 	return -1;
 }
 
-int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
-		       size_t msgsz)
+int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
+		       size_t errlen)
 {
 	const char *p = buf;
 	int lineno = 0, ended = 0;
@@ -150,13 +150,13 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 
 		lineno++;
 		if (len >= sizeof(line))
-			return fs_errf(msg, msgsz, "ledger line %d: too long", lineno);
+			return fs_errf(err, errlen, "ledger line %d: too long", lineno);
 		memcpy(line, p, len);
 		line[len] = 0;
 		p += len + (nl ? 1 : 0);
 		if (lineno == 1) {
 			if (strcmp(line, "fabsched-ledger 1"))
-				return fs_errf(msg, msgsz, "ledger: bad header \"%.40s\"", line);
+				return fs_errf(err, errlen, "ledger: bad header \"%.40s\"", line);
 			continue;
 		}
 		if (!strcmp(line, "end")) {
@@ -175,11 +175,11 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 			if (l->npools == FS_PL_MAX_POOLS ||
 			    (k = _state(st, _pool_states, 5)) < 0 ||
 			    !fs_pl_page_type(a))
-				return fs_errf(msg, msgsz, "ledger line %d: bad pool", lineno);
+				return fs_errf(err, errlen, "ledger line %d: bad pool", lineno);
 			r = &l->pools[l->npools++];
 			r->node = strcmp(node, "any") ? atoi(node) : FS_PL_NODE_ANY;
 			if (r->node < FS_PL_NODE_ANY || r->node > FS_PL_MAX_NODE)
-				return fs_errf(msg, msgsz, "ledger line %d: bad node", lineno);
+				return fs_errf(err, errlen, "ledger line %d: bad node", lineno);
 			r->page_kb = a;
 			r->want = b;
 			r->before = c;
@@ -194,7 +194,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 			if (l->nmounts == FS_PL_MAX_MOUNTS ||
 			    (k = _state(st, _mount_states, 3)) < 0 ||
 			    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
-				return fs_errf(msg, msgsz, "ledger line %d: bad mount", lineno);
+				return fs_errf(err, errlen, "ledger line %d: bad mount", lineno);
 			m = &l->mounts[l->nmounts++];
 			m->page_kb = a;
 			m->bytes = b;
@@ -210,7 +210,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 			    pos <= 0 || (k = _state(st, _scratch_states, 7)) < 0 ||
 			    (strcmp(fs, "xfs") && strcmp(fs, "ext4")) ||
 			    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
-				return fs_errf(msg, msgsz, "ledger line %d: bad scratch",
+				return fs_errf(err, errlen, "ledger line %d: bad scratch",
 						 lineno);
 			l->has_scratch = true;
 			r->state = k;
@@ -226,55 +226,55 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *msg,
 			snprintf(path, sizeof(path), "%s", line + pos);
 			strcpy(l->cgroup, path);
 		} else
-			return fs_errf(msg, msgsz, "ledger line %d: \"%.60s\" not understood",
+			return fs_errf(err, errlen, "ledger line %d: \"%.60s\" not understood",
 					 lineno, line);
 	}
 	if (!ended || !l->jobid)
-		return fs_errf(msg, msgsz, "ledger: truncated (no end line)");
+		return fs_errf(err, errlen, "ledger: truncated (no end line)");
 	return 0;
 }
 
 /* ------------------------------------------------------------ files */
 
-static int _jobs_dir(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
+static int _jobs_dir(struct fs_pl_ctx *ctx, char *err, size_t errlen)
 {
 	char path[FS_PL_PATH + 8];
-	int sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, msg, msgsz), jfd;
+	int sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, err, errlen), jfd;
 
 	if (sfd < 0)
 		return -1;
 	if (mkdirat(sfd, "jobs", 0700) && errno != EEXIST) {
-		fs_errf(msg, msgsz, "%s/jobs: %s", ctx->state_dir, strerror(errno));
+		fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir, strerror(errno));
 		close(sfd);
 		return -1;
 	}
 	jfd = openat(sfd, "jobs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(sfd);
 	if (jfd < 0)
-		return fs_errf(msg, msgsz, "%s/jobs: %s", ctx->state_dir,
+		return fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir,
 				 strerror(errno));
 	snprintf(path, sizeof(path), "%s/jobs", ctx->state_dir);
-	if (fs_pl_check_root_entry(jfd, path, true, msg, msgsz)) {
+	if (fs_pl_check_root_entry(jfd, path, true, err, errlen)) {
 		close(jfd);
 		return -1;
 	}
 	return jfd;
 }
 
-int fs_pl_lock(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
+int fs_pl_lock(struct fs_pl_ctx *ctx, char *err, size_t errlen)
 {
 	char path[FS_PL_PATH + 8];
-	int sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, msg, msgsz), fd;
+	int sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, err, errlen), fd;
 
 	if (sfd < 0)
 		return -1;
 	fd = openat(sfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	close(sfd);
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s/lock: %s", ctx->state_dir,
+		return fs_errf(err, errlen, "%s/lock: %s", ctx->state_dir,
 				 strerror(errno));
 	snprintf(path, sizeof(path), "%s/lock", ctx->state_dir);
-	if (fs_pl_check_root_entry(fd, path, false, msg, msgsz)) {
+	if (fs_pl_check_root_entry(fd, path, false, err, errlen)) {
 		close(fd);
 		return -1;
 	}
@@ -282,7 +282,7 @@ int fs_pl_lock(struct fs_pl_ctx *ctx, char *msg, size_t msgsz)
 	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
 		if (errno != EWOULDBLOCK || i >= 1200) {
 			close(fd);
-			return fs_errf(msg, msgsz, "%s/lock: cannot lock: %s",
+			return fs_errf(err, errlen, "%s/lock: cannot lock: %s",
 					 ctx->state_dir, strerror(errno));
 		}
 		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
@@ -299,14 +299,14 @@ void fs_pl_unlock(struct fs_pl_ctx *ctx)
 }
 
 int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	char buf[LEDGER_MAX], name[32], tmp[48];
 	int len = fs_pl_ledger_format(l, buf, sizeof(buf)), dfd, fd;
 
 	if (len < 0)
-		return fs_errf(msg, msgsz, "ledger of job %u: cannot format", l->jobid);
-	if ((dfd = _jobs_dir(ctx, msg, msgsz)) < 0)
+		return fs_errf(err, errlen, "ledger of job %u: cannot format", l->jobid);
+	if ((dfd = _jobs_dir(ctx, err, errlen)) < 0)
 		return -1;
 	snprintf(name, sizeof(name), "%u", l->jobid);
 	snprintf(tmp, sizeof(tmp), ".%u.tmp", l->jobid);
@@ -324,7 +324,7 @@ int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 	close(dfd);
 	return 0;
 fail:
-	fs_errf(msg, msgsz, "%s/jobs/%s: cannot write: %s", ctx->state_dir,
+	fs_errf(err, errlen, "%s/jobs/%s: cannot write: %s", ctx->state_dir,
 		  name, strerror(errno));
 	unlinkat(dfd, tmp, 0);
 	close(dfd);
@@ -332,10 +332,10 @@ fail:
 }
 
 int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
-		      struct fs_pl_ledger *l, char *msg, size_t msgsz)
+		      struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	char buf[LEDGER_MAX], name[32], pmsg[256];
-	int dfd = _jobs_dir(ctx, msg, msgsz), fd;
+	int dfd = _jobs_dir(ctx, err, errlen), fd;
 	ssize_t n;
 	struct stat st;
 
@@ -347,39 +347,39 @@ int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
 	if (fd < 0 && errno == ENOENT)
 		return 1;
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s/jobs/%s: %s", ctx->state_dir, name,
+		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
 				 strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fs_errf(msg, msgsz, "%s/jobs/%s: not a root-owned file",
+		return fs_errf(err, errlen, "%s/jobs/%s: not a root-owned file",
 				 ctx->state_dir, name);
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)
-		return fs_errf(msg, msgsz, "%s/jobs/%s: %s", ctx->state_dir, name,
+		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
 				 strerror(errno));
 	buf[n] = 0;
 	if (fs_pl_ledger_parse(buf, l, pmsg, sizeof(pmsg)))
-		return fs_errf(msg, msgsz, "%s/jobs/%s: %s", ctx->state_dir, name,
+		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
 				 pmsg);
 	if (l->jobid != jobid)
-		return fs_errf(msg, msgsz, "%s/jobs/%s: names job %u",
+		return fs_errf(err, errlen, "%s/jobs/%s: names job %u",
 				 ctx->state_dir, name, l->jobid);
 	return 0;
 }
 
-int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *msg,
-			size_t msgsz)
+int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err,
+			size_t errlen)
 {
 	char name[32];
-	int dfd = _jobs_dir(ctx, msg, msgsz);
+	int dfd = _jobs_dir(ctx, err, errlen);
 
 	if (dfd < 0)
 		return -1;
 	snprintf(name, sizeof(name), "%u", jobid);
 	if (unlinkat(dfd, name, 0) && errno != ENOENT) {
-		fs_errf(msg, msgsz, "%s/jobs/%s: %s", ctx->state_dir, name,
+		fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
 			  strerror(errno));
 		close(dfd);
 		return -1;
@@ -397,9 +397,9 @@ static int _cmp(const void *a, const void *b)
 }
 
 long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
-	int dfd = _jobs_dir(ctx, msg, msgsz);
+	int dfd = _jobs_dir(ctx, err, errlen);
 	DIR *d;
 	struct dirent *e;
 	size_t n = 0;
@@ -408,7 +408,7 @@ long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
 		return -1;
 	if (!(d = fdopendir(dfd))) {
 		close(dfd);
-		return fs_errf(msg, msgsz, "%s/jobs: %s", ctx->state_dir,
+		return fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir,
 				 strerror(errno));
 	}
 	while ((e = readdir(d)) && n < max) {

@@ -52,14 +52,14 @@ void fs_pl_metrics_write_state(const struct fs_pl_metrics *mx, FILE *f)
 		mx->ports_inactive);
 }
 
-int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *msg, size_t msgsz)
+int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *err, size_t errlen)
 {
 	char *buf = strdup(text ? text : ""), *save = NULL;
 	int ln = 0, rc = 0;
 
 	memset(mx, 0, sizeof(*mx));
 	if (!buf)
-		return fs_errf(msg, msgsz, "out of memory");
+		return fs_errf(err, errlen, "out of memory");
 	for (char *l = strtok_r(buf, "\n", &save); l && !rc; l = strtok_r(NULL, "\n", &save)) {
 		char name[32];
 		uint64_t v, b[FS_PL_METRICS_BUCKETS], n, failed;
@@ -85,7 +85,7 @@ int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *msg, si
 			*(name[0] == 'h' ? &mx->hugepages_short : name[0] == 's' ?
 			  &mx->scratch_set_up : &mx->ports_inactive) = v;
 		} else {
-			rc = fs_errf(msg, msgsz, "line %d: not a metrics line; expected 'runs "
+			rc = fs_errf(err, errlen, "line %d: not a metrics line; expected 'runs "
 				     "prolog|epilog <runs> <failed> <seconds> <%d buckets>' or "
 				     "'<counter> <n>'", ln, FS_PL_METRICS_BUCKETS);
 		}
@@ -162,15 +162,15 @@ static int _replace(struct fs_pl_ctx *ctx, int dirfd, const char *dir_path, cons
 void fs_pl_metrics_record(struct fs_pl_ctx *ctx, int helper, double secs, bool failed)
 {
 	struct fs_pl_metrics mx;
-	char msg[FS_MSG_SIZE], buf[4096], dir[FS_PL_PATH];
+	char err[FS_MSG_SIZE], buf[4096], dir[FS_PL_PATH];
 	const char *slash;
 	int sfd, fd, dfd;
 	ssize_t n;
 
 	if (!ctx->metrics_file || !*ctx->metrics_file)
 		return;
-	if ((sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, msg, sizeof(msg))) < 0) {
-		fs_pl_log(ctx, 0, "metrics: %s", msg);
+	if ((sfd = fs_pl_open_root_dir(ctx->state_dir, 1, 0700, err, sizeof(err))) < 0) {
+		fs_pl_log(ctx, 0, "metrics: %s", err);
 		return;
 	}
 	memset(&mx, 0, sizeof(mx));
@@ -178,8 +178,8 @@ void fs_pl_metrics_record(struct fs_pl_ctx *ctx, int helper, double secs, bool f
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		buf[n > 0 ? n : 0] = '\0';
-		if (fs_pl_metrics_read(&mx, buf, msg, sizeof(msg)))
-			fs_pl_log(ctx, 0, "metrics: %s/metrics: %s (counted anew)", ctx->state_dir, msg);
+		if (fs_pl_metrics_read(&mx, buf, err, sizeof(err)))
+			fs_pl_log(ctx, 0, "metrics: %s/metrics: %s (counted anew)", ctx->state_dir, err);
 	}
 	fs_pl_metrics_add(&mx, helper, secs, failed);
 	mx.hugepages_short += ctx->hugepages_short;
@@ -195,8 +195,8 @@ void fs_pl_metrics_record(struct fs_pl_ctx *ctx, int helper, double secs, bool f
 		return;
 	}
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - ctx->metrics_file), ctx->metrics_file);
-	if ((dfd = fs_pl_open_root_dir(dir[0] ? dir : "/", 0, 0, msg, sizeof(msg))) < 0) {
-		fs_pl_log(ctx, 0, "metrics: %s", msg);
+	if ((dfd = fs_pl_open_root_dir(dir[0] ? dir : "/", 0, 0, err, sizeof(err))) < 0) {
+		fs_pl_log(ctx, 0, "metrics: %s", err);
 		return;
 	}
 	_replace(ctx, dfd, dir, slash + 1, 0644, fs_pl_metrics_write_prom, &mx);

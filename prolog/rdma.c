@@ -42,8 +42,8 @@ static int _cmp_entry(const void *a, const void *b)
  * on an unreadable or malformed table.
  */
 static int _pkey_table(const char *root, const char *dev, unsigned port,
-		       uint16_t key, struct _entry **tab, size_t *n, char *msg,
-		       size_t msgsz)
+		       uint16_t key, struct _entry **tab, size_t *n, char *err,
+		       size_t errlen)
 {
 	char dir[FS_PL_PATH + 128], path[FS_PL_PATH + 128 + 258], line[32];
 	char esc[FS_ESCAPE_SIZE];
@@ -56,9 +56,9 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 	*n = 0;
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/%s/ports/%u/pkeys",
 			     root, dev, port) >= sizeof(dir))
-		return fs_errf(msg, msgsz, "sysfs root too long");
+		return fs_errf(err, errlen, "sysfs root too long");
 	if (!(d = opendir(dir)))
-		return fs_errf(msg, msgsz, "RDMA device %s port %u: no P_Key "
+		return fs_errf(err, errlen, "RDMA device %s port %u: no P_Key "
 				 "table to look for P_Key 0x%04x in (%s: %s)",
 				 dev, port, key, dir, strerror(errno));
 	while ((e = readdir(d))) {
@@ -72,21 +72,21 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 		idx = strtoul(e->d_name, &end, 10);
 		if (!isdigit((unsigned char)e->d_name[0]) || *end || errno ||
 		    idx >= PKEY_TABLE_MAX || ++seen > PKEY_TABLE_MAX) {
-			fs_errf(msg, msgsz, "%s/%s: unexpected entry; expected "
+			fs_errf(err, errlen, "%s/%s: unexpected entry; expected "
 				  "P_Key indexes 0..65535", dir,
 				  fs_escape(esc, sizeof(esc), e->d_name,
 					    strlen(e->d_name)));
 			goto fail;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (fs_pl_read_line(path, line, sizeof(line), msg, msgsz))
+		if (fs_pl_read_line(path, line, sizeof(line), err, errlen))
 			goto fail;
 		if (strlen(line) != 6 || line[0] != '0' || line[1] != 'x' ||
 		    !isxdigit((unsigned char)line[2]) ||
 		    !isxdigit((unsigned char)line[3]) ||
 		    !isxdigit((unsigned char)line[4]) ||
 		    !isxdigit((unsigned char)line[5])) {
-			fs_errf(msg, msgsz, "%s: \"%s\": malformed P_Key; "
+			fs_errf(err, errlen, "%s: \"%s\": malformed P_Key; "
 				  "expected 0x and 4 hexadecimal digits, e.g. "
 				  "0xffff", path,
 				  fs_escape(esc, sizeof(esc), line, strlen(line)));
@@ -100,7 +100,7 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 
 			cap = cap ? cap * 2 : 16;
 			if (!(nt = realloc(t, cap * sizeof(*t)))) {
-				fs_errf(msg, msgsz, "out of memory");
+				fs_errf(err, errlen, "out of memory");
 				goto fail;
 			}
 			t = nt;
@@ -158,7 +158,7 @@ static const char *_pkey_list(const struct _entry *t, size_t n, char *buf,
 static int _check_port(const char *root, const char *dev,
 		       const struct fs_gres_port *p,
 		       const struct fs_pl_rdma_want *want,
-		       struct fs_pl_rdma_got *got, char *msg, size_t msgsz)
+		       struct fs_pl_rdma_got *got, char *err, size_t errlen)
 {
 	char a[32], b[32];
 	uint64_t mbps;
@@ -166,7 +166,7 @@ static int _check_port(const char *root, const char *dev,
 	got->nports++;
 	got->inactive += !p->active;
 	if (!p->active)
-		return fs_errf(msg, msgsz, "RDMA device %s port %u: state %s "
+		return fs_errf(err, errlen, "RDMA device %s port %u: state %s "
 				 "(physical state %s), expected ACTIVE", dev,
 				 p->num, p->state_name, p->phys_state_name &&
 				 *p->phys_state_name ? p->phys_state_name :
@@ -176,14 +176,14 @@ static int _check_port(const char *root, const char *dev,
 	if (want->rate) {
 		fs_format_rate(want->rate, b, sizeof(b));
 		if (!p->rate || !p->rate[0])
-			return fs_errf(msg, msgsz, "RDMA device %s port %u: rate "
+			return fs_errf(err, errlen, "RDMA device %s port %u: rate "
 					 "unknown (no sysfs rate file), expected "
 					 "at least %s Gb/s (RdmaRate)", dev,
 					 p->num, b);
 		if (fs_parse_sysfs_rate(p->rate, &mbps)) {
 			char esc[FS_ESCAPE_SIZE];
 
-			return fs_errf(msg, msgsz, "RDMA device %s port %u: rate "
+			return fs_errf(err, errlen, "RDMA device %s port %u: rate "
 					 "\"%s\" not understood, expected at least "
 					 "%s Gb/s (RdmaRate) in the form \"100 "
 					 "Gb/sec (4X EDR)\"", dev, p->num,
@@ -191,7 +191,7 @@ static int _check_port(const char *root, const char *dev,
 						   strlen(p->rate)), b);
 		}
 		if (mbps < want->rate)
-			return fs_errf(msg, msgsz, "RDMA device %s port %u: rate "
+			return fs_errf(err, errlen, "RDMA device %s port %u: rate "
 					 "%s Gb/s (%s), expected at least %s Gb/s "
 					 "(RdmaRate)", dev, p->num,
 					 fs_format_rate(mbps, a, sizeof(a)),
@@ -203,8 +203,8 @@ static int _check_port(const char *root, const char *dev,
 		size_t n;
 		int idx;
 
-		if (_pkey_table(root, dev, p->num, want->pkey, &t, &n, msg,
-				msgsz))
+		if (_pkey_table(root, dev, p->num, want->pkey, &t, &n, err,
+				errlen))
 			return -1;
 		idx = _pkey_index(t, n, want->pkey);
 		if (idx < 0) {
@@ -212,7 +212,7 @@ static int _check_port(const char *root, const char *dev,
 			free(t);
 			if (got)
 				got->pkey_missing = true;
-			return fs_errf(msg, msgsz, "RDMA device %s port %u: P_Key "
+			return fs_errf(err, errlen, "RDMA device %s port %u: P_Key "
 					 "0x%04x of account %s not in the port's "
 					 "P_Key table (%s); expected a %s member "
 					 "entry set by the subnet manager", dev,
@@ -232,7 +232,7 @@ static int _check_port(const char *root, const char *dev,
 
 int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 		      const struct fs_pl_rdma_want *want,
-		      struct fs_pl_rdma_got *got, char *msg, size_t msgsz)
+		      struct fs_pl_rdma_got *got, char *err, size_t errlen)
 {
 	struct fs_gres_inventory *inv = calloc(1, sizeof(*inv));
 	struct fs_pl_rdma_got g = { .pkey_index = -1 };
@@ -243,10 +243,10 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 	if (got)
 		*got = g;
 	if (!inv)
-		return fs_errf(msg, msgsz, "RDMA: out of memory");
+		return fs_errf(err, errlen, "RDMA: out of memory");
 	if (fs_gres_hca_scan(root, inv, gmsg, sizeof(gmsg))) {
 		fs_gres_inventory_free(inv);
-		return fs_errf(msg, msgsz, "RDMA: %s", gmsg);
+		return fs_errf(err, errlen, "RDMA: %s", gmsg);
 	}
 	snprintf(buf, sizeof(buf), "%s", list ? list : "");
 	for (char *d = strtok_r(buf, ",", &save); d && !rc;
@@ -261,7 +261,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 			port = (unsigned)strtoul(colon + 1, NULL, 10);
 		}
 		if (!(h = fs_gres_hca_find(inv, d))) {
-			rc = fs_errf(msg, msgsz, "RDMA device %s: not found on "
+			rc = fs_errf(err, errlen, "RDMA device %s: not found on "
 				       "this node", d);
 			break;
 		}
@@ -269,11 +269,11 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 			if (port && h->ports[k].num != port)
 				continue;
 			seen = true;
-			rc = _check_port(root, d, &h->ports[k], want, &g, msg,
-					 msgsz);
+			rc = _check_port(root, d, &h->ports[k], want, &g, err,
+					 errlen);
 		}
 		if (!rc && !seen)
-			rc = fs_errf(msg, msgsz, "RDMA device %s: no port %u", d,
+			rc = fs_errf(err, errlen, "RDMA device %s: no port %u", d,
 				       port);
 	}
 	if (g.pkey_index < 0)
@@ -284,10 +284,10 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 	return rc;
 }
 
-int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *msg,
-		     size_t msgsz)
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *err,
+		     size_t errlen)
 {
-	return fs_pl_rdma_verify(sysfs_root, list, NULL, NULL, msg, msgsz);
+	return fs_pl_rdma_verify(sysfs_root, list, NULL, NULL, err, errlen);
 }
 
 void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,

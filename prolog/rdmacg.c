@@ -42,24 +42,24 @@ static const char *_count(uint32_t v, char *buf, size_t sz)
 }
 
 int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
-			char *buf, size_t bufsz, char *msg, size_t msgsz)
+			char *buf, size_t bufsz, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], h[16], o[16];
 	size_t n = strlen(hca);
 
 	if (!_hca_ok(hca, n))
-		return fs_errf(msg, msgsz, "HCA \"%s\": not a device name; "
+		return fs_errf(err, errlen, "HCA \"%s\": not a device name; "
 				 "expected 1 to %d bytes of [A-Za-z0-9_.-]",
 				 fs_escape(esc, sizeof(esc), hca, n), HCA_NAME_MAX);
 	if (handles > FS_PL_RDMA_MAX_LIMIT || objects > FS_PL_RDMA_MAX_LIMIT)
-		return fs_errf(msg, msgsz, "rdma limit %" PRIu32 ": out of "
+		return fs_errf(err, errlen, "rdma limit %" PRIu32 ": out of "
 				 "range; expected 1 to %u, or unset",
 				 handles > FS_PL_RDMA_MAX_LIMIT ? handles : objects,
 				 FS_PL_RDMA_MAX_LIMIT);
 	if ((size_t)snprintf(buf, bufsz, "%s hca_handle=%s hca_object=%s", hca,
 			     _count(handles, h, sizeof(h)),
 			     _count(objects, o, sizeof(o))) >= bufsz)
-		return fs_errf(msg, msgsz, "HCA %s: rdma.max line too long", hca);
+		return fs_errf(err, errlen, "HCA %s: rdma.max line too long", hca);
 	return 0;
 }
 
@@ -68,7 +68,7 @@ int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
  * among its blank-separated words?  1 yes, 0 no (or no such file), -1 error.
  */
 static int _lists(int dirfd, const char *dir, const char *name,
-		  const char *word, char *msg, size_t msgsz)
+		  const char *word, char *err, size_t errlen)
 {
 	char buf[4096], *save = NULL;
 	ssize_t n;
@@ -77,13 +77,13 @@ static int _lists(int dirfd, const char *dir, const char *name,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(err, errlen, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)
-		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(err, errlen, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	buf[n] = 0;
 	for (char *t = strtok_r(buf, " \t\n", &save); t;
@@ -95,7 +95,7 @@ static int _lists(int dirfd, const char *dir, const char *name,
 
 /* (prolog_private.h) */
 int fs_pl_write_at(int dirfd, const char *dir, const char *name,
-		   const char *s, char *msg, size_t msgsz)
+		   const char *s, char *err, size_t errlen)
 {
 	size_t len = strlen(s);
 	ssize_t n;
@@ -103,18 +103,18 @@ int fs_pl_write_at(int dirfd, const char *dir, const char *name,
 			O_CLOEXEC);
 
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(err, errlen, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	n = write(fd, s, len);
 	if (n != (ssize_t)len) {
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		return fs_errf(msg, msgsz, "%s/%s: writing \"%.*s\": %s", dir,
+		return fs_errf(err, errlen, "%s/%s: writing \"%.*s\": %s", dir,
 				 name, (int)strcspn(s, "\n"), s, strerror(e));
 	}
 	if (close(fd))
-		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(err, errlen, "%s/%s: %s", dir, name,
 				 strerror(errno));
 	return 0;
 }
@@ -122,7 +122,7 @@ int fs_pl_write_at(int dirfd, const char *dir, const char *name,
 /* The rdma.max lines of list, each HCA once; returns the count or -1. */
 static long _lines(const struct fs_pl_ctx *ctx, const char *list,
 		   char lines[][LINE_SIZE], char names[][HCA_NAME_MAX + 1],
-		   char *msg, size_t msgsz)
+		   char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	const char *p = list;
@@ -145,13 +145,13 @@ static long _lines(const struct fs_pl_ctx *ctx, const char *list,
 			dup = strlen(names[i]) == nlen && !strncmp(names[i], p, nlen);
 		if (!dup) {
 			if (nh == MAX_HCAS)
-				return fs_errf(msg, msgsz, "FABSCHED_RDMA_DEVICES: "
+				return fs_errf(err, errlen, "FABSCHED_RDMA_DEVICES: "
 						 "more than %d HCAs", MAX_HCAS);
 			memcpy(names[nh], p, nlen);
 			names[nh][nlen] = 0;
 			if (fs_pl_rdma_max_line(names[nh], ctx->rdma_max_handles,
 						ctx->rdma_max_objects, lines[nh],
-						LINE_SIZE, msg, msgsz))
+						LINE_SIZE, err, errlen))
 				return -1;
 			nh++;
 		}
@@ -161,7 +161,7 @@ static long _lines(const struct fs_pl_ctx *ctx, const char *list,
 	}
 	return nh;
 bad:
-	return fs_errf(msg, msgsz, "FABSCHED_RDMA_DEVICES=\"%s\": expected "
+	return fs_errf(err, errlen, "FABSCHED_RDMA_DEVICES=\"%s\": expected "
 			 "comma-separated HCA names [A-Za-z0-9_.-] (at most %d "
 			 "bytes) with an optional :<port>",
 			 fs_escape(esc, sizeof(esc), list, strlen(list)),
@@ -169,7 +169,7 @@ bad:
 }
 
 int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		     const char *list, char *msg, size_t msgsz)
+		     const char *list, char *err, size_t errlen)
 {
 	static char lines[MAX_HCAS][LINE_SIZE];
 	static char names[MAX_HCAS][HCA_NAME_MAX + 1];
@@ -179,7 +179,7 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 	if ((!ctx->rdma_max_handles && !ctx->rdma_max_objects) || !list ||
 	    !*list)
 		return 0;
-	if (_lines(ctx, list, lines, names, msg, msgsz) < 0)
+	if (_lines(ctx, list, lines, names, err, errlen) < 0)
 		return -1;
 	if (!fs_pl_cgroup_find_job(ctx, jobid, uid, cg, sizeof(cg), &version)) {
 		if (ctx->verbose)
@@ -188,13 +188,13 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		return 0;
 	}
 	/* the same writes as from a task (fs_pl_task_limits) */
-	return fs_pl_cgroup_apply(ctx, jobid, cg, version, NULL, list, msg,
-				  msgsz);
+	return fs_pl_cgroup_apply(ctx, jobid, cg, version, NULL, list, err,
+				  errlen);
 }
 
 int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 			int version, int pfd, int jfd, const char *list,
-			char *msg, size_t msgsz)
+			char *err, size_t errlen)
 {
 	static char lines[MAX_HCAS][LINE_SIZE];
 	static char names[MAX_HCAS][HCA_NAME_MAX + 1];
@@ -207,7 +207,7 @@ int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 	if ((!ctx->rdma_max_handles && !ctx->rdma_max_objects) || !list ||
 	    !*list)
 		return 0;
-	if ((nh = _lines(ctx, list, lines, names, msg, msgsz)) < 0)
+	if ((nh = _lines(ctx, list, lines, names, err, errlen)) < 0)
 		return -1;
 	if (version != 2) {
 		if (ctx->verbose)
@@ -216,16 +216,16 @@ int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		return 0;
 	}
 	if (!(base = strrchr(cg, '/')) || base == cg)
-		return fs_errf(msg, msgsz, "%s: expected <parent>/job_%u", cg,
+		return fs_errf(err, errlen, "%s: expected <parent>/job_%u", cg,
 				 jobid);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(base - cg), cg);
-	if ((has = _lists(jfd, cg, "cgroup.controllers", "rdma", msg,
-			  msgsz)) < 0)
+	if ((has = _lists(jfd, cg, "cgroup.controllers", "rdma", err,
+			  errlen)) < 0)
 		return -1;
 	if (!has) {
 		/* what the parent may hand down: the kernel's controllers */
-		if ((has = _lists(pfd, parent, "cgroup.controllers", "rdma", msg,
-				  msgsz)) < 0)
+		if ((has = _lists(pfd, parent, "cgroup.controllers", "rdma", err,
+				  errlen)) < 0)
 			return -1;
 		if (!has) {
 			if (ctx->verbose)
@@ -249,7 +249,7 @@ int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 
 		snprintf(line, sizeof(line), "%s\n", lines[i]);
 		if (fs_pl_write_at(jfd, cg, "rdma.max", line, m1, sizeof(m1)))
-			return fs_errf(msg, msgsz, "%s; expected an RDMA device "
+			return fs_errf(err, errlen, "%s; expected an RDMA device "
 					 "the kernel knows (RdmaMaxHcaHandles, "
 					 "RdmaMaxHcaObjects)", m1);
 	}

@@ -66,10 +66,10 @@ static void _hcas(FILE *f, const struct fs_gres_inventory *inv,
 		  const char *devices, const char *locality)
 {
 	struct fs_gres_rdma_set set = { 0 };
-	char msg[FS_MSG_SIZE];
+	char err[FS_MSG_SIZE];
 
 	if (locality && *locality &&
-	    !fs_gres_rdma_locality_parse(locality, &set, msg, sizeof(msg))) {
+	    !fs_gres_rdma_locality_parse(locality, &set, err, sizeof(err))) {
 		for (size_t i = 0; i < set.n; i++) {
 			const struct fs_gres_rdma_dev *d = &set.dev[i];
 
@@ -113,9 +113,9 @@ static void _numa_map(FILE *f, const struct fs_gres_inventory *inv)
 				inv->numa[i].cpus);
 }
 
-/* The job's directory under the base, made the owner's; -1 with msg. */
+/* The job's directory under the base, made the owner's; -1 with err. */
 static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid,
-		    gid_t gid, bool create, char *msg, size_t msgsz)
+		    gid_t gid, bool create, char *err, size_t errlen)
 {
 	char name[16];
 	struct stat st;
@@ -123,27 +123,27 @@ static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid,
 
 	snprintf(name, sizeof(name), "%u", jobid);
 	if (create && mkdirat(base, name, 0700) && errno != EEXIST)
-		return fs_errf(msg, msgsz, "%s/%s: cannot create: %s", dir, name,
+		return fs_errf(err, errlen, "%s/%s: cannot create: %s", dir, name,
 			       strerror(errno));
 	fd = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name,
+		return fs_errf(err, errlen, "%s/%s: %s", dir, name,
 			       errno == ELOOP || errno == ENOTDIR ?
 			       "not a directory" : strerror(errno));
 	if (fstat(fd, &st)) {
 		close(fd);
-		return fs_errf(msg, msgsz, "%s/%s: %s", dir, name, strerror(errno));
+		return fs_errf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
 	}
 	/* made just now (by this node or another): the owner's from now on */
 	if (st.st_uid == 0 && uid != 0 && create &&
 	    (fchown(fd, uid, gid) || fchmod(fd, 0700))) {
 		close(fd);
-		return fs_errf(msg, msgsz, "%s/%s: cannot hand it to uid %u: %s",
+		return fs_errf(err, errlen, "%s/%s: cannot hand it to uid %u: %s",
 			       dir, name, (unsigned)uid, strerror(errno));
 	}
 	if (st.st_uid != uid && st.st_uid != 0) {
 		close(fd);
-		return fs_errf(msg, msgsz, "%s/%s: owned by uid %u, not the job's "
+		return fs_errf(err, errlen, "%s/%s: owned by uid %u, not the job's "
 			       "(%u): left alone", dir, name, (unsigned)st.st_uid,
 			       (unsigned)uid);
 	}
@@ -152,7 +152,7 @@ static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid,
 
 int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		      const struct fs_pl_ledger *l, const char *node,
-		      const char *locality, char *msg, size_t msgsz)
+		      const char *locality, char *err, size_t errlen)
 {
 	struct fs_gres_inventory *inv;
 	char tmp[96];
@@ -163,13 +163,13 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	if (!ctx->record_dir || !*ctx->record_dir)
 		return 0;
 	if (!fs_pl_node_name_ok(node))
-		return fs_errf(msg, msgsz, "SLURMD_NODENAME \"%.64s\": expected a node "
+		return fs_errf(err, errlen, "SLURMD_NODENAME \"%.64s\": expected a node "
 			       "name of letters, digits, '.', '_' and '-'",
 			       node ? node : "");
-	if ((base = fs_pl_open_root_dir(ctx->record_dir, 1, 0755, msg, msgsz)) < 0)
+	if ((base = fs_pl_open_root_dir(ctx->record_dir, 1, 0755, err, errlen)) < 0)
 		return -1;
 	dfd = _job_dir(base, ctx->record_dir, job->jobid, job->uid, job->gid, true,
-		       msg, msgsz);
+		       err, errlen);
 	close(base);
 	if (dfd < 0)
 		return -1;
@@ -178,7 +178,7 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = fs_errf(msg, msgsz, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
 			     tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -217,13 +217,13 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		fprintf(f, "scratch %s %" PRIu64 " %s\n", l->scratch.path,
 			l->scratch.gib, l->scratch.fs == FS_SCRATCH_EXT4 ? "ext4" : "xfs");
 	if (fflush(f) || ferror(f) || fchmod(fd, 0644))
-		rc = fs_errf(msg, msgsz, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
 			     tmp, strerror(errno));
 	if (fclose(f) && !rc)
-		rc = fs_errf(msg, msgsz, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
 			     tmp, strerror(errno));
 	if (!rc && renameat(dfd, tmp, dfd, node))
-		rc = fs_errf(msg, msgsz, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
 			     node, strerror(errno));
 	if (rc)
 		unlinkat(dfd, tmp, 0);
@@ -296,8 +296,8 @@ static int _remove_tree(int base, const char *name, int depth)
 }
 
 long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
-			const uint32_t *running, size_t nrunning, char *msg,
-			size_t msgsz)
+			const uint32_t *running, size_t nrunning, char *err,
+			size_t errlen)
 {
 	int base;
 	DIR *d;
@@ -306,11 +306,11 @@ long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
 
 	if (!ctx->record_dir || !*ctx->record_dir)
 		return 0;
-	if ((base = fs_pl_open_root_dir(ctx->record_dir, 0, 0755, msg, msgsz)) < 0)
+	if ((base = fs_pl_open_root_dir(ctx->record_dir, 0, 0755, err, errlen)) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!(d = fdopendir(base))) {
 		close(base);
-		return fs_errf(msg, msgsz, "%s: %s", ctx->record_dir, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", ctx->record_dir, strerror(errno));
 	}
 	while ((e = readdir(d))) {
 		uint32_t id;

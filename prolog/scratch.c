@@ -40,38 +40,38 @@ static const char *_name(const char *path)
 
 /* ------------------------------------------------------------ host files */
 
-static int _read_small(const char *path, char *buf, size_t bufsz, char *msg,
-		       size_t msgsz)
+static int _read_small(const char *path, char *buf, size_t bufsz, char *err,
+		       size_t errlen)
 {
 	char tmp[512];
 	size_t n;
 
-	if (fs_pl_read_line(path, tmp, sizeof(tmp), msg, msgsz))
+	if (fs_pl_read_line(path, tmp, sizeof(tmp), err, errlen))
 		return -1;
 	n = strlen(tmp);
 	while (n && isspace((unsigned char)tmp[n - 1]))
 		tmp[--n] = 0;
 	if (!n || n >= bufsz)
-		return fs_errf(msg, msgsz, "%s: %s", path, n ? "too long" : "empty");
+		return fs_errf(err, errlen, "%s: %s", path, n ? "too long" : "empty");
 	memcpy(buf, tmp, n + 1);
 	return 0;
 }
 
 int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
-		       struct fs_pl_scratch_target *t, char *msg, size_t msgsz)
+		       struct fs_pl_scratch_target *t, char *err, size_t errlen)
 {
-	if (_read_small(nqn_file, t->hostnqn, sizeof(t->hostnqn), msg, msgsz))
+	if (_read_small(nqn_file, t->hostnqn, sizeof(t->hostnqn), err, errlen))
 		return -1;
 	if (strncmp(t->hostnqn, "nqn.", 4))
-		return fs_errf(msg, msgsz, "%s: \"%.64s\" is not a host NQN; "
+		return fs_errf(err, errlen, "%s: \"%.64s\" is not a host NQN; "
 				 "expected nqn.<yyyy-mm>.<domain>:<name>",
 				 nqn_file, t->hostnqn);
 	for (const char *c = t->hostnqn; *c; c++)
 		if (*c <= 0x20 || *c >= 0x7f || *c == ',' || *c == '=')
-			return fs_errf(msg, msgsz, "%s: the host NQN holds a "
+			return fs_errf(err, errlen, "%s: the host NQN holds a "
 					 "blank, ',', '=' or a non-ASCII byte; "
 					 "expected printable ASCII", nqn_file);
-	if (_read_small(id_file, t->hostid, sizeof(t->hostid), msg, msgsz))
+	if (_read_small(id_file, t->hostid, sizeof(t->hostid), err, errlen))
 		return -1;
 	/* a UUID: 8-4-4-4-12 hex digits */
 	for (size_t i = 0; i < 36; i++) {
@@ -79,13 +79,13 @@ int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
 		if (dash ? c != '-' : !isxdigit((unsigned char)c))
-			return fs_errf(msg, msgsz, "%s: \"%.40s\" is not a host "
+			return fs_errf(err, errlen, "%s: \"%.40s\" is not a host "
 					 "ID; expected a UUID "
 					 "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
 					 id_file, t->hostid);
 	}
 	if (t->hostid[36])
-		return fs_errf(msg, msgsz, "%s: \"%.40s\" is not a host ID; "
+		return fs_errf(err, errlen, "%s: \"%.40s\" is not a host ID; "
 				 "expected a UUID", id_file, t->hostid);
 	return 0;
 }
@@ -93,28 +93,28 @@ int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
 /* ------------------------------------------------------------ setup */
 
 /* Create <base>/<jobid> root-owned 0700 (or find the one we made). */
-static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *msg,
-		  size_t msgsz)
+static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *err,
+		  size_t errlen)
 {
 	const char *name = _name(path);
 	struct stat st;
 	int bfd, fd;
 
-	if ((bfd = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, msg, msgsz)) < 0)
+	if ((bfd = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, err, errlen)) < 0)
 		return -1;
 	if (mkdirat(bfd, name, 0700) && errno != EEXIST) {
-		fs_errf(msg, msgsz, "%s: cannot create: %s", path, strerror(errno));
+		fs_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		close(bfd);
 		return -1;
 	}
 	fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(bfd);
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s: %s: refusing to use it", path,
+		return fs_errf(err, errlen, "%s: %s: refusing to use it", path,
 				 errno == ELOOP || errno == ENOTDIR ?
 				 "not a directory (symbolic link?)" : strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		fs_errf(msg, msgsz, "%s: exists, owned by uid %u mode %04o, "
+		fs_errf(err, errlen, "%s: exists, owned by uid %u mode %04o, "
 			  "not created by fabsched (root, 0700): refusing to use it",
 			  path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		close(fd);
@@ -124,7 +124,7 @@ static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *msg,
 }
 
 int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			char *path_out, size_t pathsz, char *msg, size_t msgsz)
+			char *path_out, size_t pathsz, char *err, size_t errlen)
 {
 	const struct fs_pl_nvme_ops *ops = _ops(ctx);
 	struct fs_pl_scratch_rec *r = &l->scratch;
@@ -133,18 +133,18 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (path_out && pathsz)
 		path_out[0] = 0;
 	if (!ctx->has_target)
-		return fs_errf(msg, msgsz, "the job asks for a %" PRIu64 " GiB "
+		return fs_errf(err, errlen, "the job asks for a %" PRIu64 " GiB "
 				 "scratch volume but fabsched.conf names no "
 				 "scratch pool; expected ScratchTraddr and "
 				 "ScratchSubsysNQN", r->gib);
-	if ((dfd = _mkdir(ctx, r->path, msg, msgsz)) < 0)
+	if ((dfd = _mkdir(ctx, r->path, err, errlen)) < 0)
 		return -1;
 	_checkpoint(ctx, "scratch-mkdir");
 
-	if (ops->connect(&ctx->target, r->ctrl, sizeof(r->ctrl), msg, msgsz))
+	if (ops->connect(&ctx->target, r->ctrl, sizeof(r->ctrl), err, errlen))
 		goto fail;
 	r->state = FS_PL_SCRATCH_CONNECTED;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
 	fs_pl_log(ctx, l->jobid, "scratch: %s connected to %s %s:%s %s",
 		  r->ctrl, ctx->target.transport, ctx->target.traddr,
@@ -152,37 +152,37 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	_checkpoint(ctx, "scratch-connect");
 
 	r->state = FS_PL_SCRATCH_CREATING;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
 	/* the pool is the cluster's: a volume it cannot make now (full) is
 	   the job's request not met, not this node's fault */
-	if (ops->ns_create(r->ctrl, r->gib << 30, &r->nsid, msg, msgsz)) {
+	if (ops->ns_create(r->ctrl, r->gib << 30, &r->nsid, err, errlen)) {
 		ctx->fault = FS_PL_FAULT_JOB;
 		goto fail;
 	}
 	r->state = FS_PL_SCRATCH_CREATED;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
 	_checkpoint(ctx, "scratch-create");
-	if (ops->ns_blockdev(r->ctrl, r->nsid, r->dev, sizeof(r->dev), msg, msgsz) ||
-	    fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (ops->ns_blockdev(r->ctrl, r->nsid, r->dev, sizeof(r->dev), err, errlen) ||
+	    fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
 	fs_pl_log(ctx, l->jobid, "scratch: namespace %u of %" PRIu64 " GiB is %s",
 		  r->nsid, r->gib, r->dev);
 
-	if (ops->mkfs(r->dev, r->fs, msg, msgsz))
+	if (ops->mkfs(r->dev, r->fs, err, errlen))
 		goto fail;
 	r->state = FS_PL_SCRATCH_FORMATTED;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
 	_checkpoint(ctx, "scratch-mkfs");
 
-	if (ops->mount(r->dev, r->fs, dfd, r->path, l->uid, l->gid, msg, msgsz))
+	if (ops->mount(r->dev, r->fs, dfd, r->path, l->uid, l->gid, err, errlen))
 		goto fail;
 	close(dfd);
 	dfd = -1;
 	r->state = FS_PL_SCRATCH_MOUNTED;
-	if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		return -1;
 	fs_pl_log(ctx, l->jobid, "scratch: %s (%s) mounted at %s for uid %u",
 		  r->dev, fs_scratch_fs_name(r->fs), r->path, (unsigned)l->uid);
@@ -241,7 +241,7 @@ static void _rmdir(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l)
 }
 
 int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			  char *msg, size_t msgsz)
+			  char *err, size_t errlen)
 {
 	const struct fs_pl_nvme_ops *ops = _ops(ctx);
 	struct fs_pl_scratch_rec *r = &l->scratch;
@@ -251,14 +251,14 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		return 0;
 	for (int i = 0; i < 4 && ops->is_mounted(r->path) == 1; i++) {
 		fs_pl_kill_users(ctx, l->jobid, r->path, l->uid);
-		if (ops->umount(r->path, msg, msgsz) && i == 3)
+		if (ops->umount(r->path, err, errlen) && i == 3)
 			return -1;
 	}
 	if (ops->is_mounted(r->path) == 1)
-		return fs_errf(msg, msgsz, "%s: still mounted", r->path);
+		return fs_errf(err, errlen, "%s: still mounted", r->path);
 	if (r->state == FS_PL_SCRATCH_MOUNTED) {
 		r->state = FS_PL_SCRATCH_FORMATTED;
-		if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+		if (fs_pl_ledger_save(ctx, l, err, errlen))
 			return -1;
 		fs_pl_log(ctx, l->jobid, "scratch: unmounted %s", r->path);
 	}
@@ -273,14 +273,14 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 					 NULL, 0);
 		if (r->dev[0] && ops->discard(r->dev, m1, sizeof(m1)))
 			fs_pl_log(ctx, l->jobid, "scratch: %s", m1);
-		if (ops->ns_delete(r->ctrl, r->nsid, msg, msgsz))
+		if (ops->ns_delete(r->ctrl, r->nsid, err, errlen))
 			return -1;
 		fs_pl_log(ctx, l->jobid, "scratch: namespace %u (%s) discarded "
 			  "and deleted", r->nsid, r->dev[0] ? r->dev : "no device");
 		r->nsid = 0;
 		r->dev[0] = 0;
 		r->state = FS_PL_SCRATCH_CONNECTED;
-		if (fs_pl_ledger_save(ctx, l, msg, msgsz))
+		if (fs_pl_ledger_save(ctx, l, err, errlen))
 			return -1;
 		_checkpoint(ctx, "scratch-delete");
 	} else if (r->state == FS_PL_SCRATCH_CREATING) {
@@ -294,12 +294,12 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (_ctrl_used_by_others(ctx, l->jobid, r->ctrl))
 			fs_pl_log(ctx, l->jobid, "scratch: %s still used by "
 				  "another job: left connected", r->ctrl);
-		else if (ops->disconnect(r->ctrl, msg, msgsz))
+		else if (ops->disconnect(r->ctrl, err, errlen))
 			return -1;
 		else
 			fs_pl_log(ctx, l->jobid, "scratch: %s disconnected", r->ctrl);
 		r->ctrl[0] = 0;
 	}
 	r->state = FS_PL_SCRATCH_GONE;
-	return fs_pl_ledger_save(ctx, l, msg, msgsz);
+	return fs_pl_ledger_save(ctx, l, err, errlen);
 }

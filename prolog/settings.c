@@ -16,8 +16,8 @@
 #include "fs_err.h"
 #include "fs_ib.h"
 
-int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
-		   size_t msgsz)
+int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err,
+		   size_t errlen)
 {
 	const char *s;
 	uint64_t u;
@@ -36,7 +36,7 @@ int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
 	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
 	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
 	    ctx->scratch_base[0] != '/')
-		return fs_errf(msg, msgsz, "StateDir, HugepageMountBase and "
+		return fs_errf(err, errlen, "StateDir, HugepageMountBase and "
 			       "ScratchBase (%s) must be absolute paths",
 			       fs_conf_source(cf));
 	if ((s = fs_conf_get_str(cf, "ScratchTraddr"))) {
@@ -66,7 +66,7 @@ int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *msg,
 	return 0;
 }
 
-int fs_pl_memlock_unlimited(char *msg, size_t msgsz)
+int fs_pl_memlock_unlimited(char *err, size_t errlen)
 {
 	struct rlimit r = { .rlim_cur = RLIM_INFINITY, .rlim_max = RLIM_INFINITY };
 
@@ -75,12 +75,12 @@ int fs_pl_memlock_unlimited(char *msg, size_t msgsz)
 	if (getrlimit(RLIMIT_MEMLOCK, &r) == 0) {
 		r.rlim_cur = r.rlim_max;
 		if (setrlimit(RLIMIT_MEMLOCK, &r) == 0) {
-			snprintf(msg, msgsz, "RLIMIT_MEMLOCK kept at the hard "
+			snprintf(err, errlen, "RLIMIT_MEMLOCK kept at the hard "
 				 "limit (%llu bytes): raising it needs "
 				 "CAP_SYS_RESOURCE", (unsigned long long)r.rlim_max);
 			return 1;
 		}
 	}
-	return fs_errf(msg, msgsz, "cannot set RLIMIT_MEMLOCK: %s",
+	return fs_errf(err, errlen, "cannot set RLIMIT_MEMLOCK: %s",
 		       strerror(errno));
 }

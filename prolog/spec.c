@@ -26,13 +26,13 @@ const char *fs_pl_page_type(uint64_t page_kb)
 
 /* Digits only, no sign, no blank, at most 19 digits; within [min, max]. */
 static int _digits(const char *name, const char *s, size_t len, uint64_t min,
-		   uint64_t max, uint64_t *out, char *msg, size_t msgsz)
+		   uint64_t max, uint64_t *out, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	uint64_t v = 0;
 
 	if (len == 0 || len > 19) {
-		fs_errf(msg, msgsz, "%s=\"%s\": %s; expected digits (%llu..%llu)",
+		fs_errf(err, errlen, "%s=\"%s\": %s; expected digits (%llu..%llu)",
 			  name, fs_escape(esc, sizeof(esc), s, len),
 			  len ? "too many digits" : "empty",
 			  (unsigned long long)min, (unsigned long long)max);
@@ -40,7 +40,7 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 	}
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9') {
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				  "%s=\"%s\": not a number; expected digits only (%llu..%llu)",
 				  name, fs_escape(esc, sizeof(esc), s, len),
 				  (unsigned long long)min, (unsigned long long)max);
@@ -49,7 +49,7 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (v < min || v > max) {
-		fs_errf(msg, msgsz, "%s=\"%s\": out of range; expected %llu..%llu",
+		fs_errf(err, errlen, "%s=\"%s\": out of range; expected %llu..%llu",
 			  name, fs_escape(esc, sizeof(esc), s, len),
 			  (unsigned long long)min, (unsigned long long)max);
 		return -1;
@@ -59,14 +59,14 @@ static int _digits(const char *name, const char *s, size_t len, uint64_t min,
 }
 
 int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	static const char b32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 	out[0] = '\0';
 	if (!s || s[0] != 's' || strlen(s) != 14 ||
 	    strspn(s + 1, b32) != 13)
-		return fs_errf(msg, msgsz, "%s=\"%.32s\": expected a job SLUID "
+		return fs_errf(err, errlen, "%s=\"%.32s\": expected a job SLUID "
 			       "(s and 13 of 0-9 A-Z without I L O U)", name,
 			       s ? s : "");
 	memcpy(out, s, 15);
@@ -74,15 +74,15 @@ int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
 }
 
 int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
-		      char *msg, size_t msgsz)
+		      char *err, size_t errlen)
 {
 	uint64_t v;
 
 	if (!s) {
-		fs_errf(msg, msgsz, "%s is not set; expected a job id", name);
+		fs_errf(err, errlen, "%s is not set; expected a job id", name);
 		return -1;
 	}
-	if (_digits(name, s, strlen(s), 1, FS_PL_MAX_JOBID, &v, msg, msgsz))
+	if (_digits(name, s, strlen(s), 1, FS_PL_MAX_JOBID, &v, err, errlen))
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
@@ -92,7 +92,7 @@ int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 		"node 0..1023 or any, e.g. 2m:0=256,2m:1=256"
 
 int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
-			  struct fs_pl_job *job, char *msg, size_t msgsz)
+			  struct fs_pl_job *job, char *err, size_t errlen)
 {
 	const char *name = FS_ENV_HUGEPAGES;
 	char esc[FS_ESCAPE_SIZE];
@@ -101,7 +101,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 	job->npages = 0;
 	if (!s || !*s) {
 		if (count && *count && strcmp(count, "0")) {
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				  "FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
 				  fs_escape(esc, sizeof(esc), count, strlen(count)));
 			return -1;
@@ -117,7 +117,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		uint64_t v;
 
 		if (!colon || !eq || eq < colon) {
-			fs_errf(msg, msgsz, "%s=\"%s\": bad entry \"%s\"; expected %s",
+			fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; expected %s",
 				  name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 				  fs_escape(esc, sizeof(esc), p, len), HP_FORM);
 			return -1;
@@ -126,30 +126,30 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		if (fs_hp_page_kb(p, (size_t)(colon - p), &pg.page_kb) ||
 		    !fs_pl_page_type(pg.page_kb) ||
 		    strncmp(p, fs_pl_page_type(pg.page_kb), (size_t)(colon - p))) {
-			fs_errf(msg, msgsz, "%s: page size \"%s\" unknown; expected 2m or 1g",
+			fs_errf(err, errlen, "%s: page size \"%s\" unknown; expected 2m or 1g",
 				  name, fs_escape(esc, sizeof(esc), p, colon - p));
 			return -1;
 		}
 		if (eq - colon - 1 == 3 && !memcmp(colon + 1, "any", 3))
 			pg.node = FS_PL_NODE_ANY;
 		else if (_digits("FABSCHED_HUGEPAGES NUMA node", colon + 1,
-				 eq - colon - 1, 0, FS_PL_MAX_NODE, &v, msg, msgsz))
+				 eq - colon - 1, 0, FS_PL_MAX_NODE, &v, err, errlen))
 			return -1;
 		else
 			pg.node = (int)v;
 		if (_digits("FABSCHED_HUGEPAGES pages", eq + 1, p + len - eq - 1,
-			    1, 1u << 31, &v, msg, msgsz))
+			    1, 1u << 31, &v, err, errlen))
 			return -1;
 		pg.pages = v;
 		for (size_t i = 0; i < job->npages; i++)
 			if (job->pages[i].node == pg.node &&
 			    job->pages[i].page_kb == pg.page_kb) {
-				fs_errf(msg, msgsz, "%s: \"%s\" given twice",
+				fs_errf(err, errlen, "%s: \"%s\" given twice",
 					  name, fs_escape(esc, sizeof(esc), p, eq - p));
 				return -1;
 			}
 		if (job->npages == FS_PL_MAX_POOLS) {
-			fs_errf(msg, msgsz, "%s: more than %d entries", name,
+			fs_errf(err, errlen, "%s: more than %d entries", name,
 				  FS_PL_MAX_POOLS);
 			return -1;
 		}
@@ -161,7 +161,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		p = end + 1;
 	}
 	if (mem_kb && total_kb > mem_kb) {
-		fs_errf(msg, msgsz,
+		fs_errf(err, errlen,
 			  "%s=\"%s\": %llu KiB of hugepages asked, more than the "
 			  "machine's memory (%llu KiB)", name,
 			  fs_escape(esc, sizeof(esc), s, strlen(s)),
@@ -172,10 +172,10 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		uint64_t c;
 
 		if (_digits(FS_ENV_HUGEPAGES_COUNT, count, strlen(count), 0,
-			    UINT64_MAX / 2, &c, msg, msgsz))
+			    UINT64_MAX / 2, &c, err, errlen))
 			return -1;
 		if (c != total) {
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				  "FABSCHED_HUGEPAGES_COUNT=%llu does not match "
 				  "FABSCHED_HUGEPAGES=\"%s\" (%llu pages)",
 				  (unsigned long long)c,
@@ -187,8 +187,8 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 	return 0;
 }
 
-int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
-			 size_t msgsz)
+int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
+			 size_t errlen)
 {
 	const char *name = FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED;
 	struct fs_hp_ask a[FS_HP_SIZES_MAX];
@@ -196,7 +196,7 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
 
 	if (!asked || !*asked)
 		return 0;
-	if (fs_hp_asked_parse(name, asked, a, &n, msg, msgsz))
+	if (fs_hp_asked_parse(name, asked, a, &n, err, errlen))
 		return -1;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t held = 0, over;
@@ -207,7 +207,7 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
 		if (a[k].pages > held) {
 			char page[16];
 
-			return fs_errf(msg, msgsz, "%s=%s: %llu pages of %s asked "
+			return fs_errf(err, errlen, "%s=%s: %llu pages of %s asked "
 				       "but FABSCHED_HUGEPAGES gives the job %llu "
 				       "on this node; expected at most the pages "
 				       "of its gres", name, asked,
@@ -236,8 +236,8 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *msg,
 	return 0;
 }
 
-int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
-			size_t msgsz)
+int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err,
+			size_t errlen)
 {
 	struct fs_scratch sc;
 	char m[FS_MSG_SIZE];
@@ -247,14 +247,14 @@ int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *msg,
 	if (!s || !*s)
 		return 0;
 	if (fs_parse_scratch(FS_ENV_SPANK FS_ENV_SCRATCH, s, &sc, m, sizeof(m)))
-		return fs_errf(msg, msgsz, "%s", m);
+		return fs_errf(err, errlen, "%s", m);
 	job->scratch_gib = sc.gib;
 	job->scratch_fs = (int)sc.fs;
 	return 0;
 }
 
-int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
-		     size_t msgsz)
+int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err,
+		     size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 
@@ -267,7 +267,7 @@ int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *msg,
 	memcpy(out, s, strlen(s) + 1);
 	return 0;
 bad:
-	fs_errf(msg, msgsz,
+	fs_errf(err, errlen,
 		  "FABSCHED_RDMA_DEVICES=\"%s\": expected comma-separated HCA "
 		  "names [A-Za-z0-9_.-] with an optional :<port>",
 		  fs_escape(esc, sizeof(esc), s, strlen(s)));
@@ -275,32 +275,32 @@ bad:
 }
 
 int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
-		       struct fs_pl_job *job, char *msg, size_t msgsz)
+		       struct fs_pl_job *job, char *err, size_t errlen)
 {
 	const char *s;
 	uint64_t v;
 
 	memset(job, 0, sizeof(*job));
 	if (fs_pl_parse_jobid("SLURM_JOB_ID", get("SLURM_JOB_ID"), &job->jobid,
-			      msg, msgsz))
+			      err, errlen))
 		return -1;
 	if (!(s = get("SLURM_JOB_UID"))) {
-		fs_errf(msg, msgsz, "SLURM_JOB_UID is not set; expected a uid");
+		fs_errf(err, errlen, "SLURM_JOB_UID is not set; expected a uid");
 		return -1;
 	}
-	if (_digits("SLURM_JOB_UID", s, strlen(s), 0, 4294967294ULL, &v, msg, msgsz))
+	if (_digits("SLURM_JOB_UID", s, strlen(s), 0, 4294967294ULL, &v, err, errlen))
 		return -1;
 	job->uid = (uid_t)v;
 	if ((s = get("SLURM_JOB_GID"))) {
 		if (_digits("SLURM_JOB_GID", s, strlen(s), 0, 4294967294ULL, &v,
-			    msg, msgsz))
+			    err, errlen))
 			return -1;
 		job->gid = (gid_t)v;
 	} else {
 		struct passwd *pw = getpwuid(job->uid);
 
 		if (!pw) {
-			fs_errf(msg, msgsz,
+			fs_errf(err, errlen,
 				  "SLURM_JOB_GID is not set and uid %u has no "
 				  "passwd entry", (unsigned)job->uid);
 			return -1;
@@ -309,12 +309,12 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	}
 	if (fs_pl_parse_hugepages(get(FS_ENV_HUGEPAGES),
 				  get(FS_ENV_HUGEPAGES_COUNT), mem_kb, job,
-				  msg, msgsz))
+				  err, errlen))
 		return -1;
 	if (fs_pl_trim_hugepages(get(FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED), job,
-				 msg, msgsz))
+				 err, errlen))
 		return -1;
-	if (fs_pl_parse_scratch(get(FS_ENV_SPANK FS_ENV_SCRATCH), job, msg, msgsz))
+	if (fs_pl_parse_scratch(get(FS_ENV_SPANK FS_ENV_SCRATCH), job, err, errlen))
 		return -1;
 	/* --scratch reaches the prolog as the SPANK option itself (sbatch,
 	   salloc and srun put it in the job's SPANK environment); only
@@ -324,7 +324,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	if (!job->scratch_gib && (s = get(FS_PL_SCRATCH_OPT_ENV)) && *s) {
 		char esc[FS_ESCAPE_SIZE];
 
-		fs_errf(msg, msgsz, "the job asked --scratch=%s (%s) but "
+		fs_errf(err, errlen, "the job asked --scratch=%s (%s) but "
 			  "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
 			  "did not accept it (expected JobSubmitPlugins=fabsched "
 			  "in slurm.conf); not running it without its volume",
@@ -333,7 +333,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		return -1;
 	}
 	if ((s = get(FS_ENV_RDMA_DEVICES)) && *s &&
-	    fs_pl_parse_rdma(s, job->rdma, sizeof(job->rdma), msg, msgsz))
+	    fs_pl_parse_rdma(s, job->rdma, sizeof(job->rdma), err, errlen))
 		return -1;
 	/* the account only picks a P_Key: a name no map can hold is noted
 	   (fs_pl_job_pkey), never a reason to fail jobs that use none */
@@ -346,8 +346,8 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	return 0;
 }
 
-int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
-		   size_t msgsz)
+int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err,
+		   size_t errlen)
 {
 	char m[FS_MSG_SIZE];
 	int rc;
@@ -358,6 +358,6 @@ int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *msg,
 	rc = fs_pkey_map_find("AccountIbPkeys", map, job->account,
 			      &job->ib_pkey, m, sizeof(m));
 	if (rc < 0)
-		return fs_errf(msg, msgsz, "%s", m);
+		return fs_errf(err, errlen, "%s", m);
 	return 0;
 }

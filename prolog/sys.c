@@ -18,41 +18,41 @@
 #include "fabsched_prolog.h"
 #include "prolog_private.h"
 
-int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *msg,
-		    size_t msgsz)
+int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *err,
+		    size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	n = read(fd, buf, bufsz - 1);
 	close(fd);
 	if (n < 0)
-		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
 }
 
-int fs_pl_write_str(const char *path, const char *s, char *msg, size_t msgsz)
+int fs_pl_write_str(const char *path, const char *s, char *err, size_t errlen)
 {
 	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	size_t len = strlen(s);
 	ssize_t n;
 
 	if (fd < 0)
-		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	n = write(fd, s, len);
 	if (n != (ssize_t)len) {
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		return fs_errf(msg, msgsz, "%s: writing \"%s\": %s", path, s,
+		return fs_errf(err, errlen, "%s: writing \"%s\": %s", path, s,
 				 strerror(e));
 	}
 	if (close(fd))
-		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -69,36 +69,36 @@ static void _pool_path(int node, uint64_t page_kb, char *buf, size_t sz,
 			 "hugepages-%" PRIu64 "kB/%s", node, page_kb, file);
 }
 
-int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *msg,
-		   size_t msgsz)
+int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *err,
+		   size_t errlen)
 {
-	return fs_pl_pool_read(node, page_kb, "nr_hugepages", out, msg, msgsz);
+	return fs_pl_pool_read(node, page_kb, "nr_hugepages", out, err, errlen);
 }
 
 int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
-		    uint64_t *out, char *msg, size_t msgsz)
+		    uint64_t *out, char *err, size_t errlen)
 {
 	char path[256], buf[64], *end;
 
 	_pool_path(node, page_kb, path, sizeof(path), file);
-	if (fs_pl_read_line(path, buf, sizeof(buf), msg, msgsz))
+	if (fs_pl_read_line(path, buf, sizeof(buf), err, errlen))
 		return -1;
 	errno = 0;
 	*out = strtoull(buf, &end, 10);
 	if (errno || end == buf || *end)
-		return fs_errf(msg, msgsz, "%s: \"%s\": not a page count",
+		return fs_errf(err, errlen, "%s: \"%s\": not a page count",
 				 path, buf);
 	return 0;
 }
 
-int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *msg,
-		   size_t msgsz)
+int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *err,
+		   size_t errlen)
 {
 	char path[256], buf[32];
 
 	_pool_path(node, page_kb, path, sizeof(path), "nr_hugepages");
 	snprintf(buf, sizeof(buf), "%" PRIu64, n);
-	return fs_pl_write_str(path, buf, msg, msgsz);
+	return fs_pl_write_str(path, buf, err, errlen);
 }
 
 uint64_t fs_pl_mem_kb(void)
@@ -168,21 +168,21 @@ int fs_pl_is_mounted(const char *path)
  * directory, sticky or not, any user could make the entries the helpers
  * make next (a job's mount point, the lock, the jobs directory).
  */
-static int _check_dir(int fd, const char *path, bool last, char *msg,
-		      size_t msgsz)
+static int _check_dir(int fd, const char *path, bool last, char *err,
+		      size_t errlen)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fs_errf(msg, msgsz, "%s: not a directory", path);
+		return fs_errf(err, errlen, "%s: not a directory", path);
 	if (st.st_uid != 0)
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				 "%s: owned by uid %u, not root: refusing to "
 				 "use it", path, (unsigned)st.st_uid);
 	if ((st.st_mode & 022) && (last || !(st.st_mode & S_ISVTX)))
-		return fs_errf(msg, msgsz,
+		return fs_errf(err, errlen,
 				 "%s: writable by group or others (mode %04o%s): "
 				 "refusing to use it; expected a root-owned "
 				 "directory of mode 0755 or 0700%s", path,
@@ -192,18 +192,18 @@ static int _check_dir(int fd, const char *path, bool last, char *msg,
 	return 0;
 }
 
-int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *msg,
-			   size_t msgsz)
+int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *err,
+			   size_t errlen)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return fs_errf(msg, msgsz, "%s: %s", path, strerror(errno));
+		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
-		return fs_errf(msg, msgsz, "%s: not a %s: refusing to use it",
+		return fs_errf(err, errlen, "%s: not a %s: refusing to use it",
 			       path, dir ? "directory" : "regular file");
 	if (st.st_uid != 0 || (st.st_mode & 022))
-		return fs_errf(msg, msgsz, "%s: owned by uid %u, mode %04o: "
+		return fs_errf(err, errlen, "%s: owned by uid %u, mode %04o: "
 			       "refusing to use it; expected root's, not "
 			       "writable by group or others (made by someone "
 			       "else? remove it)", path, (unsigned)st.st_uid,
@@ -211,26 +211,26 @@ int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *msg,
 	return 0;
 }
 
-int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
-			size_t msgsz)
+int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *err,
+			size_t errlen)
 {
 	char buf[FS_PL_PATH], sofar[FS_PL_PATH] = "";
 	char *save = NULL, *comp;
 	int fd;
 
 	if (path[0] != '/' || strlen(path) >= sizeof(buf))
-		return fs_errf(msg, msgsz, "%s: expected an absolute path "
+		return fs_errf(err, errlen, "%s: expected an absolute path "
 				 "shorter than %d bytes", path, FS_PL_PATH);
 	strcpy(buf, path);
 	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return fs_errf(msg, msgsz, "/: %s", strerror(errno));
+		return fs_errf(err, errlen, "/: %s", strerror(errno));
 	for (comp = strtok_r(buf, "/", &save); comp;
 	     comp = strtok_r(NULL, "/", &save)) {
 		int next;
 
 		if (!strcmp(comp, "..") || !strcmp(comp, ".")) {
 			close(fd);
-			return fs_errf(msg, msgsz, "%s: \".\" or \"..\" in path",
+			return fs_errf(err, errlen, "%s: \".\" or \"..\" in path",
 					 path);
 		}
 		strcat(sofar, "/");
@@ -242,7 +242,7 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 				int e = errno;
 
 				close(fd);
-				return fs_errf(msg, msgsz, "%s: cannot create: %s",
+				return fs_errf(err, errlen, "%s: cannot create: %s",
 						 sofar, strerror(e));
 			}
 			next = openat(fd, comp, O_RDONLY | O_DIRECTORY |
@@ -256,17 +256,17 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *msg,
 				struct stat st;
 
 				if (!lstat(sofar, &st) && S_ISLNK(st.st_mode))
-					return fs_errf(msg, msgsz,
+					return fs_errf(err, errlen,
 							 "%s: is a symbolic link: "
 							 "refusing to follow it", sofar);
-				return fs_errf(msg, msgsz, "%s: not a directory",
+				return fs_errf(err, errlen, "%s: not a directory",
 						 sofar);
 			}
-			return fs_errf(msg, msgsz, "%s: %s", sofar, strerror(e));
+			return fs_errf(err, errlen, "%s: %s", sofar, strerror(e));
 		}
 		fd = next;
 		if (_check_dir(fd, sofar, !save || !save[strspn(save, "/")],
-			       msg, msgsz)) {
+			       err, errlen)) {
 			close(fd);
 			return -1;
 		}

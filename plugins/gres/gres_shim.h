@@ -1,8 +1,9 @@
 /*
  * gres_shim.h - what gres/rdma and gres/hugepages share: the names that
- * differ between Slurm releases (22.05, 24.11), the helpers of
- * gres_common.c, and the hooks each resource's entry file (gres_rdma.c,
- * gres_hugepages.c) provides to the shared entry points.
+ * differ between Slurm releases (22.05, and 23.02 on: 24.11, 25.11,
+ * 26.05), the helpers of gres_common.c, and the hooks each resource's
+ * entry file (gres_rdma.c, gres_hugepages.c) provides to the shared entry
+ * points.
  */
 #ifndef FABSCHED_GRES_SHIM_H
 #define FABSCHED_GRES_SHIM_H

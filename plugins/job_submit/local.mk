@@ -1,4 +1,4 @@
-# plugins/job_submit/: job_submit/fabsched (Slurm 22.05, 24.11): --scratch charged
+# plugins/job_submit/: job_submit/fabsched (every supported release): --scratch charged
 # to the scratch pool as licenses, hugepage requests checked against the
 # partitions' nodes (logic in common/fs_jobreq.c).
 EXTRA_DIST += plugins/job_submit/fabsched/job_submit_fabsched.map

@@ -2,28 +2,28 @@
 # node addresses from the JSON fabric model (topology/ library, fabsched.conf
 # from common/).  On 24.11 and later it also chooses the nodes of each job with the
 # placement engine (select/), as select/cons_tres_fabric does on 22.05.
-EXTRA_DIST += plugins/topology/fabric/topology_fabric.map \
-	plugins/topology/fabric/topology_fabric_eval.map
+EXTRA_DIST += plugins/topology/fabric/topology_fabric_22_05.map \
+	plugins/topology/fabric/topology_fabric_24_11.map
 TOPOLOGY_FABRIC_MODEL_SOURCES = plugins/topology/fabric/fabric_model.c \
 	plugins/topology/fabric/fabric_model.h
 
 if BUILD_SLURM_PLUGINS
 if SLURM_2205
 slurmplugin_LTLIBRARIES += plugins/topology/fabric/topology_fabric.la
-plugins_topology_fabric_topology_fabric_la_SOURCES = plugins/topology/fabric/topology_fabric.c \
+plugins_topology_fabric_topology_fabric_la_SOURCES = plugins/topology/fabric/topology_fabric_22_05.c \
 	$(TOPOLOGY_FABRIC_MODEL_SOURCES) $(PLUGIN_COMMON_SOURCES)
 plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/topology
 plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
-	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric.map
+	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_22_05.map
 plugins_topology_fabric_topology_fabric_la_LIBADD = topology/libfabsched_topology.la \
 	libfabsched_common.la $(SLURM_LIBADD)
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
-	plugins/topology/fabric/topology_fabric.map
+	plugins/topology/fabric/topology_fabric_22_05.map
 endif
 if SLURM_EVAL
 slurmplugin_LTLIBRARIES += plugins/topology/fabric/topology_fabric.la
 plugins_topology_fabric_topology_fabric_la_SOURCES = \
-	plugins/topology/fabric/topology_fabric_eval.c \
+	plugins/topology/fabric/topology_fabric_24_11.c \
 	plugins/topology/fabric/switch_table.c plugins/topology/fabric/switch_table.h \
 	plugins/topology/fabric/stock_tree.c plugins/topology/fabric/stock_tree.h \
 	$(TOPOLOGY_FABRIC_MODEL_SOURCES) $(FABRIC_PLACE_SOURCES) $(PLUGIN_COMMON_SOURCES)
@@ -36,11 +36,11 @@ plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \
 # calls slurmctld functions, which slurmd and the commands (they load this
 # plugin too) do not have: bind lazily, as Slurm's own topology plugins do.
 plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,lazy \
-	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_eval.map
+	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_24_11.map
 plugins_topology_fabric_topology_fabric_la_LIBADD = select/libfabsched_select.la \
 	topology/libfabsched_topology.la libfabsched_common.la \
 	$(SLURM_TOPOLOGY_TREE_LO) $(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD)
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
-	plugins/topology/fabric/topology_fabric_eval.map
+	plugins/topology/fabric/topology_fabric_24_11.map
 endif
 endif

@@ -57,68 +57,68 @@ static struct {
 } F;
 
 static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
-		     size_t ctrlsz, char *msg, size_t msgsz)
+		     size_t ctrlsz, char *err, size_t errlen)
 {
-	(void)t; (void)msg; (void)msgsz;
+	(void)t; (void)err; (void)errlen;
 	F.connected = 1;
 	snprintf(ctrl, ctrlsz, "nvme9");
 	return 0;
 }
 
-static int f_disconnect(const char *ctrl, char *msg, size_t msgsz)
+static int f_disconnect(const char *ctrl, char *err, size_t errlen)
 {
-	(void)ctrl; (void)msg; (void)msgsz;
+	(void)ctrl; (void)err; (void)errlen;
 	F.connected = 0;
 	return 0;
 }
 
 static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
-	(void)ctrl; (void)bytes; (void)msg; (void)msgsz;
+	(void)ctrl; (void)bytes; (void)err; (void)errlen;
 	*nsid = F.nsid = 1;
 	return 0;
 }
 
 static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
-			 size_t devsz, char *msg, size_t msgsz)
+			 size_t devsz, char *err, size_t errlen)
 {
-	(void)msg; (void)msgsz;
+	(void)err; (void)errlen;
 	snprintf(dev, devsz, "/dev/%sn%u", ctrl, nsid);
 	return 0;
 }
 
-static int f_ns_delete(const char *ctrl, uint32_t nsid, char *msg, size_t msgsz)
+static int f_ns_delete(const char *ctrl, uint32_t nsid, char *err, size_t errlen)
 {
-	(void)ctrl; (void)nsid; (void)msg; (void)msgsz;
+	(void)ctrl; (void)nsid; (void)err; (void)errlen;
 	F.nsid = 0;
 	return 0;
 }
 
-static int f_dev(const char *dev, char *msg, size_t msgsz)
+static int f_dev(const char *dev, char *err, size_t errlen)
 {
-	(void)dev; (void)msg; (void)msgsz;
+	(void)dev; (void)err; (void)errlen;
 	return 0;
 }
 
-static int f_mkfs(const char *dev, int fs, char *msg, size_t msgsz)
+static int f_mkfs(const char *dev, int fs, char *err, size_t errlen)
 {
-	(void)dev; (void)fs; (void)msg; (void)msgsz;
+	(void)dev; (void)fs; (void)err; (void)errlen;
 	return 0;
 }
 
 static int f_mount(const char *dev, int fs, int dirfd, const char *path,
-		   uid_t uid, gid_t gid, char *msg, size_t msgsz)
+		   uid_t uid, gid_t gid, char *err, size_t errlen)
 {
-	(void)dev; (void)fs; (void)dirfd; (void)uid; (void)gid; (void)msg;
-	(void)msgsz;
+	(void)dev; (void)fs; (void)dirfd; (void)uid; (void)gid; (void)err;
+	(void)errlen;
 	snprintf(F.mounted, sizeof(F.mounted), "%s", path);
 	return 0;
 }
 
-static int f_umount(const char *path, char *msg, size_t msgsz)
+static int f_umount(const char *path, char *err, size_t errlen)
 {
-	(void)path; (void)msg; (void)msgsz;
+	(void)path; (void)err; (void)errlen;
 	F.mounted[0] = 0;
 	return 0;
 }
@@ -138,7 +138,7 @@ static const struct fs_pl_nvme_ops _fake = {
 /* The scratch path against the fake target: RUNS set-ups and give-backs. */
 static int _bench_scratch(const char *dir, int runs)
 {
-	char sd[128], sb[128], msg[FS_MSG_SIZE], mnt[FS_PL_PATH];
+	char sd[128], sb[128], err[FS_MSG_SIZE], mnt[FS_PL_PATH];
 	struct fs_pl_ctx ctx;
 	struct fs_pl_job job;
 	double *tp = calloc((size_t)runs, sizeof(double));
@@ -174,17 +174,17 @@ static int _bench_scratch(const char *dir, int runs)
 
 		job.jobid = 950000 + (uint32_t)r;
 		t0 = _now();
-		if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
-		    fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
-			fprintf(stderr, "scratch prolog run %d: %s\n", r, msg);
+		if (fs_pl_lock(&ctx, err, sizeof(err)) ||
+		    fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), err, sizeof(err))) {
+			fprintf(stderr, "scratch prolog run %d: %s\n", r, err);
 			rc = 1;
 		}
 		fs_pl_unlock(&ctx);
 		tp[r] = _now() - t0;
 		t0 = _now();
-		if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
-		    fs_pl_release(&ctx, job.jobid, (uid_t)-1, msg, sizeof(msg))) {
-			fprintf(stderr, "scratch epilog run %d: %s\n", r, msg);
+		if (fs_pl_lock(&ctx, err, sizeof(err)) ||
+		    fs_pl_release(&ctx, job.jobid, (uid_t)-1, err, sizeof(err))) {
+			fprintf(stderr, "scratch epilog run %d: %s\n", r, err);
 			rc = 1;
 		}
 		fs_pl_unlock(&ctx);
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 	unsigned long pages = argc > 2 ? strtoul(argv[2], NULL, 10) : 512;
 	int nodes = argc > 3 ? atoi(argv[3]) : _numa_nodes();
 	char dir[] = "/var/lib/fabsched-bench.XXXXXX", sd[64], mb[64];
-	char msg[FS_MSG_SIZE], mnt[FS_PL_PATH];
+	char err[FS_MSG_SIZE], mnt[FS_PL_PATH];
 	uint64_t before[64];
 	double *tp, *te;
 	struct fs_pl_ctx ctx;
@@ -282,18 +282,18 @@ int main(int argc, char **argv)
 		job.jobid = 900000 + (uint32_t)r;
 		ctx.compacted = false;
 		t0 = _now();
-		if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
-		    fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), msg, sizeof(msg))) {
-			fprintf(stderr, "prolog run %d: %s\n", r, msg);
+		if (fs_pl_lock(&ctx, err, sizeof(err)) ||
+		    fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), err, sizeof(err))) {
+			fprintf(stderr, "prolog run %d: %s\n", r, err);
 			rc = 1;
 		}
 		fs_pl_unlock(&ctx);
 		tp[r] = _now() - t0;
 		compactions += ctx.compacted;
 		t0 = _now();
-		if (fs_pl_lock(&ctx, msg, sizeof(msg)) ||
-		    fs_pl_release(&ctx, job.jobid, (uid_t)-1, msg, sizeof(msg))) {
-			fprintf(stderr, "epilog run %d: %s\n", r, msg);
+		if (fs_pl_lock(&ctx, err, sizeof(err)) ||
+		    fs_pl_release(&ctx, job.jobid, (uid_t)-1, err, sizeof(err))) {
+			fprintf(stderr, "epilog run %d: %s\n", r, err);
 			rc = 1;
 		}
 		fs_pl_unlock(&ctx);

@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
 		f = fopen(path, "r");
 		if (!f)
 			continue;

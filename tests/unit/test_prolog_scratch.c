@@ -52,19 +52,19 @@ static void _op(const char *fmt, ...)
 	strncat(F.log, ";", sizeof(F.log) - strlen(F.log) - 1);
 }
 
-static int _fails(const char *op, char *msg, size_t msgsz)
+static int _fails(const char *op, char *err, size_t errlen)
 {
 	if (F.fail_op && !strcmp(F.fail_op, op)) {
-		snprintf(msg, msgsz, "fake target: %s failed", op);
+		snprintf(err, errlen, "fake target: %s failed", op);
 		return 1;
 	}
 	return 0;
 }
 
 static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
-		     size_t ctrlsz, char *msg, size_t msgsz)
+		     size_t ctrlsz, char *err, size_t errlen)
 {
-	if (_fails("connect", msg, msgsz))
+	if (_fails("connect", err, errlen))
 		return -1;
 	assert_string_equal(t->subsysnqn, "nqn.2014-08.org.example:scratch");
 	assert_string_equal(t->hostnqn, "nqn.2014-08.org.example:node1");
@@ -77,9 +77,9 @@ static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
 	return 0;
 }
 
-static int f_disconnect(const char *ctrl, char *msg, size_t msgsz)
+static int f_disconnect(const char *ctrl, char *err, size_t errlen)
 {
-	if (_fails("disconnect", msg, msgsz))
+	if (_fails("disconnect", err, errlen))
 		return -1;
 	assert_string_equal(ctrl, "nvme7");
 	if (F.connected) {
@@ -91,9 +91,9 @@ static int f_disconnect(const char *ctrl, char *msg, size_t msgsz)
 }
 
 static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-		       char *msg, size_t msgsz)
+		       char *err, size_t errlen)
 {
-	if (_fails("ns_create", msg, msgsz))
+	if (_fails("ns_create", err, errlen))
 		return -1;
 	assert_true(F.connected);
 	for (uint32_t i = 1; i <= MAXNS; i++)
@@ -105,17 +105,17 @@ static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
 			_op("create %u %llu", i, (unsigned long long)bytes);
 			return 0;
 		}
-	snprintf(msg, msgsz, "fake target full");
+	snprintf(err, errlen, "fake target full");
 	return -1;
 }
 
 static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
-			 size_t devsz, char *msg, size_t msgsz)
+			 size_t devsz, char *err, size_t errlen)
 {
-	if (_fails("ns_blockdev", msg, msgsz))
+	if (_fails("ns_blockdev", err, errlen))
 		return -1;
 	if (nsid > MAXNS || !F.ns_bytes[nsid]) {
-		snprintf(msg, msgsz, "no namespace %u", nsid);
+		snprintf(err, errlen, "no namespace %u", nsid);
 		return -1;
 	}
 	snprintf(dev, devsz, "/dev/%sn%u", ctrl, nsid);
@@ -129,9 +129,9 @@ static uint32_t _nsid(const char *dev)
 	return n ? (uint32_t)atoi(n + 1) : 0;
 }
 
-static int f_ns_delete(const char *ctrl, uint32_t nsid, char *msg, size_t msgsz)
+static int f_ns_delete(const char *ctrl, uint32_t nsid, char *err, size_t errlen)
 {
-	if (_fails("ns_delete", msg, msgsz))
+	if (_fails("ns_delete", err, errlen))
 		return -1;
 	if (nsid <= MAXNS && F.ns_bytes[nsid]) {
 		F.ns_bytes[nsid] = 0;
@@ -140,18 +140,18 @@ static int f_ns_delete(const char *ctrl, uint32_t nsid, char *msg, size_t msgsz)
 	return 0;
 }
 
-static int f_discard(const char *dev, char *msg, size_t msgsz)
+static int f_discard(const char *dev, char *err, size_t errlen)
 {
-	if (_fails("discard", msg, msgsz))
+	if (_fails("discard", err, errlen))
 		return -1;
 	F.discarded[_nsid(dev)] = 1;
 	_op("discard %s", dev);
 	return 0;
 }
 
-static int f_mkfs(const char *dev, int fs, char *msg, size_t msgsz)
+static int f_mkfs(const char *dev, int fs, char *err, size_t errlen)
 {
-	if (_fails("mkfs", msg, msgsz))
+	if (_fails("mkfs", err, errlen))
 		return -1;
 	F.mkfs_fs[_nsid(dev)] = fs;
 	_op("mkfs %s %s", fs ? "ext4" : "xfs", dev);
@@ -166,11 +166,11 @@ static int f_mkfs(const char *dev, int fs, char *msg, size_t msgsz)
 }
 
 static int f_mount(const char *dev, int fs, int dirfd, const char *path,
-		   uid_t uid, gid_t gid, char *msg, size_t msgsz)
+		   uid_t uid, gid_t gid, char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (_fails("mount", msg, msgsz))
+	if (_fails("mount", err, errlen))
 		return -1;
 	/* the directory is the one the prolog made: root, 0700 */
 	assert_int_equal(fstat(dirfd, &st), 0);
@@ -195,9 +195,9 @@ static int f_is_mounted(const char *path)
 	return 0;
 }
 
-static int f_umount(const char *path, char *msg, size_t msgsz)
+static int f_umount(const char *path, char *err, size_t errlen)
 {
-	if (_fails("umount", msg, msgsz))
+	if (_fails("umount", err, errlen))
 		return -1;
 	for (int i = 0; i < 4; i++)
 		if (!strcmp(F.mounted[i], path)) {

@@ -7,7 +7,7 @@
  * at most (writes are clamped to N, for real), so that a shortfall, the
  * compaction retry and the give-back can be tested without exhausting
  * the machine's memory.  FABSCHED_TEST_HOLD_LOG=FILE: a job at fault is
- * "held" by appending "job <id>: <msg>" to FILE (the executables run
+ * "held" by appending "job <id>: <err>" to FILE (the executables run
  * scontrol); unset, no hold: every failure is the node's.
  */
 #include <stdio.h>
@@ -30,21 +30,21 @@ static void _die_after(const char *step, void *arg)
 	}
 }
 
-static int _capped_set(int node, uint64_t page_kb, uint64_t n, char *msg,
-		       size_t msgsz)
+static int _capped_set(int node, uint64_t page_kb, uint64_t n, char *err,
+		       size_t errlen)
 {
 	uint64_t cap = strtoull(getenv("FABSCHED_TEST_POOL_CAP"), NULL, 10);
 
-	return fs_pl_pool_set(node, page_kb, n < cap ? n : cap, msg, msgsz);
+	return fs_pl_pool_set(node, page_kb, n < cap ? n : cap, err, errlen);
 }
 
-static int _hold_log(const char *prog, uint32_t jobid, const char *msg)
+static int _hold_log(const char *prog, uint32_t jobid, const char *err)
 {
 	FILE *f = fopen(getenv("FABSCHED_TEST_HOLD_LOG"), "a");
 
 	if (!f)
 		return -1;
-	fprintf(f, "%s job %u: %s\n", prog, jobid, msg);
+	fprintf(f, "%s job %u: %s\n", prog, jobid, err);
 	return fclose(f) ? -1 : 0;
 }
 

@@ -1,6 +1,8 @@
 /*
- * job_submit/fabsched - Slurm 22.05 glue of fabsched's submit-time checks
- * (common/fs_jobreq.c), see job_submit_fabsched(8):
+ * job_submit/fabsched - Slurm glue of fabsched's submit-time checks
+ * (common/fs_jobreq.c), see job_submit_fabsched(8), for every supported
+ * release (22.05, 24.11, 25.11, 26.05; their differences under
+ * SLURM_VERSION_NUMBER):
  *
  *  - --scratch (SPANK option of fabsched.so, reaching slurmctld as the
  *    job's SPANK environment entry _SLURM_SPANK_OPTION_fabsched_scratch):
