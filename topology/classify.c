@@ -612,14 +612,27 @@ out:
 	return rc;
 }
 
+/* The HCA's own name: the word after the host in its description
+ * ("mlx5_0" of "n001 mlx5_0"), else the description, else its id. */
+static const char *_hca_word(const struct fst_device *dv)
+{
+	const char *sp = dv->desc ? strchr(dv->desc, ' ') : NULL;
+
+	return sp ? sp + 1 : dv->desc && *dv->desc ? dv->desc : dv->id;
+}
+
 /* Host @ho's primary plane (the first its HCAs' leaves are in; with a
- * compute HCA given and held, that HCA's) and there the leaf most of its
- * ports reach (ties: the first); @only: only the compute HCA counts.
- * Uses c->tmp, all 0 on entry and on return, as a per-leaf counter. */
+ * compute HCA given and held (@only), that HCA's) and there the leaf most
+ * of its ports reach (the compute HCA's first, when @only).  Ties go to
+ * the leaf of the HCA first by name (mlx5_0 before mlx5_1: on a
+ * rail-optimized fabric, rail 0 makes racks), never to the order of the
+ * input, so that a rediscovery names the same racks.  Uses c->tmp, all 0
+ * on entry and on return, as a per-leaf counter. */
 static void _host_leaf(struct cls *c, struct fst_host *ho, bool only)
 {
 	struct fst_model *m = c->m;
 	int best_plane = -1, best = -1, bestc = 0, nl = 0, *cnt = c->tmp;
+	int ord[64], n = ho->nhcas < 64 ? ho->nhcas : 64;
 
 	for (int i = 0; i < ho->nhcas; i++) {
 		const struct fst_device *dv = &m->devs[ho->hcas[i]];
@@ -636,18 +649,30 @@ static void _host_leaf(struct cls *c, struct fst_host *ho, bool only)
 	}
 	if (best_plane < 0)
 		return;
-	for (int i = 0; i < ho->nhcas; i++) {
-		const struct fst_device *dv = &m->devs[ho->hcas[i]];
+	/* the HCAs in name order (insertion sort: a host has a few) */
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		for (; j > 0 && fst_str_cmp_natural(_hca_word(&m->devs[ho->hcas[i]]),
+						    _hca_word(&m->devs[ord[j - 1]])) < 0;
+		     j--)
+			ord[j] = ord[j - 1];
+		ord[j] = ho->hcas[i];
+	}
+	for (int i = 0; i < n; i++) {
+		const struct fst_device *dv = &m->devs[ord[i]];
+		/* the compute HCA's ports outweigh all others */
+		int w = only && _is_hca(dv, c->opts->compute_hca) ? 1 << 16 : 1;
 
 		for (int p = 1; p <= dv->nports; p++) {
 			int r = dv->ports[p].peer;
 
 			if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF && m->devs[r].plane == best_plane)
-				cnt[r]++;
+				cnt[r] += w;
 		}
 	}
-	for (int i = 0; i < ho->nhcas; i++) {
-		const struct fst_device *dv = &m->devs[ho->hcas[i]];
+	for (int i = 0; i < n; i++) {
+		const struct fst_device *dv = &m->devs[ord[i]];
 
 		for (int p = 1; p <= dv->nports; p++) {
 			int r = dv->ports[p].peer;
@@ -655,7 +680,7 @@ static void _host_leaf(struct cls *c, struct fst_host *ho, bool only)
 			if (r < 0 || !cnt[r])
 				continue;
 			nl++;
-			if (cnt[r] > bestc || (cnt[r] == bestc && r < best)) {
+			if (cnt[r] > bestc) {
 				bestc = cnt[r];
 				best = r;
 			}

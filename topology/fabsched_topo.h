@@ -95,7 +95,9 @@ struct fst_port {
 struct fst_device {
 	enum fst_devtype type;
 	uint64_t guid;		/* node GUID */
-	uint64_t sysimgguid;
+	uint64_t sysimgguid;	/* system image GUID (shared by the ASICs of a
+				   director chassis), 0 when unknown; kept in
+				   the JSON model for switches */
 	char *id;		/* record id: "S-<guid>", "H-<guid>" or net-file id */
 	char *desc;		/* node description ("" when none) */
 	char *name;		/* switch: display name; HCA: host name or NULL */

@@ -69,6 +69,8 @@ static json_object *_switches(const struct fst_model *m)
 		_add(o, "name", _str(dv->name));
 		_add(o, "id", _str(dv->id));
 		_add(o, "guid", _guid(dv->guid));
+		if (dv->sysimgguid)	/* the chassis of a director's ASICs */
+			_add(o, "sysimgguid", _guid(dv->sysimgguid));
 		_add(o, "desc", _str(dv->desc));
 		_add(o, "type", json_object_new_string(dv->type == FST_SWITCH ? "switch" : "router"));
 		_add(o, "role", json_object_new_string(fst_role_name(dv->role)));
@@ -390,6 +392,37 @@ static const char *_reason_static(const char *s)
 	return "other";
 }
 
+/* A GUID as the writer gives it: "0x" and 1 to 16 hexadecimal digits. */
+static int _guid_ok(const char *s, uint64_t *out)
+{
+	size_t n;
+
+	if (!s || s[0] != '0' || s[1] != 'x')
+		return 0;
+	n = strlen(s + 2);
+	if (!n || n > 16 || strspn(s + 2, "0123456789abcdefABCDEF") != n)
+		return 0;
+	*out = strtoull(s + 2, NULL, 16);
+	return 1;
+}
+
+/* The optional system image GUID of switch @o (@path) into @dv: absent or
+ * null in a model written before it was kept, or of a switch without one. */
+static int _read_sysimg(struct rd *r, json_object *o, const char *path, struct fst_device *dv)
+{
+	json_object *v;
+	char p[128];
+
+	if (!json_object_object_get_ex(o, "sysimgguid", &v) || !v)
+		return 0;
+	if (json_object_is_type(v, json_type_string) &&
+	    strlen(json_object_get_string(v)) == (size_t)json_object_get_string_len(v) &&
+	    _guid_ok(json_object_get_string(v), &dv->sysimgguid))
+		return 0;
+	snprintf(p, sizeof(p), "%s.sysimgguid", path);
+	return _rerr(r, p, "a system image GUID \"0x<1 to 16 hex digits>\"");
+}
+
 static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, const char *what)
 {
 	char path[96];
@@ -439,6 +472,8 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 
 			if (!name)
 				return _rerr(r, path, "a switch name");
+			if (_read_sysimg(r, o, path, dv))
+				return -1;
 			if (fst_set_str(&dv->name, name) || fst_index_put(&r->m->priv->names, name, d))
 				return fs_errf(r->err, r->errlen, "out of memory");
 			dv->pod = pod ? fst_index_get(&r->pods, pod) : -1;

@@ -4,18 +4,23 @@
 # records them: descriptions "MF0;<chassis>:CS7500/S<nn>/U1", one system
 # image GUID per chassis.  fabsched topo check counts the chassis and warns
 # of nothing (each ASIC named "<chassis>-S<nn>", no shared name), and the
-# tree export is the one generated.  TAP.
+# tree export is the one generated.  The JSON model keeps each switch's
+# system image GUID ("sysimgguid"): topo check --model counts the chassis
+# of tests/fixtures/ibnetdiscover/director.topo and of the generated tree
+# as their dumps do, also in the model topo watch writes; a malformed one
+# is refused, a model written before it was kept still reads.  TAP.
 set -u
 B=${FABSCHED_BUILDDIR:-$(pwd)}
 FS=$B/cli/fabsched
 GEN=$B/tests/bench/gen_fattree
+FX=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/ibnetdiscover
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; return 1; fi; }
 diag() { sed 's/^/# /' "$@"; }
 
-echo "1..7"
+echo "1..12"
 
 # 3 levels, 64 hosts, radix 8: 16 leaves, 4 pods of 4 level-1 switches,
 # 16 cores; 4 ASICs a chassis: 4 level-1 chassis (one per pod), 4 core ones
@@ -47,4 +52,45 @@ ok $? "topo export: the generated tree (48 switches, names <chassis>-S<nn>)" || 
 	[ "$(grep -c '^SwitchName=' "$tmp/tree")" = 48 ] &&
 	[ "$(grep '^SwitchName=' "$tmp/tree" | cut -d' ' -f1 | sort -u | wc -l)" = 48 ]
 ok $? "topo diff against its own export: 0 differences; 48 distinct switch names" || diag "$tmp/d2"
+
+# the model keeps the system image GUIDs: the chassis of a model are those
+# of its dump (director.topo: one chassis of 4 ASICs)
+"$FS" topo export --all-hosts -f json -o "$tmp/dir.json" "$FX/director.topo" 2>"$tmp/err" &&
+	[ "$(grep -o '"sysimgguid": "0x7cfe900300a0b000"' "$tmp/dir.json" | wc -l)" = 4 ] &&
+	"$FS" topo check --model "$tmp/dir.json" >"$tmp/mcheck" 2>&1 &&
+	grep -q 'planes: 1; pods: 1; racks: 2; director chassis: 1$' "$tmp/mcheck" &&
+	grep -q '^  core1 0x7cfe900300a0b000: 4 switch ASICs; leaves core1-L01, core1-L02; above them core1-S01, core1-S02$' "$tmp/mcheck"
+ok $? "director.topo's model: topo check --model reports director chassis: 1, core1's 4 ASICs" ||
+	diag "$tmp/err" "$tmp/mcheck"
+"$FS" topo check --all-hosts "$tmp/fab" >"$tmp/dcheck" 2>&1
+"$FS" topo discover --all-hosts -o "$tmp/fab.json" "$tmp/fab" 2>"$tmp/err" &&
+	"$FS" topo check --model "$tmp/fab.json" >"$tmp/mcheck" 2>&1 &&
+	diff -u "$tmp/dcheck" "$tmp/mcheck" >"$tmp/diff"
+ok $? "the generated tree's model: topo check --model prints what topo check of the dump does (8 chassis)" ||
+	diag "$tmp/err" "$tmp/diff"
+
+# the model topo watch writes (its planes merged into one model) keeps them
+mkdir "$tmp/bin" && printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/sinfo" &&
+	cp "$tmp/bin/sinfo" "$tmp/bin/scontrol" && chmod +x "$tmp/bin/sinfo" "$tmp/bin/scontrol" &&
+	printf 'FabricModel=%s\n' "$tmp/watch.json" >"$tmp/fabsched.conf"
+PATH=$tmp/bin:$PATH "$FS" topo watch --once --no-drain --conf "$tmp/fabsched.conf" --all-hosts \
+	-i "$tmp/fab" >"$tmp/wlog" 2>&1 &&
+	"$FS" topo check --model "$tmp/watch.json" >"$tmp/mcheck" 2>&1 &&
+	grep -q 'director chassis: 8$' "$tmp/mcheck"
+ok $? "the model of topo watch --once: director chassis: 8" || diag "$tmp/wlog" "$tmp/mcheck"
+
+# a malformed system image GUID is refused, with where it is
+sed '0,/"sysimgguid": "0x[0-9a-f]*"/s//"sysimgguid": "0xchassis"/' "$tmp/dir.json" >"$tmp/bad.json"
+"$FS" topo check --model "$tmp/bad.json" >"$tmp/mcheck" 2>&1
+rc=$?
+[ $rc -eq 1 ] &&
+	grep -q 'bad.json: switches\[0\].sysimgguid: bad or missing value; expected a system image GUID "0x<1 to 16 hex digits>"' "$tmp/mcheck"
+ok $? "a model with sysimgguid \"0xchassis\": refused, switches[0].sysimgguid named (exit $rc)" ||
+	diag "$tmp/mcheck"
+# a model written before system image GUIDs were kept: read, no chassis
+sed 's/ "sysimgguid": "0x[0-9a-f]*",//g' "$tmp/dir.json" >"$tmp/old.json"
+! grep -q sysimgguid "$tmp/old.json" &&
+	"$FS" topo check --model "$tmp/old.json" >"$tmp/mcheck" 2>&1 &&
+	grep -q 'racks: 2; director chassis: 0$' "$tmp/mcheck"
+ok $? "a model without sysimgguid (older fabsched): read, director chassis: 0" || diag "$tmp/mcheck"
 exit $bad

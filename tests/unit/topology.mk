@@ -35,13 +35,20 @@ if HAVE_IBNETDISC
 TESTS += tests/unit/test_topo_ibsim.sh
 endif
 
-# expected exports kept beside the dumps (tests/fixtures/ibnetdiscover/*.tree)
+# expected outputs kept beside the dumps (tests/fixtures/ibnetdiscover/
+# <dump>.tree, .block, .yaml, .json, .check); FABSCHED_REGEN=1 rewrites them
 TESTS += tests/unit/test_topo_fixtures.sh
 EXTRA_DIST += tests/unit/test_topo_fixtures.sh
 
-# director chassis (gen_fattree -c): counted, every ASIC named, tree exported
+# director chassis (gen_fattree -c): counted, every ASIC named, tree exported;
+# counted again from the JSON model (sysimgguid)
 TESTS += tests/unit/test_topo_chassis.sh
 EXTRA_DIST += tests/unit/test_topo_chassis.sh
+
+# a rail-optimized fabric: rail 0 (or --compute-hca's) makes racks, whatever
+# the order of the dump's records
+TESTS += tests/unit/test_topo_railopt.sh
+EXTRA_DIST += tests/unit/test_topo_railopt.sh
 
 # `make bench-topo`: 3-level fat tree with 20,000 HCAs, figures printed;
 # then the same tree whose level-1 and core switches are the ASICs of
