@@ -45,7 +45,7 @@ static void _usage(FILE *out)
 		"  show   check the file; print every error, or the configuration in\n"
 		"         effect (with the built-in defaults filled in)\n"
 		"  check  check the file; print every error, nothing when it is good\n");
-	fs_opt_help(out, _config_opts);
+	fs_cli_opt_help(out, _config_opts);
 	fprintf(out,
 		"\nexit codes: 0 good; 1 the file has errors or cannot be read, a file it names\n"
 		"(FabricModel, NodeNameMap, RackMap) cannot be read, or check found no file;\n"
@@ -164,7 +164,7 @@ static int _run(int argc, char **argv)
 		return FS_EXIT_USAGE;
 	}
 	verb = argv[1];
-	while ((c = fs_opt_next(&op, argc - 1, argv + 1)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc - 1, argv + 1)) != -1) {
 		switch (c) {
 		case O_CONF:
 			path = optarg;

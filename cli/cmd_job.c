@@ -64,7 +64,7 @@ static void _usage(FILE *out)
 		"node recorded: HCAs and hugepages per NUMA node, scratch, each task's\n"
 		"CPUs and HCA; in a Locality=observe partition, what fabsched would\n"
 		"have done beside what the job got (fabsched(1), JOB).\n");
-	fs_opt_help(out, _job_opts);
+	fs_cli_opt_help(out, _job_opts);
 	fprintf(out, "\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
 		"cannot be asked, 2 usage error\n");
 }
@@ -388,7 +388,7 @@ static int _run(int argc, char **argv)
 	FILE *text;
 	int c, nuse;
 
-	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'j': as_json = true; break;
 		case 'c': conf_path = optarg; break;

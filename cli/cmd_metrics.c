@@ -83,7 +83,7 @@ static void _usage(FILE *out)
 		"locality, slurmctld's locality record against LocalityTarget, what\n"
 		"Locality=observe partitions got beside what fabsched would have done,\n"
 		"and the fabric model's links (see fabsched(1), METRICS).\n");
-	fs_opt_help(out, _metrics_opts);
+	fs_cli_opt_help(out, _metrics_opts);
 	fprintf(out, "\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
 }
 
@@ -371,7 +371,7 @@ static int _run(int argc, char **argv)
 	char why[FS_MSG_SIZE] = "", lab[300], *spath = NULL, *opath = NULL, *nodes = NULL;
 	int c, up;
 
-	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'c': conf_path = optarg; break;
 		case 'm': model_path = optarg; break;

@@ -65,7 +65,7 @@ static void _usage(FILE *out)
 		"one domain beside the share fabsched would have, the jobs fabsched would\n"
 		"have held back, racks per job got and would, and the jobs where the two\n"
 		"differ most (fabsched(1), REPORT).\n");
-	fs_opt_help(out, _report_opts);
+	fs_cli_opt_help(out, _report_opts);
 	fprintf(out, "\nexit codes: 0 reported, 1 the log cannot be read or holds no observation\n"
 		"of the period, 2 usage error\n");
 }
@@ -167,7 +167,7 @@ static int _parts_opt(struct report *r, const char *list)
 
 /* ------------------------------------------------------------ figures */
 
-char *fs_report_time(int64_t t, char *buf, size_t n)
+char *fs_cli_report_time(int64_t t, char *buf, size_t n)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -177,7 +177,7 @@ char *fs_report_time(int64_t t, char *buf, size_t n)
 	return buf;
 }
 
-char *fs_report_share(unsigned long a, unsigned long b, char *buf, size_t n)
+char *fs_cli_report_share(unsigned long a, unsigned long b, char *buf, size_t n)
 {
 	if (!b)
 		snprintf(buf, n, "-");
@@ -396,8 +396,8 @@ static void _text_part(const struct rep_part *p)
 	printf("  rack-fittable   %lu (fit one domain of their locality on the idle machine)\n",
 	       p->fit);
 	if (p->fit)
-		printf("  in one domain   got %s; would %s\n", fs_report_share(p->got, p->fit, a, sizeof(a)),
-		       fs_report_share(p->would + p->held_fit, p->fit, b, sizeof(b)));
+		printf("  in one domain   got %s; would %s\n", fs_cli_report_share(p->got, p->fit, a, sizeof(a)),
+		       fs_cli_report_share(p->would + p->held_fit, p->fit, b, sizeof(b)));
 	else
 		printf("  in one domain   - (no rack-fittable job)\n");
 	if (p->held_fit)
@@ -411,11 +411,11 @@ static void _text_part(const struct rep_part *p)
 		       p->placed == 1 ? "" : "s");
 	for (int i = 0; i < p->ndiffer; i++)
 		printf("  %-15s job %s at %s: %s\n", i ? "" : "differs most",
-		       fs_cli_obs_job_name(&p->differ[i], jn, sizeof(jn)), fs_report_time(p->differ[i].time, t, sizeof(t)),
+		       fs_cli_obs_job_name(&p->differ[i], jn, sizeof(jn)), fs_cli_report_time(p->differ[i].time, t, sizeof(t)),
 		       fs_cli_obs_sentence(&p->differ[i], line, sizeof(line)));
 	for (int i = 0; i < p->nheld; i++)	/* the log's text: printable ASCII */
 		printf("  %-15s job %s at %s: %s\n", i ? "" : "held (latest)",
-		       fs_cli_obs_job_name(&p->held_last[i], jn, sizeof(jn)), fs_report_time(p->held_last[i].time, t, sizeof(t)),
+		       fs_cli_obs_job_name(&p->held_last[i], jn, sizeof(jn)), fs_cli_report_time(p->held_last[i].time, t, sizeof(t)),
 		       p->held_last[i].why);
 }
 
@@ -424,9 +424,9 @@ static void _text(const struct report *r)
 	char t1[32], t2[32];
 
 	printf("fabsched report: %lu job%s observed from %s to %s", r->jobs, r->jobs == 1 ? "" : "s",
-	       fs_report_time(r->first, t1, sizeof(t1)), fs_report_time(r->last, t2, sizeof(t2)));
-	printf(" (period: from %s", r->since_set ? fs_report_time(r->since, t1, sizeof(t1)) : "the log's start");
-	printf(" to %s; one bucket per %s)\n", r->until_set ? fs_report_time(r->until, t2, sizeof(t2)) :
+	       fs_cli_report_time(r->first, t1, sizeof(t1)), fs_cli_report_time(r->last, t2, sizeof(t2)));
+	printf(" (period: from %s", r->since_set ? fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start");
+	printf(" to %s; one bucket per %s)\n", r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) :
 	       "its end", r->bucket);
 	printf("log: %s%s%s; %lu bad line%s (not counted)\n", r->file[0] ? r->file[0] : "",
 	       r->file[0] && r->file[1] ? ", " : "", r->file[1] ? r->file[1] : "", r->bad,
@@ -541,7 +541,7 @@ static int _write_html(const char *path, const struct report *r)
 		free(tmp);
 		return -1;
 	}
-	fs_report_html(f, r);
+	fs_cli_report_html(f, r);
 	if (fflush(f) || ferror(f) | fclose(f) || rename(tmp, path)) {
 		fprintf(stderr, PROG ": --html %s: cannot write: %s\n", path, strerror(errno));
 		unlink(tmp);
@@ -604,8 +604,8 @@ static void _nothing(const struct report *r, const struct fs_obs_log *log)
 	char t1[32], t2[32];
 
 	fprintf(stderr, PROG ": no observation from %s to %s", r->since_set ?
-		fs_report_time(r->since, t1, sizeof(t1)) : "the log's start", r->until_set ?
-		fs_report_time(r->until, t2, sizeof(t2)) : "its end");
+		fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start", r->until_set ?
+		fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end");
 	for (int i = 0; i < r->np; i++)
 		fprintf(stderr, "%s%s", i ? "," : " in partition ", r->p[i].name);
 	fprintf(stderr, " in %s%s%s (%zu jobs in all); nothing to report\n",
@@ -621,7 +621,7 @@ static int _options(int argc, char **argv, struct report *r, const char **observ
 	const char *since = NULL, *until = NULL;
 	int c;
 
-	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case O_SINCE:
 			if (_when("--since", optarg, &r->since))

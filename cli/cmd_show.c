@@ -62,7 +62,7 @@ static void _usage(FILE *out)
 		"\n"
 		"The racks of the fabric model, each node with its state and running jobs:\n"
 		"in the terminal, or as a self-contained HTML page with an SVG (fabsched(1), SHOW).\n");
-	fs_opt_help(out, _show_opts);
+	fs_cli_opt_help(out, _show_opts);
 	fprintf(out, "\nexit codes: 0 shown, 1 the model cannot be read or the page written, 2 usage error\n");
 }
 
@@ -327,7 +327,7 @@ static int _run(int argc, char **argv)
 	unsigned jobs[1024];
 	char err[1024], *end;
 
-	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'c': conf_path = optarg; break;
 		case 'm': model_path = optarg; break;

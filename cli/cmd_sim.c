@@ -66,7 +66,7 @@ static void _sim_usage(FILE *out)
 		     "(sacct -P: columns in any order, at least JobIDRaw, Submit, Start, End,\n"
 		     "Timelimit, NNodes and State; step lines skipped).  Jobs that never\n"
 		     "started or still run are dropped, counted by reason on stderr.\n");
-	fs_opt_help(out, _sim_opts);
+	fs_cli_opt_help(out, _sim_opts);
 	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error\n");
 }
 
@@ -161,7 +161,7 @@ static int _sim_run(int argc, char **argv)
 	struct fss_machine *m = NULL;
 	char err[1024];
 
-	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'N':
 			if (_uint("--nodes", optarg, 10000000, &nodes))

@@ -82,7 +82,7 @@ static void _topo_usage(FILE *out)
 "  diff       compare with an existing topology.conf\n"
 "  watch      rediscover every interval, write the model when it changes, log\n"
 "             each change, drain nodes whose every rail is down (see fabsched(1))\n");
-	fs_opt_help(out, _topo_opts);
+	fs_cli_opt_help(out, _topo_opts);
 	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
 }
 
@@ -91,7 +91,7 @@ static void _topo_usage(FILE *out)
  * NodeName= lines of the slurm.conf in use, when one is readable.  Said
  * on stderr, so that a node left out is never a surprise.
  */
-int fs_topo_slurm_nodes(struct topo_args *a)
+int fs_cli_slurm_nodes(struct topo_args *a)
 {
 	const char *path;
 	char err[FS_MSG_SIZE];
@@ -164,7 +164,7 @@ static int _load(struct topo_args *a, struct fst_model **m)
 		fprintf(stderr, "fabsched topo: %s\n", err);
 		return FS_EXIT_INPUT;
 	}
-	if (fs_topo_slurm_nodes(a))
+	if (fs_cli_slurm_nodes(a))
 		return FS_EXIT_INPUT;
 	if (fst_classify(*m, &a->opts, err, sizeof(err))) {
 		fprintf(stderr, "fabsched topo: %s\n", err);
@@ -189,7 +189,7 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 
 	a->eo.plane = -1;
 	a->drain = 1;
-	while ((c = fs_opt_next(&op, argc, argv)) != -1) {
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		if (a->nsources == TOPO_SOURCES_MAX) {
 			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
 			return -1;
@@ -544,9 +544,9 @@ static int _run(int argc, char **argv)
 			fprintf(stderr, "fabsched topo watch: --model is not a fabric source\n");
 			return FS_EXIT_USAGE;
 		}
-		if (fs_topo_slurm_nodes(&a))
+		if (fs_cli_slurm_nodes(&a))
 			return FS_EXIT_INPUT;
-		rc = fs_topo_watch(&a);
+		rc = fs_cli_topo_watch(&a);
 		free(a.slurm_nodes);
 		return rc;
 	}

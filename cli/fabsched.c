@@ -42,7 +42,7 @@ static const struct fs_cmd *_find(const char *name)
 
 /*
  * fabsched help --options [COMMAND]: a command's options in the form of
- * fs_opt_list, after a line "verbs ..." when it has subcommands; without
+ * fs_cli_opt_list, after a line "verbs ..." when it has subcommands; without
  * a command, the commands.  For the bash completion and the test that
  * compares the tables with fabsched(1).
  */
@@ -62,7 +62,7 @@ static int _options(int argc, char **argv)
 	}
 	if (c->verbs)
 		printf("verbs %s\n", c->verbs);
-	fs_opt_list(stdout, c->opts);
+	fs_cli_opt_list(stdout, c->opts);
 	return FS_EXIT_OK;
 }
 

@@ -154,7 +154,7 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
 			continue;
 		}
 		if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
-			   _small(w[1], NUMA_MAX - 1) >= 0 && fs_cpulist_count(w[3]) > 0) {
+			   _small(w[1], NUMA_MAX - 1) >= 0 && fs_gres_cpulist_count(w[3]) > 0) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "node", _num_or_null(w[1]));
@@ -235,7 +235,7 @@ static int16_t *_cpu_numa(json_object *map)
 
 		if (!json_object_object_get_ex(e, "node", &v) || !v ||
 		    !json_object_object_get_ex(e, "cpus", &c) ||
-		    fs_cpulist_parse(json_object_get_string(c), &bits, &nb, NULL, 0))
+		    fs_gres_cpulist_parse(json_object_get_string(c), &bits, &nb, NULL, 0))
 			continue;
 		for (size_t k = 0; k < nb; k++)
 			if (bits[k] && cn[k] < 0)
@@ -255,7 +255,7 @@ static void _task_numa(const int16_t *cn, const char *cpus, char *out, size_t n,
 	size_t nb, o = 0;
 
 	out[0] = '\0';
-	if (!cn || fs_cpulist_parse(cpus, &bits, &nb, NULL, 0))
+	if (!cn || fs_gres_cpulist_parse(cpus, &bits, &nb, NULL, 0))
 		return;
 	for (size_t k = 0; k < nb; k++)
 		if (bits[k] && cn[k] >= 0)

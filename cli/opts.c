@@ -48,7 +48,7 @@ static const struct fs_opt *_by_val(const struct fs_opt *tab, int v)
 	return v > 0 ? _by_short(tab, v) : NULL;
 }
 
-int fs_opt_next(struct fs_optp *p, int argc, char **argv)
+int fs_cli_opt_next(struct fs_optp *p, int argc, char **argv)
 {
 	const struct fs_opt *o;
 	int c;
@@ -91,7 +91,7 @@ int fs_opt_next(struct fs_optp *p, int argc, char **argv)
 	return o->key;
 }
 
-void fs_opt_help(FILE *out, const struct fs_opt *tab)
+void fs_cli_opt_help(FILE *out, const struct fs_opt *tab)
 {
 	for (int i = 0; tab[i].key; i++) {
 		const struct fs_opt *o = &tab[i];
@@ -125,7 +125,7 @@ void fs_opt_help(FILE *out, const struct fs_opt *tab)
 	}
 }
 
-void fs_opt_list(FILE *out, const struct fs_opt *tab)
+void fs_cli_opt_list(FILE *out, const struct fs_opt *tab)
 {
 	for (int i = 0; tab[i].key; i++) {
 		const struct fs_opt *o = &tab[i];

@@ -19,7 +19,7 @@
 #define FS_OPT_MAX 48
 
 struct fs_opt {
-	int key;		/* what fs_opt_next returns: a letter, or >= 256 */
+	int key;		/* what fs_cli_opt_next returns: a letter, or >= 256 */
 	char shortc;		/* -X, or 0 */
 	const char *name;	/* --name, or NULL */
 	const char *arg;	/* the value's name (FILE, N), NULL: takes none */
@@ -42,7 +42,7 @@ struct fs_optp {
 	const struct fs_opt *tab;	/* ends with an entry of key 0 */
 	struct option lo[FS_OPT_MAX + 1];
 	char so[3 * FS_OPT_MAX + 2];
-	const struct fs_opt *hit;	/* the entry fs_opt_next last matched */
+	const struct fs_opt *hit;	/* the entry fs_cli_opt_next last matched */
 	int built;
 };
 
@@ -53,16 +53,16 @@ struct fs_optp {
  * spelling is warned about (on stderr) each time it is used.  Starts
  * again at argv[1] on the first call.
  */
-int fs_opt_next(struct fs_optp *p, int argc, char **argv);
+int fs_cli_opt_next(struct fs_optp *p, int argc, char **argv);
 
 /* Every current option of @tab for --help, under its headings. */
-void fs_opt_help(FILE *out, const struct fs_opt *tab);
+void fs_cli_opt_help(FILE *out, const struct fs_opt *tab);
 
 /*
  * @tab in the machine form of `fabsched help --options`: one line per
  * option, "-X --name VALUE" ("-" for what it has not), and for an old
  * spelling a fourth field, "old:--new".
  */
-void fs_opt_list(FILE *out, const struct fs_opt *tab);
+void fs_cli_opt_list(FILE *out, const struct fs_opt *tab);
 
 #endif

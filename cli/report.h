@@ -49,12 +49,12 @@ struct report {
 };
 
 /* The share @a of @b as "40.0% (2 of 5)" into @buf ("-" when b is 0). */
-char *fs_report_share(unsigned long a, unsigned long b, char *buf, size_t n);
+char *fs_cli_report_share(unsigned long a, unsigned long b, char *buf, size_t n);
 /* Local time "YYYY-MM-DDTHH:MM:SS". */
-char *fs_report_time(int64_t t, char *buf, size_t n);
+char *fs_cli_report_time(int64_t t, char *buf, size_t n);
 
 /* The whole page to @f: a table, per partition a plot of the one-domain
  * share got and would per bucket, and its jobs; text of the log escaped. */
-void fs_report_html(FILE *f, const struct report *r);
+void fs_cli_report_html(FILE *f, const struct report *r);
 
 #endif

@@ -144,7 +144,7 @@ static void _jobs(FILE *f, const struct rep_part *p)
 	for (int i = 0; i < p->ndiffer; i++) {
 		fprintf(f, "<tr><td>%s</td><td>%s</td>",
 			fs_cli_obs_job_name(&p->differ[i], jn, sizeof(jn)),
-			fs_report_time(p->differ[i].time, t, sizeof(t)));
+			fs_cli_report_time(p->differ[i].time, t, sizeof(t)));
 		_place_cell(f, &p->differ[i].got);
 		_place_cell(f, &p->differ[i].would);
 		fputs("<td>", f);
@@ -160,7 +160,7 @@ static void _jobs(FILE *f, const struct rep_part *p)
 	for (int i = 0; i < p->nheld; i++) {
 		fprintf(f, "<tr><td>%s</td><td>%s</td>",
 			fs_cli_obs_job_name(&p->held_last[i], jn, sizeof(jn)),
-			fs_report_time(p->held_last[i].time, t, sizeof(t)));
+			fs_cli_report_time(p->held_last[i].time, t, sizeof(t)));
 		_place_cell(f, &p->held_last[i].got);
 		fputs("<td>", f);
 		fs_cli_html_esc(f, p->held_last[i].why);
@@ -191,8 +191,8 @@ static void _summary(FILE *f, const struct report *r)
 		fputs("<tr><td>", f);
 		fs_cli_html_esc(f, p->name);
 		fprintf(f, "</td><td>%lu</td><td>%lu</td><td>%s</td><td>%s</td><td>%lu</td>",
-			p->jobs, p->fit, fs_report_share(p->got, p->fit, a, sizeof(a)),
-			fs_report_share(p->would + p->held_fit, p->fit, b, sizeof(b)), p->held);
+			p->jobs, p->fit, fs_cli_report_share(p->got, p->fit, a, sizeof(a)),
+			fs_cli_report_share(p->would + p->held_fit, p->fit, b, sizeof(b)), p->held);
 		_mean(f, p->racks_got, p->placed);
 		_mean(f, p->racks_would, p->placed);
 		fputs("</tr>\n", f);
@@ -212,10 +212,10 @@ static void _head(FILE *f, const struct report *r)
 	      "th, td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }\n"
 	      "</style></head><body>\n<h1>fabsched: what Locality=observe saw</h1>\n", f);
 	fprintf(f, "<p>%lu job%s observed from %s to %s (period: from %s to ", r->jobs,
-		r->jobs == 1 ? "" : "s", fs_report_time(r->first, t1, sizeof(t1)),
-		fs_report_time(r->last, t2, sizeof(t2)),
-		r->since_set ? fs_report_time(r->since, t1, sizeof(t1)) : "the log's start");
-	fprintf(f, "%s). Log: ", r->until_set ? fs_report_time(r->until, t2, sizeof(t2)) : "its end");
+		r->jobs == 1 ? "" : "s", fs_cli_report_time(r->first, t1, sizeof(t1)),
+		fs_cli_report_time(r->last, t2, sizeof(t2)),
+		r->since_set ? fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start");
+	fprintf(f, "%s). Log: ", r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end");
 	for (int k = 0; k < 2; k++)
 		if (r->file[k]) {
 			fputs(k && r->file[0] ? ", " : "", f);
@@ -227,7 +227,7 @@ static void _head(FILE *f, const struct report *r)
 		"waited for one.</p>\n", r->bad, r->bad == 1 ? "" : "s");
 }
 
-void fs_report_html(FILE *f, const struct report *r)
+void fs_cli_report_html(FILE *f, const struct report *r)
 {
 	_head(f, r);
 	_summary(f, r);

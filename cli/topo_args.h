@@ -33,9 +33,9 @@ struct topo_args {
 };
 
 /* fabsched topo watch (watch.c); returns an exit code. */
-int fs_topo_watch(struct topo_args *a);
+int fs_cli_topo_watch(struct topo_args *a);
 /* The compute nodes from slurm.conf when neither --nodelist nor
  * --all-hosts says otherwise (cmd_topo.c); 0, or -1 said on stderr. */
-int fs_topo_slurm_nodes(struct topo_args *a);
+int fs_cli_slurm_nodes(struct topo_args *a);
 
 #endif

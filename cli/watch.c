@@ -626,7 +626,7 @@ static int _cycle_apart(struct topo_args *a, const char *path)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-int fs_topo_watch(struct topo_args *a)
+int fs_cli_topo_watch(struct topo_args *a)
 {
 	struct fs_errors *errs = fs_errors_new();
 	struct fs_conf *conf = NULL;

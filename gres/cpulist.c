@@ -31,7 +31,7 @@ static int _num(const char **p, unsigned long *v)
 	return 0;
 }
 
-int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
+int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 		     char *err, size_t errlen)
 {
 	unsigned char *b = NULL;
@@ -89,7 +89,7 @@ bad:
 			   list, FS_CPULIST_MAX);
 }
 
-char *fs_cpulist_format(const unsigned char *bits, size_t n)
+char *fs_gres_cpulist_format(const unsigned char *bits, size_t n)
 {
 	size_t cap = 64, len = 0;
 	char *s = malloc(cap);
@@ -128,13 +128,13 @@ char *fs_cpulist_format(const unsigned char *bits, size_t n)
 	return s;
 }
 
-long fs_cpulist_count(const char *list)
+long fs_gres_cpulist_count(const char *list)
 {
 	unsigned char *b;
 	size_t n;
 	long c = 0;
 
-	if (fs_cpulist_parse(list, &b, &n, NULL, 0))
+	if (fs_gres_cpulist_parse(list, &b, &n, NULL, 0))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		c += b[i];
@@ -142,15 +142,15 @@ long fs_cpulist_count(const char *list)
 	return c;
 }
 
-long fs_cpulist_overlap(const char *a, const char *b)
+long fs_gres_cpulist_overlap(const char *a, const char *b)
 {
 	unsigned char *ba, *bb;
 	size_t na, nb;
 	long c = 0;
 
-	if (fs_cpulist_parse(a, &ba, &na, NULL, 0))
+	if (fs_gres_cpulist_parse(a, &ba, &na, NULL, 0))
 		return -1;
-	if (fs_cpulist_parse(b, &bb, &nb, NULL, 0)) {
+	if (fs_gres_cpulist_parse(b, &bb, &nb, NULL, 0)) {
 		free(ba);
 		return -1;
 	}
@@ -161,15 +161,15 @@ long fs_cpulist_overlap(const char *a, const char *b)
 	return c;
 }
 
-char *fs_cpulist_union(const char *a, const char *b)
+char *fs_gres_cpulist_union(const char *a, const char *b)
 {
 	unsigned char *ba, *bb;
 	size_t na, nb;
 	char *s;
 
-	if (fs_cpulist_parse(a, &ba, &na, NULL, 0))
+	if (fs_gres_cpulist_parse(a, &ba, &na, NULL, 0))
 		return NULL;
-	if (fs_cpulist_parse(b, &bb, &nb, NULL, 0)) {
+	if (fs_gres_cpulist_parse(b, &bb, &nb, NULL, 0)) {
 		free(ba);
 		return NULL;
 	}
@@ -184,19 +184,19 @@ char *fs_cpulist_union(const char *a, const char *b)
 	}
 	for (size_t i = 0; i < nb; i++)
 		ba[i] |= bb[i];
-	s = fs_cpulist_format(ba, na);
+	s = fs_gres_cpulist_format(ba, na);
 	free(ba);
 	free(bb);
 	return s;
 }
 
-/* 0 when list is a cpulist, else -1 with fs_cpulist_parse's message */
+/* 0 when list is a cpulist, else -1 with fs_gres_cpulist_parse's message */
 static int _valid(const char *list, char *err, size_t errlen)
 {
 	unsigned char *b = NULL;
 	size_t n;
 
-	if (fs_cpulist_parse(list, &b, &n, err, errlen))
+	if (fs_gres_cpulist_parse(list, &b, &n, err, errlen))
 		return -1;
 	free(b);
 	return 0;
@@ -212,7 +212,7 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 	if (_valid(task_cpus, err, errlen))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		long ov = fs_cpulist_overlap(task_cpus, cand[i]);
+		long ov = fs_gres_cpulist_overlap(task_cpus, cand[i]);
 
 		if (ov < 0)
 			return _valid(cand[i], err, errlen) ? -1 :
@@ -228,7 +228,7 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 		return 0;
 	k = (long)(spread % (unsigned long)ties);
 	for (size_t i = 0; i < n; i++)
-		if (fs_cpulist_overlap(task_cpus, cand[i]) == best && !k--) {
+		if (fs_gres_cpulist_overlap(task_cpus, cand[i]) == best && !k--) {
 			*pick = i;
 			break;
 		}

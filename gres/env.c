@@ -115,7 +115,7 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 		}
 		if (!devs[i].cpus) {
 			with_cpus = 0;
-		} else if (fs_cpulist_count(devs[i].cpus) < 0) {
+		} else if (fs_gres_cpulist_count(devs[i].cpus) < 0) {
 			fs_gres_quote(devs[i].cpus, q, sizeof(q));
 			return fs_errf(err, errlen,
 					   "CPUs of HCA %s \"%s\": not a CPU "

@@ -193,16 +193,16 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
  * above FS_CPULIST_MAX are refused.
  */
 #define FS_CPULIST_MAX 65535
-int fs_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
+int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 		     char *err, size_t errlen);
 /* Format n flags as a cpulist (malloc'ed; "" when none set); NULL: ENOMEM. */
-char *fs_cpulist_format(const unsigned char *bits, size_t n);
+char *fs_gres_cpulist_format(const unsigned char *bits, size_t n);
 /* Number of CPUs in a list, -1 when malformed. */
-long fs_cpulist_count(const char *list);
+long fs_gres_cpulist_count(const char *list);
 /* CPUs in both lists, -1 when one is malformed. */
-long fs_cpulist_overlap(const char *a, const char *b);
+long fs_gres_cpulist_overlap(const char *a, const char *b);
 /* Union of two lists (malloc'ed), NULL when malformed or out of memory. */
-char *fs_cpulist_union(const char *a, const char *b);
+char *fs_gres_cpulist_union(const char *a, const char *b);
 
 /*
  * A GRES's core affinity as Slurm accepts it, in place over the abstract

@@ -123,7 +123,7 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 				    "/sys/class/infiniband/%s/device/local_cpulist",
 				    h->name);
 		if (!fs_gres_read(path, &s, &missing, err, errlen)) {
-			long c = fs_cpulist_count(s);
+			long c = fs_gres_cpulist_count(s);
 
 			if (c < 0) {
 				char q[80];
@@ -178,7 +178,7 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 		if (!(inv->cpus = strdup("")))
 			goto oom;
 		for (size_t i = 0; i < inv->nnuma; i++) {
-			char *u = fs_cpulist_union(inv->cpus, inv->numa[i].cpus);
+			char *u = fs_gres_cpulist_union(inv->cpus, inv->numa[i].cpus);
 
 			if (!u)
 				goto oom;

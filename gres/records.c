@@ -33,7 +33,7 @@ int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
 
 	*range = NULL;
 	*dropped = 0;
-	if (fs_cpulist_parse(cpus, &bits, &n, err, errlen))
+	if (fs_gres_cpulist_parse(cpus, &bits, &n, err, errlen))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!bits[i])
@@ -43,7 +43,7 @@ int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
 		else
 			(*dropped)++;
 	}
-	if (keep && !(*range = fs_cpulist_format(bits, n < cpu_cnt ? n : cpu_cnt))) {
+	if (keep && !(*range = fs_gres_cpulist_format(bits, n < cpu_cnt ? n : cpu_cnt))) {
 		free(bits);
 		return fs_errf(err, errlen, "out of memory");
 	}
@@ -63,7 +63,7 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
 	if (!cores || sockets <= 0 || per <= 0)
 		return -1;
 	total = (size_t)sockets * (size_t)per;
-	if (fs_cpulist_parse(cores, &bits, &n, err, sizeof(err)))
+	if (fs_gres_cpulist_parse(cores, &bits, &n, err, sizeof(err)))
 		return -1;
 	if (!(all = calloc(total, 1))) {
 		free(bits);
@@ -80,7 +80,7 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
 	}
 	free(bits);
 	rc = fs_gres_socket_cores(all, sockets, per, one);
-	if (rc == 1 && !(*wide = fs_cpulist_format(all, total)))
+	if (rc == 1 && !(*wide = fs_gres_cpulist_format(all, total)))
 		rc = -1;
 	free(all);
 	return rc;

@@ -731,7 +731,7 @@ int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 				    nodes[i]);
 		if (fs_gres_read(path, &nu->cpus, NULL, err, errlen))
 			goto out;
-		if (fs_cpulist_parse(nu->cpus, &b, &nb, err, errlen)) {
+		if (fs_gres_cpulist_parse(nu->cpus, &b, &nb, err, errlen)) {
 			char m2[FS_MSG_SIZE];
 
 			snprintf(m2, sizeof(m2), "%s: %s", path, err ? err : "");
@@ -742,7 +742,7 @@ int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 			goto out;
 		}
 		free(b);
-		c = fs_cpulist_count(nu->cpus);
+		c = fs_gres_cpulist_count(nu->cpus);
 		nu->os_index = atoi(nodes[i] + 4);
 		nu->npus = nu->ncores = (unsigned)c;
 		inv->nnuma++;

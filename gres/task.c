@@ -97,7 +97,7 @@ static int _entry(const char *value, const char *e, size_t len,
 		return fs_errf(err, errlen, "out of memory");
 	memcpy(set->cpus[i], eq + 1, (size_t)(end - eq - 1));
 	set->cpus[i][end - eq - 1] = '\0';
-	if (fs_cpulist_count(set->cpus[i]) < 0)
+	if (fs_gres_cpulist_count(set->cpus[i]) < 0)
 		return _bad(value, e, len, "CPUs not a cpulist (CPU numbers "
 			    "and ranges separated by ',')", err, errlen);
 	for (size_t k = 0; k < i; k++)
@@ -201,7 +201,7 @@ char *fs_gres_task_cpus(char *err, size_t errlen)
 		for (size_t i = 0; i < ncpu; i++)
 			bits[i] = CPU_ISSET_S(i, sz, set) ? 1 : 0;
 		CPU_FREE(set);
-		s = fs_cpulist_format(bits, ncpu);
+		s = fs_gres_cpulist_format(bits, ncpu);
 		free(bits);
 		if (!s)
 			fs_errf(err, errlen, "out of memory");

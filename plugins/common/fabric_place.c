@@ -126,7 +126,7 @@ static bool _ready(void)
 		fse_ctl_observe_state(fab.ctl, _task_state, NULL);
 	}
 	names = fs_plugin_node_names();
-	fse_ctl_load(fab.ctl, fs_plugin_conf_load(fab.name), names,
+	fse_ctl_load(fab.ctl, fabsched_plugin_conf_load(fab.name), names,
 		     node_record_count);
 	xfree(names);
 	/* the model may have changed since the callback's owner read it */

@@ -19,7 +19,7 @@ const char **fs_plugin_node_names(void)
 	return names;
 }
 
-struct fs_conf *fs_plugin_conf_load(const char *who)
+struct fs_conf *fabsched_plugin_conf_load(const char *who)
 {
 	struct fs_errors *errs = fs_errors_new();
 	struct fs_conf *conf = NULL;

@@ -16,7 +16,7 @@
  * of the file is logged with error(), one line each.  RET a configuration
  * the caller frees with fs_conf_destroy(), or NULL (logged) on failure.
  */
-struct fs_conf *fs_plugin_conf_load(const char *who);
+struct fs_conf *fabsched_plugin_conf_load(const char *who);
 
 /* The names of slurmctld's nodes by node index (node_record_count of
  * them, NULL for a gap), in an xmalloc'ed array; the names are Slurm's. */

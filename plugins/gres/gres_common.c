@@ -9,7 +9,7 @@
  * slurmd (gres_p_node_config_load): unless gres.conf describes the
  * resource itself (records with File= or Cores=) or says AutoDetect=off,
  * the records of slurm.conf are replaced by what the node holds (the entry
- * file's fs_gres_detect).  A table of the records (gres index -> HCA or
+ * file's fabsched_gres_detect).  A table of the records (gres index -> HCA or
  * NUMA node, gres/ fs_gres_units) is kept, handed to slurmstepd
  * (send/recv_stepd) and used for the job, step, task and prolog/epilog
  * environment.  Bad input is logged, never fatal.
@@ -124,7 +124,7 @@ static void _whole_sockets(char **abs)
  * range).  CPUs at or beyond cpu_cnt are dropped, as slurmd itself does.
  * Returns 0, or -1 when nothing usable is left.
  */
-int fs_gres_cores(node_config_load_t *config, const char *cpus,
+int fabsched_gres_cores(node_config_load_t *config, const char *cpus,
 		  bitstr_t **mac_out, char **abs_out)
 {
 	char msg[FS_MSG_SIZE], *range = NULL, *abs = NULL;
@@ -167,7 +167,7 @@ uint8_t *fs_gres_bytes(bitstr_t *b, size_t *n)
 	return v;
 }
 
-void fs_gres_env_set(char ***env, const char *name, const char *value)
+void fabsched_gres_env_set(char ***env, const char *name, const char *value)
 {
 	if (!env)
 		return;
@@ -176,7 +176,7 @@ void fs_gres_env_set(char ***env, const char *name, const char *value)
 	env_array_overwrite(env, name, value);
 }
 
-void fs_gres_env_unset(char ***env, const char *name)
+void fabsched_gres_env_unset(char ***env, const char *name)
 {
 	if (env && *env)
 		unsetenvp(*env, name);
@@ -184,7 +184,7 @@ void fs_gres_env_unset(char ***env, const char *name)
 
 /* One autodetected record (Slurm's add_gres_to_list, whose arguments
  * changed between releases). */
-void fs_gres_add_record(fs_list_t out, const char *name, uint64_t count,
+void fabsched_gres_add_record(fs_list_t out, const char *name, uint64_t count,
 			uint32_t cpu_cnt, char *abs, bitstr_t *mac,
 			const char *file, const char *type)
 {
@@ -219,7 +219,7 @@ static int _build_units(void *x, void *arg)
 	struct build *b = arg;
 
 	if (rec->plugin_id == b->id)
-		fs_gres_units_of_rec(b->inv, rec, &b->next);
+		fabsched_gres_units_of_rec(b->inv, rec, &b->next);
 	return 0;
 }
 
@@ -273,7 +273,7 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 	if (!why) {
 		fs_list_t found = list_create(destroy_gres_slurmd_conf);
 
-		n = fs_gres_detect(inv, config, found);
+		n = fabsched_gres_detect(inv, config, found);
 		if (n > 0) {
 			list_delete_all(gres_conf_list, _mine, &id);
 			list_transfer(gres_conf_list, found);
@@ -304,13 +304,13 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 extern void gres_p_job_set_env(char ***job_env_ptr, bitstr_t *gres_bit_alloc,
 			       uint64_t gres_cnt, gres_internal_flags_t flags)
 {
-	fs_gres_set_env(job_env_ptr, gres_bit_alloc, gres_cnt);
+	fabsched_gres_set_env(job_env_ptr, gres_bit_alloc, gres_cnt);
 }
 
 extern void gres_p_step_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 				uint64_t gres_cnt, gres_internal_flags_t flags)
 {
-	fs_gres_set_env(step_env_ptr, gres_bit_alloc, gres_cnt);
+	fabsched_gres_set_env(step_env_ptr, gres_bit_alloc, gres_cnt);
 }
 
 /* slurmd -> slurmstepd: the unit table */
@@ -407,5 +407,5 @@ extern void FS_PREP_SET_ENV(char ***epilog_env_ptr, fs_prep_t *gres_ei,
 		cnt = gres_ei->gres_cnt_node_alloc[node_inx];
 	if (!alloc && !cnt)
 		return;
-	fs_gres_set_env(epilog_env_ptr, alloc, cnt);
+	fabsched_gres_set_env(epilog_env_ptr, alloc, cnt);
 }

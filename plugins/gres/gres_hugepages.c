@@ -31,7 +31,7 @@ const int fs_gres_inventory_what = FS_GRES_HUGEPAGES;
 /* fabsched.conf's HugepageUnits (validated when the file is read). */
 static void _conf_units(struct fs_hp_units *u)
 {
-	struct fs_conf *conf = fs_plugin_conf_load(plugin_type);
+	struct fs_conf *conf = fabsched_plugin_conf_load(plugin_type);
 	const char *v = conf ? fs_conf_get_str(conf, "HugepageUnits") : NULL;
 	char msg[FS_MSG_SIZE];
 
@@ -49,7 +49,7 @@ static void _conf_units(struct fs_hp_units *u)
  * node); for sizes it does not name, or when it makes too many units,
  * the least that fits this node (fs_gres_huge_plan).
  */
-int fs_gres_detect(const struct fs_gres_inventory *inv,
+int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 		   node_config_load_t *config, fs_list_t out)
 {
 	struct fs_gres_huge_rec *recs = NULL;
@@ -85,10 +85,10 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 			info("%s: %s", plugin_type, notes[j]);
 		if (!r->units)
 			continue;
-		if (!nu || fs_gres_cores(config, nu->cpus, &mac, &abs))
+		if (!nu || fabsched_gres_cores(config, nu->cpus, &mac, &abs))
 			verbose("%s: NUMA node %d: CPUs unknown: no Cores",
 				plugin_type, r->numa_node);
-		fs_gres_add_record(out, "hugepages", r->units, config->cpu_cnt, abs,
+		fabsched_gres_add_record(out, "hugepages", r->units, config->cpu_cnt, abs,
 			    mac, file, r->type);
 		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64
 			" Cores=%s", plugin_type, r->numa_node, r->type,
@@ -101,7 +101,7 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 	return n;
 }
 
-void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
+void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv,
 			  gres_slurmd_conf_t *rec, uint64_t *next)
 {
 	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
@@ -121,7 +121,7 @@ void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
 
 /* The job's pages on this node (gres/ fs_gres_huge_value): units held of
  * each record, counted from the allocation's bits. */
-void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
+void fabsched_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 {
 	uint64_t *held = NULL, total = 0;
 	char *s = NULL, num[32], msg[FS_MSG_SIZE];
@@ -138,15 +138,15 @@ void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 			       sizeof(msg)))
 		error("%s: %s", plugin_type, msg);
 	xfree(held);
-	fs_gres_env_unset(env, FS_ENV_HUGEPAGES);
+	fabsched_gres_env_unset(env, FS_ENV_HUGEPAGES);
 	if (!total && !s) {
-		fs_gres_env_unset(env, FS_ENV_HUGEPAGES_COUNT);
+		fabsched_gres_env_unset(env, FS_ENV_HUGEPAGES_COUNT);
 		return;
 	}
 	snprintf(num, sizeof(num), "%" PRIu64, total);
-	fs_gres_env_set(env, FS_ENV_HUGEPAGES_COUNT, num);
+	fabsched_gres_env_set(env, FS_ENV_HUGEPAGES_COUNT, num);
 	if (s)
-		fs_gres_env_set(env, FS_ENV_HUGEPAGES, s);
+		fabsched_gres_env_set(env, FS_ENV_HUGEPAGES, s);
 	free(s);
 }
 
@@ -157,5 +157,5 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 {
 	(void)usable_gres;
 	(void)flags;
-	fs_gres_set_env(step_env_ptr, gres_bit_alloc, gres_cnt);
+	fabsched_gres_set_env(step_env_ptr, gres_bit_alloc, gres_cnt);
 }

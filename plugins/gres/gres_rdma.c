@@ -25,7 +25,7 @@ const char fs_gres_name[] = "rdma";
 const int fs_gres_inventory_what = FS_GRES_HCA;
 
 /* Autodetected records; returns how many were added to out. */
-int fs_gres_detect(const struct fs_gres_inventory *inv,
+int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 		   node_config_load_t *config, fs_list_t out)
 {
 	int n = 0;
@@ -48,10 +48,10 @@ int fs_gres_detect(const struct fs_gres_inventory *inv,
 			     skip);
 		if (skip)
 			continue;
-		if (fs_gres_cores(config, h->cpus, &mac, &abs))
+		if (fabsched_gres_cores(config, h->cpus, &mac, &abs))
 			verbose("%s: %s: no usable local CPUs (%s): no Cores",
 				plugin_type, h->name, h->cpus);
-		fs_gres_add_record(out, "rdma", 1, config->cpu_cnt, abs, mac,
+		fabsched_gres_add_record(out, "rdma", 1, config->cpu_cnt, abs, mac,
 			    h->dev_path, h->type);
 		verbose("%s: %s Type=%s File=%s Cores=%s (CPUs %s, %s)",
 			plugin_type, h->name, h->type, h->dev_path,
@@ -81,7 +81,7 @@ static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next,
 	xfree(cpus);
 }
 
-void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
+void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv,
 			  gres_slurmd_conf_t *rec, uint64_t *next)
 {
 	fs_hostlist_t hl;
@@ -108,18 +108,18 @@ void fs_gres_units_of_rec(const struct fs_gres_inventory *inv,
 static void _rdma_clear_env(char ***env)
 {
 	for (size_t i = 0; fs_gres_rdma_env_names[i]; i++)
-		fs_gres_env_unset(env, fs_gres_rdma_env_names[i]);
+		fabsched_gres_env_unset(env, fs_gres_rdma_env_names[i]);
 }
 
 static void _apply(char ***env, struct fs_gres_env *e)
 {
 	for (size_t i = 0; i < e->n; i++)
-		fs_gres_env_set(env, e->name[i], e->value[i]);
+		fabsched_gres_env_set(env, e->name[i], e->value[i]);
 	fs_gres_env_clear(e);
 }
 
 /* The variables of the allocated HCAs, FABSCHED_RDMA_LOCALITY included. */
-void fs_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
+void fabsched_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 {
 	struct fs_gres_env e = { 0 };
 	char msg[FS_MSG_SIZE];
@@ -155,7 +155,7 @@ extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
 
 	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type,
 	      gres_cnt);
-	fs_gres_set_env(step_env_ptr, usable_gres ? usable_gres : gres_bit_alloc,
+	fabsched_gres_set_env(step_env_ptr, usable_gres ? usable_gres : gres_bit_alloc,
 			gres_cnt);
 	if (!step_env_ptr || !*step_env_ptr ||
 	    !(loc = getenvp(*step_env_ptr, FS_GRES_RDMA_LOCALITY_ENV)))

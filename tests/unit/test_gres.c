@@ -90,29 +90,29 @@ static void test_cpulist(void **state)
 	char *s, msg[FS_MSG_SIZE];
 
 	(void)state;
-	assert_int_equal(fs_cpulist_parse("0-3,8,10-11\n", &b, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_cpulist_parse("0-3,8,10-11\n", &b, &n, msg, sizeof(msg)), 0);
 	assert_int_equal(n, 12);
-	s = fs_cpulist_format(b, n);
+	s = fs_gres_cpulist_format(b, n);
 	assert_string_equal(s, "0-3,8,10-11");
 	free(s);
 	free(b);
-	assert_int_equal(fs_cpulist_parse("", &b, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_cpulist_parse("", &b, &n, msg, sizeof(msg)), 0);
 	assert_null(b);
 	assert_int_equal(n, 0);
-	assert_int_equal(fs_cpulist_count("1,3,5-7"), 5);
-	assert_int_equal(fs_cpulist_count(""), 0);
-	assert_int_equal(fs_cpulist_overlap("0-7", "4-15"), 4);
-	s = fs_cpulist_union("0-3", "2,8-9");
+	assert_int_equal(fs_gres_cpulist_count("1,3,5-7"), 5);
+	assert_int_equal(fs_gres_cpulist_count(""), 0);
+	assert_int_equal(fs_gres_cpulist_overlap("0-7", "4-15"), 4);
+	s = fs_gres_cpulist_union("0-3", "2,8-9");
 	assert_string_equal(s, "0-3,8-9");
 	free(s);
 	static const char *const bad[] = { "a", "1-", "3-1", "1,,2", "1,",
 					   "-1", "1 2", "99999999", "0x1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		msg[0] = '\0';
-		assert_int_equal(fs_cpulist_parse(bad[i], &b, &n, msg,
+		assert_int_equal(fs_gres_cpulist_parse(bad[i], &b, &n, msg,
 						  sizeof(msg)), -1);
 		assert_non_null(strstr(msg, "expected"));
-		assert_int_equal(fs_cpulist_count(bad[i]), -1);
+		assert_int_equal(fs_gres_cpulist_count(bad[i]), -1);
 	}
 }
 
@@ -124,11 +124,11 @@ static void _socket_cores(const char *in, bool one, int want_rc,
 	size_t n = 0;
 	char msg[FS_MSG_SIZE], *s;
 
-	assert_int_equal(fs_cpulist_parse(in, &b, &n, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_cpulist_parse(in, &b, &n, msg, sizeof(msg)), 0);
 	memcpy(cores, b, n);
 	free(b);
 	assert_int_equal(fs_gres_socket_cores(cores, 4, 10, one), want_rc);
-	s = fs_cpulist_format(cores, 40);
+	s = fs_gres_cpulist_format(cores, 40);
 	assert_string_equal(s, want);
 	free(s);
 }
@@ -210,7 +210,7 @@ static void test_task_cpus(void **state)
 	assert_true(cpu >= 0);
 	s = fs_gres_task_cpus(msg, sizeof(msg));
 	assert_non_null(s);
-	assert_int_equal(fs_cpulist_count(s), CPU_COUNT(&old));
+	assert_int_equal(fs_gres_cpulist_count(s), CPU_COUNT(&old));
 	free(s);
 	/* bound to one CPU: exactly that one */
 	CPU_ZERO(&one);
@@ -281,10 +281,10 @@ static void test_topo_40intel64(void **state)
 	assert_non_null(d = _pci(inv, "qib0"));
 	/* spans NUMA 1 and 3: the union of their CPUs */
 	assert_string_equal(d->numa, "1,3");
-	assert_int_equal(fs_cpulist_count(d->cpus), 20);
-	assert_int_equal(fs_cpulist_overlap(d->cpus, inv->numa[1].cpus), 10);
-	assert_int_equal(fs_cpulist_overlap(d->cpus, inv->numa[3].cpus), 10);
-	assert_int_equal(fs_cpulist_overlap(d->cpus, inv->numa[0].cpus), 0);
+	assert_int_equal(fs_gres_cpulist_count(d->cpus), 20);
+	assert_int_equal(fs_gres_cpulist_overlap(d->cpus, inv->numa[1].cpus), 10);
+	assert_int_equal(fs_gres_cpulist_overlap(d->cpus, inv->numa[3].cpus), 10);
+	assert_int_equal(fs_gres_cpulist_overlap(d->cpus, inv->numa[0].cpus), 0);
 	assert_null(_pci(inv, "nvme0n1"));
 	fs_gres_inventory_free(inv);
 }

@@ -31,7 +31,7 @@ typedef hostlist_t fs_hostlist_t;
  * has Locality=off. */
 static struct fst_model *_load(const char *plugin_type, bool *all_off)
 {
-	struct fs_conf *conf = fs_plugin_conf_load(plugin_type);
+	struct fs_conf *conf = fabsched_plugin_conf_load(plugin_type);
 	struct fst_model *m = NULL;
 	const char *path;
 	char err[1024] = "";
