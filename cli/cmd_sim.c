@@ -137,6 +137,12 @@ static void _summary(const char *path, const struct fss_trace *tr,
 			path, tr->njobs, tr->dropped_too_wide, tr->dropped_no_run,
 			tr->dropped_no_procs, tr->procs_per_node, tr->procs_why,
 			m->desc, fss_trace_load(tr));
+		if (tr->header_ignored > 1)
+			fprintf(stderr, "fabsched sim: %s: header: %s (and %d more)\n",
+				path, tr->header_why, tr->header_ignored - 1);
+		else if (tr->header_ignored)
+			fprintf(stderr, "fabsched sim: %s: header: %s\n", path,
+				tr->header_why);
 		return;
 	}
 	if (ppn)

@@ -49,8 +49,9 @@ extern "C" {
 
 /*
  * Rules for the 18 SWF fields (-1 = unknown):
- *  - header lines start with ';'; "; MaxNodes: N" and "; MaxProcs: N" are
- *    read, other header lines ignored; blank lines are ignored;
+ *  - header lines start with ';'; "; MaxNodes: N", "; MaxProcs: N" and
+ *    the notes below are read, other header lines ignored; blank lines
+ *    are ignored;
  *  - a job line has exactly 18 numeric fields, else the read fails with
  *    "file:line: ...";
  *  - processors: requested processors (field 8) when > 0, else allocated
@@ -59,16 +60,32 @@ extern "C" {
  *  - requested time (field 9) unknown (<= 0): the run time; a requested
  *    time shorter than the run time is raised to it (the job would have
  *    been killed at its limit; the log says it was not);
+ *  - node types: notes that add node types up with '+', counts
+ *    ("; Note: 5040 thin nodes + 360 fat nodes") and processors ("; Note:
+ *    80640 in thin nodes + 11520 cores in fat nodes"), matched by type
+ *    name; a note of that shape with a term of another form is ignored
+ *    (header_why says why, header_ignored counts them), and so are all
+ *    the types when they disagree with MaxNodes or MaxProcs, or the
+ *    majority type's processors are unknown or not a whole number per
+ *    node.  The machine holds nodes of one size only (fss_machine has no
+ *    per-node processors; a job asks whole nodes), so the majority type
+ *    (most nodes; the first of a tie) gives the node size and the other
+ *    types' nodes are modelled as nodes of that type;
  *  - nodes = ceil(processors / procs per node); procs per node, as an
  *    analyst would derive it (procs_why says which and why): the option;
- *    else MaxProcs / MaxNodes of the header when both are given and divide
- *    exactly; else a header note giving it ("; Note: ... 8 processors per
- *    node", "... nodes with 8 cores each", "8-way nodes"); else the most
- *    common job width divisor (the largest d in 2..1024 that at least 3 in
- *    4 jobs are multiples of, at most twice the ratio when the header has
- *    one); else MaxProcs / MaxNodes rounded; else 1;
- *  - machine size: the option, else MaxNodes, else the widest job; a job
- *    wider than the machine is dropped (too_wide);
+ *    else the majority node type of the notes; else MaxProcs / MaxNodes
+ *    of the header when both are given and divide exactly; else a header
+ *    note giving it ("; Note: ... 8 processors per node", "... nodes with
+ *    8 cores each", "8-way nodes", "16-core nodes", "each node has 2
+ *    sockets with 12 cores": 24); else the job widths' divisor: the
+ *    largest d that at least 9 in 10 of the multi-processor jobs (at least
+ *    20 of them) ask a multiple of, taken only when d >= 8 (2 or 4 divide
+ *    most widths of any log) and d is at most twice MaxProcs / MaxNodes,
+ *    or at most MaxProcs when only that is given; else MaxProcs / MaxNodes
+ *    rounded; else 1;
+ *  - machine size: the option, else MaxNodes, else the nodes of the node
+ *    types when they are not ignored, else the widest job; a job wider
+ *    than the machine is dropped (too_wide);
  *  - submit time unknown: the read fails.  Jobs are replayed in the
  *    order of their submit times (line order on ties).
  */
@@ -113,6 +130,15 @@ struct fss_sacct_counts {
 	long array_tasks;	/* kept: tasks of job arrays (JSON only) */
 };
 
+/* A node type of an SWF header's notes. */
+#define FSS_NODE_TYPES 16
+struct fss_node_type {
+	char name[32];		/* as the notes spell it, lower case */
+	int nodes;		/* "5040 thin nodes"; 0: no count */
+	int procs;		/* "80640 in thin nodes", all its nodes'; 0:
+				   not given */
+};
+
 struct fss_trace {
 	char *name;		/* file name */
 	struct fss_job *jobs;	/* by submit time */
@@ -120,8 +146,15 @@ struct fss_trace {
 	long lines;		/* job lines read */
 	int max_nodes, max_procs;	/* header, -1 when absent */
 	int procs_per_node;	/* used */
-	char procs_why[160];	/* where procs_per_node comes from */
+	char procs_why[256];	/* where procs_per_node comes from */
 	int ppn_note;		/* from a header note, 0 none */
+	struct fss_node_type types[FSS_NODE_TYPES];	/* header notes */
+	int ntypes;
+	int type_major;		/* index of the majority type when the types
+				   are not ignored, else -1 (SWF) */
+	int type_nodes;		/* their nodes then, else 0 */
+	int header_ignored;	/* header notes (and node type sets) ignored */
+	char header_why[256];	/* the first of them and why, "" none */
 	int machine_nodes;	/* used */
 	long dropped_too_wide, dropped_no_run, dropped_no_procs;
 	long req_from_run;	/* requested time was unknown */

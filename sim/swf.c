@@ -71,69 +71,406 @@ static long _header_int(const char *line, const char *key)
 	return v;
 }
 
-/*
- * Processors per node named by a header note: "8 processors per node",
- * "8 cores per node", "8 CPUs per node", "8 processors each", "8 cores
- * each", "8-way".  0: none.
- */
-static int _note_ppn(const char *line)
+/* One more header note (or set of node types) ignored: the first one's
+ * reason is kept, "line N: " before it when line > 0. */
+static void _ignored(struct fss_trace *tr, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void _ignored(struct fss_trace *tr, long line, const char *fmt, ...)
 {
-	static const char *const after[] = {
-		" processors per node", " cores per node", " cpus per node",
-		" processors each", " cores each", " cpus each",
-		" processors/node", " cores/node", "-way", " way",
-	};
-	char low[LINE_MAX_LEN];
 	size_t n = 0;
+	va_list ap;
 
-	for (; line[n] && n < sizeof(low) - 1; n++)
-		low[n] = (char)tolower((unsigned char)line[n]);
-	low[n] = 0;
-	if (!strstr(low, "note"))
+	if (tr->header_ignored++)
+		return;
+	if (line > 0)
+		n = (size_t)snprintf(tr->header_why, sizeof(tr->header_why),
+				     "line %ld: ", line);
+	va_start(ap, fmt);
+	vsnprintf(tr->header_why + n, sizeof(tr->header_why) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Does s start with the word w (not followed by a letter or digit)? */
+static bool _word(const char *s, const char *w)
+{
+	size_t l = strlen(w);
+
+	return !strncmp(s, w, l) && !isalnum((unsigned char)s[l]);
+}
+
+static const char *_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/*
+ * One term of a node type note, lower case, trimmed: "5040 thin nodes"
+ * (*procs false) or "80640 in thin nodes", "80640 cores in thin nodes"
+ * (*procs true).  0, or -1 with what is wrong in why.
+ */
+static int _type_term(const char *s, struct fss_node_type *t, bool *procs,
+		      char *why, size_t wlen)
+{
+	static const char *const unit[] = {
+		"processors", "procs", "cores", "cpus",
+	};
+	const char *p = s, *w, *name;
+	bool has_unit = false;
+	char *end;
+	size_t l;
+	long v;
+
+	memset(t, 0, sizeof(*t));
+	*procs = false;
+	if (!isdigit((unsigned char)*p)) {
+		snprintf(why, wlen, "does not start with a number");
+		return -1;
+	}
+	errno = 0;
+	v = strtol(p, &end, 10);
+	if (errno || v < 1 || v > INT32_MAX) {
+		snprintf(why, wlen, "has a number out of 1..%d", INT32_MAX);
+		return -1;
+	}
+	p = _blank(end);
+	for (size_t k = 0; k < sizeof(unit) / sizeof(unit[0]); k++)
+		if (_word(p, unit[k])) {
+			p = _blank(p + strlen(unit[k]));
+			has_unit = true;
+			break;
+		}
+	if (_word(p, "in")) {
+		p = _blank(p + 2);
+		*procs = true;
+	} else if (has_unit) {
+		snprintf(why, wlen, "counts processors but not 'in' a node type");
+		return -1;
+	}
+	/* the type: the words before the word "nodes" (or "node") */
+	name = p;
+	for (w = p; *w; w++)
+		if ((w == p || w[-1] == ' ' || w[-1] == '\t') &&
+		    (_word(w, "nodes") || _word(w, "node")))
+			break;
+	if (!*w) {
+		snprintf(why, wlen, "names no nodes");
+		return -1;
+	}
+	for (l = (size_t)(w - name); l && (name[l - 1] == ' ' || name[l - 1] == '\t'); l--)
+		;
+	if (!l) {
+		snprintf(why, wlen, "names no node type");
+		return -1;
+	}
+	if (l >= sizeof(t->name)) {
+		snprintf(why, wlen, "names a node type longer than %zu characters",
+			 sizeof(t->name) - 1);
+		return -1;
+	}
+	for (size_t k = 0; k < l; k++)
+		if (!isalnum((unsigned char)name[k]) && !strchr(" \t-_.", name[k])) {
+			snprintf(why, wlen, "names a node type with a '%c'", name[k]);
+			return -1;
+		}
+	if (strspn(name, "0123456789") >= l) {
+		snprintf(why, wlen, "names a number, not a node type");
+		return -1;
+	}
+	memcpy(t->name, name, l);
+	t->name[l] = 0;
+	if (*procs)
+		t->procs = (int)v;
+	else
+		t->nodes = (int)v;
+	return 0;
+}
+
+/*
+ * A note that adds node types up with '+' (low: the header line in lower
+ * case, after its ';'): merged into tr->types.  0: not such a note; 1:
+ * read; -1: ignored, why in tr->header_why.
+ */
+static int _note_types(struct fss_trace *tr, const char *low, long line)
+{
+	struct fss_node_type types[FSS_NODE_TYPES];
+	int ntypes = tr->ntypes, term = 0;
+	const char *p;
+
+	if (strncmp(low, "note", 4) || *(p = _blank(low + 4)) != ':' ||
+	    !strchr(p, '+') || !strstr(p, "node"))
 		return 0;
-	for (const char *p = low; *p; p++) {
-		char *end;
-		long v;
+	memcpy(types, tr->types, sizeof(types));
+	for (p++; *p; ) {
+		char s[LINE_MAX_LEN], why[80];
+		struct fss_node_type t;
+		bool procs;
+		size_t l;
+		int k;
 
-		if (!isdigit((unsigned char)*p) ||
-		    (p > low && isdigit((unsigned char)p[-1])))
+		term++;
+		p = _blank(p);
+		l = strcspn(p, "+");
+		memcpy(s, p, l);
+		while (l && isspace((unsigned char)s[l - 1]))
+			l--;
+		s[l] = 0;
+		p += strcspn(p, "+");
+		if (*p)
+			p++;
+		if (_type_term(s, &t, &procs, why, sizeof(why))) {
+			_ignored(tr, line, "node type note ignored: term %d '%.40s' %s; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'",
+				 term, s, why);
+			return -1;
+		}
+		for (k = 0; k < ntypes && strcmp(types[k].name, t.name); k++)
+			;
+		if (k == ntypes) {
+			if (ntypes == FSS_NODE_TYPES) {
+				_ignored(tr, line, "node type note ignored: more than %d node types",
+					 FSS_NODE_TYPES);
+				return -1;
+			}
+			types[ntypes++] = t;
 			continue;
-		v = strtol(p, &end, 10);
-		for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
-			if (!strncmp(end, after[k], strlen(after[k])) && v > 0 &&
-			    v <= 100000)
+		}
+		if ((procs && types[k].procs) || (!procs && types[k].nodes)) {
+			_ignored(tr, line, "node type note ignored: the %s of node type '%s' are given twice",
+				 procs ? "processors" : "nodes", t.name);
+			return -1;
+		}
+		if (procs)
+			types[k].procs = t.procs;
+		else
+			types[k].nodes = t.nodes;
+	}
+	memcpy(tr->types, types, sizeof(types));
+	tr->ntypes = ntypes;
+	return 1;
+}
+
+/*
+ * The node types of the notes, checked: sets type_major, type_nodes and
+ * procs_why and returns the majority type's processors per node; 0 when
+ * there are none or they are ignored (why in tr->header_why).
+ */
+static int _types_ppn(struct fss_trace *tr)
+{
+	const struct fss_node_type *m;
+	int64_t nodes = 0, procs = 0;
+	bool all = true;
+	int major = 0;
+	size_t n;
+
+	tr->type_major = -1;
+	if (!tr->ntypes)
+		return 0;
+	for (int i = 0; i < tr->ntypes; i++) {
+		const struct fss_node_type *t = &tr->types[i];
+
+		if (!t->nodes) {
+			_ignored(tr, 0, "node types not used: type '%s' has processors (%d) but no node count; expected a note '<count> %s nodes + ...'",
+				 t->name, t->procs, t->name);
+			return 0;
+		}
+		nodes += t->nodes;
+		procs += t->procs;
+		all = all && t->procs;
+		if (t->nodes > tr->types[major].nodes)
+			major = i;
+	}
+	if (tr->max_nodes > 0 && nodes != tr->max_nodes) {
+		_ignored(tr, 0, "node types not used: their nodes add up to %lld, MaxNodes says %d",
+			 (long long)nodes, tr->max_nodes);
+		return 0;
+	}
+	if (nodes > INT32_MAX) {
+		_ignored(tr, 0, "node types not used: their nodes add up to %lld, more than %d",
+			 (long long)nodes, INT32_MAX);
+		return 0;
+	}
+	if (all && tr->max_procs > 0 && procs != tr->max_procs) {
+		_ignored(tr, 0, "node types not used: their processors add up to %lld, MaxProcs says %d",
+			 (long long)procs, tr->max_procs);
+		return 0;
+	}
+	m = &tr->types[major];
+	if (!m->procs) {
+		_ignored(tr, 0, "node types not used: the majority type '%s' has no processor count; expected a note '<processors> in %s nodes + ...'",
+			 m->name, m->name);
+		return 0;
+	}
+	if (m->procs % m->nodes) {
+		_ignored(tr, 0, "node types not used: %d processors in %d %s nodes is no whole number per node",
+			 m->procs, m->nodes, m->name);
+		return 0;
+	}
+	tr->type_major = major;
+	tr->type_nodes = (int)nodes;
+	n = (size_t)snprintf(tr->procs_why, sizeof(tr->procs_why),
+			     "the log's %snode type, %s: %d of %lld nodes, %d/%d processors",
+			     tr->ntypes > 1 ? "majority " : "", m->name, m->nodes,
+			     (long long)nodes, m->procs, m->nodes);
+	if (tr->ntypes > 1 && n < sizeof(tr->procs_why)) {
+		n += (size_t)snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
+				      "; %lld nodes of other types (",
+				      (long long)(nodes - m->nodes));
+		for (int i = 0, k = 0; i < tr->ntypes && n < sizeof(tr->procs_why); i++) {
+			const struct fss_node_type *t = &tr->types[i];
+
+			if (i == major)
+				continue;
+			n += (size_t)snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
+					      "%s%s", k++ ? ", " : "", t->name);
+			if (t->procs && t->procs % t->nodes == 0 && n < sizeof(tr->procs_why))
+				n += (size_t)snprintf(tr->procs_why + n,
+						      sizeof(tr->procs_why) - n, ": %d",
+						      t->procs / t->nodes);
+		}
+		if (n < sizeof(tr->procs_why))
+			snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
+				 ") modelled as %s", m->name);
+	}
+	return m->procs / m->nodes;
+}
+
+/* A whole number in 1..max at p, not part of a larger one; 0 none.
+ * *end: after it. */
+static long _num_at(const char *low, const char *p, long max, const char **end)
+{
+	char *e;
+	long v;
+
+	if (!isdigit((unsigned char)*p) ||
+	    (p > low && isdigit((unsigned char)p[-1])))
+		return 0;
+	errno = 0;
+	v = strtol(p, &e, 10);
+	if (errno || v < 1 || v > max)
+		return 0;
+	*end = e;
+	return v;
+}
+
+/* The first number in low followed by one of the n suffixes; 0 none. */
+static int _num_before(const char *low, const char *const *suffix, size_t n)
+{
+	for (const char *p = low; *p; p++) {
+		const char *end;
+		long v = _num_at(low, p, 100000, &end);
+
+		if (!v)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (!strncmp(end, suffix[k], strlen(suffix[k])))
 				return (int)v;
 	}
 	return 0;
 }
 
-/* The largest d in 2..1024 (at most @cap when > 0) that at least 3 in 4
- * jobs are multiples of; 0 none.  *share: that share. */
-static int _common_divisor(const struct fss_trace *tr, int cap, double *share)
+/* "2 sockets with 12 cores", "dual-socket nodes of 8 cores each", "2
+ * sockets x 8 cores per socket": sockets times cores; 0 none. */
+static int _note_sockets(const char *low)
 {
-	int best = 0;
+	static const struct {
+		const char *word;
+		int n;
+	} words[] = { { "dual", 2 }, { "two", 2 }, { "quad", 4 }, { "four", 4 } };
+	const char *p, *end = NULL;
+	long sockets = 0;
+
+	for (p = low; *p && !sockets; p++) {
+		long v = _num_at(low, p, 64, &end);
+
+		for (size_t k = 0; !v && k < sizeof(words) / sizeof(words[0]); k++)
+			if ((p == low || !isalpha((unsigned char)p[-1])) &&
+			    !strncmp(p, words[k].word, strlen(words[k].word))) {
+				v = words[k].n;
+				end = p + strlen(words[k].word);
+			}
+		if (v && (!strncmp(end, " socket", 7) || !strncmp(end, "-socket", 7)))
+			sockets = v;
+	}
+	if (!sockets)
+		return 0;
+	for (p = end; *p; p++) {
+		long v = _num_at(low, p, 1024, &end);
+
+		if (v && (!strncmp(end, " core", 5) || !strncmp(end, "-core", 5)))
+			return (int)(sockets * v);
+	}
+	return 0;
+}
+
+/*
+ * Processors per node named by a header note (low: the line in lower
+ * case): "8 processors per node", "8 cores per node", "8 CPUs per node",
+ * "8 cores/node"; "2 sockets with 12 cores" (24); "8 processors each",
+ * "8 cores each", "8-way", "8-core nodes".  0: none.
+ */
+static int _note_ppn(const char *low)
+{
+	static const char *const per_node[] = {
+		" processors per node", " cores per node", " cpus per node",
+		" processors/node", " cores/node", " cpus/node",
+	};
+	static const char *const other[] = {
+		" processors each", " cores each", " cpus each", "-way", " way",
+		"-core nodes", "-cpu nodes", "-processor nodes",
+	};
+	int v;
+
+	if (!strstr(low, "note"))
+		return 0;
+	if ((v = _num_before(low, per_node, sizeof(per_node) / sizeof(per_node[0]))))
+		return v;
+	if ((v = _note_sockets(low)))
+		return v;
+	return _num_before(low, other, sizeof(other) / sizeof(other[0]));
+}
+
+/* The divisor rule: a node size from job widths only when it is at least
+ * DIVISOR_MIN and shared by 9 in 10 of at least DIVISOR_JOBS jobs of more
+ * than one processor. */
+#define DIVISOR_MIN 8
+#define DIVISOR_JOBS 20
+
+/* The largest d in 2..1024 (at most @cap when > 0) that at least 9 in 10
+ * of the multi-processor jobs ask a multiple of; 0 none, or fewer than
+ * DIVISOR_JOBS such jobs.  *share: that share; *multi: those jobs. */
+static int _common_divisor(const struct fss_trace *tr, int cap, double *share,
+			   long *multi)
+{
+	long m = 0;
 
 	*share = 0;
-	if (tr->njobs < 20)
+	for (long i = 0; i < tr->njobs; i++)
+		m += tr->jobs[i].procs > 1;
+	*multi = m;
+	if (m < DIVISOR_JOBS)
 		return 0;	/* too few jobs to say */
-	for (int d = 2; d <= 1024 && (cap <= 0 || d <= cap); d++) {
+	for (int d = cap > 0 && cap < 1024 ? cap : 1024; d >= 2; d--) {
 		long k = 0;
 
 		for (long i = 0; i < tr->njobs; i++)
-			k += tr->jobs[i].procs % d == 0;
-		if (k * 4 >= tr->njobs * 3) {
-			best = d;
-			*share = (double)k / tr->njobs;
+			k += tr->jobs[i].procs > 1 && tr->jobs[i].procs % d == 0;
+		if (k * 10 >= m * 9) {
+			*share = (double)k / m;
+			return d;
 		}
 	}
-	return best;
+	return 0;
 }
 
 /* Processors per node, and why (see fabsched_sim.h). */
 static void _procs_per_node(struct fss_trace *tr, int opt)
 {
+	char small[128] = "";
 	double share = 0;
-	int d, cap = 0;
+	long multi = 0;
+	int d, cap = 0, types;
 	bool ratio = tr->max_nodes > 0 && tr->max_procs > 0;
 
 	if (ratio) {
@@ -142,35 +479,56 @@ static void _procs_per_node(struct fss_trace *tr, int opt)
 				 tr->max_nodes);
 
 		cap = c > INT32_MAX ? INT32_MAX : (int)c;
+	} else if (tr->max_procs > 0) {
+		cap = tr->max_procs;
 	}
+	types = _types_ppn(tr);
 	if (opt > 0) {
 		tr->procs_per_node = opt;
 		snprintf(tr->procs_why, sizeof(tr->procs_why), "--ppn");
-	} else if (ratio && tr->max_procs % tr->max_nodes == 0) {
+		return;
+	}
+	if (types > 0) {
+		tr->procs_per_node = types;	/* procs_why set */
+		return;
+	}
+	if (ratio && tr->max_procs % tr->max_nodes == 0) {
 		tr->procs_per_node = tr->max_procs / tr->max_nodes;
 		snprintf(tr->procs_why, sizeof(tr->procs_why),
 			 "MaxProcs %d / MaxNodes %d", tr->max_procs,
 			 tr->max_nodes);
-	} else if (tr->ppn_note > 0) {
+		return;
+	}
+	if (tr->ppn_note > 0) {
 		tr->procs_per_node = tr->ppn_note;
 		snprintf(tr->procs_why, sizeof(tr->procs_why),
 			 "a header note says so");
-	} else if ((d = _common_divisor(tr, cap, &share)) > 0) {
+		return;
+	}
+	d = _common_divisor(tr, cap, &share, &multi);
+	if (d > 0 && d < DIVISOR_MIN) {
+		snprintf(small, sizeof(small),
+			 "; the job widths' divisor %d (%.0f%% of the %ld multi-processor jobs) is below %d: no node size",
+			 d, share * 100, multi, DIVISOR_MIN);
+		d = 0;
+	}
+	if (d > 0) {
 		tr->procs_per_node = d;
 		snprintf(tr->procs_why, sizeof(tr->procs_why),
-			 "the most common job width divisor: %.0f%% of the jobs ask a multiple of %d processors%s",
-			 share * 100, d, ratio ? " (MaxProcs/MaxNodes is not whole)" : "");
+			 "the job widths' divisor: %.0f%% of the %ld multi-processor jobs ask a multiple of %d processors%s",
+			 share * 100, multi, d,
+			 ratio ? " (MaxProcs/MaxNodes is not whole)" : "");
 	} else if (ratio) {
 		tr->procs_per_node = (int)((double)tr->max_procs / tr->max_nodes + 0.5);
 		if (tr->procs_per_node < 1)
 			tr->procs_per_node = 1;
 		snprintf(tr->procs_why, sizeof(tr->procs_why),
-			 "MaxProcs %d / MaxNodes %d = %.2f, rounded", tr->max_procs,
-			 tr->max_nodes, (double)tr->max_procs / tr->max_nodes);
+			 "MaxProcs %d / MaxNodes %d = %.2f, rounded%s", tr->max_procs,
+			 tr->max_nodes, (double)tr->max_procs / tr->max_nodes, small);
 	} else {
 		tr->procs_per_node = 1;
 		snprintf(tr->procs_why, sizeof(tr->procs_why),
-			 "nothing in the trace says: 1 (give --ppn)");
+			 "nothing in the trace says: 1 (give --ppn)%s", small);
 	}
 }
 
@@ -324,6 +682,7 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 	if (!tr || !(tr->name = strdup(path)))
 		goto nomem;
 	tr->max_nodes = tr->max_procs = -1;
+	tr->type_major = -1;
 
 	while (gzgets(gz, line, sizeof(line))) {
 		size_t len = strlen(line);
@@ -345,14 +704,25 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 			while (*p == ' ' || *p == '\t')
 				p++;
 			if (*p == ';') {
+				char low[LINE_MAX_LEN];
+				const char *q = _blank(p + 1);
+				size_t n = 0;
 				long v;
 
-				if ((v = _header_int(p, "MaxNodes")) > 0)
+				if ((v = _header_int(p, "MaxNodes")) > 0) {
 					tr->max_nodes = v > INT32_MAX ? INT32_MAX : (int)v;
-				else if ((v = _header_int(p, "MaxProcs")) > 0)
+					continue;
+				}
+				if ((v = _header_int(p, "MaxProcs")) > 0) {
 					tr->max_procs = v > INT32_MAX ? INT32_MAX : (int)v;
-				else if (!tr->ppn_note)
-					tr->ppn_note = _note_ppn(p);
+					continue;
+				}
+				for (; q[n] && n < sizeof(low) - 1; n++)
+					low[n] = (char)tolower((unsigned char)q[n]);
+				low[n] = 0;
+				_note_types(tr, low, lineno);
+				if (!tr->ppn_note)
+					tr->ppn_note = _note_ppn(low);
 				continue;
 			}
 		}
@@ -436,7 +806,8 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 			widest = j->nodes;
 	}
 	tr->machine_nodes = o.machine_nodes > 0 ? o.machine_nodes :
-			    tr->max_nodes > 0 ? tr->max_nodes : widest;
+			    tr->max_nodes > 0 ? tr->max_nodes :
+			    tr->type_nodes > 0 ? tr->type_nodes : widest;
 	{
 		long k = 0;
 

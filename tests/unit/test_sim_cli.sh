@@ -6,7 +6,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
-echo "1..10"
+echo "1..12"
 
 "$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress \
 	--schedule "$tmp/sched.csv" >"$tmp/out" 2>"$tmp/err"
@@ -46,6 +46,27 @@ rc1=$?
 rc2=$?
 [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ]
 ok $? "sim: usage errors exit 2"
+# node types of the header notes: the majority type's size, said on
+# stderr; a note of another form is ignored, and stderr says why
+{
+	echo '; MaxNodes: 5544'
+	echo '; Note: 5040 thin nodes + 360 fat nodes + 144 hybrid nodes'
+	echo '; MaxProcs: 93312'
+	echo '; Note: 80640 in thin nodes + 11520 in fat nodes + 1152 in hybrid nodes'
+	i=1
+	while [ $i -le 40 ]; do
+		echo "$i $((i * 100)) -1 50 $((i * 4 + 2)) -1 -1 $((i * 4 + 2)) 60 -1 1 1 1 -1 -1 -1 -1 -1"
+		i=$((i + 1))
+	done
+} >"$tmp/types.swf"
+"$fab" sim "$tmp/types.swf" -p tree --no-progress >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q ", 16 procs per node (the log's majority node type, thin: 5040 of 5544 nodes, 80640/5040 processors; 504 nodes of other types (fat: 32, hybrid: 8) modelled as thin); machine 5544 nodes" "$tmp/err" &&
+	! grep -q header: "$tmp/err"
+ok $? "sim: node types of the header notes" || sed 's/^/# /' "$tmp/err"
+sed 's/+ 144 hybrid nodes/+ some hybrid nodes/' "$tmp/types.swf" >"$tmp/types-bad.swf"
+"$fab" sim "$tmp/types-bad.swf" -p tree --no-progress >/dev/null 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q "types-bad.swf: header: line 2: node type note ignored: term 3 'some hybrid nodes' does not start with a number; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+' (and 1 more)" "$tmp/err"
+ok $? "sim: a malformed node type note is ignored, saying why" || sed 's/^/# /' "$tmp/err"
 # a fabric model instead of a generated fat tree: 3.topo has a rack of
 # 2 nodes (0, 1) and one of 3 (2, 3, 4); job 3 waits for the big one
 topo=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/ibnetdiscover/3.topo

@@ -1,7 +1,7 @@
 /*
  * test_sim_swf.c - the SWF reader of sim/: the -1 rules, header MaxNodes
- * and MaxProcs, processors to nodes, jobs wider than the machine, gzip,
- * and errors naming file and line.
+ * and MaxProcs, node types and other notes, processors to nodes, jobs
+ * wider than the machine, gzip, and errors naming file and line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -209,7 +209,7 @@ static void test_node_size(void **state)
 	 * wide, the wide ones dropped) */
 	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", by8, 8, 40, 50));
 	assert_int_equal(tr->procs_per_node, 8);
-	assert_non_null(strstr(tr->procs_why, "100% of the jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)"));
+	assert_string_equal(tr->procs_why, "the job widths' divisor: 100% of the 40 multi-processor jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)");
 	assert_int_equal(tr->dropped_too_wide, 0);
 	assert_int_equal(tr->jobs[3].nodes, 8);
 	assert_int_equal(fss_trace_warnings(tr, warn, sizeof(warn)), 0);
@@ -239,6 +239,249 @@ static void test_node_size(void **state)
 	tr = _read(_trace("", odd, 7, 40, 50));
 	assert_int_equal(tr->procs_per_node, 1);
 	assert_non_null(strstr(tr->procs_why, "give --ppn"));
+	fss_trace_free(tr);
+}
+
+/* Widths of which 76 % are even but none a multiple of 4, the rest odd:
+ * the old rule (3 in 4 of all jobs) took 2 processors per node. */
+static const int _even76[] = {
+	2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62, 66, 70,
+	74, 1, 3, 5, 7, 9, 11,
+};
+
+/* The header of a machine of three node types (the reported case). */
+#define TYPES_HDR "; MaxNodes: 5544\n" \
+	"; Note: 5040 thin nodes + 360 fat nodes + 144 hybrid nodes\n" \
+	"; MaxProcs: 93312\n" \
+	"; Note: 80640 in thin nodes + 11520 in fat nodes + 1152 in hybrid nodes\n"
+
+/* Node types of the header notes: the majority type gives the node size
+ * (the machine model holds one size), never the width divisor 2. */
+static void test_node_types(void **state)
+{
+	struct fss_trace *tr;
+
+	(void)state;
+	tr = _read(_trace(TYPES_HDR, _even76, 25, 100, 50));
+	assert_int_equal(tr->ntypes, 3);
+	assert_string_equal(tr->types[0].name, "thin");
+	assert_int_equal(tr->types[0].nodes, 5040);
+	assert_int_equal(tr->types[0].procs, 80640);
+	assert_string_equal(tr->types[1].name, "fat");
+	assert_int_equal(tr->types[1].nodes, 360);
+	assert_int_equal(tr->types[1].procs, 11520);
+	assert_string_equal(tr->types[2].name, "hybrid");
+	assert_int_equal(tr->types[2].nodes, 144);
+	assert_int_equal(tr->types[2].procs, 1152);
+	assert_int_equal(tr->type_major, 0);
+	assert_int_equal(tr->procs_per_node, 16);
+	assert_string_equal(tr->procs_why, "the log's majority node type, thin: 5040 of 5544 nodes, 80640/5040 processors; 504 nodes of other types (fat: 32, hybrid: 8) modelled as thin");
+	assert_int_equal(tr->header_ignored, 0);
+	assert_string_equal(tr->header_why, "");
+	assert_int_equal(tr->machine_nodes, 5544);
+	assert_int_equal(tr->jobs[18].procs, 74);
+	assert_int_equal(tr->jobs[18].nodes, 5);	/* ceil(74 / 16) */
+	assert_int_equal(tr->dropped_too_wide, 0);
+	fss_trace_free(tr);
+
+	/* processors first, with a unit, no MaxNodes or MaxProcs: the
+	 * types' nodes are the machine; the type names match in any case */
+	tr = _read(_trace("; Note: 3072 cores in Thin nodes + 2048 cores in fat nodes\n"
+			  "; Note: 96 thin nodes + 32 FAT nodes\n", _even76, 25, 100, 50));
+	assert_int_equal(tr->ntypes, 2);
+	assert_int_equal(tr->procs_per_node, 32);
+	assert_string_equal(tr->procs_why, "the log's majority node type, thin: 96 of 128 nodes, 3072/96 processors; 32 nodes of other types (fat: 64) modelled as thin");
+	assert_int_equal(tr->machine_nodes, 128);
+	fss_trace_free(tr);
+
+	/* a type without processors is fine when it is not the majority */
+	tr = _read(_trace("; MaxNodes: 100\n"
+			  "; Note: 90 compute nodes + 6 gpu nodes + 4 service nodes\n"
+			  "; Note: 2160 in compute nodes + 192 in gpu nodes\n",
+			  _even76, 25, 100, 50));
+	assert_int_equal(tr->procs_per_node, 24);
+	assert_string_equal(tr->procs_why, "the log's majority node type, compute: 90 of 100 nodes, 2160/90 processors; 10 nodes of other types (gpu: 32, service) modelled as compute");
+	fss_trace_free(tr);
+}
+
+/* MaxProcs / MaxNodes whole: that, whatever the widths. */
+static void test_node_size_ratio(void **state)
+{
+	struct fss_trace *tr;
+
+	(void)state;
+	tr = _read(_trace("; MaxNodes: 128\n; MaxProcs: 1024\n", _even76, 25, 100, 50));
+	assert_int_equal(tr->procs_per_node, 8);
+	assert_string_equal(tr->procs_why, "MaxProcs 1024 / MaxNodes 128");
+	assert_int_equal(tr->machine_nodes, 128);
+	fss_trace_free(tr);
+}
+
+/* MaxProcs / MaxNodes not whole, no note: a width divisor only when it is
+ * 8 or more and 9 in 10 multi-processor jobs share it, else the ratio
+ * rounded. */
+static void test_node_size_divisor(void **state)
+{
+	/* 30 % serial jobs, the rest multiples of 8 */
+	static const int serial[] = { 1, 1, 1, 8, 16, 8, 32, 64, 8, 24 };
+	/* 85 % of the multi-processor jobs multiples of 8 */
+	static const int by8_85[] = {
+		8, 16, 8, 32, 8, 8, 24, 8, 16, 8, 8, 64, 8, 8, 16, 8, 8, 14, 6, 10,
+	};
+	struct fss_trace *tr;
+
+	(void)state;
+	/* widths mostly even: 2 is no node size */
+	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", _even76, 25, 100, 50));
+	assert_int_equal(tr->procs_per_node, 7);
+	assert_string_equal(tr->procs_why, "MaxProcs 1000 / MaxNodes 150 = 6.67, rounded");
+	fss_trace_free(tr);
+	/* serial jobs do not count against the divisor */
+	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", serial, 10, 100, 50));
+	assert_int_equal(tr->procs_per_node, 8);
+	assert_string_equal(tr->procs_why, "the job widths' divisor: 100% of the 70 multi-processor jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)");
+	fss_trace_free(tr);
+	/* 85 % is not enough */
+	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", by8_85, 20, 100, 50));
+	assert_int_equal(tr->procs_per_node, 7);
+	assert_string_equal(tr->procs_why, "MaxProcs 1000 / MaxNodes 150 = 6.67, rounded; the job widths' divisor 2 (100% of the 100 multi-processor jobs) is below 8: no node size");
+	fss_trace_free(tr);
+	/* only MaxProcs: the divisor is at most that */
+	tr = _read(_trace("; MaxProcs: 1024\n", serial, 10, 100, 50));
+	assert_int_equal(tr->procs_per_node, 8);
+	assert_int_equal(tr->machine_nodes, 8);	/* the widest job */
+	fss_trace_free(tr);
+	tr = _read(_trace("; MaxProcs: 4\n", serial, 10, 100, 50));
+	assert_int_equal(tr->procs_per_node, 1);
+	assert_string_equal(tr->procs_why, "nothing in the trace says: 1 (give --ppn); the job widths' divisor 4 (100% of the 70 multi-processor jobs) is below 8: no node size");
+	fss_trace_free(tr);
+}
+
+/* No header, widths multiples of 2 only: not 2 but 1, saying why and
+ * asking for --ppn. */
+static void test_node_size_no_header(void **state)
+{
+	struct fss_trace *tr;
+
+	(void)state;
+	tr = _read(_trace("", _even76, 19, 40, 50));
+	assert_int_equal(tr->procs_per_node, 1);
+	assert_string_equal(tr->procs_why, "nothing in the trace says: 1 (give --ppn); the job widths' divisor 2 (100% of the 40 multi-processor jobs) is below 8: no node size");
+	assert_int_equal(tr->machine_nodes, 74);	/* the widest job */
+	assert_int_equal(tr->dropped_too_wide, 0);
+	fss_trace_free(tr);
+}
+
+/* The simple note forms of real headers. */
+static void test_node_size_notes(void **state)
+{
+	static const struct {
+		const char *note;
+		int ppn;
+	} c[] = {
+		{ "; Note: Each node has 2 sockets with 12 cores\n", 24 },
+		{ "; Note: dual-socket nodes, 8 cores per socket\n", 16 },
+		{ "; Note: 2 sockets x 8 cores each\n", 16 },
+		{ "; Note: 16 cores per node\n", 16 },
+		{ "; Note: 2 sockets, 32 cores per node\n", 32 },
+		{ "; Note: 128 16-core nodes\n", 16 },
+		{ "; Note: 4-way SMP nodes\n", 4 },
+	};
+	static const int odd[] = { 1, 3, 5, 7, 9, 11, 13 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char hdr[256];
+		struct fss_trace *tr;
+
+		snprintf(hdr, sizeof(hdr), "; MaxNodes: 150\n; MaxProcs: 1000\n%s", c[i].note);
+		tr = _read(_trace(hdr, odd, 7, 40, 50));
+		if (tr->procs_per_node != c[i].ppn)
+			fail_msg("%s: %d processors per node (%s), expected %d", c[i].note,
+				 tr->procs_per_node, tr->procs_why, c[i].ppn);
+		assert_string_equal(tr->procs_why, "a header note says so");
+		assert_int_equal(tr->header_ignored, 0);
+		fss_trace_free(tr);
+	}
+}
+
+/* A node type note of another form is ignored with the reason, and so
+ * are types that disagree with the header; never a failed read. */
+static void test_node_types_malformed(void **state)
+{
+	static const struct {
+		const char *hdr;
+		const char *why;
+		int ignored;
+	} c[] = {
+		{ "; Note: 5040 thin nodes + 360\n",
+		  "line 1: node type note ignored: term 2 '360' names no nodes; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'", 1 },
+		{ "; Note: 5040 thin nodes + 360 fat nodes +\n",
+		  "line 1: node type note ignored: term 3 '' does not start with a number;", 1 },
+		{ "; Note: 5040 thin nodes + + 360 fat nodes\n",
+		  "line 1: node type note ignored: term 2 '' does not start with a number;", 1 },
+		{ "; Note: 80640 cores thin nodes + 1 fat node\n",
+		  "term 1 '80640 cores thin nodes' counts processors but not 'in' a node type;", 1 },
+		{ "; Note: 99999999999 thin nodes + 1 fat nodes\n",
+		  "term 1 '99999999999 thin nodes' has a number out of 1..2147483647;", 1 },
+		{ "; Note: 5 nodes + 3 fat nodes\n",
+		  "term 1 '5 nodes' names no node type;", 1 },
+		{ "; Note: 5 in 128 nodes + 3 fat nodes\n",
+		  "term 1 '5 in 128 nodes' names a number, not a node type;", 1 },
+		{ "; Note: 5 th!n nodes + 3 fat nodes\n",
+		  "term 1 '5 th!n nodes' names a node type with a '!';", 1 },
+		{ "; Note: 5 a-very-long-name-of-a-type-of-node nodes + 1 x nodes\n",
+		  "names a node type longer than 31 characters;", 1 },
+		{ "; Note: 5 thin nodes + 3 thin nodes\n",
+		  "line 1: node type note ignored: the nodes of node type 'thin' are given twice", 1 },
+		{ "; Note: 1 a nodes + 1 b nodes + 1 c nodes + 1 d nodes + 1 e nodes + 1 f nodes\n"
+		  "; Note: 1 g nodes + 1 h nodes + 1 i nodes + 1 j nodes + 1 k nodes + 1 l nodes\n"
+		  "; Note: 1 m nodes + 1 n nodes + 1 o nodes + 1 p nodes + 1 q nodes\n",
+		  "line 3: node type note ignored: more than 16 node types", 2 },
+		{ "; MaxNodes: 100\n; Note: 90 thin nodes + 20 fat nodes\n",
+		  "node types not used: their nodes add up to 110, MaxNodes says 100", 1 },
+		{ "; MaxProcs: 100\n; Note: 9 thin nodes + 1 fat nodes\n"
+		  "; Note: 72 in thin nodes + 32 in fat nodes\n",
+		  "node types not used: their processors add up to 104, MaxProcs says 100", 1 },
+		{ "; Note: 9 thin nodes + 1 fat nodes\n; Note: 32 in fat nodes + 8 in gpu nodes\n",
+		  "node types not used: type 'gpu' has processors (8) but no node count; expected a note '<count> gpu nodes + ...'", 1 },
+		{ "; Note: 9 thin nodes + 1 fat nodes\n; Note: 32 in fat nodes\n",
+		  "node types not used: the majority type 'thin' has no processor count; expected a note '<processors> in thin nodes + ...'", 1 },
+		{ "; Note: 9 thin nodes + 1 fat nodes\n; Note: 80 in thin nodes + 32 in fat nodes\n",
+		  "node types not used: 80 processors in 9 thin nodes is no whole number per node", 1 },
+	};
+	struct fss_trace *tr;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		tr = _read(_trace(c[i].hdr, _even76, 25, 100, 50));
+		if (!strstr(tr->header_why, c[i].why))
+			fail_msg("%s: header_why '%s', expected '%s'", c[i].hdr,
+				 tr->header_why, c[i].why);
+		assert_int_equal(tr->header_ignored, c[i].ignored);
+		assert_int_equal(tr->type_major, -1);
+		assert_int_equal(tr->procs_per_node, 1);	/* the widths say nothing */
+		fss_trace_free(tr);
+	}
+	/* the reported header with a broken count note: both notes are
+	 * ignored (the second for its lack of counts), the ratio rounded */
+	tr = _read(_trace("; MaxNodes: 5544\n"
+			  "; Note: 5040 thin nodes + 360 fat nodes + many hybrid nodes\n"
+			  "; MaxProcs: 93312\n"
+			  "; Note: 80640 in thin nodes + 11520 in fat nodes + 1152 in hybrid nodes\n",
+			  _even76, 25, 100, 50));
+	assert_int_equal(tr->header_ignored, 2);
+	assert_string_equal(tr->header_why, "line 2: node type note ignored: term 3 'many hybrid nodes' does not start with a number; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'");
+	assert_int_equal(tr->procs_per_node, 17);
+	assert_string_equal(tr->procs_why, "MaxProcs 93312 / MaxNodes 5544 = 16.83, rounded");
+	fss_trace_free(tr);
+	/* the cleaned logs' notes, and other notes, are no node type notes */
+	tr = _read(_trace("; Note: uses MAUI scheduler\n"
+			  "; Note: THIS IS A CLEANED VERSION OF THE LOG!\n"
+			  ";         user=60 and (job>=254200 and job<=271542) (12333 jobs removed)\n"
+			  "; Note: 2+2 is not a node\n", _even76, 25, 100, 50));
+	assert_int_equal(tr->header_ignored, 1);	/* the last one */
+	assert_int_equal(tr->ntypes, 0);
 	fss_trace_free(tr);
 }
 
@@ -331,6 +574,12 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_no_header),
 		cmocka_unit_test(test_node_size),
+		cmocka_unit_test(test_node_types),
+		cmocka_unit_test(test_node_size_ratio),
+		cmocka_unit_test(test_node_size_divisor),
+		cmocka_unit_test(test_node_size_no_header),
+		cmocka_unit_test(test_node_size_notes),
+		cmocka_unit_test(test_node_types_malformed),
 		cmocka_unit_test(test_status_range),
 		cmocka_unit_test(test_trace_warnings),
 		cmocka_unit_test(test_errors),
