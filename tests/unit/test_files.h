@@ -1,11 +1,28 @@
 /*
- * test_files.h - small file helpers of the cmocka tests that build fake
- * trees (cgroup, sysfs).  Include after <cmocka.h>.
+ * test_files.h - small file helpers of the cmocka tests: fixture paths,
+ * and fake trees (cgroup, sysfs) they build.  Include after <cmocka.h>.
  */
 #ifndef FABSCHED_TEST_FILES_H
 #define FABSCHED_TEST_FILES_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The path of fixture NAME of KIND, tests/fixtures/KIND/NAME: under
+ * $FABSCHED_FIXTURES (make check sets it), else from the top of the source
+ * tree, else from tests/unit.  In a static buffer, valid until the next
+ * call. */
+static inline const char *tf_fixture(const char *kind, const char *name)
+{
+	static char path[4096];
+	const char *dir = getenv("FABSCHED_FIXTURES");
+
+	if (!dir || !*dir)
+		dir = access("tests/fixtures", R_OK) == 0 ? "tests/fixtures" : "../fixtures";
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, kind, name);
+	return path;
+}
 
 /* Write text to path (created or truncated); fails the test on error. */
 static inline void tf_put(const char *path, const char *text)

@@ -16,20 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_gres.h"
-
-static char _path[4096];
-
-static const char *_fixture(const char *kind, const char *name)
-{
-	const char *dir = getenv("FABSCHED_FIXTURES");
-
-	if (!dir || !*dir)
-		dir = access("tests/fixtures/hwloc", R_OK) == 0 ? "tests/fixtures" :
-		      "../fixtures";
-	snprintf(_path, sizeof(_path), "%s/%s/%s", dir, kind, name);
-	return _path;
-}
 
 #define XML_LASSEN "coral-lassen.xml"
 #define XML_32 "32em64t-2n8c+1mic.xml"
@@ -45,11 +34,11 @@ static struct fs_gres_inventory *_load(const char *xml, const char *tree,
 	int rc;
 
 	if (xml) {
-		snprintf(xmlp, sizeof(xmlp), "%s", _fixture("hwloc", xml));
+		snprintf(xmlp, sizeof(xmlp), "%s", tf_fixture("hwloc", xml));
 		o.hwloc_xml = xmlp;
 	}
 	if (tree) {
-		snprintf(rootp, sizeof(rootp), "%s", _fixture("sysfs", tree));
+		snprintf(rootp, sizeof(rootp), "%s", tf_fixture("sysfs", tree));
 		o.sysfs_root = rootp;
 	}
 	o.what = what;
@@ -68,7 +57,7 @@ static void _load_fails(const char *tree, const char *w1, const char *w2)
 	char rootp[4096], msg[FS_MSG_SIZE] = "";
 	struct fs_gres_opts o = { 0 };
 
-	snprintf(rootp, sizeof(rootp), "%s", _fixture("sysfs", tree));
+	snprintf(rootp, sizeof(rootp), "%s", tf_fixture("sysfs", tree));
 	o.sysfs_root = rootp;
 	o.what = FS_GRES_HCA | FS_GRES_HUGEPAGES;
 	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
@@ -326,7 +315,7 @@ static void test_topo_bad_xml(void **state)
 	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
 	assert_null(inv);
 	assert_non_null(strstr(msg, "/nonexistent/topo.xml"));
-	o.hwloc_xml = _fixture("sysfs", "SOURCES.md");	/* not XML */
+	o.hwloc_xml = tf_fixture("sysfs", "SOURCES.md");	/* not XML */
 	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "SOURCES.md"));
 }
@@ -496,11 +485,11 @@ static void test_sysfs_root(void **state)
 					    sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "/nonexistent/sys"));
 	/* %h: the host name picks a tree */
-	snprintf(want, sizeof(want), "%s", _fixture("sysfs", "lassen"));
+	snprintf(want, sizeof(want), "%s", tf_fixture("sysfs", "lassen"));
 	{
 		char spec[4096];
 
-		snprintf(spec, sizeof(spec), "%s", _fixture("sysfs", "%h/"));
+		snprintf(spec, sizeof(spec), "%s", tf_fixture("sysfs", "%h/"));
 		assert_int_equal(fs_gres_sysfs_root(spec, "lassen", &out, msg,
 						    sizeof(msg)), 0);
 		assert_string_equal(out, want);

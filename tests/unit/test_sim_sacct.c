@@ -18,17 +18,9 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_sim.h"
-
-static char _path[1024];
-
-static const char *_fixture(const char *dir, const char *name)
-{
-	const char *top = getenv("FABSCHED_FIXTURES");
-
-	snprintf(_path, sizeof(_path), "%s/%s/%s", top ? top : "tests/fixtures", dir, name);
-	return _path;
-}
 
 /* A temporary file of text, gzip-compressed when gz (else written
  * through zlib's transparent mode); its path. */
@@ -96,7 +88,7 @@ static void test_json_2205(void **state)
 		{ 108, 8, 3000, 300, 600, 1, 8, 1, "batch" },	/* het 108+0 */
 		{ 109, 9, 3000, 300, 600, 2, 16, 1, "gpu" },	/* het 108+1 */
 	};
-	struct fss_trace *tr = _read(_fixture("sacct", "sacct-22.05.json"), NULL);
+	struct fss_trace *tr = _read(tf_fixture("sacct", "sacct-22.05.json"), NULL);
 
 	(void)state;
 	assert_int_equal(tr->format, FSS_TRACE_SACCT_JSON);
@@ -132,7 +124,7 @@ static void test_json_2411(void **state)
 		{ 209, 9, 800, 330, 330, 2, 16, 0, "gpu" },	/* TIMEOUT */
 		{ 210, 10, 1000, 500, 3600, 8, 384, 0, "gpu" },	/* NODE_FAIL, REQUEUED */
 	};
-	struct fss_trace *tr = _read(_fixture("sacct", "sacct-24.11.json"), NULL);
+	struct fss_trace *tr = _read(tf_fixture("sacct", "sacct-24.11.json"), NULL);
 	char line[2048];
 
 	(void)state;
@@ -168,7 +160,7 @@ static void test_parsable_steps(void **state)
 		{ 407, 12, 3900, 60, 60, 1, 8, 0, "batch" },
 		{ 408, 13, 4200, 600, 1800, 1, 8, 5, "batch" },
 	};
-	struct fss_trace *tr = _read(_fixture("sacct", "sacct-steps.txt"), NULL);
+	struct fss_trace *tr = _read(tf_fixture("sacct", "sacct-steps.txt"), NULL);
 
 	(void)state;
 	assert_int_equal(tr->format, FSS_TRACE_SACCT_PARSABLE);
@@ -234,7 +226,7 @@ static void test_options(void **state)
 	char line[2048];
 
 	(void)state;
-	tr = _read(_fixture("sacct", "sacct-22.05.json"), &o);
+	tr = _read(tf_fixture("sacct", "sacct-22.05.json"), &o);
 	assert_int_equal(tr->machine_nodes, 4);
 	assert_int_equal(tr->dropped_too_wide, 1);	/* 105, 8 nodes */
 	assert_int_equal(tr->njobs, 5);
@@ -245,7 +237,7 @@ static void test_options(void **state)
 	assert_non_null(strstr(line, "warning: 22.2% of the trace's jobs that ran were dropped (1 too wide for 4 nodes, 1 still running, 0 without nodes, 0 ending before they started)"));
 	fss_trace_free(tr);
 	o = (struct fss_swf_opts){ .limit = 2 };
-	tr = _read(_fixture("sacct", "sacct-24.11.json"), &o);
+	tr = _read(tf_fixture("sacct", "sacct-24.11.json"), &o);
 	assert_int_equal(tr->njobs, 2);
 	assert_int_equal(tr->jobs[0].id, 201);
 	assert_int_equal(tr->jobs[1].id, 301);
@@ -290,12 +282,12 @@ static void test_detect(void **state)
 	const char *p;
 
 	(void)state;
-	assert_int_equal(fss_trace_detect(_fixture("swf", "rules.swf"), &f, err, sizeof(err)), 0);
+	assert_int_equal(fss_trace_detect(tf_fixture("swf", "rules.swf"), &f, err, sizeof(err)), 0);
 	assert_int_equal(f, FSS_TRACE_SWF);
-	assert_int_equal(fss_trace_detect(_fixture("sacct", "sacct-22.05.json"), &f, err,
+	assert_int_equal(fss_trace_detect(tf_fixture("sacct", "sacct-22.05.json"), &f, err,
 					  sizeof(err)), 0);
 	assert_int_equal(f, FSS_TRACE_SACCT_JSON);
-	assert_int_equal(fss_trace_detect(_fixture("sacct", "sacct-steps.txt"), &f, err,
+	assert_int_equal(fss_trace_detect(tf_fixture("sacct", "sacct-steps.txt"), &f, err,
 					  sizeof(err)), 0);
 	assert_int_equal(f, FSS_TRACE_SACCT_PARSABLE);
 	p = _tmp("\n  \n; Note: a|b\n1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 1);
@@ -362,9 +354,9 @@ static void test_errors(void **state)
 	};
 
 	(void)state;
-	_expect_error(_fixture("sacct", "sacct-no-end.txt"),
+	_expect_error(tf_fixture("sacct", "sacct-no-end.txt"),
 		      ":1: no End column in the header; " P_FORM);
-	_expect_error(_fixture("sacct", "sacct-broken.json"),
+	_expect_error(tf_fixture("sacct", "sacct-broken.json"),
 		      ":6: not valid JSON: object value separator ',' expected; " J_FORM);
 	_expect_errors("JobIDRaw|Submit|Start|End|Timelimit|NNodes|State\n", bad,
 		       sizeof(bad) / sizeof(bad[0]));

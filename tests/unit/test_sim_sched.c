@@ -16,17 +16,9 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_sim.h"
-
-static char _path[1024];
-
-static const char *_fixture(const char *name)
-{
-	const char *dir = getenv("FABSCHED_FIXTURES");
-
-	snprintf(_path, sizeof(_path), "%s/swf/%s", dir ? dir : "tests/fixtures", name);
-	return _path;
-}
 
 /* Runs trace name on racks of 4 under policy; returns the run. */
 static struct fss_run *_run(const char *name, int nodes, int rack, int rpp,
@@ -37,7 +29,7 @@ static struct fss_run *_run(const char *name, int nodes, int rack, int rpp,
 	struct fss_run *r = NULL;
 	char err[512] = "";
 
-	assert_int_equal(fss_swf_read(_fixture(name), NULL, tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", name), NULL, tr, err, sizeof(err)), 0);
 	assert_int_equal(fss_machine_fattree(nodes, rack, rpp, m, err, sizeof(err)), 0);
 	assert_int_equal(fss_policy_parse(policy, &p, err, sizeof(err)), 0);
 	assert_int_equal(fss_simulate(*m, *tr, &p, NULL, &r, err, sizeof(err)), 0);

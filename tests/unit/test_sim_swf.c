@@ -15,17 +15,9 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_sim.h"
-
-static char _path[1024];
-
-static const char *_fixture(const char *name)
-{
-	const char *dir = getenv("FABSCHED_FIXTURES");
-
-	snprintf(_path, sizeof(_path), "%s/swf/%s", dir ? dir : "tests/fixtures", name);
-	return _path;
-}
 
 /* Writes text to a temporary file (gzip when gz); returns its path. */
 static const char *_tmp(const char *text, int gz)
@@ -97,7 +89,7 @@ static void test_rules(void **state)
 	char err[512] = "";
 
 	(void)state;
-	assert_int_equal(fss_swf_read(_fixture("rules.swf"), NULL, &tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), NULL, &tr, err, sizeof(err)), 0);
 	_check_rules(tr);
 	fss_trace_free(tr);
 }
@@ -111,7 +103,7 @@ static void test_gzip(void **state)
 	const char *p;
 
 	(void)state;
-	f = fopen(_fixture("rules.swf"), "r");
+	f = fopen(tf_fixture("swf", "rules.swf"), "r");
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);
 	len = ftell(f);
@@ -135,7 +127,7 @@ static void test_options(void **state)
 
 	(void)state;
 	/* 4 procs per node: nodes 1, 4 (too wide for 2), 1, 1 */
-	assert_int_equal(fss_swf_read(_fixture("rules.swf"), &o, &tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), &o, &tr, err, sizeof(err)), 0);
 	assert_int_equal(tr->procs_per_node, 4);
 	assert_int_equal(tr->machine_nodes, 2);
 	assert_int_equal(tr->njobs, 3);
@@ -145,7 +137,7 @@ static void test_options(void **state)
 	fss_trace_free(tr);
 
 	o = (struct fss_swf_opts){ .limit = 2 };
-	assert_int_equal(fss_swf_read(_fixture("rules.swf"), &o, &tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), &o, &tr, err, sizeof(err)), 0);
 	assert_int_equal(tr->njobs, 2);
 	assert_int_equal(tr->jobs[1].id, 2);
 	fss_trace_free(tr);

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_topo.h"
 
 /*
@@ -49,19 +51,6 @@ static const char SMALL[] =
 	"[1]\t\"S-leaf01\"[3]\t# \"leaf01\" lid 1 4xHDR\n"
 	"[2]\t\"S-leaf02\"[3]\t# \"leaf02\" lid 2 1xHDR\n";
 
-static char _path[4096];
-
-static const char *_fixture(const char *name)
-{
-	const char *dir = getenv("FABSCHED_FIXTURES");
-
-	if (!dir || !*dir)
-		dir = access("tests/fixtures/ibnetdiscover", R_OK) == 0 ? "tests/fixtures" :
-		      "../fixtures";
-	snprintf(_path, sizeof(_path), "%s/ibnetdiscover/%s", dir, name);
-	return _path;
-}
-
 static struct fst_model *_classify(struct fst_model *m, const struct fst_opts *o)
 {
 	char err[512] = "";
@@ -93,7 +82,7 @@ static struct fst_model *_file(const char *name, const struct fst_opts *o)
 {
 	struct fst_model *m = NULL;
 	char err[512] = "";
-	int rc = fst_parse_ibnet_file(&m, _fixture(name), err, sizeof(err));
+	int rc = fst_parse_ibnet_file(&m, tf_fixture("ibnetdiscover", name), err, sizeof(err));
 
 	if (rc)
 		print_error("%s\n", err);
@@ -396,7 +385,7 @@ static void test_fixtures_agree(void **state)
 	_assert_agree(m, &p1);
 	_assert_agree(m, &nols);
 	fst_model_free(m);
-	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	snprintf(map, sizeof(map), "%s", tf_fixture("ibnetdiscover", "X5.map"));
 	x5.name_map = map;
 	m = _file("X5.topofile", &x5);
 	_assert_agree(m, &all);
@@ -475,7 +464,7 @@ static void test_json_roundtrip_tree(void **state)
 	char map[4096], err[512] = "", *json, *c1, *c2;
 	struct fst_export_opts o = { .plane = -1 };
 
-	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	snprintf(map, sizeof(map), "%s", tf_fixture("ibnetdiscover", "X5.map"));
 	x5.name_map = map;
 	m = _file("X5.topofile", &x5);
 	json = fst_json_string(m, err, sizeof(err));

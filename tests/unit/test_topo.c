@@ -14,21 +14,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_topo.h"
 #include "topo_names.h"
-
-static char _path[4096];
-
-static const char *_fixture(const char *name)
-{
-	const char *dir = getenv("FABSCHED_FIXTURES");
-
-	if (!dir || !*dir)
-		dir = access("tests/fixtures/ibnetdiscover", R_OK) == 0 ? "tests/fixtures" :
-		      "../fixtures";
-	snprintf(_path, sizeof(_path), "%s/ibnetdiscover/%s", dir, name);
-	return _path;
-}
 
 static struct fst_model *_load(const char *file, const struct fst_opts *o)
 {
@@ -141,10 +130,10 @@ static void test_x5(void **state)
 	char err[256];
 	FILE *devnull;
 
-	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	snprintf(map, sizeof(map), "%s", tf_fixture("ibnetdiscover", "X5.map"));
 	o.name_map = map;
 	o.all_hosts = 1;	/* as the site's topology.conf: its storage too */
-	m = _load(_fixture("X5.topofile"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "X5.topofile"), &o);
 	assert_int_equal(m->ndevs, 100);
 	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 6);
 	assert_int_equal(_count_role(m, FST_ROLE_SPINE), 5);
@@ -167,7 +156,7 @@ static void test_x5(void **state)
 	free(conf);
 	/* the site's file: same groups, but 3 "H-<guid>" nodes we do not have */
 	devnull = fopen("/dev/null", "w");
-	assert_int_equal(fst_diff_tree(m, _fixture("X5.topology.conf"), devnull, &ndiff, err,
+	assert_int_equal(fst_diff_tree(m, tf_fixture("ibnetdiscover", "X5.topology.conf"), devnull, &ndiff, err,
 				       sizeof(err)), 0);
 	fclose(devnull);
 	assert_int_equal(ndiff, 3);
@@ -181,7 +170,7 @@ static void test_x5(void **state)
  * 1x by one end) is a tie: no majority, nothing flagged there. */
 static void test_1topo(void **state)
 {
-	struct fst_model *m = _load(_fixture("1.topo"), NULL);
+	struct fst_model *m = _load(tf_fixture("ibnetdiscover", "1.topo"), NULL);
 	char *conf;
 
 	assert_int_equal(m->ndevs, 6);
@@ -212,7 +201,7 @@ static void test_1topo_map(void **state)
 		   "0x0008f10403960558 \"n001 HCA-1\"\n0x8f10403961354 \"n002 mlx4_0\"\n"
 		   "H-0008f10403960984 n003\nH-005442b100004900 localhost\n");
 	fclose(f);
-	m = _load(_fixture("1.topo"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "1.topo"), &o);
 	unlink(map);
 	assert_int_equal(m->nhosts, 3);
 	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 2);
@@ -232,7 +221,7 @@ static void test_3topo(void **state)
 {
 	/* its hosts are named r-ufm*: fabric managers by name, so every host */
 	struct fst_opts all = { .all_hosts = 1 };
-	struct fst_model *m = _load(_fixture("3.topo"), &all);
+	struct fst_model *m = _load(tf_fixture("ibnetdiscover", "3.topo"), &all);
 	char *conf, *blk, *yaml;
 
 	assert_int_equal(_count_issue(m, FST_ISSUE_IGNORED_LINE), 1);
@@ -290,8 +279,8 @@ static char *_slurp(const char *path)
 static void test_director(void **state)
 {
 	struct fst_opts all = { .all_hosts = 1 };
-	struct fst_model *m = _load(_fixture("director.topo"), &all);
-	char want_path[1024], *conf, *want, *rep = NULL;
+	struct fst_model *m = _load(tf_fixture("ibnetdiscover", "director.topo"), &all);
+	char want_path[4200], *conf, *want, *rep = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&rep, &len);
 	char name[64];
@@ -306,7 +295,7 @@ static void test_director(void **state)
 	assert_int_equal(_count_issue(m, FST_ISSUE_NAME), 0);
 	assert_true(fst_find_device(m, "core1-S02") >= 0);
 	conf = _export(m, 0);
-	snprintf(want_path, sizeof(want_path), "%s.tree", _fixture("director.topo"));
+	snprintf(want_path, sizeof(want_path), "%s.tree", tf_fixture("ibnetdiscover", "director.topo"));
 	want = _slurp(want_path);
 	/* the first line names the input as given */
 	assert_non_null(strchr(conf, '\n'));
@@ -359,9 +348,9 @@ static void test_noncompute_names(void **state)
 				 cases[i].why ? cases[i].why : "compute");
 	}
 	/* X5: its 4 gluster servers are reported, the 82 others are nodes */
-	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	snprintf(map, sizeof(map), "%s", tf_fixture("ibnetdiscover", "X5.map"));
 	o.name_map = map;
-	m = _load(_fixture("X5.topofile"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "X5.topofile"), &o);
 	assert_int_equal(m->nhosts, 82);
 	assert_int_equal(fst_find_host(m, "r510gluster1"), -1);
 	assert_true(fst_find_host(m, "x5570comp1") >= 0);
@@ -369,7 +358,7 @@ static void test_noncompute_names(void **state)
 	fst_model_free(m);
 	/* a node list, an --exclude or all_hosts: no built-in names */
 	o.exclude_regex = "^nomatch$";
-	m = _load(_fixture("X5.topofile"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "X5.topofile"), &o);
 	assert_int_equal(m->nhosts, 86);
 	fst_model_free(m);
 }
@@ -397,7 +386,7 @@ static void test_evidence(void **state)
 	int d;
 
 	(void)state;
-	m = _load(_fixture("evidence.topo"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "evidence.topo"), &o);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		d = _hca_of(m, cases[i].host);
 		assert_true(d >= 0);
@@ -417,13 +406,13 @@ static void test_evidence(void **state)
 	fst_model_free(m);
 	/* the node list wins: a host it names is a compute node */
 	o.nodelist = "gpu[001-009],fabmon1,headnode2,jump01";
-	m = _load(_fixture("evidence.topo"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "evidence.topo"), &o);
 	assert_int_equal(m->nhosts, 12);
 	fst_model_free(m);
 	/* and so does --all-hosts */
 	o.nodelist = NULL;
 	o.all_hosts = 1;
-	m = _load(_fixture("evidence.topo"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "evidence.topo"), &o);
 	assert_int_equal(m->nhosts, 12);
 	fst_model_free(m);
 }
@@ -433,7 +422,7 @@ static struct fst_model *_raw(const char *name)
 	struct fst_model *m = NULL;
 	char err[512] = "";
 
-	if (fst_parse_ibnet_file(&m, _fixture(name), err, sizeof(err)))
+	if (fst_parse_ibnet_file(&m, tf_fixture("ibnetdiscover", name), err, sizeof(err)))
 		fail_msg("%s", err);
 	return m;
 }
@@ -497,7 +486,7 @@ static void test_compute_hca(void **state)
 		assert_non_null(strstr(m->devs[m->hosts[h].leaf].name, "-r0"));
 	fst_model_free(m);
 	o.compute_hca = "mlx5_1";
-	m = _load(_fixture("rail0.topo"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "rail0.topo"), &o);
 	for (int i = 0; i < m->nissues; i++)
 		warns += m->issues[i].kind == FST_ISSUE_COMPUTE_HCA &&
 			 m->issues[i].severity == FST_WARNING;
@@ -518,9 +507,9 @@ static int _collect(const char *line, void *arg)
 static void test_model_changes(void **state)
 {
 	struct fst_opts o = { 0 };
-	struct fst_model *a = _load(_fixture("rail0.topo"), &o);
-	struct fst_model *b = _load(_fixture("rail0-down.topo"), &o);
-	struct fst_model *c = _load(_fixture("rail0.topo"), &o);
+	struct fst_model *a = _load(tf_fixture("ibnetdiscover", "rail0.topo"), &o);
+	struct fst_model *b = _load(tf_fixture("ibnetdiscover", "rail0-down.topo"), &o);
+	struct fst_model *c = _load(tf_fixture("ibnetdiscover", "rail0.topo"), &o);
 	char got[4096] = "";
 
 	(void)state;
@@ -608,7 +597,7 @@ static void test_link_counters(void **state)
 static void test_switch_hops(void **state)
 {
 	struct fst_opts o = { 0 };
-	struct fst_model *m = _load(_fixture("rail0.topo"), &o);
+	struct fst_model *m = _load(tf_fixture("ibnetdiscover", "rail0.topo"), &o);
 	int l1 = m->hosts[fst_find_host(m, "n001")].leaf, other = -1;
 
 	(void)state;
@@ -629,10 +618,10 @@ static void test_json_roundtrip(void **state)
 	struct fst_model *m, *m2;
 	char *a, *b, err[512], map[4096];
 
-	snprintf(map, sizeof(map), "%s", _fixture("X5.map"));
+	snprintf(map, sizeof(map), "%s", tf_fixture("ibnetdiscover", "X5.map"));
 	o.name_map = map;
 	o.all_hosts = 1;
-	m = _load(_fixture("X5.topofile"), &o);
+	m = _load(tf_fixture("ibnetdiscover", "X5.topofile"), &o);
 	a = fst_json_string(m, err, sizeof(err));
 	assert_non_null(a);
 	assert_int_equal(fst_json_read_buf(&m2, a, strlen(a), "x5.json", err, sizeof(err)), 0);
@@ -668,7 +657,7 @@ static void test_json_errors(void **state)
 static const char *_cache_variant(long at, int value, long len)
 {
 	static char p[64];
-	FILE *in = fopen(_fixture("fattree-4hosts.cache"), "rb"), *out;
+	FILE *in = fopen(tf_fixture("ibnetdiscover", "fattree-4hosts.cache"), "rb"), *out;
 	unsigned char b[8192];
 	size_t n;
 	int fd;
@@ -730,7 +719,7 @@ static void test_cache_file(void **state)
 	(void)state;
 	if (!fst_have_ibnetdisc())
 		skip();
-	assert_int_equal(fst_load_cache(&m, _fixture("fattree-4hosts.cache"), err, sizeof(err)), 0);
+	assert_int_equal(fst_load_cache(&m, tf_fixture("ibnetdiscover", "fattree-4hosts.cache"), err, sizeof(err)), 0);
 	assert_int_equal(m->ndevs, 8);
 	fst_model_free(m);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
