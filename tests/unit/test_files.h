@@ -5,22 +5,26 @@
 #ifndef FABSCHED_TEST_FILES_H
 #define FABSCHED_TEST_FILES_H
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 /* The path of fixture NAME of KIND, tests/fixtures/KIND/NAME: under
  * $FABSCHED_FIXTURES (make check sets it), else from the top of the source
- * tree, else from tests/unit.  In a static buffer, valid until the next
+ * tree, else from tests/unit (made absolute).  In a static buffer, valid until the next
  * call. */
 static inline const char *tf_fixture(const char *kind, const char *name)
 {
-	static char path[4096];
+	static char path[4096], top[PATH_MAX];
 	const char *dir = getenv("FABSCHED_FIXTURES");
 
 	if (!dir || !*dir)
 		dir = access("tests/fixtures", R_OK) == 0 ? "tests/fixtures" : "../fixtures";
-	snprintf(path, sizeof(path), "%s/%s/%s", dir, kind, name);
+	if (dir[0] != '/' && realpath(dir, top))	/* absolute, as make check's */
+		dir = top;
+	if (snprintf(path, sizeof(path), "%s/%s/%s", dir, kind, name) >= (int)sizeof(path))
+		fail_msg("fixture path too long: %s/%s/%s", dir, kind, name);
 	return path;
 }
 
