@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "test_files.h"
+
 #include "fabsched_conf.h"
 #include "fs_slurmconf.h"
 
@@ -30,26 +32,6 @@ static const char *fixture(const char *name, char *buf, size_t bufsz)
 {
 	snprintf(buf, bufsz, "%s/%s", fixtures, name);
 	return buf;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *b;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n >= 0);
-	rewind(f);
-	b = malloc((size_t)n + 1);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-	b[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return b;
 }
 
 /* Parse text that must be valid. */
@@ -648,8 +630,8 @@ static void test_all_errors_collected(void **state)
 	size_t len, wlen, i = 0;
 
 	(void)state;
-	text = slurp(fixture("errors.conf", path, sizeof(path)), &len);
-	want = slurp(fixture("errors.expected", epath, sizeof(epath)), &wlen);
+	text = tf_slurp(fixture("errors.conf", path, sizeof(path)), &len);
+	want = tf_slurp(fixture("errors.expected", epath, sizeof(epath)), &wlen);
 	assert_int_equal(fs_conf_parse("errors.conf", text, len, &c, e), -1);
 	assert_null(c);
 	for (line = strtok_r(want, "\n", &save); line;
@@ -1218,7 +1200,7 @@ static void test_threads(void **state)
 	char *text;
 
 	(void)state;
-	text = slurp(fixture("full.conf", path, sizeof(path)), &len);
+	text = tf_slurp(fixture("full.conf", path, sizeof(path)), &len);
 	assert_int_equal(fs_conf_parse("full", text, len, &shared, NULL), 0);
 	for (int i = 0; i < 4; i++) {
 		args[i] = (struct thread_arg){ text, len, shared, 0 };
@@ -1289,7 +1271,7 @@ static void test_man_page(void **state)
 		skip();
 		return;
 	}
-	man = slurp(path, &len);
+	man = tf_slurp(path, &len);
 	k = fs_conf_keys(&n);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(want, sizeof(want), "\n.BI %s= ", k[i].name);

@@ -28,6 +28,29 @@ static inline const char *tf_fixture(const char *kind, const char *name)
 	return path;
 }
 
+/* The whole file, NUL-terminated, malloc'd; its length in *len when len
+ * is not NULL.  Fails the test when it cannot be read. */
+static inline char *tf_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *b;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	b[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return b;
+}
+
 /* Write text to path (created or truncated); fails the test on error. */
 static inline void tf_put(const char *path, const char *text)
 {

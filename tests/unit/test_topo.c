@@ -248,25 +248,6 @@ static void test_3topo(void **state)
 }
 
 /* A file's contents, malloc'ed. */
-static char *_slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	assert_true(len >= 0);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /*
  * director.topo: one director chassis (CS7500), its line ASICs L01, L02
  * and spine ASICs S01, S02 under one system image GUID, every description
@@ -296,7 +277,7 @@ static void test_director(void **state)
 	assert_true(fst_find_device(m, "core1-S02") >= 0);
 	conf = _export(m, 0);
 	snprintf(want_path, sizeof(want_path), "%s.tree", tf_fixture("ibnetdiscover", "director.topo"));
-	want = _slurp(want_path);
+	want = tf_slurp(want_path, NULL);
 	/* the first line names the input as given */
 	assert_non_null(strchr(conf, '\n'));
 	assert_non_null(strchr(want, '\n'));
