@@ -53,11 +53,10 @@ static int _target(const char *pol, const char *v, double *out, char *err,
 	x = strtod(v, &end);
 	if (end && *end == '%')
 		end++;
-	if (!*v || end == v || !end || *end || errno || !(x > 0 && x <= 100)) {
-		snprintf(err, errlen, "policy '%s': target '%s': expected a percentage above 0 and at most 100 (e.g. /99%%)",
-			 pol, v);
-		return -1;
-	}
+	if (!*v || end == v || !end || *end || errno || !(x > 0 && x <= 100))
+		return fs_errf(err, errlen,
+			       "policy '%s': target '%s': expected a percentage above 0 and at most 100 (e.g. /99%%)",
+			       pol, v);
 	*out = x / 100;
 	return 0;
 }
@@ -77,10 +76,8 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 	int o;
 
 	memset(p, 0, sizeof(*p));
-	if (!s) {
-		snprintf(err, errlen, "policy missing");
-		return -1;
-	}
+	if (!s)
+		return fs_errf(err, errlen, "policy missing");
 	if (fs_strcaseeq(s, "tree")) {
 		p->kind = FSS_POL_TREE;
 		snprintf(p->name, sizeof(p->name), "tree");
@@ -91,13 +88,13 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 
 		if (s[8] && fs_parse_duration("policy switches@", s + 9, &w, msg,
 					      sizeof(msg))) {
-			snprintf(err, errlen, "%s; expected switches@<wait>, e.g. switches@10:00", msg);
-			return -1;
+			return fs_errf(err, errlen, "%s; expected switches@<wait>, e.g. switches@10:00",
+				       msg);
 		}
-		if (w == FS_DURATION_INFINITE || w > INT32_MAX) {
-			snprintf(err, errlen, "policy '%s': expected a finite wait (Slurm caps it at max_switch_wait)", s);
-			return -1;
-		}
+		if (w == FS_DURATION_INFINITE || w > INT32_MAX)
+			return fs_errf(err, errlen,
+				       "policy '%s': expected a finite wait (Slurm caps it at max_switch_wait)",
+				       s);
 		p->kind = FSS_POL_SWITCHES;
 		p->wait = (int64_t)w;
 		snprintf(p->name, sizeof(p->name), "switches@%s",
@@ -114,23 +111,20 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 		return -1;
 	if (slash) {
 		snprintf(base, sizeof(base), "%.*s", (int)(slash - s), s);
-		if ((size_t)(slash - s) >= sizeof(base)) {
-			snprintf(err, errlen, "policy '%s': too long", s);
-			return -1;
-		}
+		if ((size_t)(slash - s) >= sizeof(base))
+			return fs_errf(err, errlen, "policy '%s': too long", s);
 	}
 	if (fs_parse_locality("policy", slash ? base : s, &loc, msg, sizeof(msg))) {
-		snprintf(err, errlen, "%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, switches[@wait] or firstfit",
-			 msg);
-		return -1;
+		return fs_errf(err, errlen,
+			       "%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, switches[@wait] or firstfit",
+			       msg);
 	}
 	p->kind = FSS_POL_ENGINE;
 	p->level = (enum fse_level)loc.level;
-	if (p->target > 0 && p->level == FSE_ANY) {
-		snprintf(err, errlen, "policy '%s': a locality target needs rack or pod (any has no domain to keep)",
-			 s);
-		return -1;
-	}
+	if (p->target > 0 && p->level == FSE_ANY)
+		return fs_errf(err, errlen,
+			       "policy '%s': a locality target needs rack or pod (any has no domain to keep)",
+			       s);
 	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ?
 			  FSS_INFINITE : (int64_t)loc.wait;
 	o = p->wait == FSS_INFINITE ?
