@@ -371,31 +371,41 @@ static void _observed(const char *path, uint32_t id, uint32_t task, json_object 
 	free(dflt);
 }
 
-static int _run(int argc, char **argv)
+/* What the command line asks: the job, the output, where to read. */
+struct job_args {
+	const char *conf_path, *model_path, *state, *records, *observe;
+	bool as_json;
+	unsigned long id;
+};
+
+/* The job being shown, and where: jo always (printed with --json), text
+ * (stdout) unless --json.  conf and m are NULL where not read. */
+struct job_view {
+	unsigned long id;
+	json_object *j;		/* squeue's object of the job */
+	json_object *jo;
+	FILE *text;
+	const struct fs_conf *conf;
+	const struct fst_model *m;
+	const char *st, *part;	/* its state and partition */
+};
+
+/* The options and the job id into @a: -1 to go on, or the exit code
+ * (--help, usage error). */
+static int _args(int argc, char **argv, struct job_args *a)
 {
 	struct fs_optp op = { .prog = "fabsched job", .tab = _job_opts };
-	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *st, *part;
-	const char *records = NULL, *rdir = NULL, *observe = NULL;
-	bool as_json = false;
-	struct fs_errors *errs;
-	struct fs_conf *conf = NULL;
-	struct fst_model *m = NULL;
-	json_object *all = NULL, *j, *jo;
-	char why[1024], t1[32], t2[32], *spath = NULL, *end;
-	struct node_use use[256];
-	int64_t submit = 0, eligible = 0, start = 0, endt = 0;
-	unsigned long id;
-	FILE *text;
-	int c, nuse;
+	char *end;
+	int c;
 
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
-		case 'j': as_json = true; break;
-		case 'c': conf_path = optarg; break;
-		case 'm': model_path = optarg; break;
-		case 's': state = optarg; break;
-		case 'r': records = optarg; break;
-		case 'O': observe = optarg; break;
+		case 'j': a->as_json = true; break;
+		case 'c': a->conf_path = optarg; break;
+		case 'm': a->model_path = optarg; break;
+		case 's': a->state = optarg; break;
+		case 'r': a->records = optarg; break;
+		case 'O': a->observe = optarg; break;
 		case 'h': _usage(stdout); return FS_EXIT_OK;
 		default: return FS_EXIT_USAGE;
 		}
@@ -405,149 +415,211 @@ static int _run(int argc, char **argv)
 		return FS_EXIT_USAGE;
 	}
 	errno = 0;
-	id = strtoul(argv[optind], &end, 10);
-	if (errno || *end || !id || id > UINT32_MAX) {
+	a->id = strtoul(argv[optind], &end, 10);
+	if (errno || *end || !a->id || a->id > UINT32_MAX) {
 		fprintf(stderr, "fabsched job: '%s': not a job id; expected a number from 1 to %u\n",
 			argv[optind], UINT32_MAX);
 		return FS_EXIT_USAGE;
 	}
-	if (!(j = _find_job((uint32_t)id, &all, why, sizeof(why)))) {
+	return -1;
+}
+
+/* fabsched.conf and the fabric model into *conf and *m: each optional,
+ * what cannot be read is said and what it would show is left out. */
+static void _settings(const struct job_args *a, struct fs_conf **conf, struct fst_model **m)
+{
+	const char *model_path = a->model_path;
+	struct fs_errors *errs = fs_errors_new();
+	char why[1024];
+
+	if (errs && fs_conf_load(a->conf_path, conf, errs) && fs_errors_count(errs))
+		fprintf(stderr, "fabsched job: %s (settings of fabsched.conf not shown)\n",
+			fs_errors_get(errs, 0));
+	fs_errors_free(errs);
+	if (!model_path && *conf)
+		model_path = fs_conf_get_str(*conf, "FabricModel");
+	if (model_path && fst_json_read_file(m, model_path, why, sizeof(why)))
+		fprintf(stderr, "fabsched job: %s (racks not shown)\n", why);
+}
+
+/* Who, where, in what state, submitted when, and fabsched's notes. */
+static void _header(const struct job_view *v, int64_t submit)
+{
+	json_object *notes;
+	char t1[32];
+
+	json_object_object_add(v->jo, "job_id", json_object_new_int64((int64_t)v->id));
+	json_object_object_add(v->jo, "name", json_object_new_string(fs_json_str(v->j, "name")));
+	json_object_object_add(v->jo, "user", json_object_new_string(fs_json_str(v->j, "user_name")));
+	json_object_object_add(v->jo, "partition", json_object_new_string(v->part));
+	json_object_object_add(v->jo, "state", json_object_new_string(v->st));
+	json_object_object_add(v->jo, "reason",
+			       json_object_new_string(fs_json_str(v->j, "state_reason")));
+	json_object_object_add(v->jo, "submit_time", json_object_new_int64(submit));
+	if (v->text) {	/* the job's name is its user's text: shown printable */
+		char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE], e3[FS_ESCAPE_SIZE];
+		const char *nm = fs_json_str(v->j, "name"), *us = fs_json_str(v->j, "user_name");
+
+		fprintf(v->text, "job %lu (%s) of %s, partition %s: %s\n  submitted  %s\n", v->id,
+			fs_escape(e1, sizeof(e1), nm, strlen(nm)),
+			fs_escape(e2, sizeof(e2), us, strlen(us)),
+			fs_escape(e3, sizeof(e3), v->part, strlen(v->part)), v->st,
+			_time(submit, t1, sizeof(t1)));
+	}
+	notes = json_object_new_array();
+	_notes(fs_json_str(v->j, "system_comment"), !strcmp(v->st, "PENDING"), notes, v->text);
+	json_object_object_add(v->jo, "fabsched_notes", notes);
+}
+
+/* A pending job: since and until when it waits (LocalityWait of its
+ * partition), and the partition's share in the locality record at
+ * @state (NULL: the one in StateSaveLocation) against LocalityTarget. */
+static void _pending(const struct job_view *v, const char *state, int64_t submit,
+		     int64_t eligible)
+{
+	const struct fs_conf *conf = v->conf;
+	const char *part = v->part;
+	FILE *text = v->text;
+	int64_t since = eligible > 0 ? eligible : submit;
+	uint64_t wait = 0, ppm = 0;
+	json_object *w = json_object_new_object();
+	unsigned got = 0, count = 0;
+	bool has_loc = conf && !fs_conf_part_get_uint(conf, part, "LocalityWait", &wait);
+	char t1[32], t2[32], *spath = NULL;
+
+	if (conf)
+		fs_conf_part_get_uint(conf, part, "LocalityTarget", &ppm);
+	json_object_object_add(w, "locality", conf ? json_object_new_string(
+		fs_conf_part_get_str(conf, part, "Locality") ?: "any") : NULL);
+	json_object_object_add(w, "since", json_object_new_int64(since));
+	json_object_object_add(w, "until", has_loc && wait != FS_DURATION_INFINITE ?
+			       json_object_new_int64(since + (int64_t)wait) : NULL);
+	if (text)
+		fprintf(text, "  waits      since %s, until %s (Locality %s, LocalityWait %s of "
+			"partition %s)\n", _time(since, t1, sizeof(t1)),
+			has_loc && wait != FS_DURATION_INFINITE ?
+			_time(since + (int64_t)wait, t2, sizeof(t2)) : "no bound",
+			conf ? fs_conf_part_get_str(conf, part, "Locality") ?: "any" : "?",
+			conf ? fs_conf_part_get_str(conf, part, "LocalityWait") ?: "0" : "?", part);
+	if (!state)
+		state = spath = fs_cli_share_file();
+	if (_record(state, part, &got, &count)) {
+		json_object_object_add(w, "record_got_domain", json_object_new_int((int)got));
+		json_object_object_add(w, "record_jobs", json_object_new_int((int)count));
+		if (text)
+			fprintf(text, "  share      %u of the last %u jobs of %s that fit one domain "
+				"got one%s\n", got, count, part, ppm ? "" : " (no LocalityTarget)");
+	}
+	json_object_object_add(w, "target", ppm ? json_object_new_double((double)ppm / 1e6) : NULL);
+	if (text && ppm)
+		fprintf(text, "  target     LocalityTarget %g%%\n", (double)ppm / 1e4);
+	json_object_object_add(v->jo, "waiting", w);
+	json_object_object_add(v->jo, "observed", NULL);	/* recorded at its start */
+	free(spath);
+}
+
+/* Per node of a started job: the CPUs, cores and gres Slurm gave it, and
+ * what the node's prolog and the tasks recorded in @rdir (NULL: none). */
+static void _per_node(const struct job_view *v, const char *rdir)
+{
+	struct node_use use[256];
+	int nuse = _nodes_used(v->j, use, 256);
+	json_object *per = json_object_new_array();
+	char t1[32];
+
+	for (int i = 0; i < nuse; i++) {
+		json_object *u = json_object_new_object();
+
+		json_object_object_add(u, "name", json_object_new_string(use[i].name));
+		json_object_object_add(u, "cpus", use[i].cpus >= 0 ?
+				       json_object_new_int64(use[i].cpus) : NULL);
+		json_object_object_add(u, "cores", json_object_new_string(use[i].cores));
+		json_object_object_add(u, "gres", json_object_new_string(use[i].gres));
+		json_object_array_add(per, u);
+		if (v->text)
+			fprintf(v->text, "  %-10s cpus %s%s%s%s%s\n", use[i].name,
+				use[i].cpus >= 0 ? (snprintf(t1, sizeof(t1), "%" PRId64,
+							     use[i].cpus), t1) : "?",
+				use[i].cores[0] ? "  cores " : "", use[i].cores,
+				use[i].gres[0] ? "  gres " : "", use[i].gres);
+		/* what the node's prolog and the tasks recorded */
+		json_object_object_add(u, "record", rdir ?
+			fs_cli_job_record(rdir, (uint32_t)v->id, use[i].name, v->text) : NULL);
+	}
+	json_object_object_add(v->jo, "per_node", per);
+	if (v->text && !rdir && nuse)
+		fprintf(v->text, "  records    (no record: JobRecordDir is not set in fabsched.conf)\n");
+}
+
+/* A running or ended job: its nodes, their racks and pods, what
+ * Locality=observe would have done, then per node. */
+static void _started(const struct job_view *v, const struct job_args *a, int64_t start,
+		     int64_t endt)
+{
+	const char *nodes = fs_json_str(v->j, "nodes"), *rdir;
+	int64_t aj = 0, at = -1;
+	char t1[32];
+
+	json_object_object_add(v->jo, "nodes", json_object_new_string(nodes));
+	json_object_object_add(v->jo, "start_time", json_object_new_int64(start));
+	json_object_object_add(v->jo, "end_time", json_object_new_int64(endt));
+	if (v->text)
+		fprintf(v->text, "  started    %s on %s\n", _time(start, t1, sizeof(t1)), nodes);
+	_place(v->m, nodes, v->jo, v->text);
+	/* a task of an array is recorded as squeue names it */
+	if (fs_json_num(v->j, "array_job_id", &aj) && aj > 0 && aj <= UINT32_MAX &&
+	    fs_json_num(v->j, "array_task_id", &at) && at >= 0 && at < FSE_NO_TASK - 1)
+		_observed(a->observe, (uint32_t)aj, (uint32_t)at, v->jo, v->text);
+	else
+		_observed(a->observe, (uint32_t)v->id, FSE_NO_TASK, v->jo, v->text);
+	rdir = a->records ? a->records : v->conf ? fs_conf_get_str(v->conf, "JobRecordDir") : NULL;
+	if (rdir && !*rdir)
+		rdir = NULL;
+	_per_node(v, rdir);
+}
+
+static int _run(int argc, char **argv)
+{
+	struct job_args a = { 0 };
+	struct job_view v = { 0 };
+	struct fs_conf *conf = NULL;
+	struct fst_model *m = NULL;
+	json_object *all = NULL;
+	int64_t submit = 0, eligible = 0, start = 0, endt = 0;
+	char why[1024];
+	int rc = _args(argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	if (!(v.j = _find_job((uint32_t)a.id, &all, why, sizeof(why)))) {
 		fprintf(stderr, "fabsched job: %s\n", why);
 		json_object_put(all);
 		return FS_EXIT_INPUT;
 	}
-	errs = fs_errors_new();
-	if (errs && fs_conf_load(conf_path, &conf, errs) && fs_errors_count(errs))
-		fprintf(stderr, "fabsched job: %s (settings of fabsched.conf not shown)\n",
-			fs_errors_get(errs, 0));
-	fs_errors_free(errs);
-	if (!model_path && conf)
-		model_path = fs_conf_get_str(conf, "FabricModel");
-	if (model_path && fst_json_read_file(&m, model_path, why, sizeof(why)))
-		fprintf(stderr, "fabsched job: %s (racks not shown)\n", why);
-	st = fs_json_str(j, "job_state");
-	part = fs_json_str(j, "partition");
-	fs_json_num(j, "submit_time", &submit);
-	fs_json_num(j, "eligible_time", &eligible);
-	fs_json_num(j, "start_time", &start);
-	fs_json_num(j, "end_time", &endt);
-	text = as_json ? NULL : stdout;
-	jo = json_object_new_object();
-	json_object_object_add(jo, "job_id", json_object_new_int64((int64_t)id));
-	json_object_object_add(jo, "name", json_object_new_string(fs_json_str(j, "name")));
-	json_object_object_add(jo, "user", json_object_new_string(fs_json_str(j, "user_name")));
-	json_object_object_add(jo, "partition", json_object_new_string(part));
-	json_object_object_add(jo, "state", json_object_new_string(st));
-	json_object_object_add(jo, "reason", json_object_new_string(fs_json_str(j, "state_reason")));
-	json_object_object_add(jo, "submit_time", json_object_new_int64(submit));
-	if (text) {	/* the job's name is its user's text: shown printable */
-		char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE], e3[FS_ESCAPE_SIZE];
-		const char *nm = fs_json_str(j, "name"), *us = fs_json_str(j, "user_name");
-
-		fprintf(text, "job %lu (%s) of %s, partition %s: %s\n  submitted  %s\n", id,
-			fs_escape(e1, sizeof(e1), nm, strlen(nm)),
-			fs_escape(e2, sizeof(e2), us, strlen(us)),
-			fs_escape(e3, sizeof(e3), part, strlen(part)), st,
-			_time(submit, t1, sizeof(t1)));
-	}
-	{
-		json_object *notes = json_object_new_array();
-
-		_notes(fs_json_str(j, "system_comment"), !strcmp(st, "PENDING"), notes, text);
-		json_object_object_add(jo, "fabsched_notes", notes);
-	}
-	if (!strcmp(st, "PENDING")) {
-		int64_t since = eligible > 0 ? eligible : submit;
-		uint64_t wait = 0, ppm = 0;
-		json_object *w = json_object_new_object();
-		unsigned got = 0, count = 0;
-		bool has_loc = conf && !fs_conf_part_get_uint(conf, part, "LocalityWait", &wait);
-
-		if (conf)
-			fs_conf_part_get_uint(conf, part, "LocalityTarget", &ppm);
-		json_object_object_add(w, "locality", conf ? json_object_new_string(
-			fs_conf_part_get_str(conf, part, "Locality") ?: "any") : NULL);
-		json_object_object_add(w, "since", json_object_new_int64(since));
-		json_object_object_add(w, "until", has_loc && wait != FS_DURATION_INFINITE ?
-				       json_object_new_int64(since + (int64_t)wait) : NULL);
-		if (text)
-			fprintf(text, "  waits      since %s, until %s (Locality %s, LocalityWait %s of "
-				"partition %s)\n", _time(since, t1, sizeof(t1)),
-				has_loc && wait != FS_DURATION_INFINITE ?
-				_time(since + (int64_t)wait, t2, sizeof(t2)) : "no bound",
-				conf ? fs_conf_part_get_str(conf, part, "Locality") ?: "any" : "?",
-				conf ? fs_conf_part_get_str(conf, part, "LocalityWait") ?: "0" : "?", part);
-		if (!state)
-			state = spath = fs_cli_share_file();
-		if (_record(state, part, &got, &count)) {
-			json_object_object_add(w, "record_got_domain", json_object_new_int((int)got));
-			json_object_object_add(w, "record_jobs", json_object_new_int((int)count));
-			if (text)
-				fprintf(text, "  share      %u of the last %u jobs of %s that fit one domain "
-					"got one%s\n", got, count, part, ppm ? "" : " (no LocalityTarget)");
-		}
-		json_object_object_add(w, "target", ppm ? json_object_new_double((double)ppm / 1e6) : NULL);
-		if (text && ppm)
-			fprintf(text, "  target     LocalityTarget %g%%\n", (double)ppm / 1e4);
-		json_object_object_add(jo, "waiting", w);
-		json_object_object_add(jo, "observed", NULL);	/* recorded at its start */
-	} else {
-		const char *nodes = fs_json_str(j, "nodes");
-
-		json_object_object_add(jo, "nodes", json_object_new_string(nodes));
-		json_object_object_add(jo, "start_time", json_object_new_int64(start));
-		json_object_object_add(jo, "end_time", json_object_new_int64(endt));
-		if (text)
-			fprintf(text, "  started    %s on %s\n", _time(start, t1, sizeof(t1)), nodes);
-		_place(m, nodes, jo, text);
-		{	/* a task of an array is recorded as squeue names it */
-			int64_t aj = 0, at = -1;
-
-			if (fs_json_num(j, "array_job_id", &aj) && aj > 0 && aj <= UINT32_MAX &&
-			    fs_json_num(j, "array_task_id", &at) && at >= 0 && at < FSE_NO_TASK - 1)
-				_observed(observe, (uint32_t)aj, (uint32_t)at, jo, text);
-			else
-				_observed(observe, (uint32_t)id, FSE_NO_TASK, jo, text);
-		}
-		nuse = _nodes_used(j, use, 256);
-		rdir = records ? records : conf ? fs_conf_get_str(conf, "JobRecordDir") : NULL;
-		if (rdir && !*rdir)
-			rdir = NULL;
-		{
-			json_object *per = json_object_new_array();
-
-			for (int i = 0; i < nuse; i++) {
-				json_object *u = json_object_new_object();
-
-				json_object_object_add(u, "name", json_object_new_string(use[i].name));
-				json_object_object_add(u, "cpus", use[i].cpus >= 0 ?
-						       json_object_new_int64(use[i].cpus) : NULL);
-				json_object_object_add(u, "cores", json_object_new_string(use[i].cores));
-				json_object_object_add(u, "gres", json_object_new_string(use[i].gres));
-				json_object_array_add(per, u);
-				if (text)
-					fprintf(text, "  %-10s cpus %s%s%s%s%s\n", use[i].name,
-						use[i].cpus >= 0 ? (snprintf(t1, sizeof(t1), "%" PRId64,
-									     use[i].cpus), t1) : "?",
-						use[i].cores[0] ? "  cores " : "", use[i].cores,
-						use[i].gres[0] ? "  gres " : "", use[i].gres);
-				/* what the node's prolog and the tasks recorded */
-				json_object_object_add(u, "record", rdir ?
-					fs_cli_job_record(rdir, (uint32_t)id, use[i].name, text) : NULL);
-			}
-			json_object_object_add(jo, "per_node", per);
-			if (text && !rdir && nuse)
-				fprintf(text, "  records    (no record: JobRecordDir is not set in fabsched.conf)\n");
-		}
-	}
-	if (as_json)
-		printf("%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
+	_settings(&a, &conf, &m);
+	v.id = a.id;
+	v.conf = conf;
+	v.m = m;
+	v.st = fs_json_str(v.j, "job_state");
+	v.part = fs_json_str(v.j, "partition");
+	fs_json_num(v.j, "submit_time", &submit);
+	fs_json_num(v.j, "eligible_time", &eligible);
+	fs_json_num(v.j, "start_time", &start);
+	fs_json_num(v.j, "end_time", &endt);
+	v.text = a.as_json ? NULL : stdout;
+	v.jo = json_object_new_object();
+	_header(&v, submit);
+	if (!strcmp(v.st, "PENDING"))
+		_pending(&v, a.state, submit, eligible);
+	else
+		_started(&v, &a, start, endt);
+	if (a.as_json)
+		printf("%s\n", json_object_to_json_string_ext(v.jo, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(jo);
+	json_object_put(v.jo);
 	json_object_put(all);
 	fst_model_free(m);
 	fs_conf_destroy(conf);
-	free(spath);
 	return FS_EXIT_OK;
 }
 

@@ -383,62 +383,81 @@ int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
 
 /* ------------------------------------------------------------ prolog */
 
-int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		 char *mount_out, size_t mount_sz, char *err, size_t errlen)
-{
-	static struct fs_pl_ledger l;
-	char m1[FS_MSG_SIZE];
-	int rc;
+/*
+ * The prolog in phases, in the order they act on the node: an earlier
+ * run's ledger given back, the HCAs checked, the bases checked, then the
+ * job's ledger written before anything is taken (pools, mounts, cgroup
+ * limits, scratch volume), each step saved to it so that whatever dies
+ * half-way is given back by the next prolog, the epilog or the sweep.
+ * A phase returns 0, or -1 with the message in err.
+ */
 
-	if (mount_out && mount_sz)
-		mount_out[0] = 0;
-	ctx->scratch_path[0] = 0;
-	/* a ledger of this job: a prolog that died (or a requeue): undo it */
-	rc = fs_pl_ledger_load(ctx, job->jobid, &l, err, errlen);
+/* A ledger of this job: a prolog that died (or a requeue): undo it.
+   @l is the (static) ledger the caller reuses. */
+static int _undo_earlier(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+			 struct fs_pl_ledger *l, char *err, size_t errlen)
+{
+	int rc = fs_pl_ledger_load(ctx, job->jobid, l, err, errlen);
+
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
 		fs_pl_log(ctx, job->jobid, "ledger from an earlier run (step %s): "
-			  "giving it back first", l.step[0] ? l.step : "-");
-		if (_release_ledger(ctx, &l, err, errlen))
+			  "giving it back first", l->step[0] ? l->step : "-");
+		if (_release_ledger(ctx, l, err, errlen))
 			return -1;
 	}
+	return 0;
+}
+
+/* The job's HCAs: ACTIVE ports, RdmaRate, the account's P_Key (into
+   ctx->rdma_got, which the caller exports), then rdma.max. */
+static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+		       char *err, size_t errlen)
+{
+	struct fs_pl_rdma_want want = {
+		.rate = ctx->rdma_rate,
+		.pkey = job->ib_pkey,
+		.account = job->account,
+	};
+
 	memset(&ctx->rdma_got, 0, sizeof(ctx->rdma_got));
 	ctx->rdma_got.pkey_index = -1;
-	if (job->rdma[0]) {
-		struct fs_pl_rdma_want want = {
-			.rate = ctx->rdma_rate,
-			.pkey = job->ib_pkey,
-			.account = job->account,
-		};
-
-		if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want,
-				      &ctx->rdma_got, err, errlen)) {
-			if (ctx->rdma_got.pkey_missing)
-				ctx->fault = FS_PL_FAULT_JOB;
-			return -1;
-		}
-		if (want.rate || want.pkey)
-			fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s",
-				  ctx->rdma_got.nports, want.rate ?
-				  ", at RdmaRate or faster" : "", want.pkey ?
-				  ", holding the account's P_Key" : "",
-				  want.pkey && ctx->rdma_got.pkey_index < 0 ?
-				  " (at different indexes: no NCCL_IB_PKEY)" : "");
-		/* rdma.max: kept in the job's cgroup, nothing to give back */
-		if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, err,
-				     errlen) < 0)
-			return -1;
-	}
-	if (!job->npages && !job->scratch_gib)
+	if (!job->rdma[0])
 		return 0;
-	/* a mount base we cannot use: fail before touching any pool */
-	if (job->npages &&
-	    (rc = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err, errlen)) < 0)
+	if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want,
+			      &ctx->rdma_got, err, errlen)) {
+		if (ctx->rdma_got.pkey_missing)
+			ctx->fault = FS_PL_FAULT_JOB;
 		return -1;
-	if (job->npages)
-		close(rc);
-	/* the same for the scratch base, and a pool must be configured */
+	}
+	if (want.rate || want.pkey)
+		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s",
+			  ctx->rdma_got.nports, want.rate ?
+			  ", at RdmaRate or faster" : "", want.pkey ?
+			  ", holding the account's P_Key" : "",
+			  want.pkey && ctx->rdma_got.pkey_index < 0 ?
+			  " (at different indexes: no NCCL_IB_PKEY)" : "");
+	/* rdma.max: kept in the job's cgroup, nothing to give back */
+	if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, err,
+			     errlen) < 0)
+		return -1;
+	return 0;
+}
+
+/* A mount base we cannot use: fail before touching any pool; the same
+   for the scratch base, and a scratch pool must be configured. */
+static int _bases_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+			char *err, size_t errlen)
+{
+	int fd;
+
+	if (job->npages) {
+		if ((fd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err,
+					      errlen)) < 0)
+			return -1;
+		close(fd);
+	}
 	if (job->scratch_gib) {
 		if (!ctx->has_target) {
 			ctx->fault = FS_PL_FAULT_JOB;	/* the job's option */
@@ -448,37 +467,45 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 					 "ScratchTraddr and ScratchSubsysNQN",
 					 job->scratch_gib);
 		}
-		if ((rc = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, err,
+		if ((fd = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, err,
 					      errlen)) < 0)
 			return -1;
-		close(rc);
+		close(fd);
 	}
+	return 0;
+}
 
-	memset(&l, 0, sizeof(l));
-	l.jobid = job->jobid;
-	l.uid = job->uid;
-	l.gid = job->gid;
+/* The job's ledger @l as planned (a pool per NUMA node and page size, a
+   mount per page size, the scratch volume), saved before anything is
+   taken: nothing is to give back if this fails. */
+static int _ledger_new(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+		       struct fs_pl_ledger *l, char *err, size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	l->jobid = job->jobid;
+	l->uid = job->uid;
+	l->gid = job->gid;
 	if (job->scratch_gib) {
-		l.has_scratch = true;
-		l.scratch.gib = job->scratch_gib;
-		l.scratch.fs = job->scratch_fs;
-		if ((size_t)snprintf(l.scratch.path, sizeof(l.scratch.path), "%s/%u",
+		l->has_scratch = true;
+		l->scratch.gib = job->scratch_gib;
+		l->scratch.fs = job->scratch_fs;
+		if ((size_t)snprintf(l->scratch.path, sizeof(l->scratch.path), "%s/%u",
 				     ctx->scratch_base, job->jobid) >=
-		    sizeof(l.scratch.path))
+		    sizeof(l->scratch.path))
 			return fs_errf(err, errlen, "ScratchBase too long");
 	}
 	for (size_t i = 0; i < job->npages; i++) {
-		struct fs_pl_pool_rec *p = &l.pools[l.npools++];
+		struct fs_pl_pool_rec *p = &l->pools[l->npools++];
 		struct fs_pl_mount_rec *m = NULL;
 
 		p->node = job->pages[i].node;
 		p->page_kb = job->pages[i].page_kb;
 		p->want = job->pages[i].pages;
-		for (size_t k = 0; k < l.nmounts; k++)
-			if (l.mounts[k].page_kb == p->page_kb)
-				m = &l.mounts[k];
+		for (size_t k = 0; k < l->nmounts; k++)
+			if (l->mounts[k].page_kb == p->page_kb)
+				m = &l->mounts[k];
 		if (!m) {
-			m = &l.mounts[l.nmounts++];
+			m = &l->mounts[l->nmounts++];
 			m->page_kb = p->page_kb;
 			if ((size_t)snprintf(m->path, sizeof(m->path), "%s/%u-%s",
 					     ctx->mount_base, job->jobid,
@@ -488,81 +515,131 @@ int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		}
 		m->bytes += p->want * p->page_kb * 1024;
 	}
-	if (_save_step(ctx, &l, "ledger", err, errlen))
+	if (_save_step(ctx, l, "ledger", err, errlen))
 		return -1;
 	_checkpoint(ctx, "ledger");
+	return 0;
+}
 
-	for (size_t i = 0; i < l.npools; i++)
-		if (_reserve_pool(ctx, &l, &l.pools[i], err, errlen))
-			goto undo;
-	if (_save_step(ctx, &l, "reserve", err, errlen))
-		goto undo;
+/* Every pool's pages reserved, then every page size's hugetlbfs mounted. */
+static int _reserve_mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			  char *err, size_t errlen)
+{
+	for (size_t i = 0; i < l->npools; i++)
+		if (_reserve_pool(ctx, l, &l->pools[i], err, errlen))
+			return -1;
+	if (_save_step(ctx, l, "reserve", err, errlen))
+		return -1;
 	_checkpoint(ctx, "reserve");
 
-	for (size_t i = 0; i < l.nmounts; i++)
-		if (_mount(ctx, &l, &l.mounts[i], err, errlen))
-			goto undo;
-	if (_save_step(ctx, &l, "mount", err, errlen))
-		goto undo;
+	for (size_t i = 0; i < l->nmounts; i++)
+		if (_mount(ctx, l, &l->mounts[i], err, errlen))
+			return -1;
+	if (_save_step(ctx, l, "mount", err, errlen))
+		return -1;
 	_checkpoint(ctx, "mount");
+	return 0;
+}
 
-	rc = l.nmounts ? fs_pl_cgroup_find(ctx, &l, l.cgroup, sizeof(l.cgroup),
-					   &l.cg_version) : 1;
-	if (!l.nmounts) {
-		l.cg_version = 0;
+/* The hugetlb limits of the job's cgroup, where there is one with the
+   controller (the ledger names it first, so that the release resets
+   them). */
+static int _cgroup_limits(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+			  char *err, size_t errlen)
+{
+	int rc = l->nmounts ? fs_pl_cgroup_find(ctx, l, l->cgroup, sizeof(l->cgroup),
+						&l->cg_version) : 1;
+
+	if (!l->nmounts) {
+		l->cg_version = 0;
 	} else if (!rc) {
-		fs_pl_log(ctx, l.jobid, "no job cgroup with the hugetlb controller "
+		fs_pl_log(ctx, l->jobid, "no job cgroup with the hugetlb controller "
 			  "(e.g. proctrack/linuxproc, or not made yet: the SPANK "
 			  "plugin sets the limits as the job's tasks start): "
 			  "hugetlb limits skipped");
 	} else {
 		/* the same writer as the SPANK plugin's (jobcg.c) */
-		if (fs_pl_ledger_save(ctx, &l, err, errlen) ||
-		    fs_pl_cgroup_apply(ctx, l.jobid, l.cgroup, l.cg_version, &l,
+		if (fs_pl_ledger_save(ctx, l, err, errlen) ||
+		    fs_pl_cgroup_apply(ctx, l->jobid, l->cgroup, l->cg_version, l,
 				       NULL, err, errlen) < 0)
-			goto undo;
+			return -1;
 	}
-	if (_save_step(ctx, &l, "cgroup", err, errlen))
-		goto undo;
+	if (_save_step(ctx, l, "cgroup", err, errlen))
+		return -1;
 	_checkpoint(ctx, "cgroup");
+	return 0;
+}
 
-	if (l.has_scratch) {
-		/* the volume is the job's alone (its namespace, its mount
-		   point, its ledger): set up without the helpers' lock, so
-		   that a slow connect or mkfs never keeps other jobs' helpers
-		   waiting, then the lock again for what is shared */
-		bool locked = ctx->lockfd >= 0;
-		int failed;
+/* The NVMe-oF scratch volume, when the job asks for one. */
+static int _scratch(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
+		    char *err, size_t errlen)
+{
+	/* the volume is the job's alone (its namespace, its mount
+	   point, its ledger): set up without the helpers' lock, so
+	   that a slow connect or mkfs never keeps other jobs' helpers
+	   waiting, then the lock again for what is shared */
+	bool locked = ctx->lockfd >= 0;
+	char m1[FS_MSG_SIZE];
+	int failed;
 
-		if (locked)
-			fs_pl_unlock(ctx);
-		failed = fs_pl_scratch_setup(ctx, &l, ctx->scratch_path,
-					     sizeof(ctx->scratch_path), err, errlen) ||
-			 _save_step(ctx, &l, "scratch", err, errlen);
-		if (locked && fs_pl_lock(ctx, m1, sizeof(m1))) {
-			if (!failed)
-				fs_errf(err, errlen, "%s", m1);
-			failed = 1;
-			ctx->fault = FS_PL_FAULT_NODE;
-		}
-		if (failed)
-			goto undo;
-		_checkpoint(ctx, "scratch");
+	if (!l->has_scratch)
+		return 0;
+	if (locked)
+		fs_pl_unlock(ctx);
+	failed = fs_pl_scratch_setup(ctx, l, ctx->scratch_path,
+				     sizeof(ctx->scratch_path), err, errlen) ||
+		 _save_step(ctx, l, "scratch", err, errlen);
+	if (locked && fs_pl_lock(ctx, m1, sizeof(m1))) {
+		if (!failed)
+			fs_errf(err, errlen, "%s", m1);
+		failed = 1;
+		ctx->fault = FS_PL_FAULT_NODE;
 	}
+	if (failed)
+		return -1;
+	_checkpoint(ctx, "scratch");
+	return 0;
+}
 
-	if (_save_step(ctx, &l, "done", err, errlen))
-		goto undo;
+/* A phase failed (@err says why): give back what this prolog took. */
+static int _undo(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, const char *err)
+{
+	char m1[FS_MSG_SIZE];
+
+	fs_pl_log(ctx, l->jobid, "%s; giving back what this prolog took", err);
+	if (_release_ledger(ctx, l, m1, sizeof(m1))) {
+		/* whatever the job asked, the node now holds what it cannot
+		   give back: the node's fault */
+		fs_pl_log(ctx, l->jobid, "giving back failed too: %s", m1);
+		ctx->fault = FS_PL_FAULT_NODE;
+	}
+	return -1;
+}
+
+int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
+		 char *mount_out, size_t mount_sz, char *err, size_t errlen)
+{
+	static struct fs_pl_ledger l;
+
+	if (mount_out && mount_sz)
+		mount_out[0] = 0;
+	ctx->scratch_path[0] = 0;
+	if (_undo_earlier(ctx, job, &l, err, errlen) ||
+	    _rdma_check(ctx, job, err, errlen))
+		return -1;
+	if (!job->npages && !job->scratch_gib)
+		return 0;
+	if (_bases_check(ctx, job, err, errlen) ||
+	    _ledger_new(ctx, job, &l, err, errlen))
+		return -1;
+	/* from here on the ledger holds what was taken: a failure gives it back */
+	if (_reserve_mount(ctx, &l, err, errlen) ||
+	    _cgroup_limits(ctx, &l, err, errlen) ||
+	    _scratch(ctx, &l, err, errlen) ||
+	    _save_step(ctx, &l, "done", err, errlen))
+		return _undo(ctx, &l, err);
 	_checkpoint(ctx, "done");
 	if (mount_out && l.nmounts)
 		snprintf(mount_out, mount_sz, "%s", l.mounts[0].path);
 	return 0;
-undo:
-	fs_pl_log(ctx, l.jobid, "%s; giving back what this prolog took", err);
-	if (_release_ledger(ctx, &l, m1, sizeof(m1))) {
-		/* whatever the job asked, the node now holds what it cannot
-		   give back: the node's fault */
-		fs_pl_log(ctx, l.jobid, "giving back failed too: %s", m1);
-		ctx->fault = FS_PL_FAULT_NODE;
-	}
-	return -1;
 }

@@ -249,17 +249,40 @@ static const struct cache_key *_key_find(const struct cache_key *k, size_t n, ui
 	return bsearch(&want, k, n, sizeof(*k), _key_cmp);
 }
 
-static int _cache_check(const char *path, char *err, size_t errlen)
+/*
+ * The checks in phases over the file's bytes: the header, the node
+ * records (and the port keys each lists), the port records, no key twice
+ * and the start node there, the ports' nodes and links, then every port
+ * listed by exactly its own node.  A phase returns 0, or -1 with c->why
+ * set (NULL: out of memory).  The order is the file's: the first fault
+ * found is the one said.
+ */
+struct cache {
+	uint8_t *b;
+	size_t len, at;		/* the bytes; the next record's offset */
+	size_t nn, np;		/* node and port records */
+	struct cache_key *nodes, *ports;	/* sorted once all are read */
+	struct cache_key *refs;	/* the port keys the nodes list; at: the node */
+	size_t nrefs, cap;
+	uint8_t *numports, *ntype;	/* per node, in file order */
+	uint64_t *nguid;	/* node GUIDs in file order */
+	uint8_t *used;		/* per port (sorted): listed by a node */
+	const char *why;
+};
+
+static int _cache_bad(struct cache *c, const char *why)
 {
-	struct cache_key *nodes = NULL, *ports = NULL, *refs = NULL;
-	uint8_t *b = NULL, *numports = NULL, *ntype = NULL, *used = NULL;
-	uint64_t *nguid = NULL;	/* node GUIDs in file order */
-	size_t len = 0, at, nn, np, nrefs = 0, cap = 0;
-	const char *why = NULL;
+	c->why = why;
+	return -1;
+}
+
+/* The whole file into c->b (at most CACHE_MAX_SIZE bytes); a file that
+   cannot be read is said in err. */
+static int _cache_read(const char *path, struct cache *c, char *err, size_t errlen)
+{
 	char ebuf[128];
 	FILE *f = fs_fopen_regular(path, ebuf, sizeof(ebuf));
 	long size;
-	int rc = -1;
 
 	if (!f)
 		return fs_errf(err, errlen, "%s: cannot open: %s", path, ebuf);
@@ -272,154 +295,179 @@ static int _cache_check(const char *path, char *err, size_t errlen)
 		return fs_errf(err, errlen, "%s: %ld bytes; expected an ibnetdisc cache file "
 			       "of at most %ld bytes", path, size, CACHE_MAX_SIZE);
 	}
-	b = malloc((size_t)size + 1);
-	if (!b) {
+	c->b = malloc((size_t)size + 1);
+	if (!c->b) {
 		fclose(f);
 		return fs_errf(err, errlen, "out of memory");
 	}
-	len = fread(b, 1, (size_t)size, f);
+	c->len = fread(c->b, 1, (size_t)size, f);
 	fclose(f);
-	if (len < CACHE_HDR || _le(b, 4) != CACHE_MAGIC || _le(b + 4, 4) != 1) {
-		why = "no ibnetdisc cache header (magic 0x8FE7832B, version 1)";
-		goto out;
-	}
-	nn = _le(b + 8, 4);
-	np = _le(b + 12, 4);
-	if (!nn || nn > (len - CACHE_HDR) / CACHE_NODE ||
-	    np > (len - CACHE_HDR - nn * CACHE_NODE) / CACHE_PORT) {
-		why = "node or port count beyond the file's size";
-		goto out;
-	}
-	nodes = calloc(nn, sizeof(*nodes));
-	numports = calloc(nn, 1);
-	ntype = calloc(nn, 1);
-	nguid = calloc(nn, sizeof(*nguid));
-	ports = calloc(np ? np : 1, sizeof(*ports));
-	used = calloc(np ? np : 1, 1);
-	if (!nodes || !numports || !ntype || !nguid || !ports || !used)
-		goto oom;
-	at = CACHE_HDR;
-	for (size_t i = 0; i < nn; i++) {
-		const uint8_t *nd = b + at;
+	return 0;
+}
+
+/* The header, and node and port counts that the file's size allows;
+   then the tables of the later phases. */
+static int _cache_header(struct cache *c)
+{
+	const uint8_t *b = c->b;
+
+	if (c->len < CACHE_HDR || _le(b, 4) != CACHE_MAGIC || _le(b + 4, 4) != 1)
+		return _cache_bad(c, "no ibnetdisc cache header (magic 0x8FE7832B, version 1)");
+	c->nn = _le(b + 8, 4);
+	c->np = _le(b + 12, 4);
+	if (!c->nn || c->nn > (c->len - CACHE_HDR) / CACHE_NODE ||
+	    c->np > (c->len - CACHE_HDR - c->nn * CACHE_NODE) / CACHE_PORT)
+		return _cache_bad(c, "node or port count beyond the file's size");
+	c->nodes = calloc(c->nn, sizeof(*c->nodes));
+	c->numports = calloc(c->nn, 1);
+	c->ntype = calloc(c->nn, 1);
+	c->nguid = calloc(c->nn, sizeof(*c->nguid));
+	c->ports = calloc(c->np ? c->np : 1, sizeof(*c->ports));
+	c->used = calloc(c->np ? c->np : 1, 1);
+	if (!c->nodes || !c->numports || !c->ntype || !c->nguid || !c->ports || !c->used)
+		return _cache_bad(c, NULL);
+	c->at = CACHE_HDR;
+	return 0;
+}
+
+/* The node records: type, GUID, port count, and the port keys each
+   lists (into refs, checked once the ports are known). */
+static int _cache_nodes(struct cache *c)
+{
+	const uint8_t *b = c->b;
+
+	for (size_t i = 0; i < c->nn; i++) {
+		const uint8_t *nd = b + c->at;
 		unsigned type, nkeys;
 
-		if (len - at < CACHE_NODE) {
-			why = "a node record cut short";
-			goto out;
-		}
+		if (c->len - c->at < CACHE_NODE)
+			return _cache_bad(c, "a node record cut short");
 		type = nd[76];
 		nkeys = nd[CACHE_NODE - 1];
-		if (type < 1 || type > 3) {
-			why = "a node type other than CA, switch or router";
-			goto out;
-		}
-		nodes[i].guid = nguid[i] = _le(nd + 68, 8);
-		nodes[i].at = i;
-		numports[i] = nd[77];
-		ntype[i] = (uint8_t)type;
-		at += CACHE_NODE;
-		if ((len - at) / CACHE_KEY < nkeys) {
-			why = "a node's port list cut short";
-			goto out;
-		}
-		if (nrefs + nkeys > cap) {
+		if (type < 1 || type > 3)
+			return _cache_bad(c, "a node type other than CA, switch or router");
+		c->nodes[i].guid = c->nguid[i] = _le(nd + 68, 8);
+		c->nodes[i].at = i;
+		c->numports[i] = nd[77];
+		c->ntype[i] = (uint8_t)type;
+		c->at += CACHE_NODE;
+		if ((c->len - c->at) / CACHE_KEY < nkeys)
+			return _cache_bad(c, "a node's port list cut short");
+		if (c->nrefs + nkeys > c->cap) {
 			struct cache_key *r;
 
-			cap = cap * 2 + nkeys + 16;
-			if (!(r = realloc(refs, cap * sizeof(*refs))))
-				goto oom;
-			refs = r;
+			c->cap = c->cap * 2 + nkeys + 16;
+			if (!(r = realloc(c->refs, c->cap * sizeof(*c->refs))))
+				return _cache_bad(c, NULL);
+			c->refs = r;
 		}
-		for (unsigned k = 0; k < nkeys; k++, at += CACHE_KEY) {
-			refs[nrefs].guid = _le(b + at, 8);
-			refs[nrefs].port = b[at + 8];
-			refs[nrefs++].at = i;
-		}
-	}
-	if (len - at != np * CACHE_PORT) {
-		why = "the port records do not fill the rest of the file exactly";
-		goto out;
-	}
-	for (size_t i = 0; i < np; i++, at += CACHE_PORT) {
-		ports[i].guid = _le(b + at, 8);
-		ports[i].port = b[at + 8];
-		ports[i].at = at;
-		if (b[at + 12] > 7) {
-			why = "a port LMC above 7";
-			goto out;
+		for (unsigned k = 0; k < nkeys; k++, c->at += CACHE_KEY) {
+			c->refs[c->nrefs].guid = _le(b + c->at, 8);
+			c->refs[c->nrefs].port = b[c->at + 8];
+			c->refs[c->nrefs++].at = i;
 		}
 	}
-	qsort(nodes, nn, sizeof(*nodes), _key_cmp);
-	qsort(ports, np, sizeof(*ports), _key_cmp);
-	for (size_t i = 1; i < nn; i++)
-		if (nodes[i].guid == nodes[i - 1].guid) {
-			why = "a node GUID listed twice";
-			goto out;
-		}
-	for (size_t i = 1; i < np; i++)
-		if (!_key_cmp(&ports[i], &ports[i - 1])) {
-			why = "a port (GUID and number) listed twice";
-			goto out;
-		}
-	if (!_key_find(nodes, nn, _le(b + 16, 8), 0)) {
-		why = "the node discovery started from is not in the file";
-		goto out;
-	}
-	for (size_t i = 0; i < np; i++) {
-		const uint8_t *pt = b + ports[i].at;
-		const struct cache_key *n = _key_find(nodes, nn, _le(pt + 13 + CACHE_SMP, 8), 0);
+	return 0;
+}
 
-		if (!n || ports[i].port > numports[n->at]) {
-			why = "a port whose node is not in the file or has fewer ports";
-			goto out;
-		}
+/* The port records, exactly the rest of the file: key and LMC. */
+static int _cache_ports(struct cache *c)
+{
+	const uint8_t *b = c->b;
+
+	if (c->len - c->at != c->np * CACHE_PORT)
+		return _cache_bad(c, "the port records do not fill the rest of the file exactly");
+	for (size_t i = 0; i < c->np; i++, c->at += CACHE_PORT) {
+		c->ports[i].guid = _le(b + c->at, 8);
+		c->ports[i].port = b[c->at + 8];
+		c->ports[i].at = c->at;
+		if (b[c->at + 12] > 7)
+			return _cache_bad(c, "a port LMC above 7");
+	}
+	return 0;
+}
+
+/* Nodes and ports sorted for bsearch: none twice, and the node that
+   discovery started from among them. */
+static int _cache_unique(struct cache *c)
+{
+	qsort(c->nodes, c->nn, sizeof(*c->nodes), _key_cmp);
+	qsort(c->ports, c->np, sizeof(*c->ports), _key_cmp);
+	for (size_t i = 1; i < c->nn; i++)
+		if (c->nodes[i].guid == c->nodes[i - 1].guid)
+			return _cache_bad(c, "a node GUID listed twice");
+	for (size_t i = 1; i < c->np; i++)
+		if (!_key_cmp(&c->ports[i], &c->ports[i - 1]))
+			return _cache_bad(c, "a port (GUID and number) listed twice");
+	if (!_key_find(c->nodes, c->nn, _le(c->b + 16, 8), 0))
+		return _cache_bad(c, "the node discovery started from is not in the file");
+	return 0;
+}
+
+/* Each port: its node there with that many ports, port 0 a switch's
+   only, its link to a port in the file. */
+static int _cache_links(struct cache *c)
+{
+	for (size_t i = 0; i < c->np; i++) {
+		const uint8_t *pt = c->b + c->ports[i].at;
+		const struct cache_key *n = _key_find(c->nodes, c->nn,
+						      _le(pt + 13 + CACHE_SMP, 8), 0);
+
+		if (!n || c->ports[i].port > c->numports[n->at])
+			return _cache_bad(c, "a port whose node is not in the file or has "
+					  "fewer ports");
 		/* port 0 is a switch's own; libibnetdisc leaks it on others */
-		if (!ports[i].port && ntype[n->at] != 2) {
-			why = "a port 0 on a CA or router";
-			goto out;
-		}
+		if (!c->ports[i].port && c->ntype[n->at] != 2)
+			return _cache_bad(c, "a port 0 on a CA or router");
 		if (pt[21 + CACHE_SMP] &&
-		    !_key_find(ports, np, _le(pt + 22 + CACHE_SMP, 8), pt[30 + CACHE_SMP])) {
-			why = "a link to a port that is not in the file";
-			goto out;
-		}
+		    !_key_find(c->ports, c->np, _le(pt + 22 + CACHE_SMP, 8), pt[30 + CACHE_SMP]))
+			return _cache_bad(c, "a link to a port that is not in the file");
 	}
-	for (size_t i = 0; i < nrefs; i++) {
-		const struct cache_key *p = _key_find(ports, np, refs[i].guid, refs[i].port);
+	return 0;
+}
 
-		if (!p || used[p - ports] ||
-		    _le(b + p->at + 13 + CACHE_SMP, 8) != nguid[refs[i].at] ||
-		    p->port > numports[refs[i].at]) {
-			why = "a node listing a port that is missing, another node's, listed twice "
-			      "or beyond its port count";
-			goto out;
-		}
-		used[p - ports] = 1;
+/* Every port listed by exactly one node, its own, within its count. */
+static int _cache_refs(struct cache *c)
+{
+	for (size_t i = 0; i < c->nrefs; i++) {
+		const struct cache_key *p = _key_find(c->ports, c->np, c->refs[i].guid,
+						      c->refs[i].port);
+
+		if (!p || c->used[p - c->ports] ||
+		    _le(c->b + p->at + 13 + CACHE_SMP, 8) != c->nguid[c->refs[i].at] ||
+		    p->port > c->numports[c->refs[i].at])
+			return _cache_bad(c, "a node listing a port that is missing, another "
+					  "node's, listed twice or beyond its port count");
+		c->used[p - c->ports] = 1;
 	}
-	for (size_t i = 0; i < np; i++)
-		if (!used[i]) {
-			why = "a port that no node lists";
-			goto out;
-		}
-	rc = 0;
-	goto out;
-oom:
-	why = NULL;
-	rc = fs_errf(err, errlen, "out of memory");
-	goto done;
-out:
-	if (why)
+	for (size_t i = 0; i < c->np; i++)
+		if (!c->used[i])
+			return _cache_bad(c, "a port that no node lists");
+	return 0;
+}
+
+static int _cache_check(const char *path, char *err, size_t errlen)
+{
+	struct cache c = { 0 };
+	int rc;
+
+	if (_cache_read(path, &c, err, errlen))
+		return -1;
+	rc = (_cache_header(&c) || _cache_nodes(&c) || _cache_ports(&c) ||
+	      _cache_unique(&c) || _cache_links(&c) || _cache_refs(&c)) ? -1 : 0;
+	if (rc && !c.why)
+		fs_errf(err, errlen, "out of memory");
+	else if (rc)
 		fs_errf(err, errlen, "%s: not a valid ibnetdiscover cache (%s); expected a file "
-			"written by 'ibnetdiscover --cache'", path, why);
-done:
-	free(b);
-	free(nodes);
-	free(numports);
-	free(ntype);
-	free(nguid);
-	free(ports);
-	free(used);
-	free(refs);
+			"written by 'ibnetdiscover --cache'", path, c.why);
+	free(c.b);
+	free(c.nodes);
+	free(c.numports);
+	free(c.ntype);
+	free(c.nguid);
+	free(c.ports);
+	free(c.used);
+	free(c.refs);
 	return rc;
 }
 
