@@ -65,9 +65,9 @@ char *fs_cli_observe_file(void)
 	return _state_save_file(FSE_OBSERVE_FILE);
 }
 
-struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n)
+struct fse_locality *fs_cli_read_record(const char *path, char *why, size_t n)
 {
-	struct fse_ledger *l = fse_ledger_new(0);
+	struct fse_locality *l = fse_locality_new(0);
 	char e[128] = "out of memory";
 	FILE *f = path && l ? fs_fopen_regular(path, e, sizeof(e)) : NULL;
 
@@ -77,17 +77,17 @@ struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n)
 			 path ? e : "StateSaveLocation unknown");
 		if (f)
 			fclose(f);
-		fse_ledger_free(l);
+		fse_locality_free(l);
 		return NULL;
 	}
-	fse_ledger_read(l, f, path, why, n);	/* good lines kept; why says what was skipped */
+	fse_locality_read(l, f, path, why, n);	/* good lines kept; why says what was skipped */
 	fclose(f);
 	return l;
 }
 
-void fs_cli_record_counts(const struct fse_ledger *l, int k, unsigned *got, unsigned *count)
+void fs_cli_record_counts(const struct fse_locality *l, int k, unsigned *got, unsigned *count)
 {
-	double share = fse_share_get(fse_ledger_share(l, k), count);
+	double share = fse_share_get(fse_locality_share(l, k), count);
 
 	*got = (unsigned)(share * *count + 0.5);
 }

@@ -269,15 +269,15 @@ static void _notes(const char *sc, bool pending, json_object *arr, FILE *text)
 static bool _record(const char *path, const char *part, unsigned *got, unsigned *count)
 {
 	char why[512];
-	struct fse_ledger *l = fs_cli_read_record(path, why, sizeof(why));
+	struct fse_locality *l = fs_cli_read_record(path, why, sizeof(why));
 	bool ok = false;
 
-	for (int k = 0; l && k < fse_ledger_nparts(l) && !ok; k++)
-		if (!strcmp(fse_ledger_part_name(l, k), part)) {
+	for (int k = 0; l && k < fse_locality_nparts(l) && !ok; k++)
+		if (!strcmp(fse_locality_part_name(l, k), part)) {
 			fs_cli_record_counts(l, k, got, count);
 			ok = true;
 		}
-	fse_ledger_free(l);
+	fse_locality_free(l);
 	return ok;
 }
 

@@ -191,10 +191,10 @@ static int _jobs(struct metrics *mx)
 /* The locality record into the partitions; 0, or -1 with *why. */
 static int _share(struct metrics *mx, const char *path, char *why, size_t n)
 {
-	struct fse_ledger *l = fs_cli_read_record(path, why, n);
+	struct fse_locality *l = fs_cli_read_record(path, why, n);
 
-	for (int k = 0; l && k < fse_ledger_nparts(l); k++) {
-		struct part *p = _part(mx, fse_ledger_part_name(l, k));
+	for (int k = 0; l && k < fse_locality_nparts(l); k++) {
+		struct part *p = _part(mx, fse_locality_part_name(l, k));
 		unsigned count = 0;
 
 		if (!p)
@@ -203,7 +203,7 @@ static int _share(struct metrics *mx, const char *path, char *why, size_t n)
 		fs_cli_record_counts(l, k, &p->got, &count);
 		p->relaxed = count - p->got;
 	}
-	fse_ledger_free(l);
+	fse_locality_free(l);
 	return !l || why[0] ? -1 : 0;
 }
 

@@ -106,12 +106,12 @@ struct json_object *fs_cli_obs_json(const struct fse_obs *o);
 struct json_object;
 struct json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node,
 				      FILE *text);
-/* The record read into a new ledger (the caller frees it with
- * fse_ledger_free), or NULL with *why; a partly malformed file gives the
- * ledger of its good lines and *why. */
-struct fse_ledger;
-struct fse_ledger *fs_cli_read_record(const char *path, char *why, size_t n);
+/* The locality record's state file read into a new one (freed with
+ * fse_locality_free), or NULL with *why; a partly malformed file gives the
+ * locality record of its good lines and *why. */
+struct fse_locality;
+struct fse_locality *fs_cli_read_record(const char *path, char *why, size_t n);
 /* Partition @k of @l: how many of its last *count jobs got their domain. */
-void fs_cli_record_counts(const struct fse_ledger *l, int k, unsigned *got, unsigned *count);
+void fs_cli_record_counts(const struct fse_locality *l, int k, unsigned *got, unsigned *count);
 
 #endif

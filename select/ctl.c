@@ -24,7 +24,7 @@
  *     LocalityTarget (fse_decide_relaxed), the tightest placement
  *     available is taken and a note records it; a job no domain could
  *     ever hold goes to the caller's choice on every candidate.
- *  6. the outcome counts toward the partition's share (ledger.c, saved to
+ *  6. the outcome counts toward the partition's share (locality_record.c, saved to
  *     a state file), and whether the call ended the job's wait
  *     (_wait_over); timing figures are kept.
  * For a partition with Locality=observe, Slurm's own choice places the
@@ -77,9 +77,9 @@ struct fse_ctl {
 	uint8_t *skip;		/* [nracks + 1] */
 	uint8_t *in;		/* [nnodes] candidates of the domain tried */
 	/* kept across loads */
-	struct fse_ledger *ledger;
+	struct fse_locality *locality;
 	char *state_file;	/* NULL: not kept */
-	bool ledger_loaded;
+	bool locality_loaded;
 	/* the state file's writer: a thread of its own, so that the
 	 * scheduler's call does not wait for the file system (a create and a
 	 * rename take hundreds of microseconds); it writes the latest record
@@ -163,7 +163,7 @@ struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 	if (!c)
 		return NULL;
 	if (!(c->name = strdup(name ? name : "fabsched")) ||
-	    !(c->ledger = fse_ledger_new(0))) {
+	    !(c->locality = fse_locality_new(0))) {
 		free(c->name);
 		free(c);
 		return NULL;
@@ -280,7 +280,7 @@ void fse_ctl_free(struct fse_ctl *c)
 	_saver_stop(c);
 	pthread_mutex_destroy(&c->sv.lock);
 	pthread_cond_destroy(&c->sv.cond);
-	fse_ledger_free(c->ledger);
+	fse_locality_free(c->locality);
 	for (int i = 0; i < c->nobs_pend; i++)
 		free(c->obs_pend[i].line);
 	free(c->obs_pend);
@@ -419,7 +419,7 @@ static void _state_load(struct fse_ctl *c)
 	char err[FS_MSG_SIZE];
 	FILE *f;
 
-	c->ledger_loaded = true;
+	c->locality_loaded = true;
 	if (!c->state_file)
 		return;
 	if (!(f = fopen(c->state_file, "re"))) {
@@ -428,7 +428,7 @@ static void _state_load(struct fse_ctl *c)
 			     c->state_file, strerror(errno));
 		return;
 	}
-	if (fse_ledger_read(c->ledger, f, c->state_file, err, sizeof(err)))
+	if (fse_locality_read(c->locality, f, c->state_file, err, sizeof(err)))
 		_log(c, FSE_LOG_ERROR, "%s", err);
 	fclose(f);
 }
@@ -494,7 +494,7 @@ static void _append_file(const struct fse_ctl *c, const char *path,
 		close(fd);
 }
 
-/* The ledger as the state file's text, in *@buf (the caller frees it).
+/* The locality record as the state file's text, in *@buf (the caller frees it).
  * RET 0, or -1 when there is nothing to keep or no memory. */
 static int _record(struct fse_ctl *c, char **buf, size_t *len)
 {
@@ -502,10 +502,10 @@ static int _record(struct fse_ctl *c, char **buf, size_t *len)
 	int rc;
 
 	*buf = NULL;
-	if (!c->state_file || !fse_ledger_nparts(c->ledger) ||
+	if (!c->state_file || !fse_locality_nparts(c->locality) ||
 	    !(f = open_memstream(buf, len)))
 		return -1;
-	rc = fse_ledger_write(c->ledger, f);
+	rc = fse_locality_write(c->locality, f);
 	if (fclose(f) || rc) {
 		free(*buf);
 		*buf = NULL;
@@ -613,7 +613,7 @@ static void _state_save_soon(struct fse_ctl *c)
 	char *buf, *path;
 	size_t len;
 
-	if (!fse_ledger_dirty(c->ledger) || _record(c, &buf, &len))
+	if (!fse_locality_dirty(c->locality) || _record(c, &buf, &len))
 		return;
 	if (!(path = strdup(c->state_file))) {
 		free(buf);
@@ -687,12 +687,12 @@ int fse_ctl_state_dir(struct fse_ctl *c, const char *dir)
 	return rc;
 }
 
-/* The ledger's index of a partition ("" for none); -1 out of memory. */
+/* The locality record's index of a partition ("" for none); -1 out of memory. */
 static int _share_of(struct fse_ctl *c, const char *part)
 {
-	if (!c->ledger_loaded)
+	if (!c->locality_loaded)
 		_state_load(c);
-	return fse_ledger_part(c->ledger, part ? part : "");
+	return fse_locality_part(c->locality, part ? part : "");
 }
 
 /* ------------------------------------------------------------ policy */
@@ -838,10 +838,10 @@ static void _outcome(struct run *r, const struct fse_result *res,
 
 	o->note = c->note[0] ? c->note : NULL;
 	if (r->part >= 0 && !r->j->final)
-		fse_ledger_pend(c->ledger, r->j->job_id, r->part,
+		fse_locality_pend(c->locality, r->j->job_id, r->part,
 				res->fits_domain, got, o->note);
 	else if (r->part >= 0 && res->fits_domain)
-		fse_ledger_count(c->ledger, r->part, got);
+		fse_locality_count(c->locality, r->part, got);
 }
 
 static void _started(struct run *r, struct fse_outcome *o)
@@ -849,7 +849,7 @@ static void _started(struct run *r, struct fse_outcome *o)
 	struct fse_ctl *c = r->c;
 	char racks[FS_MSG_SIZE / 4], how[FS_MSG_SIZE / 2];
 	unsigned n = 0;
-	double got = fse_share_get(fse_ledger_share(c->ledger, r->part), &n);
+	double got = fse_share_get(fse_locality_share(c->locality, r->part), &n);
 
 	_rack_names(c, &r->res, racks, sizeof(racks));
 	c->st.started++;
@@ -1007,10 +1007,10 @@ static void _obs_pend(struct fse_ctl *c, uint32_t job_id, uint32_t task,
 		c->obs_pend[i].line = copy;
 		return;
 	}
-	if (c->nobs_pend == FSE_LEDGER_PEND_MAX) {	/* forget the oldest */
+	if (c->nobs_pend == FSE_LOCALITY_PEND_MAX) {	/* forget the oldest */
 		free(c->obs_pend[0].line);
 		memmove(c->obs_pend, c->obs_pend + 1,
-			(FSE_LEDGER_PEND_MAX - 1) * sizeof(*c->obs_pend));
+			(FSE_LOCALITY_PEND_MAX - 1) * sizeof(*c->obs_pend));
 		c->nobs_pend--;
 	}
 	if (!(p = realloc(c->obs_pend, (c->nobs_pend + 1) * sizeof(*p)))) {
@@ -1088,23 +1088,23 @@ static void _commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 {
 	time_t now = time(NULL);
 
-	if (!state || (!fse_ledger_npend(c->ledger) && !c->nobs_pend) ||
+	if (!state || (!fse_locality_npend(c->locality) && !c->nobs_pend) ||
 	    now == c->commit_sec)
 		return;
 	c->commit_sec = now;
-	fse_ledger_commit(c->ledger, state, arg);
+	fse_locality_commit(c->locality, state, arg);
 	_obs_commit(c, state, arg);
 	_obs_save_soon(c);
 }
 
 static void _take_back(struct fse_ctl *c, uint32_t job_id)
 {
-	const char *note = fse_ledger_note(c->ledger, job_id);
+	const char *note = fse_locality_note(c->locality, job_id);
 
 	c->take_back[0] = '\0';
 	if (note) {
 		snprintf(c->take_back, sizeof(c->take_back), "%s", note);
-		fse_ledger_drop_note(c->ledger, job_id);
+		fse_locality_drop_note(c->locality, job_id);
 	}
 }
 
@@ -1214,7 +1214,7 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 	/* whether the job fits a domain of its level when idle: a pass over
 	 * every node, needed only under a LocalityTarget */
 	r.rq.relaxed = fse_decide_relaxed(&r.pol, j->waited,
-					  fse_ledger_share(c->ledger, r.part),
+					  fse_locality_share(c->locality, r.part),
 					  r.pol.target > 0 &&
 					  fse_request_fits_domain(c->topo, c->work,
 								  &r.rq),
@@ -1363,7 +1363,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 	r.part = _share_of(c, j->part);
 	ob.fits = fse_request_fits_domain(c->topo, c->work, &r.rq);
 	r.rq.relaxed = fse_decide_relaxed(&r.pol, j->waited,
-					  fse_ledger_share(c->ledger, r.part),
+					  fse_locality_share(c->locality, r.part),
 					  r.pol.target > 0 && ob.fits,
 					  &r.by_target);
 	ob.time = time(NULL);
@@ -1393,12 +1393,12 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 		ob.would.kind == FSE_OBS_WAIT;
 	if (j->final) {
 		if (r.part >= 0 && ob.fits)
-			fse_ledger_count(c->ledger, r.part, in_domain);
+			fse_locality_count(c->locality, r.part, in_domain);
 		_obs_out(c, line);
 		_obs_save_soon(c);
 	} else {
 		if (r.part >= 0)
-			fse_ledger_pend(c->ledger, j->job_id, r.part, ob.fits,
+			fse_locality_pend(c->locality, j->job_id, r.part, ob.fits,
 					in_domain, NULL);
 		_obs_pend(c, ob.job_id, ob.task, line);
 	}
@@ -1416,13 +1416,13 @@ void fse_ctl_finish(struct fse_ctl *c)
 {
 	_obs_save_soon(c);
 	_saver_stop(c);	/* what it holds is written */
-	if (fse_ledger_dirty(c->ledger))
+	if (fse_locality_dirty(c->locality))
 		_state_save(c);
 	_stats_log(c, FSE_LOG_INFO);
-	for (int i = 0; i < fse_ledger_nparts(c->ledger); i++) {
-		const char *name = fse_ledger_part_name(c->ledger, i);
+	for (int i = 0; i < fse_locality_nparts(c->locality); i++) {
+		const char *name = fse_locality_part_name(c->locality, i);
 		unsigned n = 0;
-		double got = fse_share_get(fse_ledger_share(c->ledger, i), &n);
+		double got = fse_share_get(fse_locality_share(c->locality, i), &n);
 
 		if (n)
 			_log(c, FSE_LOG_INFO, "partition %s: %.1f%% of the last %u jobs that fit a domain got one",

@@ -259,7 +259,7 @@ bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
 		     double target, uint32_t n, enum fse_level level);
 
 /* Records one job that counts: got its domain or not.  fse_share_record
- * and fse_ledger_count / fse_ledger_commit go through it. */
+ * and fse_locality_count / fse_locality_commit go through it. */
 void fse_share_push(struct fse_share *s, bool got);
 
 /* The same decision for a job whose fit is known (res->fits_domain of a
@@ -357,44 +357,44 @@ enum fse_action {
 enum fse_action fse_decide_unplaced(const struct fse_request *rq,
 				    const struct fse_result *res, int tries);
 
-/* ------------------------------------------------------------ ledger */
+/* ------------------------------------------------------------ locality record */
 
 /*
  * The controller's locality record: one fse_share per partition (name ""
  * for none), and the latest successful decision of each job not yet known
  * to be its start (where the node choice also runs for will-run and
  * test-only calls).  Such a decision counts toward its partition's share
- * once the job is seen holding an allocation (fse_ledger_commit), and is
+ * once the job is seen holding an allocation (fse_locality_commit), and is
  * forgotten when the job is gone.  Its state text, kept across daemon
  * restarts:
  *   share <partition|-> <outcomes, oldest first: 1 got its domain>
  *   pending <job id> <partition|-> <counts 0|1><got 0|1>
  * One per scheduler; not thread-safe.
  */
-#define FSE_LEDGER_PEND_MAX 1024	/* decisions kept, the oldest dropped */
+#define FSE_LOCALITY_PEND_MAX 1024	/* decisions kept, the oldest dropped */
 
-struct fse_ledger;
+struct fse_locality;
 
-struct fse_ledger *fse_ledger_new(int pend_max);	/* 0: default */
-void fse_ledger_free(struct fse_ledger *l);		/* NULL is fine */
+struct fse_locality *fse_locality_new(int pend_max);	/* 0: default */
+void fse_locality_free(struct fse_locality *l);		/* NULL is fine */
 
 /* Index of a partition's record, made when missing; -1: out of memory. */
-int fse_ledger_part(struct fse_ledger *l, const char *name);
-int fse_ledger_nparts(const struct fse_ledger *l);
-const char *fse_ledger_part_name(const struct fse_ledger *l, int k);
-struct fse_share *fse_ledger_share(const struct fse_ledger *l, int k);
+int fse_locality_part(struct fse_locality *l, const char *name);
+int fse_locality_nparts(const struct fse_locality *l);
+const char *fse_locality_part_name(const struct fse_locality *l, int k);
+struct fse_share *fse_locality_share(const struct fse_locality *l, int k);
 
 /* A start: count it toward partition k's share. */
-void fse_ledger_count(struct fse_ledger *l, int k, bool got);
+void fse_locality_count(struct fse_locality *l, int k, bool got);
 
 /* Keep the latest decision of a job (replacing an earlier one); @note is
  * copied (what the decision added to the job, to take back if the job is
  * asked about again).  RET 0, -1 on bad arguments or out of memory. */
-int fse_ledger_pend(struct fse_ledger *l, uint32_t job_id, int part,
+int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part,
 		    bool counts, bool got, const char *note);
-const char *fse_ledger_note(const struct fse_ledger *l, uint32_t job_id);
-void fse_ledger_drop_note(struct fse_ledger *l, uint32_t job_id);
-int fse_ledger_npend(const struct fse_ledger *l);
+const char *fse_locality_note(const struct fse_locality *l, uint32_t job_id);
+void fse_locality_drop_note(struct fse_locality *l, uint32_t job_id);
+int fse_locality_npend(const struct fse_locality *l);
 
 enum fse_job_state {
 	FSE_JOB_PENDING,	/* still waiting: keep the decision */
@@ -405,20 +405,20 @@ typedef enum fse_job_state (*fse_job_state_f)(uint32_t job_id, void *arg);
 
 /* Count the kept decisions of started jobs, forget those of jobs gone.
  * RET how many were counted. */
-int fse_ledger_commit(struct fse_ledger *l, fse_job_state_f state, void *arg);
+int fse_locality_commit(struct fse_locality *l, fse_job_state_f state, void *arg);
 
 /* Changed since it was last written or read. */
-bool fse_ledger_dirty(const struct fse_ledger *l);
+bool fse_locality_dirty(const struct fse_locality *l);
 
-/* The ledger's file in slurmctld's StateSaveLocation (read back at start,
+/* The locality record's file in slurmctld's StateSaveLocation (read back at start,
  * and by fabsched metrics). */
 #define FSE_SHARE_FILE "fabsched_locality_share"
 
 /* The state text.  write: RET 0, -1 on a write error.  read: appends to
  * the record; every well-formed line is taken, malformed ones are skipped
  * and RET -1 with "<name>:<first bad line>: ... expected ..." in err. */
-int fse_ledger_write(struct fse_ledger *l, FILE *f);
-int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
+int fse_locality_write(struct fse_locality *l, FILE *f);
+int fse_locality_read(struct fse_locality *l, FILE *f, const char *name,
 		    char *err, size_t errlen);
 
 /* ------------------------------------------------------------ observation */
@@ -516,7 +516,7 @@ void fse_ctl_log_level(struct fse_ctl *c, enum fse_log most);
  * Take @conf (freed by the ctl; NULL: none usable) and load its
  * FabricModel for the scheduler's nodes names[0..n-1] (NULL entries: no
  * node).  RET 0 when placement can use it; -1, logged, otherwise (jobs
- * then go to the node choice unchanged).  The ledger stays.
+ * then go to the node choice unchanged).  The locality record stays.
  */
 int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 		 const char *const *names, int n);
@@ -543,7 +543,7 @@ int fse_ctl_nnodes(const struct fse_ctl *c);
  * partition, for the caller to fill before fse_ctl_place (fse_node_tasks). */
 uint32_t *fse_ctl_tasks(struct fse_ctl *c, bool idle);
 
-/* Where the ledger is kept across restarts (read at the first placement,
+/* Where the locality record is kept across restarts (read at the first placement,
  * written when it changed); NULL: nowhere.  RET -1 out of memory. */
 int fse_ctl_state_file(struct fse_ctl *c, const char *path);
 /* The same as FSE_SHARE_FILE in directory @dir (Slurm's
@@ -646,7 +646,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part);
 /* Whether the job (@task: of array @job_id; FSE_NO_TASK: job @job_id)
  * holds an allocation, for observations kept until the job is seen
- * started; without one, @job_id alone is asked (the ledger's @state). */
+ * started; without one, @job_id alone is asked (the locality record's @state). */
 typedef enum fse_job_state (*fse_task_state_f)(uint32_t job_id, uint32_t task,
 					       void *arg);
 void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
@@ -668,7 +668,7 @@ struct fse_ctl_stats {
 };
 const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
 
-/* Save the ledger, log the timing figures and each partition's share. */
+/* Save the locality record, log the timing figures and each partition's share. */
 void fse_ctl_finish(struct fse_ctl *c);
 
 /*

@@ -10,7 +10,7 @@ select_libfabsched_select_la_SOURCES = \
 	select/decide.c \
 	select/domains.c \
 	select/place.c \
-	select/ledger.c \
+	select/locality_record.c \
 	select/notes.c \
 	select/observe.c \
 	select/shape.c \

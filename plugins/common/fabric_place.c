@@ -142,7 +142,7 @@ static void _unwait(job_record_t *job_ptr)
 		xfree(job_ptr->system_comment);
 }
 
-/* slurmctld's job table, for the ledger: looked up, not linked (the
+/* slurmctld's job table, for the locality record: looked up, not linked (the
  * commands load the plugins too). */
 static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 {

@@ -21,7 +21,7 @@
 set -u
 cc=${FUZZ_CLANG:-clang}
 runs=${FUZZ_RUNS:-10000000}
-targets=${FUZZ_ONLY:-conf values ibnet ledger observe files env cache watch}
+targets=${FUZZ_ONLY:-conf values ibnet locality observe files env cache watch}
 out=$BUILDDIR/tests/fuzz
 command -v "$cc" >/dev/null 2>&1 || { echo "fuzz-long: $cc not found (apt-get install clang)" >&2; exit 1; }
 mkdir -p "$out" || exit 1

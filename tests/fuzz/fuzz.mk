@@ -9,7 +9,7 @@
 #   ibnet   ibnetdiscover text dumps (its smoke test, tests/fuzz/fuzz_ibnet,
 #           has its own main: tests/unit/topology.mk)
 #   cache   ibnetdiscover cache files (read through libibnetdisc)
-#   ledger  the locality ledger's state text
+#   locality the locality record's state text
 #   observe the observation log of Locality=observe
 #   files   model JSON, job logs (SWF, sacct), node-name-maps, rack maps, slurm.conf's
 #           node lines, the watch's link counters
@@ -95,19 +95,19 @@ tests_fuzz_fuzz_values_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/gres \
 tests_fuzz_fuzz_values_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_values_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
-# the locality ledger's state text (fuzz_ledger.c; seeds in
-# tests/fuzz/corpus/ledger)
-check_PROGRAMS += tests/fuzz/fuzz_ledger_smoke
-TESTS += tests/fuzz/fuzz_ledger_smoke
-tests_fuzz_fuzz_ledger_smoke_SOURCES = \
-	tests/fuzz/fuzz_ledger.c \
+# the locality record's state text (fuzz_locality.c; seeds in
+# tests/fuzz/corpus/locality)
+check_PROGRAMS += tests/fuzz/fuzz_locality_smoke
+TESTS += tests/fuzz/fuzz_locality_smoke
+tests_fuzz_fuzz_locality_smoke_SOURCES = \
+	tests/fuzz/fuzz_locality.c \
 	tests/fuzz/driver.c \
-	select/ledger.c \
+	select/locality_record.c \
 	select/share.c
-tests_fuzz_fuzz_ledger_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
-	-DFUZZ_NAME='"ledger"' -DFUZZ_FIXTURES='"none"'
-tests_fuzz_fuzz_ledger_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
-tests_fuzz_fuzz_ledger_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_locality_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
+	-DFUZZ_NAME='"locality"' -DFUZZ_FIXTURES='"none"'
+tests_fuzz_fuzz_locality_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_locality_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
 # the observation log of Locality=observe (fuzz_observe.c; seeds in
 # tests/fuzz/corpus/observe)
@@ -265,7 +265,7 @@ fuzz-long:
 	SRCS_conf='$(FUZZ_CONF_SRCS:$(srcdir)/%=%)' \
 	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES)' \
 	SRCS_ibnet='tests/fuzz/fuzz_ibnet.c $(TOPOLOGY_SOURCES)' \
-	SRCS_ledger='$(tests_fuzz_fuzz_ledger_smoke_SOURCES)' \
+	SRCS_locality='$(tests_fuzz_fuzz_locality_smoke_SOURCES)' \
 	SRCS_observe='$(tests_fuzz_fuzz_observe_smoke_SOURCES)' \
 	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES)' \
 	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES)' \

@@ -9,7 +9,7 @@
  * pending decisions of non-final calls (note taken back, counted once the
  * job started), when a success ends the job's wait (a start, not Slurm's
  * could-it-ever-run question nor backfill's plan), the notes edited in the
- * job's comment, and the ledger kept in its state file; Locality=observe:
+ * job's comment, and the locality record kept in its state file; Locality=observe:
  * no node choice made, what would have happened recorded beside what the
  * job got, once it started, in the observation log, and the record's
  * text read back (or refused when malformed).

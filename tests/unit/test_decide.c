@@ -2,7 +2,7 @@
  * test_decide.c - unit tests of the controller's decisions in select/:
  * which setting wins for a job (partition, --fabric-locality, --switches),
  * the wait/relax decision (bound and LocalityTarget), what to do with a
- * job the engine did not place, and the locality ledger (shares per
+ * job the engine did not place, and the locality record (shares per
  * partition, decisions pending until the job starts, state text round
  * trip, malformed lines).
  */
@@ -113,7 +113,7 @@ static void test_unplaced(void **state)
 	assert_int_equal(fse_decide_unplaced(NULL, &res, 0), FSE_ACT_RESOURCES);
 }
 
-/* job states for fse_ledger_commit: 1 pending, 2 started, else gone */
+/* job states for fse_locality_commit: 1 pending, 2 started, else gone */
 static enum fse_job_state _state(uint32_t id, void *arg)
 {
 	const int *st = arg;
@@ -122,21 +122,21 @@ static enum fse_job_state _state(uint32_t id, void *arg)
 	       st[id] == 2 ? FSE_JOB_STARTED : FSE_JOB_GONE;
 }
 
-static char *_text(struct fse_ledger *l)
+static char *_text(struct fse_locality *l)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(fse_ledger_write(l, f), 0);
+	assert_int_equal(fse_locality_write(l, f), 0);
 	fclose(f);
 	return buf;
 }
 
-static void test_ledger(void **state)
+static void test_locality_record(void **state)
 {
-	struct fse_ledger *l = fse_ledger_new(3), *r;
+	struct fse_locality *l = fse_locality_new(3), *r;
 	int st[10] = { 0 }, batch, none;
 	unsigned n;
 	char *text, *again, err[512];
@@ -144,58 +144,58 @@ static void test_ledger(void **state)
 
 	(void)state;
 	assert_non_null(l);
-	batch = fse_ledger_part(l, "batch");
-	none = fse_ledger_part(l, NULL);
-	assert_int_equal(fse_ledger_part(l, "batch"), batch);
-	assert_int_equal(fse_ledger_nparts(l), 2);
-	assert_string_equal(fse_ledger_part_name(l, none), "");
-	fse_ledger_count(l, batch, true);
-	fse_ledger_count(l, batch, false);
-	assert_true(fse_ledger_dirty(l));
+	batch = fse_locality_part(l, "batch");
+	none = fse_locality_part(l, NULL);
+	assert_int_equal(fse_locality_part(l, "batch"), batch);
+	assert_int_equal(fse_locality_nparts(l), 2);
+	assert_string_equal(fse_locality_part_name(l, none), "");
+	fse_locality_count(l, batch, true);
+	fse_locality_count(l, batch, false);
+	assert_true(fse_locality_dirty(l));
 	/* decisions pending: 1 and 2 counted, 3 did not fit a domain */
-	assert_int_equal(fse_ledger_pend(l, 1, batch, true, true, "n1"), 0);
-	assert_int_equal(fse_ledger_pend(l, 2, none, true, false, NULL), 0);
-	assert_int_equal(fse_ledger_pend(l, 3, batch, false, false, "n3"), 0);
-	assert_string_equal(fse_ledger_note(l, 1), "n1");
-	fse_ledger_drop_note(l, 1);
-	assert_null(fse_ledger_note(l, 1));
-	assert_int_equal(fse_ledger_pend(l, 9, 7, true, true, NULL), -1);
+	assert_int_equal(fse_locality_pend(l, 1, batch, true, true, "n1"), 0);
+	assert_int_equal(fse_locality_pend(l, 2, none, true, false, NULL), 0);
+	assert_int_equal(fse_locality_pend(l, 3, batch, false, false, "n3"), 0);
+	assert_string_equal(fse_locality_note(l, 1), "n1");
+	fse_locality_drop_note(l, 1);
+	assert_null(fse_locality_note(l, 1));
+	assert_int_equal(fse_locality_pend(l, 9, 7, true, true, NULL), -1);
 
 	/* state text round trip (a partition with nothing remembered has no
 	 * share line) */
 	text = _text(l);
-	assert_false(fse_ledger_dirty(l));
+	assert_false(fse_locality_dirty(l));
 	assert_string_equal(strchr(text, '\n') + 1,
 			    "share batch 10\npending 1 batch 11\npending 2 - 10\n");
-	r = fse_ledger_new(0);
+	r = fse_locality_new(0);
 	f = fmemopen(text, strlen(text), "r");
-	assert_int_equal(fse_ledger_read(r, f, "state", err, sizeof(err)), 0);
+	assert_int_equal(fse_locality_read(r, f, "state", err, sizeof(err)), 0);
 	fclose(f);
 	again = _text(r);
 	assert_string_equal(again, text);
 	free(again);
-	fse_ledger_free(r);
+	fse_locality_free(r);
 
 	/* 1 started (counted: got), 2 still pending, 3 gone */
 	st[1] = 2;
 	st[2] = 1;
-	assert_int_equal(fse_ledger_commit(l, _state, st), 1);
-	assert_int_equal(fse_ledger_npend(l), 1);
-	assert_true(fse_share_get(fse_ledger_share(l, batch), &n) > 0.66);
+	assert_int_equal(fse_locality_commit(l, _state, st), 1);
+	assert_int_equal(fse_locality_npend(l), 1);
+	assert_true(fse_share_get(fse_locality_share(l, batch), &n) > 0.66);
 	assert_int_equal(n, 3);
-	/* a full ledger forgets its oldest */
-	fse_ledger_pend(l, 4, batch, true, true, NULL);
-	fse_ledger_pend(l, 5, batch, true, true, NULL);
-	fse_ledger_pend(l, 6, batch, true, true, NULL);
-	assert_int_equal(fse_ledger_npend(l), 3);
+	/* a full locality record forgets its oldest */
+	fse_locality_pend(l, 4, batch, true, true, NULL);
+	fse_locality_pend(l, 5, batch, true, true, NULL);
+	fse_locality_pend(l, 6, batch, true, true, NULL);
+	assert_int_equal(fse_locality_npend(l), 3);
 	st[2] = 2;
 	st[4] = st[5] = st[6] = 1;
-	assert_int_equal(fse_ledger_commit(l, _state, st), 0);	/* 2 dropped */
+	assert_int_equal(fse_locality_commit(l, _state, st), 0);	/* 2 dropped */
 	free(text);
-	fse_ledger_free(l);
+	fse_locality_free(l);
 }
 
-static void test_ledger_bad(void **state)
+static void test_locality_record_bad(void **state)
 {
 	static const char bad[] =
 		"# comment\n"
@@ -207,23 +207,23 @@ static void test_ledger_bad(void **state)
 		"pending 18446744073709551616 batch 11\n"
 		"junk\n"
 		"pending 7 batch 10\n";
-	struct fse_ledger *l = fse_ledger_new(0);
+	struct fse_locality *l = fse_locality_new(0);
 	char err[512];
 	unsigned n;
 	FILE *f = fmemopen((void *)bad, strlen(bad), "r");
 
 	(void)state;
-	assert_int_equal(fse_ledger_read(l, f, "fabsched_locality_share", err,
+	assert_int_equal(fse_locality_read(l, f, "fabsched_locality_share", err,
 					 sizeof(err)), -1);
 	fclose(f);
 	assert_non_null(strstr(err, "fabsched_locality_share:3: 6 malformed line(s) of 9 ignored; expected"));
 	/* the good lines are kept */
-	fse_share_get(fse_ledger_share(l, 0), &n);
+	fse_share_get(fse_locality_share(l, 0), &n);
 	assert_int_equal(n, 4);
-	assert_int_equal(fse_ledger_npend(l), 1);
-	fse_ledger_free(l);
-	assert_null(fse_ledger_share(NULL, 0));
-	fse_ledger_free(NULL);
+	assert_int_equal(fse_locality_npend(l), 1);
+	fse_locality_free(l);
+	assert_null(fse_locality_share(NULL, 0));
+	fse_locality_free(NULL);
 }
 
 int main(void)
@@ -232,8 +232,8 @@ int main(void)
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_relaxed),
 		cmocka_unit_test(test_unplaced),
-		cmocka_unit_test(test_ledger),
-		cmocka_unit_test(test_ledger_bad),
+		cmocka_unit_test(test_locality_record),
+		cmocka_unit_test(test_locality_record_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /*
- * ledger.c - the controller's locality record: per partition, the share of
+ * locality_record.c - the controller's locality record: per partition, the share of
  * recent jobs that got their domain (struct fse_share), and the decisions
  * not yet known to be starts; their state text, kept across restarts.  See
- * fabsched_select.h (struct fse_ledger).
+ * fabsched_select.h (struct fse_locality).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,7 +21,7 @@ struct pend {
 	char *note;		/* what the decision added to the job, or NULL */
 };
 
-struct fse_ledger {
+struct fse_locality {
 	struct {
 		char *name;
 		struct fse_share *share;
@@ -32,13 +32,13 @@ struct fse_ledger {
 	bool dirty;
 };
 
-struct fse_ledger *fse_ledger_new(int pend_max)
+struct fse_locality *fse_locality_new(int pend_max)
 {
-	struct fse_ledger *l = calloc(1, sizeof(*l));
+	struct fse_locality *l = calloc(1, sizeof(*l));
 
 	if (!l)
 		return NULL;
-	l->pend_max = pend_max > 0 ? pend_max : FSE_LEDGER_PEND_MAX;
+	l->pend_max = pend_max > 0 ? pend_max : FSE_LOCALITY_PEND_MAX;
 	if (!(l->pend = calloc(l->pend_max, sizeof(*l->pend)))) {
 		free(l);
 		return NULL;
@@ -46,7 +46,7 @@ struct fse_ledger *fse_ledger_new(int pend_max)
 	return l;
 }
 
-void fse_ledger_free(struct fse_ledger *l)
+void fse_locality_free(struct fse_locality *l)
 {
 	if (!l)
 		return;
@@ -61,7 +61,7 @@ void fse_ledger_free(struct fse_ledger *l)
 	free(l);
 }
 
-int fse_ledger_part(struct fse_ledger *l, const char *name)
+int fse_locality_part(struct fse_locality *l, const char *name)
 {
 	void *np;
 	struct fse_share *sh;
@@ -89,24 +89,24 @@ int fse_ledger_part(struct fse_ledger *l, const char *name)
 	return l->nparts++;
 }
 
-int fse_ledger_nparts(const struct fse_ledger *l)
+int fse_locality_nparts(const struct fse_locality *l)
 {
 	return l ? l->nparts : 0;
 }
 
-const char *fse_ledger_part_name(const struct fse_ledger *l, int k)
+const char *fse_locality_part_name(const struct fse_locality *l, int k)
 {
 	return (l && k >= 0 && k < l->nparts) ? l->parts[k].name : NULL;
 }
 
-struct fse_share *fse_ledger_share(const struct fse_ledger *l, int k)
+struct fse_share *fse_locality_share(const struct fse_locality *l, int k)
 {
 	return (l && k >= 0 && k < l->nparts) ? l->parts[k].share : NULL;
 }
 
-void fse_ledger_count(struct fse_ledger *l, int k, bool got)
+void fse_locality_count(struct fse_locality *l, int k, bool got)
 {
-	struct fse_share *s = fse_ledger_share(l, k);
+	struct fse_share *s = fse_locality_share(l, k);
 
 	if (!s)
 		return;
@@ -114,7 +114,7 @@ void fse_ledger_count(struct fse_ledger *l, int k, bool got)
 	l->dirty = true;
 }
 
-static int _find(const struct fse_ledger *l, uint32_t job_id)
+static int _find(const struct fse_locality *l, uint32_t job_id)
 {
 	for (int i = 0; i < l->npend; i++)
 		if (l->pend[i].job_id == job_id)
@@ -122,7 +122,7 @@ static int _find(const struct fse_ledger *l, uint32_t job_id)
 	return -1;
 }
 
-int fse_ledger_pend(struct fse_ledger *l, uint32_t job_id, int part,
+int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part,
 		    bool counts, bool got, const char *note)
 {
 	char *copy = NULL;
@@ -157,14 +157,14 @@ int fse_ledger_pend(struct fse_ledger *l, uint32_t job_id, int part,
 	return 0;
 }
 
-const char *fse_ledger_note(const struct fse_ledger *l, uint32_t job_id)
+const char *fse_locality_note(const struct fse_locality *l, uint32_t job_id)
 {
 	int i = l ? _find(l, job_id) : -1;
 
 	return i < 0 ? NULL : l->pend[i].note;
 }
 
-void fse_ledger_drop_note(struct fse_ledger *l, uint32_t job_id)
+void fse_locality_drop_note(struct fse_locality *l, uint32_t job_id)
 {
 	int i = l ? _find(l, job_id) : -1;
 
@@ -174,12 +174,12 @@ void fse_ledger_drop_note(struct fse_ledger *l, uint32_t job_id)
 	}
 }
 
-int fse_ledger_npend(const struct fse_ledger *l)
+int fse_locality_npend(const struct fse_locality *l)
 {
 	return l ? l->npend : 0;
 }
 
-int fse_ledger_commit(struct fse_ledger *l, fse_job_state_f state, void *arg)
+int fse_locality_commit(struct fse_locality *l, fse_job_state_f state, void *arg)
 {
 	int k = 0, counted = 0;
 
@@ -206,7 +206,7 @@ int fse_ledger_commit(struct fse_ledger *l, fse_job_state_f state, void *arg)
 	return counted;
 }
 
-bool fse_ledger_dirty(const struct fse_ledger *l)
+bool fse_locality_dirty(const struct fse_locality *l)
 {
 	return l && l->dirty;
 }
@@ -218,7 +218,7 @@ static const char *_out_name(const char *name)
 	return name[0] ? name : "-";
 }
 
-int fse_ledger_write(struct fse_ledger *l, FILE *f)
+int fse_locality_write(struct fse_locality *l, FILE *f)
 {
 	char *buf = NULL;
 	size_t cap = 0;
@@ -258,7 +258,7 @@ int fse_ledger_write(struct fse_ledger *l, FILE *f)
 }
 
 /* One line; -1 when malformed. */
-static int _read_line(struct fse_ledger *l, char *line)
+static int _read_line(struct fse_locality *l, char *line)
 {
 	char *f[5], *save = NULL, *end = NULL;
 	int n = 0, k;
@@ -268,7 +268,7 @@ static int _read_line(struct fse_ledger *l, char *line)
 	     t = strtok_r(NULL, " ", &save))
 		f[n++] = t;
 	if (n == 3 && !strcmp(f[0], "share")) {
-		k = fse_ledger_part(l, !strcmp(f[1], "-") ? "" : f[1]);
+		k = fse_locality_part(l, !strcmp(f[1], "-") ? "" : f[1]);
 		return (k < 0 || fse_share_parse(l->parts[k].share, f[2])) ?
 			-1 : 0;
 	}
@@ -280,13 +280,13 @@ static int _read_line(struct fse_ledger *l, char *line)
 	    strlen(f[3]) != 2 || !strchr("01", f[3][0]) ||
 	    !strchr("01", f[3][1]))
 		return -1;
-	if ((k = fse_ledger_part(l, !strcmp(f[2], "-") ? "" : f[2])) < 0)
+	if ((k = fse_locality_part(l, !strcmp(f[2], "-") ? "" : f[2])) < 0)
 		return -1;
-	return fse_ledger_pend(l, (uint32_t)id, k, f[3][0] == '1',
+	return fse_locality_pend(l, (uint32_t)id, k, f[3][0] == '1',
 			       f[3][1] == '1', NULL);
 }
 
-int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
+int fse_locality_read(struct fse_locality *l, FILE *f, const char *name,
 		    char *err, size_t errlen)
 {
 	char *line = NULL;
@@ -312,6 +312,6 @@ int fse_ledger_read(struct fse_ledger *l, FILE *f, const char *name,
 	if (bad)
 		return fs_errf(err, errlen,
 			       "%s:%d: %d malformed line(s) of %d ignored; expected \"share <partition> <0|1 per job>\" or \"pending <job id> <partition> <0|1><0|1>\"",
-			       name ? name : "(ledger)", first_bad, bad, lineno);
+			       name ? name : "(locality record)", first_bad, bad, lineno);
 	return 0;
 }
