@@ -27,3 +27,6 @@ EXTRA_DIST += tests/unit/test_examples.sh examples
 # every shell script passes shellcheck (warnings and errors)
 TESTS += tests/unit/test_shellcheck.sh
 EXTRA_DIST += tests/unit/test_shellcheck.sh
+# every C file as clang-format leaves it (.clang-format)
+TESTS += tests/unit/test_format.sh
+EXTRA_DIST += tests/unit/test_format.sh .clang-format
