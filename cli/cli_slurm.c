@@ -31,7 +31,8 @@ static const char *_state_save_dir(void)
 		return dir;
 	asked = true;
 	if (fs_run(argv, &o, &out) == 0)
-		for (char *l = strtok_r(out, "\n", &save); l && !dir; l = strtok_r(NULL, "\n", &save)) {
+		for (char *l = strtok_r(out, "\n", &save); l && !dir;
+		     l = strtok_r(NULL, "\n", &save)) {
 			char *v;
 
 			if (strncmp(l, "StateSaveLocation", 17) || !(v = strchr(l, '=')))
@@ -80,7 +81,7 @@ struct fse_locality *fs_cli_read_record(const char *path, char *why, size_t n)
 		fse_locality_free(l);
 		return NULL;
 	}
-	fse_locality_read(l, f, path, why, n);	/* good lines kept; why says what was skipped */
+	fse_locality_read(l, f, path, why, n); /* good lines kept; why says what was skipped */
 	fclose(f);
 	return l;
 }
@@ -96,12 +97,23 @@ void fs_cli_html_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 	}
 }

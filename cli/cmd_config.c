@@ -27,9 +27,11 @@ enum { O_CONF = 256 };
 
 /* fabsched(1), CONFIG. */
 static const struct fs_opt _config_opts[] = {
-	{ O_CONF, 0, "conf", "FILE", "the file to read (default: $FABSCHED_CONF, else\n"
+	{ O_CONF, 0, "conf", "FILE",
+	  "the file to read (default: $FABSCHED_CONF, else\n"
 	  "the search of fabsched.conf(5)); without any, check\n"
-	  "fails and show prints the built-in defaults", NULL, NULL },
+	  "fails and show prints the built-in defaults",
+	  NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	/* old spelling: the other commands name fabsched.conf --conf */
 	{ O_CONF, 'f', NULL, "FILE", NULL, NULL, "--conf" },
@@ -38,13 +40,12 @@ static const struct fs_opt _config_opts[] = {
 
 static void _usage(FILE *out)
 {
-	fprintf(out,
-		"usage: fabsched config show  [--conf FILE]\n"
-		"       fabsched config check [--conf FILE]\n"
-		"\n"
-		"  show   check the file; print every error, or the configuration in\n"
-		"         effect (with the built-in defaults filled in)\n"
-		"  check  check the file; print every error, nothing when it is good\n");
+	fprintf(out, "usage: fabsched config show  [--conf FILE]\n"
+		     "       fabsched config check [--conf FILE]\n"
+		     "\n"
+		     "  show   check the file; print every error, or the configuration in\n"
+		     "         effect (with the built-in defaults filled in)\n"
+		     "  check  check the file; print every error, nothing when it is good\n");
 	fs_cli_opt_help(out, _config_opts);
 	fprintf(out,
 		"\nexit codes: 0 good; 1 the file has errors or cannot be read, a file it names\n"
@@ -61,8 +62,8 @@ static void _usage(FILE *out)
  */
 static int _bases(const struct fs_conf *conf)
 {
-	static const char *const keys[] = { "StateDir", "HugepageMountBase",
-					     "ScratchBase", "JobRecordDir" };
+	static const char *const keys[] = { "StateDir", "HugepageMountBase", "ScratchBase",
+					    "JobRecordDir" };
 	int bad = 0;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -72,7 +73,7 @@ static int _bases(const struct fs_conf *conf)
 		char m[64];
 
 		if (!p || !*p || lstat(p, &st))
-			continue;	/* unset, or made by the helpers */
+			continue; /* unset, or made by the helpers */
 		if (S_ISLNK(st.st_mode))
 			why = "a symbolic link";
 		else if (!S_ISDIR(st.st_mode))
@@ -86,10 +87,11 @@ static int _bases(const struct fs_conf *conf)
 			why = m;
 		}
 		if (why) {
-			fprintf(stderr, "fabsched config: %s=%s: %s: the node helpers "
+			fprintf(stderr,
+				"fabsched config: %s=%s: %s: the node helpers "
 				"refuse it; expected a directory of its own, root's, "
-				"mode 0755 or 0700 (e.g. %s/fabsched)\n", keys[i], p, why,
-				strcmp(p, "/") ? p : "");
+				"mode 0755 or 0700 (e.g. %s/fabsched)\n",
+				keys[i], p, why, strcmp(p, "/") ? p : "");
 			bad++;
 		}
 	}
@@ -110,7 +112,9 @@ static int _bases(const struct fs_conf *conf)
  */
 static int _files(const struct fs_conf *conf)
 {
-	static const struct { const char *key, *what; } files[] = {
+	static const struct {
+		const char *key, *what;
+	} files[] = {
 		{ "FabricModel", "the fabric model that fabsched topo discover -o FILE "
 				 "(or fabsched topo watch) writes" },
 		{ "NodeNameMap", "a node-name map, '0x<guid> \"<desc>\"' or 'H-<guid> "
@@ -139,8 +143,10 @@ static int _files(const struct fs_conf *conf)
 		if (fd >= 0)
 			close(fd);
 		if (why) {
-			fprintf(stderr, "fabsched config: %s=%s: %s; expected a regular file "
-				"readable here: %s\n", files[i].key, p, why, files[i].what);
+			fprintf(stderr,
+				"fabsched config: %s=%s: %s; expected a regular file "
+				"readable here: %s\n",
+				files[i].key, p, why, files[i].what);
 			bad++;
 		}
 	}
@@ -190,7 +196,8 @@ static int _run(int argc, char **argv)
 		rc = FS_EXIT_INPUT;
 	} else if (fs_conf_is_builtin(conf) && !strcmp(verb, "check")) {
 		/* an administrator runs check to check a file: none is not "good" */
-		fprintf(stderr, "fabsched config check: no fabsched.conf to check: none named "
+		fprintf(stderr,
+			"fabsched config check: no fabsched.conf to check: none named "
 			"(--conf, $FABSCHED_CONF), none beside $SLURM_CONF, in " FS_SLURM_CONFDIR
 			" or in " FS_SLURM_CONFIGLESS_DIR ", no fabsched.so arguments in a "
 			"plugstack.conf there; expected --conf FILE (without a file the plugins and "
@@ -198,9 +205,10 @@ static int _run(int argc, char **argv)
 		rc = FS_EXIT_INPUT;
 	} else {
 		if (fs_conf_is_builtin(conf))
-			fprintf(stderr, "fabsched config show: no fabsched.conf (none named, none "
-				"beside $SLURM_CONF, in " FS_SLURM_CONFDIR " or in "
-				FS_SLURM_CONFIGLESS_DIR "): the built-in defaults\n");
+			fprintf(stderr,
+				"fabsched config show: no fabsched.conf (none named, none "
+				"beside $SLURM_CONF, in " FS_SLURM_CONFDIR
+				" or in " FS_SLURM_CONFIGLESS_DIR "): the built-in defaults\n");
 		rc = _bases(conf) + _files(conf) ? FS_EXIT_INPUT : FS_EXIT_OK;
 		if (!strcmp(verb, "show") && fs_conf_dump(conf, stdout) != 0) {
 			fprintf(stderr, "fabsched config: cannot write the configuration\n");

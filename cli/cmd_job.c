@@ -43,10 +43,12 @@ static const struct fs_opt _job_opts[] = {
 	FS_OPTS_CONF_MODEL,
 	{ 's', 0, "state", "FILE", "slurmctld's locality record (default: in StateSaveLocation)",
 	  NULL, NULL },
-	{ 'r', 0, "records", "DIR", "the nodes' job records (default: JobRecordDir of\nfabsched.conf)",
+	{ 'r', 0, "records", "DIR",
+	  "the nodes' job records (default: JobRecordDir of\nfabsched.conf)", NULL, NULL },
+	{ 'O', 0, "observe", "FILE",
+	  "the observation log of Locality=observe (default:\n"
+	  "fabsched_observe in StateSaveLocation)",
 	  NULL, NULL },
-	{ 'O', 0, "observe", "FILE", "the observation log of Locality=observe (default:\n"
-	  "fabsched_observe in StateSaveLocation)", NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
 };
@@ -66,7 +68,7 @@ static void _usage(FILE *out)
 		"have done beside what the job got (fabsched(1), JOB).\n");
 	fs_cli_opt_help(out, _job_opts);
 	fprintf(out, "\nexit codes: 0 shown, 1 the job is not known to slurmctld or Slurm\n"
-		"cannot be asked, 2 usage error\n");
+		     "cannot be asked, 2 usage error\n");
 }
 
 /* The job's record in squeue --json, or NULL (*all holds the document). */
@@ -91,7 +93,8 @@ static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t 
 	free(out);
 	if (!*all || !json_object_object_get_ex(*all, "jobs", &jobs) ||
 	    !json_object_is_type(jobs, json_type_array)) {
-		snprintf(why, n, "squeue --json: not the JSON of Slurm's data_parser (no \"jobs\" list)");
+		snprintf(why, n,
+			 "squeue --json: not the JSON of Slurm's data_parser (no \"jobs\" list)");
 		return NULL;
 	}
 	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
@@ -101,8 +104,10 @@ static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t 
 		if (fs_json_num(j, "job_id", &v) && v == (int64_t)id)
 			return j;
 	}
-	snprintf(why, n, "job %u: not known to slurmctld (ended more than MinJobAge ago, or "
-		 "never submitted)", id);
+	snprintf(why, n,
+		 "job %u: not known to slurmctld (ended more than MinJobAge ago, or "
+		 "never submitted)",
+		 id);
 	return NULL;
 }
 
@@ -111,7 +116,7 @@ static json_object *_find_job(uint32_t id, json_object **all, char *why, size_t 
 struct node_use {
 	char name[128];
 	int64_t cpus;
-	char cores[512];	/* "s0:c0,c1 s1:c8" */
+	char cores[512]; /* "s0:c0,c1 s1:c8" */
 	char gres[256];
 };
 
@@ -120,8 +125,8 @@ static bool _allocated(json_object *st)
 	if (json_object_is_type(st, json_type_string))
 		return strstr(json_object_get_string(st), "allocated") ||
 		       strstr(json_object_get_string(st), "ALLOCATED");
-	for (size_t i = 0; json_object_is_type(st, json_type_array) &&
-	     i < json_object_array_length(st); i++)
+	for (size_t i = 0;
+	     json_object_is_type(st, json_type_array) && i < json_object_array_length(st); i++)
 		if (_allocated(json_object_array_get_idx(st, i)))
 			return true;
 	return false;
@@ -139,19 +144,23 @@ static int _cores(json_object *a, char *out, size_t n)
 	if (!json_object_object_get_ex(a, "sockets", &socks) || !socks)
 		return 0;
 	if (json_object_is_type(socks, json_type_object)) {
-		json_object_object_foreach(socks, sk, sv) {
+		json_object_object_foreach(socks, sk, sv)
+		{
 			json_object *cores;
 			bool first = true;
 
 			if (!json_object_object_get_ex(sv, "cores", &cores) ||
 			    !json_object_is_type(cores, json_type_object))
 				continue;
-			json_object_object_foreach(cores, ck, cv) {
+			json_object_object_foreach(cores, ck, cv)
+			{
 				if (!_allocated(cv) || o + 16 >= n)
 					continue;
 				if (first)
-					o += (size_t)snprintf(out + o, n - o, "%ss%s:", o ? " " : "", sk);
-				o += (size_t)snprintf(out + o, n - o, "%sc%s", first ? "" : ",", ck);
+					o += (size_t)snprintf(out + o, n - o,
+							      "%ss%s:", o ? " " : "", sk);
+				o += (size_t)snprintf(out + o, n - o, "%sc%s", first ? "" : ",",
+						      ck);
 				first = false;
 				count++;
 			}
@@ -175,8 +184,10 @@ static int _cores(json_object *a, char *out, size_t n)
 				    !_allocated(status) || o + 24 >= n)
 					continue;
 				if (first)
-					o += (size_t)snprintf(out + o, n - o, "%ss%" PRId64 ":", o ? " " : "", si);
-				o += (size_t)snprintf(out + o, n - o, "%sc%" PRId64, first ? "" : ",", ci);
+					o += (size_t)snprintf(out + o, n - o, "%ss%" PRId64 ":",
+							      o ? " " : "", si);
+				o += (size_t)snprintf(out + o, n - o, "%sc%" PRId64,
+						      first ? "" : ",", ci);
 				first = false;
 				count++;
 			}
@@ -200,7 +211,8 @@ static int _nodes_used(json_object *j, struct node_use *u, int max)
 		json_object_object_get_ex(nodes, "allocation", &list);
 	json_object_object_get_ex(j, "gres_detail", &gres);
 	for (size_t i = 0; list && json_object_is_type(list, json_type_array) &&
-	     i < json_object_array_length(list) && n < max; i++) {
+			   i < json_object_array_length(list) && n < max;
+	     i++) {
 		json_object *a = json_object_array_get_idx(list, i), *c;
 		const char *name = fs_json_str(a, "nodename");
 		int64_t cpus = -1;
@@ -305,15 +317,18 @@ static void _place(const struct fst_model *m, const char *nodes, json_object *jo
 				;
 			if (k == nr && nr < 256 && m->hosts[h].rack >= 0) {
 				rk[nr++] = m->hosts[h].rack;
-				json_object_array_add(jr, json_object_new_string(m->racks[m->hosts[h].rack].name));
-				snprintf(racks + strlen(racks), sizeof(racks) - strlen(racks), "%s%s",
-					 nr > 1 ? "," : "", m->racks[m->hosts[h].rack].name);
+				json_object_array_add(jr, json_object_new_string(
+								  m->racks[m->hosts[h].rack].name));
+				snprintf(racks + strlen(racks), sizeof(racks) - strlen(racks),
+					 "%s%s", nr > 1 ? "," : "",
+					 m->racks[m->hosts[h].rack].name);
 			}
 			for (k = 0; k < np && pd[k] != m->hosts[h].pod; k++)
 				;
 			if (k == np && np < 256 && m->hosts[h].pod >= 0) {
 				pd[np++] = m->hosts[h].pod;
-				json_object_array_add(jp, json_object_new_string(m->pods[m->hosts[h].pod].name));
+				json_object_array_add(
+					jp, json_object_new_string(m->pods[m->hosts[h].pod].name));
 				snprintf(pods + strlen(pods), sizeof(pods) - strlen(pods), "%s%s",
 					 np > 1 ? "," : "", m->pods[m->hosts[h].pod].name);
 			}
@@ -333,7 +348,8 @@ static void _place(const struct fst_model *m, const char *nodes, json_object *jo
 	json_object_object_add(jo, "nodes_not_in_model", json_object_new_int(unknown));
 	if (text && m) {
 		fprintf(text, "  racks      %d (%s)\n  pods       %d (%s)\n", nr, racks, np, pods);
-		fprintf(text, "  hops       %d switch-to-switch link(s) at most between two of its nodes\n",
+		fprintf(text,
+			"  hops       %d switch-to-switch link(s) at most between two of its nodes\n",
 			hops);
 		if (unknown)
 			fprintf(text, "  note       %d node(s) not in the fabric model\n", unknown);
@@ -346,8 +362,7 @@ static void _place(const struct fst_model *m, const char *nodes, json_object *jo
  * line of @text.  A log named by --observe that is not there is said; the
  * default one is not there where no partition observes.
  */
-static void _observed(const char *path, uint32_t id, uint32_t task, json_object *jo,
-		      FILE *text)
+static void _observed(const char *path, uint32_t id, uint32_t task, json_object *jo, FILE *text)
 {
 	char *dflt = path ? NULL : fs_cli_observe_file(), why[FS_MSG_SIZE], line[1200];
 	struct fs_obs_log *log = NULL;
@@ -358,14 +373,15 @@ static void _observed(const char *path, uint32_t id, uint32_t task, json_object 
 		if (fs_cli_obs_read(path, &log, why, sizeof(why)))
 			fprintf(stderr, "fabsched job: %s (observation not shown)\n", why);
 		else if (!fs_cli_obs_nfiles(log) && !dflt)
-			fprintf(stderr, "fabsched job: %s: no observation log there (nor %s.1); "
+			fprintf(stderr,
+				"fabsched job: %s: no observation log there (nor %s.1); "
 				"expected the fabsched_observe of a Locality=observe partition\n",
 				path, path);
 		fs_cli_obs_warn(log, "fabsched job");
 		found = log && !fs_cli_obs_job(log, id, task, &o);
 	}
 	json_object_object_add(jo, "observed", found ? fs_cli_obs_json(&o) : NULL);
-	if (found && text)	/* the log's text is printable ASCII (fse_obs_parse) */
+	if (found && text) /* the log's text is printable ASCII (fse_obs_parse) */
 		fprintf(text, "  observed   %s\n", fs_cli_obs_sentence(&o, line, sizeof(line)));
 	fs_cli_obs_free(log);
 	free(dflt);
@@ -382,12 +398,12 @@ struct job_args {
  * (stdout) unless --json.  conf and m are NULL where not read. */
 struct job_view {
 	unsigned long id;
-	json_object *j;		/* squeue's object of the job */
+	json_object *j; /* squeue's object of the job */
 	json_object *jo;
 	FILE *text;
 	const struct fs_conf *conf;
 	const struct fst_model *m;
-	const char *st, *part;	/* its state and partition */
+	const char *st, *part; /* its state and partition */
 };
 
 /* The options and the job id into @a: -1 to go on, or the exit code
@@ -400,14 +416,29 @@ static int _args(int argc, char **argv, struct job_args *a)
 
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
-		case 'j': a->as_json = true; break;
-		case 'c': a->conf_path = optarg; break;
-		case 'm': a->model_path = optarg; break;
-		case 's': a->state = optarg; break;
-		case 'r': a->records = optarg; break;
-		case 'O': a->observe = optarg; break;
-		case 'h': _usage(stdout); return FS_EXIT_OK;
-		default: return FS_EXIT_USAGE;
+		case 'j':
+			a->as_json = true;
+			break;
+		case 'c':
+			a->conf_path = optarg;
+			break;
+		case 'm':
+			a->model_path = optarg;
+			break;
+		case 's':
+			a->state = optarg;
+			break;
+		case 'r':
+			a->records = optarg;
+			break;
+		case 'O':
+			a->observe = optarg;
+			break;
+		case 'h':
+			_usage(stdout);
+			return FS_EXIT_OK;
+		default:
+			return FS_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
@@ -417,7 +448,8 @@ static int _args(int argc, char **argv, struct job_args *a)
 	errno = 0;
 	a->id = strtoul(argv[optind], &end, 10);
 	if (errno || *end || !a->id || a->id > UINT32_MAX) {
-		fprintf(stderr, "fabsched job: '%s': not a job id; expected a number from 1 to %u\n",
+		fprintf(stderr,
+			"fabsched job: '%s': not a job id; expected a number from 1 to %u\n",
 			argv[optind], UINT32_MAX);
 		return FS_EXIT_USAGE;
 	}
@@ -450,13 +482,14 @@ static void _header(const struct job_view *v, int64_t submit)
 
 	json_object_object_add(v->jo, "job_id", json_object_new_int64((int64_t)v->id));
 	json_object_object_add(v->jo, "name", json_object_new_string(fs_json_str(v->j, "name")));
-	json_object_object_add(v->jo, "user", json_object_new_string(fs_json_str(v->j, "user_name")));
+	json_object_object_add(v->jo, "user",
+			       json_object_new_string(fs_json_str(v->j, "user_name")));
 	json_object_object_add(v->jo, "partition", json_object_new_string(v->part));
 	json_object_object_add(v->jo, "state", json_object_new_string(v->st));
 	json_object_object_add(v->jo, "reason",
 			       json_object_new_string(fs_json_str(v->j, "state_reason")));
 	json_object_object_add(v->jo, "submit_time", json_object_new_int64(submit));
-	if (v->text) {	/* the job's name is its user's text: shown printable */
+	if (v->text) { /* the job's name is its user's text: shown printable */
 		char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE], e3[FS_ESCAPE_SIZE];
 		const char *nm = fs_json_str(v->j, "name"), *us = fs_json_str(v->j, "user_name");
 
@@ -474,8 +507,7 @@ static void _header(const struct job_view *v, int64_t submit)
 /* A pending job: since and until when it waits (LocalityWait of its
  * partition), and the partition's share in the locality record at
  * @state (NULL: the one in StateSaveLocation) against LocalityTarget. */
-static void _pending(const struct job_view *v, const char *state, int64_t submit,
-		     int64_t eligible)
+static void _pending(const struct job_view *v, const char *state, int64_t submit, int64_t eligible)
 {
 	const struct fs_conf *conf = v->conf;
 	const char *part = v->part;
@@ -489,16 +521,23 @@ static void _pending(const struct job_view *v, const char *state, int64_t submit
 
 	if (conf)
 		fs_conf_part_get_uint(conf, part, "LocalityTarget", &ppm);
-	json_object_object_add(w, "locality", conf ? json_object_new_string(
-		fs_conf_part_get_str(conf, part, "Locality") ?: "any") : NULL);
+	json_object_object_add(
+		w, "locality",
+		conf ? json_object_new_string(fs_conf_part_get_str(conf, part, "Locality") ?: "any")
+		     : NULL);
 	json_object_object_add(w, "since", json_object_new_int64(since));
-	json_object_object_add(w, "until", has_loc && wait != FS_DURATION_INFINITE ?
-			       json_object_new_int64(since + (int64_t)wait) : NULL);
+	json_object_object_add(w, "until",
+			       has_loc && wait != FS_DURATION_INFINITE
+				       ? json_object_new_int64(since + (int64_t)wait)
+				       : NULL);
 	if (text)
-		fprintf(text, "  waits      since %s, until %s (Locality %s, LocalityWait %s of "
-			"partition %s)\n", _time(since, t1, sizeof(t1)),
-			has_loc && wait != FS_DURATION_INFINITE ?
-			_time(since + (int64_t)wait, t2, sizeof(t2)) : "no bound",
+		fprintf(text,
+			"  waits      since %s, until %s (Locality %s, LocalityWait %s of "
+			"partition %s)\n",
+			_time(since, t1, sizeof(t1)),
+			has_loc && wait != FS_DURATION_INFINITE
+				? _time(since + (int64_t)wait, t2, sizeof(t2))
+				: "no bound",
 			conf ? fs_conf_part_get_str(conf, part, "Locality") ?: "any" : "?",
 			conf ? fs_conf_part_get_str(conf, part, "LocalityWait") ?: "0" : "?", part);
 	if (!state)
@@ -507,14 +546,16 @@ static void _pending(const struct job_view *v, const char *state, int64_t submit
 		json_object_object_add(w, "record_got_domain", json_object_new_int((int)got));
 		json_object_object_add(w, "record_jobs", json_object_new_int((int)count));
 		if (text)
-			fprintf(text, "  share      %u of the last %u jobs of %s that fit one domain "
-				"got one%s\n", got, count, part, ppm ? "" : " (no LocalityTarget)");
+			fprintf(text,
+				"  share      %u of the last %u jobs of %s that fit one domain "
+				"got one%s\n",
+				got, count, part, ppm ? "" : " (no LocalityTarget)");
 	}
 	json_object_object_add(w, "target", ppm ? json_object_new_double((double)ppm / 1e6) : NULL);
 	if (text && ppm)
 		fprintf(text, "  target     LocalityTarget %g%%\n", (double)ppm / 1e4);
 	json_object_object_add(v->jo, "waiting", w);
-	json_object_object_add(v->jo, "observed", NULL);	/* recorded at its start */
+	json_object_object_add(v->jo, "observed", NULL); /* recorded at its start */
 	free(spath);
 }
 
@@ -531,24 +572,28 @@ static void _per_node(const struct job_view *v, const char *rdir)
 		json_object *u = json_object_new_object();
 
 		json_object_object_add(u, "name", json_object_new_string(use[i].name));
-		json_object_object_add(u, "cpus", use[i].cpus >= 0 ?
-				       json_object_new_int64(use[i].cpus) : NULL);
+		json_object_object_add(
+			u, "cpus", use[i].cpus >= 0 ? json_object_new_int64(use[i].cpus) : NULL);
 		json_object_object_add(u, "cores", json_object_new_string(use[i].cores));
 		json_object_object_add(u, "gres", json_object_new_string(use[i].gres));
 		json_object_array_add(per, u);
 		if (v->text)
 			fprintf(v->text, "  %-10s cpus %s%s%s%s%s\n", use[i].name,
-				use[i].cpus >= 0 ? (snprintf(t1, sizeof(t1), "%" PRId64,
-							     use[i].cpus), t1) : "?",
+				use[i].cpus >= 0
+					? (snprintf(t1, sizeof(t1), "%" PRId64, use[i].cpus), t1)
+					: "?",
 				use[i].cores[0] ? "  cores " : "", use[i].cores,
 				use[i].gres[0] ? "  gres " : "", use[i].gres);
 		/* what the node's prolog and the tasks recorded */
-		json_object_object_add(u, "record", rdir ?
-			fs_cli_job_record(rdir, (uint32_t)v->id, use[i].name, v->text) : NULL);
+		json_object_object_add(
+			u, "record",
+			rdir ? fs_cli_job_record(rdir, (uint32_t)v->id, use[i].name, v->text)
+			     : NULL);
 	}
 	json_object_object_add(v->jo, "per_node", per);
 	if (v->text && !rdir && nuse)
-		fprintf(v->text, "  records    (no record: JobRecordDir is not set in fabsched.conf)\n");
+		fprintf(v->text,
+			"  records    (no record: JobRecordDir is not set in fabsched.conf)\n");
 }
 
 /* A running or ended job: its nodes, their racks and pods, what
@@ -614,8 +659,9 @@ static int _run(int argc, char **argv)
 	else
 		_started(&v, &a, start, endt);
 	if (a.as_json)
-		printf("%s\n", json_object_to_json_string_ext(v.jo, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       v.jo, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(v.jo);
 	json_object_put(all);
 	fst_model_free(m);

@@ -51,7 +51,7 @@ struct part {
 	double target;
 	bool has_target;
 	bool seen_obs;
-	unsigned long obs[OBS_N];	/* the observation log's counts */
+	unsigned long obs[OBS_N]; /* the observation log's counts */
 };
 
 struct metrics {
@@ -63,10 +63,14 @@ struct metrics {
 /* fabsched(1), METRICS. */
 static const struct fs_opt _metrics_opts[] = {
 	FS_OPTS_CONF_MODEL,
-	{ 's', 0, "state", "FILE", "the locality record (default: fabsched_locality_share in\n"
-	  "StateSaveLocation, from scontrol show config)", NULL, NULL },
-	{ 'O', 0, "observe", "FILE", "the observation log of Locality=observe (default:\n"
-	  "fabsched_observe in StateSaveLocation)", NULL, NULL },
+	{ 's', 0, "state", "FILE",
+	  "the locality record (default: fabsched_locality_share in\n"
+	  "StateSaveLocation, from scontrol show config)",
+	  NULL, NULL },
+	{ 'O', 0, "observe", "FILE",
+	  "the observation log of Locality=observe (default:\n"
+	  "fabsched_observe in StateSaveLocation)",
+	  NULL, NULL },
 	{ 'n', 0, "no-slurm", NULL, "ask Slurm nothing (no job figures)", NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
@@ -74,17 +78,17 @@ static const struct fs_opt _metrics_opts[] = {
 
 static void _usage(FILE *out)
 {
-	fprintf(out,
-		"usage: fabsched metrics [--conf FILE] [--model FILE] [--state FILE]\n"
-		"                        [--observe FILE] [--no-slurm]\n"
-		"\n"
-		"Prints fabsched's placement figures in the Prometheus text format:\n"
-		"running jobs in one rack and across racks, jobs waiting for their\n"
-		"locality, slurmctld's locality record against LocalityTarget, what\n"
-		"Locality=observe partitions got beside what fabsched would have done,\n"
-		"and the fabric model's links (see fabsched(1), METRICS).\n");
+	fprintf(out, "usage: fabsched metrics [--conf FILE] [--model FILE] [--state FILE]\n"
+		     "                        [--observe FILE] [--no-slurm]\n"
+		     "\n"
+		     "Prints fabsched's placement figures in the Prometheus text format:\n"
+		     "running jobs in one rack and across racks, jobs waiting for their\n"
+		     "locality, slurmctld's locality record against LocalityTarget, what\n"
+		     "Locality=observe partitions got beside what fabsched would have done,\n"
+		     "and the fabric model's links (see fabsched(1), METRICS).\n");
 	fs_cli_opt_help(out, _metrics_opts);
-	fprintf(out, "\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
+	fprintf(out,
+		"\nexit codes: 0 printed (a source that could not be read says so), 2 usage error\n");
 }
 
 static struct part *_part(struct metrics *mx, const char *name)
@@ -147,8 +151,7 @@ static int _racks(const struct fst_model *m, const char *nodes)
 /* squeue's running and pending jobs into the partitions. */
 static int _jobs(struct metrics *mx)
 {
-	char *const run[] = { "squeue", "--noheader", "--states=RUNNING",
-			      "--format=%P %N", NULL };
+	char *const run[] = { "squeue", "--noheader", "--states=RUNNING", "--format=%P %N", NULL };
 	char *const pend[] = { "squeue", "--noheader", "--states=PENDING",
 			       "--Format=partition:128,system_comment:1024", NULL };
 	const struct fs_run o = { .timeout = 60 };
@@ -218,7 +221,7 @@ static void _observation(struct metrics *mx, const struct fse_obs *o)
 	p->seen_obs = true;
 	p->obs[OBS_JOBS]++;
 	p->obs[OBS_HELD] += held;
-	if (!o->fits)	/* the shares count the jobs that fit one domain */
+	if (!o->fits) /* the shares count the jobs that fit one domain */
 		return;
 	p->obs[OBS_FIT]++;
 	p->obs[OBS_GOT] += fse_obs_in_domain(&o->got, o->level);
@@ -238,8 +241,10 @@ static int _observe(struct metrics *mx, const char *path, unsigned long *bad, ch
 	if (fs_cli_obs_read(path, &log, why, n))
 		return -1;
 	if (!fs_cli_obs_nfiles(log)) {
-		snprintf(why, n, "%s: not there (nor %s.1): no Locality=observe partition, or "
-			 "none of its jobs started yet", path, path);
+		snprintf(why, n,
+			 "%s: not there (nor %s.1): no Locality=observe partition, or "
+			 "none of its jobs started yet",
+			 path, path);
 		fs_cli_obs_free(log);
 		return -1;
 	}
@@ -292,7 +297,8 @@ static void _fabric(const struct fst_model *m, const char *slurm_nodes)
 	printf("fabsched_fabric_switches %ld\n", sw);
 	_head("fabsched_fabric_nodes", "gauge", "Compute nodes in the fabric model.");
 	printf("fabsched_fabric_nodes %d\n", m->nhosts);
-	_head("fabsched_fabric_racks", "gauge", "Racks (locality domains of one leaf) in the fabric model.");
+	_head("fabsched_fabric_racks", "gauge",
+	      "Racks (locality domains of one leaf) in the fabric model.");
 	printf("fabsched_fabric_racks %d\n", m->nracks);
 	_head("fabsched_fabric_links", "gauge", "Links of the fabric model, by tier.");
 	printf("fabsched_fabric_links{tier=\"host\"} %ld\n", host_links);
@@ -314,8 +320,8 @@ static void _obs_count(const struct metrics *mx, const char *name, const char *h
 	_head(name, "gauge", help);
 	for (int i = 0; i < mx->n; i++)
 		if (mx->p[i].seen_obs)
-			printf("%s{partition=\"%s\"} %lu\n", name, _label(mx->p[i].name, lab, sizeof(lab)),
-			       mx->p[i].obs[k]);
+			printf("%s{partition=\"%s\"} %lu\n", name,
+			       _label(mx->p[i].name, lab, sizeof(lab)), mx->p[i].obs[k]);
 }
 
 /* The observation log's figures per partition that has observations. */
@@ -323,17 +329,26 @@ static void _observed(const struct metrics *mx, bool read, unsigned long bad)
 {
 	char lab[300];
 
-	_obs_count(mx, "fabsched_observed_jobs", "Jobs of the observation log of Locality=observe "
-		   "(the last line of each job).", OBS_JOBS);
-	_obs_count(mx, "fabsched_observed_fitting_jobs", "Observed jobs that fit one domain of "
-		   "their locality on the idle machine.", OBS_FIT);
-	_obs_count(mx, "fabsched_observed_one_domain_got", "Observed fitting jobs that got one "
-		   "domain of their locality from Slurm.", OBS_GOT);
-	_obs_count(mx, "fabsched_observed_one_domain_would", "Observed fitting jobs fabsched would "
+	_obs_count(mx, "fabsched_observed_jobs",
+		   "Jobs of the observation log of Locality=observe "
+		   "(the last line of each job).",
+		   OBS_JOBS);
+	_obs_count(mx, "fabsched_observed_fitting_jobs",
+		   "Observed jobs that fit one domain of "
+		   "their locality on the idle machine.",
+		   OBS_FIT);
+	_obs_count(mx, "fabsched_observed_one_domain_got",
+		   "Observed fitting jobs that got one "
+		   "domain of their locality from Slurm.",
+		   OBS_GOT);
+	_obs_count(mx, "fabsched_observed_one_domain_would",
+		   "Observed fitting jobs fabsched would "
 		   "have placed in one domain at once (held jobs not counted).",
 		   OBS_WOULD);
-	_obs_count(mx, "fabsched_observed_held_jobs", "Observed jobs fabsched would have kept "
-		   "waiting for their locality (would=wait).", OBS_HELD);
+	_obs_count(mx, "fabsched_observed_held_jobs",
+		   "Observed jobs fabsched would have kept "
+		   "waiting for their locality (would=wait).",
+		   OBS_HELD);
 	_head("fabsched_observed_one_domain_got_ratio", "gauge",
 	      "Share of the observed fitting jobs that got one domain.");
 	for (int i = 0; i < mx->n; i++)
@@ -350,7 +365,7 @@ static void _observed(const struct metrics *mx, bool read, unsigned long bad)
 			printf("fabsched_observed_one_domain_would_ratio{partition=\"%s\"} %g\n",
 			       _label(mx->p[i].name, lab, sizeof(lab)),
 			       (double)(mx->p[i].obs[OBS_WOULD] + mx->p[i].obs[OBS_HELD_FIT]) /
-			       mx->p[i].obs[OBS_FIT]);
+				       mx->p[i].obs[OBS_FIT]);
 	if (read) {
 		_head("fabsched_observed_bad_lines", "gauge",
 		      "Lines of the observation log not of its form (not counted).");
@@ -373,13 +388,28 @@ static int _run(int argc, char **argv)
 
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
-		case 'c': conf_path = optarg; break;
-		case 'm': model_path = optarg; break;
-		case 's': state = optarg; break;
-		case 'O': observe = optarg; break;
-		case 'n': slurm = false; break;
-		case 'h': _usage(stdout); fs_errors_free(errs); return FS_EXIT_OK;
-		default: fs_errors_free(errs); return FS_EXIT_USAGE;
+		case 'c':
+			conf_path = optarg;
+			break;
+		case 'm':
+			model_path = optarg;
+			break;
+		case 's':
+			state = optarg;
+			break;
+		case 'O':
+			observe = optarg;
+			break;
+		case 'n':
+			slurm = false;
+			break;
+		case 'h':
+			_usage(stdout);
+			fs_errors_free(errs);
+			return FS_EXIT_OK;
+		default:
+			fs_errors_free(errs);
+			return FS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -434,10 +464,10 @@ static int _run(int argc, char **argv)
 			_label(mx.p[i].name, lab, sizeof(lab));
 			printf("fabsched_jobs_running{partition=\"%s\",racks=\"one\"} %ld\n", lab,
 			       mx.p[i].one_rack);
-			printf("fabsched_jobs_running{partition=\"%s\",racks=\"several\"} %ld\n", lab,
-			       mx.p[i].across);
-			printf("fabsched_jobs_running{partition=\"%s\",racks=\"unknown\"} %ld\n", lab,
-			       mx.p[i].unknown);
+			printf("fabsched_jobs_running{partition=\"%s\",racks=\"several\"} %ld\n",
+			       lab, mx.p[i].across);
+			printf("fabsched_jobs_running{partition=\"%s\",racks=\"unknown\"} %ld\n",
+			       lab, mx.p[i].unknown);
 		}
 		_head("fabsched_jobs_waiting_locality", "gauge",
 		      "Pending jobs that wait for a domain of their locality.");
@@ -464,7 +494,8 @@ static int _run(int argc, char **argv)
 			printf("fabsched_locality_share_ratio{partition=\"%s\"} %g\n",
 			       _label(mx.p[i].name, lab, sizeof(lab)),
 			       (double)mx.p[i].got / (mx.p[i].got + mx.p[i].relaxed));
-	_head("fabsched_locality_target_ratio", "gauge", "LocalityTarget of the partition (fabsched.conf).");
+	_head("fabsched_locality_target_ratio", "gauge",
+	      "LocalityTarget of the partition (fabsched.conf).");
 	for (int i = 0; i < mx.n; i++)
 		if (mx.p[i].has_target)
 			printf("fabsched_locality_target_ratio{partition=\"%s\"} %g\n",
@@ -474,8 +505,9 @@ static int _run(int argc, char **argv)
 		size_t nl = 0;
 		char msg[256];
 
-		if (fs_slurm_conf_nodes(getenv("SLURM_CONF") ? getenv("SLURM_CONF") :
-					FS_SLURM_CONFDIR "/slurm.conf", &nodes, &nl, msg, sizeof(msg)))
+		if (fs_slurm_conf_nodes(getenv("SLURM_CONF") ? getenv("SLURM_CONF")
+							     : FS_SLURM_CONFDIR "/slurm.conf",
+					&nodes, &nl, msg, sizeof(msg)))
 			nodes = NULL;
 		_fabric(m, nodes);
 	}

@@ -29,9 +29,10 @@
 #include <unistd.h>
 
 #define PROG "fabsched report"
-#define TIME_FORMS "seconds since 1970 (e.g. 1764800000) or YYYY-MM-DD[THH:MM[:SS]] in " \
+#define TIME_FORMS                                                            \
+	"seconds since 1970 (e.g. 1764800000) or YYYY-MM-DD[THH:MM[:SS]] in " \
 	"local time (e.g. 2025-12-03 or 2025-12-03T14:30)"
-#define TIME_LAST 253402300799LL	/* 9999-12-31T23:59:59 UTC */
+#define TIME_LAST 253402300799LL /* 9999-12-31T23:59:59 UTC */
 #define HOUR 3600
 #define DAY 86400
 #define WEEK (7 * DAY)
@@ -40,16 +41,24 @@ enum { O_SINCE = 256, O_UNTIL, O_PART, O_OBSERVE, O_JSON, O_HTML };
 
 /* fabsched(1), REPORT. */
 static const struct fs_opt _report_opts[] = {
-	{ O_SINCE, 0, "since", "TIME", "observations from then on (seconds since 1970, or\n"
-	  "YYYY-MM-DD[THH:MM[:SS]] local time)", NULL, NULL },
+	{ O_SINCE, 0, "since", "TIME",
+	  "observations from then on (seconds since 1970, or\n"
+	  "YYYY-MM-DD[THH:MM[:SS]] local time)",
+	  NULL, NULL },
 	{ O_UNTIL, 0, "until", "TIME", "observations before then (the same forms)", NULL, NULL },
-	{ O_PART, 0, "partition", "PARTITIONS", "these partitions only (comma list;\n"
-	  "repeatable)", NULL, NULL },
-	{ O_OBSERVE, 0, "observe", "FILE", "the observation log (default: fabsched_observe in\n"
-	  "StateSaveLocation, from scontrol show config)", NULL, NULL },
+	{ O_PART, 0, "partition", "PARTITIONS",
+	  "these partitions only (comma list;\n"
+	  "repeatable)",
+	  NULL, NULL },
+	{ O_OBSERVE, 0, "observe", "FILE",
+	  "the observation log (default: fabsched_observe in\n"
+	  "StateSaveLocation, from scontrol show config)",
+	  NULL, NULL },
 	{ O_JSON, 0, "json", NULL, "one JSON object instead of text", NULL, NULL },
-	{ O_HTML, 0, "html", "FILE", "write a self-contained HTML page there (replaced\n"
-	  "atomically)", NULL, NULL },
+	{ O_HTML, 0, "html", "FILE",
+	  "write a self-contained HTML page there (replaced\n"
+	  "atomically)",
+	  NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
 };
@@ -67,7 +76,7 @@ static void _usage(FILE *out)
 		"differ most (fabsched(1), REPORT).\n");
 	fs_cli_opt_help(out, _report_opts);
 	fprintf(out, "\nexit codes: 0 reported, 1 the log cannot be read or holds no observation\n"
-		"of the period, 2 usage error\n");
+		     "of the period, 2 usage error\n");
 }
 
 /* ------------------------------------------------------------ options */
@@ -97,8 +106,7 @@ static bool _date_ok(int y, int mo, int d)
 	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	bool leap = (y % 4 == 0 && y % 100) || y % 400 == 0;
 
-	return y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 &&
-	       d <= days[mo - 1] - (mo == 2 && !leap);
+	return y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 && d <= days[mo - 1] - (mo == 2 && !leap);
 }
 
 /* @s of option @opt as seconds since 1970.  RET 0, or -1 said on stderr. */
@@ -149,8 +157,10 @@ static int _parts_opt(struct report *r, const char *list)
 		struct rep_part *np;
 
 		if (!k || k >= sizeof(r->p->name)) {
-			fprintf(stderr, PROG ": --partition '%s': expected partition names of 1 to "
-				"%zu characters, separated by commas\n", list, sizeof(r->p->name) - 1);
+			fprintf(stderr,
+				PROG ": --partition '%s': expected partition names of 1 to "
+				     "%zu characters, separated by commas\n",
+				list, sizeof(r->p->name) - 1);
 			return -1;
 		}
 		if (!_asked(r, p, k)) {
@@ -253,15 +263,18 @@ static int64_t _next(int64_t t, int64_t unit)
 static int _buckets(struct report *r, int64_t lo, int64_t hi)
 {
 	uint64_t span = (uint64_t)(hi - lo);
-	int64_t unit = span <= (uint64_t)REPORT_BUCKETS * HOUR ? HOUR :
-		       span <= (uint64_t)REPORT_BUCKETS * DAY ? DAY : WEEK;
+	int64_t unit = span <= (uint64_t)REPORT_BUCKETS * HOUR	? HOUR
+		       : span <= (uint64_t)REPORT_BUCKETS * DAY ? DAY
+								: WEEK;
 	int max = REPORT_BUCKETS + 3;
 
 	if (unit == WEEK && span > (uint64_t)REPORT_BUCKETS * WEEK)
 		unit *= (int64_t)(span / ((uint64_t)REPORT_BUCKETS * WEEK)) + 1;
 	if (unit == HOUR || unit == DAY || unit == WEEK)
-		snprintf(r->bucket, sizeof(r->bucket), "%s", unit == HOUR ? "hour" :
-			 unit == DAY ? "day" : "week");
+		snprintf(r->bucket, sizeof(r->bucket), "%s",
+			 unit == HOUR  ? "hour"
+			 : unit == DAY ? "day"
+				       : "week");
 	else
 		snprintf(r->bucket, sizeof(r->bucket), "%" PRId64 " weeks", unit / WEEK);
 	if (!(r->start = malloc(sizeof(*r->start) * (size_t)(max + 1))))
@@ -342,7 +355,7 @@ static void _count(struct report *r, struct rep_part *p, const struct fse_obs *o
 		p->racks_would += o->would.nracks;
 	}
 	_differ(p, o);
-	if (!o->fits)	/* the shares are of the jobs that fit one domain */
+	if (!o->fits) /* the shares are of the jobs that fit one domain */
 		return;
 	p->fit++;
 	b->fit++;
@@ -372,8 +385,10 @@ static int _figures(struct report *r, const struct fs_obs_log *log, bool open)
 	}
 	if (!r->jobs)
 		return 1;
-	if (_buckets(r, r->since_set ? r->since : r->first, r->until_set ? r->until :
-		     r->last < INT64_MAX ? r->last + 1 : INT64_MAX))
+	if (_buckets(r, r->since_set ? r->since : r->first,
+		     r->until_set	   ? r->until
+		     : r->last < INT64_MAX ? r->last + 1
+					   : INT64_MAX))
 		return -1;
 	for (size_t i = 0; i < log->n; i++)
 		if (!fs_cli_obs_get(log, i, &o) && _in_period(r, &o) && (p = _part(r, &o, false)))
@@ -396,7 +411,8 @@ static void _text_part(const struct rep_part *p)
 	printf("  rack-fittable   %lu (fit one domain of their locality on the idle machine)\n",
 	       p->fit);
 	if (p->fit)
-		printf("  in one domain   got %s; would %s\n", fs_cli_report_share(p->got, p->fit, a, sizeof(a)),
+		printf("  in one domain   got %s; would %s\n",
+		       fs_cli_report_share(p->got, p->fit, a, sizeof(a)),
 		       fs_cli_report_share(p->would + p->held_fit, p->fit, b, sizeof(b)));
 	else
 		printf("  in one domain   - (no rack-fittable job)\n");
@@ -407,27 +423,30 @@ static void _text_part(const struct rep_part *p)
 	       p->held, p->held == 1 ? "" : "s", p->held == 1 ? "its" : "their");
 	if (p->placed)
 		printf("  racks per job   got %.2f, would %.2f (the %lu job%s fabsched would have placed)\n",
-		       (double)p->racks_got / p->placed, (double)p->racks_would / p->placed, p->placed,
-		       p->placed == 1 ? "" : "s");
+		       (double)p->racks_got / p->placed, (double)p->racks_would / p->placed,
+		       p->placed, p->placed == 1 ? "" : "s");
 	for (int i = 0; i < p->ndiffer; i++)
 		printf("  %-15s job %s at %s: %s\n", i ? "" : "differs most",
-		       fs_cli_obs_job_name(&p->differ[i], jn, sizeof(jn)), fs_cli_report_time(p->differ[i].time, t, sizeof(t)),
+		       fs_cli_obs_job_name(&p->differ[i], jn, sizeof(jn)),
+		       fs_cli_report_time(p->differ[i].time, t, sizeof(t)),
 		       fs_cli_obs_sentence(&p->differ[i], line, sizeof(line)));
-	for (int i = 0; i < p->nheld; i++)	/* the log's text: printable ASCII */
+	for (int i = 0; i < p->nheld; i++) /* the log's text: printable ASCII */
 		printf("  %-15s job %s at %s: %s\n", i ? "" : "held (latest)",
-		       fs_cli_obs_job_name(&p->held_last[i], jn, sizeof(jn)), fs_cli_report_time(p->held_last[i].time, t, sizeof(t)),
-		       p->held_last[i].why);
+		       fs_cli_obs_job_name(&p->held_last[i], jn, sizeof(jn)),
+		       fs_cli_report_time(p->held_last[i].time, t, sizeof(t)), p->held_last[i].why);
 }
 
 static void _text(const struct report *r)
 {
 	char t1[32], t2[32];
 
-	printf("fabsched report: %lu job%s observed from %s to %s", r->jobs, r->jobs == 1 ? "" : "s",
-	       fs_cli_report_time(r->first, t1, sizeof(t1)), fs_cli_report_time(r->last, t2, sizeof(t2)));
-	printf(" (period: from %s", r->since_set ? fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start");
-	printf(" to %s; one bucket per %s)\n", r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) :
-	       "its end", r->bucket);
+	printf("fabsched report: %lu job%s observed from %s to %s", r->jobs,
+	       r->jobs == 1 ? "" : "s", fs_cli_report_time(r->first, t1, sizeof(t1)),
+	       fs_cli_report_time(r->last, t2, sizeof(t2)));
+	printf(" (period: from %s",
+	       r->since_set ? fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start");
+	printf(" to %s; one bucket per %s)\n",
+	       r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end", r->bucket);
 	printf("log: %s%s%s; %lu bad line%s (not counted)\n", r->file[0] ? r->file[0] : "",
 	       r->file[0] && r->file[1] ? ", " : "", r->file[1] ? r->file[1] : "", r->bad,
 	       r->bad == 1 ? "" : "s");
@@ -444,9 +463,11 @@ static json_object *_jobs_json(const struct fse_obs *o, int n)
 
 		char jn[32];
 
-		json_object_object_add(j, "job", o[i].task == FSE_NO_TASK ?
-				       json_object_new_int64(o[i].job_id) :
-				       json_object_new_string(fs_cli_obs_job_name(&o[i], jn, sizeof(jn))));
+		json_object_object_add(j, "job",
+				       o[i].task == FSE_NO_TASK
+					       ? json_object_new_int64(o[i].job_id)
+					       : json_object_new_string(fs_cli_obs_job_name(
+							 &o[i], jn, sizeof(jn))));
 		json_object_object_add(j, "partition", json_object_new_string(_part_name(&o[i])));
 		json_object_array_add(a, j);
 	}
@@ -468,7 +489,8 @@ static json_object *_buckets_json(const struct report *r, const struct rep_part 
 		json_object_object_add(b, "start", json_object_new_int64(r->start[k]));
 		json_object_object_add(b, "jobs", json_object_new_int64((int64_t)p->b[k].jobs));
 		json_object_object_add(b, "fitting", json_object_new_int64((int64_t)p->b[k].fit));
-		json_object_object_add(b, "got_one_domain", json_object_new_int64((int64_t)p->b[k].got));
+		json_object_object_add(b, "got_one_domain",
+				       json_object_new_int64((int64_t)p->b[k].got));
 		json_object_object_add(b, "would_one_domain",
 				       json_object_new_int64((int64_t)p->b[k].would));
 		json_object_array_add(a, b);
@@ -490,13 +512,16 @@ static json_object *_part_json(const struct report *r, const struct rep_part *p)
 	json_object_object_add(o, "got_share", _ratio(p->got, p->fit));
 	json_object_object_add(o, "would_share", _ratio(p->would + p->held_fit, p->fit));
 	json_object_object_add(o, "placed", json_object_new_int64((int64_t)p->placed));
-	json_object_object_add(o, "mean_racks_got", p->placed ? json_object_new_double(
-		(double)p->racks_got / p->placed) : NULL);
-	json_object_object_add(o, "mean_racks_would", p->placed ? json_object_new_double(
-		(double)p->racks_would / p->placed) : NULL);
+	json_object_object_add(o, "mean_racks_got",
+			       p->placed ? json_object_new_double((double)p->racks_got / p->placed)
+					 : NULL);
+	json_object_object_add(
+		o, "mean_racks_would",
+		p->placed ? json_object_new_double((double)p->racks_would / p->placed) : NULL);
 	json_object_object_add(o, "differs_most", _jobs_json(p->differ, p->ndiffer));
 	json_object_object_add(o, "held_latest", _jobs_json(p->held_last, p->nheld));
-	json_object_object_add(o, "buckets", p->jobs ? _buckets_json(r, p) : json_object_new_array());
+	json_object_object_add(o, "buckets",
+			       p->jobs ? _buckets_json(r, p) : json_object_new_array());
 	return o;
 }
 
@@ -520,7 +545,7 @@ static void _json(const struct report *r)
 		json_object_array_add(parts, _part_json(r, &r->p[i]));
 	json_object_object_add(o, "partitions", parts);
 	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_NOSLASHESCAPE));
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -578,15 +603,19 @@ static int _log(const char *path, struct fs_obs_log **log)
 	*log = NULL;
 	if (!path && !dflt)
 		fprintf(stderr, PROG ": no observation log: StateSaveLocation unknown (scontrol "
-			"show config failed); expected --observe FILE\n");
+				     "show config failed); expected --observe FILE\n");
 	else if (fs_cli_obs_read(path ? path : dflt, log, why, sizeof(why)))
 		fprintf(stderr, PROG ": %s\n", why);
 	else if (!fs_cli_obs_nfiles(*log) && path)
-		fprintf(stderr, PROG ": --observe %s: no such file (nor %s.1); expected the "
+		fprintf(stderr,
+			PROG
+			": --observe %s: no such file (nor %s.1); expected the "
 			"observation log of Locality=observe (fabsched_observe in StateSaveLocation)\n",
 			path, path);
 	else if (!fs_cli_obs_nfiles(*log))
-		fprintf(stderr, PROG ": %s: no observation log there (nor %s.1): no partition has "
+		fprintf(stderr,
+			PROG
+			": %s: no observation log there (nor %s.1): no partition has "
 			"Locality=observe, or none of its jobs started yet; nothing to report\n",
 			dflt, dflt);
 	else
@@ -603,9 +632,9 @@ static void _nothing(const struct report *r, const struct fs_obs_log *log)
 {
 	char t1[32], t2[32];
 
-	fprintf(stderr, PROG ": no observation from %s to %s", r->since_set ?
-		fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start", r->until_set ?
-		fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end");
+	fprintf(stderr, PROG ": no observation from %s to %s",
+		r->since_set ? fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start",
+		r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end");
 	for (int i = 0; i < r->np; i++)
 		fprintf(stderr, "%s%s", i ? "," : " in partition ", r->p[i].name);
 	fprintf(stderr, " in %s%s%s (%zu jobs in all); nothing to report\n",
@@ -614,8 +643,8 @@ static void _nothing(const struct report *r, const struct fs_obs_log *log)
 }
 
 /* The options into @r.  RET 0, or FS_EXIT_USAGE (said), or -1 for --help. */
-static int _options(int argc, char **argv, struct report *r, const char **observe,
-		    bool *as_json, const char **html)
+static int _options(int argc, char **argv, struct report *r, const char **observe, bool *as_json,
+		    const char **html)
 {
 	struct fs_optp op = { .prog = PROG, .tab = _report_opts };
 	const char *since = NULL, *until = NULL;
@@ -639,20 +668,32 @@ static int _options(int argc, char **argv, struct report *r, const char **observ
 			if (_parts_opt(r, optarg))
 				return FS_EXIT_USAGE;
 			break;
-		case O_OBSERVE: *observe = optarg; break;
-		case O_JSON: *as_json = true; break;
-		case O_HTML: *html = optarg; break;
-		case 'h': _usage(stdout); return -1;
-		default: return FS_EXIT_USAGE;
+		case O_OBSERVE:
+			*observe = optarg;
+			break;
+		case O_JSON:
+			*as_json = true;
+			break;
+		case O_HTML:
+			*html = optarg;
+			break;
+		case 'h':
+			_usage(stdout);
+			return -1;
+		default:
+			return FS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'; expected options only\n", argv[optind]);
+		fprintf(stderr, PROG ": unexpected argument '%s'; expected options only\n",
+			argv[optind]);
 		return FS_EXIT_USAGE;
 	}
 	if (r->since_set && r->until_set && r->since >= r->until) {
-		fprintf(stderr, PROG ": --since %s is not before --until %s; expected a period "
-			"that ends after it starts\n", since, until);
+		fprintf(stderr,
+			PROG ": --since %s is not before --until %s; expected a period "
+			     "that ends after it starts\n",
+			since, until);
 		return FS_EXIT_USAGE;
 	}
 	return 0;

@@ -27,7 +27,7 @@
 #define JOBS_PER_NODE 4
 
 struct node_view {
-	char state[32];		/* sinfo's, "" when Slurm does not know it */
+	char state[32]; /* sinfo's, "" when Slurm does not know it */
 	unsigned jobs[JOBS_PER_NODE];
 	int njobs;
 };
@@ -63,7 +63,8 @@ static void _usage(FILE *out)
 		"The racks of the fabric model, each node with its state and running jobs:\n"
 		"in the terminal, or as a self-contained HTML page with an SVG (fabsched(1), SHOW).\n");
 	fs_cli_opt_help(out, _show_opts);
-	fprintf(out, "\nexit codes: 0 shown, 1 the model cannot be read or the page written, 2 usage error\n");
+	fprintf(out,
+		"\nexit codes: 0 shown, 1 the model cannot be read or the page written, 2 usage error\n");
 }
 
 static bool _down(const char *st)
@@ -76,7 +77,8 @@ static bool _down(const char *st)
 static void _slurm(const struct fst_model *m, struct node_view *v, unsigned *jobs, int *njobs)
 {
 	char *const sinfo[] = { "sinfo", "--noheader", "--Node", "--format=%N %T", NULL };
-	char *const squeue[] = { "squeue", "--noheader", "--states=RUNNING", "--format=%i %N", NULL };
+	char *const squeue[] = { "squeue", "--noheader", "--states=RUNNING", "--format=%i %N",
+				 NULL };
 	const struct fs_run o = { .timeout = 60 };
 	char *out = NULL, *save = NULL;
 
@@ -85,7 +87,8 @@ static void _slurm(const struct fst_model *m, struct node_view *v, unsigned *job
 			char name[256], st[32];
 			int h;
 
-			if (sscanf(l, "%255s %31s", name, st) == 2 && (h = fst_find_host(m, name)) >= 0)
+			if (sscanf(l, "%255s %31s", name, st) == 2 &&
+			    (h = fst_find_host(m, name)) >= 0)
 				snprintf(v[h].state, sizeof(v[h].state), "%s", st);
 		}
 	free(out);
@@ -130,7 +133,8 @@ static const struct fst_model *sort_model;
 
 static int _by_rank(const void *a, const void *b)
 {
-	int x = sort_model->hosts[*(const int *)a].rank, y = sort_model->hosts[*(const int *)b].rank;
+	int x = sort_model->hosts[*(const int *)a].rank,
+	    y = sort_model->hosts[*(const int *)b].rank;
 
 	return (x > y) - (x < y);
 }
@@ -183,21 +187,24 @@ static void _text(const struct fst_model *m, const struct node_view *v, const ch
 		       pod >= 0 ? m->pods[pod].name : "");
 		for (int i = 0; i < g->nmembers; i++) {
 			const struct node_view *nv = &v[ord[i]];
-			const char *c = !color ? "" : nv->njobs ? "\033[1;34m" :
-					!nv->state[0] ? "" : _down(nv->state) ? "\033[1;31m" : "\033[32m";
+			const char *c = !color		   ? ""
+					: nv->njobs	   ? "\033[1;34m"
+					: !nv->state[0]	   ? ""
+					: _down(nv->state) ? "\033[1;31m"
+							   : "\033[32m";
 
 			printf(" %s%s %s", c, m->hosts[ord[i]].name,
 			       nv->state[0] ? nv->state : "?");
 			for (int k = 0; k < nv->njobs; k++)
 				printf("%s%u", k ? "," : " job ", nv->jobs[k]);
-			printf("%s%s", color && *c ? "\033[0m" : "", i + 1 < g->nmembers ? " |" : "");
+			printf("%s%s", color && *c ? "\033[0m" : "",
+			       i + 1 < g->nmembers ? " |" : "");
 		}
 		putchar('\n');
 		free(ord);
 	}
 	free(racks);
 }
-
 
 #define CELL_W 120
 #define CELL_H 34
@@ -227,12 +234,15 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 	      "table { border-collapse: collapse; margin-top: 1em; }\n"
 	      "td { padding: 2px 8px; }\n"
 	      ".sw { display: inline-block; width: 1em; height: 1em; border: 1px solid #555; }\n"
-	      "</style></head><body>\n<h1>fabsched: racks of ", f);
+	      "</style></head><body>\n<h1>fabsched: racks of ",
+	      f);
 	fs_cli_html_esc(f, path);
-	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running job%s; generated %s</p>\n",
-		m->nracks, m->nhosts, njobs, njobs == 1 ? "" : "s", when);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"racks\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", w, h, w, h);
+	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running job%s; generated %s</p>\n", m->nracks,
+		m->nhosts, njobs, njobs == 1 ? "" : "s", when);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"racks\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+		w, h, w, h);
 	for (int r = 0; racks && r < m->nracks; r++) {
 		const struct fst_group *g = &m->racks[racks[r]];
 		int x = RACK_PAD + r * (CELL_W + 3 * RACK_PAD), *ord = _ordered(m, g);
@@ -242,9 +252,11 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 
 		fputs("<g class=\"rack\" data-rack=\"", f);
 		fs_cli_html_esc(f, g->name);
-		fprintf(f, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-			"stroke=\"#333\" stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">", x, RACK_PAD,
-			CELL_W + 2 * RACK_PAD, h - 2 * RACK_PAD, x + RACK_PAD, RACK_PAD + 18);
+		fprintf(f,
+			"\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+			"stroke=\"#333\" stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">",
+			x, RACK_PAD, CELL_W + 2 * RACK_PAD, h - 2 * RACK_PAD, x + RACK_PAD,
+			RACK_PAD + 18);
 		fs_cli_html_esc(f, g->name);
 		fputs("</text>\n", f);
 		for (int i = 0; i < g->nmembers; i++) {
@@ -259,13 +271,15 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 			fputs("\" data-jobs=\"", f);
 			for (int k = 0; k < nv->njobs; k++)
 				fprintf(f, "%s%u", k ? " " : "", nv->jobs[k]);
-			fprintf(f, "\" data-fill=\"%s\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+			fprintf(f,
+				"\" data-fill=\"%s\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
 				"height=\"%d\" fill=\"%s\" stroke=\"#555\"/>\n<text x=\"%d\" y=\"%d\"%s>",
-				fill, x + RACK_PAD, y, CELL_W, CELL_H, fill, x + RACK_PAD + 4, y + 14,
-				nv->njobs ? " fill=\"#fff\"" : "");
+				fill, x + RACK_PAD, y, CELL_W, CELL_H, fill, x + RACK_PAD + 4,
+				y + 14, nv->njobs ? " fill=\"#fff\"" : "");
 			fs_cli_html_esc(f, m->hosts[ord[i]].name);
-			fprintf(f, " %s</text>\n<text x=\"%d\" y=\"%d\"%s>", nv->state[0] ? "" : "?",
-				x + RACK_PAD + 4, y + 28, nv->njobs ? " fill=\"#fff\"" : "");
+			fprintf(f, " %s</text>\n<text x=\"%d\" y=\"%d\"%s>",
+				nv->state[0] ? "" : "?", x + RACK_PAD + 4, y + 28,
+				nv->njobs ? " fill=\"#fff\"" : "");
 			if (nv->njobs)
 				for (int k = 0; k < nv->njobs; k++)
 					fprintf(f, "%s%u", k ? "," : "job ", nv->jobs[k]);
@@ -279,11 +293,15 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 	free(racks);
 	fputs("</svg>\n<table>\n", f);
 	for (int k = 0; k < njobs && k < (int)NFILL; k++)
-		fprintf(f, "<tr><td><span class=\"sw\" style=\"background:%s\"></span></td>"
-			"<td>job %u</td></tr>\n", job_fill[k], jobs[k]);
-	fprintf(f, "<tr><td><span class=\"sw\" style=\"background:%s\"></span></td><td>idle, no job of "
+		fprintf(f,
+			"<tr><td><span class=\"sw\" style=\"background:%s\"></span></td>"
+			"<td>job %u</td></tr>\n",
+			job_fill[k], jobs[k]);
+	fprintf(f,
+		"<tr><td><span class=\"sw\" style=\"background:%s\"></span></td><td>idle, no job of "
 		"its own</td></tr>\n<tr><td><span class=\"sw\" style=\"background:%s\"></span></td>"
-		"<td>drained or down</td></tr>\n</table>\n</body></html>\n", FILL_IDLE, FILL_DOWN);
+		"<td>drained or down</td></tr>\n</table>\n</body></html>\n",
+		FILL_IDLE, FILL_DOWN);
 }
 
 static int _write_html(const char *path, const struct fst_model *m, const struct node_view *v,
@@ -329,22 +347,37 @@ static int _run(int argc, char **argv)
 
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
-		case 'c': conf_path = optarg; break;
-		case 'm': model_path = optarg; break;
-		case 'o': html = optarg; break;
+		case 'c':
+			conf_path = optarg;
+			break;
+		case 'm':
+			model_path = optarg;
+			break;
+		case 'o':
+			html = optarg;
+			break;
 		case 'r':
 			errno = 0;
 			refresh = strtoul(optarg, &end, 10);
 			if (errno || *end || !*optarg || refresh > 86400) {
-				fprintf(stderr, "fabsched show: --refresh %s: expected seconds from 0 "
-					"to 86400\n", optarg);
+				fprintf(stderr,
+					"fabsched show: --refresh %s: expected seconds from 0 "
+					"to 86400\n",
+					optarg);
 				return FS_EXIT_USAGE;
 			}
 			break;
-		case 'C': color = 1; break;
-		case 'N': color = 0; break;
-		case 'h': _usage(stdout); return FS_EXIT_OK;
-		default: return FS_EXIT_USAGE;
+		case 'C':
+			color = 1;
+			break;
+		case 'N':
+			color = 0;
+			break;
+		case 'h':
+			_usage(stdout);
+			return FS_EXIT_OK;
+		default:
+			return FS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
@@ -358,8 +391,10 @@ static int _run(int argc, char **argv)
 	if (!model_path && conf)
 		model_path = fs_conf_get_str(conf, "FabricModel");
 	if (!model_path || fst_json_read_file(&m, model_path, err, sizeof(err))) {
-		fprintf(stderr, "fabsched show: %s\n", model_path ? err :
-			"no fabric model: expected --model FILE or FabricModel in fabsched.conf");
+		fprintf(stderr, "fabsched show: %s\n",
+			model_path
+				? err
+				: "no fabric model: expected --model FILE or FabricModel in fabsched.conf");
 		fs_conf_destroy(conf);
 		return FS_EXIT_INPUT;
 	}
@@ -371,8 +406,9 @@ static int _run(int argc, char **argv)
 	}
 	_slurm(m, v, jobs, &njobs);
 	if (html)
-		rc = _write_html(html, m, v, jobs, njobs, model_path, (unsigned)refresh) ?
-		     FS_EXIT_INPUT : FS_EXIT_OK;
+		rc = _write_html(html, m, v, jobs, njobs, model_path, (unsigned)refresh)
+			     ? FS_EXIT_INPUT
+			     : FS_EXIT_OK;
 	else
 		_text(m, v, model_path, color < 0 ? isatty(STDOUT_FILENO) : color);
 	free(v);

@@ -20,8 +20,19 @@
 #define MAX_POLICIES 16
 #define DEFAULT_POLICIES "rack@30:00,pod@30:00,any,tree,firstfit"
 
-enum { O_PPN = 256, O_LIMIT, O_DEPTH, O_CSV, O_JSON, O_SVG, O_OCC, O_SCHED, O_TITLE,
-       O_PROGRESS, O_NOPROGRESS };
+enum {
+	O_PPN = 256,
+	O_LIMIT,
+	O_DEPTH,
+	O_CSV,
+	O_JSON,
+	O_SVG,
+	O_OCC,
+	O_SCHED,
+	O_TITLE,
+	O_PROGRESS,
+	O_NOPROGRESS
+};
 
 /* fabsched(1), SIM. */
 static const struct fs_opt _sim_opts[] = {
@@ -30,27 +41,36 @@ static const struct fs_opt _sim_opts[] = {
 	{ 'r', 'r', "rack-size", "N", "nodes per rack (default 32)", NULL, NULL },
 	{ 'P', 'P', "racks-per-pod", "N", "racks per pod switch (default 0: one pod)", NULL, NULL },
 	{ 'M', 'M', "model", "FILE", "a fabric model (fabsched topo discover JSON)", NULL, NULL },
-	{ O_PPN, 0, "ppn", "N", "processors per node of an SWF trace (default: derived\n"
-	  "from the trace, printed with the reason: see fabsched(1))", "trace", NULL },
+	{ O_PPN, 0, "ppn", "N",
+	  "processors per node of an SWF trace (default: derived\n"
+	  "from the trace, printed with the reason: see fabsched(1))",
+	  "trace", NULL },
 	{ O_LIMIT, 0, "limit", "N", "only the first N jobs", NULL, NULL },
-	{ 'p', 'p', "policy", "LIST", "comma-separated, repeatable: rack|pod|any[@WAIT]\n"
+	{ 'p', 'p', "policy", "LIST",
+	  "comma-separated, repeatable: rack|pod|any[@WAIT]\n"
 	  "(fabsched engine), rack|pod[@WAIT]/TARGET% (engine\n"
 	  "with a locality target, e.g. rack@2-0/99%),\n"
 	  "tree (stock Slurm topology/tree),\n"
 	  "switches[@WAIT] (tree, --switches=1@WAIT on jobs that\n"
 	  "fit a rack; default 5:00), firstfit; WAIT in Slurm\n"
 	  "time format (a bare number is minutes, e.g. 10:00);\n"
-	  "default " DEFAULT_POLICIES, "scheduling", NULL },
+	  "default " DEFAULT_POLICIES,
+	  "scheduling", NULL },
 	{ O_DEPTH, 0, "bf-depth", "N", "jobs tested per backfill pass (default 500)", NULL, NULL },
-	{ O_CSV, 0, "csv", "FILE", "one row per policy", "output (the table goes to stdout)", NULL },
+	{ O_CSV, 0, "csv", "FILE", "one row per policy", "output (the table goes to stdout)",
+	  NULL },
 	{ O_JSON, 0, "json", "FILE", "trace facts and one object per policy", NULL, NULL },
-	{ O_SVG, 0, "svg", "FILE", "locality share vs mean wait, policies side by side", NULL, NULL },
+	{ O_SVG, 0, "svg", "FILE", "locality share vs mean wait, policies side by side", NULL,
+	  NULL },
 	{ O_OCC, 0, "occupancy-svg", "FILE", "busy share of each rack over time, per policy", NULL,
 	  NULL },
-	{ O_SCHED, 0, "schedule", "FILE", "every job's start and nodes (one policy only)", NULL, NULL },
+	{ O_SCHED, 0, "schedule", "FILE", "every job's start and nodes (one policy only)", NULL,
+	  NULL },
 	{ O_TITLE, 0, "title", "TEXT", "title of the pictures", NULL, NULL },
-	{ O_PROGRESS, 0, "progress", NULL, "progress and time left on stderr (default: when\n"
-	  "stderr is a terminal)", NULL, NULL },
+	{ O_PROGRESS, 0, "progress", NULL,
+	  "progress and time left on stderr (default: when\n"
+	  "stderr is a terminal)",
+	  NULL, NULL },
 	{ O_NOPROGRESS, 0, "no-progress", NULL, "no progress on stderr", NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
 	{ 0, 0, NULL, NULL, NULL, NULL, NULL }
@@ -58,14 +78,15 @@ static const struct fs_opt _sim_opts[] = {
 
 static void _sim_usage(FILE *out)
 {
-	fprintf(out, "usage: fabsched sim TRACE [options]\n"
-		     "Replay a job log with FCFS + EASY backfill.  TRACE, plain or .gz, is\n"
-		     "told by its content: an SWF log, the output of sacct --json, or that of\n"
-		     "  sacct -a -P -X -S START -E END \\\n"
-		     "    -o JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList\n"
-		     "(sacct -P: columns in any order, at least JobIDRaw, Submit, Start, End,\n"
-		     "Timelimit, NNodes and State; step lines skipped).  Jobs that never\n"
-		     "started or still run are dropped, counted by reason on stderr.\n");
+	fprintf(out,
+		"usage: fabsched sim TRACE [options]\n"
+		"Replay a job log with FCFS + EASY backfill.  TRACE, plain or .gz, is\n"
+		"told by its content: an SWF log, the output of sacct --json, or that of\n"
+		"  sacct -a -P -X -S START -E END \\\n"
+		"    -o JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList\n"
+		"(sacct -P: columns in any order, at least JobIDRaw, Submit, Start, End,\n"
+		"Timelimit, NNodes and State; step lines skipped).  Jobs that never\n"
+		"started or still run are dropped, counted by reason on stderr.\n");
 	fs_cli_opt_help(out, _sim_opts);
 	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error\n");
 }
@@ -127,30 +148,31 @@ static int _close(FILE *f, const char *path)
 }
 
 /* What was read and dropped, on stderr. */
-static void _summary(const char *path, const struct fss_trace *tr,
-		     const struct fss_machine *m, int ppn)
+static void _summary(const char *path, const struct fss_trace *tr, const struct fss_machine *m,
+		     int ppn)
 {
 	char line[2048];
 
 	if (tr->format == FSS_TRACE_SWF) {
-		fprintf(stderr, "fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node (%s); machine %s; load %.2f\n",
+		fprintf(stderr,
+			"fabsched sim: %s: %ld jobs (%ld too wide, %ld without run time, %ld without processors dropped), %d procs per node (%s); machine %s; load %.2f\n",
 			path, tr->njobs, tr->dropped_too_wide, tr->dropped_no_run,
-			tr->dropped_no_procs, tr->procs_per_node, tr->procs_why,
-			m->desc, fss_trace_load(tr));
+			tr->dropped_no_procs, tr->procs_per_node, tr->procs_why, m->desc,
+			fss_trace_load(tr));
 		if (tr->header_ignored > 1)
-			fprintf(stderr, "fabsched sim: %s: header: %s (and %d more)\n",
-				path, tr->header_why, tr->header_ignored - 1);
+			fprintf(stderr, "fabsched sim: %s: header: %s (and %d more)\n", path,
+				tr->header_why, tr->header_ignored - 1);
 		else if (tr->header_ignored)
-			fprintf(stderr, "fabsched sim: %s: header: %s\n", path,
-				tr->header_why);
+			fprintf(stderr, "fabsched sim: %s: header: %s\n", path, tr->header_why);
 		return;
 	}
 	if (ppn)
-		fprintf(stderr, "fabsched sim: %s: --ppn is for SWF traces; sacct gives the nodes, ignored\n",
+		fprintf(stderr,
+			"fabsched sim: %s: --ppn is for SWF traces; sacct gives the nodes, ignored\n",
 			path);
 	fss_sacct_summary(tr, line, sizeof(line));
-	fprintf(stderr, "fabsched sim: %s: %s; machine %s; load %.2f\n", path, line,
-		m->desc, fss_trace_load(tr));
+	fprintf(stderr, "fabsched sim: %s: %s; machine %s; load %.2f\n", path, line, m->desc,
+		fss_trace_load(tr));
 }
 
 static int _sim_run(int argc, char **argv)
@@ -203,14 +225,30 @@ static int _sim_run(int argc, char **argv)
 			if (_uint("--bf-depth", optarg, INT32_MAX, &depth))
 				return FS_EXIT_USAGE;
 			break;
-		case O_CSV: csv = optarg; break;
-		case O_JSON: json = optarg; break;
-		case O_SVG: svg = optarg; break;
-		case O_OCC: occ = optarg; break;
-		case O_SCHED: sched = optarg; break;
-		case O_TITLE: title = optarg; break;
-		case O_PROGRESS: progress = 1; break;
-		case O_NOPROGRESS: progress = 0; break;
+		case O_CSV:
+			csv = optarg;
+			break;
+		case O_JSON:
+			json = optarg;
+			break;
+		case O_SVG:
+			svg = optarg;
+			break;
+		case O_OCC:
+			occ = optarg;
+			break;
+		case O_SCHED:
+			sched = optarg;
+			break;
+		case O_TITLE:
+			title = optarg;
+			break;
+		case O_PROGRESS:
+			progress = 1;
+			break;
+		case O_NOPROGRESS:
+			progress = 0;
+			break;
 		case 'h':
 			_sim_usage(stdout);
 			return FS_EXIT_OK;
@@ -246,8 +284,7 @@ static int _sim_run(int argc, char **argv)
 		fprintf(stderr, "fabsched sim: %s\n", err);
 		goto out;
 	}
-	if (!m && fss_machine_fattree(tr->machine_nodes, rack, rpp, &m, err,
-				      sizeof(err))) {
+	if (!m && fss_machine_fattree(tr->machine_nodes, rack, rpp, &m, err, sizeof(err))) {
 		fprintf(stderr, "fabsched sim: %s\n", err);
 		goto out;
 	}
@@ -259,7 +296,8 @@ static int _sim_run(int argc, char **argv)
 			fprintf(stderr, "%s", warn);
 	}
 	for (int i = 0; i < np; i++) {
-		struct fss_sim_opts o = { .bf_depth = depth, .progress = progress,
+		struct fss_sim_opts o = { .bf_depth = depth,
+					  .progress = progress,
 					  .label = pol[i].name };
 
 		if (fss_simulate(m, tr, &pol[i], &o, &runs[i], err, sizeof(err))) {

@@ -19,49 +19,80 @@
 #include "fs_slurmconf.h"
 #include "opts.h"
 
-
-enum { O_CA = 256, O_PORT, O_SAVE, O_KEEP, O_PLANE, O_BPOD, O_NOLS, O_ROOT, O_ALL,
-       O_CONF, O_INTERVAL, O_ONCE, O_NODRAIN, O_CHCA, O_LOAD, O_MODEL };
+enum {
+	O_CA = 256,
+	O_PORT,
+	O_SAVE,
+	O_KEEP,
+	O_PLANE,
+	O_BPOD,
+	O_NOLS,
+	O_ROOT,
+	O_ALL,
+	O_CONF,
+	O_INTERVAL,
+	O_ONCE,
+	O_NODRAIN,
+	O_CHCA,
+	O_LOAD,
+	O_MODEL
+};
 
 /* The options of every topo subcommand (opts.h); fabsched(1), TOPO. */
 static const struct fs_opt _topo_opts[] = {
 	{ 'i', 'i', "input", "FILE", "ibnetdiscover text output ('-' = stdin); also FILE alone",
 	  "input (one of; default --live)", NULL },
-	{ O_LOAD, 0, "load-cache", "FILE", "a cache of ibnetdiscover --cache (libibnetdisc)", NULL, NULL },
+	{ O_LOAD, 0, "load-cache", "FILE", "a cache of ibnetdiscover --cache (libibnetdisc)", NULL,
+	  NULL },
 	{ O_MODEL, 0, "model", "FILE", "the JSON model fabsched topo discover wrote", NULL, NULL },
 	{ 'L', 'L', "live", NULL, "discover the fabric now (libibnetdisc)", NULL, NULL },
 	{ O_CA, 0, "ca", "NAME", "the local HCA for --live (ibnetdiscover's -C)", NULL, NULL },
-	{ O_PORT, 0, "port", "N", "its port (ibnetdiscover's -P; default its first active)", NULL, NULL },
-	{ O_SAVE, 0, "save-cache", "FILE", "with --live: also write an ibnetdiscover cache", NULL, NULL },
+	{ O_PORT, 0, "port", "N", "its port (ibnetdiscover's -P; default its first active)", NULL,
+	  NULL },
+	{ O_SAVE, 0, "save-cache", "FILE", "with --live: also write an ibnetdiscover cache", NULL,
+	  NULL },
 	{ 'm', 'm', "node-name-map", "FILE", "'0x<guid> \"<desc>\"' or 'H-<guid> <host>' lines",
 	  "node mapping", NULL },
 	{ 'r', 'r', "host-regex", "RE", "host = group 1 of RE on the description", NULL, NULL },
-	{ 'n', 'n', "nodelist", "HOSTLIST", "only these hosts are compute nodes (Slurm hostlist;\n"
+	{ 'n', 'n', "nodelist", "HOSTLIST",
+	  "only these hosts are compute nodes (Slurm hostlist;\n"
 	  "default: the NodeName= lines of slurm.conf, when\n"
-	  "readable: $SLURM_CONF or " FS_SLURM_CONFDIR "/slurm.conf)", NULL, NULL },
-	{ O_ALL, 0, "all-hosts", NULL, "every named host is a compute node (no slurm.conf\n"
-	  "node list, no built-in non-compute names)", NULL, NULL },
-	{ 'x', 'x', "exclude", "RE", "descriptions/hosts that are not compute nodes\n"
+	  "readable: $SLURM_CONF or " FS_SLURM_CONFDIR "/slurm.conf)",
+	  NULL, NULL },
+	{ O_ALL, 0, "all-hosts", NULL,
+	  "every named host is a compute node (no slurm.conf\n"
+	  "node list, no built-in non-compute names)",
+	  NULL, NULL },
+	{ 'x', 'x', "exclude", "RE",
+	  "descriptions/hosts that are not compute nodes\n"
 	  "(replaces the built-in names of OS defaults, fabric\n"
-	  "managers and storage, used without a node list)", NULL, NULL },
-	{ 'R', 'R', "rack-map", "FILE", "'<rack> <hostlist>' lines (default: rack = leaf)", NULL, NULL },
+	  "managers and storage, used without a node list)",
+	  NULL, NULL },
+	{ 'R', 'R', "rack-map", "FILE", "'<rack> <hostlist>' lines (default: rack = leaf)", NULL,
+	  NULL },
 	{ O_KEEP, 0, "keep-domain", NULL, "keep the domain of host names", NULL, NULL },
-	{ O_CHCA, 0, "compute-hca", "NAME", "the HCA (mlx5_0) whose plane makes racks when\n"
-	  "compute and storage rails differ (watch: default\nFabricComputeHca)", NULL, NULL },
-	{ 'o', 'o', "output", "FILE", "write here instead of stdout (watch: the model,\n"
-	  "default FabricModel of fabsched.conf)", "output", NULL },
+	{ O_CHCA, 0, "compute-hca", "NAME",
+	  "the HCA (mlx5_0) whose plane makes racks when\n"
+	  "compute and storage rails differ (watch: default\nFabricComputeHca)",
+	  NULL, NULL },
+	{ 'o', 'o', "output", "FILE",
+	  "write here instead of stdout (watch: the model,\n"
+	  "default FabricModel of fabsched.conf)",
+	  "output", NULL },
 	{ 'f', 'f', "format", "FMT", "export: tree (default), block, yaml, json", NULL, NULL },
 	{ O_PLANE, 0, "plane", "N", "export (tree, block, yaml): only plane N", NULL, NULL },
-	{ O_BPOD, 0, "block-by-pod", NULL, "block: one block per pod instead of per rack", NULL, NULL },
+	{ O_BPOD, 0, "block-by-pod", NULL, "block: one block per pod instead of per rack", NULL,
+	  NULL },
 	{ O_NOLS, 0, "no-link-speed", NULL, "tree: omit LinkSpeed=", NULL, NULL },
 	{ O_ROOT, 0, "root", "NAME", "tree: name of a virtual root (default fabric)", NULL, NULL },
 	{ 'a', 'a', "against", "FILE", "diff: the existing topology.conf", NULL, NULL },
 	{ 'v', 'v', "verbose", NULL, "check: list every switch", NULL, NULL },
 	{ O_CONF, 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))",
 	  "watch (also FILE, -i, --load-cache and --ca, repeatable: one source per\n"
-	  "plane or rail; default: every active local port of a plane not yet seen)", NULL },
-	{ O_INTERVAL, 0, "interval", "DURATION", "between discoveries (default FabricWatchInterval)",
-	  NULL, NULL },
+	  "plane or rail; default: every active local port of a plane not yet seen)",
+	  NULL },
+	{ O_INTERVAL, 0, "interval", "DURATION",
+	  "between discoveries (default FabricWatchInterval)", NULL, NULL },
 	{ O_ONCE, 0, "once", NULL, "one discovery, then exit (cron)", NULL, NULL },
 	{ O_NODRAIN, 0, "no-drain", NULL, "report only: no scontrol drain or resume", NULL, NULL },
 	{ 'h', 'h', "help", NULL, "this help", NULL, NULL },
@@ -74,16 +105,17 @@ static const struct fs_opt _topo_opts[] = {
 static void _topo_usage(FILE *out)
 {
 	fprintf(out,
-"usage: fabsched topo <subcommand> [FILE] [options]\n"
-"subcommands:\n"
-"  discover   build the fabric model and write it as JSON\n"
-"  export     write topology.conf (tree or block), topology.yaml or JSON\n"
-"  check      report non-compute HCAs, degraded links and other problems\n"
-"  diff       compare with an existing topology.conf\n"
-"  watch      rediscover every interval, write the model when it changes, log\n"
-"             each change, drain nodes whose every rail is down (see fabsched(1))\n");
+		"usage: fabsched topo <subcommand> [FILE] [options]\n"
+		"subcommands:\n"
+		"  discover   build the fabric model and write it as JSON\n"
+		"  export     write topology.conf (tree or block), topology.yaml or JSON\n"
+		"  check      report non-compute HCAs, degraded links and other problems\n"
+		"  diff       compare with an existing topology.conf\n"
+		"  watch      rediscover every interval, write the model when it changes, log\n"
+		"             each change, drain nodes whose every rail is down (see fabsched(1))\n");
 	fs_cli_opt_help(out, _topo_opts);
-	fprintf(out, "exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
+	fprintf(out,
+		"exit codes: 0 ok, 1 input error, 2 usage error, 3 problems or differences found\n");
 }
 
 /*
@@ -101,25 +133,29 @@ int fs_cli_slurm_nodes(struct topo_args *a)
 		return 0;
 	if (access(path, R_OK)) {
 		if (getenv("SLURM_CONF") && *getenv("SLURM_CONF"))
-			fprintf(stderr, "fabsched topo: SLURM_CONF=%s: %s; compute nodes "
-				"by name (see --nodelist, --all-hosts)\n", path,
-				strerror(errno));
+			fprintf(stderr,
+				"fabsched topo: SLURM_CONF=%s: %s; compute nodes "
+				"by name (see --nodelist, --all-hosts)\n",
+				path, strerror(errno));
 		return 0;
 	}
 	if (fs_slurm_conf_nodes(path, &a->slurm_nodes, &nlines, err, sizeof(err))) {
-		fprintf(stderr, "fabsched topo: %s (or give --nodelist or --all-hosts)\n",
-			err);
+		fprintf(stderr, "fabsched topo: %s (or give --nodelist or --all-hosts)\n", err);
 		return -1;
 	}
 	if (!a->slurm_nodes) {
-		fprintf(stderr, "fabsched topo: %s names no node (%zu NodeName line(s)); "
-			"compute nodes by name (see --nodelist, --all-hosts)\n", path, nlines);
+		fprintf(stderr,
+			"fabsched topo: %s names no node (%zu NodeName line(s)); "
+			"compute nodes by name (see --nodelist, --all-hosts)\n",
+			path, nlines);
 		return 0;
 	}
 	a->opts.nodelist = a->slurm_nodes;
-	fprintf(stderr, "fabsched topo: compute nodes: the nodes of %s (%s); every "
+	fprintf(stderr,
+		"fabsched topo: compute nodes: the nodes of %s (%s); every "
 		"other host is reported as not compute (--nodelist or --all-hosts to "
-		"choose otherwise)\n", path, a->slurm_nodes);
+		"choose otherwise)\n",
+		path, a->slurm_nodes);
 	return 0;
 }
 
@@ -129,7 +165,8 @@ static int _load(struct topo_args *a, struct fst_model **m)
 	int rc, nsrc = !!a->input + !!a->cache + !!a->json + a->live;
 
 	if (nsrc > 1) {
-		fprintf(stderr, "fabsched topo: give one input (FILE, --input, --load-cache, --model or --live)\n");
+		fprintf(stderr,
+			"fabsched topo: give one input (FILE, --input, --load-cache, --model or --live)\n");
 		return FS_EXIT_USAGE;
 	}
 	if (a->json) {
@@ -195,61 +232,120 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 			return -1;
 		}
 		switch (c) {
-		case 'i': a->input = optarg; _source(a, 'i', optarg); break;
-		case O_LOAD: a->cache = optarg; _source(a, 'C', optarg); break;
-		case O_MODEL: a->json = optarg; break;
-		case 'L': a->live = 1; break;
-		case O_CA: a->ca = optarg; _source(a, 'L', optarg); break;
+		case 'i':
+			a->input = optarg;
+			_source(a, 'i', optarg);
+			break;
+		case O_LOAD:
+			a->cache = optarg;
+			_source(a, 'C', optarg);
+			break;
+		case O_MODEL:
+			a->json = optarg;
+			break;
+		case 'L':
+			a->live = 1;
+			break;
+		case O_CA:
+			a->ca = optarg;
+			_source(a, 'L', optarg);
+			break;
 		case O_PORT:
 			errno = 0;
 			a->port = (int)strtol(optarg, &end, 10);
 			if (errno || *end || a->port < 0 || a->port > 254) {
-				fprintf(stderr, "fabsched topo: --port %s: expected a port number 0-254\n", optarg);
+				fprintf(stderr,
+					"fabsched topo: --port %s: expected a port number 0-254\n",
+					optarg);
 				return -1;
 			}
 			if (a->nsources && a->sources[a->nsources - 1].kind == 'L')
 				a->sources[a->nsources - 1].port = a->port;
 			break;
-		case O_SAVE: a->save_cache = optarg; break;
-		case 'm': a->opts.name_map = optarg; break;
-		case 'r': a->opts.host_regex = optarg; break;
-		case 'x': a->opts.exclude_regex = optarg; break;
-		case 'n': a->opts.nodelist = optarg; break;
-		case O_ALL: a->opts.all_hosts = 1; break;
-		case O_CONF: a->conf_path = optarg; break;
+		case O_SAVE:
+			a->save_cache = optarg;
+			break;
+		case 'm':
+			a->opts.name_map = optarg;
+			break;
+		case 'r':
+			a->opts.host_regex = optarg;
+			break;
+		case 'x':
+			a->opts.exclude_regex = optarg;
+			break;
+		case 'n':
+			a->opts.nodelist = optarg;
+			break;
+		case O_ALL:
+			a->opts.all_hosts = 1;
+			break;
+		case O_CONF:
+			a->conf_path = optarg;
+			break;
 		case O_INTERVAL: {
 			char msg[FS_MSG_SIZE];
 
-			if (fs_parse_duration("--interval", optarg, &a->interval, msg, sizeof(msg)) ||
+			if (fs_parse_duration("--interval", optarg, &a->interval, msg,
+					      sizeof(msg)) ||
 			    !a->interval || a->interval > 86400) {
-				fprintf(stderr, "fabsched topo: --interval %s: expected a duration of "
+				fprintf(stderr,
+					"fabsched topo: --interval %s: expected a duration of "
 					"1 s to 1 day in Slurm time format, e.g. 0:30 (30 s) or 5:00\n",
 					optarg);
 				return -1;
 			}
 			break;
 		}
-		case O_ONCE: a->once = 1; break;
-		case O_NODRAIN: a->drain = 0; break;
-		case O_CHCA: a->opts.compute_hca = optarg; break;
-		case 'R': a->opts.rack_map = optarg; break;
-		case O_KEEP: a->opts.keep_domain = 1; break;
-		case 'o': a->output = optarg; break;
-		case 'f': a->format = optarg; break;
+		case O_ONCE:
+			a->once = 1;
+			break;
+		case O_NODRAIN:
+			a->drain = 0;
+			break;
+		case O_CHCA:
+			a->opts.compute_hca = optarg;
+			break;
+		case 'R':
+			a->opts.rack_map = optarg;
+			break;
+		case O_KEEP:
+			a->opts.keep_domain = 1;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'f':
+			a->format = optarg;
+			break;
 		case O_PLANE:
 			errno = 0;
 			a->eo.plane = (int)strtol(optarg, &end, 10);
 			if (errno || *end || a->eo.plane < 0) {
-				fprintf(stderr, "fabsched topo: --plane %s: expected a plane number >= 0\n", optarg);
+				fprintf(stderr,
+					"fabsched topo: --plane %s: expected a plane number >= 0\n",
+					optarg);
 				return -1;
 			}
 			break;
-		case O_BPOD: a->eo.block_by_pod = 1; break;
-		case O_NOLS: a->eo.no_link_speed = 1; break;
-		case O_ROOT: a->eo.root_name = optarg; break;
-		case 'a': a->against = optarg; break;
-		case 'v': a->verbose = 1; break;
-		case 'h': _topo_usage(stdout); exit(FS_EXIT_OK);
+		case O_BPOD:
+			a->eo.block_by_pod = 1;
+			break;
+		case O_NOLS:
+			a->eo.no_link_speed = 1;
+			break;
+		case O_ROOT:
+			a->eo.root_name = optarg;
+			break;
+		case 'a':
+			a->against = optarg;
+			break;
+		case 'v':
+			a->verbose = 1;
+			break;
+		case 'h':
+			_topo_usage(stdout);
+			exit(FS_EXIT_OK);
 		default:
 			return -1;
 		}
@@ -270,7 +366,8 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 	}
 	if (a->eo.root_name && (!*a->eo.root_name || strlen(a->eo.root_name) > FST_NAME_MAX ||
 				strpbrk(a->eo.root_name, " ,=[]#"))) {
-		fprintf(stderr, "fabsched topo: --root '%s': expected a name of 1-%d characters without spaces, ',', '=', '[', ']', '#'\n",
+		fprintf(stderr,
+			"fabsched topo: --root '%s': expected a name of 1-%d characters without spaces, ',', '=', '[', ']', '#'\n",
 			a->eo.root_name, FST_NAME_MAX);
 		return -1;
 	}
@@ -285,7 +382,8 @@ static FILE *_open_out(const struct topo_args *a)
 		return stdout;
 	f = fopen(a->output, "w");
 	if (!f)
-		fprintf(stderr, "fabsched topo: %s: cannot write: %s\n", a->output, strerror(errno));
+		fprintf(stderr, "fabsched topo: %s: cannot write: %s\n", a->output,
+			strerror(errno));
 	return f;
 }
 
@@ -327,7 +425,10 @@ static void _cat(char *buf, size_t size, const char *fmt, ...)
  */
 static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const char *sub)
 {
-	struct reason { const char *why; int n; } r[16];
+	struct reason {
+		const char *why;
+		int n;
+	} r[16];
 	int nr = 0, nhca = 0, unnamed = 0, unlisted = 0, builtin = 0, excluded = 0, mismatch = 0;
 	int named;
 	const char *example = NULL, *path;
@@ -368,7 +469,8 @@ static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const
 	_cat(msg, sizeof(msg), "fabsched topo %s: %s: no compute node", sub,
 	     m->source ? m->source : "the fabric");
 	if (!nhca) {
-		_cat(msg, sizeof(msg), ": the fabric has no HCA; expected the dump of a fabric with "
+		_cat(msg, sizeof(msg),
+		     ": the fabric has no HCA; expected the dump of a fabric with "
 		     "its nodes' HCAs\n");
 		fputs(msg, stderr);
 		return FS_EXIT_INPUT;
@@ -379,7 +481,8 @@ static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const
 	_cat(msg, sizeof(msg), "; 'fabsched topo check' lists each)");
 	if (a->json) {
 		/* classified when it was discovered: the options here change nothing */
-		_cat(msg, sizeof(msg), "; expected a model discovered with its compute nodes named "
+		_cat(msg, sizeof(msg),
+		     "; expected a model discovered with its compute nodes named "
 		     "(fabsched topo discover with a node-name map, --nodelist or --all-hosts)\n");
 		fputs(msg, stderr);
 		return FS_EXIT_INPUT;
@@ -388,31 +491,40 @@ static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const
 	 * node list or the names' rules left them out */
 	named = unlisted + builtin + excluded;
 	if (!named && unnamed && a->opts.name_map)
-		_cat(fix, sizeof(fix), "a node-name map naming the HCAs (%s names none of them; "
-		     "lines 'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')", a->opts.name_map);
+		_cat(fix, sizeof(fix),
+		     "a node-name map naming the HCAs (%s names none of them; "
+		     "lines 'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')",
+		     a->opts.name_map);
 	else if (!named && unnamed)
-		_cat(fix, sizeof(fix), "a node-name map naming the HCAs (-m FILE, lines "
+		_cat(fix, sizeof(fix),
+		     "a node-name map naming the HCAs (-m FILE, lines "
 		     "'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')");
 	if (!named && mismatch)
-		_cat(fix, sizeof(fix), "%sa --host-regex that matches the descriptions ('%s' "
-		     "matches none)", *fix ? ", or " : "",
-		     a->opts.host_regex ? a->opts.host_regex : "");
+		_cat(fix, sizeof(fix),
+		     "%sa --host-regex that matches the descriptions ('%s' "
+		     "matches none)",
+		     *fix ? ", or " : "", a->opts.host_regex ? a->opts.host_regex : "");
 	if (unlisted && a->slurm_nodes && (path = fs_slurm_conf_path()))
-		_cat(fix, sizeof(fix), "%s--nodelist HOSTLIST of the fabric's host names (the nodes "
+		_cat(fix, sizeof(fix),
+		     "%s--nodelist HOSTLIST of the fabric's host names (the nodes "
 		     "of %s, %s, are none of them, e.g. %s), or --all-hosts",
 		     *fix ? ", or " : "", path, a->slurm_nodes, example ? example : "?");
 	else if (unlisted)
-		_cat(fix, sizeof(fix), "%s--nodelist HOSTLIST of the fabric's host names (%s names "
-		     "none of them, e.g. %s), or --all-hosts", *fix ? ", or " : "",
-		     a->opts.nodelist ? a->opts.nodelist : "?", example ? example : "?");
+		_cat(fix, sizeof(fix),
+		     "%s--nodelist HOSTLIST of the fabric's host names (%s names "
+		     "none of them, e.g. %s), or --all-hosts",
+		     *fix ? ", or " : "", a->opts.nodelist ? a->opts.nodelist : "?",
+		     example ? example : "?");
 	if (builtin)
-		_cat(fix, sizeof(fix), "%s--all-hosts or --nodelist HOSTLIST (every named host is "
+		_cat(fix, sizeof(fix),
+		     "%s--all-hosts or --nodelist HOSTLIST (every named host is "
 		     "taken for storage, a fabric manager or an OS default name)",
 		     *fix ? ", or " : "");
 	if (excluded)
-		_cat(fix, sizeof(fix), "%san --exclude that leaves the compute nodes ('%s' excludes "
-		     "every named host)", *fix ? ", or " : "",
-		     a->opts.exclude_regex ? a->opts.exclude_regex : "");
+		_cat(fix, sizeof(fix),
+		     "%san --exclude that leaves the compute nodes ('%s' excludes "
+		     "every named host)",
+		     *fix ? ", or " : "", a->opts.exclude_regex ? a->opts.exclude_regex : "");
 	if (!*fix)
 		_cat(fix, sizeof(fix), "HCAs of compute nodes");
 	_cat(msg, sizeof(msg), "; expected %s\n", fix);
@@ -446,19 +558,22 @@ static int _plane_ok(const struct topo_args *a, const struct fst_model *m)
 			_cat(with, sizeof(with), "%s%d", *with ? ", " : "", p);
 	}
 	if (plane >= m->nplanes && m->nplanes == 1)
-		fprintf(stderr, "fabsched topo export: %s: --plane %d: the fabric has one plane, "
+		fprintf(stderr,
+			"fabsched topo export: %s: --plane %d: the fabric has one plane, "
 			"0 (plane0); expected --plane 0, or no --plane\n",
 			m->source ? m->source : "the fabric", plane);
 	else if (plane >= m->nplanes)
-		fprintf(stderr, "fabsched topo export: %s: --plane %d: the fabric has %d planes, "
+		fprintf(stderr,
+			"fabsched topo export: %s: --plane %d: the fabric has %d planes, "
 			"0 to %d (plane0 to plane%d); expected a plane with compute nodes: %s\n",
 			m->source ? m->source : "the fabric", plane, m->nplanes, m->nplanes - 1,
 			m->nplanes - 1, with);
 	else
-		fprintf(stderr, "fabsched topo export: %s: --plane %d: plane%d is no node's first "
+		fprintf(stderr,
+			"fabsched topo export: %s: --plane %d: plane%d is no node's first "
 			"plane (each node is exported once, in its first plane); expected a plane "
-			"with compute nodes: %s\n", m->source ? m->source : "the fabric", plane,
-			plane, with);
+			"with compute nodes: %s\n",
+			m->source ? m->source : "the fabric", plane, plane, with);
 	return FS_EXIT_INPUT;
 }
 
@@ -530,13 +645,16 @@ static int _run(int argc, char **argv)
 		a.format = !strcmp(sub, "discover") ? "json" : "tree";
 	if (strcmp(a.format, "tree") && strcmp(a.format, "block") && strcmp(a.format, "yaml") &&
 	    strcmp(a.format, "json")) {
-		fprintf(stderr, "fabsched topo: --format %s: expected tree, block, yaml or json\n", a.format);
+		fprintf(stderr, "fabsched topo: --format %s: expected tree, block, yaml or json\n",
+			a.format);
 		return FS_EXIT_USAGE;
 	}
 	/* a plane is chosen by the Slurm exports only: the model keeps them all */
 	if (a.eo.plane >= 0 && (strcmp(sub, "export") || !strcmp(a.format, "json"))) {
-		fprintf(stderr, "fabsched topo %s: --plane %d: only for export -f tree, block or "
-			"yaml (the JSON model holds every plane)\n", sub, a.eo.plane);
+		fprintf(stderr,
+			"fabsched topo %s: --plane %d: only for export -f tree, block or "
+			"yaml (the JSON model holds every plane)\n",
+			sub, a.eo.plane);
 		return FS_EXIT_USAGE;
 	}
 	if (!strcmp(sub, "watch")) {

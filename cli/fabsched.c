@@ -9,16 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct fs_cmd *const _cmds[] = {
-	&fs_cmd_topo,
-	&fs_cmd_config,
-	&fs_cmd_sim,
-	&fs_cmd_metrics,
-	&fs_cmd_job,
-	&fs_cmd_show,
-	&fs_cmd_report,
-	NULL
-};
+static const struct fs_cmd *const _cmds[] = { &fs_cmd_topo,   &fs_cmd_config,
+					      &fs_cmd_sim,    &fs_cmd_metrics,
+					      &fs_cmd_job,    &fs_cmd_show,
+					      &fs_cmd_report, NULL };
 
 static void _usage(FILE *out)
 {

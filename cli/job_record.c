@@ -26,9 +26,9 @@
 #include <unistd.h>
 
 #define RECORD_MAX (4 << 20)
-#define NODE_LINES 4096		/* numa, hca, hugepages, mount lines */
-#define TASK_LINES 16384	/* task lines (steps x tasks of one node) */
-#define NUMA_MAX 1024		/* NUMA node numbers 0..NUMA_MAX-1 */
+#define NODE_LINES 4096	 /* numa, hca, hugepages, mount lines */
+#define TASK_LINES 16384 /* task lines (steps x tasks of one node) */
+#define NUMA_MAX 1024	 /* NUMA node numbers 0..NUMA_MAX-1 */
 
 /* A line of printable ASCII (tabs allowed). */
 static bool _printable(const char *l)
@@ -52,7 +52,7 @@ static char *_slurp(const char *path, uid_t *uid)
 		return NULL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		errno = EINVAL;	/* "Invalid argument": not a regular file */
+		errno = EINVAL; /* "Invalid argument": not a regular file */
 		return NULL;
 	}
 	*uid = st.st_uid;
@@ -73,8 +73,7 @@ static int _words(char *line, char **w, int max)
 	char *save = NULL;
 	int n = 0;
 
-	for (char *t = strtok_r(line, " \t", &save); t && n < max;
-	     t = strtok_r(NULL, " \t", &save))
+	for (char *t = strtok_r(line, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
 		w[n++] = t;
 	return n;
 }
@@ -111,16 +110,17 @@ static const char *_hca_numa(json_object *hcas, const char *name)
 
 		if (json_object_object_get_ex(h, "name", &v) && (n = json_object_get_string(v)) &&
 		    strlen(n) == k && !strncmp(n, name, k))
-			return json_object_object_get_ex(h, "numa", &v) && v ?
-				json_object_get_string(v) : "-";
+			return json_object_object_get_ex(h, "numa", &v) && v
+				       ? json_object_get_string(v)
+				       : "-";
 	}
 	return "-";
 }
 
 /* The prolog's record of node @node for job @id into @r (and text);
  * -1 when its header names another job or node (a record moved there). */
-static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
-		      FILE *text, int *bad)
+static int _node_file(char *buf, uint32_t id, const char *node, json_object *r, FILE *text,
+		      int *bad)
 {
 	json_object *hcas = json_object_new_array(), *huge = json_object_new_array();
 	json_object *mounts = json_object_new_array(), *scratch = NULL;
@@ -142,7 +142,7 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
 				(*bad)++;
 			continue;
 		}
-		if (lines == 2) {	/* "node <node> job <id>": this one's */
+		if (lines == 2) { /* "node <node> job <id>": this one's */
 			if (n != 4 || strcmp(w[0], "node") || strcmp(w[2], "job") ||
 			    strcmp(w[1], node) || _small(w[3], UINT32_MAX) != (long)id) {
 				json_object_put(hcas);
@@ -154,7 +154,7 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
 			continue;
 		}
 		if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
-			   _small(w[1], NUMA_MAX - 1) >= 0 && fs_gres_cpulist_count(w[3]) > 0) {
+		    _small(w[1], NUMA_MAX - 1) >= 0 && fs_gres_cpulist_count(w[3]) > 0) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "node", _num_or_null(w[1]));
@@ -167,8 +167,8 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
 			json_object_object_add(h, "name", json_object_new_string(w[1]));
 			json_object_object_add(h, "ports", json_object_new_string(w[3]));
 			json_object_object_add(h, "numa", _num_or_null(w[5]));
-			json_object_object_add(h, "cpus", strcmp(w[7], "-") ?
-					       json_object_new_string(w[7]) : NULL);
+			json_object_object_add(
+				h, "cpus", strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
 			json_object_array_add(hcas, h);
 			if (text)
 				fprintf(text, "             hca %s port %s: NUMA %s, CPUs %s\n",
@@ -178,8 +178,9 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
 			json_object *h = json_object_new_object();
 
 			json_object_object_add(h, "size", json_object_new_string(w[1]));
-			json_object_object_add(h, "numa", strcmp(w[3], "any") ?
-					       _num_or_null(w[3]) : json_object_new_string("any"));
+			json_object_object_add(h, "numa",
+					       strcmp(w[3], "any") ? _num_or_null(w[3])
+								   : json_object_new_string("any"));
 			json_object_object_add(h, "pages", _num_or_null(w[5]));
 			json_object_array_add(huge, h);
 			snprintf(hp + strlen(hp), sizeof(hp) - strlen(hp), "%s%s NUMA %s: %s",
@@ -198,7 +199,8 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r,
 			json_object_object_add(scratch, "gib", _num_or_null(w[2]));
 			json_object_object_add(scratch, "fs", json_object_new_string(w[3]));
 			if (text)
-				fprintf(text, "             scratch %s: %s GiB %s\n", w[1], w[2], w[3]);
+				fprintf(text, "             scratch %s: %s GiB %s\n", w[1], w[2],
+					w[3]);
 		} else {
 			(*bad)++;
 		}
@@ -248,8 +250,8 @@ static int16_t *_cpu_numa(json_object *map)
 /* The NUMA nodes (of the map @cn) that CPUs @cpus lie in: "0,1" into
  * @out, JSON array into @arr, each marked in @used; "" when the map is
  * missing.  One pass over the task's CPUs. */
-static void _task_numa(const int16_t *cn, const char *cpus, char *out, size_t n,
-		       json_object *arr, unsigned char *used)
+static void _task_numa(const int16_t *cn, const char *cpus, char *out, size_t n, json_object *arr,
+		       unsigned char *used)
 {
 	unsigned char mine[NUMA_MAX] = { 0 }, *bits;
 	size_t nb, o = 0;
@@ -300,7 +302,7 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 {
 	json_object *tasks = json_object_new_array(), *hcas = NULL, *map = NULL;
 	char *save = NULL, **lines = NULL, tn[256];
-	unsigned char used[NUMA_MAX] = { 0 };	/* NUMA nodes of the tasks */
+	unsigned char used[NUMA_MAX] = { 0 }; /* NUMA nodes of the tasks */
 	size_t nl = 0, cap = 0;
 	int16_t *cn;
 
@@ -329,8 +331,7 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 		json_object *t;
 		const char *numa;
 
-		if (n != 8 || strcmp(w[0], "task") || strcmp(w[4], "cpus") ||
-		    strcmp(w[6], "hca")) {
+		if (n != 8 || strcmp(w[0], "task") || strcmp(w[4], "cpus") || strcmp(w[6], "hca")) {
 			(*bad)++;
 			continue;
 		}
@@ -340,7 +341,8 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 		json_object_object_add(t, "task", _num_or_null(w[2]));
 		json_object_object_add(t, "rank", _num_or_null(w[3]));
 		json_object_object_add(t, "cpus", json_object_new_string(w[5]));
-		json_object_object_add(t, "hca", strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
+		json_object_object_add(t, "hca",
+				       strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
 		json_object_object_add(t, "hca_numa", _num_or_null(numa));
 		{
 			json_object *arr = json_object_new_array();
@@ -350,9 +352,10 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 		}
 		json_object_array_add(tasks, t);
 		if (text)
-			fprintf(text, "             step %s task %s (rank %s): CPUs %s%s%s%s, HCA %s%s%s%s\n",
-				w[1], w[2], w[3], w[5], tn[0] ? " (NUMA " : "", tn, tn[0] ? ")" : "",
-				w[7], strcmp(numa, "-") ? " (NUMA " : "",
+			fprintf(text,
+				"             step %s task %s (rank %s): CPUs %s%s%s%s, HCA %s%s%s%s\n",
+				w[1], w[2], w[3], w[5], tn[0] ? " (NUMA " : "", tn,
+				tn[0] ? ")" : "", w[7], strcmp(numa, "-") ? " (NUMA " : "",
 				strcmp(numa, "-") ? numa : "", strcmp(numa, "-") ? ")" : "");
 	}
 	free(lines);
@@ -368,7 +371,8 @@ static void _tasks_file(char *buf, json_object *r, FILE *text, int *bad)
 				continue;
 			json_object_array_add(arr, json_object_new_int(v));
 			if (o + 12 < sizeof(tn))
-				o += (size_t)snprintf(tn + o, sizeof(tn) - o, "%s%d", o ? "," : "", v);
+				o += (size_t)snprintf(tn + o, sizeof(tn) - o, "%s%d", o ? "," : "",
+						      v);
 		}
 		json_object_object_add(r, "task_numa", arr);
 		if (text && tn[0])
@@ -386,7 +390,8 @@ json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node, F
 
 	if (!dir || !*dir) {
 		if (text)
-			fprintf(text, "             (no record: JobRecordDir is not set in fabsched.conf)\n");
+			fprintf(text,
+				"             (no record: JobRecordDir is not set in fabsched.conf)\n");
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/%u/%s", dir, id, node);
@@ -400,17 +405,20 @@ json_object *fs_cli_job_record(const char *dir, uint32_t id, const char *node, F
 	   job's record in */
 	if (uid != 0) {
 		if (text)
-			fprintf(text, "             (no record: %s is owned by uid %u, "
-				"not root: not written by fabsched-prolog)\n", path,
-				(unsigned)uid);
+			fprintf(text,
+				"             (no record: %s is owned by uid %u, "
+				"not root: not written by fabsched-prolog)\n",
+				path, (unsigned)uid);
 		free(buf);
 		return NULL;
 	}
 	r = json_object_new_object();
 	if (_node_file(buf, id, node, r, text, &bad) < 0) {
 		if (text)
-			fprintf(text, "             (no record: %s is the record of "
-				"another job or node)\n", path);
+			fprintf(text,
+				"             (no record: %s is the record of "
+				"another job or node)\n",
+				path);
 		free(buf);
 		json_object_put(r);
 		return NULL;

@@ -36,8 +36,9 @@ static int _open(const char *path, char *why, size_t n)
 		return -1;
 	if (fd < 0) {
 		/* O_NOFOLLOW fails with ELOOP on a link: say what it is */
-		snprintf(why, n, "%s: cannot read: %s", path, errno == ELOOP ?
-			 "it is a symbolic link; expected a regular file" : strerror(errno));
+		snprintf(why, n, "%s: cannot read: %s", path,
+			 errno == ELOOP ? "it is a symbolic link; expected a regular file"
+					: strerror(errno));
 		return -2;
 	}
 	if (fstat(fd, &st)) {
@@ -47,8 +48,9 @@ static int _open(const char *path, char *why, size_t n)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(why, n, "%s: cannot read: it is %s; expected a regular file", path,
-			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-			 "not a regular file");
+			 S_ISDIR(st.st_mode)	? "a directory"
+			 : S_ISFIFO(st.st_mode) ? "a FIFO"
+						: "not a regular file");
 		close(fd);
 		return -2;
 	}
@@ -81,7 +83,8 @@ static ssize_t _slurp(int fd, const char *path, char **buf, bool *cut, char *why
 		len += (size_t)r;
 	}
 	if (!b || r < 0) {
-		snprintf(why, n, "%s: cannot read: %s", path, b ? strerror(errno) : "out of memory");
+		snprintf(why, n, "%s: cannot read: %s", path,
+			 b ? strerror(errno) : "out of memory");
 		free(b);
 		return -1;
 	}
@@ -96,8 +99,8 @@ static ssize_t _slurp(int fd, const char *path, char **buf, bool *cut, char *why
 static void _bad(struct fs_obs_log *l, int f, size_t lineno, const char *msg)
 {
 	if (!l->bad[f]++)
-		snprintf(l->first_bad[f], sizeof(l->first_bad[f]), "%s:%zu: %s", l->file[f],
-			 lineno, msg);
+		snprintf(l->first_bad[f], sizeof(l->first_bad[f]), "%s:%zu: %s", l->file[f], lineno,
+			 msg);
 }
 
 static int _keep(struct fs_obs_log *l, const char *text, uint64_t job)
@@ -122,21 +125,22 @@ static int _lines(struct fs_obs_log *l, int f, size_t len)
 	struct fse_obs o;
 	size_t lineno = 0;
 
-	if (l->cut[f])	/* the last line read was cut at the limit: not a line */
+	if (l->cut[f]) /* the last line read was cut at the limit: not a line */
 		for (end = p + len; end > p && end[-1] != '\n'; end--)
 			;
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p)), *nul;
 
 		lineno++;
-		if (!nl) {	/* slurmctld writes whole lines: this one is cut */
+		if (!nl) { /* slurmctld writes whole lines: this one is cut */
 			_bad(l, f, lineno, "no newline at its end; expected whole lines");
 			break;
 		}
 		*nl = '\0';
 		/* fse_obs_parse sees a line up to its first NUL: say it here */
 		if ((nul = memchr(p, '\0', (size_t)(nl - p))))
-			snprintf(err, sizeof(err), "byte 0x00 at column %zu; expected printable ASCII",
+			snprintf(err, sizeof(err),
+				 "byte 0x00 at column %zu; expected printable ASCII",
 				 (size_t)(nul - p) + 1);
 		if (nul || fse_obs_parse(p, &o, err, sizeof(err)))
 			_bad(l, f, lineno, err);
@@ -257,8 +261,7 @@ char *fs_cli_obs_job_name(const struct fse_obs *o, char *buf, size_t n)
 	return buf;
 }
 
-int fs_cli_obs_job(const struct fs_obs_log *l, uint32_t id, uint32_t task,
-		   struct fse_obs *o)
+int fs_cli_obs_job(const struct fs_obs_log *l, uint32_t id, uint32_t task, struct fse_obs *o)
 {
 	for (size_t i = 0; l && i < l->n; i++)
 		if (l->line[i].job == ((uint64_t)id << 32 | task))
@@ -272,14 +275,16 @@ unsigned long fs_cli_obs_warn(const struct fs_obs_log *l, const char *prog)
 
 	for (int f = 0; l && f < FS_OBS_FILES; f++) {
 		if (l->cut[f])
-			fprintf(stderr, "%s: %s: longer than %zu bytes, the most slurmctld writes "
-				"before it rotates the log; only its first %zu read\n", prog,
-				l->file[f], OBS_FILE_MAX, OBS_FILE_MAX);
+			fprintf(stderr,
+				"%s: %s: longer than %zu bytes, the most slurmctld writes "
+				"before it rotates the log; only its first %zu read\n",
+				prog, l->file[f], OBS_FILE_MAX, OBS_FILE_MAX);
 		if (!l->bad[f])
 			continue;
-		fprintf(stderr, "%s: %s (%lu line%s of %s not of the observation record's form, "
-			"not counted)\n", prog, l->first_bad[f], l->bad[f],
-			l->bad[f] == 1 ? "" : "s", l->file[f]);
+		fprintf(stderr,
+			"%s: %s (%lu line%s of %s not of the observation record's form, "
+			"not counted)\n",
+			prog, l->first_bad[f], l->bad[f], l->bad[f] == 1 ? "" : "s", l->file[f]);
 		all += l->bad[f];
 	}
 	return all;
@@ -287,8 +292,9 @@ unsigned long fs_cli_obs_warn(const struct fs_obs_log *l, const char *prog)
 
 char *fs_cli_obs_place(const struct fse_obs_place *p, char *buf, size_t n)
 {
-	const char *where = p->kind == FSE_OBS_POD ? " of one pod" :
-			    p->kind == FSE_OBS_ANY ? " across pods" : "";
+	const char *where = p->kind == FSE_OBS_POD   ? " of one pod"
+			    : p->kind == FSE_OBS_ANY ? " across pods"
+						     : "";
 	bool list = strcmp(p->racks, "-") != 0;
 
 	snprintf(buf, n, "%" PRIu32 " rack%s%s%s%s%s", p->nracks, p->nracks == 1 ? "" : "s",
@@ -331,7 +337,8 @@ static json_object *_place_json(const struct fse_obs_place *p)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "kind", json_object_new_string(fse_obs_kind_name(p->kind) ?: "?"));
+	json_object_object_add(o, "kind",
+			       json_object_new_string(fse_obs_kind_name(p->kind) ?: "?"));
 	json_object_object_add(o, "racks", _racks(p->racks));
 	json_object_object_add(o, "nracks", json_object_new_int64(p->nracks));
 	return o;
@@ -345,8 +352,9 @@ json_object *fs_cli_obs_json(const struct fse_obs *o)
 	json_object_object_add(j, "level", json_object_new_string(fse_level_name(o->level)));
 	json_object_object_add(j, "fits", json_object_new_boolean(o->fits));
 	json_object_object_add(j, "nodes", json_object_new_int64(o->nodes));
-	json_object_object_add(j, "waited", json_object_new_int64(o->waited > INT64_MAX ?
-							INT64_MAX : (int64_t)o->waited));
+	json_object_object_add(
+		j, "waited",
+		json_object_new_int64(o->waited > INT64_MAX ? INT64_MAX : (int64_t)o->waited));
 	json_object_object_add(j, "got", _place_json(&o->got));
 	json_object_object_add(j, "would", _place_json(&o->would));
 	json_object_object_add(j, "why", json_object_new_string(o->why));

@@ -6,20 +6,21 @@
 
 #include <string.h>
 
-#define HELP_COL 28	/* where the help text starts in --help */
-#define LONG_VAL 1000	/* getopt_long's value of long option i: LONG_VAL + i */
+#define HELP_COL 28   /* where the help text starts in --help */
+#define LONG_VAL 1000 /* getopt_long's value of long option i: LONG_VAL + i */
 
 static void _build(struct fs_optp *p)
 {
 	size_t nl = 0, ns = 0;
 
-	p->so[ns++] = ':';	/* a missing value is ':', an unknown option '?' */
+	p->so[ns++] = ':'; /* a missing value is ':', an unknown option '?' */
 	for (int i = 0; p->tab[i].key && nl < FS_OPT_MAX; i++) {
 		const struct fs_opt *o = &p->tab[i];
 
 		if (o->name)
-			p->lo[nl++] = (struct option){ o->name,
-				o->arg ? required_argument : no_argument, NULL, LONG_VAL + i };
+			p->lo[nl++] =
+				(struct option){ o->name, o->arg ? required_argument : no_argument,
+						 NULL, LONG_VAL + i };
 		if (o->shortc && ns + 3 < sizeof(p->so)) {
 			p->so[ns++] = o->shortc;
 			if (o->arg)
@@ -66,8 +67,8 @@ int fs_cli_opt_next(struct fs_optp *p, int argc, char **argv)
 
 		o = _by_val(p->tab, optopt);
 		if (c == ':' && o)
-			fprintf(stderr, "%s: %s needs a value (%s)\n", p->prog,
-				argv[optind - 1], o->arg ? o->arg : "?");
+			fprintf(stderr, "%s: %s needs a value (%s)\n", p->prog, argv[optind - 1],
+				o->arg ? o->arg : "?");
 		else if (optopt > 0 && optopt < LONG_VAL)
 			fprintf(stderr, "%s: unknown option -%c ('fabsched help %s' lists them)\n",
 				p->prog, optopt, cmd);
@@ -82,11 +83,15 @@ int fs_cli_opt_next(struct fs_optp *p, int argc, char **argv)
 	p->hit = o;
 	if (o->now) {
 		if (c >= LONG_VAL)
-			fprintf(stderr, "%s: warning: --%s is an old spelling of %s, accepted "
-				"until the next release: use %s\n", p->prog, o->name, o->now, o->now);
+			fprintf(stderr,
+				"%s: warning: --%s is an old spelling of %s, accepted "
+				"until the next release: use %s\n",
+				p->prog, o->name, o->now, o->now);
 		else
-			fprintf(stderr, "%s: warning: -%c is an old spelling of %s, accepted "
-				"until the next release: use %s\n", p->prog, o->shortc, o->now, o->now);
+			fprintf(stderr,
+				"%s: warning: -%c is an old spelling of %s, accepted "
+				"until the next release: use %s\n",
+				p->prog, o->shortc, o->now, o->now);
 	}
 	return o->key;
 }
@@ -114,7 +119,7 @@ void fs_cli_opt_help(FILE *out, const struct fs_opt *tab)
 			fputc('\n', out);
 			n = 0;
 		}
-		for (h = o->help ? o->help : ""; ; h = nl + 1) {
+		for (h = o->help ? o->help : "";; h = nl + 1) {
 			nl = strchr(h, '\n');
 			fprintf(out, "%*s%.*s\n", HELP_COL - n, "",
 				(int)(nl ? nl - h : (long)strlen(h)), h);

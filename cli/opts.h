@@ -19,30 +19,32 @@
 #define FS_OPT_MAX 48
 
 struct fs_opt {
-	int key;		/* what fs_cli_opt_next returns: a letter, or >= 256 */
-	char shortc;		/* -X, or 0 */
-	const char *name;	/* --name, or NULL */
-	const char *arg;	/* the value's name (FILE, N), NULL: takes none */
-	const char *help;	/* what it does; "\n" continues on the next line */
-	const char *heading;	/* a group heading printed before it, or NULL */
-	const char *now;	/* an old spelling: the option that replaces it */
+	int key;	     /* what fs_cli_opt_next returns: a letter, or >= 256 */
+	char shortc;	     /* -X, or 0 */
+	const char *name;    /* --name, or NULL */
+	const char *arg;     /* the value's name (FILE, N), NULL: takes none */
+	const char *help;    /* what it does; "\n" continues on the next line */
+	const char *heading; /* a group heading printed before it, or NULL */
+	const char *now;     /* an old spelling: the option that replaces it */
 };
 
 /* --conf and --model as the commands that read fabsched.conf and the
  * model take them (keys 'c' and 'm'). */
-#define FS_OPTS_CONF_MODEL \
-	{ 'c', 0, "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", \
-	  NULL, NULL }, \
-	{ 'm', 0, "model", "FILE", "the fabric model (default: FabricModel of fabsched.conf)", \
-	  NULL, NULL }
+#define FS_OPTS_CONF_MODEL                                                                      \
+	{ 'c',	0,   "conf", "FILE", "fabsched.conf (default: the search of fabsched.conf(5))", \
+	  NULL, NULL },                                                                         \
+	{                                                                                       \
+		'm', 0, "model", "FILE",                                                        \
+			"the fabric model (default: FabricModel of fabsched.conf)", NULL, NULL  \
+	}
 
 /* A parse of argv by one table (zeroed, then .prog and .tab set). */
 struct fs_optp {
-	const char *prog;		/* "fabsched topo", for messages */
-	const struct fs_opt *tab;	/* ends with an entry of key 0 */
+	const char *prog;	  /* "fabsched topo", for messages */
+	const struct fs_opt *tab; /* ends with an entry of key 0 */
 	struct option lo[FS_OPT_MAX + 1];
 	char so[3 * FS_OPT_MAX + 2];
-	const struct fs_opt *hit;	/* the entry fs_cli_opt_next last matched */
+	const struct fs_opt *hit; /* the entry fs_cli_opt_next last matched */
 	int built;
 };
 

@@ -20,12 +20,11 @@
 #define PLOT_W 720
 #define PLOT_H 260
 #define PAD_L 52
-#define PAD_R 150	/* room for the legend */
+#define PAD_R 150 /* room for the legend */
 #define PAD_T 16
 #define PAD_B 40
 #define COLOR_GOT "#1f77b4"
 #define COLOR_WOULD "#ff7f0e"
-
 
 /* A bucket's start as its axis label: hours with their time. */
 static char *_label(const struct report *r, int64_t t, char *buf, size_t n)
@@ -67,9 +66,11 @@ static void _series(FILE *f, const struct report *r, const struct rep_part *p, b
 			;
 		if (k == r->nb)
 			break;
-		if (k + 1 < r->nb && p->b[k + 1].fit) {	/* a line needs two points */
-			fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
-				"stroke-width=\"2\" points=\"", would ? "would" : "got", color);
+		if (k + 1 < r->nb && p->b[k + 1].fit) { /* a line needs two points */
+			fprintf(f,
+				"<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"2\" points=\"",
+				would ? "would" : "got", color);
 			for (int j = k; j < r->nb && p->b[j].fit; j++)
 				fprintf(f, "%s%.1f,%.1f", j > k ? " " : "", _x(r, j),
 					_y((double)_num(&p->b[j], would) / p->b[j].fit));
@@ -77,13 +78,14 @@ static void _series(FILE *f, const struct report *r, const struct rep_part *p, b
 		}
 		for (; k < r->nb && p->b[k].fit; k++)
 			/* got drawn larger: where the two agree it shows round the other */
-			fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" "
+			fprintf(f,
+				"<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" "
 				"data-start=\"%" PRId64 "\"><title>%s: %s %lu of %lu in one domain"
-				"</title></circle>\n", would ? "would" : "got", _x(r, k),
+				"</title></circle>\n",
+				would ? "would" : "got", _x(r, k),
 				_y((double)_num(&p->b[k], would) / p->b[k].fit), would ? "3" : "5",
-				color, r->start[k],
-				_label(r, r->start[k], when, sizeof(when)), would ? "would" : "got",
-				_num(&p->b[k], would), p->b[k].fit);
+				color, r->start[k], _label(r, r->start[k], when, sizeof(when)),
+				would ? "would" : "got", _num(&p->b[k], would), p->b[k].fit);
 	}
 }
 
@@ -93,27 +95,33 @@ static void _axes(FILE *f, const struct report *r)
 	int step = r->nb > 6 ? (r->nb + 5) / 6 : 1;
 
 	for (int pc = 0; pc <= 100; pc += 25)
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", PAD_L,
-			_y(pc / 100.0), PLOT_W - PAD_R, _y(pc / 100.0), PAD_L - 6,
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n",
+			PAD_L, _y(pc / 100.0), PLOT_W - PAD_R, _y(pc / 100.0), PAD_L - 6,
 			_y(pc / 100.0) + 4, pc);
 	for (int k = 0; k < r->nb; k += step)
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", _x(r, k),
 			PLOT_H - PAD_B + 18, _label(r, r->start[k], when, sizeof(when)));
 	fprintf(f, "<text x=\"%d\" y=\"%d\">per %s</text>\n", PAD_L, PLOT_H - 4, r->bucket);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"3\" stroke=\"%s\"/>"
-		"<text x=\"%d\" y=\"%d\">got (Slurm)</text>\n", PLOT_W - PAD_R + 12, PAD_T + 10,
-		PLOT_W - PAD_R + 32, PAD_T + 10, COLOR_GOT, PLOT_W - PAD_R + 38, PAD_T + 14);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"3\" stroke=\"%s\"/>"
-		"<text x=\"%d\" y=\"%d\">would (fabsched)</text>\n", PLOT_W - PAD_R + 12,
-		PAD_T + 30, PLOT_W - PAD_R + 32, PAD_T + 30, COLOR_WOULD, PLOT_W - PAD_R + 38,
-		PAD_T + 34);
+	fprintf(f,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"3\" stroke=\"%s\"/>"
+		"<text x=\"%d\" y=\"%d\">got (Slurm)</text>\n",
+		PLOT_W - PAD_R + 12, PAD_T + 10, PLOT_W - PAD_R + 32, PAD_T + 10, COLOR_GOT,
+		PLOT_W - PAD_R + 38, PAD_T + 14);
+	fprintf(f,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"3\" stroke=\"%s\"/>"
+		"<text x=\"%d\" y=\"%d\">would (fabsched)</text>\n",
+		PLOT_W - PAD_R + 12, PAD_T + 30, PLOT_W - PAD_R + 32, PAD_T + 30, COLOR_WOULD,
+		PLOT_W - PAD_R + 38, PAD_T + 34);
 }
 
 static void _plot(FILE *f, const struct report *r, const struct rep_part *p)
 {
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"share\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" data-partition=\"", PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"share\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" data-partition=\"",
+		PLOT_W, PLOT_H, PLOT_W, PLOT_H);
 	fs_cli_html_esc(f, p->name);
 	fputs("\" role=\"img\"><title>share of the rack-fittable jobs of partition ", f);
 	fs_cli_html_esc(f, p->name);
@@ -140,7 +148,8 @@ static void _jobs(FILE *f, const struct rep_part *p)
 	if (p->ndiffer)
 		fputs("<h3>Where they differ most: fabsched would have used one rack</h3>\n"
 		      "<table class=\"differ\"><tr><th>job</th><th>started</th><th>got</th>"
-		      "<th>would</th><th>why</th></tr>\n", f);
+		      "<th>would</th><th>why</th></tr>\n",
+		      f);
 	for (int i = 0; i < p->ndiffer; i++) {
 		fprintf(f, "<tr><td>%s</td><td>%s</td>",
 			fs_cli_obs_job_name(&p->differ[i], jn, sizeof(jn)),
@@ -156,7 +165,8 @@ static void _jobs(FILE *f, const struct rep_part *p)
 	if (p->nheld)
 		fputs("<h3>Held back: fabsched would have kept them waiting (latest)</h3>\n"
 		      "<table class=\"held\"><tr><th>job</th><th>started</th><th>got</th>"
-		      "<th>waiting for</th></tr>\n", f);
+		      "<th>waiting for</th></tr>\n",
+		      f);
 	for (int i = 0; i < p->nheld; i++) {
 		fprintf(f, "<tr><td>%s</td><td>%s</td>",
 			fs_cli_obs_job_name(&p->held_last[i], jn, sizeof(jn)),
@@ -184,7 +194,8 @@ static void _summary(FILE *f, const struct report *r)
 
 	fputs("<table class=\"summary\"><tr><th>partition</th><th>jobs</th><th>rack-fittable</th>"
 	      "<th>one domain: got</th><th>one domain: would</th><th>held back</th>"
-	      "<th>racks per job: got</th><th>racks per job: would</th></tr>\n", f);
+	      "<th>racks per job: got</th><th>racks per job: would</th></tr>\n",
+	      f);
 	for (int i = 0; i < r->np; i++) {
 		const struct rep_part *p = &r->p[i];
 
@@ -210,21 +221,25 @@ static void _head(FILE *f, const struct report *r)
 	      "svg text { font-family: sans-serif; font-size: 11px; }\n"
 	      "table { border-collapse: collapse; margin: 0.5em 0 1em; }\n"
 	      "th, td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }\n"
-	      "</style></head><body>\n<h1>fabsched: what Locality=observe saw</h1>\n", f);
+	      "</style></head><body>\n<h1>fabsched: what Locality=observe saw</h1>\n",
+	      f);
 	fprintf(f, "<p>%lu job%s observed from %s to %s (period: from %s to ", r->jobs,
 		r->jobs == 1 ? "" : "s", fs_cli_report_time(r->first, t1, sizeof(t1)),
 		fs_cli_report_time(r->last, t2, sizeof(t2)),
 		r->since_set ? fs_cli_report_time(r->since, t1, sizeof(t1)) : "the log's start");
-	fprintf(f, "%s). Log: ", r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end");
+	fprintf(f, "%s). Log: ",
+		r->until_set ? fs_cli_report_time(r->until, t2, sizeof(t2)) : "its end");
 	for (int k = 0; k < 2; k++)
 		if (r->file[k]) {
 			fputs(k && r->file[0] ? ", " : "", f);
 			fs_cli_html_esc(f, r->file[k]);
 		}
-	fprintf(f, "; %lu bad line%s, not counted.</p>\n<p>Rack-fittable: the job fits one domain "
+	fprintf(f,
+		"; %lu bad line%s, not counted.</p>\n<p>Rack-fittable: the job fits one domain "
 		"of its locality on the idle machine; the shares are of those jobs. A job fabsched "
 		"would have held back counts as in one domain under <em>would</em>: it would have "
-		"waited for one.</p>\n", r->bad, r->bad == 1 ? "" : "s");
+		"waited for one.</p>\n",
+		r->bad, r->bad == 1 ? "" : "s");
 }
 
 void fs_cli_report_html(FILE *f, const struct report *r)

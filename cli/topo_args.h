@@ -22,14 +22,14 @@ struct topo_args {
 	int live, port, verbose;
 	struct fst_opts opts;
 	struct fst_export_opts eo;
-	char *slurm_nodes;	/* slurm.conf's node list, when it is the default */
+	char *slurm_nodes; /* slurm.conf's node list, when it is the default */
 	/* watch */
 	struct topo_source sources[TOPO_SOURCES_MAX];
 	int nsources;
-	const char *conf_path;	/* --conf: fabsched.conf (NULL: the default) */
-	uint64_t interval;	/* --interval, seconds (0: FabricWatchInterval) */
+	const char *conf_path; /* --conf: fabsched.conf (NULL: the default) */
+	uint64_t interval;     /* --interval, seconds (0: FabricWatchInterval) */
 	int once, drain, drain_degraded;
-	struct fs_ib_err_limits limits;	/* FabricErrorLimits */
+	struct fs_ib_err_limits limits; /* FabricErrorLimits */
 };
 
 /* fabsched topo watch (watch.c); returns an exit code. */

@@ -263,8 +263,7 @@ static int _update_node(const char *node, const char *k1, const char *v1, const 
 	char *nodearg = NULL, *arg1 = NULL, *arg2 = NULL;
 	int rc = -1;
 
-	if (asprintf(&nodearg, "nodename=%s", node) >= 0 &&
-	    asprintf(&arg1, "%s=%s", k1, v1) >= 0 &&
+	if (asprintf(&nodearg, "nodename=%s", node) >= 0 && asprintf(&arg1, "%s=%s", k1, v1) >= 0 &&
 	    (!v2 || asprintf(&arg2, "%s=%s", k2, v2) >= 0)) {
 		char *const argv[] = { "scontrol", "update", nodearg, arg1, arg2, NULL };
 
@@ -310,7 +309,10 @@ static void _log_line(void *arg, const char *line)
 struct link_errors {
 	const struct fst_model *m;
 	const struct fs_ib_err_limits *lim;
-	struct host_errors { int host; char text[400]; } *v;
+	struct host_errors {
+		int host;
+		char text[400];
+	} * v;
 	int n;
 };
 
@@ -326,7 +328,7 @@ static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, voi
 	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE];
 	size_t o;
 
-	if (d->type == FST_SWITCH) {	/* counted at the switch end */
+	if (d->type == FST_SWITCH) { /* counted at the switch end */
 		h = d->ports[c->port].peer;
 		hp = d->ports[c->port].peer_port;
 	}
@@ -335,11 +337,11 @@ static int _errors_grown(const struct fst_counter *c, int k, uint64_t grown, voi
 	dev = fw_hca_name(hca);
 	sw = fw_dev_name(m, pt->peer);
 	_log("%s port %d (%s %s): %s +%" PRIu64 " since the last cycle, more than %" PRIu64
-	     " (counted at %s%s%s port %d)", sw, pt->peer_port, m->hosts[hca->host].name, dev,
-	     fs_ib_counter_name(k), grown, le->lim->most[k],
-	     d->type == FST_SWITCH ? "" : m->hosts[hca->host].name,
-	     d->type == FST_SWITCH ? "" : " ", d->type == FST_SWITCH ? fw_dev_name(m, c->dev) :
-	     dev, c->port);
+	     " (counted at %s%s%s port %d)",
+	     sw, pt->peer_port, m->hosts[hca->host].name, dev, fs_ib_counter_name(k), grown,
+	     le->lim->most[k], d->type == FST_SWITCH ? "" : m->hosts[hca->host].name,
+	     d->type == FST_SWITCH ? "" : " ", d->type == FST_SWITCH ? fw_dev_name(m, c->dev) : dev,
+	     c->port);
 	for (i = 0; i < le->n && le->v[i].host != hca->host; i++)
 		;
 	if (i == le->n) {
@@ -371,8 +373,8 @@ static int _counter_ports(const struct topo_args *a, struct fst_local_port *lp, 
 		return n;
 	for (int i = 0; i < n; i++)
 		for (int s = 0; s < a->nsources; s++)
-			if (a->sources[s].kind == 'L' && (!a->sources[s].arg ||
-			    !strcmp(a->sources[s].arg, lp[i].ca)) &&
+			if (a->sources[s].kind == 'L' &&
+			    (!a->sources[s].arg || !strcmp(a->sources[s].arg, lp[i].ca)) &&
 			    (!a->sources[s].port || a->sources[s].port == lp[i].port)) {
 				lp[kept++] = lp[i];
 				break;
@@ -403,7 +405,8 @@ static void _counters(const struct topo_args *a, const char *path, const struct 
 	}
 	if (now.unread)
 		_log("link counters: %d port(s) not read (no LID: no subnet manager has "
-		     "swept the fabric yet; or no answer in 200 ms)", now.unread);
+		     "swept the fabric yet; or no answer in 200 ms)",
+		     now.unread);
 	if (asprintf(&file, "%s.counters", path) < 0 ||
 	    asprintf(&tmp, "%s.counters.tmp.%d", path, (int)getpid()) < 0)
 		goto out;
@@ -415,7 +418,8 @@ static void _counters(const struct topo_args *a, const char *path, const struct 
 		fst_counters_clear(&prev);
 	}
 	{
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+			      0644);
 
 		if (fd < 0 || !(f = fdopen(fd, "w"))) {
 			_log("%s: cannot write: %s", tmp, strerror(errno));
@@ -424,7 +428,7 @@ static void _counters(const struct topo_args *a, const char *path, const struct 
 			goto out;
 		}
 	}
-	rc = fst_counters_write(&now, f);	/* then closed, in that order */
+	rc = fst_counters_write(&now, f); /* then closed, in that order */
 	rc |= fclose(f);
 	if (rc || rename(tmp, file)) {
 		_log("%s: cannot write: %s", file, strerror(errno));
@@ -527,7 +531,8 @@ static void _act(const struct topo_args *a, const char *path, const struct fst_m
 	_map_guids(a, &mapped, &in.nmapped);
 	in.mapped = mapped;
 	for (int i = 0; le->m == cur && i < le->n; i++)
-		notes[in.nerrors++] = (struct fw_note){ cur->hosts[le->v[i].host].name, le->v[i].text };
+		notes[in.nerrors++] =
+			(struct fw_note){ cur->hosts[le->v[i].host].name, le->v[i].text };
 	in.errors = notes;
 	if (a->drain && _slurm_nodes(&nodes, &nnodes))
 		_log("sinfo failed: no node drained or resumed this time");
@@ -604,7 +609,8 @@ static int _cycle_apart(struct topo_args *a, const char *path)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		_log("cannot start a cycle apart (fork: %s): running it in the watch", strerror(errno));
+		_log("cannot start a cycle apart (fork: %s): running it in the watch",
+		     strerror(errno));
 		return _cycle(a, path);
 	}
 	if (pid == 0) {
@@ -658,13 +664,16 @@ int fs_cli_topo_watch(struct topo_args *a)
 		fs_conf_get_bool(conf, "DrainOnDegradedLink", &b);
 		a->drain_degraded = b;
 		/* checked when fabsched.conf was loaded */
-		if (fs_ib_parse_err_limits("FabricErrorLimits", lim ? lim : FS_IB_ERR_LIMITS_DEFAULT,
-					   &a->limits, err, sizeof(err)))
+		if (fs_ib_parse_err_limits("FabricErrorLimits",
+					   lim ? lim : FS_IB_ERR_LIMITS_DEFAULT, &a->limits, err,
+					   sizeof(err)))
 			_log("%s", err);
 	}
 	if (!path || !*path || !strcmp(path, "-")) {
-		fprintf(stderr, "fabsched topo watch: no model file: expected -o FILE or "
-			"FabricModel in %s\n", fs_conf_source(conf));
+		fprintf(stderr,
+			"fabsched topo watch: no model file: expected -o FILE or "
+			"FabricModel in %s\n",
+			fs_conf_source(conf));
 		fs_conf_destroy(conf);
 		return FS_EXIT_USAGE;
 	}
@@ -686,7 +695,8 @@ int fs_cli_topo_watch(struct topo_args *a)
 			snprintf(from, sizeof(from), "every active local port, one per plane");
 		_log("%s: %s, from %s%s%s", path, when, from,
 		     a->drain ? "; drains nodes whose every rail is down" : "; reports only",
-		     a->drain && a->drain_degraded ? " or whose link is degraded or counts errors" : "");
+		     a->drain && a->drain_degraded ? " or whose link is degraded or counts errors"
+						   : "");
 	}
 	do {
 		if (_cycle_apart(a, path) && a->once)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PIECE 64	/* fs_escape echoes at most 64 source bytes */
+#define PIECE 64 /* fs_escape echoes at most 64 source bytes */
 
 char *fw_printable(char *dst, size_t n, const char *s)
 {
@@ -71,7 +71,8 @@ static int _add(struct fw_actions *a, enum fw_kind k, const char *node, const ch
 	memset(x, 0, sizeof(*x));
 	x->kind = k;
 	if ((node && !(x->node = strdup(node))) ||
-	    (arg && !(x->arg = strdup(k == FW_DRAIN ? fw_printable(safe, sizeof(safe), arg) : arg))) ||
+	    (arg &&
+	     !(x->arg = strdup(k == FW_DRAIN ? fw_printable(safe, sizeof(safe), arg) : arg))) ||
 	    !(x->done = strdup(fw_printable(safe, sizeof(safe), done))) ||
 	    (failed && !(x->failed = strdup(fw_printable(safe, sizeof(safe), failed))))) {
 		free(x->node);
@@ -221,8 +222,8 @@ static int _cmp_u64(const void *a, const void *b)
 /* Whether the node-name map names the HCA: the administrator's word. */
 static int _mapped(const struct fw_input *in, uint64_t guid)
 {
-	return in->nmapped && bsearch(&guid, in->mapped, (size_t)in->nmapped, sizeof(guid),
-				      _cmp_u64);
+	return in->nmapped &&
+	       bsearch(&guid, in->mapped, (size_t)in->nmapped, sizeof(guid), _cmp_u64);
 }
 
 /* The node GUID of the switch at the first port of HCA @d that reaches
@@ -264,7 +265,8 @@ static struct gix *_gix(const struct fst_model *m, int switches_only, int *n)
 
 static int _gix_find(const struct gix *v, int n, uint64_t guid)
 {
-	struct gix key = { guid, -1 }, *x = n ? bsearch(&key, v, (size_t)n, sizeof(key), _cmp_gix) : NULL;
+	struct gix key = { guid, -1 },
+		   *x = n ? bsearch(&key, v, (size_t)n, sizeof(key), _cmp_gix) : NULL;
 
 	return x ? x->dev : -1;
 }
@@ -272,10 +274,10 @@ static int _gix_find(const struct gix *v, int n, uint64_t guid)
 struct bind {
 	const struct fw_input *in;
 	const struct fst_model *cur;
-	struct gix *cix;		/* every device of cur by GUID */
+	struct gix *cix; /* every device of cur by GUID */
 	int ncix;
-	char *newplane;			/* per plane of cur: none of its switches in old */
-	const struct fw_binding **byname;	/* the bindings by name */
+	char *newplane;			  /* per plane of cur: none of its switches in old */
+	const struct fw_binding **byname; /* the bindings by name */
 	int nbyname;
 	struct names *held;
 	struct fw_actions *out;
@@ -327,7 +329,8 @@ static int _seed(const struct fw_input *in, struct fw_bindings *next)
 
 	if (in->bound) {
 		for (int i = 0; i < in->bound->n; i++)
-			if (_put(next, in->bound->v[i].guid, in->bound->v[i].name, in->bound->v[i].leaf))
+			if (_put(next, in->bound->v[i].guid, in->bound->v[i].name,
+				 in->bound->v[i].leaf))
 				return -1;
 	} else {
 		for (int d = 0; old && d < old->ndevs; d++) {
@@ -389,10 +392,11 @@ static int _bind_known(struct bind *c, struct fw_bindings *next, int *pending, i
 		leaf = _leaf(cur, d);
 		b = dv->guid ? _bound(next, dv->guid) : NULL;
 		if (b && !strcmp(b->name, name)) {
-			b->leaf = leaf ? leaf : b->leaf;	/* recabled: followed */
+			b->leaf = leaf ? leaf : b->leaf; /* recabled: followed */
 		} else if (dv->guid && _mapped(c->in, dv->guid)) {
-			rc = _say(c->out, "%s: HCA 0x%016" PRIx64 " bound by the node-name map%s%s%s",
-				  name, dv->guid, b ? " (was bound to " : "", b ? b->name : "",
+			rc = _say(c->out,
+				  "%s: HCA 0x%016" PRIx64 " bound by the node-name map%s%s%s", name,
+				  dv->guid, b ? " (was bound to " : "", b ? b->name : "",
 				  b ? ")" : "");
 			if (b) {
 				snprintf(b->name, sizeof(b->name), "%s", name);
@@ -402,10 +406,11 @@ static int _bind_known(struct bind *c, struct fw_bindings *next, int *pending, i
 			}
 		} else if (b) {
 			rc = _hold(c->held, name) || _hold(c->held, b->name) ||
-			     _say(c->out, "%s: HCA 0x%016" PRIx64 " (\"%s\"), bound to %s, now claims "
+			     _say(c->out,
+				  "%s: HCA 0x%016" PRIx64 " (\"%s\"), bound to %s, now claims "
 				  "%s: %s and %s held (no drain, resume or features) until the "
-				  "node-name map names that HCA", name, dv->guid, _esc(e1, dv->desc),
-				  b->name, name, name, b->name);
+				  "node-name map names that HCA",
+				  name, dv->guid, _esc(e1, dv->desc), b->name, name, name, b->name);
 		} else {
 			pending[(*npending)++] = d;
 		}
@@ -446,9 +451,11 @@ static int _bind_new(struct bind *c, struct fw_bindings *next, const int *pendin
 			continue;
 		}
 		rc = _hold(c->held, name) ||
-		     _say(c->out, "%s: HCA 0x%016" PRIx64 " (\"%s\") on %s claims %s, which is bound "
+		     _say(c->out,
+			  "%s: HCA 0x%016" PRIx64 " (\"%s\") on %s claims %s, which is bound "
 			  "to HCA 0x%016" PRIx64 "%s: %s held (no drain, resume or features) until "
-			  "the node-name map names that HCA", name, dv->guid, _esc(e1, dv->desc),
+			  "the node-name map names that HCA",
+			  name, dv->guid, _esc(e1, dv->desc),
 			  dv->plane >= 0 ? cur->planes[dv->plane].name : "no plane", name,
 			  c->byname[lo]->guid, hi - lo > 1 ? " and others" : "", name);
 	}
@@ -467,7 +474,7 @@ static int _bind(const struct fw_input *in, struct fw_bindings *next, struct nam
 {
 	struct bind c = { .in = in, .cur = in->cur, .held = held, .out = out };
 	int *pending = calloc((size_t)in->cur->ndevs + 1, sizeof(int)), npending = 0, rc = -1;
-	struct fw_bindings known = { 0 };	/* @next as it was before the second pass */
+	struct fw_bindings known = { 0 }; /* @next as it was before the second pass */
 
 	c.cix = _gix(in->cur, 0, &c.ncix);
 	c.newplane = _new_planes(in->cur, in->old);
@@ -579,7 +586,8 @@ static void _degraded_text(const struct fst_model *m, const char *name, char *ou
 				continue;
 			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s) at %dx%s",
 					      o ? ", " : "", _esc(e1, fw_hca_name(d)), p,
-					      _peer_port(m, pt, e2), l->width, fst_speed_name(l->speed));
+					      _peer_port(m, pt, e2), l->width,
+					      fst_speed_name(l->speed));
 		}
 	}
 }
@@ -604,7 +612,7 @@ static int _drained(const char *state)
 static int _health(const struct fw_input *in, struct names *held, struct fw_actions *out)
 {
 	char why[900], reason[1024], deg[900], done[1536], failed[256];
-	char e1[1024], e2[512];	/* fw_printable: more than 4 x 64 */
+	char e1[1024], e2[512]; /* fw_printable: more than 4 x 64 */
 	int rc = 0;
 
 	for (int i = 0; i < in->nnodes && !rc; i++) {
@@ -613,7 +621,7 @@ static int _health(const struct fw_input *in, struct names *held, struct fw_acti
 		const char *errs = in->on_degraded ? _errors_of(in, ns->name) : "";
 
 		if (_held(held, ns->name))
-			continue;	/* said with the HCA that holds it */
+			continue; /* said with the HCA that holds it */
 		deg[0] = '\0';
 		if (in->on_degraded)
 			_degraded_text(in->cur, ns->name, deg, sizeof(deg));
@@ -622,18 +630,21 @@ static int _health(const struct fw_input *in, struct names *held, struct fw_acti
 				continue;
 			snprintf(done, sizeof(done), "%s: links healthy again: resumed (was: %s)",
 				 ns->name, fw_printable(e1, sizeof(e1), ns->reason));
-			snprintf(failed, sizeof(failed), "%s: resume failed (scontrol update)", ns->name);
+			snprintf(failed, sizeof(failed), "%s: resume failed (scontrol update)",
+				 ns->name);
 			rc = _add(out, FW_RESUME, ns->name, NULL, done, failed);
 			continue;
 		}
 		snprintf(failed, sizeof(failed), "%s: drain failed (scontrol update)", ns->name);
 		if ((deg[0] || errs[0]) && !_drained(ns->state)) {
 			if (deg[0])
-				snprintf(reason, sizeof(reason), FW_REASON_PREFIX "degraded link: %s", deg);
+				snprintf(reason, sizeof(reason),
+					 FW_REASON_PREFIX "degraded link: %s", deg);
 			else
-				snprintf(reason, sizeof(reason), FW_REASON_PREFIX "link errors: %s", errs);
-			snprintf(done, sizeof(done), "%s: drained (DrainOnDegradedLink): %s", ns->name,
-				 reason);
+				snprintf(reason, sizeof(reason), FW_REASON_PREFIX "link errors: %s",
+					 errs);
+			snprintf(done, sizeof(done), "%s: drained (DrainOnDegradedLink): %s",
+				 ns->name, reason);
 			rc = _add(out, FW_DRAIN, ns->name, reason, done, failed);
 			continue;
 		}
@@ -641,8 +652,8 @@ static int _health(const struct fw_input *in, struct names *held, struct fw_acti
 			continue;
 		_rails_text(in->old, h, why, sizeof(why));
 		if (_drained(ns->state)) {
-			rc = _say(out, "%s: every rail down (%s); already %s (%s): left alone", ns->name,
-				  why, fw_printable(e2, sizeof(e2), ns->state),
+			rc = _say(out, "%s: every rail down (%s); already %s (%s): left alone",
+				  ns->name, why, fw_printable(e2, sizeof(e2), ns->state),
 				  fw_printable(e1, sizeof(e1), ns->reason));
 			continue;
 		}
@@ -661,7 +672,11 @@ static int _health(const struct fw_input *in, struct names *held, struct fw_acti
 static void _places(const struct fst_model *m, const char *name, char *out, size_t n)
 {
 	int h = m ? fst_find_host(m, name) : -1;
-	const struct { const char *prefix; const struct fst_group *g; int idx; } p[] = {
+	const struct {
+		const char *prefix;
+		const struct fst_group *g;
+		int idx;
+	} p[] = {
 		{ "rack_", m ? m->racks : NULL, h >= 0 ? m->hosts[h].rack : -1 },
 		{ "pod_", m ? m->pods : NULL, h >= 0 ? m->hosts[h].pod : -1 },
 		{ "plane_", m ? m->planes : NULL, h >= 0 ? m->hosts[h].plane : -1 },
@@ -695,8 +710,8 @@ static int _in_list(const char *list, const char *w, size_t len)
 
 /* The node's features with its fabric places of @old taken out and those
  * of @cur put in; every other feature as it is. */
-static void _features_of(const char *have, const char *old_places, const char *places,
-			 char *out, size_t n)
+static void _features_of(const char *have, const char *old_places, const char *places, char *out,
+			 size_t n)
 {
 	size_t o = 0;
 
@@ -727,20 +742,22 @@ static int _features(const struct fw_input *in, struct names *held, struct fw_ac
 		_places(in->old, ns->name, old_places, sizeof(old_places));
 		_places(in->cur, ns->name, places, sizeof(places));
 		if (!*places)
-			continue;	/* not in the fabric now: its last place kept */
+			continue; /* not in the fabric now: its last place kept */
 		_features_of(ns->features, old_places, places, want, sizeof(want));
 		if (!strcmp(want, ns->features))
 			continue;
 		if (ns->features_cut) {
-			rc = _say(out, "%s: features longer than %d bytes, not read whole: left as "
-				  "they are (no %s)", ns->name, FW_SINFO_FEATURES, places);
+			rc = _say(out,
+				  "%s: features longer than %d bytes, not read whole: left as "
+				  "they are (no %s)",
+				  ns->name, FW_SINFO_FEATURES, places);
 			continue;
 		}
 		/* both lists: active features must stay a subset of available */
 		snprintf(done, sizeof(done), "%s: features %s (were: %s)", ns->name, want,
 			 *ns->features ? fw_printable(e1, sizeof(e1), ns->features) : "none");
-		snprintf(failed, sizeof(failed), "%s: features %s: scontrol update failed", ns->name,
-			 want);
+		snprintf(failed, sizeof(failed), "%s: features %s: scontrol update failed",
+			 ns->name, want);
 		rc = _add(out, FW_FEATURES, ns->name, want, done, failed);
 	}
 	return rc;

@@ -40,7 +40,7 @@
 /* One Slurm node as the watch read it (fw_sinfo_parse). */
 struct fw_node {
 	char *name, *state, *reason, *features;
-	int features_cut;	/* the list filled sinfo's field: maybe cut, never rewritten */
+	int features_cut; /* the list filled sinfo's field: maybe cut, never rewritten */
 };
 
 /* An HCA bound to its node: its node GUID, the node's name, and the node
@@ -53,7 +53,7 @@ struct fw_binding {
 };
 
 struct fw_bindings {
-	struct fw_binding *v;	/* sorted by guid after fw_decide */
+	struct fw_binding *v; /* sorted by guid after fw_decide */
 	int n, cap;
 };
 
@@ -64,33 +64,33 @@ struct fw_note {
 };
 
 struct fw_input {
-	const struct fst_model *old;	/* the model in place; NULL: none */
-	const struct fst_model *cur;	/* the fabric now, classified */
-	const struct fw_node *nodes;	/* Slurm's nodes; NULL: nothing asked of
+	const struct fst_model *old; /* the model in place; NULL: none */
+	const struct fst_model *cur; /* the fabric now, classified */
+	const struct fw_node *nodes; /* Slurm's nodes; NULL: nothing asked of
 					   Slurm (--no-drain, or sinfo failed) */
 	int nnodes;
-	const struct fw_bindings *bound;	/* kept from earlier cycles; NULL: none
+	const struct fw_bindings *bound; /* kept from earlier cycles; NULL: none
 						   kept yet, bound from @old */
-	const uint64_t *mapped;		/* GUIDs the node-name map names, sorted */
+	const uint64_t *mapped;		 /* GUIDs the node-name map names, sorted */
 	int nmapped;
-	int on_degraded;		/* DrainOnDegradedLink */
-	const struct fw_note *errors;	/* link errors this cycle, per node */
+	int on_degraded;	      /* DrainOnDegradedLink */
+	const struct fw_note *errors; /* link errors this cycle, per node */
 	int nerrors;
 };
 
 enum fw_kind {
-	FW_LOG = 0,	/* a line for the log only */
-	FW_DRAIN,	/* drain @node with reason @arg */
-	FW_RESUME,	/* resume @node */
-	FW_FEATURES	/* set @node's available and active features to @arg */
+	FW_LOG = 0, /* a line for the log only */
+	FW_DRAIN,   /* drain @node with reason @arg */
+	FW_RESUME,  /* resume @node */
+	FW_FEATURES /* set @node's available and active features to @arg */
 };
 
 struct fw_action {
 	enum fw_kind kind;
-	char *node;	/* NULL for FW_LOG */
-	char *arg;	/* FW_DRAIN: the reason; FW_FEATURES: the list */
-	char *done;	/* logged once carried out (FW_LOG: the line) */
-	char *failed;	/* logged when Slurm refused */
+	char *node;   /* NULL for FW_LOG */
+	char *arg;    /* FW_DRAIN: the reason; FW_FEATURES: the list */
+	char *done;   /* logged once carried out (FW_LOG: the line) */
+	char *failed; /* logged when Slurm refused */
 };
 
 struct fw_actions {
@@ -154,14 +154,15 @@ char *fw_printable(char *dst, size_t n, const char *s);
  * and states cannot hold blanks; a name that fills its field is longer
  * than a fabric name can be and its record is skipped.
  */
-#define FW_SINFO_NAME		65
-#define FW_SINFO_STATE		32
-#define FW_SINFO_FEATURES	512
-#define FW_SINFO_REASON		96
+#define FW_SINFO_NAME 65
+#define FW_SINFO_STATE 32
+#define FW_SINFO_FEATURES 512
+#define FW_SINFO_REASON 96
 #define FW_STR_(x) #x
 #define FW_STR(x) FW_STR_(x)
-#define FW_SINFO_FORMAT "%" FW_STR(FW_SINFO_NAME) "N%" FW_STR(FW_SINFO_STATE) "T%" \
-	FW_STR(FW_SINFO_FEATURES) "f%" FW_STR(FW_SINFO_REASON) "E"
+#define FW_SINFO_FORMAT                                                    \
+	"%" FW_STR(FW_SINFO_NAME) "N%" FW_STR(FW_SINFO_STATE) "T%" FW_STR( \
+		FW_SINFO_FEATURES) "f%" FW_STR(FW_SINFO_REASON) "E"
 #define FW_SINFO_RECORD (FW_SINFO_NAME + FW_SINFO_STATE + FW_SINFO_FEATURES + FW_SINFO_REASON + 1)
 
 /* sinfo's output (@len bytes) into *out (*n nodes, each once, in sinfo's
@@ -176,8 +177,7 @@ void fw_nodes_free(struct fw_node *v, int n);
  * "0x<HCA node GUID> <node> 0x<switch node GUID>".  read: -1 with
  * "<path>:<line>: ...; expected ..." (the bindings read so far dropped).
  */
-int fw_bindings_read(struct fw_bindings *b, FILE *f, const char *path, char *err,
-		     size_t errlen);
+int fw_bindings_read(struct fw_bindings *b, FILE *f, const char *path, char *err, size_t errlen);
 int fw_bindings_write(const struct fw_bindings *b, FILE *f);
 int fw_bindings_equal(const struct fw_bindings *a, const struct fw_bindings *b);
 void fw_bindings_clear(struct fw_bindings *b);

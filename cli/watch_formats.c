@@ -93,9 +93,10 @@ int fw_sinfo_parse(const char *text, size_t len, struct fw_node **out, int *n, c
 	for (size_t r = 0; r < nrec; r++)
 		if (text[(r + 1) * FW_SINFO_RECORD - 1] != '\n' ||
 		    memchr(text + r * FW_SINFO_RECORD, '\0', FW_SINFO_RECORD))
-			return fs_errf(err, errlen, "sinfo: record %zu is not %d bytes ending in a "
-				       "newline; expected the format %s", r + 1, FW_SINFO_RECORD,
-				       FW_SINFO_FORMAT);
+			return fs_errf(err, errlen,
+				       "sinfo: record %zu is not %d bytes ending in a "
+				       "newline; expected the format %s",
+				       r + 1, FW_SINFO_RECORD, FW_SINFO_FORMAT);
 	if (!(v = calloc(nrec + 1, sizeof(*v))))
 		return fs_errf(err, errlen, "out of memory");
 	for (size_t r = 0; r < nrec; r++) {
@@ -132,7 +133,8 @@ int fw_sinfo_parse(const char *text, size_t len, struct fw_node **out, int *n, c
 
 /* ------------------------------------------------------------ bindings file */
 
-#define BINDINGS_HEADER "# fabsched topo watch: each compute HCA's node, bound by GUID when " \
+#define BINDINGS_HEADER                                                                     \
+	"# fabsched topo watch: each compute HCA's node, bound by GUID when "               \
 	"first seen (fabsched(1), WATCH)\n# <HCA node GUID> <node> <GUID of the switch of " \
 	"its first link, 0x0: unknown>\n"
 
@@ -160,8 +162,7 @@ static int _hex64(const char *s, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
-int fw_bindings_read(struct fw_bindings *b, FILE *f, const char *path, char *err,
-		     size_t errlen)
+int fw_bindings_read(struct fw_bindings *b, FILE *f, const char *path, char *err, size_t errlen)
 {
 	char line[256];
 	int ln = 0;
@@ -200,8 +201,10 @@ int fw_bindings_read(struct fw_bindings *b, FILE *f, const char *path, char *err
 	return 0;
 bad:
 	b->n = 0;
-	return fs_errf(err, errlen, "%s:%d: bad binding; expected '0x<HCA GUID> <node> "
-		       "0x<switch GUID>'", path, ln);
+	return fs_errf(err, errlen,
+		       "%s:%d: bad binding; expected '0x<HCA GUID> <node> "
+		       "0x<switch GUID>'",
+		       path, ln);
 }
 
 void fw_bindings_clear(struct fw_bindings *b)

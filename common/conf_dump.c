@@ -34,8 +34,7 @@ static const char *_quote(const char *s)
 	return "";
 }
 
-static const char *_origin(const struct _val *v, const char *fallback,
-			   char *buf, size_t bufsz)
+static const char *_origin(const struct _val *v, const char *fallback, char *buf, size_t bufsz)
 {
 	switch (v->origin) {
 	case O_BUILTIN:
@@ -44,8 +43,7 @@ static const char *_origin(const struct _val *v, const char *fallback,
 		snprintf(buf, bufsz, "line %u", v->line);
 		return buf;
 	case O_DEFAULT_PART:
-		snprintf(buf, bufsz, "PartitionName=DEFAULT at line %u",
-			 v->line);
+		snprintf(buf, bufsz, "PartitionName=DEFAULT at line %u", v->line);
 		return buf;
 	case O_GLOBAL:
 		snprintf(buf, bufsz, "from %s", fallback);
@@ -56,8 +54,7 @@ static const char *_origin(const struct _val *v, const char *fallback,
 	return "not set";
 }
 
-static void _dump_part(const struct _part *p, const struct _part *dflt,
-		       FILE *out)
+static void _dump_part(const struct _part *p, const struct _part *dflt, FILE *out)
 {
 	char buf[64];
 	size_t col = strlen("PartitionName=") + strlen(p->name);
@@ -67,8 +64,7 @@ static void _dump_part(const struct _part *p, const struct _part *dflt,
 		const char *q;
 		size_t w;
 
-		if (fsc_keys[k].scope != FS_SCOPE_PARTITION ||
-		    p->v[k].origin == O_UNSET)
+		if (fsc_keys[k].scope != FS_SCOPE_PARTITION || p->v[k].origin == O_UNSET)
 			continue;
 		q = _quote(p->v[k].text);
 		w = strlen(fsc_keys[k].name) + strlen(p->v[k].text) + 4;
@@ -84,8 +80,7 @@ static void _dump_part(const struct _part *p, const struct _part *dflt,
 		fprintf(out, "\t# line %u", p->line);
 	fprintf(out, "\n");
 	for (size_t k = 0; k < fsc_nkeys; k++) {
-		if (fsc_keys[k].scope != FS_SCOPE_PARTITION ||
-		    p->v[k].origin == O_FILE)
+		if (fsc_keys[k].scope != FS_SCOPE_PARTITION || p->v[k].origin == O_FILE)
 			continue;
 		fprintf(out, "#   %s: %s\n", fsc_keys[k].name,
 			_origin(&p->v[k], fsc_keys[k].fallback, buf, sizeof(buf)));
@@ -100,8 +95,7 @@ int fs_conf_dump(const struct fs_conf *conf, FILE *out)
 		errno = EINVAL;
 		return -1;
 	}
-	fprintf(out, "# fabsched configuration in effect\n# source: %s%s\n",
-		conf->source,
+	fprintf(out, "# fabsched configuration in effect\n# source: %s%s\n", conf->source,
 		conf->builtin ? " (not found: built-in defaults)" : "");
 	for (size_t k = 0; k < fsc_nkeys; k++) {
 		const struct _val *v = &conf->g[k];

@@ -35,9 +35,8 @@ bool fs_conf_is_builtin(const struct fs_conf *conf)
 }
 
 /* The value of key in scope, or NULL with errno set. */
-static const struct _val *_lookup(const struct fs_conf *conf, const char *part,
-				  const char *key, enum fs_conf_scope scope,
-				  int *kidx)
+static const struct _val *_lookup(const struct fs_conf *conf, const char *part, const char *key,
+				  enum fs_conf_scope scope, int *kidx)
 {
 	const struct _val *v;
 	const struct _part *p;
@@ -54,8 +53,7 @@ static const struct _val *_lookup(const struct fs_conf *conf, const char *part,
 	if (scope == FS_SCOPE_GLOBAL) {
 		v = &conf->g[k];
 	} else {
-		p = part && !fs_strcaseeq(part, "DEFAULT")
-			    ? fsc_find_part(conf, part) : NULL;
+		p = part && !fs_strcaseeq(part, "DEFAULT") ? fsc_find_part(conf, part) : NULL;
 		v = p ? &p->v[k] : &conf->dflt.v[k];
 	}
 	if (v->origin == O_UNSET) {
@@ -106,8 +104,7 @@ const char *fs_conf_get_str(const struct fs_conf *conf, const char *key)
 	return v ? v->text : NULL;
 }
 
-int fs_conf_get_uint(const struct fs_conf *conf, const char *key,
-		     uint64_t *out)
+int fs_conf_get_uint(const struct fs_conf *conf, const char *key, uint64_t *out)
 {
 	int k = 0;
 	const struct _val *v = _lookup(conf, NULL, key, FS_SCOPE_GLOBAL, &k);
@@ -123,8 +120,7 @@ int fs_conf_get_bool(const struct fs_conf *conf, const char *key, bool *out)
 	return _get_bool(v, k, out);
 }
 
-int fs_conf_get_locality(const struct fs_conf *conf, const char *key,
-			 struct fs_locality *out)
+int fs_conf_get_locality(const struct fs_conf *conf, const char *key, struct fs_locality *out)
 {
 	int k = 0;
 	const struct _val *v = _lookup(conf, NULL, key, FS_SCOPE_GLOBAL, &k);
@@ -155,38 +151,32 @@ bool fs_conf_has_part(const struct fs_conf *conf, const char *part)
 	return conf && fsc_find_part(conf, part);
 }
 
-const char *fs_conf_part_get_str(const struct fs_conf *conf, const char *part,
-				 const char *key)
+const char *fs_conf_part_get_str(const struct fs_conf *conf, const char *part, const char *key)
 {
 	int k;
-	const struct _val *v = _lookup(conf, part, key, FS_SCOPE_PARTITION,
-				       &k);
+	const struct _val *v = _lookup(conf, part, key, FS_SCOPE_PARTITION, &k);
 
 	return v ? v->text : NULL;
 }
 
-int fs_conf_part_get_uint(const struct fs_conf *conf, const char *part,
-			  const char *key, uint64_t *out)
+int fs_conf_part_get_uint(const struct fs_conf *conf, const char *part, const char *key,
+			  uint64_t *out)
 {
 	int k = 0;
-	const struct _val *v = _lookup(conf, part, key, FS_SCOPE_PARTITION,
-				       &k);
+	const struct _val *v = _lookup(conf, part, key, FS_SCOPE_PARTITION, &k);
 
 	return _get_uint(v, k, out);
 }
 
-int fs_conf_part_get_bool(const struct fs_conf *conf, const char *part,
-			  const char *key, bool *out)
+int fs_conf_part_get_bool(const struct fs_conf *conf, const char *part, const char *key, bool *out)
 {
 	int k = 0;
-	const struct _val *v = _lookup(conf, part, key, FS_SCOPE_PARTITION,
-				       &k);
+	const struct _val *v = _lookup(conf, part, key, FS_SCOPE_PARTITION, &k);
 
 	return _get_bool(v, k, out);
 }
 
-int fs_conf_part_locality(const struct fs_conf *conf, const char *part,
-			  struct fs_locality *out)
+int fs_conf_part_locality(const struct fs_conf *conf, const char *part, struct fs_locality *out)
 {
 	uint64_t level, wait;
 
@@ -205,16 +195,14 @@ bool fs_conf_part_off(const struct fs_conf *conf, const char *part)
 {
 	struct fs_locality loc;
 
-	return conf && !fs_conf_part_locality(conf, part, &loc) &&
-		loc.level >= FS_LOCALITY_OFF;
+	return conf && !fs_conf_part_locality(conf, part, &loc) && loc.level >= FS_LOCALITY_OFF;
 }
 
 bool fs_conf_part_observe(const struct fs_conf *conf, const char *part)
 {
 	struct fs_locality loc;
 
-	return conf && !fs_conf_part_locality(conf, part, &loc) &&
-		loc.level == FS_LOCALITY_OBSERVE;
+	return conf && !fs_conf_part_locality(conf, part, &loc) && loc.level == FS_LOCALITY_OBSERVE;
 }
 
 bool fs_conf_all_off(const struct fs_conf *conf)

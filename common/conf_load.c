@@ -38,8 +38,8 @@ static const char *_strerror(int e, char *buf, size_t bufsz)
 }
 
 /* Read a whole regular file; on error -1 with a message added to errs. */
-static int _read_file(const char *path, char **buf, size_t *len,
-		      struct fs_errors *errs, int *missing)
+static int _read_file(const char *path, char **buf, size_t *len, struct fs_errors *errs,
+		      int *missing)
 {
 	char ebuf[128], *b = NULL;
 	size_t n = 0, cap = 0;
@@ -51,14 +51,17 @@ static int _read_file(const char *path, char **buf, size_t *len,
 	if (fd < 0) {
 		e = errno;
 		*missing = e == ENOENT;
-		fs_errors_add(errs, "%s: cannot open: %s; expected a readable "
-			      "fabsched.conf", path,
-			      _strerror(e, ebuf, sizeof(ebuf)));
+		fs_errors_add(errs,
+			      "%s: cannot open: %s; expected a readable "
+			      "fabsched.conf",
+			      path, _strerror(e, ebuf, sizeof(ebuf)));
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		fs_errors_add(errs, "%s: not a regular file; expected a "
-			      "readable fabsched.conf", path);
+		fs_errors_add(errs,
+			      "%s: not a regular file; expected a "
+			      "readable fabsched.conf",
+			      path);
 		goto fail;
 	}
 	for (;;) {
@@ -88,9 +91,10 @@ static int _read_file(const char *path, char **buf, size_t *len,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			fs_errors_add(errs, "%s: cannot read: %s; expected a "
-				      "readable fabsched.conf", path,
-				      _strerror(errno, ebuf, sizeof(ebuf)));
+			fs_errors_add(errs,
+				      "%s: cannot read: %s; expected a "
+				      "readable fabsched.conf",
+				      path, _strerror(errno, ebuf, sizeof(ebuf)));
 			goto fail;
 		}
 		if (r == 0)
@@ -126,8 +130,7 @@ static int _site_dirs(char dirs[SITE_DIRS][PATH_MAX])
 	const char *slash;
 	int n = 0;
 
-	if (sc && sc[0] == '/' && (slash = strrchr(sc, '/')) &&
-	    (size_t)(slash - sc) < PATH_MAX) {
+	if (sc && sc[0] == '/' && (slash = strrchr(sc, '/')) && (size_t)(slash - sc) < PATH_MAX) {
 		snprintf(dirs[n], PATH_MAX, "%.*s", (int)(slash - sc), sc);
 		if (!dirs[n][0])
 			snprintf(dirs[n], PATH_MAX, "/");
@@ -146,8 +149,8 @@ static int _site_dirs(char dirs[SITE_DIRS][PATH_MAX])
  * word in *conf_path (malloc'ed), the line in *lineno.  RET 0 found, 1 no
  * such file or line, -1 (a message in errs) when the file cannot be read.
  */
-static int _plugstack_args(const char *path, char **text, char **conf_path,
-			   unsigned *lineno, struct fs_errors *errs)
+static int _plugstack_args(const char *path, char **text, char **conf_path, unsigned *lineno,
+			   struct fs_errors *errs)
 {
 	char line[PLUGSTACK_LINE_MAX], ebuf[128];
 	FILE *f = fopen(path, "re");
@@ -157,9 +160,10 @@ static int _plugstack_args(const char *path, char **text, char **conf_path,
 	if (!f) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 1;
-		fs_errors_add(errs, "%s: cannot open: %s; expected a readable "
-			      "plugstack.conf", path,
-			      _strerror(errno, ebuf, sizeof(ebuf)));
+		fs_errors_add(errs,
+			      "%s: cannot open: %s; expected a readable "
+			      "plugstack.conf",
+			      path, _strerror(errno, ebuf, sizeof(ebuf)));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -171,8 +175,7 @@ static int _plugstack_args(const char *path, char **text, char **conf_path,
 			*hash = '\0';
 		kind = strtok_r(line, " \t\r\n", &save);
 		plugin = kind ? strtok_r(NULL, " \t\r\n", &save) : NULL;
-		if (!plugin || (strcasecmp(kind, "required") &&
-				strcasecmp(kind, "optional")))
+		if (!plugin || (strcasecmp(kind, "required") && strcasecmp(kind, "optional")))
 			continue;
 		base = strrchr(plugin, '/') ? strrchr(plugin, '/') + 1 : plugin;
 		if (strcmp(base, "fabsched.so"))
@@ -185,8 +188,8 @@ static int _plugstack_args(const char *path, char **text, char **conf_path,
 				free(*conf_path);
 				*conf_path = strdup(w + 5);
 			} else if (strchr(w, '=')) {
-				len += (size_t)snprintf(*text + len,
-					PLUGSTACK_LINE_MAX + 1 - len, "%s\n", w);
+				len += (size_t)snprintf(*text + len, PLUGSTACK_LINE_MAX + 1 - len,
+							"%s\n", w);
 			}
 		}
 		fclose(f);
@@ -209,8 +212,7 @@ static int _plugstack_args(const char *path, char **text, char **conf_path,
  * slurmd fetches plugstack.conf from the controller); else the built-in
  * defaults.  RET as fs_conf_load; *path set when a file is to be read.
  */
-static int _site_load(char *path, size_t pathsz, struct fs_conf **out,
-		      struct fs_errors *errs)
+static int _site_load(char *path, size_t pathsz, struct fs_conf **out, struct fs_errors *errs)
 {
 	char dirs[SITE_DIRS][PATH_MAX], ps[PATH_MAX + 32];
 	int n = _site_dirs(dirs), rc;
@@ -219,7 +221,7 @@ static int _site_load(char *path, size_t pathsz, struct fs_conf **out,
 	for (int i = 0; i < n; i++) {
 		snprintf(path, pathsz, "%.*s/fabsched.conf", PATH_MAX - 32, dirs[i]);
 		if (!stat(path, &st) || errno != ENOENT)
-			return 1;	/* read it (an error says why not) */
+			return 1; /* read it (an error says why not) */
 	}
 	for (int i = 0; i < n; i++) {
 		char *text = NULL, *conf = NULL, name[PATH_MAX + 96];
@@ -239,10 +241,9 @@ static int _site_load(char *path, size_t pathsz, struct fs_conf **out,
 		}
 		if (!*text) {
 			free(text);
-			continue;	/* no settings on that line */
+			continue; /* no settings on that line */
 		}
-		snprintf(name, sizeof(name), "%s:%u (fabsched.so arguments)",
-			 ps, line);
+		snprintf(name, sizeof(name), "%s:%u (fabsched.so arguments)", ps, line);
 		rc = fs_conf_parse(name, text, strlen(text), out, errs);
 		free(text);
 		return rc;
@@ -254,8 +255,7 @@ static int _site_load(char *path, size_t pathsz, struct fs_conf **out,
 	return rc;
 }
 
-int fs_conf_load(const char *path, struct fs_conf **out,
-		 struct fs_errors *errs)
+int fs_conf_load(const char *path, struct fs_conf **out, struct fs_errors *errs)
 {
 	char *buf = NULL, site[PATH_MAX];
 	size_t len = 0;

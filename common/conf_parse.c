@@ -36,8 +36,7 @@ static void _oom(struct _parser *P)
 }
 
 /* Report an error at line (0: of the whole file). */
-static void _err(struct _parser *P, unsigned line, const char *fmt, ...)
-	FS_PRINTF(3, 4);
+static void _err(struct _parser *P, unsigned line, const char *fmt, ...) FS_PRINTF(3, 4);
 
 static void _err(struct _parser *P, unsigned line, const char *fmt, ...)
 {
@@ -97,21 +96,20 @@ static int _grow(void **p, size_t *cap, size_t need, size_t elsize)
  * Check a physical line's bytes: no NUL, no control character but TAB,
  * valid UTF-8.  Reports the first problem and returns -1.
  */
-static int _check_bytes(struct _parser *P, unsigned line,
-			const unsigned char *s, size_t n)
+static int _check_bytes(struct _parser *P, unsigned line, const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = s[i], need, lo = 0x80, hi = 0xbf;
 
 		if (c == 0) {
-			_err(P, line, "NUL byte at column %zu; expected text",
-			     i + 1);
+			_err(P, line, "NUL byte at column %zu; expected text", i + 1);
 			return -1;
 		}
 		if ((c < 0x20 && c != '\t') || c == 0x7f) {
 			_err(P, line,
 			     "control character 0x%02x at column %zu; "
-			     "expected printable text", c, i + 1);
+			     "expected printable text",
+			     c, i + 1);
 			return -1;
 		}
 		if (c < 0x80)
@@ -121,15 +119,15 @@ static int _check_bytes(struct _parser *P, unsigned line,
 		} else if (c >= 0xe0 && c <= 0xef) {
 			need = 2;
 			if (c == 0xe0)
-				lo = 0xa0;	/* overlong */
+				lo = 0xa0; /* overlong */
 			else if (c == 0xed)
-				hi = 0x9f;	/* surrogates */
+				hi = 0x9f; /* surrogates */
 		} else if (c >= 0xf0 && c <= 0xf4) {
 			need = 3;
 			if (c == 0xf0)
-				lo = 0x90;	/* overlong */
+				lo = 0x90; /* overlong */
 			else if (c == 0xf4)
-				hi = 0x8f;	/* > U+10FFFF */
+				hi = 0x8f; /* > U+10FFFF */
 		} else {
 			goto bad;
 		}
@@ -143,9 +141,8 @@ static int _check_bytes(struct _parser *P, unsigned line,
 		}
 		i += need;
 		continue;
-bad:
-		_err(P, line, "invalid UTF-8 at column %zu; expected UTF-8 text",
-		     i + 1);
+	bad:
+		_err(P, line, "invalid UTF-8 at column %zu; expected UTF-8 text", i + 1);
 		return -1;
 	}
 	return 0;
@@ -184,7 +181,7 @@ static const char *_esc(char *buf, size_t bufsz, const char *s)
  */
 static unsigned _distance(const char *a, const char *b, unsigned max)
 {
-	unsigned d[3][41], prevmin = 0;	/* prevmin: the row before's smallest */
+	unsigned d[3][41], prevmin = 0; /* prevmin: the row before's smallest */
 	size_t la = strlen(a), lb = strlen(b);
 
 	if (la > 40 || lb > 40)
@@ -194,8 +191,7 @@ static unsigned _distance(const char *a, const char *b, unsigned max)
 	for (size_t j = 0; j <= lb; j++)
 		d[0][j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
-		unsigned *cur = d[i % 3], *prev = d[(i + 2) % 3],
-			 *prev2 = d[(i + 1) % 3];
+		unsigned *cur = d[i % 3], *prev = d[(i + 2) % 3], *prev2 = d[(i + 1) % 3];
 		unsigned rowmin;
 
 		cur[0] = rowmin = (unsigned)i;
@@ -207,8 +203,8 @@ static unsigned _distance(const char *a, const char *b, unsigned max)
 				v = cur[j - 1] + 1;
 			if (prev[j - 1] + cost < v)
 				v = prev[j - 1] + cost;
-			if (i > 1 && j > 1 && ca == (b[j - 2] | 0x20) &&
-			    (a[i - 2] | 0x20) == cb && prev2[j - 2] + 1 < v)
+			if (i > 1 && j > 1 && ca == (b[j - 2] | 0x20) && (a[i - 2] | 0x20) == cb &&
+			    prev2[j - 2] + 1 < v)
 				v = prev2[j - 2] + 1;
 			cur[j] = v;
 			if (v < rowmin)
@@ -222,8 +218,7 @@ static unsigned _distance(const char *a, const char *b, unsigned max)
 	return d[la % 3][lb] > max ? max + 1 : d[la % 3][lb];
 }
 
-static void _unknown_key(struct _parser *P, const struct _pair *pr,
-			 enum fs_conf_scope scope)
+static void _unknown_key(struct _parser *P, const struct _pair *pr, enum fs_conf_scope scope)
 {
 	char esc[FS_ESCAPE_SIZE], list[1024], hint[128] = "";
 	const char *best = NULL;
@@ -239,14 +234,13 @@ static void _unknown_key(struct _parser *P, const struct _pair *pr,
 	list[0] = '\0';
 	for (size_t i = 0; i <= fsc_nkeys; i++) {
 		const char *name = i < fsc_nkeys ? fsc_keys[i].name : PARTITION_KEY;
-		enum fs_conf_scope sc = i < fsc_nkeys ? fsc_keys[i].scope
-						  : FS_SCOPE_GLOBAL;
+		enum fs_conf_scope sc = i < fsc_nkeys ? fsc_keys[i].scope : FS_SCOPE_GLOBAL;
 		size_t len = strlen(name);
 		unsigned limit = len <= 5 ? 1 : len < 12 ? 2 : 3;
 		unsigned d = _distance(pr->key, name, limit);
 
-		if (d <= limit && (d < bestd || (d == bestd && sc == scope &&
-						 best_scope != scope))) {
+		if (d <= limit &&
+		    (d < bestd || (d == bestd && sc == scope && best_scope != scope))) {
 			bestd = d;
 			best = name;
 			best_scope = sc;
@@ -254,12 +248,12 @@ static void _unknown_key(struct _parser *P, const struct _pair *pr,
 		if (sc != scope)
 			continue;
 		if (o + len + 3 < sizeof(list))
-			o += (size_t)snprintf(list + o, sizeof(list) - o,
-					      "%s%s", o ? ", " : "", name);
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", o ? ", " : "",
+					      name);
 	}
 	if (best)
 		snprintf(hint, sizeof(hint), " (did you mean %s%s?)", best,
-			 best_scope == scope ? ""
+			 best_scope == scope		 ? ""
 			 : best_scope == FS_SCOPE_GLOBAL ? ", a global key"
 							 : ", a partition key");
 	_err(P, pr->line, "unknown key '%s'%s; accepted %s keys: %s",
@@ -268,8 +262,7 @@ static void _unknown_key(struct _parser *P, const struct _pair *pr,
 }
 
 /* Set key k of vals from the pair; reports a bad value. */
-static void _set(struct _parser *P, const struct _pair *pr, int k,
-		 struct _val *vals)
+static void _set(struct _parser *P, const struct _pair *pr, int k, struct _val *vals)
 {
 	char msg[FS_MSG_SIZE];
 
@@ -299,12 +292,13 @@ static void _global_line(struct _parser *P)
 			     "%s is a partition key, not a global one; "
 			     "expected it on a PartitionName= line "
 			     "(PartitionName=DEFAULT sets it for every "
-			     "partition)", fsc_keys[k].name);
+			     "partition)",
+			     fsc_keys[k].name);
 		} else if (P->gseen[k]) {
 			_err(P, pr->line,
 			     "%s=%s: %s is already set at line %u; expected "
-			     "each global key once", fsc_keys[k].name,
-			     _esc(esc, sizeof(esc), pr->val), fsc_keys[k].name,
+			     "each global key once",
+			     fsc_keys[k].name, _esc(esc, sizeof(esc), pr->val), fsc_keys[k].name,
 			     P->gseen[k]);
 		} else {
 			P->gseen[k] = pr->line;
@@ -345,8 +339,7 @@ static void _partition_line(struct _parser *P)
 		     "PartitionName=%s: %s; expected a partition name "
 		     "(printable ASCII without blanks or , = # \" ' \\)",
 		     _esc(esc, sizeof(esc), first->val),
-		     *first->val ? "not a valid partition name"
-				 : "empty value");
+		     *first->val ? "not a valid partition name" : "empty value");
 	} else if (fs_strcaseeq(first->val, "DEFAULT")) {
 		target = &P->conf->dflt;
 		target->line = first->line;
@@ -358,13 +351,12 @@ static void _partition_line(struct _parser *P)
 	} else if (P->conf->nparts == FS_CONF_MAX_PARTITIONS) {
 		_err(P, first->line,
 		     "more than %d partitions; expected at most %d "
-		     "PartitionName lines", FS_CONF_MAX_PARTITIONS,
-		     FS_CONF_MAX_PARTITIONS);
+		     "PartitionName lines",
+		     FS_CONF_MAX_PARTITIONS, FS_CONF_MAX_PARTITIONS);
 	} else {
 		struct fs_conf *c = P->conf;
 
-		if (_grow((void **)&c->parts, &c->cap, c->nparts + 1,
-			  sizeof(*c->parts)) ||
+		if (_grow((void **)&c->parts, &c->cap, c->nparts + 1, sizeof(*c->parts)) ||
 		    !(target = calloc(1, sizeof(*target))))
 			goto oom;
 		c->parts[c->nparts++] = target;
@@ -442,8 +434,7 @@ static void _logical_line(struct _parser *P)
 				_err(P, line,
 				     "'%s' has no '='; expected Key=Value, "
 				     "with no blanks around '='",
-				     fs_escape(esc, sizeof(esc), b + ks,
-					       i - ks));
+				     fs_escape(esc, sizeof(esc), b + ks, i - ks));
 			break;
 		}
 		if (i == ks) {
@@ -457,7 +448,8 @@ static void _logical_line(struct _parser *P)
 			while (i < n && b[i] != '"')
 				i++;
 			if (i >= n) { /* _physical_line saw no such line */
-				_err(P, line, "unterminated quote in the "
+				_err(P, line,
+				     "unterminated quote in the "
 				     "value of '%s'; expected a closing '\"' "
 				     "on the same line",
 				     _esc(esc, sizeof(esc), key));
@@ -470,8 +462,7 @@ static void _logical_line(struct _parser *P)
 				_err(P, line,
 				     "text after the closing quote of %s=\"%s\"; "
 				     "expected a blank or the end of the line",
-				     _esc(esc, sizeof(esc), key),
-				     _esc(esc2, sizeof(esc2), b + vs));
+				     _esc(esc, sizeof(esc), key), _esc(esc2, sizeof(esc2), b + vs));
 				break;
 			}
 		} else {
@@ -490,14 +481,14 @@ static void _logical_line(struct _parser *P)
 		}
 		val = b + vs;
 		if (strlen(val) > FS_CONF_MAX_VALUE) {
-			_err(P, line, "the value of '%s' is longer than %d "
+			_err(P, line,
+			     "the value of '%s' is longer than %d "
 			     "bytes; expected a shorter value",
 			     _esc(esc, sizeof(esc), key), FS_CONF_MAX_VALUE);
 			break;
 		}
 		i++;
-		if (_grow((void **)&P->pairs, &P->paircap, P->npairs + 1,
-			  sizeof(*P->pairs))) {
+		if (_grow((void **)&P->pairs, &P->paircap, P->npairs + 1, sizeof(*P->pairs))) {
 			_oom(P);
 			return;
 		}
@@ -520,7 +511,8 @@ static void _logical_line(struct _parser *P)
 		if (seen[k]) {
 			_err(P, pj->line,
 			     "%s given twice on this line; expected each key "
-			     "once per line", _esc(esc, sizeof(esc), pj->key));
+			     "once per line",
+			     _esc(esc, sizeof(esc), pj->key));
 			pj->skip = true;
 		}
 		seen[k] = true;
@@ -553,8 +545,7 @@ static size_t _rtrim(const char *s, size_t n)
  * continues (ends with a backslash outside quotes and comments), 0 when
  * it does not, -1 when it is bad (already reported).
  */
-static int _physical_line(struct _parser *P, unsigned line, const char *s,
-			  size_t n)
+static int _physical_line(struct _parser *P, unsigned line, const char *s, size_t n)
 {
 	size_t content = n, q = 0;
 	bool inq = false, comment = false, cont = false;
@@ -583,7 +574,8 @@ static int _physical_line(struct _parser *P, unsigned line, const char *s,
 	if (inq) {
 		_err(P, line,
 		     "unterminated quote (opened at column %zu); expected a "
-		     "closing '\"' on the same line", q + 1);
+		     "closing '\"' on the same line",
+		     q + 1);
 		return -1;
 	}
 	if (!comment) {
@@ -593,8 +585,7 @@ static int _physical_line(struct _parser *P, unsigned line, const char *s,
 			content--;
 		}
 	}
-	if (_grow((void **)&P->segs, &P->segcap, P->nseg + 1,
-		  sizeof(*P->segs)) ||
+	if (_grow((void **)&P->segs, &P->segcap, P->nseg + 1, sizeof(*P->segs)) ||
 	    _grow((void **)&P->lbuf, &P->lcap, P->llen + content + 1, 1)) {
 		_oom(P);
 		return -1;
@@ -634,8 +625,7 @@ static void _parse_buf(struct _parser *P, const char *buf, size_t len)
 			} else {
 				rc = _physical_line(P, line, s, n);
 				if (rc < 0) {
-					size_t t = _rtrim(s, n && s[n - 1] == '\r'
-							     ? n - 1 : n);
+					size_t t = _rtrim(s, n && s[n - 1] == '\r' ? n - 1 : n);
 
 					bad = true;
 					rc = t && s[t - 1] == '\\';
@@ -660,8 +650,7 @@ static void _parse_buf(struct _parser *P, const char *buf, size_t len)
  * A partition key's value from its fallback global key: the level of a
  * locality for an enum, its wait for a duration.  0 when converted.
  */
-static int _from_fallback(const struct fs_conf_key *k, const struct _val *g,
-			  struct _val *v)
+static int _from_fallback(const struct fs_conf_key *k, const struct _val *g, struct _val *v)
 {
 	char buf[32];
 	const char *text = NULL;
@@ -712,8 +701,7 @@ static void _resolve_part(struct _parser *P, struct _part *p)
 	for (size_t k = 0; k < fsc_nkeys && !P->stop; k++) {
 		int rc = -1;
 
-		if (fsc_keys[k].scope != FS_SCOPE_PARTITION ||
-		    p->v[k].origin != O_UNSET)
+		if (fsc_keys[k].scope != FS_SCOPE_PARTITION || p->v[k].origin != O_UNSET)
 			continue;
 		if (fsc_keys[k].fallback) {
 			rc = _from_fallback(&fsc_keys[k],
@@ -732,8 +720,7 @@ static void _resolve(struct _parser *P)
 	struct fs_conf *c = P->conf;
 
 	for (size_t k = 0; k < fsc_nkeys; k++)
-		if (fsc_keys[k].scope == FS_SCOPE_GLOBAL &&
-		    c->g[k].origin == O_UNSET)
+		if (fsc_keys[k].scope == FS_SCOPE_GLOBAL && c->g[k].origin == O_UNSET)
 			_builtin(P, (int)k, &c->g[k]);
 	_resolve_part(P, &c->dflt);
 	for (size_t i = 0; i < c->nparts; i++)
@@ -741,13 +728,11 @@ static void _resolve(struct _parser *P)
 }
 
 /* One value against its row's check. */
-static void _check_val(struct _parser *P, const struct fs_conf_key *k,
-		       const struct _val *v)
+static void _check_val(struct _parser *P, const struct fs_conf_key *k, const struct _val *v)
 {
 	char msg[FS_MSG_SIZE];
 
-	if (v->origin == O_FILE && k->check &&
-	    k->check(k->name, v->text, v->u, msg, sizeof(msg)))
+	if (v->origin == O_FILE && k->check && k->check(k->name, v->text, v->u, msg, sizeof(msg)))
 		_err(P, v->line, "%s", msg);
 }
 
@@ -766,19 +751,16 @@ static void _check_rows(struct _parser *P)
 		_check_val(P, k, v);
 		for (size_t j = 0; k->check && j < P->conf->nparts; j++)
 			_check_val(P, k, &P->conf->parts[j]->v[i]);
-		if (w >= 0 && v->origin == O_FILE &&
-		    P->conf->g[w].origin != O_FILE)
-			_err(P, v->line, "%s is set but %s is not; expected %s",
-			     k->name, fsc_keys[w].name,
-			     k->with_why ? k->with_why : "both or neither");
+		if (w >= 0 && v->origin == O_FILE && P->conf->g[w].origin != O_FILE)
+			_err(P, v->line, "%s is set but %s is not; expected %s", k->name,
+			     fsc_keys[w].name, k->with_why ? k->with_why : "both or neither");
 	}
 }
 
-int fs_conf_parse(const char *name, const char *buf, size_t len,
-		  struct fs_conf **out, struct fs_errors *errs)
+int fs_conf_parse(const char *name, const char *buf, size_t len, struct fs_conf **out,
+		  struct fs_errors *errs)
 {
-	struct _parser P = { .name = name ? name : "fabsched.conf",
-			     .errs = errs };
+	struct _parser P = { .name = name ? name : "fabsched.conf", .errs = errs };
 
 	if (!out) {
 		errno = EINVAL;
@@ -789,8 +771,7 @@ int fs_conf_parse(const char *name, const char *buf, size_t len,
 		errno = EINVAL;
 		return -1;
 	}
-	if (!(P.conf = calloc(1, sizeof(*P.conf))) ||
-	    !(P.conf->source = strdup(P.name)) ||
+	if (!(P.conf = calloc(1, sizeof(*P.conf))) || !(P.conf->source = strdup(P.name)) ||
 	    !(P.conf->dflt.name = strdup("DEFAULT"))) {
 		_oom(&P);
 		goto done;

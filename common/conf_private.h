@@ -10,23 +10,23 @@
 #include <stdint.h>
 
 #include "fabsched_conf.h"
-#include "fs_slurmconf.h"	/* FS_SLURM_CONFDIR: fabsched.conf sits beside slurm.conf */
+#include "fs_slurmconf.h" /* FS_SLURM_CONFDIR: fabsched.conf sits beside slurm.conf */
 
 #define PARTITION_KEY "PartitionName"
-#define FSC_KEYS_MAX 64		/* rows the schema may have */
+#define FSC_KEYS_MAX 64 /* rows the schema may have */
 
-extern const struct fs_conf_key fsc_keys[];	/* conf_keys.c */
+extern const struct fs_conf_key fsc_keys[]; /* conf_keys.c */
 extern const size_t fsc_nkeys;
-int fsc_key_index(const char *name);		/* -1: not a key */
+int fsc_key_index(const char *name); /* -1: not a key */
 
-extern const char fsc_oom_msg[];		/* conf_errors.c */
+extern const char fsc_oom_msg[]; /* conf_errors.c */
 char *fsc_vformat(const char *fmt, va_list ap) FS_PRINTF(1, 0);
 
 enum _origin {
 	O_UNSET = 0,
 	O_BUILTIN,	/* the schema's default */
 	O_FILE,		/* set on its own line */
-	O_DEFAULT_PART,	/* copied from a PartitionName=DEFAULT line */
+	O_DEFAULT_PART, /* copied from a PartitionName=DEFAULT line */
 	O_GLOBAL,	/* taken from the key's fallback global key */
 };
 
@@ -58,11 +58,11 @@ struct fs_conf {
 void fsc_val_clear(struct _val *v);
 int fsc_val_copy(struct _val *dst, const struct _val *src);
 void fsc_part_free(struct _part *p);
-int fsc_val_parse(const struct fs_conf_key *k, const char *s, struct _val *v,
-		  char *err, size_t errlen);
+int fsc_val_parse(const struct fs_conf_key *k, const char *s, struct _val *v, char *err,
+		  size_t errlen);
 
 struct _seg {
-	size_t off;	/* where the physical line's content starts in lbuf */
+	size_t off; /* where the physical line's content starts in lbuf */
 	unsigned line;
 };
 
@@ -78,8 +78,8 @@ struct _parser {
 	struct fs_conf *conf;
 	unsigned nerr;
 	bool stop;
-	unsigned gseen[FSC_KEYS_MAX];	/* line where a global key first appeared */
-	char *lbuf;	/* the logical line being read, NUL-terminated */
+	unsigned gseen[FSC_KEYS_MAX]; /* line where a global key first appeared */
+	char *lbuf;		      /* the logical line being read, NUL-terminated */
 	size_t llen, lcap;
 	struct _seg *segs;
 	size_t nseg, segcap;

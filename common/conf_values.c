@@ -72,8 +72,8 @@ void fs_conf_destroy(struct fs_conf *conf)
  * Parse s as a value of key k into *v (origin and line left to the
  * caller).  -1 with err filled on a bad value or no memory.
  */
-int fsc_val_parse(const struct fs_conf_key *k, const char *s,
-		      struct _val *v, char *err, size_t errlen)
+int fsc_val_parse(const struct fs_conf_key *k, const char *s, struct _val *v, char *err,
+		  size_t errlen)
 {
 	struct _val t = { 0 };
 	char esc[FS_ESCAPE_SIZE];
@@ -85,8 +85,10 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 	switch (k->type) {
 	case FS_TYPE_STRING:
 		if (!*s) {
-			snprintf(err, errlen, "%s=: empty value; expected a "
-				 "non-empty string", k->name);
+			snprintf(err, errlen,
+				 "%s=: empty value; expected a "
+				 "non-empty string",
+				 k->name);
 			rc = -1;
 		}
 		break;
@@ -96,14 +98,15 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 			rc = -1;
 			snprintf(err, errlen,
 				 "%s=%s: %s; expected an absolute path "
-				 "(starting with '/')", k->name, esc,
-				 *s ? "not an absolute path" : "empty value");
+				 "(starting with '/')",
+				 k->name, esc, *s ? "not an absolute path" : "empty value");
 		} else if (strlen(s) >= 4096) {
 			fs_escape(esc, sizeof(esc), s, strlen(s));
 			rc = -1;
 			snprintf(err, errlen,
 				 "%s=%s: path too long; expected at most "
-				 "4095 bytes", k->name, esc);
+				 "4095 bytes",
+				 k->name, esc);
 		}
 		break;
 	case FS_TYPE_BOOL:
@@ -111,8 +114,7 @@ int fsc_val_parse(const struct fs_conf_key *k, const char *s,
 		text = t.b ? "yes" : "no";
 		break;
 	case FS_TYPE_UINT:
-		rc = fs_parse_uint(k->name, s, k->min, k->max, &t.u, err,
-				   errlen);
+		rc = fs_parse_uint(k->name, s, k->min, k->max, &t.u, err, errlen);
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)t.u);
 		text = num;
 		break;

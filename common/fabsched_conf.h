@@ -36,12 +36,12 @@
 #include "fs_values.h"
 
 /* Limits enforced by the parser (each breach is an error, never a cut). */
-#define FS_CONF_MAX_LINE 65536		   /* bytes per physical line */
-#define FS_CONF_MAX_VALUE 4096		   /* bytes per value */
-#define FS_CONF_MAX_FILE (16u << 20)	   /* bytes per file */
-#define FS_CONF_MAX_PARTITIONS 10000	   /* PartitionName lines */
-#define FS_CONF_MAX_ERRORS 100		   /* then "too many errors" */
-#define FS_CONF_ENV FS_ENV_CONF	   /* overrides the default path */
+#define FS_CONF_MAX_LINE 65536	     /* bytes per physical line */
+#define FS_CONF_MAX_VALUE 4096	     /* bytes per value */
+#define FS_CONF_MAX_FILE (16u << 20) /* bytes per file */
+#define FS_CONF_MAX_PARTITIONS 10000 /* PartitionName lines */
+#define FS_CONF_MAX_ERRORS 100	     /* then "too many errors" */
+#define FS_CONF_ENV FS_ENV_CONF	     /* overrides the default path */
 
 /* ------------------------------------------------------------ error list */
 
@@ -61,50 +61,48 @@ const char *fs_errors_get(const struct fs_errors *errs, size_t i);
  * Append a formatted message.  Returns 0, or -1 when errs is NULL or
  * memory ran out (the list then ends with "out of memory").
  */
-int fs_errors_add(struct fs_errors *errs, const char *fmt, ...)
-	FS_PRINTF(2, 3);
+int fs_errors_add(struct fs_errors *errs, const char *fmt, ...) FS_PRINTF(2, 3);
 /* Print every message followed by '\n' to out; -1 on a write error. */
 int fs_errors_print(const struct fs_errors *errs, FILE *out);
 
 /* ------------------------------------------------------------ key schema */
 
 enum fs_conf_scope {
-	FS_SCOPE_GLOBAL,	/* on lines without PartitionName= */
-	FS_SCOPE_PARTITION,	/* on PartitionName= lines */
+	FS_SCOPE_GLOBAL,    /* on lines without PartitionName= */
+	FS_SCOPE_PARTITION, /* on PartitionName= lines */
 };
 
 enum fs_conf_type {
-	FS_TYPE_STRING,		/* any non-empty text */
-	FS_TYPE_PATH,		/* absolute path */
-	FS_TYPE_BOOL,		/* fs_parse_bool */
-	FS_TYPE_UINT,		/* fs_parse_uint within [min, max] */
-	FS_TYPE_DURATION,	/* fs_parse_duration, seconds */
-	FS_TYPE_SIZE,		/* fs_parse_size, bytes */
-	FS_TYPE_ENUM,		/* fs_parse_enum over values */
-	FS_TYPE_LOCALITY,	/* fs_parse_locality */
-	FS_TYPE_PERCENT,	/* fs_parse_percent, parts per million */
+	FS_TYPE_STRING,	  /* any non-empty text */
+	FS_TYPE_PATH,	  /* absolute path */
+	FS_TYPE_BOOL,	  /* fs_parse_bool */
+	FS_TYPE_UINT,	  /* fs_parse_uint within [min, max] */
+	FS_TYPE_DURATION, /* fs_parse_duration, seconds */
+	FS_TYPE_SIZE,	  /* fs_parse_size, bytes */
+	FS_TYPE_ENUM,	  /* fs_parse_enum over values */
+	FS_TYPE_LOCALITY, /* fs_parse_locality */
+	FS_TYPE_PERCENT,  /* fs_parse_percent, parts per million */
 };
 
 /* One row of the schema: every key of fabsched.conf has one. */
 struct fs_conf_key {
-	const char *name;	 /* canonical spelling */
+	const char *name; /* canonical spelling */
 	enum fs_conf_scope scope;
 	enum fs_conf_type type;
-	const char *def;	 /* built-in default, as written in the file;
+	const char *def;      /* built-in default, as written in the file;
 				    NULL: none (the key is unset) */
-	uint64_t min, max;	 /* FS_TYPE_UINT */
-	const char *values;	 /* FS_TYPE_ENUM: "a|b|c" */
-	const char *fallback;	 /* partition keys: global key whose value
+	uint64_t min, max;    /* FS_TYPE_UINT */
+	const char *values;   /* FS_TYPE_ENUM: "a|b|c" */
+	const char *fallback; /* partition keys: global key whose value
 				    is used before def (see fs_conf_part_*) */
-	const char *doc;	 /* one line, for fabsched(1) and the man page */
+	const char *doc;      /* one line, for fabsched(1) and the man page */
 	/* optional: the value's form beyond its type (an IP address, an NQN,
 	   a rate), checked once the file is read: text as written, u as
 	   parsed (sizes, integers); -1 with "KEY=VALUE: ...; expected ..." */
-	int (*check)(const char *key, const char *text, uint64_t u, char *err,
-		     size_t errlen);
-	const char *with;	 /* a key to be set together with this one:
+	int (*check)(const char *key, const char *text, uint64_t u, char *err, size_t errlen);
+	const char *with;     /* a key to be set together with this one:
 				    both or neither */
-	const char *with_why;	 /* what the two are, for that message */
+	const char *with_why; /* what the two are, for that message */
 };
 
 /* The schema, in file order; *n receives its length. */
@@ -141,16 +139,15 @@ const char *fs_conf_default_path(void);
  * On success *out is a new struct fs_conf; on error *out is NULL and errs
  * (when not NULL) has received one message per problem.
  */
-int fs_conf_load(const char *path, struct fs_conf **out,
-		 struct fs_errors *errs);
+int fs_conf_load(const char *path, struct fs_conf **out, struct fs_errors *errs);
 
 /*
  * Parse len bytes of buf (need not be NUL-terminated, may hold any bytes)
  * as a configuration file called name in messages (NULL:
  * "fabsched.conf").  Same result convention as fs_conf_load.
  */
-int fs_conf_parse(const char *name, const char *buf, size_t len,
-		  struct fs_conf **out, struct fs_errors *errs);
+int fs_conf_parse(const char *name, const char *buf, size_t len, struct fs_conf **out,
+		  struct fs_errors *errs);
 
 /* Free a configuration; NULL is accepted. */
 void fs_conf_destroy(struct fs_conf *conf);
@@ -184,30 +181,25 @@ bool fs_conf_is_builtin(const struct fs_conf *conf);
  *   locality: FS_TYPE_LOCALITY.
  */
 const char *fs_conf_get_str(const struct fs_conf *conf, const char *key);
-int fs_conf_get_uint(const struct fs_conf *conf, const char *key,
-		     uint64_t *out);
+int fs_conf_get_uint(const struct fs_conf *conf, const char *key, uint64_t *out);
 int fs_conf_get_bool(const struct fs_conf *conf, const char *key, bool *out);
-int fs_conf_get_locality(const struct fs_conf *conf, const char *key,
-			 struct fs_locality *out);
+int fs_conf_get_locality(const struct fs_conf *conf, const char *key, struct fs_locality *out);
 
 /* Partitions named in the file (not DEFAULT), in file order. */
 size_t fs_conf_part_count(const struct fs_conf *conf);
 const char *fs_conf_part_name(const struct fs_conf *conf, size_t i);
 bool fs_conf_has_part(const struct fs_conf *conf, const char *part);
 
-const char *fs_conf_part_get_str(const struct fs_conf *conf, const char *part,
-				 const char *key);
-int fs_conf_part_get_uint(const struct fs_conf *conf, const char *part,
-			  const char *key, uint64_t *out);
-int fs_conf_part_get_bool(const struct fs_conf *conf, const char *part,
-			  const char *key, bool *out);
+const char *fs_conf_part_get_str(const struct fs_conf *conf, const char *part, const char *key);
+int fs_conf_part_get_uint(const struct fs_conf *conf, const char *part, const char *key,
+			  uint64_t *out);
+int fs_conf_part_get_bool(const struct fs_conf *conf, const char *part, const char *key, bool *out);
 
 /*
  * The locality policy of a partition: level from Locality, wait from
  * LocalityWait (both resolved as above); out->wait_set is always true.
  */
-int fs_conf_part_locality(const struct fs_conf *conf, const char *part,
-			  struct fs_locality *out);
+int fs_conf_part_locality(const struct fs_conf *conf, const char *part, struct fs_locality *out);
 
 /*
  * Locality=off or observe: fabsched leaves the partition's placement to

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define FS_MSG_SIZE 2048	/* one message, with paths and the accepted form */
+#define FS_MSG_SIZE 2048 /* one message, with paths and the accepted form */
 
 static inline int fs_errf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

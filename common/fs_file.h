@@ -47,11 +47,12 @@ static inline FILE *fs_fopen_regular(const char *path, char *why, size_t whylen)
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		what = S_ISDIR(st.st_mode) ? "a directory" :
-		       S_ISFIFO(st.st_mode) ? "a FIFO" :
-		       S_ISSOCK(st.st_mode) ? "a socket" :
-		       S_ISCHR(st.st_mode) ? "a character device" :
-		       S_ISBLK(st.st_mode) ? "a block device" : "of another kind";
+		what = S_ISDIR(st.st_mode)    ? "a directory"
+		       : S_ISFIFO(st.st_mode) ? "a FIFO"
+		       : S_ISSOCK(st.st_mode) ? "a socket"
+		       : S_ISCHR(st.st_mode)  ? "a character device"
+		       : S_ISBLK(st.st_mode)  ? "a block device"
+					      : "of another kind";
 		snprintf(why, whylen, "it is %s; expected a regular file", what);
 		close(fd);
 		return NULL;

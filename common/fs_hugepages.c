@@ -28,10 +28,17 @@ int fs_hp_page_kb(const char *s, size_t len, uint64_t *page_kb)
 	if (!i || i + 1 != len || !v)
 		return -1;
 	switch (s[i] | 0x20) {
-	case 'k': *page_kb = v; break;
-	case 'm': *page_kb = v << 10; break;
-	case 'g': *page_kb = v << 20; break;
-	default: return -1;
+	case 'k':
+		*page_kb = v;
+		break;
+	case 'm':
+		*page_kb = v << 10;
+		break;
+	case 'g':
+		*page_kb = v << 20;
+		break;
+	default:
+		return -1;
 	}
 	return 0;
 }
@@ -47,15 +54,14 @@ const char *fs_hp_page_name(uint64_t page_kb, char *buf, size_t bufsz)
 	return buf;
 }
 
-int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit,
-		     char *err, size_t errlen)
+int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit, char *err,
+		     size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	const char *x = type ? strchr(type, 'x') : NULL;
 	uint64_t v = 0;
 
-	if (!type || fs_hp_page_kb(type, x ? (size_t)(x - type) : strlen(type),
-				   page_kb))
+	if (!type || fs_hp_page_kb(type, x ? (size_t)(x - type) : strlen(type), page_kb))
 		goto bad;
 	*per_unit = 1;
 	if (!x)
@@ -67,15 +73,15 @@ int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit,
 	*per_unit = v;
 	return 0;
 bad:
-	return fs_errf(err, errlen, "hugepages type \"%s\": not a page size and "
+	return fs_errf(err, errlen,
+		       "hugepages type \"%s\": not a page size and "
 		       "unit; expected <size>[x<pages per unit>], size 2m, 1g "
 		       "(k, m, g), pages 1..%llu, e.g. 2m or 2mx8",
 		       type ? fs_escape(esc, sizeof(esc), type, strlen(type)) : "",
 		       (unsigned long long)FS_HP_MAX_PER_UNIT);
 }
 
-const char *fs_hp_type_name(uint64_t page_kb, uint64_t per_unit, char *buf,
-			    size_t bufsz)
+const char *fs_hp_type_name(uint64_t page_kb, uint64_t per_unit, char *buf, size_t bufsz)
 {
 	char page[16];
 
@@ -120,8 +126,8 @@ static int _number(const char *s, size_t len, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int fs_hp_units_parse(const char *key, const char *text,
-		      struct fs_hp_units *out, char *err, size_t errlen)
+int fs_hp_units_parse(const char *key, const char *text, struct fs_hp_units *out, char *err,
+		      size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], esc2[FS_ESCAPE_SIZE], page[16];
 
@@ -132,30 +138,31 @@ int fs_hp_units_parse(const char *key, const char *text,
 		struct fs_hp_unit u;
 
 		if (!colon || fs_hp_page_kb(p, (size_t)(colon - p), &u.page_kb) ||
-		    _number(colon + 1, len - (size_t)(colon - p) - 1,
-			    FS_HP_MAX_PER_UNIT, &u.per_unit))
-			return fs_errf(err, errlen, "%s=%s: bad entry \"%s\"; "
-				       "expected " FS_HP_UNITS_FORM
-				       " (pages 1..%llu)", key,
-				       fs_escape(esc, sizeof(esc), text, strlen(text)),
+		    _number(colon + 1, len - (size_t)(colon - p) - 1, FS_HP_MAX_PER_UNIT,
+			    &u.per_unit))
+			return fs_errf(err, errlen,
+				       "%s=%s: bad entry \"%s\"; "
+				       "expected " FS_HP_UNITS_FORM " (pages 1..%llu)",
+				       key, fs_escape(esc, sizeof(esc), text, strlen(text)),
 				       fs_escape(esc2, sizeof(esc2), p, len),
 				       (unsigned long long)FS_HP_MAX_PER_UNIT);
 		if (fs_hp_units_of(out, u.page_kb))
-			return fs_errf(err, errlen, "%s: page size %s given twice; "
-				       "expected one unit per page size", key,
-				       fs_hp_page_name(u.page_kb, page,
-						       sizeof(page)));
+			return fs_errf(err, errlen,
+				       "%s: page size %s given twice; "
+				       "expected one unit per page size",
+				       key, fs_hp_page_name(u.page_kb, page, sizeof(page)));
 		if (out->n == FS_HP_SIZES_MAX)
-			return fs_errf(err, errlen, "%s: more than %d page sizes; "
+			return fs_errf(err, errlen,
+				       "%s: more than %d page sizes; "
 				       "expected at most %d <size>:<pages> entries",
 				       key, FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		out->u[out->n++] = u;
 		p += len + (p[len] ? 1 : 0);
 		if (!*p && p[-1] == ',')
-			return fs_errf(err, errlen, "%s=%s: ends in a comma; "
-				       "expected " FS_HP_UNITS_FORM, key,
-				       fs_escape(esc, sizeof(esc), text,
-						 strlen(text)));
+			return fs_errf(err, errlen,
+				       "%s=%s: ends in a comma; "
+				       "expected " FS_HP_UNITS_FORM,
+				       key, fs_escape(esc, sizeof(esc), text, strlen(text)));
 	}
 	return 0;
 }
@@ -170,8 +177,8 @@ uint64_t fs_hp_units_of(const struct fs_hp_units *u, uint64_t page_kb)
 
 /* ------------------------------------------------------------ nodes */
 
-int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
-		   char *err, size_t errlen)
+int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units, char *err,
+		   size_t errlen)
 {
 	uint64_t kb, per;
 	size_t i;
@@ -183,12 +190,11 @@ int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
 			break;
 	if (i == nd->n) {
 		if (nd->n == FS_HP_SIZES_MAX)
-			return fs_errf(err, errlen, "node %s: more than %d "
+			return fs_errf(err, errlen,
+				       "node %s: more than %d "
 				       "hugepage types; expected at most %d",
-				       nd->name ? nd->name : "?", FS_HP_SIZES_MAX,
-				       FS_HP_SIZES_MAX);
-		nd->p[nd->n++] = (struct fs_hp_pool){ .page_kb = kb,
-						      .per_unit = per };
+				       nd->name ? nd->name : "?", FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
+		nd->p[nd->n++] = (struct fs_hp_pool){ .page_kb = kb, .per_unit = per };
 	}
 	nd->p[i].units = _sat_add(nd->p[i].units, units);
 	return 0;
@@ -200,14 +206,12 @@ uint64_t fs_hp_node_pages(const struct fs_hp_node *nd, uint64_t page_kb)
 
 	for (size_t i = 0; i < nd->n; i++)
 		if (nd->p[i].page_kb == page_kb)
-			pages = _sat_add(pages, _sat_mul(nd->p[i].units,
-							 nd->p[i].per_unit));
+			pages = _sat_add(pages, _sat_mul(nd->p[i].units, nd->p[i].per_unit));
 	return pages;
 }
 
 /* Units of (page_kb, per_unit) on nd. */
-static uint64_t _units(const struct fs_hp_node *nd, uint64_t page_kb,
-		       uint64_t per_unit)
+static uint64_t _units(const struct fs_hp_node *nd, uint64_t page_kb, uint64_t per_unit)
 {
 	for (size_t i = 0; i < nd->n; i++)
 		if (nd->p[i].page_kb == page_kb && nd->p[i].per_unit == per_unit)
@@ -233,10 +237,17 @@ static int _count(const char *s, size_t len, uint64_t *out)
 		return -1;
 	if (i + 1 == len) {
 		switch (s[i] | 0x20) {
-		case 'k': shift = 10; break;
-		case 'm': shift = 20; break;
-		case 'g': shift = 30; break;
-		default: return -1;
+		case 'k':
+			shift = 10;
+			break;
+		case 'm':
+			shift = 20;
+			break;
+		case 'g':
+			shift = 30;
+			break;
+		default:
+			return -1;
 		}
 	} else if (i != len)
 		return -1;
@@ -248,14 +259,15 @@ static int _count(const char *s, size_t len, uint64_t *out)
 
 /* One entry of the request. */
 struct ent {
-	const char *s;		/* the entry in tres, len bytes */
-	size_t len, prefix;	/* "gres:" or "gres/": 5, else 0 */
+	const char *s;	    /* the entry in tres, len bytes */
+	size_t len, prefix; /* "gres:" or "gres/": 5, else 0 */
 	bool hp, typed, in_pages;
 	uint64_t page_kb, per_unit, count;
 };
 
-#define HP_FORM "hugepages:<size>:<pages> (size 2m, 1g, ...), or " \
-		"hugepages:<size>x<K>:<units of K pages>"
+#define HP_FORM                                            \
+	"hugepages:<size>:<pages> (size 2m, 1g, ...), or " \
+	"hugepages:<size>x<K>:<units of K pages>"
 
 static int _parse_ent(struct ent *e, char *err, size_t errlen)
 {
@@ -273,8 +285,7 @@ static int _parse_ent(struct ent *e, char *err, size_t errlen)
 	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
 	if (c2 && memchr(c2 + 1, ':', (size_t)(end - c2 - 1)))
 		goto bad;
-	if (_count(c2 ? c2 + 1 : c1 + 1, (size_t)(end - (c2 ? c2 : c1) - 1),
-		   &e->count))
+	if (_count(c2 ? c2 + 1 : c1 + 1, (size_t)(end - (c2 ? c2 : c1) - 1), &e->count))
 		goto bad;
 	if (!c2)
 		return 0;
@@ -283,24 +294,25 @@ static int _parse_ent(struct ent *e, char *err, size_t errlen)
 	memcpy(type, c1 + 1, (size_t)(c2 - c1 - 1));
 	type[c2 - c1 - 1] = '\0';
 	if (fs_hp_type_parse(type, &e->page_kb, &e->per_unit, NULL, 0))
-		return fs_errf(err, errlen, "gres request \"%s\": hugepage type "
+		return fs_errf(err, errlen,
+			       "gres request \"%s\": hugepage type "
 			       "\"%s\" is not a page size; expected " HP_FORM,
 			       fs_escape(esc, sizeof(esc), e->s, e->len),
-			       fs_escape(esc2, sizeof(esc2), type,
-					 strlen(type)));
+			       fs_escape(esc2, sizeof(esc2), type, strlen(type)));
 	e->typed = true;
 	e->in_pages = !strchr(type, 'x');
 	return 0;
 bad:
-	return fs_errf(err, errlen, "gres request \"%s\": not a hugepage "
+	return fs_errf(err, errlen,
+		       "gres request \"%s\": not a hugepage "
 		       "request; expected " HP_FORM,
 		       fs_escape(esc, sizeof(esc), e->s, e->len));
 }
 
 /* Whether a node holds units of exactly e's type; else *other is a unit
  * the nodes count its pages in (0: none holds any). */
-static bool _type_held(const struct ent *e, const struct fs_hp_node *nodes,
-		       size_t nnodes, uint64_t *other)
+static bool _type_held(const struct ent *e, const struct fs_hp_node *nodes, size_t nnodes,
+		       uint64_t *other)
 {
 	*other = 0;
 	for (size_t i = 0; i < nnodes; i++)
@@ -318,9 +330,8 @@ static bool _type_held(const struct ent *e, const struct fs_hp_node *nodes,
 
 /* The pages-per-unit the nodes holding page_kb pages count them in: 0
  * when none holds any; -1 (message) when they differ. */
-static int _unit_of_nodes(const struct ent *e, const char *where,
-			  const struct fs_hp_node *nodes, size_t nnodes,
-			  uint64_t *unit, char *err, size_t errlen)
+static int _unit_of_nodes(const struct ent *e, const char *where, const struct fs_hp_node *nodes,
+			  size_t nnodes, uint64_t *unit, char *err, size_t errlen)
 {
 	const struct fs_hp_node *first = NULL;
 	uint64_t first_unit = 0, big = 0;
@@ -340,23 +351,20 @@ static int _unit_of_nodes(const struct ent *e, const char *where,
 				first_unit = p->per_unit;
 			} else if (p->per_unit != first_unit && !*unit) {
 				*unit = p->per_unit;
-				fs_errf(err, errlen, "gres request \"%s\": the nodes "
+				fs_errf(err, errlen,
+					"gres request \"%s\": the nodes "
 					"of %s count %s pages in different units "
 					"(%s on %s, %s on %s), so no one request "
 					"fits them all; expected one unit for the "
 					"cluster in fabsched.conf (HugepageUnits="
 					"%s:<pages>, e.g. %s:%" PRIu64 "), or a "
 					"request in one node's type",
-					fs_escape(esc, sizeof(esc), e->s, e->len),
-					where, fs_hp_page_name(e->page_kb, page,
-							       sizeof(page)),
-					fs_hp_type_name(e->page_kb, first_unit,
-							t1, sizeof(t1)),
+					fs_escape(esc, sizeof(esc), e->s, e->len), where,
+					fs_hp_page_name(e->page_kb, page, sizeof(page)),
+					fs_hp_type_name(e->page_kb, first_unit, t1, sizeof(t1)),
 					first->name ? first->name : "?",
-					fs_hp_type_name(e->page_kb, p->per_unit,
-							t2, sizeof(t2)),
-					nodes[i].name ? nodes[i].name : "?",
-					page, page, big);
+					fs_hp_type_name(e->page_kb, p->per_unit, t2, sizeof(t2)),
+					nodes[i].name ? nodes[i].name : "?", page, page, big);
 			}
 		}
 	if (*unit)
@@ -367,20 +375,21 @@ static int _unit_of_nodes(const struct ent *e, const char *where,
 
 /* The pages asked of one size added up; -1 (with err) when a new size
  * would be one more than FS_HP_SIZES_MAX. */
-static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *err,
-		size_t errlen)
+static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *err, size_t errlen)
 {
 	size_t i;
 
 	if (!pages)
-		return 0;	/* hugepages:2m:0 asks for no page */
+		return 0; /* hugepages:2m:0 asks for no page */
 	for (i = 0; i < p->n && p->a[i].page_kb != page_kb; i++)
 		;
 	if (i == p->n) {
 		if (p->n == FS_HP_SIZES_MAX)
-			return fs_errf(err, errlen, "gres request: more than %d hugepage "
+			return fs_errf(err, errlen,
+				       "gres request: more than %d hugepage "
 				       "sizes; expected at most %d page sizes in one "
-				       "request", FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
+				       "request",
+				       FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		p->a[p->n++] = (struct fs_hp_ask){ .page_kb = page_kb };
 	}
 	p->a[i].pages = _sat_add(p->a[i].pages, pages);
@@ -388,8 +397,7 @@ static int _ask(struct fs_hp_plan *p, uint64_t page_kb, uint64_t pages, char *er
 }
 
 /* Does nd hold every entry (in its unit) and the untyped count? */
-static bool _fits(const struct ent *ents, size_t n, uint64_t untyped,
-		  const struct fs_hp_node *nd)
+static bool _fits(const struct ent *ents, size_t n, uint64_t untyped, const struct fs_hp_node *nd)
 {
 	uint64_t need[FS_HP_SIZES_MAX] = { 0 }, free_pages = 0;
 
@@ -399,8 +407,7 @@ static bool _fits(const struct ent *ents, size_t n, uint64_t untyped,
 		if (!e->hp || !e->typed)
 			continue;
 		for (size_t k = 0; k < nd->n; k++)
-			if (nd->p[k].page_kb == e->page_kb &&
-			    nd->p[k].per_unit == e->per_unit)
+			if (nd->p[k].page_kb == e->page_kb && nd->p[k].per_unit == e->per_unit)
 				need[k] = _sat_add(need[k], e->count);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -412,24 +419,25 @@ static bool _fits(const struct ent *ents, size_t n, uint64_t untyped,
 	for (size_t k = 0; k < nd->n; k++) {
 		if (need[k] > nd->p[k].units)
 			return false;
-		free_pages = _sat_add(free_pages, _sat_mul(nd->p[k].units - need[k],
-							   nd->p[k].per_unit));
+		free_pages =
+			_sat_add(free_pages, _sat_mul(nd->p[k].units - need[k], nd->p[k].per_unit));
 	}
 	return untyped <= free_pages;
 }
 
 /* The refusal when no node holds the request: the largest holdings. */
-static int _no_node(const struct fs_hp_plan *p, const char *what,
-		    const char *where, const struct fs_hp_node *nodes,
-		    size_t nnodes, char *err, size_t errlen)
+static int _no_node(const struct fs_hp_plan *p, const char *what, const char *where,
+		    const struct fs_hp_node *nodes, size_t nnodes, char *err, size_t errlen)
 {
 	char part[512] = "", page[16];
 	size_t o = 0;
 
 	if (!nnodes)
-		return fs_errf(err, errlen, "%s: no node of %s has hugepages; "
+		return fs_errf(err, errlen,
+			       "%s: no node of %s has hugepages; "
 			       "expected a partition whose nodes have "
-			       "gres/hugepages", what, where);
+			       "gres/hugepages",
+			       what, where);
 	for (size_t i = 0; i <= p->n && o < sizeof(part); i++) {
 		const struct fs_hp_node *best = &nodes[0];
 		uint64_t most = 0;
@@ -452,25 +460,25 @@ static int _no_node(const struct fs_hp_plan *p, const char *what,
 		}
 		if (i < p->n)
 			o += (size_t)snprintf(part + o, sizeof(part) - o,
-					      "%s%" PRIu64 " pages of %s (node %s)",
-					      o ? ", " : "", most,
-					      fs_hp_page_name(p->a[i].page_kb, page,
-							      sizeof(page)),
+					      "%s%" PRIu64 " pages of %s (node %s)", o ? ", " : "",
+					      most,
+					      fs_hp_page_name(p->a[i].page_kb, page, sizeof(page)),
 					      best->name ? best->name : "?");
 		else
 			o += (size_t)snprintf(part + o, sizeof(part) - o,
 					      "%s%" PRIu64 " hugepages of any "
-					      "size (node %s)", o ? ", " : "", most,
-					      best->name ? best->name : "?");
+					      "size (node %s)",
+					      o ? ", " : "", most, best->name ? best->name : "?");
 	}
-	return fs_errf(err, errlen, "%s: more hugepages per node than any node "
+	return fs_errf(err, errlen,
+		       "%s: more hugepages per node than any node "
 		       "of %s holds; the largest hold %s; expected at most that",
 		       what, where, part);
 }
 
 /* p->tres: every entry as given but those whose unit changed. */
-static int _rewrite(const char *tres, const struct ent *ents, size_t n,
-		    struct fs_hp_plan *p, char *err, size_t errlen)
+static int _rewrite(const char *tres, const struct ent *ents, size_t n, struct fs_hp_plan *p,
+		    char *err, size_t errlen)
 {
 	size_t cap = strlen(tres) + n * 48 + 1, o = 0;
 	char type[32];
@@ -483,13 +491,10 @@ static int _rewrite(const char *tres, const struct ent *ents, size_t n,
 		if (i)
 			p->tres[o++] = ',';
 		if (e->hp && e->typed && e->in_pages && e->per_unit > 1)
-			o += (size_t)snprintf(p->tres + o, cap - o,
-					      "%.*shugepages:%s:%" PRIu64,
-					      (int)e->prefix, e->s,
-					      fs_hp_type_name(e->page_kb,
-							      e->per_unit, type,
-							      sizeof(type)),
-					      e->count);
+			o += (size_t)snprintf(
+				p->tres + o, cap - o, "%.*shugepages:%s:%" PRIu64, (int)e->prefix,
+				e->s, fs_hp_type_name(e->page_kb, e->per_unit, type, sizeof(type)),
+				e->count);
 		else {
 			memcpy(p->tres + o, e->s, e->len);
 			o += e->len;
@@ -500,8 +505,8 @@ static int _rewrite(const char *tres, const struct ent *ents, size_t n,
 }
 
 int fs_hp_plan(const char *tres, const char *what, const char *where,
-	       const struct fs_hp_node *nodes, size_t nnodes,
-	       struct fs_hp_plan *p, char *err, size_t errlen)
+	       const struct fs_hp_node *nodes, size_t nnodes, struct fs_hp_plan *p, char *err,
+	       size_t errlen)
 {
 	struct ent *ents = NULL;
 	size_t n = 0, cap = 1;
@@ -541,13 +546,13 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 		p->found = true;
 		if (!e->typed) {
 			if (blocks) {
-				fs_errf(err, errlen, "gres request \"%s\": the nodes "
+				fs_errf(err, errlen,
+					"gres request \"%s\": the nodes "
 					"of %s count hugepages in units of several "
 					"pages, so a count without a page size is "
 					"ambiguous; expected the size named, e.g. "
 					"hugepages:2m:%" PRIu64,
-					fs_escape(esc, sizeof(esc), e->s, e->len),
-					where, e->count);
+					fs_escape(esc, sizeof(esc), e->s, e->len), where, e->count);
 				goto out;
 			}
 			p->untyped = _sat_add(p->untyped, e->count);
@@ -555,9 +560,10 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 		}
 		if (!e->in_pages) {
 			if (e->count > UINT64_MAX / e->per_unit) {
-				fs_errf(err, errlen, "gres request \"%s\": too many "
-					"pages", fs_escape(esc, sizeof(esc), e->s,
-							   e->len));
+				fs_errf(err, errlen,
+					"gres request \"%s\": too many "
+					"pages",
+					fs_escape(esc, sizeof(esc), e->s, e->len));
 				goto out;
 			}
 			if (_ask(p, e->page_kb, e->count * e->per_unit, err, errlen))
@@ -565,15 +571,14 @@ int fs_hp_plan(const char *tres, const char *what, const char *where,
 			if (!_type_held(e, nodes, nnodes, &unit)) {
 				char t[32], pg[16];
 
-				fs_errf(err, errlen, "gres request \"%s\": the nodes "
+				fs_errf(err, errlen,
+					"gres request \"%s\": the nodes "
 					"of %s do not count hugepages in units of "
 					"%" PRIu64 " pages%s%s%s; expected the pages "
 					"asked, e.g. hugepages:%s:%" PRIu64,
-					fs_escape(esc, sizeof(esc), e->s, e->len),
-					where, e->per_unit,
-					unit ? " (they count in " : "",
-					unit ? fs_hp_type_name(e->page_kb, unit, t,
-							       sizeof(t)) : "",
+					fs_escape(esc, sizeof(esc), e->s, e->len), where,
+					e->per_unit, unit ? " (they count in " : "",
+					unit ? fs_hp_type_name(e->page_kb, unit, t, sizeof(t)) : "",
 					unit ? ")" : "",
 					fs_hp_page_name(e->page_kb, pg, sizeof(pg)),
 					e->count * e->per_unit);
@@ -625,8 +630,8 @@ int fs_hp_asked_format(const struct fs_hp_plan *p, char *buf, size_t bufsz)
 	buf[0] = '\0';
 	for (size_t i = 0; i < p->n; i++) {
 		int w = snprintf(buf + o, bufsz - o, "%s%s:%" PRIu64, i ? "," : "",
-				 fs_hp_page_name(p->a[i].page_kb, page,
-						 sizeof(page)), p->a[i].pages);
+				 fs_hp_page_name(p->a[i].page_kb, page, sizeof(page)),
+				 p->a[i].pages);
 
 		if (w < 0 || (size_t)w >= bufsz - o)
 			return -1;
@@ -635,8 +640,8 @@ int fs_hp_asked_format(const struct fs_hp_plan *p, char *buf, size_t bufsz)
 	return 0;
 }
 
-int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
-		      size_t *n, char *err, size_t errlen)
+int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a, size_t *n, char *err,
+		      size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE], esc2[FS_ESCAPE_SIZE];
 
@@ -648,28 +653,29 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
 		size_t i;
 
 		if (!colon || fs_hp_page_kb(p, (size_t)(colon - p), &e.page_kb) ||
-		    _number(colon + 1, len - (size_t)(colon - p) - 1,
-			    UINT64_MAX / 10, &e.pages))
-			return fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; "
+		    _number(colon + 1, len - (size_t)(colon - p) - 1, UINT64_MAX / 10, &e.pages))
+			return fs_errf(err, errlen,
+				       "%s=\"%s\": bad entry \"%s\"; "
 				       "expected comma-separated <page size>:"
-				       "<pages>, e.g. 2m:8200,1g:4", name,
-				       fs_escape(esc, sizeof(esc), s, strlen(s)),
+				       "<pages>, e.g. 2m:8200,1g:4",
+				       name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 				       fs_escape(esc2, sizeof(esc2), p, len));
 		for (i = 0; i < *n && a[i].page_kb != e.page_kb; i++)
 			;
 		if (i < *n || *n == FS_HP_SIZES_MAX)
-			return fs_errf(err, errlen, "%s=\"%s\": a page size given "
+			return fs_errf(err, errlen,
+				       "%s=\"%s\": a page size given "
 				       "twice or more than %d sizes; expected each "
-				       "size once, at most %d", name,
-				       fs_escape(esc, sizeof(esc), s, strlen(s)),
+				       "size once, at most %d",
+				       name, fs_escape(esc, sizeof(esc), s, strlen(s)),
 				       FS_HP_SIZES_MAX, FS_HP_SIZES_MAX);
 		a[(*n)++] = e;
 		p += len + (p[len] ? 1 : 0);
 		if (!*p && p[-1] == ',')
-			return fs_errf(err, errlen, "%s=\"%s\": ends in a comma; "
+			return fs_errf(err, errlen,
+				       "%s=\"%s\": ends in a comma; "
 				       "expected <page size>:<pages>, e.g. 2m:8200",
-				       name, fs_escape(esc, sizeof(esc), s,
-						       strlen(s)));
+				       name, fs_escape(esc, sizeof(esc), s, strlen(s)));
 	}
 	return 0;
 }
@@ -685,16 +691,14 @@ static void _user_form(const char *tres, char *buf, size_t bufsz)
 
 		if (!strncmp(s, "gres:", 5) || !strncmp(s, "gres/", 5))
 			skip = 5;
-		o += (size_t)snprintf(buf + o, bufsz - o, "%s%.*s",
-				      s == tres ? "" : ",", (int)(len - skip),
-				      s + skip);
+		o += (size_t)snprintf(buf + o, bufsz - o, "%s%.*s", s == tres ? "" : ",",
+				      (int)(len - skip), s + skip);
 		s += len;
 	}
 }
 
-int fs_hp_request(const char *tres, const char *parts,
-		  const struct fs_hp_node *nodes, size_t nnodes,
-		  char **tres_out, char *asked, size_t askedsz, char *err,
+int fs_hp_request(const char *tres, const char *parts, const struct fs_hp_node *nodes,
+		  size_t nnodes, char **tres_out, char *asked, size_t askedsz, char *err,
 		  size_t errlen)
 {
 	char what[FS_MSG_SIZE], where[FS_MSG_SIZE];
@@ -707,8 +711,8 @@ int fs_hp_request(const char *tres, const char *parts,
 	if (!tres || !*tres)
 		return 0;
 	_user_form(tres, what, sizeof(what));
-	snprintf(where, sizeof(where), "partition%s %s",
-		 parts && strchr(parts, ',') ? "s" : "", parts ? parts : "");
+	snprintf(where, sizeof(where), "partition%s %s", parts && strchr(parts, ',') ? "s" : "",
+		 parts ? parts : "");
 	rc = fs_hp_plan(tres, what, where, nodes, nnodes, &p, err, errlen);
 	if (!rc && fs_hp_asked_format(&p, asked, askedsz))
 		rc = fs_errf(err, errlen, "%s: too many page sizes asked", what);

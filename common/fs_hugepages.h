@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #define FS_HP_SIZES_MAX 8		/* page sizes one node or job names */
-#define FS_HP_MAX_PER_UNIT (1ULL << 30)	/* pages in one gres unit */
+#define FS_HP_MAX_PER_UNIT (1ULL << 30) /* pages in one gres unit */
 
 /* ------------------------------------------------------------ sizes, types */
 
@@ -31,11 +31,10 @@ int fs_hp_page_kb(const char *s, size_t len, uint64_t *page_kb);
 /* KiB -> "2m", "1g", "64k" (16 bytes are enough); returns buf. */
 const char *fs_hp_page_name(uint64_t page_kb, char *buf, size_t bufsz);
 /* A gres/hugepages type "<size>[x<pages per unit>]" ("2m", "2mx8"). */
-int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit,
-		     char *err, size_t errlen);
+int fs_hp_type_parse(const char *type, uint64_t *page_kb, uint64_t *per_unit, char *err,
+		     size_t errlen);
 /* The type of a unit of @per_unit pages: "2m", "2mx8" (32 bytes). */
-const char *fs_hp_type_name(uint64_t page_kb, uint64_t per_unit, char *buf,
-			    size_t bufsz);
+const char *fs_hp_type_name(uint64_t page_kb, uint64_t per_unit, char *buf, size_t bufsz);
 
 /* ------------------------------------------------------------ HugepageUnits */
 
@@ -48,12 +47,11 @@ struct fs_hp_units {
 	struct fs_hp_unit u[FS_HP_SIZES_MAX];
 };
 
-#define FS_HP_UNITS_FORM \
-	"comma-separated <page size>:<pages per unit>, e.g. 2m:64,1g:1"
+#define FS_HP_UNITS_FORM "comma-separated <page size>:<pages per unit>, e.g. 2m:64,1g:1"
 
 /* "2m:64,1g:1" (the value of @key, for messages); "" is no unit. */
-int fs_hp_units_parse(const char *key, const char *text,
-		      struct fs_hp_units *out, char *err, size_t errlen);
+int fs_hp_units_parse(const char *key, const char *text, struct fs_hp_units *out, char *err,
+		      size_t errlen);
 /* The pages per unit @u gives @page_kb; 0 when it gives none. */
 uint64_t fs_hp_units_of(const struct fs_hp_units *u, uint64_t page_kb);
 
@@ -61,7 +59,7 @@ uint64_t fs_hp_units_of(const struct fs_hp_units *u, uint64_t page_kb);
 
 /* What a node holds: units of each (page size, pages per unit). */
 struct fs_hp_node {
-	const char *name;		/* for messages */
+	const char *name; /* for messages */
 	size_t n;
 	struct fs_hp_pool {
 		uint64_t page_kb, per_unit, units;
@@ -70,8 +68,8 @@ struct fs_hp_node {
 
 /* Add @units of gres type @type to @nd (adds up records of one type);
  * -1 with a message when @type is not a hugepage type or @nd is full. */
-int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units,
-		   char *err, size_t errlen);
+int fs_hp_node_add(struct fs_hp_node *nd, const char *type, uint64_t units, char *err,
+		   size_t errlen);
 /* Pages of @page_kb @nd holds, whatever their unit. */
 uint64_t fs_hp_node_pages(const struct fs_hp_node *nd, uint64_t page_kb);
 
@@ -81,12 +79,12 @@ struct fs_hp_ask {
 };
 
 struct fs_hp_plan {
-	bool found;		/* the request names hugepages */
-	char *tres;		/* malloc'ed: the request in the nodes' units;
+	bool found; /* the request names hugepages */
+	char *tres; /* malloc'ed: the request in the nodes' units;
 				   NULL when it needs no change */
-	size_t n;		/* the pages asked of each size named */
+	size_t n;   /* the pages asked of each size named */
 	struct fs_hp_ask a[FS_HP_SIZES_MAX];
-	uint64_t untyped;	/* hugepages:<count> without a size */
+	uint64_t untyped; /* hugepages:<count> without a size */
 };
 
 /*
@@ -103,15 +101,15 @@ struct fs_hp_plan {
  * p is the caller's to fs_hp_plan_free, whatever the return.
  */
 int fs_hp_plan(const char *tres, const char *what, const char *where,
-	       const struct fs_hp_node *nodes, size_t nnodes,
-	       struct fs_hp_plan *p, char *err, size_t errlen);
+	       const struct fs_hp_node *nodes, size_t nnodes, struct fs_hp_plan *p, char *err,
+	       size_t errlen);
 void fs_hp_plan_free(struct fs_hp_plan *p);
 
 /* The pages asked, "2m:8200,1g:4" ("" when none); -1 when too long. */
 int fs_hp_asked_format(const struct fs_hp_plan *p, char *buf, size_t bufsz);
 /* Back: entries into a[FS_HP_SIZES_MAX], *n of them; @name for messages. */
-int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
-		      size_t *n, char *err, size_t errlen);
+int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a, size_t *n, char *err,
+		      size_t errlen);
 
 /*
  * A job's gres request (@tres, as in fs_hp_plan) against the nodes of its
@@ -121,9 +119,8 @@ int fs_hp_asked_parse(const char *name, const char *s, struct fs_hp_ask *a,
  * receives the request in the nodes' units (malloc'ed), NULL when it needs
  * no change.  RET 0, or -1 (refused) with the reason in err.
  */
-int fs_hp_request(const char *tres, const char *parts,
-		  const struct fs_hp_node *nodes, size_t nnodes,
-		  char **tres_out, char *asked, size_t askedsz, char *err,
+int fs_hp_request(const char *tres, const char *parts, const struct fs_hp_node *nodes,
+		  size_t nnodes, char **tres_out, char *asked, size_t askedsz, char *err,
 		  size_t errlen);
 
 #endif /* FABSCHED_FS_HUGEPAGES_H */

@@ -63,21 +63,19 @@ static int _gbps(const char **p, uint64_t *mbps)
 	return 0;
 }
 
-int fs_parse_rate(const char *name, const char *s, uint64_t *mbps, char *err,
-		  size_t errlen)
+int fs_parse_rate(const char *name, const char *s, uint64_t *mbps, char *err, size_t errlen)
 {
 	const char *p = s;
 	uint64_t v;
 
 	if (!s || !*s)
-		return _fail(err, errlen, name, s, 0, "empty value; expected %s",
-			     FS_RATE_FORM);
+		return _fail(err, errlen, name, s, 0, "empty value; expected %s", FS_RATE_FORM);
 	if (_gbps(&p, &v) || *p)
-		return _fail(err, errlen, name, s, strlen(s),
-			     "not a rate; expected %s", FS_RATE_FORM);
+		return _fail(err, errlen, name, s, strlen(s), "not a rate; expected %s",
+			     FS_RATE_FORM);
 	if (!v || v > (uint64_t)FS_RATE_MAX_GBPS * 1000)
-		return _fail(err, errlen, name, s, strlen(s),
-			     "out of range; expected %s", FS_RATE_FORM);
+		return _fail(err, errlen, name, s, strlen(s), "out of range; expected %s",
+			     FS_RATE_FORM);
 	*mbps = v;
 	return 0;
 }
@@ -134,40 +132,39 @@ char *fs_format_rate(uint64_t mbps, char *buf, size_t bufsz)
 }
 
 /* A key of len bytes at s; the message names the key as given. */
-static int _pkey(const char *name, const char *s, size_t len, uint16_t *pkey,
-		 char *err, size_t errlen)
+static int _pkey(const char *name, const char *s, size_t len, uint16_t *pkey, char *err,
+		 size_t errlen)
 {
 	unsigned v = 0;
 
 	if (!len)
-		return _fail(err, errlen, name, s, len, "empty value; expected %s",
-			     FS_PKEY_FORM);
+		return _fail(err, errlen, name, s, len, "empty value; expected %s", FS_PKEY_FORM);
 	if (len < 3 || len > 6 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-		return _fail(err, errlen, name, s, len,
-			     "not a partition key; expected %s", FS_PKEY_FORM);
+		return _fail(err, errlen, name, s, len, "not a partition key; expected %s",
+			     FS_PKEY_FORM);
 	for (size_t i = 2; i < len; i++) {
 		int h = _hex((unsigned char)s[i]);
 
 		if (h < 0)
-			return _fail(err, errlen, name, s, len,
-				     "not a partition key; expected %s",
+			return _fail(err, errlen, name, s, len, "not a partition key; expected %s",
 				     FS_PKEY_FORM);
 		v = v * 16 + (unsigned)h;
 	}
 	if ((v & FS_PKEY_PARTITION) == 0)
 		return _fail(err, errlen, name, s, len,
 			     "partition 0 is not a valid partition key; "
-			     "expected %s", FS_PKEY_FORM);
+			     "expected %s",
+			     FS_PKEY_FORM);
 	if ((v & FS_PKEY_PARTITION) == FS_PKEY_PARTITION)
 		return _fail(err, errlen, name, s, len,
 			     "the default partition, which every port is in, "
-			     "isolates nothing; expected %s", FS_PKEY_FORM);
+			     "isolates nothing; expected %s",
+			     FS_PKEY_FORM);
 	*pkey = (uint16_t)v;
 	return 0;
 }
 
-int fs_parse_pkey(const char *name, const char *s, uint16_t *pkey, char *err,
-		  size_t errlen)
+int fs_parse_pkey(const char *name, const char *s, uint16_t *pkey, char *err, size_t errlen)
 {
 	return _pkey(name, s, s ? strlen(s) : 0, pkey, err, errlen);
 }
@@ -179,8 +176,8 @@ static bool _account_ok(const char *s, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      _digit(c) || c == '_' || c == '-' || c == '.'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || _digit(c) || c == '_' ||
+		      c == '-' || c == '.'))
 			return false;
 	}
 	return true;
@@ -191,8 +188,8 @@ bool fs_account_ok(const char *s)
 	return s && _account_ok(s, strlen(s));
 }
 
-int fs_pkey_map_find(const char *name, const char *map, const char *account,
-		     uint16_t *pkey, char *err, size_t errlen)
+int fs_pkey_map_find(const char *name, const char *map, const char *account, uint16_t *pkey,
+		     char *err, size_t errlen)
 {
 	const char *p = map;
 	size_t alen = account ? strlen(account) : 0;
@@ -213,11 +210,14 @@ int fs_pkey_map_find(const char *name, const char *map, const char *account,
 			char esc[FS_ESCAPE_SIZE];
 
 			if (err && errlen)
-				snprintf(err, errlen, "%s: entry '%s': %s; expected "
-					 "%s", name ? name : "account map",
+				snprintf(err, errlen,
+					 "%s: entry '%s': %s; expected "
+					 "%s",
+					 name ? name : "account map",
 					 fs_escape(esc, sizeof(esc), p, len),
 					 !colon ? "no ':' between account and key"
-					 : "not an account name", FS_PKEY_MAP_FORM);
+						: "not an account name",
+					 FS_PKEY_MAP_FORM);
 			return -1;
 		}
 		snprintf(keyname, sizeof(keyname), "%s (account %.*s)",
@@ -225,19 +225,20 @@ int fs_pkey_map_find(const char *name, const char *map, const char *account,
 		if (_pkey(keyname, colon + 1, len - nlen - 1, &k, err, errlen))
 			return -1;
 		/* each account once */
-		for (const char *q = map; q < p; ) {
+		for (const char *q = map; q < p;) {
 			const char *qe = strchr(q, ',');
 			size_t ql = strcspn(q, ":");
 
 			if (ql == nlen && fs_strncaseeq(q, p, nlen)) {
 				if (err && errlen)
-					snprintf(err, errlen, "%s: account %.*s is "
+					snprintf(err, errlen,
+						 "%s: account %.*s is "
 						 "given twice; expected each "
-						 "account once", name ? name :
-						 "account map", (int)nlen, p);
+						 "account once",
+						 name ? name : "account map", (int)nlen, p);
 				return -1;
 			}
-			q = qe + 1;	/* q < p: there is a comma after it */
+			q = qe + 1; /* q < p: there is a comma after it */
 		}
 		if (account && nlen == alen && fs_strncaseeq(p, account, nlen)) {
 			if (pkey)
@@ -253,17 +254,15 @@ int fs_pkey_map_find(const char *name, const char *map, const char *account,
 
 /* ------------------------------------------------------------ error counters */
 
-static const char *const counter_names[FS_IB_NCOUNTERS] = {
-	"SymbolErrorCounter", "LinkDownedCounter", "PortRcvErrors"
-};
+static const char *const counter_names[FS_IB_NCOUNTERS] = { "SymbolErrorCounter",
+							    "LinkDownedCounter", "PortRcvErrors" };
 
 const char *fs_ib_counter_name(int k)
 {
 	return k >= 0 && k < FS_IB_NCOUNTERS ? counter_names[k] : NULL;
 }
 
-int fs_ib_parse_err_limits(const char *name, const char *s,
-			   struct fs_ib_err_limits *out, char *err,
+int fs_ib_parse_err_limits(const char *name, const char *s, struct fs_ib_err_limits *out, char *err,
 			   size_t errlen)
 {
 	struct fs_ib_err_limits l;
@@ -271,8 +270,8 @@ int fs_ib_parse_err_limits(const char *name, const char *s,
 
 	memset(&l, 0, sizeof(l));
 	if (!s || !*s)
-		return _fail(err, errlen, name, s ? s : "", 0,
-			     "empty value; expected %s", FS_IB_ERR_LIMITS_FORM);
+		return _fail(err, errlen, name, s ? s : "", 0, "empty value; expected %s",
+			     FS_IB_ERR_LIMITS_FORM);
 	if (fs_strcaseeq(s, "none")) {
 		if (out)
 			*out = l;
@@ -288,13 +287,17 @@ int fs_ib_parse_err_limits(const char *name, const char *s,
 			    fs_strncaseeq(p, counter_names[k], nlen))
 				break;
 		if (k == FS_IB_NCOUNTERS || nlen == len || len - nlen - 1 >= sizeof(num))
-			return _fail(err, errlen, name, s, strlen(s), "entry '%.*s': %s; "
-				     "expected %s", (int)len, p, k == FS_IB_NCOUNTERS ?
-				     "not a counter fabsched follows" : nlen == len ?
-				     "no ':' between counter and limit" :
-				     "limit too long", FS_IB_ERR_LIMITS_FORM);
+			return _fail(err, errlen, name, s, strlen(s),
+				     "entry '%.*s': %s; "
+				     "expected %s",
+				     (int)len, p,
+				     k == FS_IB_NCOUNTERS ? "not a counter fabsched follows"
+				     : nlen == len	  ? "no ':' between counter and limit"
+							  : "limit too long",
+				     FS_IB_ERR_LIMITS_FORM);
 		if (l.on[k])
-			return _fail(err, errlen, name, s, strlen(s), "%s is given "
+			return _fail(err, errlen, name, s, strlen(s),
+				     "%s is given "
 				     "twice; expected each counter once",
 				     counter_names[k]);
 		memcpy(num, p + nlen + 1, len - nlen - 1);

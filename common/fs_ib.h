@@ -23,11 +23,10 @@
  * steps ("2.5 Gb/sec") and any decimal an admin writes compare exactly.
  */
 #define FS_RATE_MAX_GBPS 100000
-#define FS_RATE_FORM                                                           \
-	"a rate in Gb/s as the port's sysfs rate file shows it, e.g. 100, 200 "\
+#define FS_RATE_FORM                                                            \
+	"a rate in Gb/s as the port's sysfs rate file shows it, e.g. 100, 200 " \
 	"or 12.5 (at most 3 decimals, 0.001 to 100000)"
-int fs_parse_rate(const char *name, const char *s, uint64_t *mbps, char *err,
-		  size_t errlen);
+int fs_parse_rate(const char *name, const char *s, uint64_t *mbps, char *err, size_t errlen);
 
 /*
  * The kernel's rate text (/sys/class/infiniband/<dev>/ports/<n>/rate):
@@ -49,12 +48,11 @@ char *fs_format_rate(uint64_t mbps, char *buf, size_t bufsz);
  */
 #define FS_PKEY_FULL 0x8000u
 #define FS_PKEY_PARTITION 0x7fffu
-#define FS_PKEY_FORM                                                           \
-	"0x and 1 to 4 hexadecimal digits, 0x0001-0x7ffe (limited member) "    \
-	"or 0x8001-0xfffe (full member), e.g. 0x8001; not the default "        \
+#define FS_PKEY_FORM                                                        \
+	"0x and 1 to 4 hexadecimal digits, 0x0001-0x7ffe (limited member) " \
+	"or 0x8001-0xfffe (full member), e.g. 0x8001; not the default "     \
 	"partition 0x7fff/0xffff"
-int fs_parse_pkey(const char *name, const char *s, uint16_t *pkey, char *err,
-		  size_t errlen);
+int fs_parse_pkey(const char *name, const char *s, uint16_t *pkey, char *err, size_t errlen);
 
 /*
  * A Slurm account name the map can hold: 1 to FS_ACCOUNT_MAX bytes of
@@ -71,12 +69,12 @@ bool fs_account_ok(const char *s);
  * account not NULL, returns 1 and sets *pkey when the map lists it, 0
  * when it does not; -1 on a malformed map.
  */
-#define FS_PKEY_MAP_FORM                                                       \
-	"comma-separated <account>:<pkey> entries, e.g. "                     \
-	"chem:0x8001,physics:0x8002 (account: letters, digits, _ - ., at "     \
+#define FS_PKEY_MAP_FORM                                                   \
+	"comma-separated <account>:<pkey> entries, e.g. "                  \
+	"chem:0x8001,physics:0x8002 (account: letters, digits, _ - ., at " \
 	"most 64 bytes, each once)"
-int fs_pkey_map_find(const char *name, const char *map, const char *account,
-		     uint16_t *pkey, char *err, size_t errlen);
+int fs_pkey_map_find(const char *name, const char *map, const char *account, uint16_t *pkey,
+		     char *err, size_t errlen);
 
 /*
  * The port error counters fabsched topo watch follows (PortCounters of
@@ -87,24 +85,22 @@ int fs_pkey_map_find(const char *name, const char *map, const char *account,
  * is not followed.
  */
 enum fs_ib_counter {
-	FS_IB_SYMBOL_ERRORS,	/* SymbolErrorCounter */
-	FS_IB_LINK_DOWNED,	/* LinkDownedCounter */
-	FS_IB_RCV_ERRORS,	/* PortRcvErrors */
+	FS_IB_SYMBOL_ERRORS, /* SymbolErrorCounter */
+	FS_IB_LINK_DOWNED,   /* LinkDownedCounter */
+	FS_IB_RCV_ERRORS,    /* PortRcvErrors */
 	FS_IB_NCOUNTERS
 };
-const char *fs_ib_counter_name(int k);	/* NULL out of range */
+const char *fs_ib_counter_name(int k); /* NULL out of range */
 struct fs_ib_err_limits {
 	bool on[FS_IB_NCOUNTERS];
-	uint64_t most[FS_IB_NCOUNTERS];	/* growth per cycle still fine */
+	uint64_t most[FS_IB_NCOUNTERS]; /* growth per cycle still fine */
 };
-#define FS_IB_ERR_LIMITS_DEFAULT                                               \
-	"SymbolErrorCounter:10,LinkDownedCounter:0,PortRcvErrors:10"
-#define FS_IB_ERR_LIMITS_FORM                                                  \
-	"none, or comma-separated <counter>:<most growth per cycle> entries "  \
-	"of SymbolErrorCounter, LinkDownedCounter and PortRcvErrors, each "    \
+#define FS_IB_ERR_LIMITS_DEFAULT "SymbolErrorCounter:10,LinkDownedCounter:0,PortRcvErrors:10"
+#define FS_IB_ERR_LIMITS_FORM                                                 \
+	"none, or comma-separated <counter>:<most growth per cycle> entries " \
+	"of SymbolErrorCounter, LinkDownedCounter and PortRcvErrors, each "   \
 	"once, e.g. SymbolErrorCounter:10,LinkDownedCounter:0"
-int fs_ib_parse_err_limits(const char *name, const char *s,
-			   struct fs_ib_err_limits *out, char *err,
+int fs_ib_parse_err_limits(const char *name, const char *s, struct fs_ib_err_limits *out, char *err,
 			   size_t errlen);
 
 #endif /* FABSCHED_FS_IB_H */

@@ -21,17 +21,17 @@
 #define FS_SCRATCH_MAX_GIB (1ULL << 20)
 /* The license that counts the scratch pool, in GiB. */
 #define FS_SCRATCH_LICENSE "scratch"
-#define FS_SCRATCH_FORM                                                        \
-	"SIZE[,fs=xfs|ext4], SIZE 1G..1024T with suffix G or T (or M, "         \
+#define FS_SCRATCH_FORM                                                 \
+	"SIZE[,fs=xfs|ext4], SIZE 1G..1024T with suffix G or T (or M, " \
 	"rounded up to whole GiB), e.g. 200G or 2T,fs=ext4"
 
 enum fs_scratch_fs {
-	FS_SCRATCH_XFS = 0,	/* the default */
+	FS_SCRATCH_XFS = 0, /* the default */
 	FS_SCRATCH_EXT4 = 1,
 };
 
 struct fs_scratch {
-	uint64_t gib;		/* per node, 1..FS_SCRATCH_MAX_GIB */
+	uint64_t gib; /* per node, 1..FS_SCRATCH_MAX_GIB */
 	enum fs_scratch_fs fs;
 };
 
@@ -40,8 +40,8 @@ struct fs_scratch {
  * most FS_SCRATCH_MAX_GIB GiB, rounded up to whole GiB), optionally
  * followed by ",fs=xfs" or ",fs=ext4" (any case).
  */
-int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out,
-		     char *err, size_t errlen);
+int fs_parse_scratch(const char *name, const char *s, struct fs_scratch *out, char *err,
+		     size_t errlen);
 /* Canonical form "200G,fs=xfs" (32 bytes are enough); returns buf. */
 char *fs_format_scratch(const struct fs_scratch *sc, char *buf, size_t bufsz);
 /* "xfs" or "ext4". */
@@ -54,18 +54,16 @@ const char *fs_scratch_fs_name(enum fs_scratch_fs fs);
  * the node count charged, which the caller makes the job's maximum so that
  * it never runs on more nodes than it paid for.
  */
-int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes,
-		      uint32_t max_nodes, uint64_t *gib_total,
-		      uint32_t *cap_nodes, char *err, size_t errlen);
+int fs_scratch_charge(const struct fs_scratch *sc, uint32_t min_nodes, uint32_t max_nodes,
+		      uint64_t *gib_total, uint32_t *cap_nodes, char *err, size_t errlen);
 
 /*
  * Can the pool ever hold the charge?  pool_gib is the scratch license's
  * total (slurm.conf Licenses=scratch:<GiB>; 0 when not configured).
  * what names the request in the message ("--scratch=200G,fs=xfs").
  */
-int fs_scratch_pool_check(const char *what, uint64_t gib_total,
-			  uint32_t nodes, uint64_t pool_gib, char *err,
-			  size_t errlen);
+int fs_scratch_pool_check(const char *what, uint64_t gib_total, uint32_t nodes, uint64_t pool_gib,
+			  char *err, size_t errlen);
 
 /*
  * Merge the scratch license into a job's licenses string (Slurm form
@@ -74,8 +72,8 @@ int fs_scratch_pool_check(const char *what, uint64_t gib_total,
  * user's string naming the scratch license itself (it is fabsched's to
  * set), or using '|' (either-or licenses), or too long for out.
  */
-int fs_licenses_add_scratch(const char *user, uint64_t count, char *out,
-			    size_t outsz, char *err, size_t errlen);
+int fs_licenses_add_scratch(const char *user, uint64_t count, char *out, size_t outsz, char *err,
+			    size_t errlen);
 
 /*
  * A job's --scratch at submission (@opt as the user gave it; the job's
@@ -91,9 +89,8 @@ struct fs_scratch_grant {
 	uint32_t max_nodes;
 	char licenses[8192];
 };
-int fs_scratch_submit(const char *opt, uint32_t min_nodes, uint32_t max_nodes,
-		      uint64_t pool_gib, const char *licenses,
-		      struct fs_scratch_grant *g, char *err, size_t errlen);
+int fs_scratch_submit(const char *opt, uint32_t min_nodes, uint32_t max_nodes, uint64_t pool_gib,
+		      const char *licenses, struct fs_scratch_grant *g, char *err, size_t errlen);
 
 /* Count of license name in a licenses string; 0 when absent. */
 uint64_t fs_licenses_count(const char *licenses, const char *name);
@@ -106,9 +103,8 @@ uint64_t fs_licenses_count(const char *licenses, const char *name);
  * charged.  RET FS_SCRATCH_MOD_OK, or which change is refused, with err.
  */
 enum { FS_SCRATCH_MOD_OK = 0, FS_SCRATCH_MOD_LICENSES, FS_SCRATCH_MOD_NODES };
-int fs_scratch_modify_check(const char *scratch, const char *charge,
-			    const char *licenses, uint32_t min_nodes,
-			    uint32_t max_nodes, char *err, size_t errlen);
+int fs_scratch_modify_check(const char *scratch, const char *charge, const char *licenses,
+			    uint32_t min_nodes, uint32_t max_nodes, char *err, size_t errlen);
 
 /*
  * An environment array of "NAME=value" entries (@n of them; NULL entries
@@ -117,8 +113,7 @@ int fs_scratch_modify_check(const char *scratch, const char *charge,
  * with @prefix handed to @release and taken out; RET the new count.
  */
 const char *fs_env_find(char *const *env, size_t n, const char *prefix);
-size_t fs_env_remove(char **env, size_t n, const char *prefix,
-		     void (*release)(char *entry));
+size_t fs_env_remove(char **env, size_t n, const char *prefix, void (*release)(char *entry));
 
 /*
  * The entries of a job's SPANK environment that only fabsched may write,
@@ -133,7 +128,6 @@ size_t fs_env_remove(char **env, size_t n, const char *prefix,
  * removed entry is handed to @release; RET the new count.
  */
 bool fs_env_controlled(const char *entry);
-size_t fs_env_remove_controlled(char **env, size_t n,
-				void (*release)(char *entry));
+size_t fs_env_remove_controlled(char **env, size_t n, void (*release)(char *entry));
 
 #endif /* FABSCHED_FS_JOBREQ_H */

@@ -14,7 +14,8 @@ bool fs_json_num(json_object *o, const char *key, int64_t *out)
 	if (json_object_is_type(v, json_type_object)) {
 		if (json_object_object_get_ex(v, "set", &flag) && !json_object_get_boolean(flag))
 			return false;
-		if (json_object_object_get_ex(v, "infinite", &flag) && json_object_get_boolean(flag))
+		if (json_object_object_get_ex(v, "infinite", &flag) &&
+		    json_object_get_boolean(flag))
 			return false;
 		if (!json_object_object_get_ex(v, "number", &n))
 			return false;

@@ -5,7 +5,7 @@
 #include "fabsched_config.h"
 #endif
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1	/* execvpe */
+#define _GNU_SOURCE 1 /* execvpe */
 #endif
 
 #include <errno.h>

@@ -13,12 +13,12 @@
 
 #include <stddef.h>
 
-#define FS_RUN_QUIET 1	/* stdin and (uncaptured) stdout on /dev/null */
+#define FS_RUN_QUIET 1 /* stdin and (uncaptured) stdout on /dev/null */
 
 struct fs_run {
-	char *const *env;	/* NULL: this process's environment */
-	unsigned timeout;	/* seconds, 0: none */
-	int flags;		/* FS_RUN_QUIET */
+	char *const *env; /* NULL: this process's environment */
+	unsigned timeout; /* seconds, 0: none */
+	int flags;	  /* FS_RUN_QUIET */
 };
 
 /*

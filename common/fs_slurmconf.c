@@ -24,14 +24,14 @@
 #include "fs_file.h"
 #include "fs_slurmconf.h"
 
-#define LINE_MAX_LEN 65536	/* longer than any slurm.conf line Slurm takes */
+#define LINE_MAX_LEN 65536 /* longer than any slurm.conf line Slurm takes */
 #define INCLUDE_DEPTH 8
 
 const char *fs_slurm_conf_path(void)
 {
 	const char *env = getenv("SLURM_CONF");
 	static const char *const paths[] = { FS_SLURM_CONFDIR "/slurm.conf",
-		FS_SLURM_CONFIGLESS_DIR "/slurm.conf", NULL };
+					     FS_SLURM_CONFIGLESS_DIR "/slurm.conf", NULL };
 
 	if (env && *env)
 		return env;
@@ -67,8 +67,8 @@ static const char *_value(const char *s, const char *key, size_t *n)
 	size_t k = strlen(key);
 
 	for (const char *p = s; *p; p++) {
-		if ((p == s || isspace((unsigned char)p[-1])) &&
-		    !strncasecmp(p, key, k) && p[k] == '=') {
+		if ((p == s || isspace((unsigned char)p[-1])) && !strncasecmp(p, key, k) &&
+		    p[k] == '=') {
 			const char *v = p + k + 1;
 
 			*n = strcspn(v, " \t\r\n");
@@ -78,8 +78,7 @@ static const char *_value(const char *s, const char *key, size_t *n)
 	return NULL;
 }
 
-static int _read(const char *path, int depth, struct acc *a, char *err,
-		 size_t errlen)
+static int _read(const char *path, int depth, struct acc *a, char *err, size_t errlen)
 {
 	FILE *f;
 	char *line = NULL, *dir, *slash, why[128];
@@ -88,7 +87,8 @@ static int _read(const char *path, int depth, struct acc *a, char *err,
 	int ln = 0, rc = 0;
 
 	if (depth > INCLUDE_DEPTH)
-		return fs_errf(err, errlen, "%s: Include nested more than %d deep; "
+		return fs_errf(err, errlen,
+			       "%s: Include nested more than %d deep; "
 			       "expected Include files that do not include themselves",
 			       path, INCLUDE_DEPTH);
 	if (!(f = fs_fopen_regular(path, why, sizeof(why))))
@@ -101,11 +101,13 @@ static int _read(const char *path, int depth, struct acc *a, char *err,
 
 		ln++;
 		if (len > LINE_MAX_LEN) {
-			rc = fs_errf(err, errlen, "%s:%d: line of %zd bytes; expected "
-				     "at most %d", path, ln, len, LINE_MAX_LEN);
+			rc = fs_errf(err, errlen,
+				     "%s:%d: line of %zd bytes; expected "
+				     "at most %d",
+				     path, ln, len, LINE_MAX_LEN);
 			break;
 		}
-		for (p = q = line; *p; p++) {	/* comments, "\#" */
+		for (p = q = line; *p; p++) { /* comments, "\#" */
 			if (*p == '\\' && p[1] == '#') {
 				*q++ = '#';
 				p++;
@@ -156,15 +158,15 @@ static int _read(const char *path, int depth, struct acc *a, char *err,
 	}
 	free(line);
 	if (!rc && ferror(f))
-		rc = fs_errf(err, errlen, "%.200s%s: cannot read: %s; expected a slurm.conf "
-			     "file (or one it includes)", path, strlen(path) > 200 ? "..." : "",
-			     strerror(errno));
+		rc = fs_errf(err, errlen,
+			     "%.200s%s: cannot read: %s; expected a slurm.conf "
+			     "file (or one it includes)",
+			     path, strlen(path) > 200 ? "..." : "", strerror(errno));
 	fclose(f);
 	return rc;
 }
 
-int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
-			char *err, size_t errlen)
+int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines, char *err, size_t errlen)
 {
 	struct acc a = { 0 };
 
@@ -179,8 +181,8 @@ int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
 	return 0;
 }
 
-int fs_plugin_dir_each(const char *dirs, const char *file,
-		       int (*use)(const char *path, void *arg), void *arg)
+int fs_plugin_dir_each(const char *dirs, const char *file, int (*use)(const char *path, void *arg),
+		       void *arg)
 {
 	char path[4096];
 
@@ -188,8 +190,9 @@ int fs_plugin_dir_each(const char *dirs, const char *file,
 		size_t len = strcspn(d, ":");
 		struct stat st;
 
-		if (len && (size_t)snprintf(path, sizeof(path), "%.*s/%s",
-					    (int)len, d, file) < sizeof(path) &&
+		if (len &&
+		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)len, d, file) <
+			    sizeof(path) &&
 		    !stat(path, &st) && S_ISREG(st.st_mode) && !use(path, arg))
 			return 0;
 		d += len;

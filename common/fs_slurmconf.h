@@ -16,8 +16,8 @@
  * "dir[:dir...]"), in order, handed to @use until it takes one (returns
  * 0).  RET 0 when one was taken, -1 when none.
  */
-int fs_plugin_dir_each(const char *dirs, const char *file,
-		       int (*use)(const char *path, void *arg), void *arg);
+int fs_plugin_dir_each(const char *dirs, const char *file, int (*use)(const char *path, void *arg),
+		       void *arg);
 
 #endif
 /* A configless node's copy of the controller's files (slurmd's link to
@@ -39,15 +39,14 @@ const char *fs_slurm_conf_path(void);
  * message (the file and line) when a file cannot be read or a line is
  * longer than slurm.conf allows.
  */
-int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines,
-			char *err, size_t errlen);
+int fs_slurm_conf_nodes(const char *path, char **nodes, size_t *nlines, char *err, size_t errlen);
 
 /*
  * Each regular file @file in the directories of @dirs (PluginDir form:
  * "dir[:dir...]"), in order, handed to @use until it takes one (returns
  * 0).  RET 0 when one was taken, -1 when none.
  */
-int fs_plugin_dir_each(const char *dirs, const char *file,
-		       int (*use)(const char *path, void *arg), void *arg);
+int fs_plugin_dir_each(const char *dirs, const char *file, int (*use)(const char *path, void *arg),
+		       void *arg);
 
 #endif

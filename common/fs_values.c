@@ -12,7 +12,7 @@
 
 #include "fs_values.h"
 
-#define FS_ESCAPE_MAX 64	/* source bytes echoed in a message */
+#define FS_ESCAPE_MAX 64 /* source bytes echoed in a message */
 
 static int _lower(int c)
 {
@@ -81,8 +81,8 @@ char *fs_escape(char *dst, size_t dstsz, const char *src, size_t len)
  * Write "<name>=<value>: " or "'<value>': " then the formatted rest into
  * err; returns -1 so that callers can "return _fail(...)".
  */
-int fs_value_error(char *err, size_t errlen, const char *name, const char *s,
-		   size_t len, const char *fmt, ...)
+int fs_value_error(char *err, size_t errlen, const char *name, const char *s, size_t len,
+		   const char *fmt, ...)
 {
 	char esc[FS_ESCAPE_SIZE];
 	va_list ap;
@@ -148,8 +148,7 @@ static int _mul_add(uint64_t *acc, uint64_t mul, uint64_t add)
 	return 0;
 }
 
-int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
-		      char *err, size_t errlen)
+int fs_parse_duration(const char *name, const char *s, uint64_t *secs, char *err, size_t errlen)
 {
 	uint64_t f[4] = { 0, 0, 0, 0 }; /* days, hours, minutes, seconds */
 	uint64_t v[3], total = 0;
@@ -157,8 +156,7 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 	int n = 0, rc, days = 0;
 
 	if (!s || !*s)
-		return _fail(err, errlen, name, s, "empty value; expected %s",
-			     FS_DURATION_FORM);
+		return _fail(err, errlen, name, s, "empty value; expected %s", FS_DURATION_FORM);
 	if (fs_strcaseeq(s, "INFINITE") || fs_strcaseeq(s, "UNLIMITED")) {
 		*secs = FS_DURATION_INFINITE;
 		return 0;
@@ -185,8 +183,7 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 			goto bad;
 		if (f[1] > 23)
 			return _fail(err, errlen, name, s,
-				     "hours after D- must be 0-23; expected %s",
-				     FS_DURATION_FORM);
+				     "hours after D- must be 0-23; expected %s", FS_DURATION_FORM);
 	} else {
 		/* MM, MM:SS or HH:MM:SS */
 		for (n = 1; *p == ':' && n < 3; n++) {
@@ -211,29 +208,23 @@ int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
 	}
 	/* the leading field is unbounded; the ones after it are not */
 	if ((days || n == 3) && f[2] > 59)
-		return _fail(err, errlen, name, s,
-			     "minutes must be 0-59; expected %s",
+		return _fail(err, errlen, name, s, "minutes must be 0-59; expected %s",
 			     FS_DURATION_FORM);
 	if (f[3] > 59)
-		return _fail(err, errlen, name, s,
-			     "seconds must be 0-59; expected %s",
+		return _fail(err, errlen, name, s, "seconds must be 0-59; expected %s",
 			     FS_DURATION_FORM);
-	if (_mul_add(&total, 1, f[0]) || _mul_add(&total, 24, f[1]) ||
-	    _mul_add(&total, 60, f[2]) || _mul_add(&total, 60, f[3]) ||
-	    total == FS_DURATION_INFINITE)
+	if (_mul_add(&total, 1, f[0]) || _mul_add(&total, 24, f[1]) || _mul_add(&total, 60, f[2]) ||
+	    _mul_add(&total, 60, f[3]) || total == FS_DURATION_INFINITE)
 		goto big;
 	*secs = total;
 	return 0;
 bad:
-	return _fail(err, errlen, name, s, "not a duration; expected %s",
-		     FS_DURATION_FORM);
+	return _fail(err, errlen, name, s, "not a duration; expected %s", FS_DURATION_FORM);
 big:
-	return _fail(err, errlen, name, s, "too large; expected %s",
-		     FS_DURATION_FORM);
+	return _fail(err, errlen, name, s, "too large; expected %s", FS_DURATION_FORM);
 }
 
-int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
-		  char *err, size_t errlen)
+int fs_parse_size(const char *name, const char *s, uint64_t *bytes, char *err, size_t errlen)
 {
 	static const char units[] = "kmgt";
 	const char *p = s, *u;
@@ -241,8 +232,7 @@ int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
 	int rc, shift = 0;
 
 	if (!s || !*s)
-		return _fail(err, errlen, name, s, "empty value; expected %s",
-			     FS_SIZE_FORM);
+		return _fail(err, errlen, name, s, "empty value; expected %s", FS_SIZE_FORM);
 	rc = _digits(&p, &v);
 	if (rc == -1)
 		goto bad;
@@ -262,35 +252,28 @@ int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
 	*bytes = v << shift;
 	return 0;
 bad:
-	return _fail(err, errlen, name, s, "not a size; expected %s",
-		     FS_SIZE_FORM);
+	return _fail(err, errlen, name, s, "not a size; expected %s", FS_SIZE_FORM);
 big:
-	return _fail(err, errlen, name, s, "too large; expected %s",
-		     FS_SIZE_FORM);
+	return _fail(err, errlen, name, s, "too large; expected %s", FS_SIZE_FORM);
 }
 
-static int _fail_range(char *err, size_t errlen, const char *name,
-		       const char *s, const char *what, uint64_t min,
-		       uint64_t max)
+static int _fail_range(char *err, size_t errlen, const char *name, const char *s, const char *what,
+		       uint64_t min, uint64_t max)
 {
 	if (max == UINT64_MAX && min == 0)
-		return _fail(err, errlen, name, s,
-			     "%s; expected a non-negative integer", what);
-	return _fail(err, errlen, name, s,
-		     "%s; expected an integer from %llu to %llu", what,
+		return _fail(err, errlen, name, s, "%s; expected a non-negative integer", what);
+	return _fail(err, errlen, name, s, "%s; expected an integer from %llu to %llu", what,
 		     (unsigned long long)min, (unsigned long long)max);
 }
 
-int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
-		     char *err, size_t errlen)
+int fs_parse_percent(const char *name, const char *s, uint64_t *ppm, char *err, size_t errlen)
 {
 	const char *p = s;
 	uint64_t whole = 0, frac = 0;
 	int ndig = 0, nfrac = 0;
 
 	if (!s || !*s)
-		return _fail(err, errlen, name, s, "empty value; expected %s",
-			     FS_PERCENT_FORM);
+		return _fail(err, errlen, name, s, "empty value; expected %s", FS_PERCENT_FORM);
 	for (; *p >= '0' && *p <= '9' && ndig < 4; p++, ndig++)
 		whole = whole * 10 + (uint64_t)(*p - '0');
 	if (!ndig || (*p >= '0' && *p <= '9'))
@@ -311,45 +294,38 @@ int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
 	for (; nfrac < 4; nfrac++)
 		frac *= 10;
 	if (whole > 100 || (whole == 100 && frac))
-		return _fail(err, errlen, name, s, "above 100; expected %s",
-			     FS_PERCENT_FORM);
-	*ppm = whole * 10000 + frac;	/* 1 % = 10000 ppm; 0.0001 % = 1 ppm */
+		return _fail(err, errlen, name, s, "above 100; expected %s", FS_PERCENT_FORM);
+	*ppm = whole * 10000 + frac; /* 1 % = 10000 ppm; 0.0001 % = 1 ppm */
 	return 0;
 bad:
-	return _fail(err, errlen, name, s, "not a percentage; expected %s",
-		     FS_PERCENT_FORM);
+	return _fail(err, errlen, name, s, "not a percentage; expected %s", FS_PERCENT_FORM);
 }
 
-int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out, char *err, size_t errlen)
+int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		  char *err, size_t errlen)
 {
 	const char *p = s;
 	uint64_t v;
 	int rc;
 
 	if (!s || !*s)
-		return _fail_range(err, errlen, name, s, "empty value", min,
-				   max);
+		return _fail_range(err, errlen, name, s, "empty value", min, max);
 	rc = _digits(&p, &v);
 	if (rc == -1 || *p)
-		return _fail_range(err, errlen, name, s, "not an integer", min,
-				   max);
+		return _fail_range(err, errlen, name, s, "not an integer", min, max);
 	if (rc == -2 || v < min || v > max)
-		return _fail_range(err, errlen, name, s, "out of range", min,
-				   max);
+		return _fail_range(err, errlen, name, s, "out of range", min, max);
 	*out = v;
 	return 0;
 }
 
-int fs_parse_bool(const char *name, const char *s, bool *out, char *err,
-		  size_t errlen)
+int fs_parse_bool(const char *name, const char *s, bool *out, char *err, size_t errlen)
 {
 	static const char *const yes[] = { "yes", "true", "1" };
 	static const char *const no[] = { "no", "false", "0" };
 
 	if (!s || !*s)
-		return _fail(err, errlen, name, s, "empty value; expected %s",
-			     FS_BOOL_FORM);
+		return _fail(err, errlen, name, s, "empty value; expected %s", FS_BOOL_FORM);
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (fs_strcaseeq(s, yes[i])) {
 			*out = true;
@@ -360,8 +336,7 @@ int fs_parse_bool(const char *name, const char *s, bool *out, char *err,
 			return 0;
 		}
 	}
-	return _fail(err, errlen, name, s, "not a boolean; expected %s",
-		     FS_BOOL_FORM);
+	return _fail(err, errlen, name, s, "not a boolean; expected %s", FS_BOOL_FORM);
 }
 
 /* "a|b|c" -> "a, b or c" */
@@ -388,8 +363,8 @@ static void _enum_form(const char *values, char *buf, size_t bufsz)
 	buf[o] = '\0';
 }
 
-int fs_parse_enum(const char *name, const char *s, const char *values,
-		  unsigned *idx, char *err, size_t errlen)
+int fs_parse_enum(const char *name, const char *s, const char *values, unsigned *idx, char *err,
+		  size_t errlen)
 {
 	char form[256];
 	unsigned i = 0;
@@ -415,8 +390,7 @@ int fs_parse_enum(const char *name, const char *s, const char *values,
 		     strchr(values ? values : "", '|') ? "one of " : "", form);
 }
 
-static const char *const _levels[] = { "rack", "pod", "any", "off",
-				       "observe" };
+static const char *const _levels[] = { "rack", "pod", "any", "off", "observe" };
 
 const char *fs_locality_name(enum fs_locality_level level)
 {
@@ -425,8 +399,8 @@ const char *fs_locality_name(enum fs_locality_level level)
 	return _levels[level];
 }
 
-static int _parse_locality(const char *name, const char *s, bool off,
-			   struct fs_locality *out, char *err, size_t errlen)
+static int _parse_locality(const char *name, const char *s, bool off, struct fs_locality *out,
+			   char *err, size_t errlen)
 {
 	const char *form = off ? FS_LOCALITY_CONF_FORM : FS_LOCALITY_FORM;
 	const char *at;
@@ -435,51 +409,45 @@ static int _parse_locality(const char *name, const char *s, bool off,
 	unsigned i;
 
 	if (!s || !*s)
-		return _fail(err, errlen, name, s, "empty value; expected %s",
-			     form);
+		return _fail(err, errlen, name, s, "empty value; expected %s", form);
 	at = strchr(s, '@');
 	ll = at ? (size_t)(at - s) : strlen(s);
 	for (i = 0; i < sizeof(_levels) / sizeof(_levels[0]); i++)
 		if (strlen(_levels[i]) == ll && fs_strncaseeq(s, _levels[i], ll))
 			break;
 	if (i == sizeof(_levels) / sizeof(_levels[0]))
-		return _fail(err, errlen, name, s, "expected %s",
-			     form);
+		return _fail(err, errlen, name, s, "expected %s", form);
 	if (i >= FS_LOCALITY_OFF && !off)
 		return _fail(err, errlen, name, s,
 			     "%s is an administrator's setting (fabsched.conf); expected %s",
 			     _levels[i], form);
 	if (i == FS_LOCALITY_OFF && at)
-		return _fail(err, errlen, name, s,
-			     "off takes no @<wait>; expected %s", form);
+		return _fail(err, errlen, name, s, "off takes no @<wait>; expected %s", form);
 	loc.level = (enum fs_locality_level)i;
 	if (at) {
 		char esc[FS_ESCAPE_SIZE];
 
 		if (!at[1])
-			return _fail(err, errlen, name, s,
-				     "missing wait after '@'; expected %s",
+			return _fail(err, errlen, name, s, "missing wait after '@'; expected %s",
 				     form);
 		if (fs_parse_duration(NULL, at + 1, &loc.wait, NULL, 0))
 			return _fail(err, errlen, name, s,
 				     "wait '%s' is not a duration; expected %s",
-				     fs_escape(esc, sizeof(esc), at + 1,
-					       strlen(at + 1)),
-				     form);
+				     fs_escape(esc, sizeof(esc), at + 1, strlen(at + 1)), form);
 		loc.wait_set = true;
 	}
 	*out = loc;
 	return 0;
 }
 
-int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
-		      char *err, size_t errlen)
+int fs_parse_locality(const char *name, const char *s, struct fs_locality *out, char *err,
+		      size_t errlen)
 {
 	return _parse_locality(name, s, false, out, err, errlen);
 }
 
-int fs_parse_locality_conf(const char *name, const char *s,
-			   struct fs_locality *out, char *err, size_t errlen)
+int fs_parse_locality_conf(const char *name, const char *s, struct fs_locality *out, char *err,
+			   size_t errlen)
 {
 	return _parse_locality(name, s, true, out, err, errlen);
 }
@@ -496,15 +464,13 @@ char *fs_format_duration(uint64_t secs, char *buf, size_t bufsz)
 	if (secs == FS_DURATION_INFINITE)
 		snprintf(buf, bufsz, "INFINITE");
 	else if (d)
-		snprintf(buf, bufsz, "%llu-%02u:%02u:%02u",
-			 (unsigned long long)d, h, m, sec);
+		snprintf(buf, bufsz, "%llu-%02u:%02u:%02u", (unsigned long long)d, h, m, sec);
 	else
 		snprintf(buf, bufsz, "%02u:%02u:%02u", h, m, sec);
 	return buf;
 }
 
-char *fs_format_locality(const struct fs_locality *loc, char *buf,
-			 size_t bufsz)
+char *fs_format_locality(const struct fs_locality *loc, char *buf, size_t bufsz)
 {
 	const char *lvl;
 	char w[32];
@@ -515,8 +481,7 @@ char *fs_format_locality(const struct fs_locality *loc, char *buf,
 	if (!lvl)
 		lvl = "?";
 	if (loc && loc->wait_set)
-		snprintf(buf, bufsz, "%s@%s", lvl,
-			 fs_format_duration(loc->wait, w, sizeof(w)));
+		snprintf(buf, bufsz, "%s@%s", lvl, fs_format_duration(loc->wait, w, sizeof(w)));
 	else
 		snprintf(buf, bufsz, "%s", lvl);
 	return buf;

@@ -41,17 +41,16 @@
 #define FS_DURATION_INFINITE UINT64_MAX
 
 /* The accepted forms, as quoted in messages and in fabsched.conf(5). */
-#define FS_DURATION_FORM                                                       \
-	"minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (Slurm time format)"
-#define FS_SIZE_FORM                                                           \
-	"a number of bytes with an optional binary suffix K, M, G or T "       \
+#define FS_DURATION_FORM "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (Slurm time format)"
+#define FS_SIZE_FORM                                                     \
+	"a number of bytes with an optional binary suffix K, M, G or T " \
 	"(or KiB, MiB, GiB, TiB), e.g. 512M"
 #define FS_BOOL_FORM "yes, no, true, false, 1 or 0"
-#define FS_LOCALITY_FORM                                                       \
-	"rack, pod or any, optionally followed by @<wait> in Slurm time "     \
+#define FS_LOCALITY_FORM                                                  \
+	"rack, pod or any, optionally followed by @<wait> in Slurm time " \
 	"format (e.g. rack@30:00)"
-#define FS_LOCALITY_CONF_FORM                                                  \
-	"off, or rack, pod, any or observe optionally followed by @<wait> "   \
+#define FS_LOCALITY_CONF_FORM                                               \
+	"off, or rack, pod, any or observe optionally followed by @<wait> " \
 	"in Slurm time format (e.g. rack@30:00)"
 
 /*
@@ -61,23 +60,21 @@
  * unbounded; the fields after it must be 0-59 (minutes, seconds) or 0-23
  * (hours after "D-").
  */
-int fs_parse_duration(const char *name, const char *s, uint64_t *secs,
-		      char *err, size_t errlen);
+int fs_parse_duration(const char *name, const char *s, uint64_t *secs, char *err, size_t errlen);
 
 /*
  * Sizes in bytes: decimal digits with an optional binary suffix K, M, G,
  * T or KiB, MiB, GiB, TiB (any case; K = KiB = 1024).  No fractions.
  */
-int fs_parse_size(const char *name, const char *s, uint64_t *bytes,
-		  char *err, size_t errlen);
+int fs_parse_size(const char *name, const char *s, uint64_t *bytes, char *err, size_t errlen);
 
 /*
  * Writes "<name>=<value>: <fmt ...>" (or "'<value>': ..." without a name)
  * into err, the name and the first len bytes of the value escaped
  * (fs_escape).  Returns -1, for "return fs_value_error(...)".
  */
-int fs_value_error(char *err, size_t errlen, const char *name, const char *s,
-		   size_t len, const char *fmt, ...) FS_PRINTF(6, 7);
+int fs_value_error(char *err, size_t errlen, const char *name, const char *s, size_t len,
+		   const char *fmt, ...) FS_PRINTF(6, 7);
 
 /*
  * A share in percent: "P" or "P%" with P a decimal number, 0 <= P <= 100,
@@ -85,23 +82,21 @@ int fs_value_error(char *err, size_t errlen, const char *name, const char *s,
  * (0-1000000).  No exponent, sign or spaces.
  */
 #define FS_PERCENT_FORM "a percentage from 0 to 100, e.g. 99% or 98.5%"
-int fs_parse_percent(const char *name, const char *s, uint64_t *ppm,
-		     char *err, size_t errlen);
+int fs_parse_percent(const char *name, const char *s, uint64_t *ppm, char *err, size_t errlen);
 
 /* Unsigned decimal integer within [min, max]. */
-int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out, char *err, size_t errlen);
+int fs_parse_uint(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		  char *err, size_t errlen);
 
 /* yes/no, true/false, 1/0, in any case. */
-int fs_parse_bool(const char *name, const char *s, bool *out, char *err,
-		  size_t errlen);
+int fs_parse_bool(const char *name, const char *s, bool *out, char *err, size_t errlen);
 
 /*
  * One word of a '|'-separated list, e.g. values = "quiet|info|debug";
  * matched in any case; *idx is its position in the list (from 0).
  */
-int fs_parse_enum(const char *name, const char *s, const char *values,
-		  unsigned *idx, char *err, size_t errlen);
+int fs_parse_enum(const char *name, const char *s, const char *values, unsigned *idx, char *err,
+		  size_t errlen);
 
 /* Locality levels, from the narrowest to the widest. */
 enum fs_locality_level {
@@ -120,8 +115,8 @@ enum fs_locality_level {
 
 struct fs_locality {
 	enum fs_locality_level level;
-	bool wait_set;  /* false: no "@<wait>" given (use the partition's) */
-	uint64_t wait;  /* seconds, or FS_DURATION_INFINITE; 0 if !wait_set */
+	bool wait_set; /* false: no "@<wait>" given (use the partition's) */
+	uint64_t wait; /* seconds, or FS_DURATION_INFINITE; 0 if !wait_set */
 };
 
 /*
@@ -129,16 +124,16 @@ struct fs_locality {
  * wait at most 1800 s for one), "rack@0" (rack if free now), "pod"
  * (wait unset).  The level is matched in any case.
  */
-int fs_parse_locality(const char *name, const char *s, struct fs_locality *out,
-		      char *err, size_t errlen);
+int fs_parse_locality(const char *name, const char *s, struct fs_locality *out, char *err,
+		      size_t errlen);
 
 /*
  * fs_parse_locality_conf: the same, "off" (fabsched.conf's
  * DefaultLocality: stock placement, no @<wait>) and "observe" (stock
  * placement, observed as rack[@<wait>]).
  */
-int fs_parse_locality_conf(const char *name, const char *s,
-			   struct fs_locality *out, char *err, size_t errlen);
+int fs_parse_locality_conf(const char *name, const char *s, struct fs_locality *out, char *err,
+			   size_t errlen);
 
 /* "rack", "pod", "any", "off", "observe"; NULL for a value outside the enum. */
 const char *fs_locality_name(enum fs_locality_level level);
@@ -151,8 +146,7 @@ const char *fs_locality_name(enum fs_locality_level level);
  * A buffer of 32 bytes is always enough.
  */
 char *fs_format_duration(uint64_t secs, char *buf, size_t bufsz);
-char *fs_format_locality(const struct fs_locality *loc, char *buf,
-			 size_t bufsz);
+char *fs_format_locality(const struct fs_locality *loc, char *buf, size_t bufsz);
 
 /*
  * Copy len bytes of src into dst (dstsz > 0) for a message: printable

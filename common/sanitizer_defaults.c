@@ -14,12 +14,14 @@ const char *__ubsan_default_options(void);
 
 const char *__asan_default_options(void)
 {
-	return "log_path=" FABSCHED_SANITIZER_LOG "/helper:detect_leaks=1:exitcode=0:abort_on_error=1";
+	return "log_path=" FABSCHED_SANITIZER_LOG
+	       "/helper:detect_leaks=1:exitcode=0:abort_on_error=1";
 }
 
 const char *__ubsan_default_options(void)
 {
-	return "log_path=" FABSCHED_SANITIZER_LOG "/ubsan-helper:print_stacktrace=1:halt_on_error=0";
+	return "log_path=" FABSCHED_SANITIZER_LOG
+	       "/ubsan-helper:print_stacktrace=1:halt_on_error=0";
 }
 #else
 typedef int fabsched_no_sanitizer_defaults;

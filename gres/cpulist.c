@@ -31,8 +31,8 @@ static int _num(const char **p, unsigned long *v)
 	return 0;
 }
 
-int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
-		     char *err, size_t errlen)
+int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n, char *err,
+			  size_t errlen)
 {
 	unsigned char *b = NULL;
 	size_t len = 0;
@@ -84,9 +84,9 @@ int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
 bad:
 	free(b);
 	return fs_errf(err, errlen,
-			   "\"%.64s\": not a CPU list; expected numbers and "
-			   "ranges up to %u separated by commas, e.g. 0-7,16-23",
-			   list, FS_CPULIST_MAX);
+		       "\"%.64s\": not a CPU list; expected numbers and "
+		       "ranges up to %u separated by commas, e.g. 0-7,16-23",
+		       list, FS_CPULIST_MAX);
 }
 
 char *fs_gres_cpulist_format(const unsigned char *bits, size_t n)
@@ -109,8 +109,7 @@ char *fs_gres_cpulist_format(const unsigned char *bits, size_t n)
 		if (j == i)
 			k = snprintf(tmp, sizeof(tmp), "%s%zu", len ? "," : "", i);
 		else
-			k = snprintf(tmp, sizeof(tmp), "%s%zu-%zu",
-				     len ? "," : "", i, j);
+			k = snprintf(tmp, sizeof(tmp), "%s%zu-%zu", len ? "," : "", i, j);
 		if (len + (size_t)k + 1 > cap) {
 			char *ns;
 
@@ -202,9 +201,8 @@ static int _valid(const char *list, char *err, size_t errlen)
 	return 0;
 }
 
-int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, unsigned spread, size_t *pick, char *err,
-			 size_t errlen)
+int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand, size_t n, unsigned spread,
+			 size_t *pick, char *err, size_t errlen)
 {
 	long best = 0, ties = 0, k;
 
@@ -215,8 +213,8 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 		long ov = fs_gres_cpulist_overlap(task_cpus, cand[i]);
 
 		if (ov < 0)
-			return _valid(cand[i], err, errlen) ? -1 :
-			       fs_errf(err, errlen, "out of memory");
+			return _valid(cand[i], err, errlen) ? -1
+							    : fs_errf(err, errlen, "out of memory");
 		if (ov > best) {
 			best = ov;
 			ties = 1;
@@ -235,8 +233,7 @@ int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
 	return 0;
 }
 
-int fs_gres_socket_cores(unsigned char *cores, int sockets, int per,
-			 bool one_socket)
+int fs_gres_socket_cores(unsigned char *cores, int sockets, int per, bool one_socket)
 {
 	int touched = 0, changed = 0, all = sockets * per;
 

@@ -91,14 +91,13 @@ static int _name_ok(const char *s)
 	if (!s || !*s)
 		return 0;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
-		    *s != '.')
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
 			return 0;
 	return 1;
 }
 
-int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
-		     struct fs_gres_env *env, char *err, size_t errlen)
+int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gres_env *env,
+		     char *err, size_t errlen)
 {
 	struct sbuf ports = { 0 }, names = { 0 }, nccl = { 0 }, loc = { 0 };
 	int with_cpus = n > 0;
@@ -109,18 +108,19 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 		if (!_name_ok(devs[i].name)) {
 			fs_gres_quote(devs[i].name, q, sizeof(q));
 			return fs_errf(err, errlen,
-					   "HCA name \"%s\": unusable in the "
-					   "environment; expected letters, "
-					   "digits, '_', '-', '.'", q);
+				       "HCA name \"%s\": unusable in the "
+				       "environment; expected letters, "
+				       "digits, '_', '-', '.'",
+				       q);
 		}
 		if (!devs[i].cpus) {
 			with_cpus = 0;
 		} else if (fs_gres_cpulist_count(devs[i].cpus) < 0) {
 			fs_gres_quote(devs[i].cpus, q, sizeof(q));
 			return fs_errf(err, errlen,
-					   "CPUs of HCA %s \"%s\": not a CPU "
-					   "list; expected e.g. 0-7,16-23",
-					   devs[i].name, q);
+				       "CPUs of HCA %s \"%s\": not a CPU "
+				       "list; expected e.g. 0-7,16-23",
+				       devs[i].name, q);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -134,12 +134,11 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
 			continue;
 		}
 		for (size_t p = 0; p < devs[i].nports; p++)
-			_add(&ports, "%s%s:%u", ports.len ? "," : "",
-			     devs[i].name, devs[i].ports[p]);
+			_add(&ports, "%s%s:%u", ports.len ? "," : "", devs[i].name,
+			     devs[i].ports[p]);
 	}
 	_add(&nccl, "=%s", ports.s ? ports.s : "");
-	if (_put(env, "UCX_NET_DEVICES", &ports) ||
-	    _put(env, "NCCL_IB_HCA", &nccl))
+	if (_put(env, "UCX_NET_DEVICES", &ports) || _put(env, "NCCL_IB_HCA", &nccl))
 		goto oom;
 	/* same list again for Open MPI's openib BTL */
 	_add(&ports, "%s", env->value[0]);

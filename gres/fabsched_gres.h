@@ -35,107 +35,106 @@
 #include "fs_err.h"
 #include "fs_hugepages.h"
 
-
 /* Environment variable naming a sysfs root (see gres_rdma(8)). */
 #define FS_GRES_SYSFS_ENV FS_ENV_SYSFS_ROOT
 
 /* ------------------------------------------------------------ inventory */
 
 struct fs_gres_numa {
-	int os_index;		/* NUMA node number (nodeN) */
-	char *cpus;		/* its CPUs (cpulist of OS numbers) */
-	unsigned ncores;	/* cores in it */
-	unsigned npus;		/* CPUs (hardware threads) in it */
+	int os_index;	 /* NUMA node number (nodeN) */
+	char *cpus;	 /* its CPUs (cpulist of OS numbers) */
+	unsigned ncores; /* cores in it */
+	unsigned npus;	 /* CPUs (hardware threads) in it */
 };
 
 enum fs_gres_pci_kind {
-	FS_GRES_PCI_HCA,	/* OpenFabrics OS device (mlx5_0, qib0) */
-	FS_GRES_PCI_NVME,	/* NVMe block device (nvme0n1) */
+	FS_GRES_PCI_HCA,  /* OpenFabrics OS device (mlx5_0, qib0) */
+	FS_GRES_PCI_NVME, /* NVMe block device (nvme0n1) */
 };
 
 /* A device as hwloc places it. */
 struct fs_gres_pcidev {
 	enum fs_gres_pci_kind kind;
-	char *name;		/* OS device name: mlx5_0, qib0, nvme0n1 */
-	char *busid;		/* PCI address dddd:bb:dd.f, or "" */
-	char *numa;		/* local NUMA nodes, cpulist form: "1,3" */
-	char *cpus;		/* the union of their CPUs (cpulist) */
+	char *name;  /* OS device name: mlx5_0, qib0, nvme0n1 */
+	char *busid; /* PCI address dddd:bb:dd.f, or "" */
+	char *numa;  /* local NUMA nodes, cpulist form: "1,3" */
+	char *cpus;  /* the union of their CPUs (cpulist) */
 };
 
-enum fs_gres_port_state {	/* /sys/class/infiniband/<d>/ports/<n>/state */
-	FS_PORT_NOP = 0,
-	FS_PORT_DOWN = 1,
-	FS_PORT_INIT = 2,
-	FS_PORT_ARMED = 3,
-	FS_PORT_ACTIVE = 4,
-	FS_PORT_ACTIVE_DEFER = 5,
+enum fs_gres_port_state { /* /sys/class/infiniband/<d>/ports/<n>/state */
+			  FS_PORT_NOP = 0,
+			  FS_PORT_DOWN = 1,
+			  FS_PORT_INIT = 2,
+			  FS_PORT_ARMED = 3,
+			  FS_PORT_ACTIVE = 4,
+			  FS_PORT_ACTIVE_DEFER = 5,
 };
 
 struct fs_gres_port {
-	unsigned num;		/* port number (1..) */
-	int state;		/* enum fs_gres_port_state */
-	char *state_name;	/* "ACTIVE", "DOWN", ... as in sysfs */
-	int phys_state;		/* 5 = LinkUp; -1 unknown */
-	char *phys_state_name;	/* "LinkUp", "Disabled", ... or "" */
-	char *link_layer;	/* "InfiniBand", "Ethernet" or "" */
-	char *rate;		/* "100 Gb/sec (4X EDR)" or "" */
-	unsigned rate_gbps;	/* leading number of rate, 0 unknown */
-	unsigned lid;		/* 0 when none */
-	char *gid;		/* gids/0 or "" */
-	bool active;		/* state ACTIVE */
+	unsigned num;	       /* port number (1..) */
+	int state;	       /* enum fs_gres_port_state */
+	char *state_name;      /* "ACTIVE", "DOWN", ... as in sysfs */
+	int phys_state;	       /* 5 = LinkUp; -1 unknown */
+	char *phys_state_name; /* "LinkUp", "Disabled", ... or "" */
+	char *link_layer;      /* "InfiniBand", "Ethernet" or "" */
+	char *rate;	       /* "100 Gb/sec (4X EDR)" or "" */
+	unsigned rate_gbps;    /* leading number of rate, 0 unknown */
+	unsigned lid;	       /* 0 when none */
+	char *gid;	       /* gids/0 or "" */
+	bool active;	       /* state ACTIVE */
 };
 
 struct fs_gres_hca {
-	char *name;		/* mlx5_0 */
-	char *type;		/* model from the name: mlx5, mlx4, qib, hfi1 */
-	char *node_guid;	/* "0002:c903:00f1:2a30" or "" */
-	char *uverbs;		/* uverbs0, or "" when none */
-	char *dev_path;		/* /dev/infiniband/uverbs0, or "" */
-	int numa_node;		/* device/numa_node, -1 unknown */
-	char *numa;		/* local NUMA nodes (cpulist form) */
-	char *cpus;		/* local CPUs (cpulist); all CPUs when unknown */
-	const char *locality;	/* where cpus came from: "hwloc",
+	char *name;	      /* mlx5_0 */
+	char *type;	      /* model from the name: mlx5, mlx4, qib, hfi1 */
+	char *node_guid;      /* "0002:c903:00f1:2a30" or "" */
+	char *uverbs;	      /* uverbs0, or "" when none */
+	char *dev_path;	      /* /dev/infiniband/uverbs0, or "" */
+	int numa_node;	      /* device/numa_node, -1 unknown */
+	char *numa;	      /* local NUMA nodes (cpulist form) */
+	char *cpus;	      /* local CPUs (cpulist); all CPUs when unknown */
+	const char *locality; /* where cpus came from: "hwloc",
 				   "sysfs numa_node", "sysfs local_cpulist",
 				   "unknown" (static string) */
 	size_t nports;
 	struct fs_gres_port *ports;
-	unsigned nactive;	/* ports in state ACTIVE */
+	unsigned nactive; /* ports in state ACTIVE */
 };
 
 struct fs_gres_hugepool {
-	int numa_node;		/* NUMA node number */
-	uint64_t page_kb;	/* 2048, 1048576 */
-	char type[16];		/* "2m", "1g" (fs_hp_page_name) */
-	uint64_t total;		/* nr_hugepages */
-	uint64_t free;		/* free_hugepages */
+	int numa_node;	  /* NUMA node number */
+	uint64_t page_kb; /* 2048, 1048576 */
+	char type[16];	  /* "2m", "1g" (fs_hp_page_name) */
+	uint64_t total;	  /* nr_hugepages */
+	uint64_t free;	  /* free_hugepages */
 };
 
 struct fs_gres_inventory {
-	char *cpus;		/* every CPU of the machine (cpulist) */
+	char *cpus; /* every CPU of the machine (cpulist) */
 	unsigned npus, ncores;
 	size_t nnuma;
-	struct fs_gres_numa *numa;	/* ordered by os_index */
+	struct fs_gres_numa *numa; /* ordered by os_index */
 	size_t npci;
-	struct fs_gres_pcidev *pci;	/* HCAs and NVMe, hwloc order */
+	struct fs_gres_pcidev *pci; /* HCAs and NVMe, hwloc order */
 	size_t nhca;
-	struct fs_gres_hca *hca;	/* ordered by name */
+	struct fs_gres_hca *hca; /* ordered by name */
 	size_t npools;
-	struct fs_gres_hugepool *pools;	/* by NUMA node, then page size */
+	struct fs_gres_hugepool *pools; /* by NUMA node, then page size */
 	bool verbs_checked;		/* libibverbs was asked */
 };
 
 /* What to read. */
 enum {
-	FS_GRES_TOPO = 1 << 0,		/* hwloc: NUMA, CPUs, PCI locality */
-	FS_GRES_HCA = 1 << 1,		/* sysfs InfiniBand */
-	FS_GRES_HUGEPAGES = 1 << 2,	/* sysfs hugepage pools */
-	FS_GRES_VERBS = 1 << 3,		/* cross-check with libibverbs when
+	FS_GRES_TOPO = 1 << 0,	    /* hwloc: NUMA, CPUs, PCI locality */
+	FS_GRES_HCA = 1 << 1,	    /* sysfs InfiniBand */
+	FS_GRES_HUGEPAGES = 1 << 2, /* sysfs hugepage pools */
+	FS_GRES_VERBS = 1 << 3,	    /* cross-check with libibverbs when
 					   built with it (running system only) */
 	FS_GRES_ALL = 0xf,
 };
 
 struct fs_gres_opts {
-	const char *sysfs_root;	/* NULL or "" or "/": the running system */
+	const char *sysfs_root; /* NULL or "" or "/": the running system */
 	const char *hwloc_xml;	/* NULL: hwloc's default (which honours
 				   HWLOC_XMLFILE); else this XML file */
 	unsigned what;		/* FS_GRES_* bits; 0 means FS_GRES_ALL */
@@ -148,33 +147,27 @@ struct fs_gres_opts {
  * without per-node hugepage directories has no pools.  Malformed values
  * are errors.
  */
-int fs_gres_inventory_load(const struct fs_gres_opts *opts,
-			   struct fs_gres_inventory **out, char *err,
-			   size_t errlen);
+int fs_gres_inventory_load(const struct fs_gres_opts *opts, struct fs_gres_inventory **out,
+			   char *err, size_t errlen);
 void fs_gres_inventory_free(struct fs_gres_inventory *inv);
 
 /* Parts, for callers that need one concern only (same conventions). */
-int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
-		      char *err, size_t errlen);
-int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
-		     char *err, size_t errlen);
+int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv, char *err,
+		      size_t errlen);
+int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen);
 /* NUMA nodes and their CPUs from sysfs (inv->numa), without hwloc. */
-int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
-		       char *err, size_t errlen);
-int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
-			   char *err, size_t errlen);
+int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen);
+int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv, char *err,
+			   size_t errlen);
 /* Fills hca->cpus/numa/locality from inv's topology and sysfs. */
-int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
-		       char *err, size_t errlen);
+int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen);
 
 /* Lookups (NULL when absent). */
-const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv,
-					   const char *name);
+const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv, const char *name);
 /* The HCA whose uverbs device is dev ("uverbs0" or "/dev/infiniband/uverbs0"). */
-const struct fs_gres_hca *
-fs_gres_hca_by_uverbs(const struct fs_gres_inventory *inv, const char *dev);
-const struct fs_gres_numa *
-fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
+const struct fs_gres_hca *fs_gres_hca_by_uverbs(const struct fs_gres_inventory *inv,
+						const char *dev);
+const struct fs_gres_numa *fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
 
 /*
  * Validate a sysfs root: NULL/""/"/" are the running system; anything
@@ -182,8 +175,7 @@ fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index);
  * is replaced by host (the short host name; NULL: this machine's).  On success *out is a
  * malloc'ed normalized root ("" for the running system).
  */
-int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
-		       char *err, size_t errlen);
+int fs_gres_sysfs_root(const char *spec, const char *host, char **out, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ cpulists */
 
@@ -193,8 +185,8 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
  * above FS_CPULIST_MAX are refused.
  */
 #define FS_CPULIST_MAX 65535
-int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n,
-		     char *err, size_t errlen);
+int fs_gres_cpulist_parse(const char *list, unsigned char **bits, size_t *n, char *err,
+			  size_t errlen);
 /* Format n flags as a cpulist (malloc'ed; "" when none set); NULL: ENOMEM. */
 char *fs_gres_cpulist_format(const unsigned char *bits, size_t n);
 /* Number of CPUs in a list, -1 when malformed. */
@@ -213,8 +205,7 @@ char *fs_gres_cpulist_union(const char *a, const char *b);
  * spans several sockets.  RET 1 when changed, 0 when kept, -1 on bad
  * arguments.
  */
-int fs_gres_socket_cores(unsigned char *cores, int sockets, int per,
-			 bool one_socket);
+int fs_gres_socket_cores(unsigned char *cores, int sockets, int per, bool one_socket);
 
 /*
  * The candidate nearest to a task: the one whose CPUs overlap task_cpus
@@ -224,9 +215,8 @@ int fs_gres_socket_cores(unsigned char *cores, int sockets, int per,
  * CPU with the task (or n is 0): the caller then keeps them all.  -1 with
  * a message when a list is malformed.
  */
-int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand,
-			 size_t n, unsigned spread, size_t *pick, char *err,
-			 size_t errlen);
+int fs_gres_pick_nearest(const char *task_cpus, const char *const *cand, size_t n, unsigned spread,
+			 size_t *pick, char *err, size_t errlen);
 
 /*
  * The CPUs the calling thread may run on (sched_getaffinity), as a
@@ -238,10 +228,10 @@ char *fs_gres_task_cpus(char *err, size_t errlen);
 
 /* One HCA as the environment names it. */
 struct fs_gres_rdma_dev {
-	const char *name;	/* mlx5_0 */
-	const unsigned *ports;	/* active ports */
+	const char *name;      /* mlx5_0 */
+	const unsigned *ports; /* active ports */
 	size_t nports;
-	const char *cpus;	/* its local CPUs (cpulist, "" unknown), or
+	const char *cpus; /* its local CPUs (cpulist, "" unknown), or
 				   NULL: no FABSCHED_RDMA_LOCALITY */
 };
 
@@ -264,8 +254,8 @@ struct fs_gres_env {
  * An HCA without active port is named without port (mlx5_0).  Names that
  * are not [A-Za-z0-9_.-]+ are refused.  env must be zeroed or cleared.
  */
-int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n,
-		     struct fs_gres_env *env, char *err, size_t errlen);
+int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gres_env *env,
+		     char *err, size_t errlen);
 /* Names of the variables fs_gres_rdma_env sets (NULL-terminated). */
 extern const char *const fs_gres_rdma_env_names[];
 void fs_gres_env_clear(struct fs_gres_env *env);
@@ -273,8 +263,8 @@ void fs_gres_env_clear(struct fs_gres_env *env);
 /* ------------------------------------------------------------ per task */
 
 #define FS_GRES_RDMA_LOCALITY_ENV FS_ENV_RDMA_LOCALITY
-#define FS_GRES_RDMA_MAX 64	/* HCAs in one FABSCHED_RDMA_LOCALITY */
-#define FS_GRES_PORTS_MAX 8	/* ports of one HCA in it */
+#define FS_GRES_RDMA_MAX 64 /* HCAs in one FABSCHED_RDMA_LOCALITY */
+#define FS_GRES_PORTS_MAX 8 /* ports of one HCA in it */
 
 /* A parsed FABSCHED_RDMA_LOCALITY; dev[] points into the other members. */
 struct fs_gres_rdma_set {
@@ -282,7 +272,7 @@ struct fs_gres_rdma_set {
 	struct fs_gres_rdma_dev dev[FS_GRES_RDMA_MAX];
 	char name[FS_GRES_RDMA_MAX][64];
 	unsigned ports[FS_GRES_RDMA_MAX][FS_GRES_PORTS_MAX];
-	char *cpus[FS_GRES_RDMA_MAX];	/* malloc'ed */
+	char *cpus[FS_GRES_RDMA_MAX]; /* malloc'ed */
 };
 
 /*
@@ -292,8 +282,8 @@ struct fs_gres_rdma_set {
  * unknown locality).  set must be zeroed; clear it with
  * fs_gres_rdma_set_clear, also after an error.
  */
-int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
-				char *err, size_t errlen);
+int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set, char *err,
+				size_t errlen);
 void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
 
 /*
@@ -308,12 +298,10 @@ void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
 /* The same for the calling task: its CPUs (into *cpus, malloc'ed, NULL on
  * failure) and its local id @localid (SLURM_LOCALID; NULL, "" or not a
  * number: 0).  -1 with a message on failure. */
-int fs_gres_rdma_task(const char *locality, const char *localid,
-		      struct fs_gres_env *env, char **cpus, char *err,
-		      size_t errlen);
-int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
-			  unsigned spread, struct fs_gres_env *env, char *err,
-			  size_t errlen);
+int fs_gres_rdma_task(const char *locality, const char *localid, struct fs_gres_env *env,
+		      char **cpus, char *err, size_t errlen);
+int fs_gres_rdma_task_env(const char *locality, const char *task_cpus, unsigned spread,
+			  struct fs_gres_env *env, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ hugepages */
 
@@ -328,10 +316,10 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 struct fs_gres_huge_rec {
 	int numa_node;
 	uint64_t page_kb;
-	char type[32];		/* "2m" (per_unit 1) or "2mx8" */
-	uint64_t per_unit;	/* pages per unit: 1, 2, 4, ... */
-	uint64_t units;		/* the record's Count */
-	uint64_t left;		/* pages of the pool beyond whole units */
+	char type[32];	   /* "2m" (per_unit 1) or "2mx8" */
+	uint64_t per_unit; /* pages per unit: 1, 2, 4, ... */
+	uint64_t units;	   /* the record's Count */
+	uint64_t left;	   /* pages of the pool beyond whole units */
 };
 
 /*
@@ -345,10 +333,9 @@ struct fs_gres_huge_rec {
  * message when even one page per pool would not fit, or the fixed units
  * make too many (the message names the least units that would do).
  */
-int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
-		      uint64_t max_units, const struct fs_hp_units *fixed,
-		      struct fs_gres_huge_rec **out, size_t *nout, char *err,
-		      size_t errlen);
+int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools, uint64_t max_units,
+		      const struct fs_hp_units *fixed, struct fs_gres_huge_rec **out, size_t *nout,
+		      char *err, size_t errlen);
 
 /* ------------------------------------------------------------ unit table */
 
@@ -360,12 +347,12 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
  */
 struct fs_gres_unit {
 	uint64_t first, count;
-	char label[64];		/* rdma: HCA name; hugepages: gres type */
-	int numa;		/* hugepages: NUMA node, -1 unknown */
-	uint64_t page_kb;	/* hugepages: page size (0 unknown type) */
-	uint64_t per_unit;	/* hugepages: pages per gres unit */
-	char ports[64];		/* rdma: active ports "1,2", or "" */
-	char *cpus;		/* machine CPUs (cpulist), malloc'ed */
+	char label[64];	   /* rdma: HCA name; hugepages: gres type */
+	int numa;	   /* hugepages: NUMA node, -1 unknown */
+	uint64_t page_kb;  /* hugepages: page size (0 unknown type) */
+	uint64_t per_unit; /* hugepages: pages per gres unit */
+	char ports[64];	   /* rdma: active ports "1,2", or "" */
+	char *cpus;	   /* machine CPUs (cpulist), malloc'ed */
 };
 
 struct fs_gres_units {
@@ -380,14 +367,13 @@ struct fs_gres_unit *fs_gres_units_add(struct fs_gres_units *t);
  * -1 with a message (both then unknown: 0 and 1) when not a type. */
 int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *err, size_t errlen);
 /* The unit holding gres index @index, NULL none. */
-const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t,
-					    uint64_t index);
+const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t, uint64_t index);
 /* The text form, one line per unit (malloc'ed, "" when empty; NULL out of
  * memory), and back (@huge: the hugepages plugin's, types parsed); -1 with
  * a message (the table then empty). */
 char *fs_gres_units_format(const struct fs_gres_units *t);
-int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
-			char *err, size_t errlen);
+int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge, char *err,
+			size_t errlen);
 
 /*
  * FABSCHED_HUGEPAGES of a job on this node: held[i] units of t->u[i]
@@ -398,9 +384,8 @@ int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
  * with fs_pl_parse_hugepages.  -1 with a message when the page size of
  * @cnt units is unknown (*total then the units).
  */
-int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
-		       uint64_t cnt, char **value, uint64_t *total, char *err,
-		       size_t errlen);
+int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held, uint64_t cnt,
+		       char **value, uint64_t *total, char *err, size_t errlen);
 
 /* rdma: the devices of the allocated gres indices (held[i] != 0 for index
  * i < nheld), in index order, for fs_gres_rdma_env.  RET how many. */
@@ -409,8 +394,8 @@ struct fs_gres_rdma_sel {
 	struct fs_gres_rdma_dev dev[FS_GRES_RDMA_MAX];
 	unsigned ports[FS_GRES_RDMA_MAX][FS_GRES_PORTS_MAX];
 };
-size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held,
-			 size_t nheld, struct fs_gres_rdma_sel *s);
+size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held, size_t nheld,
+			 struct fs_gres_rdma_sel *s);
 
 /* ------------------------------------------------ slurmd's records */
 
@@ -421,52 +406,46 @@ const char *fs_gres_autodetect_skip(bool off, int explicit_recs, bool inv);
 /* A record's machine CPUs as slurmd takes them: those below @cpu_cnt, in
  * *range (malloc'ed cpulist; NULL when none is left), *dropped the
  * others.  -1 with a message when @cpus is not a cpulist. */
-int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
-		      size_t *dropped, char *err, size_t errlen);
+int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range, size_t *dropped, char *err,
+		      size_t errlen);
 /* Slurm's abstract core range @cores ("0-3,8") of a node of @sockets x
  * @per cores, widened as fs_gres_socket_cores says: RET 1 with *wide
  * (malloc'ed range), 0 when kept, -1 on bad input. */
-int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
-			char **wide);
+int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one, char **wide);
 /* Why an HCA gets no gres/rdma record (no ACTIVE port, no uverbs
  * device); NULL: it gets one. */
 const char *fs_gres_hca_skip(const struct fs_gres_hca *h);
 /* Its ports that are not counted (not ACTIVE), one line each into
  * notes[0..max-1]; RET how many. */
-size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
-			 size_t max);
+size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE], size_t max);
 /* The unit of one rdma device file @file of a record: the HCA's name,
  * active ports and local CPUs; for a file of no known HCA its base name
  * and @rec_cpus (the record's cores, or NULL).  RET true when the HCA is
  * known. */
-bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
-			   const struct fs_gres_inventory *inv,
+bool fs_gres_rdma_unit_set(struct fs_gres_unit *u, const struct fs_gres_inventory *inv,
 			   const char *file, const char *rec_cpus);
 /* The unit of a gres/hugepages record of File= @file and Type= @type:
  * its NUMA node from the file's /node<N>, page size and unit from the
  * type; -1 with a message when the type is none (fs_gres_unit_huge_type). */
-int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
-			  const char *type, char *err, size_t errlen);
+int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file, const char *type, char *err,
+			  size_t errlen);
 /* The units of each t->u[i] that an allocation holds: held[i] (t->n of
  * them) counts the bits[k] != 0 of its indices k < nbits. */
-void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
-			size_t nbits, uint64_t *held);
+void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits, size_t nbits,
+			uint64_t *held);
 /*
  * A node's gres/hugepages records (fs_gres_huge_plan of its pools): in
  * the cluster's units @fixed (HugepageUnits) when they fit; else, with
  * the reason in @warn and fixed->n set to 0, in units of its own.  RET 0,
  * or -1 with a message.  *recs is the caller's to free.
  */
-int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
-			   struct fs_hp_units *fixed,
-			   struct fs_gres_huge_rec **recs, size_t *nrecs,
-			   char *warn, size_t warnsz, char *err, size_t errlen);
+int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv, struct fs_hp_units *fixed,
+			   struct fs_gres_huge_rec **recs, size_t *nrecs, char *warn, size_t warnsz,
+			   char *err, size_t errlen);
 /* A hugepages record's File= (the pool's sysfs directory) into @file, and
  * what to tell of it (counted in units, pages short of a unit) into
  * notes[0..1]; RET how many notes. */
-size_t fs_gres_huge_rec_notes(const struct fs_gres_huge_rec *r,
-			      const struct fs_hp_units *fixed,
-			      char notes[][FS_MSG_SIZE], char *file,
-			      size_t filesz);
+size_t fs_gres_huge_rec_notes(const struct fs_gres_huge_rec *r, const struct fs_hp_units *fixed,
+			      char notes[][FS_MSG_SIZE], char *file, size_t filesz);
 
 #endif /* FABSCHED_GRES_H */

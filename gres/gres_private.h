@@ -19,8 +19,7 @@
 #include "fs_err.h"
 
 /* "<root><rel>" malloc'ed; NULL on ENOMEM. */
-char *fs_gres_path(const char *root, const char *fmt, ...)
-	FS_GRES_PRINTF(2, 3);
+char *fs_gres_path(const char *root, const char *fmt, ...) FS_GRES_PRINTF(2, 3);
 
 /*
  * Read a small sysfs file: contents without the trailing newline, in a
@@ -28,11 +27,9 @@ char *fs_gres_path(const char *root, const char *fmt, ...)
  * NULL) is set when the file does not exist, and then no message is
  * written.
  */
-int fs_gres_read(const char *path, char **out, int *missing, char *err,
-		 size_t errlen);
+int fs_gres_read(const char *path, char **out, int *missing, char *err, size_t errlen);
 /* Read a file holding one decimal unsigned number. */
-int fs_gres_read_u64(const char *path, uint64_t *out, int *missing,
-		     char *err, size_t errlen);
+int fs_gres_read_u64(const char *path, uint64_t *out, int *missing, char *err, size_t errlen);
 
 /* printable copy of a value for messages (at most 64 bytes, escaped) */
 void fs_gres_quote(const char *s, char *buf, size_t bufsz);

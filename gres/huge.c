@@ -16,12 +16,12 @@
 
 struct size_unit {
 	uint64_t page_kb, per_unit, units;
-	bool fixed;	/* from HugepageUnits: never doubled */
+	bool fixed; /* from HugepageUnits: never doubled */
 };
 
 /* units of every page size with the current per_unit; the node's total */
-static uint64_t _count(const struct fs_gres_hugepool *pools, size_t npools,
-		       struct size_unit *su, size_t nsu)
+static uint64_t _count(const struct fs_gres_hugepool *pools, size_t npools, struct size_unit *su,
+		       size_t nsu)
 {
 	uint64_t total = 0;
 
@@ -38,8 +38,8 @@ static uint64_t _count(const struct fs_gres_hugepool *pools, size_t npools,
 
 /* The per_unit of every size (su[k].fixed kept) so that the node's units
  * are at most max_units; false when no doubling gets there. */
-static bool _fit(const struct fs_gres_hugepool *pools, size_t npools,
-		 struct size_unit *su, size_t nsu, uint64_t max_units)
+static bool _fit(const struct fs_gres_hugepool *pools, size_t npools, struct size_unit *su,
+		 size_t nsu, uint64_t max_units)
 {
 	while (_count(pools, npools, su, nsu) > max_units) {
 		size_t big = nsu;
@@ -47,8 +47,7 @@ static bool _fit(const struct fs_gres_hugepool *pools, size_t npools,
 		for (size_t k = 0; k < nsu; k++)
 			if (!su[k].fixed && su[k].units &&
 			    (big == nsu || su[k].units > su[big].units ||
-			     (su[k].units == su[big].units &&
-			      su[k].page_kb < su[big].page_kb)))
+			     (su[k].units == su[big].units && su[k].page_kb < su[big].page_kb)))
 				big = k;
 		if (big == nsu || su[big].per_unit >= FS_HP_MAX_PER_UNIT)
 			return false;
@@ -57,10 +56,9 @@ static bool _fit(const struct fs_gres_hugepool *pools, size_t npools,
 	return true;
 }
 
-int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
-		      uint64_t max_units, const struct fs_hp_units *fixed,
-		      struct fs_gres_huge_rec **out, size_t *nout, char *err,
-		      size_t errlen)
+int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools, uint64_t max_units,
+		      const struct fs_hp_units *fixed, struct fs_gres_huge_rec **out, size_t *nout,
+		      char *err, size_t errlen)
 {
 	struct size_unit *su = NULL;
 	struct fs_gres_huge_rec *r = NULL;
@@ -92,35 +90,35 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 	if (with_pages > max_units) {
 		free(su);
 		return fs_errf(err, errlen,
-				   "%zu hugepage pools: more than the %llu "
-				   "records a node can index; expected at most "
-				   "%llu pools with pages", with_pages,
-				   (unsigned long long)max_units,
-				   (unsigned long long)max_units);
+			       "%zu hugepage pools: more than the %llu "
+			       "records a node can index; expected at most "
+			       "%llu pools with pages",
+			       with_pages, (unsigned long long)max_units,
+			       (unsigned long long)max_units);
 	}
 	units = _count(pools, npools, su, nsu);
 	if (!_fit(pools, npools, su, nsu, max_units)) {
 		char want[160] = "", page[16];
 		size_t o = 0;
 
-		for (size_t k = 0; k < nsu; k++) {	/* what would fit */
+		for (size_t k = 0; k < nsu; k++) { /* what would fit */
 			su[k].fixed = false;
 			su[k].per_unit = 1;
 		}
 		_fit(pools, npools, su, nsu, max_units);
 		for (size_t k = 0; k < nsu && o < sizeof(want); k++)
 			if (fs_hp_units_of(fixed, su[k].page_kb))
-				o += (size_t)snprintf(want + o, sizeof(want) - o,
-						      "%s%s:%llu", o ? "," : "",
-						      fs_hp_page_name(su[k].page_kb,
-								      page, sizeof(page)),
-						      (unsigned long long)su[k].per_unit);
+				o += (size_t)snprintf(
+					want + o, sizeof(want) - o, "%s%s:%llu", o ? "," : "",
+					fs_hp_page_name(su[k].page_kb, page, sizeof(page)),
+					(unsigned long long)su[k].per_unit);
 		free(su);
-		return fs_errf(err, errlen, "HugepageUnits: this node's pools "
+		return fs_errf(err, errlen,
+			       "HugepageUnits: this node's pools "
 			       "make %llu units, more than the %llu Slurm indexes "
 			       "per node; expected larger units for this node's "
-			       "pages, at least %s", (unsigned long long)units,
-			       (unsigned long long)max_units, want);
+			       "pages, at least %s",
+			       (unsigned long long)units, (unsigned long long)max_units, want);
 	}
 	if (!(r = calloc(with_pages ? with_pages : 1, sizeof(*r)))) {
 		free(su);
@@ -139,8 +137,7 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools,
 		r[nrec].per_unit = su[k].per_unit;
 		r[nrec].units = p->total / su[k].per_unit;
 		r[nrec].left = p->total % su[k].per_unit;
-		fs_hp_type_name(p->page_kb, su[k].per_unit, r[nrec].type,
-				  sizeof(r[nrec].type));
+		fs_hp_type_name(p->page_kb, su[k].per_unit, r[nrec].type, sizeof(r[nrec].type));
 		nrec++;
 	}
 	free(su);

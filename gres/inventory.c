@@ -13,8 +13,7 @@
 #include "gres_private.h"
 
 void fs_gres_hca_free_one(struct fs_gres_hca *h);
-int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err,
-			size_t errlen);
+int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err, size_t errlen);
 
 void fs_gres_inventory_free(struct fs_gres_inventory *inv)
 {
@@ -38,8 +37,7 @@ void fs_gres_inventory_free(struct fs_gres_inventory *inv)
 	free(inv);
 }
 
-const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv,
-					   const char *name)
+const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv, const char *name)
 {
 	for (size_t i = 0; inv && name && i < inv->nhca; i++)
 		if (!strcmp(inv->hca[i].name, name))
@@ -47,8 +45,8 @@ const struct fs_gres_hca *fs_gres_hca_find(const struct fs_gres_inventory *inv,
 	return NULL;
 }
 
-const struct fs_gres_hca *
-fs_gres_hca_by_uverbs(const struct fs_gres_inventory *inv, const char *dev)
+const struct fs_gres_hca *fs_gres_hca_by_uverbs(const struct fs_gres_inventory *inv,
+						const char *dev)
 {
 	const char *base;
 
@@ -62,8 +60,7 @@ fs_gres_hca_by_uverbs(const struct fs_gres_inventory *inv, const char *dev)
 	return NULL;
 }
 
-const struct fs_gres_numa *
-fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index)
+const struct fs_gres_numa *fs_gres_numa_find(const struct fs_gres_inventory *inv, int os_index)
 {
 	for (size_t i = 0; inv && i < inv->nnuma; i++)
 		if (inv->numa[i].os_index == os_index)
@@ -88,8 +85,7 @@ static int _set(char **dst, const char *src)
  * sysfs device/numa_node with that node's CPUs, then sysfs
  * device/local_cpulist, else every CPU of the machine.
  */
-int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
-		       char *err, size_t errlen)
+int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < inv->nhca; i++) {
 		struct fs_gres_hca *h = &inv->hca[i];
@@ -108,8 +104,7 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 			h->locality = "hwloc";
 			continue;
 		}
-		if (h->numa_node >= 0 &&
-		    (nu = fs_gres_numa_find(inv, h->numa_node)) &&
+		if (h->numa_node >= 0 && (nu = fs_gres_numa_find(inv, h->numa_node)) &&
 		    nu->cpus[0]) {
 			char nb[16];
 
@@ -119,9 +114,7 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 			h->locality = "sysfs numa_node";
 			continue;
 		}
-		path = fs_gres_path(root,
-				    "/sys/class/infiniband/%s/device/local_cpulist",
-				    h->name);
+		path = fs_gres_path(root, "/sys/class/infiniband/%s/device/local_cpulist", h->name);
 		if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 			long c = fs_gres_cpulist_count(s);
 
@@ -130,8 +123,9 @@ int fs_gres_hca_locate(const char *root, struct fs_gres_inventory *inv,
 
 				fs_gres_quote(s, q, sizeof(q));
 				fs_errf(err, errlen,
-					    "%s: \"%s\": not a CPU list; expected "
-					    "e.g. 0-7,16-23", path, q);
+					"%s: \"%s\": not a CPU list; expected "
+					"e.g. 0-7,16-23",
+					path, q);
 				free(s);
 				free(path);
 				return -1;
@@ -155,9 +149,8 @@ oom:
 	return fs_errf(err, errlen, "out of memory");
 }
 
-int fs_gres_inventory_load(const struct fs_gres_opts *opts,
-			   struct fs_gres_inventory **out, char *err,
-			   size_t errlen)
+int fs_gres_inventory_load(const struct fs_gres_opts *opts, struct fs_gres_inventory **out,
+			   char *err, size_t errlen)
 {
 	struct fs_gres_inventory *inv;
 	const char *root = opts && opts->sysfs_root ? opts->sysfs_root : "";
@@ -169,8 +162,7 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 	if (!(inv = calloc(1, sizeof(*inv))))
 		return fs_errf(err, errlen, "out of memory");
 	if (what & FS_GRES_TOPO) {
-		if (fs_gres_topo_load(opts ? opts->hwloc_xml : NULL, inv, err,
-				      errlen))
+		if (fs_gres_topo_load(opts ? opts->hwloc_xml : NULL, inv, err, errlen))
 			goto fail;
 	} else if (what & FS_GRES_HCA) {
 		if (fs_gres_sysfs_numa(root, inv, err, errlen))
@@ -190,12 +182,10 @@ int fs_gres_inventory_load(const struct fs_gres_opts *opts,
 		if (fs_gres_hca_scan(root, inv, err, errlen) ||
 		    fs_gres_hca_locate(root, inv, err, errlen))
 			goto fail;
-		if ((what & FS_GRES_VERBS) && !root[0] &&
-		    fs_gres_verbs_check(inv, err, errlen))
+		if ((what & FS_GRES_VERBS) && !root[0] && fs_gres_verbs_check(inv, err, errlen))
 			goto fail;
 	}
-	if ((what & FS_GRES_HUGEPAGES) &&
-	    fs_gres_hugepages_scan(root, inv, err, errlen))
+	if ((what & FS_GRES_HUGEPAGES) && fs_gres_hugepages_scan(root, inv, err, errlen))
 		goto fail;
 	*out = inv;
 	return 0;

@@ -25,8 +25,8 @@ const char *fs_gres_autodetect_skip(bool off, int explicit_recs, bool inv)
 	return NULL;
 }
 
-int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
-		      size_t *dropped, char *err, size_t errlen)
+int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range, size_t *dropped, char *err,
+		      size_t errlen)
 {
 	unsigned char *bits = NULL;
 	size_t n = 0, keep = 0;
@@ -51,8 +51,7 @@ int fs_gres_clip_cpus(const char *cpus, uint32_t cpu_cnt, char **range,
 	return 0;
 }
 
-int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
-			char **wide)
+int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one, char **wide)
 {
 	unsigned char *bits = NULL, *all;
 	size_t n = 0, total;
@@ -70,7 +69,7 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one,
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (bits[i] && i >= total) {	/* not in this layout: kept */
+		if (bits[i] && i >= total) { /* not in this layout: kept */
 			free(bits);
 			free(all);
 			return -1;
@@ -95,8 +94,7 @@ const char *fs_gres_hca_skip(const struct fs_gres_hca *h)
 	return NULL;
 }
 
-size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
-			 size_t max)
+size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE], size_t max)
 {
 	size_t n = 0;
 
@@ -104,21 +102,20 @@ size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
 		const struct fs_gres_port *pt = &h->ports[p];
 
 		if (!pt->active)
-			snprintf(notes[n++], FS_MSG_SIZE, "%s port %u is %s "
-				 "(physical state %s): not counted", h->name,
-				 pt->num, pt->state_name ? pt->state_name : "?",
-				 pt->phys_state_name && pt->phys_state_name[0] ?
-				 pt->phys_state_name : "unknown");
+			snprintf(notes[n++], FS_MSG_SIZE,
+				 "%s port %u is %s "
+				 "(physical state %s): not counted",
+				 h->name, pt->num, pt->state_name ? pt->state_name : "?",
+				 pt->phys_state_name && pt->phys_state_name[0] ? pt->phys_state_name
+									       : "unknown");
 	}
 	return n;
 }
 
-bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
-			   const struct fs_gres_inventory *inv,
+bool fs_gres_rdma_unit_set(struct fs_gres_unit *u, const struct fs_gres_inventory *inv,
 			   const char *file, const char *rec_cpus)
 {
-	const struct fs_gres_hca *h = file ? fs_gres_hca_by_uverbs(inv, file) :
-		NULL;
+	const struct fs_gres_hca *h = file ? fs_gres_hca_by_uverbs(inv, file) : NULL;
 	const char *base = file ? strrchr(file, '/') : NULL;
 	size_t o = 0;
 
@@ -132,15 +129,14 @@ bool fs_gres_rdma_unit_set(struct fs_gres_unit *u,
 	snprintf(u->label, sizeof(u->label), "%s", h->name);
 	for (size_t p = 0; p < h->nports && o + 8 < sizeof(u->ports); p++)
 		if (h->ports[p].active)
-			o += (size_t)snprintf(u->ports + o, sizeof(u->ports) - o,
-					      "%s%u", o ? "," : "",
-					      h->ports[p].num);
+			o += (size_t)snprintf(u->ports + o, sizeof(u->ports) - o, "%s%u",
+					      o ? "," : "", h->ports[p].num);
 	u->cpus = strdup(h->cpus ? h->cpus : "");
 	return true;
 }
 
-int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
-			  const char *type, char *err, size_t errlen)
+int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file, const char *type, char *err,
+			  size_t errlen)
 {
 	snprintf(u->label, sizeof(u->label), "%s", type ? type : "-");
 	for (const char *p = file; p && (p = strstr(p, "/node")); p += 5)
@@ -152,8 +148,8 @@ int fs_gres_huge_unit_set(struct fs_gres_unit *u, const char *file,
 	return fs_gres_unit_huge_type(u, err, errlen);
 }
 
-void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
-			size_t nbits, uint64_t *held)
+void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits, size_t nbits,
+			uint64_t *held)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct fs_gres_unit *u = &t->u[i];
@@ -164,10 +160,9 @@ void fs_gres_units_held(const struct fs_gres_units *t, const uint8_t *bits,
 	}
 }
 
-int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
-			   struct fs_hp_units *fixed,
-			   struct fs_gres_huge_rec **recs, size_t *nrecs,
-			   char *warn, size_t warnsz, char *err, size_t errlen)
+int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv, struct fs_hp_units *fixed,
+			   struct fs_gres_huge_rec **recs, size_t *nrecs, char *warn, size_t warnsz,
+			   char *err, size_t errlen)
 {
 	char m[FS_MSG_SIZE];
 
@@ -175,40 +170,43 @@ int fs_gres_huge_node_plan(const struct fs_gres_inventory *inv,
 	*nrecs = 0;
 	if (warnsz)
 		warn[0] = '\0';
-	if (fixed->n && fs_gres_huge_plan(inv->pools, inv->npools,
-					  FS_GRES_MAX_INDEXED, fixed, recs,
+	if (fixed->n && fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, fixed, recs,
 					  nrecs, m, sizeof(m))) {
-		snprintf(warn, warnsz, "%s; counting this node's pages in units "
+		snprintf(warn, warnsz,
+			 "%s; counting this node's pages in units "
 			 "of its own, which requests in pages on several nodes "
-			 "will not fit", m);
+			 "will not fit",
+			 m);
 		fixed->n = 0;
 	}
 	if (!fixed->n)
-		return fs_gres_huge_plan(inv->pools, inv->npools,
-					 FS_GRES_MAX_INDEXED, NULL, recs, nrecs,
-					 err, errlen);
+		return fs_gres_huge_plan(inv->pools, inv->npools, FS_GRES_MAX_INDEXED, NULL, recs,
+					 nrecs, err, errlen);
 	return 0;
 }
 
-size_t fs_gres_huge_rec_notes(const struct fs_gres_huge_rec *r,
-			      const struct fs_hp_units *fixed,
-			      char notes[][FS_MSG_SIZE], char *file,
-			      size_t filesz)
+size_t fs_gres_huge_rec_notes(const struct fs_gres_huge_rec *r, const struct fs_hp_units *fixed,
+			      char notes[][FS_MSG_SIZE], char *file, size_t filesz)
 {
 	size_t n = 0;
 
-	snprintf(file, filesz, "/sys/devices/system/node/node%d/hugepages/"
-		 "hugepages-%" PRIu64 "kB", r->numa_node, r->page_kb);
+	snprintf(file, filesz,
+		 "/sys/devices/system/node/node%d/hugepages/"
+		 "hugepages-%" PRIu64 "kB",
+		 r->numa_node, r->page_kb);
 	if (r->per_unit > 1)
-		snprintf(notes[n++], FS_MSG_SIZE, "NUMA node %d: %" PRIu64
-			 " pages counted in units of %" PRIu64 " (Type=%s): %s",
-			 r->numa_node, r->units * r->per_unit + r->left,
-			 r->per_unit, r->type, fs_hp_units_of(fixed, r->page_kb) ?
-			 "HugepageUnits in fabsched.conf" :
-			 "the node's pages exceed the units Slurm indexes per node");
+		snprintf(notes[n++], FS_MSG_SIZE,
+			 "NUMA node %d: %" PRIu64 " pages counted in units of %" PRIu64
+			 " (Type=%s): %s",
+			 r->numa_node, r->units * r->per_unit + r->left, r->per_unit, r->type,
+			 fs_hp_units_of(fixed, r->page_kb)
+				 ? "HugepageUnits in fabsched.conf"
+				 : "the node's pages exceed the units Slurm indexes per node");
 	if (r->left)
-		snprintf(notes[n++], FS_MSG_SIZE, "NUMA node %d: %" PRIu64
-			 " page(s) of %" PRIu64 " KiB short of a whole unit: not "
-			 "schedulable", r->numa_node, r->left, r->page_kb);
+		snprintf(notes[n++], FS_MSG_SIZE,
+			 "NUMA node %d: %" PRIu64 " page(s) of %" PRIu64
+			 " KiB short of a whole unit: not "
+			 "schedulable",
+			 r->numa_node, r->left, r->page_kb);
 	return n;
 }

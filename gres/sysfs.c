@@ -20,8 +20,7 @@
 
 /* ------------------------------------------------------------ root */
 
-int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
-		       char *err, size_t errlen)
+int fs_gres_sysfs_root(const char *spec, const char *host, char **out, char *err, size_t errlen)
 {
 	char buf[4096], q[80], me[256] = "";
 	struct stat st;
@@ -30,7 +29,7 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 
 	*out = NULL;
 	if (!host && gethostname(me, sizeof(me) - 1) == 0) {
-		me[strcspn(me, ".")] = '\0';	/* the short name */
+		me[strcspn(me, ".")] = '\0'; /* the short name */
 		host = me;
 	}
 	if (!spec || !spec[0] || !strcmp(spec, "/")) {
@@ -40,17 +39,19 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 	fs_gres_quote(spec, q, sizeof(q));
 	if (spec[0] != '/')
 		return fs_errf(err, errlen,
-				   "sysfs root \"%s\": not an absolute path; "
-				   "expected a directory holding sys/ (%%h "
-				   "stands for the short host name)", q);
+			       "sysfs root \"%s\": not an absolute path; "
+			       "expected a directory holding sys/ (%%h "
+			       "stands for the short host name)",
+			       q);
 	for (const char *p = spec; *p; p++) {
 		if (p[0] == '%' && p[1] == 'h') {
 			size_t hl = host ? strlen(host) : 0;
 
 			if (!hl || strchr(host, '/'))
 				return fs_errf(err, errlen,
-						   "sysfs root \"%s\": no usable "
-						   "host name for %%h", q);
+					       "sysfs root \"%s\": no usable "
+					       "host name for %%h",
+					       q);
 			if (o + hl >= sizeof(buf))
 				goto toolong;
 			memcpy(buf + o, host, hl);
@@ -75,9 +76,10 @@ int fs_gres_sysfs_root(const char *spec, const char *host, char **out,
 		if (!access(sys, F_OK) && !S_ISDIR(st.st_mode))
 			why = "is not a directory";
 		fs_errf(err, errlen,
-			    "sysfs root %s: %s: %s; expected a directory "
-			    "holding sys/class/infiniband and/or "
-			    "sys/devices/system/node", buf, sys, why);
+			"sysfs root %s: %s: %s; expected a directory "
+			"holding sys/class/infiniband and/or "
+			"sys/devices/system/node",
+			buf, sys, why);
 		free(sys);
 		return -1;
 	}
@@ -106,8 +108,7 @@ static void _free_names(char **v, size_t n)
  * Names in a directory (sorted, without dot entries).  A missing
  * directory gives 0 names and sets *missing.
  */
-static int _list(const char *dir, char ***out, size_t *n, int *missing,
-		 char *err, size_t errlen)
+static int _list(const char *dir, char ***out, size_t *n, int *missing, char *err, size_t errlen)
 {
 	DIR *d;
 	struct dirent *e;
@@ -125,8 +126,7 @@ static int _list(const char *dir, char ***out, size_t *n, int *missing,
 			*missing = 1;
 			return 0;
 		}
-		return fs_errf(err, errlen, "%s: cannot list: %s", dir,
-				   strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot list: %s", dir, strerror(errno));
 	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
@@ -180,8 +180,7 @@ static int _cmp_natural(const void *pa, const void *pb)
 /* ------------------------------------------------------------ HCAs */
 
 /* "<n>: <NAME>" as in ports/<n>/state and phys_state */
-static int _read_state(const char *path, int *num, char **name, char *err,
-		       size_t errlen)
+static int _read_state(const char *path, int *num, char **name, char *err, size_t errlen)
 {
 	char *s, *p, q[80];
 	long v;
@@ -210,8 +209,9 @@ bad:
 	fs_gres_quote(s, q, sizeof(q));
 	free(s);
 	return fs_errf(err, errlen,
-			   "%s: \"%s\": malformed state; expected "
-			   "\"<number>: <NAME>\", e.g. \"4: ACTIVE\"", path, q);
+		       "%s: \"%s\": malformed state; expected "
+		       "\"<number>: <NAME>\", e.g. \"4: ACTIVE\"",
+		       path, q);
 }
 
 /* An optional text attribute: "" when the file is missing. */
@@ -232,7 +232,7 @@ static int _hex_guid_ok(const char *s)
 	/* xxxx:xxxx:xxxx:xxxx (node_guid) or 8 groups (gid) */
 	size_t groups = 0, digits = 0;
 
-	for (const char *p = s; ; p++) {
+	for (const char *p = s;; p++) {
 		if (isxdigit((unsigned char)*p)) {
 			if (++digits > 4)
 				return 0;
@@ -259,8 +259,8 @@ static void _port_free(struct fs_gres_port *p)
 	free(p->gid);
 }
 
-static int _read_port(const char *root, const char *hca, const char *pname,
-		      struct fs_gres_port *pt, char *err, size_t errlen)
+static int _read_port(const char *root, const char *hca, const char *pname, struct fs_gres_port *pt,
+		      char *err, size_t errlen)
 {
 	char *path = NULL, *s = NULL, *end, q[80];
 	unsigned long v;
@@ -270,29 +270,24 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	pt->phys_state = -1;
 	errno = 0;
 	v = strtoul(pname, &end, 10);
-	if (!isdigit((unsigned char)pname[0]) || *end || errno || !v ||
-	    v > 255) {
+	if (!isdigit((unsigned char)pname[0]) || *end || errno || !v || v > 255) {
 		fs_gres_quote(pname, q, sizeof(q));
 		return fs_errf(err, errlen,
-				   "%s/sys/class/infiniband/%s/ports/%s: "
-				   "\"%s\": not a port number; expected 1-255",
-				   root, hca, q, q);
+			       "%s/sys/class/infiniband/%s/ports/%s: "
+			       "\"%s\": not a port number; expected 1-255",
+			       root, hca, q, q);
 	}
 	pt->num = (unsigned)v;
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/state",
-			    hca, pname);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/state", hca, pname);
 	if (_read_state(path, &pt->state, &pt->state_name, err, errlen))
 		goto out;
 	pt->active = pt->state == FS_PORT_ACTIVE;
 	free(path);
 
-	path = fs_gres_path(root,
-			    "/sys/class/infiniband/%s/ports/%s/phys_state",
-			    hca, pname);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/phys_state", hca, pname);
 	if (access(path, F_OK) == 0) {
-		if (_read_state(path, &pt->phys_state, &pt->phys_state_name,
-				err, errlen))
+		if (_read_state(path, &pt->phys_state, &pt->phys_state_name, err, errlen))
 			goto out;
 	} else if (!(pt->phys_state_name = strdup(""))) {
 		fs_errf(err, errlen, "out of memory");
@@ -300,41 +295,38 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	}
 	free(path);
 
-	path = fs_gres_path(root,
-			    "/sys/class/infiniband/%s/ports/%s/link_layer",
-			    hca, pname);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/link_layer", hca, pname);
 	if (_read_opt(path, &pt->link_layer, err, errlen))
 		goto out;
 	free(path);
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/rate",
-			    hca, pname);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/rate", hca, pname);
 	if (_read_opt(path, &pt->rate, err, errlen))
 		goto out;
 	if (pt->rate[0]) {
 		if (!isdigit((unsigned char)pt->rate[0])) {
 			fs_gres_quote(pt->rate, q, sizeof(q));
 			fs_errf(err, errlen,
-				    "%s: \"%s\": malformed rate; expected "
-				    "\"<Gb/s> Gb/sec (<width> <speed>)\", e.g. "
-				    "\"100 Gb/sec (4X EDR)\"", path, q);
+				"%s: \"%s\": malformed rate; expected "
+				"\"<Gb/s> Gb/sec (<width> <speed>)\", e.g. "
+				"\"100 Gb/sec (4X EDR)\"",
+				path, q);
 			goto out;
 		}
 		pt->rate_gbps = (unsigned)strtoul(pt->rate, NULL, 10);
 	}
 	free(path);
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/lid",
-			    hca, pname);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/lid", hca, pname);
 	if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 		errno = 0;
 		v = strtoul(s, &end, 0);
-		if (!isdigit((unsigned char)s[0]) || *end || errno ||
-		    v > 0xffff) {
+		if (!isdigit((unsigned char)s[0]) || *end || errno || v > 0xffff) {
 			fs_gres_quote(s, q, sizeof(q));
 			fs_errf(err, errlen,
-				    "%s: \"%s\": malformed LID; expected a "
-				    "hexadecimal number such as 0x1a", path, q);
+				"%s: \"%s\": malformed LID; expected a "
+				"hexadecimal number such as 0x1a",
+				path, q);
 			goto out;
 		}
 		pt->lid = (unsigned)v;
@@ -345,15 +337,15 @@ static int _read_port(const char *root, const char *hca, const char *pname,
 	}
 	free(path);
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/gids/0",
-			    hca, pname);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/gids/0", hca, pname);
 	if (_read_opt(path, &pt->gid, err, errlen))
 		goto out;
 	if (pt->gid[0] && !_hex_guid_ok(pt->gid)) {
 		fs_gres_quote(pt->gid, q, sizeof(q));
 		fs_errf(err, errlen,
-			    "%s: \"%s\": malformed GID; expected 8 groups of 4 "
-			    "hexadecimal digits separated by ':'", path, q);
+			"%s: \"%s\": malformed GID; expected 8 groups of 4 "
+			"hexadecimal digits separated by ':'",
+			path, q);
 		goto out;
 	}
 	rc = 0;
@@ -398,8 +390,7 @@ static int _name_ok(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
-		    *s != '.')
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
 			return 0;
 	return 1;
 }
@@ -420,8 +411,8 @@ void fs_gres_hca_free_one(struct fs_gres_hca *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static int _read_hca(const char *root, const char *name,
-		     struct fs_gres_hca *h, char *err, size_t errlen)
+static int _read_hca(const char *root, const char *name, struct fs_gres_hca *h, char *err,
+		     size_t errlen)
 {
 	char *path = NULL, *s = NULL, q[80];
 	char **ports = NULL;
@@ -433,13 +424,13 @@ static int _read_hca(const char *root, const char *name,
 	if (!_name_ok(name)) {
 		fs_gres_quote(name, q, sizeof(q));
 		return fs_errf(err, errlen,
-				   "%s/sys/class/infiniband/%s: unusable device "
-				   "name; expected letters, digits, '_', '-', '.'",
-				   root, q);
+			       "%s/sys/class/infiniband/%s: unusable device "
+			       "name; expected letters, digits, '_', '-', '.'",
+			       root, q);
 	}
 	if (!(h->name = strdup(name)) || !(h->type = _hca_type(name)) ||
-	    !(h->uverbs = strdup("")) || !(h->dev_path = strdup("")) ||
-	    !(h->numa = strdup("")) || !(h->cpus = strdup(""))) {
+	    !(h->uverbs = strdup("")) || !(h->dev_path = strdup("")) || !(h->numa = strdup("")) ||
+	    !(h->cpus = strdup(""))) {
 		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -451,14 +442,14 @@ static int _read_hca(const char *root, const char *name,
 	if (h->node_guid[0] && !_hex_guid_ok(h->node_guid)) {
 		fs_gres_quote(h->node_guid, q, sizeof(q));
 		fs_errf(err, errlen,
-			    "%s: \"%s\": malformed GUID; expected "
-			    "xxxx:xxxx:xxxx:xxxx (hexadecimal)", path, q);
+			"%s: \"%s\": malformed GUID; expected "
+			"xxxx:xxxx:xxxx:xxxx (hexadecimal)",
+			path, q);
 		goto out;
 	}
 	free(path);
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/device/numa_node",
-			    name);
+	path = fs_gres_path(root, "/sys/class/infiniband/%s/device/numa_node", name);
 	if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 		char *end;
 		long v;
@@ -468,8 +459,9 @@ static int _read_hca(const char *root, const char *name,
 		if (!s[0] || *end || errno || v < -1 || v > 4095) {
 			fs_gres_quote(s, q, sizeof(q));
 			fs_errf(err, errlen,
-				    "%s: \"%s\": malformed NUMA node; expected "
-				    "-1 or a node number", path, q);
+				"%s: \"%s\": malformed NUMA node; expected "
+				"-1 or a node number",
+				path, q);
 			goto out;
 		}
 		h->numa_node = (int)v;
@@ -505,8 +497,7 @@ out:
 }
 
 /* uverbsN -> ibdev links from /sys/class/infiniband_verbs */
-static int _read_uverbs(const char *root, struct fs_gres_inventory *inv,
-			char *err, size_t errlen)
+static int _read_uverbs(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen)
 {
 	char **v = NULL, *path = NULL, *dev = NULL;
 	size_t n = 0;
@@ -519,10 +510,9 @@ static int _read_uverbs(const char *root, struct fs_gres_inventory *inv,
 		struct fs_gres_hca *h = NULL;
 
 		if (strncmp(v[i], "uverbs", 6) || !v[i][6])
-			continue;	/* abi_version and the like */
+			continue; /* abi_version and the like */
 		free(path);
-		path = fs_gres_path(root, "/sys/class/infiniband_verbs/%s/ibdev",
-				    v[i]);
+		path = fs_gres_path(root, "/sys/class/infiniband_verbs/%s/ibdev", v[i]);
 		if (fs_gres_read(path, &dev, &missing, err, errlen)) {
 			if (missing)
 				continue;
@@ -557,8 +547,7 @@ out:
 	return rc;
 }
 
-int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv,
-		     char *err, size_t errlen)
+int fs_gres_hca_scan(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen)
 {
 	char **names = NULL, *path;
 	size_t n = 0;
@@ -602,8 +591,8 @@ static int _cmp_pool(const void *a, const void *b)
 	return (x->page_kb > y->page_kb) - (x->page_kb < y->page_kb);
 }
 
-int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
-			   char *err, size_t errlen)
+int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv, char *err,
+			   size_t errlen)
 {
 	char **nodes = NULL, **sizes = NULL, *path = NULL, q[80];
 	size_t nn = 0, ns = 0, cap = 0;
@@ -618,16 +607,14 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 		char *end;
 		long node;
 
-		if (strncmp(nodes[i], "node", 4) ||
-		    !isdigit((unsigned char)nodes[i][4]))
+		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
 			continue;
 		errno = 0;
 		node = strtol(nodes[i] + 4, &end, 10);
 		if (*end || errno || node > 4095)
 			continue;
 		free(path);
-		path = fs_gres_path(root, "/sys/devices/system/node/%s/hugepages",
-				    nodes[i]);
+		path = fs_gres_path(root, "/sys/devices/system/node/%s/hugepages", nodes[i]);
 		_free_names(sizes, ns);
 		if (_list(path, &sizes, &ns, &missing, err, errlen))
 			goto out;
@@ -642,9 +629,10 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			     errno || strcmp(sp, "kB") || !kb)) {
 				fs_gres_quote(sizes[j], q, sizeof(q));
 				fs_errf(err, errlen,
-					    "%s/%s: unexpected entry; expected "
-					    "hugepages-<size>kB, e.g. "
-					    "hugepages-2048kB", path, q);
+					"%s/%s: unexpected entry; expected "
+					"hugepages-<size>kB, e.g. "
+					"hugepages-2048kB",
+					path, q);
 				goto out;
 			}
 			if (inv->npools == cap) {
@@ -665,26 +653,25 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv,
 			fs_hp_page_name(kb, p->type, sizeof(p->type));
 			free(path);
 			path = fs_gres_path(root,
-				"/sys/devices/system/node/%s/hugepages/%s/nr_hugepages",
-				nodes[i], sizes[j]);
+					    "/sys/devices/system/node/%s/hugepages/%s/nr_hugepages",
+					    nodes[i], sizes[j]);
 			if (fs_gres_read_u64(path, &p->total, NULL, err, errlen))
 				goto out;
 			free(path);
-			path = fs_gres_path(root,
-				"/sys/devices/system/node/%s/hugepages/%s/free_hugepages",
+			path = fs_gres_path(
+				root, "/sys/devices/system/node/%s/hugepages/%s/free_hugepages",
 				nodes[i], sizes[j]);
-			if (fs_gres_read_u64(path, &p->free, &missing, err,
-					     errlen)) {
+			if (fs_gres_read_u64(path, &p->free, &missing, err, errlen)) {
 				if (!missing)
 					goto out;
 				p->free = p->total;
 			}
 			if (p->free > p->total) {
 				fs_errf(err, errlen,
-					    "%s: %llu free pages of %llu; expected "
-					    "free_hugepages <= nr_hugepages", path,
-					    (unsigned long long)p->free,
-					    (unsigned long long)p->total);
+					"%s: %llu free pages of %llu; expected "
+					"free_hugepages <= nr_hugepages",
+					path, (unsigned long long)p->free,
+					(unsigned long long)p->total);
 				goto out;
 			}
 			inv->npools++;
@@ -701,8 +688,7 @@ out:
 }
 
 /* NUMA nodes from sysfs, for a machine without hwloc topology. */
-int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
-		       char *err, size_t errlen)
+int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv, char *err, size_t errlen)
 {
 	char **nodes = NULL, *path;
 	size_t nn = 0;
@@ -723,12 +709,10 @@ int fs_gres_sysfs_numa(const char *root, struct fs_gres_inventory *inv,
 		size_t nb;
 		long c;
 
-		if (strncmp(nodes[i], "node", 4) ||
-		    !isdigit((unsigned char)nodes[i][4]))
+		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
 			continue;
 		free(path);
-		path = fs_gres_path(root, "/sys/devices/system/node/%s/cpulist",
-				    nodes[i]);
+		path = fs_gres_path(root, "/sys/devices/system/node/%s/cpulist", nodes[i]);
 		if (fs_gres_read(path, &nu->cpus, NULL, err, errlen))
 			goto out;
 		if (fs_gres_cpulist_parse(nu->cpus, &b, &nb, err, errlen)) {

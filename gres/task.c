@@ -17,8 +17,9 @@
 
 #include "gres_private.h"
 
-#define LOC_FORM "<hca>[:<port>[,<port>...]]=<cpulist>[;...], " \
-		 "e.g. mlx5_0:1=0-19;mlx5_2:1=20-39"
+#define LOC_FORM                                       \
+	"<hca>[:<port>[,<port>...]]=<cpulist>[;...], " \
+	"e.g. mlx5_0:1=0-19;mlx5_2:1=20-39"
 
 void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set)
 {
@@ -31,27 +32,26 @@ void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set)
 
 static int _hca_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c == '.';
 }
 
 /* "<what>: entry "<e>" of FABSCHED_RDMA_LOCALITY="<v>"; expected ..." */
-static int _bad(const char *value, const char *e, size_t elen,
-		const char *what, char *err, size_t errlen)
+static int _bad(const char *value, const char *e, size_t elen, const char *what, char *err,
+		size_t errlen)
 {
 	char qv[80], qe[80], ebuf[64];
 
 	snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(elen < 63 ? elen : 63), e);
 	fs_gres_quote(value, qv, sizeof(qv));
 	fs_gres_quote(ebuf, qe, sizeof(qe));
-	return fs_errf(err, errlen,
-			   "%s=\"%s\": entry \"%s\": %s; expected " LOC_FORM,
-			   FS_GRES_RDMA_LOCALITY_ENV, qv, qe, what);
+	return fs_errf(err, errlen, "%s=\"%s\": entry \"%s\": %s; expected " LOC_FORM,
+		       FS_GRES_RDMA_LOCALITY_ENV, qv, qe, what);
 }
 
 /* one entry e[0..len) into set->dev[set->n] */
-static int _entry(const char *value, const char *e, size_t len,
-		  struct fs_gres_rdma_set *set, char *err, size_t errlen)
+static int _entry(const char *value, const char *e, size_t len, struct fs_gres_rdma_set *set,
+		  char *err, size_t errlen)
 {
 	const char *eq = memchr(e, '=', len), *p = e, *end = e + len;
 	size_t i = set->n, nlen = 0, np = 0;
@@ -62,14 +62,18 @@ static int _entry(const char *value, const char *e, size_t len,
 		p++;
 	nlen = (size_t)(p - e);
 	if (!nlen || nlen >= sizeof(set->name[0]))
-		return _bad(value, e, len, "no HCA name of 1 to 63 letters, "
-			    "digits, '_', '-', '.'", err, errlen);
+		return _bad(value, e, len,
+			    "no HCA name of 1 to 63 letters, "
+			    "digits, '_', '-', '.'",
+			    err, errlen);
 	memcpy(set->name[i], e, nlen);
 	set->name[i][nlen] = '\0';
 	if (p < eq && *p != ':')
-		return _bad(value, e, len, "unexpected character after the "
-			    "HCA name", err, errlen);
-	if (p < eq) {			/* ports */
+		return _bad(value, e, len,
+			    "unexpected character after the "
+			    "HCA name",
+			    err, errlen);
+	if (p < eq) { /* ports */
 		if (++p == eq)
 			return _bad(value, e, len, "empty port", err, errlen);
 		while (p < eq) {
@@ -79,18 +83,20 @@ static int _entry(const char *value, const char *e, size_t len,
 			while (p < eq && *p >= '0' && *p <= '9' && v <= 255)
 				v = v * 10 + (unsigned long)(*p++ - '0');
 			if (p == d || v < 1 || v > 255)
-				return _bad(value, e, len, "port not a number "
-					    "1..255", err, errlen);
-			if (np == FS_GRES_PORTS_MAX)
-				return _bad(value, e, len, "more than 8 ports",
+				return _bad(value, e, len,
+					    "port not a number "
+					    "1..255",
 					    err, errlen);
+			if (np == FS_GRES_PORTS_MAX)
+				return _bad(value, e, len, "more than 8 ports", err, errlen);
 			set->ports[i][np++] = (unsigned)v;
 			if (p < eq && *p++ != ',')
-				return _bad(value, e, len, "ports not separated "
-					    "by ','", err, errlen);
+				return _bad(value, e, len,
+					    "ports not separated "
+					    "by ','",
+					    err, errlen);
 			if (p == eq && p[-1] == ',')
-				return _bad(value, e, len, "empty port", err,
-					    errlen);
+				return _bad(value, e, len, "empty port", err, errlen);
 		}
 	}
 	if (!(set->cpus[i] = malloc((size_t)(end - eq))))
@@ -98,12 +104,13 @@ static int _entry(const char *value, const char *e, size_t len,
 	memcpy(set->cpus[i], eq + 1, (size_t)(end - eq - 1));
 	set->cpus[i][end - eq - 1] = '\0';
 	if (fs_gres_cpulist_count(set->cpus[i]) < 0)
-		return _bad(value, e, len, "CPUs not a cpulist (CPU numbers "
-			    "and ranges separated by ',')", err, errlen);
+		return _bad(value, e, len,
+			    "CPUs not a cpulist (CPU numbers "
+			    "and ranges separated by ',')",
+			    err, errlen);
 	for (size_t k = 0; k < i; k++)
 		if (!strcmp(set->name[k], set->name[i]))
-			return _bad(value, e, len, "HCA named twice", err,
-				    errlen);
+			return _bad(value, e, len, "HCA named twice", err, errlen);
 	set->dev[i].name = set->name[i];
 	set->dev[i].ports = set->ports[i];
 	set->dev[i].nports = np;
@@ -112,21 +119,20 @@ static int _entry(const char *value, const char *e, size_t len,
 	return 0;
 }
 
-int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
-				char *err, size_t errlen)
+int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set, char *err,
+				size_t errlen)
 {
 	const char *p = value;
 
 	if (!value || !*value)
 		return fs_errf(err, errlen, "%s is empty; expected " LOC_FORM,
-				   FS_GRES_RDMA_LOCALITY_ENV);
+			       FS_GRES_RDMA_LOCALITY_ENV);
 	for (;;) {
 		const char *end = strchr(p, ';');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
 		if (set->n == FS_GRES_RDMA_MAX)
-			return _bad(value, p, len, "more than 64 HCAs", err,
-				    errlen);
+			return _bad(value, p, len, "more than 64 HCAs", err, errlen);
 		if (_entry(value, p, len, set, err, errlen))
 			return -1;
 		if (!end)
@@ -136,9 +142,8 @@ int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
 	return 0;
 }
 
-int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
-			  unsigned spread, struct fs_gres_env *env, char *err,
-			  size_t errlen)
+int fs_gres_rdma_task_env(const char *locality, const char *task_cpus, unsigned spread,
+			  struct fs_gres_env *env, char *err, size_t errlen)
 {
 	struct fs_gres_rdma_set *set = calloc(1, sizeof(*set));
 	struct fs_gres_rdma_dev devs[FS_GRES_RDMA_MAX];
@@ -152,8 +157,7 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus,
 		goto out;
 	for (size_t i = 0; i < set->n; i++)
 		cand[i] = set->cpus[i];
-	if (fs_gres_pick_nearest(task_cpus, cand, set->n, spread, &pick, err,
-				 errlen))
+	if (fs_gres_pick_nearest(task_cpus, cand, set->n, spread, &pick, err, errlen))
 		goto out;
 	/* the task's variables name its HCAs; the locality stays the step's */
 	n = 0;
@@ -189,8 +193,7 @@ char *fs_gres_task_cpus(char *err, size_t errlen)
 			CPU_FREE(set);
 			if (e == EINVAL)
 				continue;
-			fs_errf(err, errlen, "sched_getaffinity: %s",
-				    strerror(e));
+			fs_errf(err, errlen, "sched_getaffinity: %s", strerror(e));
 			return NULL;
 		}
 		if (!(bits = calloc(ncpu, 1))) {
@@ -207,14 +210,12 @@ char *fs_gres_task_cpus(char *err, size_t errlen)
 			fs_errf(err, errlen, "out of memory");
 		return s;
 	}
-	fs_errf(err, errlen, "sched_getaffinity: more than %d CPUs",
-		    FS_CPULIST_MAX + 1);
+	fs_errf(err, errlen, "sched_getaffinity: more than %d CPUs", FS_CPULIST_MAX + 1);
 	return NULL;
 }
 
-int fs_gres_rdma_task(const char *locality, const char *localid,
-		      struct fs_gres_env *env, char **cpus, char *err,
-		      size_t errlen)
+int fs_gres_rdma_task(const char *locality, const char *localid, struct fs_gres_env *env,
+		      char **cpus, char *err, size_t errlen)
 {
 	unsigned long local = 0;
 	char *end = NULL;
@@ -228,6 +229,5 @@ int fs_gres_rdma_task(const char *locality, const char *localid,
 	}
 	if (!(*cpus = fs_gres_task_cpus(err, errlen)))
 		return -1;
-	return fs_gres_rdma_task_env(locality, *cpus, (unsigned)local, env, err,
-				     errlen);
+	return fs_gres_rdma_task_env(locality, *cpus, (unsigned)local, env, err, errlen);
 }

@@ -27,9 +27,8 @@ static char *_list(hwloc_const_bitmap_t set)
 	return s;
 }
 
-static int _add_pci(hwloc_topology_t topo, hwloc_obj_t os,
-		    enum fs_gres_pci_kind kind, struct fs_gres_inventory *inv,
-		    size_t *cap)
+static int _add_pci(hwloc_topology_t topo, hwloc_obj_t os, enum fs_gres_pci_kind kind,
+		    struct fs_gres_inventory *inv, size_t *cap)
 {
 	struct fs_gres_pcidev *d;
 	hwloc_obj_t anc, p;
@@ -46,9 +45,8 @@ static int _add_pci(hwloc_topology_t topo, hwloc_obj_t os,
 	}
 	for (p = os->parent; p; p = p->parent)
 		if (p->type == HWLOC_OBJ_PCI_DEVICE) {
-			snprintf(bus, sizeof(bus), "%04x:%02x:%02x.%01x",
-				 p->attr->pcidev.domain, p->attr->pcidev.bus,
-				 p->attr->pcidev.dev, p->attr->pcidev.func);
+			snprintf(bus, sizeof(bus), "%04x:%02x:%02x.%01x", p->attr->pcidev.domain,
+				 p->attr->pcidev.bus, p->attr->pcidev.dev, p->attr->pcidev.func);
 			break;
 		}
 	anc = hwloc_get_non_io_ancestor_obj(topo, os);
@@ -65,8 +63,8 @@ static int _add_pci(hwloc_topology_t topo, hwloc_obj_t os,
 	return 0;
 }
 
-int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
-		      char *err, size_t errlen)
+int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv, char *err,
+		      size_t errlen)
 {
 	hwloc_topology_t topo;
 	hwloc_obj_t o;
@@ -74,23 +72,23 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 	int n, rc = -1;
 
 	if (hwloc_topology_init(&topo) < 0)
-		return fs_errf(err, errlen, "hwloc: cannot initialise: %s",
-				   strerror(errno));
+		return fs_errf(err, errlen, "hwloc: cannot initialise: %s", strerror(errno));
 	hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-	if (hwloc_xml && hwloc_xml[0] &&
-	    hwloc_topology_set_xml(topo, hwloc_xml) < 0) {
+	if (hwloc_xml && hwloc_xml[0] && hwloc_topology_set_xml(topo, hwloc_xml) < 0) {
 		fs_errf(err, errlen,
-			    "%s: cannot use as hwloc topology: %s; expected an "
-			    "hwloc XML file (lstopo foo.xml)", hwloc_xml,
-			    strerror(errno));
+			"%s: cannot use as hwloc topology: %s; expected an "
+			"hwloc XML file (lstopo foo.xml)",
+			hwloc_xml, strerror(errno));
 		goto out;
 	}
 	if (hwloc_topology_load(topo) < 0) {
-		fs_errf(err, errlen, "%s: hwloc cannot load the topology: %s; "
-			    "expected a readable hwloc XML file",
-			    hwloc_xml && hwloc_xml[0] ? hwloc_xml :
-			    getenv("HWLOC_XMLFILE") ? getenv("HWLOC_XMLFILE") :
-			    "this machine", strerror(errno));
+		fs_errf(err, errlen,
+			"%s: hwloc cannot load the topology: %s; "
+			"expected a readable hwloc XML file",
+			hwloc_xml && hwloc_xml[0] ? hwloc_xml
+			: getenv("HWLOC_XMLFILE") ? getenv("HWLOC_XMLFILE")
+						  : "this machine",
+			strerror(errno));
 		goto out;
 	}
 
@@ -119,18 +117,15 @@ int fs_gres_topo_load(const char *hwloc_xml, struct fs_gres_inventory *inv,
 		nu->os_index = (int)o->os_index;
 		if (!(nu->cpus = _list(o->cpuset)))
 			goto oom;
-		c = hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset,
-							   HWLOC_OBJ_CORE);
+		c = hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_CORE);
 		nu->ncores = c > 0 ? (unsigned)c : 0;
-		c = hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset,
-							   HWLOC_OBJ_PU);
+		c = hwloc_get_nbobjs_inside_cpuset_by_type(topo, o->cpuset, HWLOC_OBJ_PU);
 		nu->npus = c > 0 ? (unsigned)c : 0;
 		inv->nnuma++;
 		done++;
 	}
 
-	for (o = hwloc_get_next_osdev(topo, NULL); o;
-	     o = hwloc_get_next_osdev(topo, o)) {
+	for (o = hwloc_get_next_osdev(topo, NULL); o; o = hwloc_get_next_osdev(topo, o)) {
 		enum fs_gres_pci_kind kind;
 
 		if (!o->name)

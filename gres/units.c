@@ -41,8 +41,7 @@ int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *err, size_t errlen)
 {
 	u->page_kb = 0;
 	u->per_unit = 1;
-	if (fs_hp_type_parse(u->label, &u->page_kb, &u->per_unit, err,
-				    errlen)) {
+	if (fs_hp_type_parse(u->label, &u->page_kb, &u->per_unit, err, errlen)) {
 		u->page_kb = 0;
 		u->per_unit = 1;
 		return -1;
@@ -50,8 +49,7 @@ int fs_gres_unit_huge_type(struct fs_gres_unit *u, char *err, size_t errlen)
 	return 0;
 }
 
-const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t,
-					    uint64_t index)
+const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t, uint64_t index)
 {
 	for (size_t i = 0; t && i < t->n; i++)
 		if (index >= t->u[i].first && index < t->u[i].first + t->u[i].count)
@@ -71,9 +69,8 @@ char *fs_gres_units_format(const struct fs_gres_units *t)
 	for (size_t i = 0; t && i < t->n; i++) {
 		const struct fs_gres_unit *u = &t->u[i];
 
-		fprintf(f, "%" PRIu64 " %" PRIu64 " %s %d %s %s\n", u->first,
-			u->count, u->label[0] ? u->label : "-", u->numa,
-			u->ports[0] ? u->ports : "-",
+		fprintf(f, "%" PRIu64 " %" PRIu64 " %s %d %s %s\n", u->first, u->count,
+			u->label[0] ? u->label : "-", u->numa, u->ports[0] ? u->ports : "-",
 			u->cpus && u->cpus[0] ? u->cpus : "-");
 	}
 	if (fclose(f)) {
@@ -83,8 +80,7 @@ char *fs_gres_units_format(const struct fs_gres_units *t)
 	return s;
 }
 
-int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
-			char *err, size_t errlen)
+int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge, char *err, size_t errlen)
 {
 	const char *p = s;
 	int line = 0;
@@ -97,11 +93,14 @@ int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge,
 		int numa, n = 0;
 
 		line++;
-		if (sscanf(p, "%llu %llu %63s %d %63s %8191s%n", &first, &count,
-			   label, &numa, ports, cpus, &n) != 6 || !n) {
+		if (sscanf(p, "%llu %llu %63s %d %63s %8191s%n", &first, &count, label, &numa,
+			   ports, cpus, &n) != 6 ||
+		    !n) {
 			fs_gres_units_clear(t);
-			return fs_errf(err, errlen, "unit table line %d: expected \"<first> <count> <label> <numa> <ports|-> <cpus|->\"",
-				       line);
+			return fs_errf(
+				err, errlen,
+				"unit table line %d: expected \"<first> <count> <label> <numa> <ports|-> <cpus|->\"",
+				line);
 		}
 		if (!(u = fs_gres_units_add(t)) ||
 		    !(u->cpus = strdup(strcmp(cpus, "-") ? cpus : ""))) {
@@ -131,8 +130,7 @@ struct part {
 	int numa;
 };
 
-static void _add(struct part *parts, size_t *n, uint64_t page_kb, int numa,
-		 uint64_t pages)
+static void _add(struct part *parts, size_t *n, uint64_t page_kb, int numa, uint64_t pages)
 {
 	size_t k;
 
@@ -148,9 +146,8 @@ static void _add(struct part *parts, size_t *n, uint64_t page_kb, int numa,
 	parts[k].pages += pages;
 }
 
-int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
-		       uint64_t cnt, char **value, uint64_t *total, char *err,
-		       size_t errlen)
+int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held, uint64_t cnt,
+		       char **value, uint64_t *total, char *err, size_t errlen)
 {
 	struct part *parts;
 	size_t n = 0, len = 0;
@@ -166,21 +163,22 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 		return fs_errf(err, errlen, "out of memory");
 	for (size_t i = 0; held && i < t->n; i++)
 		if (held[i] && t->u[i].page_kb)
-			_add(parts, &n, t->u[i].page_kb, t->u[i].numa,
-			     held[i] * t->u[i].per_unit);
+			_add(parts, &n, t->u[i].page_kb, t->u[i].numa, held[i] * t->u[i].per_unit);
 	if (!held && cnt) {
 		const struct fs_gres_unit *u0 = t->n ? &t->u[0] : NULL;
 
 		for (size_t i = 1; u0 && i < t->n; i++)
-			if (t->u[i].page_kb != u0->page_kb ||
-			    t->u[i].per_unit != u0->per_unit)
+			if (t->u[i].page_kb != u0->page_kb || t->u[i].per_unit != u0->per_unit)
 				u0 = NULL;
 		if (u0 && u0->page_kb) {
 			_add(parts, &n, u0->page_kb, -1, cnt * u0->per_unit);
 		} else {
 			*total = cnt;
-			rc = fs_errf(err, errlen, "%" PRIu64 " unit(s) of records without File= of several types: their page sizes are unknown; expected one type per node, or autodetected records (gres_hugepages(8))",
-				     cnt);
+			rc = fs_errf(
+				err, errlen,
+				"%" PRIu64
+				" unit(s) of records without File= of several types: their page sizes are unknown; expected one type per node, or autodetected records (gres_hugepages(8))",
+				cnt);
 		}
 	}
 	if (n) {
@@ -191,11 +189,10 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 		for (size_t k = 0; k < n; k++) {
 			fs_hp_page_name(parts[k].page_kb, page, sizeof(page));
 			if (parts[k].numa >= 0)
-				fprintf(f, "%s%s:%d=%" PRIu64, k ? "," : "", page,
-					parts[k].numa, parts[k].pages);
+				fprintf(f, "%s%s:%d=%" PRIu64, k ? "," : "", page, parts[k].numa,
+					parts[k].pages);
 			else
-				fprintf(f, "%s%s:any=%" PRIu64, k ? "," : "",
-					page, parts[k].pages);
+				fprintf(f, "%s%s:any=%" PRIu64, k ? "," : "", page, parts[k].pages);
 			*total += parts[k].pages;
 		}
 		if (fclose(f)) {
@@ -210,8 +207,8 @@ int fs_gres_huge_value(const struct fs_gres_units *t, const uint64_t *held,
 
 /* ------------------------------------------------------------ rdma */
 
-size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held,
-			 size_t nheld, struct fs_gres_rdma_sel *s)
+size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held, size_t nheld,
+			 struct fs_gres_rdma_sel *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; t && held && i < nheld && s->n < FS_GRES_RDMA_MAX; i++) {

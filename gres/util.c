@@ -63,8 +63,7 @@ void fs_gres_quote(const char *s, char *buf, size_t bufsz)
 	buf[o] = '\0';
 }
 
-int fs_gres_read(const char *path, char **out, int *missing, char *err,
-		 size_t errlen)
+int fs_gres_read(const char *path, char **out, int *missing, char *err, size_t errlen)
 {
 	char buf[READ_MAX + 1];
 	size_t len = 0;
@@ -81,8 +80,7 @@ int fs_gres_read(const char *path, char **out, int *missing, char *err,
 			*missing = 1;
 			return -1;
 		}
-		return fs_errf(err, errlen, "%s: cannot open: %s", path,
-				   strerror(errno));
+		return fs_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	}
 	for (;;) {
 		ssize_t r = read(fd, buf + len, READ_MAX - len);
@@ -93,8 +91,7 @@ int fs_gres_read(const char *path, char **out, int *missing, char *err,
 			int e = errno;
 
 			close(fd);
-			return fs_errf(err, errlen, "%s: cannot read: %s",
-					   path, strerror(e));
+			return fs_errf(err, errlen, "%s: cannot read: %s", path, strerror(e));
 		}
 		if (r == 0)
 			break;
@@ -102,15 +99,15 @@ int fs_gres_read(const char *path, char **out, int *missing, char *err,
 		if (len == READ_MAX) {
 			close(fd);
 			return fs_errf(err, errlen,
-					   "%s: longer than %d bytes; expected "
-					   "a sysfs attribute", path, READ_MAX);
+				       "%s: longer than %d bytes; expected "
+				       "a sysfs attribute",
+				       path, READ_MAX);
 		}
 	}
 	close(fd);
 	buf[len] = '\0';
 	if (memchr(buf, '\0', len))
-		return fs_errf(err, errlen,
-				   "%s: holds a NUL byte; expected text", path);
+		return fs_errf(err, errlen, "%s: holds a NUL byte; expected text", path);
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		buf[--len] = '\0';
 	if (!(*out = strdup(buf)))
@@ -118,8 +115,7 @@ int fs_gres_read(const char *path, char **out, int *missing, char *err,
 	return 0;
 }
 
-int fs_gres_read_u64(const char *path, uint64_t *out, int *missing,
-		     char *err, size_t errlen)
+int fs_gres_read_u64(const char *path, uint64_t *out, int *missing, char *err, size_t errlen)
 {
 	char *s, *end;
 	char q[80];
@@ -133,8 +129,9 @@ int fs_gres_read_u64(const char *path, uint64_t *out, int *missing,
 		fs_gres_quote(s, q, sizeof(q));
 		free(s);
 		return fs_errf(err, errlen,
-				   "%s: \"%s\": not a number; expected an "
-				   "unsigned decimal integer", path, q);
+			       "%s: \"%s\": not a number; expected an "
+			       "unsigned decimal integer",
+			       path, q);
 	}
 	free(s);
 	*out = (uint64_t)v;

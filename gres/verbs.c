@@ -15,16 +15,14 @@
 #include <infiniband/verbs.h>
 #endif
 
-int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err,
-			size_t errlen);
+int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err, size_t errlen);
 
 /*
  * libibverbs lists the devices it can open; an HCA that sysfs shows but
  * verbs cannot open has no usable uverbs device, so it loses its ports'
  * ACTIVE status.  No device list (no kernel support) changes nothing.
  */
-int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err,
-			size_t errlen)
+int fs_gres_verbs_check(struct fs_gres_inventory *inv, char *err, size_t errlen)
 {
 #ifdef HAVE_IBVERBS
 	struct ibv_device **list;

@@ -25,8 +25,8 @@ static void _checkpoint(struct fs_pl_ctx *ctx, const char *step)
 		ctx->checkpoint(step, ctx->checkpoint_arg);
 }
 
-static int _save_step(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		      const char *step, char *err, size_t errlen)
+static int _save_step(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, const char *step, char *err,
+		      size_t errlen)
 {
 	snprintf(l->step, sizeof(l->step), "%s", step);
 	return fs_pl_ledger_save(ctx, l, err, errlen);
@@ -38,8 +38,7 @@ static int _save_step(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
  * Pages of pool (node, page_kb) that jobs other than self hold, per their
  * ledgers: a release never goes below this.
  */
-static uint64_t _held_by_others(struct fs_pl_ctx *ctx, uint32_t self, int node,
-				uint64_t page_kb)
+static uint64_t _held_by_others(struct fs_pl_ctx *ctx, uint32_t self, int node, uint64_t page_kb)
 {
 	static uint32_t ids[4096];
 	static struct fs_pl_ledger o;
@@ -54,8 +53,7 @@ static uint64_t _held_by_others(struct fs_pl_ctx *ctx, uint32_t self, int node,
 
 			if (p->node != node || p->page_kb != page_kb)
 				continue;
-			if (p->state == FS_PL_POOL_PLANNED ||
-			    p->state == FS_PL_POOL_PENDING)
+			if (p->state == FS_PL_POOL_PLANNED || p->state == FS_PL_POOL_PENDING)
 				held += p->want;
 			else if (p->state != FS_PL_POOL_RELEASED)
 				held += p->added;
@@ -74,8 +72,8 @@ static const char *_node_name(int node)
 	return buf;
 }
 
-static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			 struct fs_pl_pool_rec *p, char *err, size_t errlen)
+static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, struct fs_pl_pool_rec *p,
+			 char *err, size_t errlen)
 {
 	uint64_t cur, give, floor, target, got;
 	const char *t = fs_pl_page_type(p->page_kb);
@@ -90,12 +88,12 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (fs_pl_pool_get(p->node, p->page_kb, &cur, err, errlen))
 		return -1;
 	switch (p->state) {
-	case FS_PL_POOL_PENDING:	/* the write may or may not have happened */
+	case FS_PL_POOL_PENDING: /* the write may or may not have happened */
 		give = cur > p->before ? cur - p->before : 0;
 		if (give > p->want)
 			give = p->want;
 		break;
-	case FS_PL_POOL_RELEASING:	/* a release died: done if it took */
+	case FS_PL_POOL_RELEASING: /* a release died: done if it took */
 		if (cur <= p->target) {
 			give = 0;
 			break;
@@ -122,8 +120,8 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (got > target) {
 			uint64_t surplus = 0;
 
-			fs_pl_pool_read(p->node, p->page_kb, "surplus_hugepages",
-					&surplus, NULL, 0);
+			fs_pl_pool_read(p->node, p->page_kb, "surplus_hugepages", &surplus, NULL,
+					0);
 			if (surplus >= got - target) {
 				/* in use: the kernel made them surplus pages and
 				   frees them when their last user ends; the pool
@@ -138,24 +136,26 @@ static int _release_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			}
 			fs_pl_ledger_save(ctx, l, NULL, 0);
 			return fs_errf(err, errlen,
-					 "node %s: %" PRIu64 " pages of %s still in use "
-					 "after the job (%s): the pool stays at %" PRIu64,
-					 _node_name(p->node), got - target, t,
-					 p->state == FS_PL_POOL_RELEASED ?
-					 "surplus pages, freed by the kernel when unused" :
-					 "not given back", got);
+				       "node %s: %" PRIu64 " pages of %s still in use "
+				       "after the job (%s): the pool stays at %" PRIu64,
+				       _node_name(p->node), got - target, t,
+				       p->state == FS_PL_POOL_RELEASED
+					       ? "surplus pages, freed by the kernel when unused"
+					       : "not given back",
+				       got);
 		}
-		fs_pl_log(ctx, l->jobid, "node %s: gave back %" PRIu64 " pages of "
-			  "%" PRIu64 "kB (%" PRIu64 " -> %" PRIu64 ")", _node_name(p->node),
-			  cur - target, p->page_kb, cur, target);
+		fs_pl_log(ctx, l->jobid,
+			  "node %s: gave back %" PRIu64 " pages of "
+			  "%" PRIu64 "kB (%" PRIu64 " -> %" PRIu64 ")",
+			  _node_name(p->node), cur - target, p->page_kb, cur, target);
 	}
 	p->state = FS_PL_POOL_RELEASED;
 	p->added = 0;
 	return fs_pl_ledger_save(ctx, l, err, errlen);
 }
 
-static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			 struct fs_pl_pool_rec *p, char *err, size_t errlen)
+static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, struct fs_pl_pool_rec *p,
+			 char *err, size_t errlen)
 {
 	uint64_t cur, got;
 	const char *node = _node_name(p->node);
@@ -165,24 +165,25 @@ static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	p->state = FS_PL_POOL_PENDING;
 	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		return -1;
-	for (int attempt = 0; ; attempt++) {
-		if ((ctx->pool_set ? ctx->pool_set : fs_pl_pool_set)(
-			    p->node, p->page_kb, cur + p->want, err, errlen) &&
-		    errno != ENOMEM)	/* short writes are judged by reading back */
+	for (int attempt = 0;; attempt++) {
+		if ((ctx->pool_set ? ctx->pool_set : fs_pl_pool_set)(p->node, p->page_kb,
+								     cur + p->want, err, errlen) &&
+		    errno != ENOMEM) /* short writes are judged by reading back */
 			return -1;
 		if (fs_pl_pool_get(p->node, p->page_kb, &got, err, errlen))
 			return -1;
 		if (got >= cur + p->want || attempt == 1 || ctx->compacted)
 			break;
-		fs_pl_log(ctx, l->jobid, "node %s: %" PRIu64 " of %" PRIu64
-			  " pages of %" PRIu64 "kB; compacting memory once and "
-			  "retrying", node, got > cur ? got - cur : 0, p->want,
-			  p->page_kb);
+		fs_pl_log(ctx, l->jobid,
+			  "node %s: %" PRIu64 " of %" PRIu64 " pages of %" PRIu64
+			  "kB; compacting memory once and "
+			  "retrying",
+			  node, got > cur ? got - cur : 0, p->want, p->page_kb);
 		fs_pl_write_str("/proc/sys/vm/compact_memory", "1", NULL, 0);
 		ctx->compacted = true;
 	}
 	p->added = got > cur ? got - cur : 0;
-	if (p->added > p->want)	/* someone else wrote meanwhile */
+	if (p->added > p->want) /* someone else wrote meanwhile */
 		p->added = p->want;
 	p->state = FS_PL_POOL_HELD;
 	if (fs_pl_ledger_save(ctx, l, err, errlen))
@@ -192,13 +193,15 @@ static int _reserve_pool(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		   well run others: the job's request is what cannot be met */
 		ctx->hugepages_short = true;
 		ctx->fault = FS_PL_FAULT_JOB;
-		return fs_errf(err, errlen, "node %s: asked %" PRIu64 " pages of "
-				 "%" PRIu64 "kB, got %" PRIu64, node, p->want,
-				 p->page_kb, p->added);
+		return fs_errf(err, errlen,
+			       "node %s: asked %" PRIu64 " pages of "
+			       "%" PRIu64 "kB, got %" PRIu64,
+			       node, p->want, p->page_kb, p->added);
 	}
-	fs_pl_log(ctx, l->jobid, "node %s: reserved %" PRIu64 " pages of %"
-		  PRIu64 "kB (%" PRIu64 " -> %" PRIu64 ")", node, p->want,
-		  p->page_kb, cur, got);
+	fs_pl_log(ctx, l->jobid,
+		  "node %s: reserved %" PRIu64 " pages of %" PRIu64 "kB (%" PRIu64 " -> %" PRIu64
+		  ")",
+		  node, p->want, p->page_kb, cur, got);
 	return 0;
 }
 
@@ -211,8 +214,8 @@ static const char *_base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		  struct fs_pl_mount_rec *m, char *err, size_t errlen)
+static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, struct fs_pl_mount_rec *m,
+		  char *err, size_t errlen)
 {
 	const char *name = _base_name(m->path);
 	char opts[256], proc[64];
@@ -222,8 +225,7 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if ((bfd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err, errlen)) < 0)
 		return -1;
 	if (mkdirat(bfd, name, 0700) && errno != EEXIST) {
-		fs_errf(err, errlen, "%s: cannot create: %s", m->path,
-			  strerror(errno));
+		fs_errf(err, errlen, "%s: cannot create: %s", m->path, strerror(errno));
 		close(bfd);
 		return -1;
 	}
@@ -231,23 +233,24 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	close(bfd);
 	if (fd < 0)
 		return fs_errf(err, errlen, "%s: %s: refusing to use it", m->path,
-				 errno == ELOOP || errno == ENOTDIR ?
-				 "not a directory (symbolic link?)" : strerror(errno));
+			       errno == ELOOP || errno == ENOTDIR
+				       ? "not a directory (symbolic link?)"
+				       : strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		fs_errf(err, errlen, "%s: exists, owned by uid %u mode %04o, "
-			  "not created by fabsched (root, 0700): refusing to use it",
-			  m->path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		fs_errf(err, errlen,
+			"%s: exists, owned by uid %u mode %04o, "
+			"not created by fabsched (root, 0700): refusing to use it",
+			m->path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		close(fd);
 		return -1;
 	}
 	_checkpoint(ctx, "mkdir");
-	snprintf(opts, sizeof(opts), "uid=%u,gid=%u,mode=0700,pagesize=%" PRIu64
-		 "K,size=%" PRIu64, (unsigned)l->uid, (unsigned)l->gid,
-		 m->page_kb, m->bytes);
+	snprintf(opts, sizeof(opts), "uid=%u,gid=%u,mode=0700,pagesize=%" PRIu64 "K,size=%" PRIu64,
+		 (unsigned)l->uid, (unsigned)l->gid, m->page_kb, m->bytes);
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (mount("fabsched", proc, "hugetlbfs", MS_NOSUID | MS_NODEV, opts)) {
-		fs_errf(err, errlen, "%s: mount -t hugetlbfs -o %s: %s", m->path,
-			  opts, strerror(errno));
+		fs_errf(err, errlen, "%s: mount -t hugetlbfs -o %s: %s", m->path, opts,
+			strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -257,8 +260,8 @@ static int _mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	return fs_pl_ledger_save(ctx, l, err, errlen);
 }
 
-static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		    struct fs_pl_mount_rec *m, char *err, size_t errlen)
+static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, struct fs_pl_mount_rec *m,
+		    char *err, size_t errlen)
 {
 	char base[FS_PL_PATH];
 	const char *name = _base_name(m->path);
@@ -273,13 +276,10 @@ static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		if (umount2(m->path, UMOUNT_NOFOLLOW) == 0)
 			continue;
 		if (errno != EBUSY)
-			return fs_errf(err, errlen, "%s: umount: %s", m->path,
-					 strerror(errno));
-		fs_pl_log(ctx, l->jobid, "%s: busy; detaching it (lazy unmount)",
-			  m->path);
+			return fs_errf(err, errlen, "%s: umount: %s", m->path, strerror(errno));
+		fs_pl_log(ctx, l->jobid, "%s: busy; detaching it (lazy unmount)", m->path);
 		if (umount2(m->path, UMOUNT_NOFOLLOW | MNT_DETACH))
-			return fs_errf(err, errlen, "%s: umount -l: %s", m->path,
-					 strerror(errno));
+			return fs_errf(err, errlen, "%s: umount -l: %s", m->path, strerror(errno));
 	}
 	if (fs_pl_is_mounted(m->path) == 1)
 		return fs_errf(err, errlen, "%s: still mounted", m->path);
@@ -291,11 +291,11 @@ static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && !fstat(fd, &st) && st.st_uid == 0) {
 			if (unlinkat(bfd, name, AT_REMOVEDIR) && errno != ENOENT)
-				fs_pl_log(ctx, l->jobid, "%s: cannot remove: %s",
-					  m->path, strerror(errno));
+				fs_pl_log(ctx, l->jobid, "%s: cannot remove: %s", m->path,
+					  strerror(errno));
 		} else if (fd >= 0)
-			fs_pl_log(ctx, l->jobid, "%s: owned by uid %u: left alone",
-				  m->path, (unsigned)st.st_uid);
+			fs_pl_log(ctx, l->jobid, "%s: owned by uid %u: left alone", m->path,
+				  (unsigned)st.st_uid);
 		if (fd >= 0)
 			close(fd);
 		close(bfd);
@@ -307,8 +307,7 @@ static int _unmount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 
 /* ------------------------------------------------------------ release */
 
-static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			   char *err, size_t errlen)
+static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	int rc = 0;
 	char m1[FS_MSG_SIZE];
@@ -327,8 +326,8 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			const char *max = l->cg_version == 2 ? "max" : "-1";
 
 			for (size_t i = 0; i < l->nmounts; i++)
-				fs_pl_cgroup_limit(l->cgroup, l->cg_version,
-						   l->mounts[i].page_kb, max, NULL, 0);
+				fs_pl_cgroup_limit(l->cgroup, l->cg_version, l->mounts[i].page_kb,
+						   max, NULL, 0);
 			fs_pl_log(ctx, l->jobid, "%s: hugetlb limits reset", l->cgroup);
 		}
 		l->cg_version = 0;
@@ -342,7 +341,7 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			fs_errf(err, errlen, "%s", m1);
 		rc = -1;
 	}
-	if (rc)	/* pages under a mount still in use cannot be given back */
+	if (rc) /* pages under a mount still in use cannot be given back */
 		return rc;
 	for (size_t i = 0; i < l->npools; i++)
 		if (_release_pool(ctx, l, &l->pools[i], m1, sizeof(m1))) {
@@ -357,13 +356,11 @@ static int _release_ledger(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	/* leak check: nothing of the ledger may remain */
 	for (size_t i = 0; i < l->nmounts; i++)
 		if (fs_pl_is_mounted(l->mounts[i].path) == 1)
-			return fs_errf(err, errlen, "leak: %s still mounted",
-					 l->mounts[i].path);
+			return fs_errf(err, errlen, "leak: %s still mounted", l->mounts[i].path);
 	return fs_pl_ledger_remove(ctx, l->jobid, err, errlen);
 }
 
-int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
-		  size_t errlen)
+int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err, size_t errlen)
 {
 	static struct fs_pl_ledger l;
 	int rc = fs_pl_ledger_load(ctx, jobid, &l, err, errlen);
@@ -375,9 +372,10 @@ int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
 	if (rc)
 		return -1;
 	if (uid != (uid_t)-1 && uid != l.uid)
-		return fs_errf(err, errlen, "job %u: ledger names uid %u, the "
-				 "environment uid %u", jobid, (unsigned)l.uid,
-				 (unsigned)uid);
+		return fs_errf(err, errlen,
+			       "job %u: ledger names uid %u, the "
+			       "environment uid %u",
+			       jobid, (unsigned)l.uid, (unsigned)uid);
 	return _release_ledger(ctx, &l, err, errlen);
 }
 
@@ -394,16 +392,18 @@ int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
 
 /* A ledger of this job: a prolog that died (or a requeue): undo it.
    @l is the (static) ledger the caller reuses. */
-static int _undo_earlier(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-			 struct fs_pl_ledger *l, char *err, size_t errlen)
+static int _undo_earlier(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, struct fs_pl_ledger *l,
+			 char *err, size_t errlen)
 {
 	int rc = fs_pl_ledger_load(ctx, job->jobid, l, err, errlen);
 
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
-		fs_pl_log(ctx, job->jobid, "ledger from an earlier run (step %s): "
-			  "giving it back first", l->step[0] ? l->step : "-");
+		fs_pl_log(ctx, job->jobid,
+			  "ledger from an earlier run (step %s): "
+			  "giving it back first",
+			  l->step[0] ? l->step : "-");
 		if (_release_ledger(ctx, l, err, errlen))
 			return -1;
 	}
@@ -412,8 +412,7 @@ static int _undo_earlier(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 
 /* The job's HCAs: ACTIVE ports, RdmaRate, the account's P_Key (into
    ctx->rdma_got, which the caller exports), then rdma.max. */
-static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		       char *err, size_t errlen)
+static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char *err, size_t errlen)
 {
 	struct fs_pl_rdma_want want = {
 		.rate = ctx->rdma_rate,
@@ -425,50 +424,47 @@ static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	ctx->rdma_got.pkey_index = -1;
 	if (!job->rdma[0])
 		return 0;
-	if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want,
-			      &ctx->rdma_got, err, errlen)) {
+	if (fs_pl_rdma_verify(ctx->sysfs_root, job->rdma, &want, &ctx->rdma_got, err, errlen)) {
 		if (ctx->rdma_got.pkey_missing)
 			ctx->fault = FS_PL_FAULT_JOB;
 		return -1;
 	}
 	if (want.rate || want.pkey)
-		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s",
-			  ctx->rdma_got.nports, want.rate ?
-			  ", at RdmaRate or faster" : "", want.pkey ?
-			  ", holding the account's P_Key" : "",
-			  want.pkey && ctx->rdma_got.pkey_index < 0 ?
-			  " (at different indexes: no NCCL_IB_PKEY)" : "");
+		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s", ctx->rdma_got.nports,
+			  want.rate ? ", at RdmaRate or faster" : "",
+			  want.pkey ? ", holding the account's P_Key" : "",
+			  want.pkey && ctx->rdma_got.pkey_index < 0
+				  ? " (at different indexes: no NCCL_IB_PKEY)"
+				  : "");
 	/* rdma.max: kept in the job's cgroup, nothing to give back */
-	if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, err,
-			     errlen) < 0)
+	if (fs_pl_rdma_limit(ctx, job->jobid, job->uid, job->rdma, err, errlen) < 0)
 		return -1;
 	return 0;
 }
 
 /* A mount base we cannot use: fail before touching any pool; the same
    for the scratch base, and a scratch pool must be configured. */
-static int _bases_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-			char *err, size_t errlen)
+static int _bases_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char *err,
+			size_t errlen)
 {
 	int fd;
 
 	if (job->npages) {
-		if ((fd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err,
-					      errlen)) < 0)
+		if ((fd = fs_pl_open_root_dir(ctx->mount_base, 1, 0755, err, errlen)) < 0)
 			return -1;
 		close(fd);
 	}
 	if (job->scratch_gib) {
 		if (!ctx->has_target) {
-			ctx->fault = FS_PL_FAULT_JOB;	/* the job's option */
-			return fs_errf(err, errlen, "the job asks for a %" PRIu64
-					 " GiB scratch volume but fabsched.conf "
-					 "names no scratch pool; expected "
-					 "ScratchTraddr and ScratchSubsysNQN",
-					 job->scratch_gib);
+			ctx->fault = FS_PL_FAULT_JOB; /* the job's option */
+			return fs_errf(err, errlen,
+				       "the job asks for a %" PRIu64
+				       " GiB scratch volume but fabsched.conf "
+				       "names no scratch pool; expected "
+				       "ScratchTraddr and ScratchSubsysNQN",
+				       job->scratch_gib);
 		}
-		if ((fd = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, err,
-					      errlen)) < 0)
+		if ((fd = fs_pl_open_root_dir(ctx->scratch_base, 1, 0755, err, errlen)) < 0)
 			return -1;
 		close(fd);
 	}
@@ -478,8 +474,8 @@ static int _bases_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 /* The job's ledger @l as planned (a pool per NUMA node and page size, a
    mount per page size, the scratch volume), saved before anything is
    taken: nothing is to give back if this fails. */
-static int _ledger_new(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		       struct fs_pl_ledger *l, char *err, size_t errlen)
+static int _ledger_new(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, struct fs_pl_ledger *l,
+		       char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
 	l->jobid = job->jobid;
@@ -490,8 +486,7 @@ static int _ledger_new(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		l->scratch.gib = job->scratch_gib;
 		l->scratch.fs = job->scratch_fs;
 		if ((size_t)snprintf(l->scratch.path, sizeof(l->scratch.path), "%s/%u",
-				     ctx->scratch_base, job->jobid) >=
-		    sizeof(l->scratch.path))
+				     ctx->scratch_base, job->jobid) >= sizeof(l->scratch.path))
 			return fs_errf(err, errlen, "ScratchBase too long");
 	}
 	for (size_t i = 0; i < job->npages; i++) {
@@ -507,10 +502,9 @@ static int _ledger_new(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 		if (!m) {
 			m = &l->mounts[l->nmounts++];
 			m->page_kb = p->page_kb;
-			if ((size_t)snprintf(m->path, sizeof(m->path), "%s/%u-%s",
-					     ctx->mount_base, job->jobid,
-					     fs_pl_page_type(p->page_kb)) >=
-			    sizeof(m->path))
+			if ((size_t)snprintf(m->path, sizeof(m->path), "%s/%u-%s", ctx->mount_base,
+					     job->jobid,
+					     fs_pl_page_type(p->page_kb)) >= sizeof(m->path))
 				return fs_errf(err, errlen, "HugepageMountBase too long");
 		}
 		m->bytes += p->want * p->page_kb * 1024;
@@ -522,8 +516,7 @@ static int _ledger_new(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 }
 
 /* Every pool's pages reserved, then every page size's hugetlbfs mounted. */
-static int _reserve_mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			  char *err, size_t errlen)
+static int _reserve_mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < l->npools; i++)
 		if (_reserve_pool(ctx, l, &l->pools[i], err, errlen))
@@ -544,24 +537,25 @@ static int _reserve_mount(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 /* The hugetlb limits of the job's cgroup, where there is one with the
    controller (the ledger names it first, so that the release resets
    them). */
-static int _cgroup_limits(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			  char *err, size_t errlen)
+static int _cgroup_limits(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
-	int rc = l->nmounts ? fs_pl_cgroup_find(ctx, l, l->cgroup, sizeof(l->cgroup),
-						&l->cg_version) : 1;
+	int rc = l->nmounts
+			 ? fs_pl_cgroup_find(ctx, l, l->cgroup, sizeof(l->cgroup), &l->cg_version)
+			 : 1;
 
 	if (!l->nmounts) {
 		l->cg_version = 0;
 	} else if (!rc) {
-		fs_pl_log(ctx, l->jobid, "no job cgroup with the hugetlb controller "
+		fs_pl_log(ctx, l->jobid,
+			  "no job cgroup with the hugetlb controller "
 			  "(e.g. proctrack/linuxproc, or not made yet: the SPANK "
 			  "plugin sets the limits as the job's tasks start): "
 			  "hugetlb limits skipped");
 	} else {
 		/* the same writer as the SPANK plugin's (jobcg.c) */
 		if (fs_pl_ledger_save(ctx, l, err, errlen) ||
-		    fs_pl_cgroup_apply(ctx, l->jobid, l->cgroup, l->cg_version, l,
-				       NULL, err, errlen) < 0)
+		    fs_pl_cgroup_apply(ctx, l->jobid, l->cgroup, l->cg_version, l, NULL, err,
+				       errlen) < 0)
 			return -1;
 	}
 	if (_save_step(ctx, l, "cgroup", err, errlen))
@@ -571,8 +565,7 @@ static int _cgroup_limits(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 }
 
 /* The NVMe-oF scratch volume, when the job asks for one. */
-static int _scratch(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-		    char *err, size_t errlen)
+static int _scratch(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	/* the volume is the job's alone (its namespace, its mount
 	   point, its ledger): set up without the helpers' lock, so
@@ -586,8 +579,8 @@ static int _scratch(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		return 0;
 	if (locked)
 		fs_pl_unlock(ctx);
-	failed = fs_pl_scratch_setup(ctx, l, ctx->scratch_path,
-				     sizeof(ctx->scratch_path), err, errlen) ||
+	failed = fs_pl_scratch_setup(ctx, l, ctx->scratch_path, sizeof(ctx->scratch_path), err,
+				     errlen) ||
 		 _save_step(ctx, l, "scratch", err, errlen);
 	if (locked && fs_pl_lock(ctx, m1, sizeof(m1))) {
 		if (!failed)
@@ -616,27 +609,23 @@ static int _undo(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, const char *err)
 	return -1;
 }
 
-int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		 char *mount_out, size_t mount_sz, char *err, size_t errlen)
+int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char *mount_out,
+		 size_t mount_sz, char *err, size_t errlen)
 {
 	static struct fs_pl_ledger l;
 
 	if (mount_out && mount_sz)
 		mount_out[0] = 0;
 	ctx->scratch_path[0] = 0;
-	if (_undo_earlier(ctx, job, &l, err, errlen) ||
-	    _rdma_check(ctx, job, err, errlen))
+	if (_undo_earlier(ctx, job, &l, err, errlen) || _rdma_check(ctx, job, err, errlen))
 		return -1;
 	if (!job->npages && !job->scratch_gib)
 		return 0;
-	if (_bases_check(ctx, job, err, errlen) ||
-	    _ledger_new(ctx, job, &l, err, errlen))
+	if (_bases_check(ctx, job, err, errlen) || _ledger_new(ctx, job, &l, err, errlen))
 		return -1;
 	/* from here on the ledger holds what was taken: a failure gives it back */
-	if (_reserve_mount(ctx, &l, err, errlen) ||
-	    _cgroup_limits(ctx, &l, err, errlen) ||
-	    _scratch(ctx, &l, err, errlen) ||
-	    _save_step(ctx, &l, "done", err, errlen))
+	if (_reserve_mount(ctx, &l, err, errlen) || _cgroup_limits(ctx, &l, err, errlen) ||
+	    _scratch(ctx, &l, err, errlen) || _save_step(ctx, &l, "done", err, errlen))
 		return _undo(ctx, &l, err);
 	_checkpoint(ctx, "done");
 	if (mount_out && l.nmounts)

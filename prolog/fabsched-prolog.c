@@ -4,8 +4,7 @@
 
 int main(int argc, char **argv)
 {
-	struct fs_pl_ctx seam = { .drain = fs_pl_drain_scontrol,
-				 .hold = fs_pl_hold_scontrol };
+	struct fs_pl_ctx seam = { .drain = fs_pl_drain_scontrol, .hold = fs_pl_hold_scontrol };
 
 	return fs_pl_main_prolog(argc, argv, &seam);
 }

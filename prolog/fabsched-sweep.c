@@ -5,7 +5,7 @@
 int main(int argc, char **argv)
 {
 	struct fs_pl_ctx seam = { .drain = fs_pl_drain_scontrol,
-				 .running_jobs = fs_pl_squeue_running };
+				  .running_jobs = fs_pl_squeue_running };
 
 	return fs_pl_main_sweep(argc, argv, &seam);
 }

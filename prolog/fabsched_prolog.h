@@ -31,19 +31,19 @@
 #include <sys/types.h>
 #include "fs_err.h"
 
-#define FS_PL_MAX_POOLS 64	/* (NUMA node, page size) pairs per job */
-#define FS_PL_MAX_MOUNTS 4	/* page sizes per job */
-#define FS_PL_PATH 512		/* bytes of a path in the ledger */
+#define FS_PL_MAX_POOLS 64 /* (NUMA node, page size) pairs per job */
+#define FS_PL_MAX_MOUNTS 4 /* page sizes per job */
+#define FS_PL_PATH 512	   /* bytes of a path in the ledger */
 #define FS_PL_MAX_JOBID 4294967294ULL
-#define FS_PL_MAX_NODE 1023	/* highest NUMA node number accepted */
-#define FS_PL_NODE_ANY (-1)	/* "any": the kernel's global pool */
-#define FS_PL_ACCOUNT 65	/* bytes of an account name, NUL included */
+#define FS_PL_MAX_NODE 1023 /* highest NUMA node number accepted */
+#define FS_PL_NODE_ANY (-1) /* "any": the kernel's global pool */
+#define FS_PL_ACCOUNT 65    /* bytes of an account name, NUL included */
 
 /* ------------------------------------------------------------ job input */
 
 struct fs_pl_pages {
-	int node;		/* NUMA node, or FS_PL_NODE_ANY */
-	uint64_t page_kb;	/* 2048 or 1048576 */
+	int node;	  /* NUMA node, or FS_PL_NODE_ANY */
+	uint64_t page_kb; /* 2048 or 1048576 */
 	uint64_t pages;
 };
 
@@ -53,14 +53,14 @@ struct fs_pl_job {
 	gid_t gid;
 	size_t npages;
 	struct fs_pl_pages pages[FS_PL_MAX_POOLS];
-	char rdma[1024];	/* FABSCHED_RDMA_DEVICES as given, or "" */
-	uint64_t scratch_gib;	/* SPANK_FABSCHED_SCRATCH: GiB, 0 = none */
-	int scratch_fs;		/* enum fs_scratch_fs (fs_jobreq.h) */
+	char rdma[1024];      /* FABSCHED_RDMA_DEVICES as given, or "" */
+	uint64_t scratch_gib; /* SPANK_FABSCHED_SCRATCH: GiB, 0 = none */
+	int scratch_fs;	      /* enum fs_scratch_fs (fs_jobreq.h) */
 	/* SLURM_JOB_ACCOUNT when it is an account name fabsched.conf can
 	   map (fs_account_ok), else "" with account_unusable set */
 	char account[FS_PL_ACCOUNT];
 	bool account_unusable;
-	uint16_t ib_pkey;	/* the account's P_Key (AccountIbPkeys), 0 none */
+	uint16_t ib_pkey; /* the account's P_Key (AccountIbPkeys), 0 none */
 };
 
 /* Name of a page size for paths and messages: "2m", "1g". */
@@ -73,8 +73,8 @@ const char *fs_pl_page_type(uint64_t page_kb);
  * sizes only; pages 1..2^31; NUMA node 0..FS_PL_MAX_NODE or "any"; no
  * pair twice.
  */
-int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
-			  struct fs_pl_job *job, char *err, size_t errlen);
+int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb, struct fs_pl_job *job,
+			  char *err, size_t errlen);
 
 /*
  * SPANK_FABSCHED_HUGEPAGES_ASKED ("2m:8200,1g:4": the pages the job asked
@@ -83,8 +83,7 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
  * its whole gres units from its last pools first.  -1 with a message when
  * it asks more than the job holds, or is malformed.
  */
-int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
-			 size_t errlen);
+int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err, size_t errlen);
 
 /*
  * Read the job from an environment lookup (getenv, or a test's):
@@ -95,8 +94,8 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
  * is not a mappable account name leaves job->account "" and sets
  * job->account_unusable).  job->ib_pkey is left 0 (fs_pl_job_pkey).
  */
-int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
-		       struct fs_pl_job *job, char *err, size_t errlen);
+int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb, struct fs_pl_job *job,
+		       char *err, size_t errlen);
 
 /* The --scratch option as the prolog sees it (the job's SPANK environment). */
 #define FS_PL_SCRATCH_OPT_ENV "SPANK__SLURM_SPANK_OPTION_fabsched_scratch"
@@ -105,15 +104,13 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
  * The job's scratch volume, SPANK_FABSCHED_SCRATCH as job_submit/fabsched
  * set it ("200G,fs=xfs"; NULL or "": none), into job->scratch_gib/_fs.
  */
-int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err,
-			size_t errlen);
+int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err, size_t errlen);
 
 /*
  * The job's P_Key from the AccountIbPkeys map (NULL: none) into
  * job->ib_pkey; 0 and no key when the account is not listed.
  */
-int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err,
-		   size_t errlen);
+int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err, size_t errlen);
 
 /* FABSCHED_RDMA_DEVICES: HCA names [A-Za-z0-9_.-] with optional :<port>. */
 /*
@@ -125,21 +122,18 @@ int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err,
  */
 int fs_pl_memlock_unlimited(char *err, size_t errlen);
 
-int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err,
-		     size_t errlen);
+int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err, size_t errlen);
 
 /* A job id: digits only, 1..FS_PL_MAX_JOBID. */
 /* A Slurm job SLUID ("s" and 13 of 0-9 A-Z without I L O U, as Slurm
  * prints it) into out[16].  RET 0, -1 with err naming the variable. */
-int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
-		      char *err, size_t errlen);
-int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
-		      char *err, size_t errlen);
+int fs_pl_parse_sluid(const char *name, const char *s, char out[16], char *err, size_t errlen);
+int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ ledger */
 
 enum fs_pl_pool_state {
-	FS_PL_POOL_PLANNED = 0,	/* recorded, nr_hugepages not touched yet */
+	FS_PL_POOL_PLANNED = 0, /* recorded, nr_hugepages not touched yet */
 	FS_PL_POOL_PENDING,	/* about to write nr_hugepages */
 	FS_PL_POOL_HELD,	/* added pages are the job's */
 	FS_PL_POOL_RELEASING,	/* about to write target */
@@ -155,18 +149,18 @@ enum fs_pl_mount_state {
 struct fs_pl_pool_rec {
 	int node;
 	uint64_t page_kb;
-	uint64_t want;		/* pages asked */
-	uint64_t before;	/* nr_hugepages before the job's write */
-	uint64_t added;		/* pages the job added (HELD, RELEASING) */
-	uint64_t target;	/* RELEASING: nr_hugepages being written */
-	uint64_t give;		/* RELEASING: pages being given back */
-	int state;		/* enum fs_pl_pool_state */
+	uint64_t want;	 /* pages asked */
+	uint64_t before; /* nr_hugepages before the job's write */
+	uint64_t added;	 /* pages the job added (HELD, RELEASING) */
+	uint64_t target; /* RELEASING: nr_hugepages being written */
+	uint64_t give;	 /* RELEASING: pages being given back */
+	int state;	 /* enum fs_pl_pool_state */
 };
 
 struct fs_pl_mount_rec {
 	uint64_t page_kb;
 	uint64_t bytes;
-	int state;		/* enum fs_pl_mount_state */
+	int state; /* enum fs_pl_mount_state */
 	char path[FS_PL_PATH];
 };
 
@@ -181,25 +175,25 @@ enum fs_pl_scratch_state {
 };
 
 struct fs_pl_scratch_rec {
-	int state;		/* enum fs_pl_scratch_state; -1: no scratch */
-	int fs;			/* enum fs_scratch_fs */
+	int state; /* enum fs_pl_scratch_state; -1: no scratch */
+	int fs;	   /* enum fs_scratch_fs */
 	uint64_t gib;
-	uint32_t nsid;		/* 0: none */
-	char ctrl[32];		/* "nvme3", "" when none */
-	char dev[64];		/* "/dev/nvme3n2", "" when unknown */
-	char path[FS_PL_PATH];	/* <ScratchBase>/<jobid> */
+	uint32_t nsid;	       /* 0: none */
+	char ctrl[32];	       /* "nvme3", "" when none */
+	char dev[64];	       /* "/dev/nvme3n2", "" when unknown */
+	char path[FS_PL_PATH]; /* <ScratchBase>/<jobid> */
 };
 
 struct fs_pl_ledger {
 	uint32_t jobid;
 	uid_t uid;
 	gid_t gid;
-	char step[32];		/* last step the prolog completed */
+	char step[32]; /* last step the prolog completed */
 	size_t npools;
 	struct fs_pl_pool_rec pools[FS_PL_MAX_POOLS];
 	size_t nmounts;
 	struct fs_pl_mount_rec mounts[FS_PL_MAX_MOUNTS];
-	int cg_version;		/* 0 none, 1 or 2 */
+	int cg_version; /* 0 none, 1 or 2 */
 	char cgroup[FS_PL_PATH];
 	bool has_scratch;
 	struct fs_pl_scratch_rec scratch;
@@ -207,14 +201,13 @@ struct fs_pl_ledger {
 
 /* Text form (one file per job) and back. */
 int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz);
-int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
-		       size_t errlen);
+int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ NVMe-oF */
 
 /* The scratch pool's target, as fabsched.conf and the node's files say. */
 struct fs_pl_scratch_target {
-	char transport[8];	/* "tcp", "rdma" */
+	char transport[8]; /* "tcp", "rdma" */
 	char traddr[64];
 	char trsvcid[8];
 	char subsysnqn[224];
@@ -232,24 +225,23 @@ struct fs_pl_scratch_target {
 struct fs_pl_nvme_ops {
 	/* Connect this host to the target, or find its live controller to
 	   it; ctrl receives the controller's name ("nvme3"). */
-	int (*connect)(const struct fs_pl_scratch_target *t, char *ctrl,
-		       size_t ctrlsz, char *err, size_t errlen);
+	int (*connect)(const struct fs_pl_scratch_target *t, char *ctrl, size_t ctrlsz, char *err,
+		       size_t errlen);
 	int (*disconnect)(const char *ctrl, char *err, size_t errlen);
 	/* Namespace management: create bytes, attach it to ctrl. */
-	int (*ns_create)(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-			 char *err, size_t errlen);
-	/* The block device of namespace nsid under ctrl ("/dev/nvme3n2"). */
-	int (*ns_blockdev)(const char *ctrl, uint32_t nsid, char *dev,
-			   size_t devsz, char *err, size_t errlen);
-	/* Detach from ctrl and delete; a namespace already gone is 0. */
-	int (*ns_delete)(const char *ctrl, uint32_t nsid, char *err,
+	int (*ns_create)(const char *ctrl, uint64_t bytes, uint32_t *nsid, char *err,
 			 size_t errlen);
+	/* The block device of namespace nsid under ctrl ("/dev/nvme3n2"). */
+	int (*ns_blockdev)(const char *ctrl, uint32_t nsid, char *dev, size_t devsz, char *err,
+			   size_t errlen);
+	/* Detach from ctrl and delete; a namespace already gone is 0. */
+	int (*ns_delete)(const char *ctrl, uint32_t nsid, char *err, size_t errlen);
 	int (*discard)(const char *dev, char *err, size_t errlen);
 	int (*mkfs)(const char *dev, int fs, char *err, size_t errlen);
 	/* Mount dev on the directory open as dirfd (path for messages),
 	   nosuid,nodev, then hand its root to uid:gid with mode 0700. */
-	int (*mount)(const char *dev, int fs, int dirfd, const char *path,
-		     uid_t uid, gid_t gid, char *err, size_t errlen);
+	int (*mount)(const char *dev, int fs, int dirfd, const char *path, uid_t uid, gid_t gid,
+		     char *err, size_t errlen);
 	int (*umount)(const char *path, char *err, size_t errlen);
 	/* 1 mounted, 0 not, -1 error */
 	int (*is_mounted)(const char *path);
@@ -261,19 +253,19 @@ const struct fs_pl_nvme_ops *fs_pl_nvme_ops_real(void);
 
 /* What the job's HCA ports must offer besides being ACTIVE. */
 struct fs_pl_rdma_want {
-	uint64_t rate;		/* least rate in Mb/s (RdmaRate); 0: any */
-	uint16_t pkey;		/* P_Key the ports must hold; 0: none */
-	const char *account;	/* whose key it is, for messages */
+	uint64_t rate;	     /* least rate in Mb/s (RdmaRate); 0: any */
+	uint16_t pkey;	     /* P_Key the ports must hold; 0: none */
+	const char *account; /* whose key it is, for messages */
 };
 
 /* What the checks found. */
 struct fs_pl_rdma_got {
-	unsigned nports;	/* ports checked */
-	unsigned inactive;	/* of them, not ACTIVE */
-	unsigned npkey;		/* InfiniBand ports whose P_Key table held it */
-	int pkey_index;		/* its index, the same in every such table;
+	unsigned nports;   /* ports checked */
+	unsigned inactive; /* of them, not ACTIVE */
+	unsigned npkey;	   /* InfiniBand ports whose P_Key table held it */
+	int pkey_index;	   /* its index, the same in every such table;
 				   -1: none, or the indexes differ */
-	bool pkey_missing;	/* the check failed because a port lacks the
+	bool pkey_missing; /* the check failed because a port lacks the
 				   account's P_Key: the job's account, not
 				   the node, is at fault */
 };
@@ -289,9 +281,9 @@ struct fs_pl_rdma_got {
  */
 #define FS_PL_METRICS_BUCKETS 10
 struct fs_pl_metrics {
-	uint64_t runs[2], failed[2];	/* [0] prolog, [1] epilog */
+	uint64_t runs[2], failed[2]; /* [0] prolog, [1] epilog */
 	double seconds[2];
-	uint64_t bucket[2][FS_PL_METRICS_BUCKETS];	/* cumulative */
+	uint64_t bucket[2][FS_PL_METRICS_BUCKETS]; /* cumulative */
 	uint64_t hugepages_short, scratch_set_up, ports_inactive;
 };
 extern const double fs_pl_metrics_le[FS_PL_METRICS_BUCKETS];
@@ -307,10 +299,10 @@ void fs_pl_metrics_record(struct fs_pl_ctx *ctx, int helper, double secs, bool f
 /* ------------------------------------------------------------ context */
 
 struct fs_pl_ctx {
-	const char *prog;	/* for log lines */
-	const char *state_dir;	/* StateDir */
-	const char *mount_base;	/* HugepageMountBase */
-	const char *sysfs_root;	/* "" or a recorded tree (RDMA checks) */
+	const char *prog;	   /* for log lines */
+	const char *state_dir;	   /* StateDir */
+	const char *mount_base;	   /* HugepageMountBase */
+	const char *sysfs_root;	   /* "" or a recorded tree (RDMA checks) */
 	const char *cgroup_parent; /* NULL: Slurm's job cgroup locations;
 				      else job cgroups are <it>/job_<id> */
 	/* the job's SLUID (SLURM_JOB_SLUID, fs_pl_parse_sluid), "" unknown:
@@ -325,9 +317,8 @@ struct fs_pl_ctx {
 	void *checkpoint_arg;
 	/* Test seam: writes nr_hugepages instead of fs_pl_pool_set (e.g. to
 	   make the kernel look short of pages); NULL in installed programs. */
-	int (*pool_set)(int node, uint64_t page_kb, uint64_t n, char *err,
-			size_t errlen);
-	bool compacted;		/* compact_memory written in this run */
+	int (*pool_set)(int node, uint64_t page_kb, uint64_t n, char *err, size_t errlen);
+	bool compacted; /* compact_memory written in this run */
 	int lockfd;
 	/* Scratch pool: base of the per-job mounts (ScratchBase), the target
 	   (has_target false: no pool configured), the ops (NULL: the real
@@ -362,9 +353,9 @@ struct fs_pl_ctx {
 	/* Node metrics (MetricsTextfile; NULL: none), and what this run
 	   counts toward them (set by the steps). */
 	const char *metrics_file;
-	struct timespec started;	/* when the program started (CLOCK_MONOTONIC) */
-	bool hugepages_short;	/* a pool could not grow by the pages asked */
-	bool scratch_set_up;	/* a scratch volume was mounted */
+	struct timespec started; /* when the program started (CLOCK_MONOTONIC) */
+	bool hugepages_short;	 /* a pool could not grow by the pages asked */
+	bool scratch_set_up;	 /* a scratch volume was mounted */
 	/* RDMA: least port rate in Mb/s (RdmaRate; 0: no rate check); out
 	   of fs_pl_prolog: what the port checks found */
 	uint64_t rdma_rate;
@@ -373,7 +364,7 @@ struct fs_pl_ctx {
 	   RdmaMaxHcaObjects): 0 unset ("max"); both 0: rdma.max untouched */
 	uint32_t rdma_max_handles;
 	uint32_t rdma_max_objects;
-	bool verbose;		/* LogLevel verbose or debug: notes logged too */
+	bool verbose; /* LogLevel verbose or debug: notes logged too */
 	/* Test seams of fs_pl_task_limits: NULL in installed programs.
 	   proc_root stands for /proc; cgroup_root for the cgroup v2 mount,
 	   <cgroup_root>/hugetlb for the v1 hugetlb one (default: the mount
@@ -401,14 +392,13 @@ void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog);
  * @keep seconds removed; RET how many, -1 with err.  No record dir: 0.
  */
 int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		      const struct fs_pl_ledger *l, const char *node,
-		      const char *locality, char *err, size_t errlen);
-int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node,
-		      const char *step, int local, int rank, const char *cpus,
-		      const char *hca, char *err, size_t errlen);
-long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
-			const uint32_t *running, size_t nrunning, char *err,
-			size_t errlen);
+		      const struct fs_pl_ledger *l, const char *node, const char *locality,
+		      char *err, size_t errlen);
+int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node, const char *step,
+		      int local, int rank, const char *cpus, const char *hca, char *err,
+		      size_t errlen);
+long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now, const uint32_t *running,
+			size_t nrunning, char *err, size_t errlen);
 /* A Slurm node name usable as a file name: [A-Za-z0-9._-], 1..64, not
  * starting with '.' or '-'. */
 bool fs_pl_node_name_ok(const char *s);
@@ -419,8 +409,7 @@ bool fs_pl_node_name_ok(const char *s);
  * log level; the start time.  RET 0, or -1 when a base is not absolute.
  */
 struct fs_conf;
-int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err,
-		   size_t errlen);
+int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err, size_t errlen);
 void fs_pl_log(struct fs_pl_ctx *ctx, uint32_t jobid, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -429,15 +418,13 @@ int fs_pl_lock(struct fs_pl_ctx *ctx, char *err, size_t errlen);
 void fs_pl_unlock(struct fs_pl_ctx *ctx);
 
 /* Ledger files under <StateDir>/jobs (lock held). load: 1 when absent. */
-int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
-		      char *err, size_t errlen);
-int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
-		      struct fs_pl_ledger *l, char *err, size_t errlen);
-int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err,
-			size_t errlen);
+int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l, char *err,
+		      size_t errlen);
+int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid, struct fs_pl_ledger *l, char *err,
+		      size_t errlen);
+int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err, size_t errlen);
 /* Job ids with a ledger (sorted); returns the count or -1. */
-long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
-		       char *err, size_t errlen);
+long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ actions */
 
@@ -447,40 +434,36 @@ long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
  * done is given back before returning -1.  mount_out receives the 2m
  * mount path (or the first one), "" when the job has no hugepages.
  */
-int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		 char *mount_out, size_t mount_sz, char *err, size_t errlen);
+int fs_pl_prolog(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char *mount_out,
+		 size_t mount_sz, char *err, size_t errlen);
 
 /*
  * Give back everything the ledger of jobid records; idempotent (no ledger:
  * 0).  uid (when not (uid_t)-1) must match the ledger's.  -1 when
  * something could not be given back (the ledger is then kept).
  */
-int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err,
-		  size_t errlen);
+int fs_pl_release(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *err, size_t errlen);
 
 /*
  * Scratch (scratch.c): set up the job's volume, recording each step in l
  * (saved); give it back (idempotent, any state).  path_out receives the
  * mount path.
  */
-int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			char *path_out, size_t pathsz, char *err, size_t errlen);
-int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			  char *err, size_t errlen);
+int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *path_out,
+			size_t pathsz, char *err, size_t errlen);
+int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *err, size_t errlen);
 /* Read the host NQN and host ID files into t (validated). */
-int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
-		       struct fs_pl_scratch_target *t, char *err, size_t errlen);
+int fs_pl_scratch_host(const char *nqn_file, const char *id_file, struct fs_pl_scratch_target *t,
+		       char *err, size_t errlen);
 
 /* RDMA: every port named in list ("mlx5_0,mlx5_1:2") ACTIVE under root. */
-int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *err,
-		     size_t errlen);
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *err, size_t errlen);
 /*
  * The same, and each port at want->rate (Mb/s) or faster, and want->pkey
  * in the P_Key table of each InfiniBand port (rdma.c; fabsched-prolog(8)).
  * got (may be NULL) receives what was found.
  */
-int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
-		      const struct fs_pl_rdma_want *want,
+int fs_pl_rdma_verify(const char *sysfs_root, const char *list, const struct fs_pl_rdma_want *want,
 		      struct fs_pl_rdma_got *got, char *err, size_t errlen);
 /*
  * rdma cgroup limits (rdmacg.c; fabsched-prolog(8)).  FS_PL_RDMA_MAX_LIMIT
@@ -492,8 +475,8 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
  * each 0 written as "max".  hca: 1..63 bytes of [A-Za-z0-9_.-]; counts at
  * most FS_PL_RDMA_MAX_LIMIT.
  */
-int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
-			char *buf, size_t bufsz, char *err, size_t errlen);
+int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects, char *buf,
+			size_t bufsz, char *err, size_t errlen);
 /*
  * Write ctx->rdma_max_handles/_objects to rdma.max of the job's cgroup
  * (v2), one line per HCA of list ("mlx5_0,mlx5_1:2": each HCA once, ports
@@ -506,8 +489,8 @@ int fs_pl_rdma_max_line(const char *hca, uint32_t handles, uint32_t objects,
  * bad list, a path that is not a root-owned directory, a write the kernel
  * refuses).
  */
-int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		     const char *list, char *err, size_t errlen);
+int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, const char *list, char *err,
+		     size_t errlen);
 
 /*
  * The job's cgroup limits (jobcg.c; fabsched-prolog(8)), the one writer of
@@ -521,18 +504,16 @@ int fs_pl_rdma_limit(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
  * (or were already), 0 when there was nothing to set or the cgroup lacks
  * the controller (logged), -1 on error (err).
  */
-int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
-		       int version, const struct fs_pl_ledger *l,
-		       const char *rdma, char *err, size_t errlen);
+int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg, int version,
+		       const struct fs_pl_ledger *l, const char *rdma, char *err, size_t errlen);
 /*
  * The job cgroup of a task: <proc>/<pid>/cgroup, its cgroup v2 line
  * ("0::/.../job_<id>/step_0/...") or else its v1 hugetlb line, cut after
  * the job_<jobid> component, under the hierarchy's mount point.  1 found
  * (path, *version), 0 none (err says why), -1 error.
  */
-int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
-			char *path, size_t pathsz, int *version, char *err,
-			size_t errlen);
+int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid, char *path, size_t pathsz,
+			int *version, char *err, size_t errlen);
 /*
  * From slurmstepd (the SPANK plugin, as root, the task pid in its cgroup):
  * the job's limits as the prolog sets them, for when the job's cgroup did
@@ -542,8 +523,8 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
  * Returns as fs_pl_cgroup_apply; 0 also when the task is in no job cgroup
  * (err says why).
  */
-int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		      pid_t pid, const char *rdma, char *err, size_t errlen);
+int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, pid_t pid, const char *rdma,
+		      char *err, size_t errlen);
 
 /*
  * The job's P_Key variables as "<prefix>NAME=value" lines:
@@ -557,10 +538,8 @@ void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,
 /* ------------------------------------------------------------ system */
 
 /* nr_hugepages of a pool (node FS_PL_NODE_ANY: the global one). */
-int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *err,
-		   size_t errlen);
-int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *err,
-		   size_t errlen);
+int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *err, size_t errlen);
+int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *err, size_t errlen);
 /* Is path a mount point in /proc/self/mountinfo? 1 yes, 0 no, -1 error. */
 int fs_pl_is_mounted(const char *path);
 /* MemTotal in KiB, 0 when unknown. */

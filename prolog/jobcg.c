@@ -34,9 +34,10 @@ int fs_pl_cgroup_open(const char *cg, int *pfd, char *err, size_t errlen)
 		return -1;
 	jfd = openat(*pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (jfd < 0) {
-		fs_errf(err, errlen, "%s: %s", cg, errno == ELOOP ||
-			  errno == ENOTDIR ? "not a directory (symbolic link?): "
-			  "refusing to use it" : strerror(errno));
+		fs_errf(err, errlen, "%s: %s", cg,
+			errno == ELOOP || errno == ENOTDIR ? "not a directory (symbolic link?): "
+							     "refusing to use it"
+							   : strerror(errno));
 		goto fail;
 	}
 	if (fstat(jfd, &st)) {
@@ -44,8 +45,10 @@ int fs_pl_cgroup_open(const char *cg, int *pfd, char *err, size_t errlen)
 		goto fail_j;
 	}
 	if (st.st_uid != 0) {
-		fs_errf(err, errlen, "%s: owned by uid %u, not root: refusing "
-			  "to use it", cg, (unsigned)st.st_uid);
+		fs_errf(err, errlen,
+			"%s: owned by uid %u, not root: refusing "
+			"to use it",
+			cg, (unsigned)st.st_uid);
 		goto fail_j;
 	}
 	return jfd;
@@ -68,8 +71,8 @@ static const char *_cg_size(uint64_t page_kb)
  * One hugetlb file of the job cgroup open as jfd: 1 written, 0 it already
  * held value, -2 no such file (no hugetlb controller there), -1 error.
  */
-static int _hugetlb_file(int jfd, const char *cg, const char *name,
-			 const char *value, char *err, size_t errlen)
+static int _hugetlb_file(int jfd, const char *cg, const char *name, const char *value, char *err,
+			 size_t errlen)
 {
 	char cur[64];
 	ssize_t n;
@@ -78,8 +81,7 @@ static int _hugetlb_file(int jfd, const char *cg, const char *name,
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return -2;
-		return fs_errf(err, errlen, "%s/%s: %s", cg, name,
-				 strerror(errno));
+		return fs_errf(err, errlen, "%s/%s: %s", cg, name, strerror(errno));
 	}
 	n = read(fd, cur, sizeof(cur) - 1);
 	close(fd);
@@ -93,8 +95,8 @@ static int _hugetlb_file(int jfd, const char *cg, const char *name,
 }
 
 /* hugetlb limit of one page size; returns as _hugetlb_file (max of both) */
-static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
-			const char *value, char *err, size_t errlen)
+static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb, const char *value,
+			char *err, size_t errlen)
 {
 	static const char *const v2[] = { "max", "rsvd.max" };
 	static const char *const v1[] = { "limit_in_bytes", "rsvd.limit_in_bytes" };
@@ -102,21 +104,22 @@ static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
 	int rc = 0;
 
 	if (!sz)
-		return fs_errf(err, errlen, "page size %" PRIu64 " kB has no "
-				 "hugetlb controller file", page_kb);
+		return fs_errf(err, errlen,
+			       "page size %" PRIu64 " kB has no "
+			       "hugetlb controller file",
+			       page_kb);
 	for (int i = 0; i < 2; i++) {
 		char f[64];
 		int r;
 
-		snprintf(f, sizeof(f), "hugetlb.%s.%s", sz,
-			 version == 2 ? v2[i] : v1[i]);
+		snprintf(f, sizeof(f), "hugetlb.%s.%s", sz, version == 2 ? v2[i] : v1[i]);
 		r = _hugetlb_file(jfd, cg, f, value, err, errlen);
 		if (r == -1)
 			return -1;
 		if (r == -2) {
 			if (i == 0)
 				return -2;
-			continue;	/* kernels without reservation limits */
+			continue; /* kernels without reservation limits */
 		}
 		if (r > rc)
 			rc = r;
@@ -124,8 +127,8 @@ static int _hugetlb_set(int jfd, const char *cg, int version, uint64_t page_kb,
 	return rc;
 }
 
-int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
-		       const char *value, char *err, size_t errlen)
+int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb, const char *value, char *err,
+		       size_t errlen)
 {
 	int pfd, jfd = fs_pl_cgroup_open(cg, &pfd, err, errlen), rc;
 
@@ -133,9 +136,8 @@ int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
 		return -1;
 	rc = _hugetlb_set(jfd, cg, version, page_kb, value, err, errlen);
 	if (rc == -2)
-		fs_errf(err, errlen, "%s/hugetlb.%s.%s: %s", cg,
-			  _cg_size(page_kb), version == 2 ? "max" :
-			  "limit_in_bytes", strerror(ENOENT));
+		fs_errf(err, errlen, "%s/hugetlb.%s.%s: %s", cg, _cg_size(page_kb),
+			version == 2 ? "max" : "limit_in_bytes", strerror(ENOENT));
 	close(jfd);
 	close(pfd);
 	return rc < 0 ? -1 : 0;
@@ -143,12 +145,10 @@ int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
 
 /* ------------------------------------------------------------ both */
 
-int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
-		       int version, const struct fs_pl_ledger *l,
-		       const char *rdma, char *err, size_t errlen)
+int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg, int version,
+		       const struct fs_pl_ledger *l, const char *rdma, char *err, size_t errlen)
 {
-	bool want_rdma = rdma && *rdma &&
-			 (ctx->rdma_max_handles || ctx->rdma_max_objects);
+	bool want_rdma = rdma && *rdma && (ctx->rdma_max_handles || ctx->rdma_max_objects);
 	size_t nmounted = 0, nset = 0;
 	int pfd, jfd, rc = 0, r;
 
@@ -171,9 +171,11 @@ int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 			goto out;
 		}
 		if (r == -2) {
-			fs_pl_log(ctx, jobid, "%s: no hugetlb.%s.%s (no hugetlb "
+			fs_pl_log(ctx, jobid,
+				  "%s: no hugetlb.%s.%s (no hugetlb "
 				  "controller in the job's cgroup): hugetlb "
-				  "limits skipped", cg, _cg_size(m->page_kb),
+				  "limits skipped",
+				  cg, _cg_size(m->page_kb),
 				  version == 2 ? "max" : "limit_in_bytes");
 			break;
 		}
@@ -181,13 +183,11 @@ int fs_pl_cgroup_apply(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
 		rc = 1;
 	}
 	if (nset)
-		fs_pl_log(ctx, jobid, "%s: hugetlb limits set (cgroup v%d)", cg,
-			  version);
+		fs_pl_log(ctx, jobid, "%s: hugetlb limits set (cgroup v%d)", cg, version);
 	else if (rc && ctx->verbose)
 		fs_pl_log(ctx, jobid, "%s: hugetlb limits already set", cg);
 	if (want_rdma) {
-		r = fs_pl_rdma_cg_write(ctx, jobid, cg, version, pfd, jfd, rdma,
-					err, errlen);
+		r = fs_pl_rdma_cg_write(ctx, jobid, cg, version, pfd, jfd, rdma, err, errlen);
 		if (r < 0)
 			rc = -1;
 		else if (r > 0)
@@ -225,9 +225,8 @@ static size_t _job_prefix(const char *rel, const char *comp)
 	return end;
 }
 
-int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
-			char *path, size_t pathsz, int *version, char *err,
-			size_t errlen)
+int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid, char *path, size_t pathsz,
+			int *version, char *err, size_t errlen)
 {
 	char f[FS_PL_PATH], buf[8192], comp[32], mp[FS_PL_PATH];
 	const char *proc = ctx->proc_root ? ctx->proc_root : "/proc";
@@ -238,8 +237,7 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 	*version = 0;
 	path[0] = 0;
 	if (pid <= 0)
-		return fs_errf(err, errlen, "task pid %d: expected a process id",
-				 (int)pid);
+		return fs_errf(err, errlen, "task pid %d: expected a process id", (int)pid);
 	snprintf(f, sizeof(f), "%s/%d/cgroup", proc, (int)pid);
 	if ((fd = open(f, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return fs_errf(err, errlen, "%s: %s", f, strerror(errno));
@@ -249,13 +247,14 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 		return fs_errf(err, errlen, "%s: %s", f, strerror(errno));
 	buf[n] = 0;
 	/* "<id>:<controllers>:<path>"; v2: "0::<path>" */
-	for (char *line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
 		if (!c2)
-			return fs_errf(err, errlen, "%s: \"%.64s\": expected "
-					 "<id>:<controllers>:<path>", f, line);
+			return fs_errf(err, errlen,
+				       "%s: \"%.64s\": expected "
+				       "<id>:<controllers>:<path>",
+				       f, line);
 		*c1 = *c2 = 0;
 		if (!strcmp(line, "0") && !c1[1]) {
 			rel[2] = c2 + 1;
@@ -283,22 +282,24 @@ int fs_pl_cgroup_of_pid(struct fs_pl_ctx *ctx, pid_t pid, uint32_t jobid,
 				 v == 2 ? "" : "/hugetlb");
 		else if (!fs_pl_cgroup_mount(v, mp, sizeof(mp)))
 			continue;
-		if ((size_t)snprintf(path, pathsz, "%s%.*s", mp, (int)len,
-				     rel[v]) >= pathsz)
-			return fs_errf(err, errlen, "%s: job cgroup path longer "
-					 "than %zu bytes", f, pathsz - 1);
+		if ((size_t)snprintf(path, pathsz, "%s%.*s", mp, (int)len, rel[v]) >= pathsz)
+			return fs_errf(err, errlen,
+				       "%s: job cgroup path longer "
+				       "than %zu bytes",
+				       f, pathsz - 1);
 		*version = v;
 		return 1;
 	}
 	path[0] = 0;
-	fs_errf(err, errlen, "%s: neither the cgroup v2 path nor the v1 "
-		  "hugetlb one is under a %s%s%s directory", f, comp,
-		  ctx->job_sluid[0] ? " or " : "", ctx->job_sluid);
+	fs_errf(err, errlen,
+		"%s: neither the cgroup v2 path nor the v1 "
+		"hugetlb one is under a %s%s%s directory",
+		f, comp, ctx->job_sluid[0] ? " or " : "", ctx->job_sluid);
 	return 0;
 }
 
-int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-		      pid_t pid, const char *rdma, char *err, size_t errlen)
+int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, pid_t pid, const char *rdma,
+		      char *err, size_t errlen)
 {
 	static struct fs_pl_ledger l;
 	char cg[FS_PL_PATH];
@@ -307,8 +308,7 @@ int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 
 	if (err && errlen)
 		err[0] = 0;
-	rc = fs_pl_cgroup_of_pid(ctx, pid, jobid, cg, sizeof(cg), &version, err,
-				 errlen);
+	rc = fs_pl_cgroup_of_pid(ctx, pid, jobid, cg, sizeof(cg), &version, err, errlen);
 	if (rc <= 0)
 		return rc;
 	/* the pages the prolog reserved: its ledger (none: no hugepages) */
@@ -317,16 +317,18 @@ int fs_pl_task_limits(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 		if (rc < 0)
 			return -1;
 		if (rc == 0 && l.uid != uid)
-			return fs_errf(err, errlen, "%s/jobs/%u: names uid %u, "
-					 "the job runs as uid %u: hugetlb limits "
-					 "not set", ctx->state_dir, jobid,
-					 (unsigned)l.uid, (unsigned)uid);
+			return fs_errf(err, errlen,
+				       "%s/jobs/%u: names uid %u, "
+				       "the job runs as uid %u: hugetlb limits "
+				       "not set",
+				       ctx->state_dir, jobid, (unsigned)l.uid, (unsigned)uid);
 		have = rc == 0;
 	}
-	rc = fs_pl_cgroup_apply(ctx, jobid, cg, version, have ? &l : NULL, rdma,
-				err, errlen);
+	rc = fs_pl_cgroup_apply(ctx, jobid, cg, version, have ? &l : NULL, rdma, err, errlen);
 	if (rc == 0 && err && errlen && !err[0])
-		fs_errf(err, errlen, "%s: no limit to set (no hugepages in the "
-			  "ledger, no RDMA limit for the job's HCAs)", cg);
+		fs_errf(err, errlen,
+			"%s: no limit to set (no hugepages in the "
+			"ledger, no RDMA limit for the job's HCAs)",
+			cg);
 	return rc;
 }

@@ -31,12 +31,10 @@
 
 #define LEDGER_MAX 65536
 
-static const char *const _pool_states[] = { "planned", "pending", "held",
-					    "releasing", "released" };
+static const char *const _pool_states[] = { "planned", "pending", "held", "releasing", "released" };
 static const char *const _mount_states[] = { "planned", "mounted", "gone" };
-static const char *const _scratch_states[] = { "planned", "connected",
-					       "creating", "created",
-					       "formatted", "mounted", "gone" };
+static const char *const _scratch_states[] = { "planned",   "connected", "creating", "created",
+					       "formatted", "mounted",	 "gone" };
 
 void fs_pl_ctx_init(struct fs_pl_ctx *ctx, const char *prog)
 {
@@ -73,15 +71,15 @@ int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz)
 	size_t off = 0;
 	int n;
 
-#define PUT(...)                                                               \
-	do {                                                                   \
-		n = snprintf(buf + off, bufsz - off, __VA_ARGS__);             \
-		if (n < 0 || (size_t)n >= bufsz - off)                         \
-			return -1;                                             \
-		off += (size_t)n;                                              \
+#define PUT(...)                                                   \
+	do {                                                       \
+		n = snprintf(buf + off, bufsz - off, __VA_ARGS__); \
+		if (n < 0 || (size_t)n >= bufsz - off)             \
+			return -1;                                 \
+		off += (size_t)n;                                  \
 	} while (0)
-	PUT("fabsched-ledger 1\njob %u uid %u gid %u step %s\n", l->jobid,
-	    (unsigned)l->uid, (unsigned)l->gid, l->step[0] ? l->step : "-");
+	PUT("fabsched-ledger 1\njob %u uid %u gid %u step %s\n", l->jobid, (unsigned)l->uid,
+	    (unsigned)l->gid, l->step[0] ? l->step : "-");
 	for (size_t i = 0; i < l->npools; i++) {
 		const struct fs_pl_pool_rec *p = &l->pools[i];
 		char node[16];
@@ -90,9 +88,9 @@ int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz)
 			strcpy(node, "any");
 		else
 			snprintf(node, sizeof(node), "%d", p->node);
-		PUT("pool %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		    " %" PRIu64 " %" PRIu64 " %s\n", node, p->page_kb, p->want,
-		    p->before, p->added, p->target, p->give,
+		PUT("pool %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		    " %s\n",
+		    node, p->page_kb, p->want, p->before, p->added, p->target, p->give,
 		    _pool_states[p->state]);
 	}
 	for (size_t i = 0; i < l->nmounts; i++) {
@@ -111,14 +109,12 @@ int fs_pl_ledger_format(const struct fs_pl_ledger *l, char *buf, size_t bufsz)
 	if (l->has_scratch) {
 		const struct fs_pl_scratch_rec *r = &l->scratch;
 
-		if (strpbrk(r->path, " \n") || strpbrk(r->ctrl, " \n") ||
-		    strpbrk(r->dev, " \n") || r->state < 0 ||
-		    r->state > FS_PL_SCRATCH_GONE)
+		if (strpbrk(r->path, " \n") || strpbrk(r->ctrl, " \n") || strpbrk(r->dev, " \n") ||
+		    r->state < 0 || r->state > FS_PL_SCRATCH_GONE)
 			return -1;
-		PUT("scratch %s %s %" PRIu64 " %u %s %s %s\n",
-		    _scratch_states[r->state], r->fs ? "ext4" : "xfs", r->gib,
-		    r->nsid, r->ctrl[0] ? r->ctrl : "-", r->dev[0] ? r->dev : "-",
-		    r->path);
+		PUT("scratch %s %s %" PRIu64 " %u %s %s %s\n", _scratch_states[r->state],
+		    r->fs ? "ext4" : "xfs", r->gib, r->nsid, r->ctrl[0] ? r->ctrl : "-",
+		    r->dev[0] ? r->dev : "-", r->path);
 	}
 	PUT("end\n");
 #undef PUT
@@ -133,8 +129,7 @@ static int _state(const char *s, const char *const *names, int n)
 	return -1;
 }
 
-int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
-		       size_t errlen)
+int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	const char *p = buf;
 	int lineno = 0, ended = 0;
@@ -161,19 +156,18 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
 		}
 		if (!strcmp(line, "end")) {
 			ended = 1;
-		} else if (sscanf(line, "job %u uid %u gid %u step %31s", &u1, &u2,
-				  &u3, l->step) == 4) {
+		} else if (sscanf(line, "job %u uid %u gid %u step %31s", &u1, &u2, &u3, l->step) ==
+			   4) {
 			l->jobid = u1;
 			l->uid = u2;
 			l->gid = u3;
 			if (!strcmp(l->step, "-"))
 				l->step[0] = 0;
-		} else if (sscanf(line, "pool %15s %llu %llu %llu %llu %llu %llu %31s",
-				  node, &a, &b, &c, &d, &e, &f, st) == 8) {
+		} else if (sscanf(line, "pool %15s %llu %llu %llu %llu %llu %llu %31s", node, &a,
+				  &b, &c, &d, &e, &f, st) == 8) {
 			struct fs_pl_pool_rec *r;
 
-			if (l->npools == FS_PL_MAX_POOLS ||
-			    (k = _state(st, _pool_states, 5)) < 0 ||
+			if (l->npools == FS_PL_MAX_POOLS || (k = _state(st, _pool_states, 5)) < 0 ||
 			    !fs_pl_page_type(a))
 				return fs_errf(err, errlen, "ledger line %d: bad pool", lineno);
 			r = &l->pools[l->npools++];
@@ -192,8 +186,8 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
 			struct fs_pl_mount_rec *m;
 
 			if (l->nmounts == FS_PL_MAX_MOUNTS ||
-			    (k = _state(st, _mount_states, 3)) < 0 ||
-			    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
+			    (k = _state(st, _mount_states, 3)) < 0 || line[pos] != '/' ||
+			    strlen(line + pos) >= FS_PL_PATH)
 				return fs_errf(err, errlen, "ledger line %d: bad mount", lineno);
 			m = &l->mounts[l->nmounts++];
 			m->page_kb = a;
@@ -205,13 +199,12 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
 			char fs[8], ctrl[32], dev[64];
 
 			if (l->has_scratch ||
-			    sscanf(line, "scratch %31s %7s %llu %u %31s %63s %n",
-				   st, fs, &a, &u1, ctrl, dev, &pos) != 6 ||
+			    sscanf(line, "scratch %31s %7s %llu %u %31s %63s %n", st, fs, &a, &u1,
+				   ctrl, dev, &pos) != 6 ||
 			    pos <= 0 || (k = _state(st, _scratch_states, 7)) < 0 ||
-			    (strcmp(fs, "xfs") && strcmp(fs, "ext4")) ||
-			    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
-				return fs_errf(err, errlen, "ledger line %d: bad scratch",
-						 lineno);
+			    (strcmp(fs, "xfs") && strcmp(fs, "ext4")) || line[pos] != '/' ||
+			    strlen(line + pos) >= FS_PL_PATH)
+				return fs_errf(err, errlen, "ledger line %d: bad scratch", lineno);
 			l->has_scratch = true;
 			r->state = k;
 			r->fs = strcmp(fs, "xfs") ? 1 : 0;
@@ -227,7 +220,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err,
 			strcpy(l->cgroup, path);
 		} else
 			return fs_errf(err, errlen, "ledger line %d: \"%.60s\" not understood",
-					 lineno, line);
+				       lineno, line);
 	}
 	if (!ended || !l->jobid)
 		return fs_errf(err, errlen, "ledger: truncated (no end line)");
@@ -251,8 +244,7 @@ static int _jobs_dir(struct fs_pl_ctx *ctx, char *err, size_t errlen)
 	jfd = openat(sfd, "jobs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(sfd);
 	if (jfd < 0)
-		return fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir,
-				 strerror(errno));
+		return fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/jobs", ctx->state_dir);
 	if (fs_pl_check_root_entry(jfd, path, true, err, errlen)) {
 		close(jfd);
@@ -271,8 +263,7 @@ int fs_pl_lock(struct fs_pl_ctx *ctx, char *err, size_t errlen)
 	fd = openat(sfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	close(sfd);
 	if (fd < 0)
-		return fs_errf(err, errlen, "%s/lock: %s", ctx->state_dir,
-				 strerror(errno));
+		return fs_errf(err, errlen, "%s/lock: %s", ctx->state_dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/lock", ctx->state_dir);
 	if (fs_pl_check_root_entry(fd, path, false, err, errlen)) {
 		close(fd);
@@ -282,8 +273,8 @@ int fs_pl_lock(struct fs_pl_ctx *ctx, char *err, size_t errlen)
 	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
 		if (errno != EWOULDBLOCK || i >= 1200) {
 			close(fd);
-			return fs_errf(err, errlen, "%s/lock: cannot lock: %s",
-					 ctx->state_dir, strerror(errno));
+			return fs_errf(err, errlen, "%s/lock: cannot lock: %s", ctx->state_dir,
+				       strerror(errno));
 		}
 		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	}
@@ -298,8 +289,7 @@ void fs_pl_unlock(struct fs_pl_ctx *ctx)
 	ctx->lockfd = -1;
 }
 
-int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
-		      char *err, size_t errlen)
+int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	char buf[LEDGER_MAX], name[32], tmp[48];
 	int len = fs_pl_ledger_format(l, buf, sizeof(buf)), dfd, fd;
@@ -311,8 +301,7 @@ int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 	snprintf(name, sizeof(name), "%u", l->jobid);
 	snprintf(tmp, sizeof(tmp), ".%u.tmp", l->jobid);
 	unlinkat(dfd, tmp, 0);
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		goto fail;
 	if (write(fd, buf, (size_t)len) != len || fsync(fd)) {
@@ -324,15 +313,14 @@ int fs_pl_ledger_save(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
 	close(dfd);
 	return 0;
 fail:
-	fs_errf(err, errlen, "%s/jobs/%s: cannot write: %s", ctx->state_dir,
-		  name, strerror(errno));
+	fs_errf(err, errlen, "%s/jobs/%s: cannot write: %s", ctx->state_dir, name, strerror(errno));
 	unlinkat(dfd, tmp, 0);
 	close(dfd);
 	return -1;
 }
 
-int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
-		      struct fs_pl_ledger *l, char *err, size_t errlen)
+int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid, struct fs_pl_ledger *l, char *err,
+		      size_t errlen)
 {
 	char buf[LEDGER_MAX], name[32], pmsg[256];
 	int dfd = _jobs_dir(ctx, err, errlen), fd;
@@ -348,29 +336,27 @@ int fs_pl_ledger_load(struct fs_pl_ctx *ctx, uint32_t jobid,
 		return 1;
 	if (fd < 0)
 		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
-				 strerror(errno));
+			       strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fs_errf(err, errlen, "%s/jobs/%s: not a root-owned file",
-				 ctx->state_dir, name);
+		return fs_errf(err, errlen, "%s/jobs/%s: not a root-owned file", ctx->state_dir,
+			       name);
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n < 0)
 		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
-				 strerror(errno));
+			       strerror(errno));
 	buf[n] = 0;
 	if (fs_pl_ledger_parse(buf, l, pmsg, sizeof(pmsg)))
-		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
-				 pmsg);
+		return fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name, pmsg);
 	if (l->jobid != jobid)
-		return fs_errf(err, errlen, "%s/jobs/%s: names job %u",
-				 ctx->state_dir, name, l->jobid);
+		return fs_errf(err, errlen, "%s/jobs/%s: names job %u", ctx->state_dir, name,
+			       l->jobid);
 	return 0;
 }
 
-int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err,
-			size_t errlen)
+int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err, size_t errlen)
 {
 	char name[32];
 	int dfd = _jobs_dir(ctx, err, errlen);
@@ -379,8 +365,7 @@ int fs_pl_ledger_remove(struct fs_pl_ctx *ctx, uint32_t jobid, char *err,
 		return -1;
 	snprintf(name, sizeof(name), "%u", jobid);
 	if (unlinkat(dfd, name, 0) && errno != ENOENT) {
-		fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name,
-			  strerror(errno));
+		fs_errf(err, errlen, "%s/jobs/%s: %s", ctx->state_dir, name, strerror(errno));
 		close(dfd);
 		return -1;
 	}
@@ -396,8 +381,7 @@ static int _cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
-		       char *err, size_t errlen)
+long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max, char *err, size_t errlen)
 {
 	int dfd = _jobs_dir(ctx, err, errlen);
 	DIR *d;
@@ -408,8 +392,7 @@ long fs_pl_ledger_list(struct fs_pl_ctx *ctx, uint32_t *ids, size_t max,
 		return -1;
 	if (!(d = fdopendir(dfd))) {
 		close(dfd);
-		return fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir,
-				 strerror(errno));
+		return fs_errf(err, errlen, "%s/jobs: %s", ctx->state_dir, strerror(errno));
 	}
 	while ((e = readdir(d)) && n < max) {
 		uint32_t id;

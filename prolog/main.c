@@ -26,8 +26,17 @@
 #include "fs_ib.h"
 #include "prolog_private.h"
 
-enum { OPT_STATE = 256, OPT_BASE, OPT_SYSFS, OPT_CGROUP, OPT_RUNNING,
-       OPT_QUERY, OPT_NODE, OPT_TASK, OPT_SCRATCH };
+enum {
+	OPT_STATE = 256,
+	OPT_BASE,
+	OPT_SYSFS,
+	OPT_CGROUP,
+	OPT_RUNNING,
+	OPT_QUERY,
+	OPT_NODE,
+	OPT_TASK,
+	OPT_SCRATCH
+};
 
 static const struct option _opts[] = {
 	{ "conf", required_argument, NULL, 'f' },
@@ -48,12 +57,15 @@ static const struct option _opts[] = {
 struct args {
 	const char *conf, *running, *query, *node;
 	const char *hostnqn_file, *hostid_file;
-	const char *pkey_map;	/* AccountIbPkeys, NULL when unset */
+	const char *pkey_map; /* AccountIbPkeys, NULL when unset */
 	bool task;
 	struct fs_conf *cf;
 };
 
-static const char *_getenv(const char *n) { return getenv(n); }
+static const char *_getenv(const char *n)
+{
+	return getenv(n);
+}
 
 static void _usage(const char *prog, FILE *out)
 {
@@ -75,7 +87,8 @@ static void _usage(const char *prog, FILE *out)
 		"      --query CMD        (fabsched-sweep) command printing running job ids\n"
 		"      --node NAME        (fabsched-sweep) Slurm node name for squeue\n"
 		"  -q, --quiet            log errors only\n"
-		"See fabsched-prolog(8).\n", prog, fs_conf_default_path());
+		"See fabsched-prolog(8).\n",
+		prog, fs_conf_default_path());
 }
 
 /* Parse options and fabsched.conf into ctx; 0 ok, 2 usage, 1 error. */
@@ -107,19 +120,45 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:qh", _opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': a->conf = optarg; break;
-		case OPT_STATE: sd = optarg; break;
-		case OPT_BASE: mb = optarg; break;
-		case OPT_SCRATCH: sb = optarg; break;
-		case OPT_SYSFS: ctx->sysfs_root = optarg; break;
-		case OPT_CGROUP: ctx->cgroup_parent = optarg; break;
-		case OPT_RUNNING: a->running = optarg; break;
-		case OPT_QUERY: a->query = optarg; break;
-		case OPT_NODE: a->node = optarg; break;
-		case OPT_TASK: a->task = true; break;
-		case 'q': ctx->log = NULL; break;
-		case 'h': _usage(prog, stdout); return 3;
-		default: _usage(prog, stderr); return 2;
+		case 'f':
+			a->conf = optarg;
+			break;
+		case OPT_STATE:
+			sd = optarg;
+			break;
+		case OPT_BASE:
+			mb = optarg;
+			break;
+		case OPT_SCRATCH:
+			sb = optarg;
+			break;
+		case OPT_SYSFS:
+			ctx->sysfs_root = optarg;
+			break;
+		case OPT_CGROUP:
+			ctx->cgroup_parent = optarg;
+			break;
+		case OPT_RUNNING:
+			a->running = optarg;
+			break;
+		case OPT_QUERY:
+			a->query = optarg;
+			break;
+		case OPT_NODE:
+			a->node = optarg;
+			break;
+		case OPT_TASK:
+			a->task = true;
+			break;
+		case 'q':
+			ctx->log = NULL;
+			break;
+		case 'h':
+			_usage(prog, stdout);
+			return 3;
+		default:
+			_usage(prog, stderr);
+			return 2;
 		}
 	}
 	if (optind < argc) {
@@ -173,16 +212,17 @@ static void _drain(const struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg)
  * fault, or a job that could not be held: the node is drained with the
  * reason and the prolog fails (Slurm then requeues the job held).
  */
-static int _prolog_failed(struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg,
-			  bool *failed)
+static int _prolog_failed(struct fs_pl_ctx *ctx, uint32_t jobid, const char *msg, bool *failed)
 {
 	char m[FS_MSG_SIZE + 96];
 
-	*failed = true;	/* counted as a failed run either way */
+	*failed = true; /* counted as a failed run either way */
 	if (ctx->fault == FS_PL_FAULT_JOB && jobid && ctx->hold &&
 	    !ctx->hold(ctx->prog, jobid, msg)) {
-		snprintf(m, sizeof(m), "%s (the job's request: the job is held, "
-			 "the node stays up)", msg);
+		snprintf(m, sizeof(m),
+			 "%s (the job's request: the job is held, "
+			 "the node stays up)",
+			 msg);
 		_fail(ctx->prog, jobid, m);
 		return 0;
 	}
@@ -207,8 +247,7 @@ static void _task_pkey(struct fs_pl_ctx *ctx, struct args *a)
 	struct fs_pl_rdma_got got = { .pkey_index = -1 };
 	char msg[FS_MSG_SIZE];
 
-	if (!a->pkey_map || !acct || !fs_account_ok(acct) ||
-	    strlen(acct) >= sizeof(job.account))
+	if (!a->pkey_map || !acct || !fs_account_ok(acct) || strlen(acct) >= sizeof(job.account))
 		return;
 	memset(&job, 0, sizeof(job));
 	strcpy(job.account, acct);
@@ -216,11 +255,9 @@ static void _task_pkey(struct fs_pl_ctx *ctx, struct args *a)
 		return;
 	if (devs && *devs &&
 	    !fs_pl_parse_rdma(devs, job.rdma, sizeof(job.rdma), msg, sizeof(msg))) {
-		struct fs_pl_rdma_want want = { .pkey = job.ib_pkey,
-						.account = job.account };
+		struct fs_pl_rdma_want want = { .pkey = job.ib_pkey, .account = job.account };
 
-		if (fs_pl_rdma_verify(ctx->sysfs_root, job.rdma, &want, &got,
-				      msg, sizeof(msg))) {
+		if (fs_pl_rdma_verify(ctx->sysfs_root, job.rdma, &want, &got, msg, sizeof(msg))) {
 			fs_pl_log(ctx, 0, "%s: NCCL_IB_PKEY left out", msg);
 			got.npkey = 0;
 		}
@@ -243,8 +280,7 @@ static int _task(struct fs_pl_ctx *ctx, struct args *a)
 
 		snprintf(path, sizeof(path), "%s/%u-%s", ctx->mount_base, jobid, t);
 		if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == getuid())
-			printf("export FABSCHED_HUGEPAGES_MOUNT%s=%s\n",
-			       i ? "_1G" : "", path);
+			printf("export FABSCHED_HUGEPAGES_MOUNT%s=%s\n", i ? "_1G" : "", path);
 	}
 	/* the scratch volume's root is the user's once mounted */
 	snprintf(path, sizeof(path), "%s/%u", ctx->scratch_base, jobid);
@@ -284,8 +320,10 @@ static void _metrics(struct fs_pl_ctx *ctx, int helper, int rc)
 		fs_pl_log(ctx, 0, "metrics: %s", msg);
 		return;
 	}
-	fs_pl_metrics_record(ctx, helper, (double)(now.tv_sec - ctx->started.tv_sec) +
-			     (now.tv_nsec - ctx->started.tv_nsec) / 1e9, rc != 0);
+	fs_pl_metrics_record(ctx, helper,
+			     (double)(now.tv_sec - ctx->started.tv_sec) +
+				     (now.tv_nsec - ctx->started.tv_nsec) / 1e9,
+			     rc != 0);
 	fs_pl_unlock(ctx);
 }
 
@@ -302,7 +340,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 	if (rc)
 		return rc == 3 ? 0 : rc;
 	if (a.task || (sc && !strcmp(sc, "prolog_task"))) {
-		rc = _task(&ctx, &a);	/* as the user: no node metrics */
+		rc = _task(&ctx, &a); /* as the user: no node metrics */
 		fs_conf_destroy(a.cf);
 		return rc;
 	}
@@ -318,7 +356,8 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		goto out;
 	}
 	if (job.account_unusable && a.pkey_map)
-		fs_pl_log(&ctx, job.jobid, "SLURM_JOB_ACCOUNT is not an account "
+		fs_pl_log(&ctx, job.jobid,
+			  "SLURM_JOB_ACCOUNT is not an account "
 			  "name AccountIbPkeys can list (letters, digits, _ - ., "
 			  "at most 64 bytes): no P_Key for this job");
 	if (fs_pl_job_pkey(&job, a.pkey_map, msg, sizeof(msg))) {
@@ -327,8 +366,7 @@ int fs_pl_main_prolog(int argc, char **argv, struct fs_pl_ctx *seam)
 		goto out;
 	}
 	if (job.scratch_gib && ctx.has_target &&
-	    fs_pl_scratch_host(a.hostnqn_file, a.hostid_file, &ctx.target, msg,
-			       sizeof(msg))) {
+	    fs_pl_scratch_host(a.hostnqn_file, a.hostid_file, &ctx.target, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, job.jobid, msg);
 		_drain(&ctx, job.jobid, msg);
 		goto out;
@@ -367,8 +405,7 @@ int fs_pl_main_epilog(int argc, char **argv, struct fs_pl_ctx *seam)
 
 	if (rc)
 		return rc == 3 ? 0 : rc;
-	if (fs_pl_parse_jobid("SLURM_JOB_ID", getenv("SLURM_JOB_ID"), &jobid, msg,
-			      sizeof(msg))) {
+	if (fs_pl_parse_jobid("SLURM_JOB_ID", getenv("SLURM_JOB_ID"), &jobid, msg, sizeof(msg))) {
 		rc = _fail(ctx.prog, 0, msg);
 		goto out;
 	}
@@ -406,8 +443,7 @@ static bool _in_list(const uint32_t *ids, size_t n, uint32_t id)
 
 /* Running job ids: --running, then what Slurm (or the query command)
  * says through the running_jobs seam. */
-static int _running(struct fs_pl_ctx *ctx, struct args *a, uint32_t *ids,
-		    size_t max, size_t *n)
+static int _running(struct fs_pl_ctx *ctx, struct args *a, uint32_t *ids, size_t max, size_t *n)
 {
 	char host[256], line[256], how[64], *out = NULL, *save = NULL;
 	const char *q = a->query ? a->query : "squeue";
@@ -420,15 +456,14 @@ static int _running(struct fs_pl_ctx *ctx, struct args *a, uint32_t *ids,
 		snprintf(buf, sizeof(buf), "%s", a->running);
 		for (char *t = strtok_r(buf, ",", &save); t && *n < max;
 		     t = strtok_r(NULL, ",", &save))
-			if (fs_pl_parse_jobid("--running", t, &ids[*n], line,
-					      sizeof(line)) == 0)
+			if (fs_pl_parse_jobid("--running", t, &ids[*n], line, sizeof(line)) == 0)
 				(*n)++;
 			else {
 				fs_pl_log(ctx, 0, "%s", line);
 				return -1;
 			}
 	}
-	if (a->query && !*a->query)	/* --query '': only --running */
+	if (a->query && !*a->query) /* --query '': only --running */
 		return 0;
 	if (a->node)
 		snprintf(host, sizeof(host), "%s", a->node);
@@ -502,8 +537,8 @@ int fs_pl_main_sweep(int argc, char **argv, struct fs_pl_ctx *seam)
 		fs_pl_log(&ctx, 0, "%ld ledger(s), %d released", n, released);
 	/* job records past JobRecordKeep (never one of this node's running
 	   jobs); a record left is no resource: logged, not a failure */
-	if (fs_pl_record_sweep(&ctx, ctx.record_keep, time(NULL), running, nrun,
-			       msg, sizeof(msg)) < 0)
+	if (fs_pl_record_sweep(&ctx, ctx.record_keep, time(NULL), running, nrun, msg, sizeof(msg)) <
+	    0)
 		fs_pl_log(&ctx, 0, "job records: %s", msg);
 out:
 	fs_conf_destroy(a.cf);

@@ -47,9 +47,10 @@ void fs_pl_metrics_write_state(const struct fs_pl_metrics *mx, FILE *f)
 			fprintf(f, " %" PRIu64, mx->bucket[h][b]);
 		fputc('\n', f);
 	}
-	fprintf(f, "hugepages_short %" PRIu64 "\nscratch_set_up %" PRIu64 "\n"
-		"ports_inactive %" PRIu64 "\n", mx->hugepages_short, mx->scratch_set_up,
-		mx->ports_inactive);
+	fprintf(f,
+		"hugepages_short %" PRIu64 "\nscratch_set_up %" PRIu64 "\n"
+		"ports_inactive %" PRIu64 "\n",
+		mx->hugepages_short, mx->scratch_set_up, mx->ports_inactive);
 }
 
 int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *err, size_t errlen)
@@ -69,11 +70,16 @@ int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *err, si
 		ln++;
 		if (l[0] == '#')
 			continue;
-		if (sscanf(l, "runs %31s %" SCNu64 " %" SCNu64 " %lf %" SCNu64 " %" SCNu64 " %" SCNu64
+		if (sscanf(l,
+			   "runs %31s %" SCNu64 " %" SCNu64 " %lf %" SCNu64 " %" SCNu64 " %" SCNu64
 			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-			   " %" SCNu64 "%n", name, &n, &failed, &secs, &b[0], &b[1], &b[2], &b[3],
-			   &b[4], &b[5], &b[6], &b[7], &b[8], &b[9], &used) == 14 && !l[used] &&
-		    (h = !strcmp(name, "epilog") ? 1 : !strcmp(name, "prolog") ? 0 : -1) >= 0 &&
+			   " %" SCNu64 "%n",
+			   name, &n, &failed, &secs, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+			   &b[6], &b[7], &b[8], &b[9], &used) == 14 &&
+		    !l[used] &&
+		    (h = !strcmp(name, "epilog")   ? 1
+			 : !strcmp(name, "prolog") ? 0
+						   : -1) >= 0 &&
 		    secs >= 0) {
 			mx->runs[h] = n;
 			mx->failed[h] = failed;
@@ -82,12 +88,15 @@ int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *err, si
 		} else if (sscanf(l, "%31s %" SCNu64 "%n", name, &v, &used) == 2 && !l[used] &&
 			   (!strcmp(name, "hugepages_short") || !strcmp(name, "scratch_set_up") ||
 			    !strcmp(name, "ports_inactive"))) {
-			*(name[0] == 'h' ? &mx->hugepages_short : name[0] == 's' ?
-			  &mx->scratch_set_up : &mx->ports_inactive) = v;
+			*(name[0] == 'h'   ? &mx->hugepages_short
+			  : name[0] == 's' ? &mx->scratch_set_up
+					   : &mx->ports_inactive) = v;
 		} else {
-			rc = fs_errf(err, errlen, "line %d: not a metrics line; expected 'runs "
+			rc = fs_errf(err, errlen,
+				     "line %d: not a metrics line; expected 'runs "
 				     "prolog|epilog <runs> <failed> <seconds> <%d buckets>' or "
-				     "'<counter> <n>'", ln, FS_PL_METRICS_BUCKETS);
+				     "'<counter> <n>'",
+				     ln, FS_PL_METRICS_BUCKETS);
 		}
 	}
 	free(buf);
@@ -98,25 +107,31 @@ int fs_pl_metrics_read(struct fs_pl_metrics *mx, const char *text, char *err, si
 
 void fs_pl_metrics_write_prom(const struct fs_pl_metrics *mx, FILE *f)
 {
-	fprintf(f, "# HELP fabsched_helper_run_seconds How long fabsched-prolog and fabsched-epilog "
+	fprintf(f,
+		"# HELP fabsched_helper_run_seconds How long fabsched-prolog and fabsched-epilog "
 		"ran on this node.\n# TYPE fabsched_helper_run_seconds histogram\n");
 	for (int h = 0; h < 2; h++) {
 		for (int b = 0; b < FS_PL_METRICS_BUCKETS; b++)
-			fprintf(f, "fabsched_helper_run_seconds_bucket{helper=\"%s\",le=\"%g\"} %" PRIu64
-				"\n", helper_name[h], fs_pl_metrics_le[b], mx->bucket[h][b]);
-		fprintf(f, "fabsched_helper_run_seconds_bucket{helper=\"%s\",le=\"+Inf\"} %" PRIu64 "\n"
+			fprintf(f,
+				"fabsched_helper_run_seconds_bucket{helper=\"%s\",le=\"%g\"} %" PRIu64
+				"\n",
+				helper_name[h], fs_pl_metrics_le[b], mx->bucket[h][b]);
+		fprintf(f,
+			"fabsched_helper_run_seconds_bucket{helper=\"%s\",le=\"+Inf\"} %" PRIu64
+			"\n"
 			"fabsched_helper_run_seconds_sum{helper=\"%s\"} %.6f\n"
 			"fabsched_helper_run_seconds_count{helper=\"%s\"} %" PRIu64 "\n",
 			helper_name[h], mx->runs[h], helper_name[h], mx->seconds[h], helper_name[h],
 			mx->runs[h]);
 	}
 	fprintf(f, "# HELP fabsched_helper_failures_total Runs of fabsched-prolog and "
-		"fabsched-epilog that failed (the node was drained).\n"
-		"# TYPE fabsched_helper_failures_total counter\n");
+		   "fabsched-epilog that failed (the node was drained).\n"
+		   "# TYPE fabsched_helper_failures_total counter\n");
 	for (int h = 0; h < 2; h++)
 		fprintf(f, "fabsched_helper_failures_total{helper=\"%s\"} %" PRIu64 "\n",
 			helper_name[h], mx->failed[h]);
-	fprintf(f, "# HELP fabsched_hugepage_reservations_short_total Prolog runs whose hugepage "
+	fprintf(f,
+		"# HELP fabsched_hugepage_reservations_short_total Prolog runs whose hugepage "
 		"pool could not grow by the pages asked.\n"
 		"# TYPE fabsched_hugepage_reservations_short_total counter\n"
 		"fabsched_hugepage_reservations_short_total %" PRIu64 "\n"
@@ -144,7 +159,8 @@ static int _replace(struct fs_pl_ctx *ctx, int dirfd, const char *dir_path, cons
 	unlinkat(dirfd, tmp, 0);
 	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fs_pl_log(ctx, 0, "metrics: %s/%s: cannot write: %s", dir_path, tmp, strerror(errno));
+		fs_pl_log(ctx, 0, "metrics: %s/%s: cannot write: %s", dir_path, tmp,
+			  strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -152,7 +168,8 @@ static int _replace(struct fs_pl_ctx *ctx, int dirfd, const char *dir_path, cons
 	fchmod(fd, mode);
 	write(mx, f);
 	if (fflush(f) || ferror(f) | fclose(f) || renameat(dirfd, tmp, dirfd, name)) {
-		fs_pl_log(ctx, 0, "metrics: %s/%s: cannot write: %s", dir_path, name, strerror(errno));
+		fs_pl_log(ctx, 0, "metrics: %s/%s: cannot write: %s", dir_path, name,
+			  strerror(errno));
 		unlinkat(dirfd, tmp, 0);
 		return -1;
 	}
@@ -179,7 +196,8 @@ void fs_pl_metrics_record(struct fs_pl_ctx *ctx, int helper, double secs, bool f
 		close(fd);
 		buf[n > 0 ? n : 0] = '\0';
 		if (fs_pl_metrics_read(&mx, buf, err, sizeof(err)))
-			fs_pl_log(ctx, 0, "metrics: %s/metrics: %s (counted anew)", ctx->state_dir, err);
+			fs_pl_log(ctx, 0, "metrics: %s/metrics: %s (counted anew)", ctx->state_dir,
+				  err);
 	}
 	fs_pl_metrics_add(&mx, helper, secs, failed);
 	mx.hugepages_short += ctx->hugepages_short;

@@ -53,8 +53,10 @@ static int _dev_ok(const char *dev, char *err, size_t errlen)
 	int pos = 0;
 
 	if (sscanf(dev, "/dev/nvme%un%u%n", &a, &b, &pos) != 2 || dev[pos])
-		return fs_errf(err, errlen, "block device \"%.64s\": expected "
-				 "/dev/nvme<N>n<M>", dev);
+		return fs_errf(err, errlen,
+			       "block device \"%.64s\": expected "
+			       "/dev/nvme<N>n<M>",
+			       dev);
 	return 0;
 }
 
@@ -65,23 +67,22 @@ static nvme_ctrl_t _find_live(nvme_root_t r, const struct fs_pl_scratch_target *
 	nvme_subsystem_t s;
 	nvme_ctrl_t c;
 
-	nvme_for_each_host(r, h)
-		nvme_for_each_subsystem(h, s)
-			nvme_subsystem_for_each_ctrl(s, c) {
-				const char *st = nvme_ctrl_get_state(c);
+	nvme_for_each_host(r, h) nvme_for_each_subsystem(h, s) nvme_subsystem_for_each_ctrl(s, c)
+	{
+		const char *st = nvme_ctrl_get_state(c);
 
-				if (!strcmp(nvme_ctrl_get_subsysnqn(c) ?: "", t->subsysnqn) &&
-				    !strcmp(nvme_ctrl_get_transport(c) ?: "", t->transport) &&
-				    !strcmp(nvme_ctrl_get_traddr(c) ?: "", t->traddr) &&
-				    !strcmp(nvme_ctrl_get_trsvcid(c) ?: "", t->trsvcid) &&
-				    st && !strcmp(st, "live"))
-					return c;
-			}
+		if (!strcmp(nvme_ctrl_get_subsysnqn(c) ?: "", t->subsysnqn) &&
+		    !strcmp(nvme_ctrl_get_transport(c) ?: "", t->transport) &&
+		    !strcmp(nvme_ctrl_get_traddr(c) ?: "", t->traddr) &&
+		    !strcmp(nvme_ctrl_get_trsvcid(c) ?: "", t->trsvcid) && st &&
+		    !strcmp(st, "live"))
+			return c;
+	}
 	return NULL;
 }
 
-static int _connect(const struct fs_pl_scratch_target *t, char *ctrl,
-		    size_t ctrlsz, char *err, size_t errlen)
+static int _connect(const struct fs_pl_scratch_target *t, char *ctrl, size_t ctrlsz, char *err,
+		    size_t errlen)
 {
 	nvme_root_t r;
 	nvme_host_t h;
@@ -90,29 +91,36 @@ static int _connect(const struct fs_pl_scratch_target *t, char *ctrl,
 	int rc = 0;
 
 	if (access(FABRICS_DEV, F_OK))
-		return fs_errf(err, errlen, "%s: %s: this kernel has no NVMe-oF "
-				 "host (modprobe nvme-%s)", FABRICS_DEV,
-				 strerror(errno), t->transport);
+		return fs_errf(err, errlen,
+			       "%s: %s: this kernel has no NVMe-oF "
+			       "host (modprobe nvme-%s)",
+			       FABRICS_DEV, strerror(errno), t->transport);
 	if (!(r = nvme_scan(NULL)))
-		return fs_errf(err, errlen, "libnvme: cannot scan the NVMe "
-				 "topology: %s", strerror(errno));
+		return fs_errf(err, errlen,
+			       "libnvme: cannot scan the NVMe "
+			       "topology: %s",
+			       strerror(errno));
 	if ((c = _find_live(r, t))) {
 		snprintf(ctrl, ctrlsz, "%s", nvme_ctrl_get_name(c));
 		goto out;
 	}
 	h = nvme_lookup_host(r, t->hostnqn, t->hostid);
-	c = h ? nvme_create_ctrl(r, t->subsysnqn, t->transport, t->traddr,
-				 NULL, NULL, t->trsvcid) : NULL;
+	c = h ? nvme_create_ctrl(r, t->subsysnqn, t->transport, t->traddr, NULL, NULL, t->trsvcid)
+	      : NULL;
 	if (!c) {
-		rc = fs_errf(err, errlen, "libnvme: cannot set up a controller "
-			       "for %s: %s", t->subsysnqn, strerror(errno));
+		rc = fs_errf(err, errlen,
+			     "libnvme: cannot set up a controller "
+			     "for %s: %s",
+			     t->subsysnqn, strerror(errno));
 		goto out;
 	}
 	nvmf_default_config(&cfg);
 	if (nvmf_add_ctrl(h, c, &cfg)) {
-		rc = fs_errf(err, errlen, "NVMe-oF connect to %s %s:%s subsystem "
-			       "%s as %s: %s", t->transport, t->traddr, t->trsvcid,
-			       t->subsysnqn, t->hostnqn, strerror(errno));
+		rc = fs_errf(err, errlen,
+			     "NVMe-oF connect to %s %s:%s subsystem "
+			     "%s as %s: %s",
+			     t->transport, t->traddr, t->trsvcid, t->subsysnqn, t->hostnqn,
+			     strerror(errno));
 		nvme_free_ctrl(c);
 		goto out;
 	}
@@ -133,7 +141,7 @@ static int _disconnect(const char *ctrl, char *err, size_t errlen)
 		return -1;
 	snprintf(p, sizeof(p), "/sys/class/nvme/%s", ctrl);
 	if (access(p, F_OK))
-		return 0;	/* already gone */
+		return 0; /* already gone */
 	if (!(r = nvme_scan(NULL)))
 		return fs_errf(err, errlen, "libnvme: cannot scan: %s", strerror(errno));
 	if ((c = nvme_scan_ctrl(r, ctrl)) && nvme_disconnect_ctrl(c))
@@ -155,17 +163,15 @@ static int _ctrl_fd(const char *ctrl, char *err, size_t errlen)
 	return fd;
 }
 
-static int _status(int rc, const char *what, const char *ctrl, char *err,
-		   size_t errlen)
+static int _status(int rc, const char *what, const char *ctrl, char *err, size_t errlen)
 {
 	if (rc < 0)
 		return fs_errf(err, errlen, "%s: %s: %s", ctrl, what, strerror(errno));
-	return fs_errf(err, errlen, "%s: %s: NVMe status 0x%x (%s)", ctrl, what,
-			 rc, nvme_status_to_string(rc, true));
+	return fs_errf(err, errlen, "%s: %s: NVMe status 0x%x (%s)", ctrl, what, rc,
+		       nvme_status_to_string(rc, true));
 }
 
-static int _ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-		      char *err, size_t errlen)
+static int _ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid, char *err, size_t errlen)
 {
 	struct nvme_id_ns common, ns;
 	struct nvme_id_ctrl id;
@@ -188,8 +194,7 @@ static int _ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
 	ns.flbas = 0;
 	if ((rc = nvme_ns_mgmt_create(fd, &ns, nsid, 0, NVME_CSI_NVM))) {
 		close(fd);
-		return _status(rc, "create namespace (namespace management)",
-			       ctrl, err, errlen);
+		return _status(rc, "create namespace (namespace management)", ctrl, err, errlen);
 	}
 	cntlid = le16toh(id.cntlid);
 	nvme_init_ctrl_list(&list, 1, &cntlid);
@@ -220,12 +225,12 @@ static int _ns_delete(const char *ctrl, uint32_t nsid, char *err, size_t errlen)
 	rc = nvme_ns_mgmt_delete(fd, nsid);
 	close(fd);
 	if (rc > 0 && (rc & 0x7ff) == NVME_SC_INVALID_NS)
-		return 0;	/* already deleted */
+		return 0; /* already deleted */
 	return rc ? _status(rc, "delete namespace", ctrl, err, errlen) : 0;
 }
 
-static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
-			size_t devsz, char *err, size_t errlen)
+static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev, size_t devsz, char *err,
+			size_t errlen)
 {
 	if (_ctrl_ok(ctrl, err, errlen))
 		return -1;
@@ -237,13 +242,12 @@ static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
 		const char *name = NULL;
 
 		if (c) {
-			nvme_ctrl_for_each_ns(c, n)
-				if ((uint32_t)nvme_ns_get_nsid(n) == nsid)
-					name = nvme_ns_get_name(n);
+			nvme_ctrl_for_each_ns(c, n) if ((uint32_t)nvme_ns_get_nsid(n) == nsid)
+				name = nvme_ns_get_name(n);
 			if (!name && nvme_ctrl_get_subsystem(c))
-				nvme_subsystem_for_each_ns(nvme_ctrl_get_subsystem(c), n)
-					if ((uint32_t)nvme_ns_get_nsid(n) == nsid)
-						name = nvme_ns_get_name(n);
+				nvme_subsystem_for_each_ns(nvme_ctrl_get_subsystem(c),
+							   n) if ((uint32_t)nvme_ns_get_nsid(n) ==
+								  nsid) name = nvme_ns_get_name(n);
 		}
 		if (name)
 			snprintf(dev, devsz, "/dev/%s", name);
@@ -253,19 +257,24 @@ static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
 			return _dev_ok(dev, err, errlen);
 		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
-	return fs_errf(err, errlen, "%s: namespace %u has no block device "
-			 "after 10 s", ctrl, nsid);
+	return fs_errf(err, errlen,
+		       "%s: namespace %u has no block device "
+		       "after 10 s",
+		       ctrl, nsid);
 }
 #else
 static int _nolib(char *err, size_t errlen)
 {
-	return fs_errf(err, errlen, "fabsched was built without libnvme "
-			 "(configure --with-libnvme): no NVMe-oF scratch");
+	return fs_errf(err, errlen,
+		       "fabsched was built without libnvme "
+		       "(configure --with-libnvme): no NVMe-oF scratch");
 }
-static int _connect(const struct fs_pl_scratch_target *t, char *ctrl,
-		    size_t ctrlsz, char *err, size_t errlen)
+static int _connect(const struct fs_pl_scratch_target *t, char *ctrl, size_t ctrlsz, char *err,
+		    size_t errlen)
 {
-	(void)t; (void)ctrl; (void)ctrlsz;
+	(void)t;
+	(void)ctrl;
+	(void)ctrlsz;
 	return _nolib(err, errlen);
 }
 static int _disconnect(const char *ctrl, char *err, size_t errlen)
@@ -273,21 +282,26 @@ static int _disconnect(const char *ctrl, char *err, size_t errlen)
 	(void)ctrl;
 	return _nolib(err, errlen);
 }
-static int _ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-		      char *err, size_t errlen)
+static int _ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid, char *err, size_t errlen)
 {
-	(void)ctrl; (void)bytes; (void)nsid;
+	(void)ctrl;
+	(void)bytes;
+	(void)nsid;
 	return _nolib(err, errlen);
 }
 static int _ns_delete(const char *ctrl, uint32_t nsid, char *err, size_t errlen)
 {
-	(void)ctrl; (void)nsid;
+	(void)ctrl;
+	(void)nsid;
 	return _nolib(err, errlen);
 }
-static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
-			size_t devsz, char *err, size_t errlen)
+static int _ns_blockdev(const char *ctrl, uint32_t nsid, char *dev, size_t devsz, char *err,
+			size_t errlen)
 {
-	(void)ctrl; (void)nsid; (void)dev; (void)devsz;
+	(void)ctrl;
+	(void)nsid;
+	(void)dev;
+	(void)devsz;
 	return _nolib(err, errlen);
 }
 #endif
@@ -307,8 +321,8 @@ static int _discard(const char *dev, char *err, size_t errlen)
 		int e = errno;
 
 		close(fd);
-		return fs_errf(err, errlen, "%s: discard (BLKDISCARD) of %" PRIu64
-				 " bytes: %s", dev, range[1], strerror(e));
+		return fs_errf(err, errlen, "%s: discard (BLKDISCARD) of %" PRIu64 " bytes: %s",
+			       dev, range[1], strerror(e));
 	}
 	close(fd);
 	return 0;
@@ -318,8 +332,7 @@ static int _discard(const char *dev, char *err, size_t errlen)
  * /dev/null, at most 10 minutes; 0 when it exits 0. */
 static int _run(char *const argv[], char *err, size_t errlen)
 {
-	static char *const env[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
-				     "LC_ALL=C", NULL };
+	static char *const env[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
 	const struct fs_run o = { .env = env, .timeout = 600, .flags = FS_RUN_QUIET };
 	char how[96];
 	int rc = fs_run(argv, &o, NULL);
@@ -341,8 +354,10 @@ static int _mkfs(const char *dev, int fs, char *err, size_t errlen)
 	if (access(path, X_OK))
 		snprintf(path, sizeof(path), "/sbin/%s", prog);
 	if (access(path, X_OK))
-		return fs_errf(err, errlen, "%s not found in /usr/sbin or /sbin "
-				 "(install %s)", prog, fs ? "e2fsprogs" : "xfsprogs");
+		return fs_errf(err, errlen,
+			       "%s not found in /usr/sbin or /sbin "
+			       "(install %s)",
+			       prog, fs ? "e2fsprogs" : "xfsprogs");
 	snprintf(d, sizeof(d), "%s", dev);
 	if (fs) {
 		char *const argv[] = { path, "-F", "-q", "-E", "nodiscard", d, NULL };
@@ -355,8 +370,8 @@ static int _mkfs(const char *dev, int fs, char *err, size_t errlen)
 	}
 }
 
-static int _mount(const char *dev, int fs, int dirfd, const char *path,
-		  uid_t uid, gid_t gid, char *err, size_t errlen)
+static int _mount(const char *dev, int fs, int dirfd, const char *path, uid_t uid, gid_t gid,
+		  char *err, size_t errlen)
 {
 	const char *type = fs ? "ext4" : "xfs", *name = strrchr(path, '/');
 	char proc[64], base[FS_PL_PATH];
@@ -366,8 +381,8 @@ static int _mount(const char *dev, int fs, int dirfd, const char *path,
 		return -1;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dirfd);
 	if (mount(dev, proc, type, MS_NOSUID | MS_NODEV, NULL))
-		return fs_errf(err, errlen, "%s: mount -t %s %s: %s", path, type,
-				 dev, strerror(errno));
+		return fs_errf(err, errlen, "%s: mount -t %s %s: %s", path, type, dev,
+			       strerror(errno));
 	/* the filesystem's root, reached through the root-owned base */
 	snprintf(base, sizeof(base), "%.*s", (int)(name - path), path);
 	if ((bfd = fs_pl_open_root_dir(base, 0, 0, err, errlen)) < 0)
@@ -379,8 +394,8 @@ static int _mount(const char *dev, int fs, int dirfd, const char *path,
 		goto undo;
 	}
 	if (fchown(fd, uid, gid) || fchmod(fd, 0700)) {
-		fs_errf(err, errlen, "%s: handing it to uid %u: %s", path,
-			  (unsigned)uid, strerror(errno));
+		fs_errf(err, errlen, "%s: handing it to uid %u: %s", path, (unsigned)uid,
+			strerror(errno));
 		close(fd);
 		goto undo;
 	}

@@ -23,34 +23,31 @@
 /* An entry a helper reuses (@fd, at @path: a directory when @dir, else a
  * regular file) is root's and not writable by group or others; 0, or -1
  * with err. */
-int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *err,
-			   size_t errlen);
-int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *err,
-			size_t errlen);
+int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *err, size_t errlen);
+int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *err, size_t errlen);
 
 /* Write a whole short string to a file (O_WRONLY|O_NOFOLLOW, no create). */
 int fs_pl_write_str(const char *path, const char *s, char *err, size_t errlen);
 /* Read a file's first line (up to bufsz - 1 bytes, newline cut). */
-int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *err,
-		    size_t errlen);
+int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *err, size_t errlen);
 
 /* Another file of a pool's sysfs directory (surplus_hugepages, ...). */
-int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
-		    uint64_t *out, char *err, size_t errlen);
+int fs_pl_pool_read(int node, uint64_t page_kb, const char *file, uint64_t *out, char *err,
+		    size_t errlen);
 
 /* Find a job cgroup; fills l->cgroup / cg_version, 0 when none. */
-int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
-		      char *path, size_t pathsz, int *version);
+int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l, char *path,
+		      size_t pathsz, int *version);
 /* The same from a job id and its user (rdma limits, which keep no ledger). */
-int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-			  char *path, size_t pathsz, int *version);
+int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *path,
+			  size_t pathsz, int *version);
 /*
  * Set hugetlb.<size>.max and .rsvd.max (v2; v1: .limit_in_bytes and
  * .rsvd.limit_in_bytes) of the job cgroup cg to value, through
  * fs_pl_cgroup_open (jobcg.c).  A value already there is not written again.
  */
-int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb,
-		       const char *value, char *err, size_t errlen);
+int fs_pl_cgroup_limit(const char *cg, int version, uint64_t page_kb, const char *value, char *err,
+		       size_t errlen);
 /* Mount point of the cgroup2 hierarchy (version 2) or of the v1 hugetlb
    one (version 1) in /proc/self/mountinfo: 1 found, 0 not. */
 int fs_pl_cgroup_mount(int version, char *out, size_t outsz);
@@ -66,19 +63,17 @@ int fs_pl_cgroup_open(const char *cg, int *pfd, char *err, size_t errlen);
  * write(2), never following a link.  Appending: a cgroup file takes each
  * write as one command, and a plain file (tests) keeps every line.
  */
-int fs_pl_write_at(int dirfd, const char *dir, const char *name,
-		   const char *s, char *err, size_t errlen);
+int fs_pl_write_at(int dirfd, const char *dir, const char *name, const char *s, char *err,
+		   size_t errlen);
 /*
  * rdma.max lines for the HCAs of list into the job cgroup open as jfd (its
  * parent as pfd), as fs_pl_rdma_limit documents (rdmacg.c): 1 written, 0
  * skipped (logged), -1 error.
  */
-int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg,
-			int version, int pfd, int jfd, const char *list,
-			char *err, size_t errlen);
+int fs_pl_rdma_cg_write(struct fs_pl_ctx *ctx, uint32_t jobid, const char *cg, int version, int pfd,
+			int jfd, const char *list, char *err, size_t errlen);
 
 /* Kill processes of uid that have files of mount open or mapped. */
-int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount,
-		     uid_t uid);
+int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount, uid_t uid);
 
 #endif

@@ -21,8 +21,8 @@
 #include "fs_ib.h"
 #include "prolog_private.h"
 
-#define PKEY_TABLE_MAX 65536	/* entries read from one port */
-#define PKEY_LIST_SHOWN 6	/* entries quoted in a message */
+#define PKEY_TABLE_MAX 65536 /* entries read from one port */
+#define PKEY_LIST_SHOWN 6    /* entries quoted in a message */
 
 struct _entry {
 	unsigned idx;
@@ -41,9 +41,8 @@ static int _cmp_entry(const void *a, const void *b)
  * *n entries, by index; empty slots 0x0000 left out).  -1 with a message
  * on an unreadable or malformed table.
  */
-static int _pkey_table(const char *root, const char *dev, unsigned port,
-		       uint16_t key, struct _entry **tab, size_t *n, char *err,
-		       size_t errlen)
+static int _pkey_table(const char *root, const char *dev, unsigned port, uint16_t key,
+		       struct _entry **tab, size_t *n, char *err, size_t errlen)
 {
 	char dir[FS_PL_PATH + 128], path[FS_PL_PATH + 128 + 258], line[32];
 	char esc[FS_ESCAPE_SIZE];
@@ -54,13 +53,14 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 
 	*tab = NULL;
 	*n = 0;
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/%s/ports/%u/pkeys",
-			     root, dev, port) >= sizeof(dir))
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/sys/class/infiniband/%s/ports/%u/pkeys", root,
+			     dev, port) >= sizeof(dir))
 		return fs_errf(err, errlen, "sysfs root too long");
 	if (!(d = opendir(dir)))
-		return fs_errf(err, errlen, "RDMA device %s port %u: no P_Key "
-				 "table to look for P_Key 0x%04x in (%s: %s)",
-				 dev, port, key, dir, strerror(errno));
+		return fs_errf(err, errlen,
+			       "RDMA device %s port %u: no P_Key "
+			       "table to look for P_Key 0x%04x in (%s: %s)",
+			       dev, port, key, dir, strerror(errno));
 	while ((e = readdir(d))) {
 		char *end;
 		unsigned long idx;
@@ -72,29 +72,28 @@ static int _pkey_table(const char *root, const char *dev, unsigned port,
 		idx = strtoul(e->d_name, &end, 10);
 		if (!isdigit((unsigned char)e->d_name[0]) || *end || errno ||
 		    idx >= PKEY_TABLE_MAX || ++seen > PKEY_TABLE_MAX) {
-			fs_errf(err, errlen, "%s/%s: unexpected entry; expected "
-				  "P_Key indexes 0..65535", dir,
-				  fs_escape(esc, sizeof(esc), e->d_name,
-					    strlen(e->d_name)));
+			fs_errf(err, errlen,
+				"%s/%s: unexpected entry; expected "
+				"P_Key indexes 0..65535",
+				dir, fs_escape(esc, sizeof(esc), e->d_name, strlen(e->d_name)));
 			goto fail;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (fs_pl_read_line(path, line, sizeof(line), err, errlen))
 			goto fail;
 		if (strlen(line) != 6 || line[0] != '0' || line[1] != 'x' ||
-		    !isxdigit((unsigned char)line[2]) ||
-		    !isxdigit((unsigned char)line[3]) ||
-		    !isxdigit((unsigned char)line[4]) ||
-		    !isxdigit((unsigned char)line[5])) {
-			fs_errf(err, errlen, "%s: \"%s\": malformed P_Key; "
-				  "expected 0x and 4 hexadecimal digits, e.g. "
-				  "0xffff", path,
-				  fs_escape(esc, sizeof(esc), line, strlen(line)));
+		    !isxdigit((unsigned char)line[2]) || !isxdigit((unsigned char)line[3]) ||
+		    !isxdigit((unsigned char)line[4]) || !isxdigit((unsigned char)line[5])) {
+			fs_errf(err, errlen,
+				"%s: \"%s\": malformed P_Key; "
+				"expected 0x and 4 hexadecimal digits, e.g. "
+				"0xffff",
+				path, fs_escape(esc, sizeof(esc), line, strlen(line)));
 			goto fail;
 		}
 		k = (uint16_t)strtoul(line + 2, NULL, 16);
 		if (!(k & FS_PKEY_PARTITION))
-			continue;	/* empty slot (0x0000), or invalid */
+			continue; /* empty slot (0x0000), or invalid */
 		if (cnt == cap) {
 			struct _entry *nt;
 
@@ -141,24 +140,21 @@ static int _pkey_index(const struct _entry *t, size_t n, uint16_t key)
 }
 
 /* The table's entries for a message: "0xffff 0x0002", "empty". */
-static const char *_pkey_list(const struct _entry *t, size_t n, char *buf,
-			      size_t bufsz)
+static const char *_pkey_list(const struct _entry *t, size_t n, char *buf, size_t bufsz)
 {
 	size_t o = 0;
 
 	snprintf(buf, bufsz, "empty");
 	for (size_t i = 0; i < n && i <= PKEY_LIST_SHOWN && o < bufsz; i++)
-		o += (size_t)(i == PKEY_LIST_SHOWN
-			      ? snprintf(buf + o, bufsz - o, " ...")
-			      : snprintf(buf + o, bufsz - o, "%s0x%04x",
-					 i ? " " : "", t[i].key));
+		o += (size_t)(i == PKEY_LIST_SHOWN ? snprintf(buf + o, bufsz - o, " ...")
+						   : snprintf(buf + o, bufsz - o, "%s0x%04x",
+							      i ? " " : "", t[i].key));
 	return buf;
 }
 
-static int _check_port(const char *root, const char *dev,
-		       const struct fs_gres_port *p,
-		       const struct fs_pl_rdma_want *want,
-		       struct fs_pl_rdma_got *got, char *err, size_t errlen)
+static int _check_port(const char *root, const char *dev, const struct fs_gres_port *p,
+		       const struct fs_pl_rdma_want *want, struct fs_pl_rdma_got *got, char *err,
+		       size_t errlen)
 {
 	char a[32], b[32];
 	uint64_t mbps;
@@ -166,36 +162,39 @@ static int _check_port(const char *root, const char *dev,
 	got->nports++;
 	got->inactive += !p->active;
 	if (!p->active)
-		return fs_errf(err, errlen, "RDMA device %s port %u: state %s "
-				 "(physical state %s), expected ACTIVE", dev,
-				 p->num, p->state_name, p->phys_state_name &&
-				 *p->phys_state_name ? p->phys_state_name :
-				 "unknown");
+		return fs_errf(err, errlen,
+			       "RDMA device %s port %u: state %s "
+			       "(physical state %s), expected ACTIVE",
+			       dev, p->num, p->state_name,
+			       p->phys_state_name && *p->phys_state_name ? p->phys_state_name
+									 : "unknown");
 	if (!want)
 		return 0;
 	if (want->rate) {
 		fs_format_rate(want->rate, b, sizeof(b));
 		if (!p->rate || !p->rate[0])
-			return fs_errf(err, errlen, "RDMA device %s port %u: rate "
-					 "unknown (no sysfs rate file), expected "
-					 "at least %s Gb/s (RdmaRate)", dev,
-					 p->num, b);
+			return fs_errf(err, errlen,
+				       "RDMA device %s port %u: rate "
+				       "unknown (no sysfs rate file), expected "
+				       "at least %s Gb/s (RdmaRate)",
+				       dev, p->num, b);
 		if (fs_parse_sysfs_rate(p->rate, &mbps)) {
 			char esc[FS_ESCAPE_SIZE];
 
-			return fs_errf(err, errlen, "RDMA device %s port %u: rate "
-					 "\"%s\" not understood, expected at least "
-					 "%s Gb/s (RdmaRate) in the form \"100 "
-					 "Gb/sec (4X EDR)\"", dev, p->num,
-					 fs_escape(esc, sizeof(esc), p->rate,
-						   strlen(p->rate)), b);
+			return fs_errf(err, errlen,
+				       "RDMA device %s port %u: rate "
+				       "\"%s\" not understood, expected at least "
+				       "%s Gb/s (RdmaRate) in the form \"100 "
+				       "Gb/sec (4X EDR)\"",
+				       dev, p->num,
+				       fs_escape(esc, sizeof(esc), p->rate, strlen(p->rate)), b);
 		}
 		if (mbps < want->rate)
-			return fs_errf(err, errlen, "RDMA device %s port %u: rate "
-					 "%s Gb/s (%s), expected at least %s Gb/s "
-					 "(RdmaRate)", dev, p->num,
-					 fs_format_rate(mbps, a, sizeof(a)),
-					 p->rate, b);
+			return fs_errf(err, errlen,
+				       "RDMA device %s port %u: rate "
+				       "%s Gb/s (%s), expected at least %s Gb/s "
+				       "(RdmaRate)",
+				       dev, p->num, fs_format_rate(mbps, a, sizeof(a)), p->rate, b);
 	}
 	if (want->pkey && !(p->link_layer && !strcmp(p->link_layer, "Ethernet"))) {
 		char shown[128];
@@ -203,8 +202,7 @@ static int _check_port(const char *root, const char *dev,
 		size_t n;
 		int idx;
 
-		if (_pkey_table(root, dev, p->num, want->pkey, &t, &n, err,
-				errlen))
+		if (_pkey_table(root, dev, p->num, want->pkey, &t, &n, err, errlen))
 			return -1;
 		idx = _pkey_index(t, n, want->pkey);
 		if (idx < 0) {
@@ -212,26 +210,25 @@ static int _check_port(const char *root, const char *dev,
 			free(t);
 			if (got)
 				got->pkey_missing = true;
-			return fs_errf(err, errlen, "RDMA device %s port %u: P_Key "
-					 "0x%04x of account %s not in the port's "
-					 "P_Key table (%s); expected a %s member "
-					 "entry set by the subnet manager", dev,
-					 p->num, want->pkey,
-					 want->account ? want->account : "?",
-					 shown, want->pkey & FS_PKEY_FULL ?
-					 "full" : "full or limited");
+			return fs_errf(err, errlen,
+				       "RDMA device %s port %u: P_Key "
+				       "0x%04x of account %s not in the port's "
+				       "P_Key table (%s); expected a %s member "
+				       "entry set by the subnet manager",
+				       dev, p->num, want->pkey, want->account ? want->account : "?",
+				       shown,
+				       want->pkey & FS_PKEY_FULL ? "full" : "full or limited");
 		}
 		free(t);
 		if (!got->npkey++)
 			got->pkey_index = idx;
 		else if (got->pkey_index != idx)
-			got->pkey_index = -2;	/* differs: none for NCCL */
+			got->pkey_index = -2; /* differs: none for NCCL */
 	}
 	return 0;
 }
 
-int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
-		      const struct fs_pl_rdma_want *want,
+int fs_pl_rdma_verify(const char *sysfs_root, const char *list, const struct fs_pl_rdma_want *want,
 		      struct fs_pl_rdma_got *got, char *err, size_t errlen)
 {
 	struct fs_gres_inventory *inv = calloc(1, sizeof(*inv));
@@ -249,8 +246,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 		return fs_errf(err, errlen, "RDMA: %s", gmsg);
 	}
 	snprintf(buf, sizeof(buf), "%s", list ? list : "");
-	for (char *d = strtok_r(buf, ",", &save); d && !rc;
-	     d = strtok_r(NULL, ",", &save)) {
+	for (char *d = strtok_r(buf, ",", &save); d && !rc; d = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(d, ':');
 		unsigned port = 0;
 		const struct fs_gres_hca *h;
@@ -261,20 +257,20 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 			port = (unsigned)strtoul(colon + 1, NULL, 10);
 		}
 		if (!(h = fs_gres_hca_find(inv, d))) {
-			rc = fs_errf(err, errlen, "RDMA device %s: not found on "
-				       "this node", d);
+			rc = fs_errf(err, errlen,
+				     "RDMA device %s: not found on "
+				     "this node",
+				     d);
 			break;
 		}
 		for (size_t k = 0; k < h->nports && !rc; k++) {
 			if (port && h->ports[k].num != port)
 				continue;
 			seen = true;
-			rc = _check_port(root, d, &h->ports[k], want, &g, err,
-					 errlen);
+			rc = _check_port(root, d, &h->ports[k], want, &g, err, errlen);
 		}
 		if (!rc && !seen)
-			rc = fs_errf(err, errlen, "RDMA device %s: no port %u", d,
-				       port);
+			rc = fs_errf(err, errlen, "RDMA device %s: no port %u", d, port);
 	}
 	if (g.pkey_index < 0)
 		g.pkey_index = -1;
@@ -284,8 +280,7 @@ int fs_pl_rdma_verify(const char *sysfs_root, const char *list,
 	return rc;
 }
 
-int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *err,
-		     size_t errlen)
+int fs_pl_rdma_check(const char *sysfs_root, const char *list, char *err, size_t errlen)
 {
 	return fs_pl_rdma_verify(sysfs_root, list, NULL, NULL, err, errlen);
 }
@@ -299,8 +294,7 @@ void fs_pl_pkey_print(FILE *out, const char *prefix, uint16_t pkey,
 	/* UCX and Open MPI's openib take the 15-bit partition and find its
 	   entry in each port's table themselves */
 	fprintf(out, "%sUCX_IB_PKEY=0x%04x\n", prefix, pkey & FS_PKEY_PARTITION);
-	fprintf(out, "%sOMPI_MCA_btl_openib_pkey=0x%04x\n", prefix,
-		pkey & FS_PKEY_PARTITION);
+	fprintf(out, "%sOMPI_MCA_btl_openib_pkey=0x%04x\n", prefix, pkey & FS_PKEY_PARTITION);
 	/* NCCL takes an index into the table, one for all its ports */
 	if (got && got->npkey && got->pkey_index >= 0)
 		fprintf(out, "%sNCCL_IB_PKEY=%d\n", prefix, got->pkey_index);

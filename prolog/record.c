@@ -49,8 +49,7 @@
 #include "prolog_private.h"
 
 /* The HCA's NUMA node in @inv (gres/'s sysfs scan), "-" when unknown. */
-static void _hca_numa(FILE *f, const struct fs_gres_inventory *inv,
-		      const char *hca)
+static void _hca_numa(FILE *f, const struct fs_gres_inventory *inv, const char *hca)
 {
 	const struct fs_gres_hca *h = fs_gres_hca_find(inv, hca);
 
@@ -62,8 +61,8 @@ static void _hca_numa(FILE *f, const struct fs_gres_inventory *inv,
 
 /* The HCA lines: from the locality (with CPUs) when given, else the
  * device list. */
-static void _hcas(FILE *f, const struct fs_gres_inventory *inv,
-		  const char *devices, const char *locality)
+static void _hcas(FILE *f, const struct fs_gres_inventory *inv, const char *devices,
+		  const char *locality)
 {
 	struct fs_gres_rdma_set set = { 0 };
 	char err[FS_MSG_SIZE];
@@ -92,8 +91,8 @@ static void _hcas(FILE *f, const struct fs_gres_inventory *inv,
 		if (k && k < sizeof(name)) {
 			memcpy(name, p, k);
 			name[k] = '\0';
-			fprintf(f, "hca %s ports %.*s numa ", name,
-				k < n ? (int)(n - k - 1) : 1, k < n ? p + k + 1 : "-");
+			fprintf(f, "hca %s ports %.*s numa ", name, k < n ? (int)(n - k - 1) : 1,
+				k < n ? p + k + 1 : "-");
 			_hca_numa(f, inv, name);
 			fputs(" cpus -\n", f);
 		}
@@ -109,13 +108,12 @@ static void _numa_map(FILE *f, const struct fs_gres_inventory *inv)
 {
 	for (size_t i = 0; i < inv->nnuma; i++)
 		if (inv->numa[i].cpus && *inv->numa[i].cpus)
-			fprintf(f, "numa %d cpus %s\n", inv->numa[i].os_index,
-				inv->numa[i].cpus);
+			fprintf(f, "numa %d cpus %s\n", inv->numa[i].os_index, inv->numa[i].cpus);
 }
 
 /* The job's directory under the base, made the owner's; -1 with err. */
-static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid,
-		    gid_t gid, bool create, char *err, size_t errlen)
+static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid, gid_t gid, bool create,
+		    char *err, size_t errlen)
 {
 	char name[16];
 	struct stat st;
@@ -123,36 +121,35 @@ static int _job_dir(int base, const char *dir, uint32_t jobid, uid_t uid,
 
 	snprintf(name, sizeof(name), "%u", jobid);
 	if (create && mkdirat(base, name, 0700) && errno != EEXIST)
-		return fs_errf(err, errlen, "%s/%s: cannot create: %s", dir, name,
-			       strerror(errno));
+		return fs_errf(err, errlen, "%s/%s: cannot create: %s", dir, name, strerror(errno));
 	fd = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fs_errf(err, errlen, "%s/%s: %s", dir, name,
-			       errno == ELOOP || errno == ENOTDIR ?
-			       "not a directory" : strerror(errno));
+			       errno == ELOOP || errno == ENOTDIR ? "not a directory"
+								  : strerror(errno));
 	if (fstat(fd, &st)) {
 		close(fd);
 		return fs_errf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
 	}
 	/* made just now (by this node or another): the owner's from now on */
-	if (st.st_uid == 0 && uid != 0 && create &&
-	    (fchown(fd, uid, gid) || fchmod(fd, 0700))) {
+	if (st.st_uid == 0 && uid != 0 && create && (fchown(fd, uid, gid) || fchmod(fd, 0700))) {
 		close(fd);
-		return fs_errf(err, errlen, "%s/%s: cannot hand it to uid %u: %s",
-			       dir, name, (unsigned)uid, strerror(errno));
+		return fs_errf(err, errlen, "%s/%s: cannot hand it to uid %u: %s", dir, name,
+			       (unsigned)uid, strerror(errno));
 	}
 	if (st.st_uid != uid && st.st_uid != 0) {
 		close(fd);
-		return fs_errf(err, errlen, "%s/%s: owned by uid %u, not the job's "
-			       "(%u): left alone", dir, name, (unsigned)st.st_uid,
-			       (unsigned)uid);
+		return fs_errf(err, errlen,
+			       "%s/%s: owned by uid %u, not the job's "
+			       "(%u): left alone",
+			       dir, name, (unsigned)st.st_uid, (unsigned)uid);
 	}
 	return fd;
 }
 
 int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
-		      const struct fs_pl_ledger *l, const char *node,
-		      const char *locality, char *err, size_t errlen)
+		      const struct fs_pl_ledger *l, const char *node, const char *locality,
+		      char *err, size_t errlen)
 {
 	struct fs_gres_inventory *inv;
 	char tmp[96];
@@ -163,23 +160,22 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 	if (!ctx->record_dir || !*ctx->record_dir)
 		return 0;
 	if (!fs_pl_node_name_ok(node))
-		return fs_errf(err, errlen, "SLURMD_NODENAME \"%.64s\": expected a node "
+		return fs_errf(err, errlen,
+			       "SLURMD_NODENAME \"%.64s\": expected a node "
 			       "name of letters, digits, '.', '_' and '-'",
 			       node ? node : "");
 	if ((base = fs_pl_open_root_dir(ctx->record_dir, 1, 0755, err, errlen)) < 0)
 		return -1;
-	dfd = _job_dir(base, ctx->record_dir, job->jobid, job->uid, job->gid, true,
-		       err, errlen);
+	dfd = _job_dir(base, ctx->record_dir, job->jobid, job->uid, job->gid, true, err, errlen);
 	close(base);
 	if (dfd < 0)
 		return -1;
 	snprintf(tmp, sizeof(tmp), ".%s.%ld", node, (long)getpid());
-	unlinkat(dfd, tmp, 0);	/* a leftover of this very process id */
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
+	unlinkat(dfd, tmp, 0); /* a leftover of this very process id */
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
-			     tmp, strerror(errno));
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid, tmp,
+			     strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		close(dfd);
@@ -214,17 +210,17 @@ int fs_pl_record_node(struct fs_pl_ctx *ctx, const struct fs_pl_job *job,
 			fprintf(f, "mount %s %s\n", fs_pl_page_type(l->mounts[i].page_kb),
 				l->mounts[i].path);
 	if (l && l->has_scratch && l->scratch.state == FS_PL_SCRATCH_MOUNTED)
-		fprintf(f, "scratch %s %" PRIu64 " %s\n", l->scratch.path,
-			l->scratch.gib, l->scratch.fs == FS_SCRATCH_EXT4 ? "ext4" : "xfs");
+		fprintf(f, "scratch %s %" PRIu64 " %s\n", l->scratch.path, l->scratch.gib,
+			l->scratch.fs == FS_SCRATCH_EXT4 ? "ext4" : "xfs");
 	if (fflush(f) || ferror(f) || fchmod(fd, 0644))
-		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
-			     tmp, strerror(errno));
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid, tmp,
+			     strerror(errno));
 	if (fclose(f) && !rc)
-		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
-			     tmp, strerror(errno));
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid, tmp,
+			     strerror(errno));
 	if (!rc && renameat(dfd, tmp, dfd, node))
-		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid,
-			     node, strerror(errno));
+		rc = fs_errf(err, errlen, "%s/%u/%s: %s", ctx->record_dir, job->jobid, node,
+			     strerror(errno));
 	if (rc)
 		unlinkat(dfd, tmp, 0);
 	close(dfd);
@@ -283,8 +279,7 @@ static int _remove_tree(int base, const char *name, int depth)
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
-		    S_ISDIR(st.st_mode)) {
+		if (!fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
 			if (depth > 0)
 				_remove_tree(fd, e->d_name, depth - 1);
 		} else {
@@ -295,9 +290,8 @@ static int _remove_tree(int base, const char *name, int depth)
 	return unlinkat(base, name, AT_REMOVEDIR);
 }
 
-long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
-			const uint32_t *running, size_t nrunning, char *err,
-			size_t errlen)
+long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now, const uint32_t *running,
+			size_t nrunning, char *err, size_t errlen)
 {
 	int base;
 	DIR *d;
@@ -318,15 +312,13 @@ long fs_pl_record_sweep(struct fs_pl_ctx *ctx, time_t keep, time_t now,
 		bool live = false;
 
 		if (fs_pl_parse_jobid("record", e->d_name, &id, NULL, 0) ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISDIR(st.st_mode))
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
 			continue;
 		for (size_t i = 0; i < nrunning && !live; i++)
 			live = running[i] == id;
 		/* the last change in it (a task's line, the prolog's record)
 		 * is when the job was last seen */
-		if (live || _changed(&st) + keep > now ||
-		    _newest(dirfd(d), e->d_name) + keep > now)
+		if (live || _changed(&st) + keep > now || _newest(dirfd(d), e->d_name) + keep > now)
 			continue;
 		if (!_remove_tree(dirfd(d), e->d_name, 16)) {
 			removed++;

@@ -40,9 +40,9 @@ static bool _word_ok(const char *s)
 	return true;
 }
 
-int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node,
-		      const char *step, int local, int rank, const char *cpus,
-		      const char *hca, char *err, size_t errlen)
+int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node, const char *step,
+		      int local, int rank, const char *cpus, const char *hca, char *err,
+		      size_t errlen)
 {
 	char path[FS_PL_PATH], *line = NULL;
 	int fd, n, rc = 0;
@@ -51,28 +51,28 @@ int fs_pl_record_task(const char *dir, uint32_t jobid, const char *node,
 		return 0;
 	if (!fs_pl_node_name_ok(node) || !_word_ok(step) || !_word_ok(cpus) ||
 	    (hca && *hca && !_word_ok(hca)))
-		return fs_errf(err, errlen, "job record: node \"%.64s\", step \"%.32s\", "
+		return fs_errf(err, errlen,
+			       "job record: node \"%.64s\", step \"%.32s\", "
 			       "CPUs \"%.64s\" or HCA \"%.64s\" not recordable "
 			       "(expected a node name and words without blanks)",
 			       node ? node : "", step ? step : "", cpus ? cpus : "",
 			       hca ? hca : "");
-	if ((size_t)snprintf(path, sizeof(path), "%s/%u/%s.tasks", dir, jobid,
-			     node) >= sizeof(path))
-		return fs_errf(err, errlen, "%s/%u/%s.tasks: path too long", dir, jobid,
-			       node);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%u/%s.tasks", dir, jobid, node) >=
+	    sizeof(path))
+		return fs_errf(err, errlen, "%s/%u/%s.tasks: path too long", dir, jobid, node);
 	/* as the user: the job's own directory (the prolog made it) */
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == ENOENT) {
 		/* no job directory: the node's Prolog is not fabsched-prolog,
 		   or it could not write the job's record (it logged why) */
-		snprintf(err, errlen, "%s/%u: no such directory (made by fabsched-prolog)",
-			 dir, jobid);
+		snprintf(err, errlen, "%s/%u: no such directory (made by fabsched-prolog)", dir,
+			 jobid);
 		return 1;
 	}
 	if (fd < 0)
 		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
-	n = asprintf(&line, "task %s %d %d cpus %s hca %s\n", step, local, rank,
-		     cpus, hca && *hca ? hca : "-");
+	n = asprintf(&line, "task %s %d %d cpus %s hca %s\n", step, local, rank, cpus,
+		     hca && *hca ? hca : "-");
 	/* one write: lines of tasks writing at once do not interleave */
 	if (n < 0 || write(fd, line, (size_t)n) != n)
 		rc = fs_errf(err, errlen, "%s: %s", path, strerror(errno));

@@ -40,8 +40,7 @@ static const char *_name(const char *path)
 
 /* ------------------------------------------------------------ host files */
 
-static int _read_small(const char *path, char *buf, size_t bufsz, char *err,
-		       size_t errlen)
+static int _read_small(const char *path, char *buf, size_t bufsz, char *err, size_t errlen)
 {
 	char tmp[512];
 	size_t n;
@@ -57,20 +56,23 @@ static int _read_small(const char *path, char *buf, size_t bufsz, char *err,
 	return 0;
 }
 
-int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
-		       struct fs_pl_scratch_target *t, char *err, size_t errlen)
+int fs_pl_scratch_host(const char *nqn_file, const char *id_file, struct fs_pl_scratch_target *t,
+		       char *err, size_t errlen)
 {
 	if (_read_small(nqn_file, t->hostnqn, sizeof(t->hostnqn), err, errlen))
 		return -1;
 	if (strncmp(t->hostnqn, "nqn.", 4))
-		return fs_errf(err, errlen, "%s: \"%.64s\" is not a host NQN; "
-				 "expected nqn.<yyyy-mm>.<domain>:<name>",
-				 nqn_file, t->hostnqn);
+		return fs_errf(err, errlen,
+			       "%s: \"%.64s\" is not a host NQN; "
+			       "expected nqn.<yyyy-mm>.<domain>:<name>",
+			       nqn_file, t->hostnqn);
 	for (const char *c = t->hostnqn; *c; c++)
 		if (*c <= 0x20 || *c >= 0x7f || *c == ',' || *c == '=')
-			return fs_errf(err, errlen, "%s: the host NQN holds a "
-					 "blank, ',', '=' or a non-ASCII byte; "
-					 "expected printable ASCII", nqn_file);
+			return fs_errf(err, errlen,
+				       "%s: the host NQN holds a "
+				       "blank, ',', '=' or a non-ASCII byte; "
+				       "expected printable ASCII",
+				       nqn_file);
 	if (_read_small(id_file, t->hostid, sizeof(t->hostid), err, errlen))
 		return -1;
 	/* a UUID: 8-4-4-4-12 hex digits */
@@ -79,22 +81,24 @@ int fs_pl_scratch_host(const char *nqn_file, const char *id_file,
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
 		if (dash ? c != '-' : !isxdigit((unsigned char)c))
-			return fs_errf(err, errlen, "%s: \"%.40s\" is not a host "
-					 "ID; expected a UUID "
-					 "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
-					 id_file, t->hostid);
+			return fs_errf(err, errlen,
+				       "%s: \"%.40s\" is not a host "
+				       "ID; expected a UUID "
+				       "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)",
+				       id_file, t->hostid);
 	}
 	if (t->hostid[36])
-		return fs_errf(err, errlen, "%s: \"%.40s\" is not a host ID; "
-				 "expected a UUID", id_file, t->hostid);
+		return fs_errf(err, errlen,
+			       "%s: \"%.40s\" is not a host ID; "
+			       "expected a UUID",
+			       id_file, t->hostid);
 	return 0;
 }
 
 /* ------------------------------------------------------------ setup */
 
 /* Create <base>/<jobid> root-owned 0700 (or find the one we made). */
-static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *err,
-		  size_t errlen)
+static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *err, size_t errlen)
 {
 	const char *name = _name(path);
 	struct stat st;
@@ -111,20 +115,22 @@ static int _mkdir(struct fs_pl_ctx *ctx, const char *path, char *err,
 	close(bfd);
 	if (fd < 0)
 		return fs_errf(err, errlen, "%s: %s: refusing to use it", path,
-				 errno == ELOOP || errno == ENOTDIR ?
-				 "not a directory (symbolic link?)" : strerror(errno));
+			       errno == ELOOP || errno == ENOTDIR
+				       ? "not a directory (symbolic link?)"
+				       : strerror(errno));
 	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
-		fs_errf(err, errlen, "%s: exists, owned by uid %u mode %04o, "
-			  "not created by fabsched (root, 0700): refusing to use it",
-			  path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		fs_errf(err, errlen,
+			"%s: exists, owned by uid %u mode %04o, "
+			"not created by fabsched (root, 0700): refusing to use it",
+			path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			char *path_out, size_t pathsz, char *err, size_t errlen)
+int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *path_out,
+			size_t pathsz, char *err, size_t errlen)
 {
 	const struct fs_pl_nvme_ops *ops = _ops(ctx);
 	struct fs_pl_scratch_rec *r = &l->scratch;
@@ -133,10 +139,12 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (path_out && pathsz)
 		path_out[0] = 0;
 	if (!ctx->has_target)
-		return fs_errf(err, errlen, "the job asks for a %" PRIu64 " GiB "
-				 "scratch volume but fabsched.conf names no "
-				 "scratch pool; expected ScratchTraddr and "
-				 "ScratchSubsysNQN", r->gib);
+		return fs_errf(err, errlen,
+			       "the job asks for a %" PRIu64 " GiB "
+			       "scratch volume but fabsched.conf names no "
+			       "scratch pool; expected ScratchTraddr and "
+			       "ScratchSubsysNQN",
+			       r->gib);
 	if ((dfd = _mkdir(ctx, r->path, err, errlen)) < 0)
 		return -1;
 	_checkpoint(ctx, "scratch-mkdir");
@@ -146,9 +154,9 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	r->state = FS_PL_SCRATCH_CONNECTED;
 	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
-	fs_pl_log(ctx, l->jobid, "scratch: %s connected to %s %s:%s %s",
-		  r->ctrl, ctx->target.transport, ctx->target.traddr,
-		  ctx->target.trsvcid, ctx->target.subsysnqn);
+	fs_pl_log(ctx, l->jobid, "scratch: %s connected to %s %s:%s %s", r->ctrl,
+		  ctx->target.transport, ctx->target.traddr, ctx->target.trsvcid,
+		  ctx->target.subsysnqn);
 	_checkpoint(ctx, "scratch-connect");
 
 	r->state = FS_PL_SCRATCH_CREATING;
@@ -167,8 +175,8 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	if (ops->ns_blockdev(r->ctrl, r->nsid, r->dev, sizeof(r->dev), err, errlen) ||
 	    fs_pl_ledger_save(ctx, l, err, errlen))
 		goto fail;
-	fs_pl_log(ctx, l->jobid, "scratch: namespace %u of %" PRIu64 " GiB is %s",
-		  r->nsid, r->gib, r->dev);
+	fs_pl_log(ctx, l->jobid, "scratch: namespace %u of %" PRIu64 " GiB is %s", r->nsid, r->gib,
+		  r->dev);
 
 	if (ops->mkfs(r->dev, r->fs, err, errlen))
 		goto fail;
@@ -184,8 +192,8 @@ int fs_pl_scratch_setup(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 	r->state = FS_PL_SCRATCH_MOUNTED;
 	if (fs_pl_ledger_save(ctx, l, err, errlen))
 		return -1;
-	fs_pl_log(ctx, l->jobid, "scratch: %s (%s) mounted at %s for uid %u",
-		  r->dev, fs_scratch_fs_name(r->fs), r->path, (unsigned)l->uid);
+	fs_pl_log(ctx, l->jobid, "scratch: %s (%s) mounted at %s for uid %u", r->dev,
+		  fs_scratch_fs_name(r->fs), r->path, (unsigned)l->uid);
 	ctx->scratch_set_up = true;
 	_checkpoint(ctx, "scratch-mount");
 	if (path_out)
@@ -200,8 +208,7 @@ fail:
 /* ------------------------------------------------------------ release */
 
 /* Does a ledger of another job use controller ctrl? */
-static bool _ctrl_used_by_others(struct fs_pl_ctx *ctx, uint32_t self,
-				 const char *ctrl)
+static bool _ctrl_used_by_others(struct fs_pl_ctx *ctx, uint32_t self, const char *ctrl)
 {
 	static uint32_t ids[4096];
 	static struct fs_pl_ledger o;
@@ -230,8 +237,7 @@ static void _rmdir(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l)
 	fd = openat(bfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && !fstat(fd, &st) && st.st_uid == 0) {
 		if (unlinkat(bfd, name, AT_REMOVEDIR) && errno != ENOENT)
-			fs_pl_log(ctx, l->jobid, "%s: cannot remove: %s", path,
-				  strerror(errno));
+			fs_pl_log(ctx, l->jobid, "%s: cannot remove: %s", path, strerror(errno));
 	} else if (fd >= 0)
 		fs_pl_log(ctx, l->jobid, "%s: owned by uid %u: left alone", path,
 			  (unsigned)st.st_uid);
@@ -240,8 +246,7 @@ static void _rmdir(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l)
 	close(bfd);
 }
 
-int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
-			  char *err, size_t errlen)
+int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	const struct fs_pl_nvme_ops *ops = _ops(ctx);
 	struct fs_pl_scratch_rec *r = &l->scratch;
@@ -269,14 +274,15 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 		   readable by the next one, even on a target that does not
 		   clear deleted namespaces */
 		if (!r->dev[0])
-			ops->ns_blockdev(r->ctrl, r->nsid, r->dev, sizeof(r->dev),
-					 NULL, 0);
+			ops->ns_blockdev(r->ctrl, r->nsid, r->dev, sizeof(r->dev), NULL, 0);
 		if (r->dev[0] && ops->discard(r->dev, m1, sizeof(m1)))
 			fs_pl_log(ctx, l->jobid, "scratch: %s", m1);
 		if (ops->ns_delete(r->ctrl, r->nsid, err, errlen))
 			return -1;
-		fs_pl_log(ctx, l->jobid, "scratch: namespace %u (%s) discarded "
-			  "and deleted", r->nsid, r->dev[0] ? r->dev : "no device");
+		fs_pl_log(ctx, l->jobid,
+			  "scratch: namespace %u (%s) discarded "
+			  "and deleted",
+			  r->nsid, r->dev[0] ? r->dev : "no device");
 		r->nsid = 0;
 		r->dev[0] = 0;
 		r->state = FS_PL_SCRATCH_CONNECTED;
@@ -284,16 +290,19 @@ int fs_pl_scratch_release(struct fs_pl_ctx *ctx, struct fs_pl_ledger *l,
 			return -1;
 		_checkpoint(ctx, "scratch-delete");
 	} else if (r->state == FS_PL_SCRATCH_CREATING) {
-		fs_pl_log(ctx, l->jobid, "scratch: the prolog stopped while the "
+		fs_pl_log(ctx, l->jobid,
+			  "scratch: the prolog stopped while the "
 			  "target created a %" PRIu64 " GiB namespace; if the "
 			  "target holds an unattached namespace of that size "
-			  "from %s, delete it there", r->gib,
-			  ctx->target.hostnqn[0] ? ctx->target.hostnqn : "this host");
+			  "from %s, delete it there",
+			  r->gib, ctx->target.hostnqn[0] ? ctx->target.hostnqn : "this host");
 	}
 	if (r->ctrl[0]) {
 		if (_ctrl_used_by_others(ctx, l->jobid, r->ctrl))
-			fs_pl_log(ctx, l->jobid, "scratch: %s still used by "
-				  "another job: left connected", r->ctrl);
+			fs_pl_log(ctx, l->jobid,
+				  "scratch: %s still used by "
+				  "another job: left connected",
+				  r->ctrl);
 		else if (ops->disconnect(r->ctrl, err, errlen))
 			return -1;
 		else

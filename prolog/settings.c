@@ -16,8 +16,7 @@
 #include "fs_err.h"
 #include "fs_ib.h"
 
-int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err,
-		   size_t errlen)
+int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err, size_t errlen)
 {
 	const char *s;
 	uint64_t u;
@@ -34,9 +33,9 @@ int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err,
 		ctx->record_keep = (time_t)u * 86400;
 	clock_gettime(CLOCK_MONOTONIC, &ctx->started);
 	if (!ctx->state_dir || ctx->state_dir[0] != '/' || !ctx->mount_base ||
-	    ctx->mount_base[0] != '/' || !ctx->scratch_base ||
-	    ctx->scratch_base[0] != '/')
-		return fs_errf(err, errlen, "StateDir, HugepageMountBase and "
+	    ctx->mount_base[0] != '/' || !ctx->scratch_base || ctx->scratch_base[0] != '/')
+		return fs_errf(err, errlen,
+			       "StateDir, HugepageMountBase and "
 			       "ScratchBase (%s) must be absolute paths",
 			       fs_conf_source(cf));
 	if ((s = fs_conf_get_str(cf, "ScratchTraddr"))) {
@@ -75,12 +74,13 @@ int fs_pl_memlock_unlimited(char *err, size_t errlen)
 	if (getrlimit(RLIMIT_MEMLOCK, &r) == 0) {
 		r.rlim_cur = r.rlim_max;
 		if (setrlimit(RLIMIT_MEMLOCK, &r) == 0) {
-			snprintf(err, errlen, "RLIMIT_MEMLOCK kept at the hard "
+			snprintf(err, errlen,
+				 "RLIMIT_MEMLOCK kept at the hard "
 				 "limit (%llu bytes): raising it needs "
-				 "CAP_SYS_RESOURCE", (unsigned long long)r.rlim_max);
+				 "CAP_SYS_RESOURCE",
+				 (unsigned long long)r.rlim_max);
 			return 1;
 		}
 	}
-	return fs_errf(err, errlen, "cannot set RLIMIT_MEMLOCK: %s",
-		       strerror(errno));
+	return fs_errf(err, errlen, "cannot set RLIMIT_MEMLOCK: %s", strerror(errno));
 }

@@ -71,11 +71,10 @@ static const char *_slurm_cmd(const char *name, char *buf, size_t sz)
 
 /* "<prefix><prog> job <id>: <msg>" into @buf, printable ASCII without a
  * double quote (scontrol's parser), cut to fit. */
-static void _reason(char *buf, size_t sz, const char *prefix, const char *prog,
-		    uint32_t jobid, const char *msg)
+static void _reason(char *buf, size_t sz, const char *prefix, const char *prog, uint32_t jobid,
+		    const char *msg)
 {
-	size_t k = (size_t)snprintf(buf, sz, "%s%s job %u: %s", prefix, prog,
-				    jobid, msg);
+	size_t k = (size_t)snprintf(buf, sz, "%s%s job %u: %s", prefix, prog, jobid, msg);
 
 	if (k >= sz)
 		k = sz - 1;
@@ -99,13 +98,18 @@ void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg)
 		return;
 	for (const char *c = node; *c; c++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789-_.", *c))
+			    "0123456789-_.",
+			    *c))
 			return;
 	snprintf(arg_node, sizeof(arg_node), "NodeName=%s", node);
 	_reason(arg_reason, sizeof(arg_reason), "Reason=", prog, jobid, msg);
 	{
-		char *av[] = { (char *)_slurm_cmd("scontrol", path, sizeof(path)), "update",
-			       arg_node, "State=DRAIN", arg_reason, NULL };
+		char *av[] = { (char *)_slurm_cmd("scontrol", path, sizeof(path)),
+			       "update",
+			       arg_node,
+			       "State=DRAIN",
+			       arg_reason,
+			       NULL };
 		struct fs_run o = { .timeout = 15 };
 
 		fs_run(av, &o, NULL);
@@ -117,8 +121,12 @@ void fs_pl_drain_scontrol(const char *prog, uint32_t jobid, const char *msg)
 static void _job_state(const char *id, char *buf, size_t sz)
 {
 	char path[4096], *out = NULL;
-	char *av[] = { (char *)_slurm_cmd("squeue", path, sizeof(path)), "--noheader",
-		       "--format=%T", "--jobs", (char *)id, NULL };
+	char *av[] = { (char *)_slurm_cmd("squeue", path, sizeof(path)),
+		       "--noheader",
+		       "--format=%T",
+		       "--jobs",
+		       (char *)id,
+		       NULL };
 	struct fs_run o = { .timeout = 15 };
 
 	buf[0] = '\0';
@@ -135,15 +143,15 @@ int fs_pl_hold_scontrol(const char *prog, uint32_t jobid, const char *msg)
 	snprintf(id, sizeof(id), "%u", jobid);
 	snprintf(arg_job, sizeof(arg_job), "JobId=%u", jobid);
 	_reason(arg_comment, sizeof(arg_comment), "AdminComment=", prog, jobid, msg);
-	{	/* the reason where the owner sees it: best effort */
+	{ /* the reason where the owner sees it: best effort */
 		char *av[] = { (char *)_slurm_cmd("scontrol", path, sizeof(path)), "update",
 			       arg_job, arg_comment, NULL };
 
 		fs_run(av, &o, NULL);
 	}
 	{
-		char *av[] = { (char *)_slurm_cmd("scontrol", path, sizeof(path)),
-			       "requeuehold", id, NULL };
+		char *av[] = { (char *)_slurm_cmd("scontrol", path, sizeof(path)), "requeuehold",
+			       id, NULL };
 
 		if (fs_run(av, &o, NULL) == 0)
 			return 0;

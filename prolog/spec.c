@@ -18,63 +18,63 @@
 const char *fs_pl_page_type(uint64_t page_kb)
 {
 	switch (page_kb) {
-	case 2048: return "2m";
-	case 1048576: return "1g";
-	default: return NULL;
+	case 2048:
+		return "2m";
+	case 1048576:
+		return "1g";
+	default:
+		return NULL;
 	}
 }
 
 /* Digits only, no sign, no blank, at most 19 digits; within [min, max]. */
-static int _digits(const char *name, const char *s, size_t len, uint64_t min,
-		   uint64_t max, uint64_t *out, char *err, size_t errlen)
+static int _digits(const char *name, const char *s, size_t len, uint64_t min, uint64_t max,
+		   uint64_t *out, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 	uint64_t v = 0;
 
 	if (len == 0 || len > 19) {
-		fs_errf(err, errlen, "%s=\"%s\": %s; expected digits (%llu..%llu)",
-			  name, fs_escape(esc, sizeof(esc), s, len),
-			  len ? "too many digits" : "empty",
-			  (unsigned long long)min, (unsigned long long)max);
+		fs_errf(err, errlen, "%s=\"%s\": %s; expected digits (%llu..%llu)", name,
+			fs_escape(esc, sizeof(esc), s, len), len ? "too many digits" : "empty",
+			(unsigned long long)min, (unsigned long long)max);
 		return -1;
 	}
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9') {
 			fs_errf(err, errlen,
-				  "%s=\"%s\": not a number; expected digits only (%llu..%llu)",
-				  name, fs_escape(esc, sizeof(esc), s, len),
-				  (unsigned long long)min, (unsigned long long)max);
+				"%s=\"%s\": not a number; expected digits only (%llu..%llu)", name,
+				fs_escape(esc, sizeof(esc), s, len), (unsigned long long)min,
+				(unsigned long long)max);
 			return -1;
 		}
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (v < min || v > max) {
-		fs_errf(err, errlen, "%s=\"%s\": out of range; expected %llu..%llu",
-			  name, fs_escape(esc, sizeof(esc), s, len),
-			  (unsigned long long)min, (unsigned long long)max);
+		fs_errf(err, errlen, "%s=\"%s\": out of range; expected %llu..%llu", name,
+			fs_escape(esc, sizeof(esc), s, len), (unsigned long long)min,
+			(unsigned long long)max);
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-int fs_pl_parse_sluid(const char *name, const char *s, char out[16],
-		      char *err, size_t errlen)
+int fs_pl_parse_sluid(const char *name, const char *s, char out[16], char *err, size_t errlen)
 {
 	static const char b32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 	out[0] = '\0';
-	if (!s || s[0] != 's' || strlen(s) != 14 ||
-	    strspn(s + 1, b32) != 13)
-		return fs_errf(err, errlen, "%s=\"%.32s\": expected a job SLUID "
-			       "(s and 13 of 0-9 A-Z without I L O U)", name,
-			       s ? s : "");
+	if (!s || s[0] != 's' || strlen(s) != 14 || strspn(s + 1, b32) != 13)
+		return fs_errf(err, errlen,
+			       "%s=\"%.32s\": expected a job SLUID "
+			       "(s and 13 of 0-9 A-Z without I L O U)",
+			       name, s ? s : "");
 	memcpy(out, s, 15);
 	return 0;
 }
 
-int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
-		      char *err, size_t errlen)
+int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out, char *err, size_t errlen)
 {
 	uint64_t v;
 
@@ -88,11 +88,12 @@ int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out,
 	return 0;
 }
 
-#define HP_FORM "comma-separated <type>:<numa node>=<pages>, type 2m or 1g, " \
-		"node 0..1023 or any, e.g. 2m:0=256,2m:1=256"
+#define HP_FORM                                                       \
+	"comma-separated <type>:<numa node>=<pages>, type 2m or 1g, " \
+	"node 0..1023 or any, e.g. 2m:0=256,2m:1=256"
 
-int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
-			  struct fs_pl_job *job, char *err, size_t errlen)
+int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb, struct fs_pl_job *job,
+			  char *err, size_t errlen)
 {
 	const char *name = FS_ENV_HUGEPAGES;
 	char esc[FS_ESCAPE_SIZE];
@@ -102,13 +103,13 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 	if (!s || !*s) {
 		if (count && *count && strcmp(count, "0")) {
 			fs_errf(err, errlen,
-				  "FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
-				  fs_escape(esc, sizeof(esc), count, strlen(count)));
+				"FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
+				fs_escape(esc, sizeof(esc), count, strlen(count)));
 			return -1;
 		}
 		return 0;
 	}
-	for (const char *p = s; ; ) {
+	for (const char *p = s;;) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		const char *colon = memchr(p, ':', len);
@@ -117,9 +118,9 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		uint64_t v;
 
 		if (!colon || !eq || eq < colon) {
-			fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; expected %s",
-				  name, fs_escape(esc, sizeof(esc), s, strlen(s)),
-				  fs_escape(esc, sizeof(esc), p, len), HP_FORM);
+			fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; expected %s", name,
+				fs_escape(esc, sizeof(esc), s, strlen(s)),
+				fs_escape(esc, sizeof(esc), p, len), HP_FORM);
 			return -1;
 		}
 		/* the canonical names only: what gres/hugepages writes */
@@ -127,68 +128,64 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb,
 		    !fs_pl_page_type(pg.page_kb) ||
 		    strncmp(p, fs_pl_page_type(pg.page_kb), (size_t)(colon - p))) {
 			fs_errf(err, errlen, "%s: page size \"%s\" unknown; expected 2m or 1g",
-				  name, fs_escape(esc, sizeof(esc), p, colon - p));
+				name, fs_escape(esc, sizeof(esc), p, colon - p));
 			return -1;
 		}
 		if (eq - colon - 1 == 3 && !memcmp(colon + 1, "any", 3))
 			pg.node = FS_PL_NODE_ANY;
-		else if (_digits("FABSCHED_HUGEPAGES NUMA node", colon + 1,
-				 eq - colon - 1, 0, FS_PL_MAX_NODE, &v, err, errlen))
+		else if (_digits("FABSCHED_HUGEPAGES NUMA node", colon + 1, eq - colon - 1, 0,
+				 FS_PL_MAX_NODE, &v, err, errlen))
 			return -1;
 		else
 			pg.node = (int)v;
-		if (_digits("FABSCHED_HUGEPAGES pages", eq + 1, p + len - eq - 1,
-			    1, 1u << 31, &v, err, errlen))
+		if (_digits("FABSCHED_HUGEPAGES pages", eq + 1, p + len - eq - 1, 1, 1u << 31, &v,
+			    err, errlen))
 			return -1;
 		pg.pages = v;
 		for (size_t i = 0; i < job->npages; i++)
-			if (job->pages[i].node == pg.node &&
-			    job->pages[i].page_kb == pg.page_kb) {
-				fs_errf(err, errlen, "%s: \"%s\" given twice",
-					  name, fs_escape(esc, sizeof(esc), p, eq - p));
+			if (job->pages[i].node == pg.node && job->pages[i].page_kb == pg.page_kb) {
+				fs_errf(err, errlen, "%s: \"%s\" given twice", name,
+					fs_escape(esc, sizeof(esc), p, eq - p));
 				return -1;
 			}
 		if (job->npages == FS_PL_MAX_POOLS) {
-			fs_errf(err, errlen, "%s: more than %d entries", name,
-				  FS_PL_MAX_POOLS);
+			fs_errf(err, errlen, "%s: more than %d entries", name, FS_PL_MAX_POOLS);
 			return -1;
 		}
 		job->pages[job->npages++] = pg;
 		total += pg.pages;
-		total_kb += pg.pages * pg.page_kb;	/* < 2^31 * 2^20 * 64 */
+		total_kb += pg.pages * pg.page_kb; /* < 2^31 * 2^20 * 64 */
 		if (!end)
 			break;
 		p = end + 1;
 	}
 	if (mem_kb && total_kb > mem_kb) {
 		fs_errf(err, errlen,
-			  "%s=\"%s\": %llu KiB of hugepages asked, more than the "
-			  "machine's memory (%llu KiB)", name,
-			  fs_escape(esc, sizeof(esc), s, strlen(s)),
-			  (unsigned long long)total_kb, (unsigned long long)mem_kb);
+			"%s=\"%s\": %llu KiB of hugepages asked, more than the "
+			"machine's memory (%llu KiB)",
+			name, fs_escape(esc, sizeof(esc), s, strlen(s)),
+			(unsigned long long)total_kb, (unsigned long long)mem_kb);
 		return -1;
 	}
 	if (count) {
 		uint64_t c;
 
-		if (_digits(FS_ENV_HUGEPAGES_COUNT, count, strlen(count), 0,
-			    UINT64_MAX / 2, &c, err, errlen))
+		if (_digits(FS_ENV_HUGEPAGES_COUNT, count, strlen(count), 0, UINT64_MAX / 2, &c,
+			    err, errlen))
 			return -1;
 		if (c != total) {
 			fs_errf(err, errlen,
-				  "FABSCHED_HUGEPAGES_COUNT=%llu does not match "
-				  "FABSCHED_HUGEPAGES=\"%s\" (%llu pages)",
-				  (unsigned long long)c,
-				  fs_escape(esc, sizeof(esc), s, strlen(s)),
-				  (unsigned long long)total);
+				"FABSCHED_HUGEPAGES_COUNT=%llu does not match "
+				"FABSCHED_HUGEPAGES=\"%s\" (%llu pages)",
+				(unsigned long long)c, fs_escape(esc, sizeof(esc), s, strlen(s)),
+				(unsigned long long)total);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
-			 size_t errlen)
+int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err, size_t errlen)
 {
 	const char *name = FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED;
 	struct fs_hp_ask a[FS_HP_SIZES_MAX];
@@ -207,13 +204,13 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
 		if (a[k].pages > held) {
 			char page[16];
 
-			return fs_errf(err, errlen, "%s=%s: %llu pages of %s asked "
+			return fs_errf(err, errlen,
+				       "%s=%s: %llu pages of %s asked "
 				       "but FABSCHED_HUGEPAGES gives the job %llu "
 				       "on this node; expected at most the pages "
-				       "of its gres", name, asked,
-				       (unsigned long long)a[k].pages,
-				       fs_hp_page_name(a[k].page_kb, page,
-						       sizeof(page)),
+				       "of its gres",
+				       name, asked, (unsigned long long)a[k].pages,
+				       fs_hp_page_name(a[k].page_kb, page, sizeof(page)),
 				       (unsigned long long)held);
 		}
 		/* the units' pages beyond the request, from the last pool on */
@@ -236,8 +233,7 @@ int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err,
 	return 0;
 }
 
-int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err,
-			size_t errlen)
+int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err, size_t errlen)
 {
 	struct fs_scratch sc;
 	char m[FS_MSG_SIZE];
@@ -253,8 +249,7 @@ int fs_pl_parse_scratch(const char *s, struct fs_pl_job *job, char *err,
 	return 0;
 }
 
-int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err,
-		     size_t errlen)
+int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err, size_t errlen)
 {
 	char esc[FS_ESCAPE_SIZE];
 
@@ -268,21 +263,20 @@ int fs_pl_parse_rdma(const char *s, char *out, size_t outsz, char *err,
 	return 0;
 bad:
 	fs_errf(err, errlen,
-		  "FABSCHED_RDMA_DEVICES=\"%s\": expected comma-separated HCA "
-		  "names [A-Za-z0-9_.-] with an optional :<port>",
-		  fs_escape(esc, sizeof(esc), s, strlen(s)));
+		"FABSCHED_RDMA_DEVICES=\"%s\": expected comma-separated HCA "
+		"names [A-Za-z0-9_.-] with an optional :<port>",
+		fs_escape(esc, sizeof(esc), s, strlen(s)));
 	return -1;
 }
 
-int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
-		       struct fs_pl_job *job, char *err, size_t errlen)
+int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb, struct fs_pl_job *job,
+		       char *err, size_t errlen)
 {
 	const char *s;
 	uint64_t v;
 
 	memset(job, 0, sizeof(*job));
-	if (fs_pl_parse_jobid("SLURM_JOB_ID", get("SLURM_JOB_ID"), &job->jobid,
-			      err, errlen))
+	if (fs_pl_parse_jobid("SLURM_JOB_ID", get("SLURM_JOB_ID"), &job->jobid, err, errlen))
 		return -1;
 	if (!(s = get("SLURM_JOB_UID"))) {
 		fs_errf(err, errlen, "SLURM_JOB_UID is not set; expected a uid");
@@ -292,8 +286,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 		return -1;
 	job->uid = (uid_t)v;
 	if ((s = get("SLURM_JOB_GID"))) {
-		if (_digits("SLURM_JOB_GID", s, strlen(s), 0, 4294967294ULL, &v,
-			    err, errlen))
+		if (_digits("SLURM_JOB_GID", s, strlen(s), 0, 4294967294ULL, &v, err, errlen))
 			return -1;
 		job->gid = (gid_t)v;
 	} else {
@@ -301,18 +294,17 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 
 		if (!pw) {
 			fs_errf(err, errlen,
-				  "SLURM_JOB_GID is not set and uid %u has no "
-				  "passwd entry", (unsigned)job->uid);
+				"SLURM_JOB_GID is not set and uid %u has no "
+				"passwd entry",
+				(unsigned)job->uid);
 			return -1;
 		}
 		job->gid = pw->pw_gid;
 	}
-	if (fs_pl_parse_hugepages(get(FS_ENV_HUGEPAGES),
-				  get(FS_ENV_HUGEPAGES_COUNT), mem_kb, job,
+	if (fs_pl_parse_hugepages(get(FS_ENV_HUGEPAGES), get(FS_ENV_HUGEPAGES_COUNT), mem_kb, job,
 				  err, errlen))
 		return -1;
-	if (fs_pl_trim_hugepages(get(FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED), job,
-				 err, errlen))
+	if (fs_pl_trim_hugepages(get(FS_ENV_SPANK FS_ENV_HUGEPAGES_ASKED), job, err, errlen))
 		return -1;
 	if (fs_pl_parse_scratch(get(FS_ENV_SPANK FS_ENV_SCRATCH), job, err, errlen))
 		return -1;
@@ -324,12 +316,12 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	if (!job->scratch_gib && (s = get(FS_PL_SCRATCH_OPT_ENV)) && *s) {
 		char esc[FS_ESCAPE_SIZE];
 
-		fs_errf(err, errlen, "the job asked --scratch=%s (%s) but "
-			  "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
-			  "did not accept it (expected JobSubmitPlugins=fabsched "
-			  "in slurm.conf); not running it without its volume",
-			  fs_escape(esc, sizeof(esc), s, strlen(s)),
-			  FS_PL_SCRATCH_OPT_ENV);
+		fs_errf(err, errlen,
+			"the job asked --scratch=%s (%s) but "
+			"SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
+			"did not accept it (expected JobSubmitPlugins=fabsched "
+			"in slurm.conf); not running it without its volume",
+			fs_escape(esc, sizeof(esc), s, strlen(s)), FS_PL_SCRATCH_OPT_ENV);
 		return -1;
 	}
 	if ((s = get(FS_ENV_RDMA_DEVICES)) && *s &&
@@ -346,8 +338,7 @@ int fs_pl_job_from_env(const char *(*get)(const char *), uint64_t mem_kb,
 	return 0;
 }
 
-int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err,
-		   size_t errlen)
+int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err, size_t errlen)
 {
 	char m[FS_MSG_SIZE];
 	int rc;
@@ -355,8 +346,7 @@ int fs_pl_job_pkey(struct fs_pl_job *job, const char *map, char *err,
 	job->ib_pkey = 0;
 	if (!map || !job->account[0])
 		return 0;
-	rc = fs_pkey_map_find("AccountIbPkeys", map, job->account,
-			      &job->ib_pkey, m, sizeof(m));
+	rc = fs_pkey_map_find("AccountIbPkeys", map, job->account, &job->ib_pkey, m, sizeof(m));
 	if (rc < 0)
 		return fs_errf(err, errlen, "%s", m);
 	return 0;

@@ -18,8 +18,7 @@
 #include "fabsched_prolog.h"
 #include "prolog_private.h"
 
-int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *err,
-		    size_t errlen)
+int fs_pl_read_line(const char *path, char *buf, size_t bufsz, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n;
@@ -48,8 +47,7 @@ int fs_pl_write_str(const char *path, const char *s, char *err, size_t errlen)
 		int e = n < 0 ? errno : EIO;
 
 		close(fd);
-		return fs_errf(err, errlen, "%s: writing \"%s\": %s", path, s,
-				 strerror(e));
+		return fs_errf(err, errlen, "%s: writing \"%s\": %s", path, s, strerror(e));
 	}
 	if (close(fd))
 		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
@@ -58,25 +56,25 @@ int fs_pl_write_str(const char *path, const char *s, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ pools */
 
-static void _pool_path(int node, uint64_t page_kb, char *buf, size_t sz,
-		       const char *file)
+static void _pool_path(int node, uint64_t page_kb, char *buf, size_t sz, const char *file)
 {
 	if (node == FS_PL_NODE_ANY)
-		snprintf(buf, sz, "/sys/kernel/mm/hugepages/hugepages-%" PRIu64
-			 "kB/%s", page_kb, file);
+		snprintf(buf, sz, "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/%s", page_kb,
+			 file);
 	else
-		snprintf(buf, sz, "/sys/devices/system/node/node%d/hugepages/"
-			 "hugepages-%" PRIu64 "kB/%s", node, page_kb, file);
+		snprintf(buf, sz,
+			 "/sys/devices/system/node/node%d/hugepages/"
+			 "hugepages-%" PRIu64 "kB/%s",
+			 node, page_kb, file);
 }
 
-int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *err,
-		   size_t errlen)
+int fs_pl_pool_get(int node, uint64_t page_kb, uint64_t *out, char *err, size_t errlen)
 {
 	return fs_pl_pool_read(node, page_kb, "nr_hugepages", out, err, errlen);
 }
 
-int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
-		    uint64_t *out, char *err, size_t errlen)
+int fs_pl_pool_read(int node, uint64_t page_kb, const char *file, uint64_t *out, char *err,
+		    size_t errlen)
 {
 	char path[256], buf[64], *end;
 
@@ -86,13 +84,11 @@ int fs_pl_pool_read(int node, uint64_t page_kb, const char *file,
 	errno = 0;
 	*out = strtoull(buf, &end, 10);
 	if (errno || end == buf || *end)
-		return fs_errf(err, errlen, "%s: \"%s\": not a page count",
-				 path, buf);
+		return fs_errf(err, errlen, "%s: \"%s\": not a page count", path, buf);
 	return 0;
 }
 
-int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *err,
-		   size_t errlen)
+int fs_pl_pool_set(int node, uint64_t page_kb, uint64_t n, char *err, size_t errlen)
 {
 	char path[256], buf[32];
 
@@ -124,8 +120,8 @@ static void _unescape(char *s)
 	char *d = s;
 
 	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
 			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
 			s += 3;
 		} else
@@ -168,8 +164,7 @@ int fs_pl_is_mounted(const char *path)
  * directory, sticky or not, any user could make the entries the helpers
  * make next (a job's mount point, the lock, the jobs directory).
  */
-static int _check_dir(int fd, const char *path, bool last, char *err,
-		      size_t errlen)
+static int _check_dir(int fd, const char *path, bool last, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -179,74 +174,72 @@ static int _check_dir(int fd, const char *path, bool last, char *err,
 		return fs_errf(err, errlen, "%s: not a directory", path);
 	if (st.st_uid != 0)
 		return fs_errf(err, errlen,
-				 "%s: owned by uid %u, not root: refusing to "
-				 "use it", path, (unsigned)st.st_uid);
+			       "%s: owned by uid %u, not root: refusing to "
+			       "use it",
+			       path, (unsigned)st.st_uid);
 	if ((st.st_mode & 022) && (last || !(st.st_mode & S_ISVTX)))
 		return fs_errf(err, errlen,
-				 "%s: writable by group or others (mode %04o%s): "
-				 "refusing to use it; expected a root-owned "
-				 "directory of mode 0755 or 0700%s", path,
-				 (unsigned)(st.st_mode & 07777),
-				 (st.st_mode & S_ISVTX) ? ", a shared directory" : "",
-				 last ? " (a directory of its own, e.g. inside it)" : "");
+			       "%s: writable by group or others (mode %04o%s): "
+			       "refusing to use it; expected a root-owned "
+			       "directory of mode 0755 or 0700%s",
+			       path, (unsigned)(st.st_mode & 07777),
+			       (st.st_mode & S_ISVTX) ? ", a shared directory" : "",
+			       last ? " (a directory of its own, e.g. inside it)" : "");
 	return 0;
 }
 
-int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *err,
-			   size_t errlen)
+int fs_pl_check_root_entry(int fd, const char *path, bool dir, char *err, size_t errlen)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
 		return fs_errf(err, errlen, "%s: %s", path, strerror(errno));
 	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
-		return fs_errf(err, errlen, "%s: not a %s: refusing to use it",
-			       path, dir ? "directory" : "regular file");
+		return fs_errf(err, errlen, "%s: not a %s: refusing to use it", path,
+			       dir ? "directory" : "regular file");
 	if (st.st_uid != 0 || (st.st_mode & 022))
-		return fs_errf(err, errlen, "%s: owned by uid %u, mode %04o: "
+		return fs_errf(err, errlen,
+			       "%s: owned by uid %u, mode %04o: "
 			       "refusing to use it; expected root's, not "
 			       "writable by group or others (made by someone "
-			       "else? remove it)", path, (unsigned)st.st_uid,
-			       (unsigned)(st.st_mode & 07777));
+			       "else? remove it)",
+			       path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 	return 0;
 }
 
-int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *err,
-			size_t errlen)
+int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *err, size_t errlen)
 {
 	char buf[FS_PL_PATH], sofar[FS_PL_PATH] = "";
 	char *save = NULL, *comp;
 	int fd;
 
 	if (path[0] != '/' || strlen(path) >= sizeof(buf))
-		return fs_errf(err, errlen, "%s: expected an absolute path "
-				 "shorter than %d bytes", path, FS_PL_PATH);
+		return fs_errf(err, errlen,
+			       "%s: expected an absolute path "
+			       "shorter than %d bytes",
+			       path, FS_PL_PATH);
 	strcpy(buf, path);
 	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return fs_errf(err, errlen, "/: %s", strerror(errno));
-	for (comp = strtok_r(buf, "/", &save); comp;
-	     comp = strtok_r(NULL, "/", &save)) {
+	for (comp = strtok_r(buf, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
 		int next;
 
 		if (!strcmp(comp, "..") || !strcmp(comp, ".")) {
 			close(fd);
-			return fs_errf(err, errlen, "%s: \".\" or \"..\" in path",
-					 path);
+			return fs_errf(err, errlen, "%s: \".\" or \"..\" in path", path);
 		}
 		strcat(sofar, "/");
 		strcat(sofar, comp);
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			      O_CLOEXEC);
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0 && errno == ENOENT && create) {
 			if (mkdirat(fd, comp, mode) && errno != EEXIST) {
 				int e = errno;
 
 				close(fd);
-				return fs_errf(err, errlen, "%s: cannot create: %s",
-						 sofar, strerror(e));
+				return fs_errf(err, errlen, "%s: cannot create: %s", sofar,
+					       strerror(e));
 			}
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY |
-				      O_NOFOLLOW | O_CLOEXEC);
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		}
 		close(fd);
 		if (next < 0) {
@@ -257,16 +250,15 @@ int fs_pl_open_root_dir(const char *path, int create, mode_t mode, char *err,
 
 				if (!lstat(sofar, &st) && S_ISLNK(st.st_mode))
 					return fs_errf(err, errlen,
-							 "%s: is a symbolic link: "
-							 "refusing to follow it", sofar);
-				return fs_errf(err, errlen, "%s: not a directory",
-						 sofar);
+						       "%s: is a symbolic link: "
+						       "refusing to follow it",
+						       sofar);
+				return fs_errf(err, errlen, "%s: not a directory", sofar);
 			}
 			return fs_errf(err, errlen, "%s: %s", sofar, strerror(e));
 		}
 		fd = next;
-		if (_check_dir(fd, sofar, !save || !save[strspn(save, "/")],
-			       err, errlen)) {
+		if (_check_dir(fd, sofar, !save || !save[strspn(save, "/")], err, errlen)) {
 			close(fd);
 			return -1;
 		}
@@ -317,8 +309,8 @@ static int _is_dir(const char *p)
 }
 
 /* <base>/job_<id>, else <base>/<the job's SLUID>, when a directory. */
-static int _job_dir(const struct fs_pl_ctx *ctx, const char *base,
-		    uint32_t jobid, char *path, size_t pathsz)
+static int _job_dir(const struct fs_pl_ctx *ctx, const char *base, uint32_t jobid, char *path,
+		    size_t pathsz)
 {
 	snprintf(path, pathsz, "%s/job_%u", base, jobid);
 	if (_is_dir(path))
@@ -331,15 +323,14 @@ static int _job_dir(const struct fs_pl_ctx *ctx, const char *base,
 	return 0;
 }
 
-int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l,
-		      char *path, size_t pathsz, int *version)
+int fs_pl_cgroup_find(struct fs_pl_ctx *ctx, const struct fs_pl_ledger *l, char *path,
+		      size_t pathsz, int *version)
 {
-	return fs_pl_cgroup_find_job(ctx, l->jobid, l->uid, path, pathsz,
-				     version);
+	return fs_pl_cgroup_find_job(ctx, l->jobid, l->uid, path, pathsz, version);
 }
 
-int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
-			  char *path, size_t pathsz, int *version)
+int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid, char *path,
+			  size_t pathsz, int *version)
 {
 	char mp[FS_PL_PATH], f[FS_PL_PATH + 64];
 
@@ -357,8 +348,8 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 	{
 		char m[FS_MSG_SIZE];
 
-		if (fs_pl_cgroup_of_pid(ctx, getpid(), jobid, path, pathsz,
-					version, m, sizeof(m)) == 1)
+		if (fs_pl_cgroup_of_pid(ctx, getpid(), jobid, path, pathsz, version, m,
+					sizeof(m)) == 1)
 			return 1;
 		*version = 0;
 		path[0] = 0;
@@ -372,8 +363,7 @@ int fs_pl_cgroup_find_job(struct fs_pl_ctx *ctx, uint32_t jobid, uid_t uid,
 	}
 	/* cgroup/v1: <hugetlb>/slurm/uid_<uid>/job_<id> */
 	if (fs_pl_cgroup_mount(1, mp, sizeof(mp))) {
-		snprintf(path, pathsz, "%s/slurm/uid_%u/job_%u", mp,
-			 (unsigned)uid, jobid);
+		snprintf(path, pathsz, "%s/slurm/uid_%u/job_%u", mp, (unsigned)uid, jobid);
 		if (_is_dir(path))
 			return *version = 1, 1;
 	}
@@ -404,8 +394,7 @@ static int _uses(const char *pid, const char *mount)
 			if (n <= 0)
 				continue;
 			link[n] = 0;
-			if (!strncmp(link, mount, mlen) &&
-			    (link[mlen] == '/' || !link[mlen]))
+			if (!strncmp(link, mount, mlen) && (link[mlen] == '/' || !link[mlen]))
 				hit = 1;
 		}
 		closedir(d);
@@ -416,8 +405,7 @@ static int _uses(const char *pid, const char *mount)
 
 		if (n > 0) {
 			link[n] = 0;
-			hit = !strncmp(link, mount, mlen) &&
-			      (link[mlen] == '/' || !link[mlen]);
+			hit = !strncmp(link, mount, mlen) && (link[mlen] == '/' || !link[mlen]);
 		}
 	}
 	snprintf(p, sizeof(p), "/proc/%s/maps", pid);
@@ -426,8 +414,7 @@ static int _uses(const char *pid, const char *mount)
 		size_t cap = 0;
 
 		while (!hit && getline(&line, &cap, f) > 0)
-			if ((s = strchr(line, '/')) && !strncmp(s, mount, mlen) &&
-			    s[mlen] == '/')
+			if ((s = strchr(line, '/')) && !strncmp(s, mount, mlen) && s[mlen] == '/')
 				hit = 1;
 		free(line);
 		fclose(f);
@@ -449,7 +436,7 @@ static int _owner(const char *pid, uid_t *uid)
 
 		if (sscanf(line, "Uid: %u %u", &r, &e) == 2) {
 			*uid = r;
-			ok = (r == e);	/* mixed ids: not a plain user process */
+			ok = (r == e); /* mixed ids: not a plain user process */
 			break;
 		}
 	}
@@ -457,8 +444,7 @@ static int _owner(const char *pid, uid_t *uid)
 	return ok ? 0 : -1;
 }
 
-int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount,
-		     uid_t uid)
+int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount, uid_t uid)
 {
 	pid_t pids[1024];
 	size_t n = 0;
@@ -476,8 +462,10 @@ int fs_pl_kill_users(struct fs_pl_ctx *ctx, uint32_t jobid, const char *mount,
 			continue;
 		if (_uses(e->d_name, mount)) {
 			pids[n] = (pid_t)atoi(e->d_name);
-			fs_pl_log(ctx, jobid, "killing pid %d (uid %u): still "
-				  "using %s", (int)pids[n], (unsigned)u, mount);
+			fs_pl_log(ctx, jobid,
+				  "killing pid %d (uid %u): still "
+				  "using %s",
+				  (int)pids[n], (unsigned)u, mount);
 			kill(pids[n], SIGKILL);
 			n++;
 		}

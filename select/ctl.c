@@ -58,27 +58,27 @@
 
 #define LOCALITY_ENV FS_ENV_LOCALITY "="
 #define LOCALITY_ENV_PROLOG FS_ENV_SPANK FS_ENV_LOCALITY "="
-#define SAVES_PER_SEC 4		/* state file writes per second, at most */
-#define STATS_EVERY 60		/* s between timing figures in the log */
+#define SAVES_PER_SEC 4 /* state file writes per second, at most */
+#define STATS_EVERY 60	/* s between timing figures in the log */
 
 struct fse_ctl {
-	char *name;		/* log prefix */
+	char *name; /* log prefix */
 	fse_log_f log;
 	void *log_arg;
-	enum fse_log log_most;	/* messages past it are not even formatted */
+	enum fse_log log_most; /* messages past it are not even formatted */
 	struct fs_conf *conf;
 	struct fst_model *model;
 	struct fse_topo *topo;
 	struct fse_work *work;
 	int nnodes;
-	uint8_t *avail;		/* [nnodes] */
-	uint32_t *tasks_now;	/* [nnodes] */
-	uint32_t *tasks_idle;	/* [nnodes] */
-	uint8_t *skip;		/* [nracks + 1] */
-	uint8_t *in;		/* [nnodes] candidates of the domain tried */
+	uint8_t *avail;	      /* [nnodes] */
+	uint32_t *tasks_now;  /* [nnodes] */
+	uint32_t *tasks_idle; /* [nnodes] */
+	uint8_t *skip;	      /* [nracks + 1] */
+	uint8_t *in;	      /* [nnodes] candidates of the domain tried */
 	/* kept across loads */
 	struct fse_locality *locality;
-	char *state_file;	/* NULL: not kept */
+	char *state_file; /* NULL: not kept */
 	bool locality_loaded;
 	/* the state file's writer: a thread of its own, so that the
 	 * scheduler's call does not wait for the file system (a create and a
@@ -89,16 +89,19 @@ struct fse_ctl {
 		pthread_cond_t cond;
 		pthread_t thread;
 		bool running, stop;
-		char *path, *buf;	/* the next write; NULL: none */
+		char *path, *buf; /* the next write; NULL: none */
 		size_t len;
-		char *obs_path, *obs_buf;	/* observations to append */
+		char *obs_path, *obs_buf; /* observations to append */
 		size_t obs_len;
 	} sv;
 	/* Locality=observe: the observation log, the latest observation of
 	 * each job not yet known to have started, and the lines of those
 	 * that did, for the writer */
 	char *obs_file;
-	struct obs_pend { uint32_t job_id, task; char *line; } *obs_pend;
+	struct obs_pend {
+		uint32_t job_id, task;
+		char *line;
+	} * obs_pend;
 	fse_task_state_f obs_state;
 	void *obs_state_arg;
 	int nobs_pend;
@@ -111,26 +114,30 @@ struct fse_ctl {
 	 * _question) */
 	uint32_t failed_job, failed_pass;
 	struct fse_ctl_stats st;
-	time_t stats_sec;	/* the timing figures last logged */
+	time_t stats_sec; /* the timing figures last logged */
 	/* the last jobs whose --fabric-locality was logged as bad: each
 	   said once, not at every scheduling pass */
 	uint32_t bad_loc[64];
 	unsigned bad_loc_next;
 	/* the model file, watched for changes (fse_ctl_refresh) */
 	char *model_path;
-	const char **names;	/* [nnodes_names] the scheduler's nodes, copied */
+	const char **names; /* [nnodes_names] the scheduler's nodes, copied */
 	int nnodes_names;
-	struct fse_file_id { dev_t dev; ino_t ino; off_t size; struct timespec mtim; } id;
+	struct fse_file_id {
+		dev_t dev;
+		ino_t ino;
+		off_t size;
+		struct timespec mtim;
+	} id;
 	bool id_set;
 	time_t checked;
 };
 
-static void _log(const struct fse_ctl *c, enum fse_log level,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void _log(const struct fse_ctl *c, enum fse_log level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void _saver_stop(struct fse_ctl *c);
 
-static void _log(const struct fse_ctl *c, enum fse_log level,
-		 const char *fmt, ...)
+static void _log(const struct fse_ctl *c, enum fse_log level, const char *fmt, ...)
 {
 	char msg[FS_MSG_SIZE];
 	va_list ap;
@@ -162,8 +169,7 @@ struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg)
 
 	if (!c)
 		return NULL;
-	if (!(c->name = strdup(name ? name : "fabsched")) ||
-	    !(c->locality = fse_locality_new(0))) {
+	if (!(c->name = strdup(name ? name : "fabsched")) || !(c->locality = fse_locality_new(0))) {
 		free(c->name);
 		free(c);
 		return NULL;
@@ -248,8 +254,8 @@ static bool _same_file(const struct fse_file_id *a, const struct fse_file_id *b)
 
 /* The domains of model @path for names[0..n) into @c's domain fields
  * (empty before); -1 with a message. */
-static int _domains(struct fse_ctl *c, const char *path, const char *const *names,
-		    int n, int *unknown, char *err, size_t errlen)
+static int _domains(struct fse_ctl *c, const char *path, const char *const *names, int n,
+		    int *unknown, char *err, size_t errlen)
 {
 	size_t k = n > 0 ? (size_t)n : 1;
 
@@ -258,9 +264,8 @@ static int _domains(struct fse_ctl *c, const char *path, const char *const *name
 		return -1;
 	}
 	if (fse_topo_from_model(c->model, names, n, &c->topo, unknown, err, errlen) ||
-	    !(c->work = fse_work_new(c->topo)) ||
-	    !(c->avail = calloc(k, 1)) || !(c->in = calloc(k, 1)) ||
-	    !(c->tasks_now = calloc(k, sizeof(uint32_t))) ||
+	    !(c->work = fse_work_new(c->topo)) || !(c->avail = calloc(k, 1)) ||
+	    !(c->in = calloc(k, 1)) || !(c->tasks_now = calloc(k, sizeof(uint32_t))) ||
 	    !(c->tasks_idle = calloc(k, sizeof(uint32_t))) ||
 	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1))) {
 		if (!err[0])
@@ -291,8 +296,7 @@ void fse_ctl_free(struct fse_ctl *c)
 	free(c);
 }
 
-int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
-		 const char *const *names, int n)
+int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf, const char *const *names, int n)
 {
 	char err[FS_MSG_SIZE] = "";
 	const char *path;
@@ -304,7 +308,8 @@ int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 		return -1;
 	}
 	if (!(path = fs_conf_get_str(conf, "FabricModel"))) {
-		_log(c, FSE_LOG_ERROR, "FabricModel is not set in %s: jobs are placed without locality",
+		_log(c, FSE_LOG_ERROR,
+		     "FabricModel is not set in %s: jobs are placed without locality",
 		     fs_conf_source(conf));
 		goto fail;
 	}
@@ -324,11 +329,11 @@ int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
 	if (_domains(c, path, names, n, &unknown, err, sizeof(err))) {
 		_log(c, FSE_LOG_ERROR, "fabric model %s: %s: jobs are placed without locality",
 		     path, err);
-		return -1;	/* the file is still watched */
+		return -1; /* the file is still watched */
 	}
-	_log(c, FSE_LOG_INFO, "fabric model %s: %d nodes in %d racks (largest %d), %d pods; %d Slurm nodes not in the model",
-	     path, n, c->model->nracks, fse_topo_max_rack(c->topo),
-	     c->model->npods, unknown);
+	_log(c, FSE_LOG_INFO,
+	     "fabric model %s: %d nodes in %d racks (largest %d), %d pods; %d Slurm nodes not in the model",
+	     path, n, c->model->nracks, fse_topo_max_rack(c->topo), c->model->npods, unknown);
 	return 0;
 fail:
 	fse_ctl_unload(c);
@@ -349,11 +354,10 @@ int fse_ctl_refresh(struct fse_ctl *c, time_t now)
 		return 0;
 	c->id = id;
 	c->id_set = true;
-	if (_domains(&t, c->model_path, c->names, c->nnodes_names, &unknown, err,
-		     sizeof(err))) {
+	if (_domains(&t, c->model_path, c->names, c->nnodes_names, &unknown, err, sizeof(err))) {
 		_log(c, FSE_LOG_ERROR, "fabric model %s changed but cannot be used: %s; %s",
-		     c->model_path, err, c->topo ? "the running one stays" :
-		     "jobs are still placed without locality");
+		     c->model_path, err,
+		     c->topo ? "the running one stays" : "jobs are still placed without locality");
 		return 0;
 	}
 	_domains_free(c);
@@ -366,7 +370,8 @@ int fse_ctl_refresh(struct fse_ctl *c, time_t now)
 	c->tasks_idle = t.tasks_idle;
 	c->skip = t.skip;
 	c->nnodes = t.nnodes;
-	_log(c, FSE_LOG_INFO, "fabric model %s changed: %d nodes in %d racks (largest %d), %d pods, %d Slurm nodes not in it: placement follows it",
+	_log(c, FSE_LOG_INFO,
+	     "fabric model %s changed: %d nodes in %d racks (largest %d), %d pods, %d Slurm nodes not in it: placement follows it",
 	     c->model_path, c->model->nhosts, c->model->nracks, fse_topo_max_rack(c->topo),
 	     c->model->npods, unknown);
 	return 1;
@@ -424,8 +429,8 @@ static void _state_load(struct fse_ctl *c)
 		return;
 	if (!(f = fopen(c->state_file, "re"))) {
 		if (errno != ENOENT)
-			_log(c, FSE_LOG_ERROR, "%s: %s: locality shares start empty",
-			     c->state_file, strerror(errno));
+			_log(c, FSE_LOG_ERROR, "%s: %s: locality shares start empty", c->state_file,
+			     strerror(errno));
 		return;
 	}
 	if (fse_locality_read(c->locality, f, c->state_file, err, sizeof(err)))
@@ -435,8 +440,7 @@ static void _state_load(struct fse_ctl *c)
 
 /* Write @buf to @path through a temporary file and rename, so that a
  * crash leaves the old record or the new one. */
-static void _write_file(const struct fse_ctl *c, const char *path,
-			const char *buf, size_t len)
+static void _write_file(const struct fse_ctl *c, const char *path, const char *buf, size_t len)
 {
 	char tmp[FS_MSG_SIZE];
 	FILE *f = NULL;
@@ -449,25 +453,21 @@ static void _write_file(const struct fse_ctl *c, const char *path,
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);
-		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved", tmp,
-		     strerror(errno));
+		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved", tmp, strerror(errno));
 		return;
 	}
 	rc = fwrite(buf, 1, len, f) != len;
 	if (fclose(f) || rc || rename(tmp, path)) {
-		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved",
-		     path, strerror(errno));
+		_log(c, FSE_LOG_ERROR, "%s: %s: locality shares not saved", path, strerror(errno));
 		unlink(tmp);
 	}
 }
 
 /* Append observation lines to @path (never through a link), moving a log
  * past FSE_OBSERVE_MAX to "<path>.1" first, so that it stays bounded. */
-static void _append_file(const struct fse_ctl *c, const char *path,
-			 const char *buf, size_t len)
+static void _append_file(const struct fse_ctl *c, const char *path, const char *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-		      O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	struct stat st;
 	char old[FS_MSG_SIZE];
 
@@ -476,20 +476,19 @@ static void _append_file(const struct fse_ctl *c, const char *path,
 		close(fd);
 		snprintf(old, sizeof(old), "%s.1", path);
 		if (rename(path, old))
-			_log(c, FSE_LOG_ERROR, "%s: %s: observation log not rotated",
-			     path, strerror(errno));
-		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-			  O_CLOEXEC, 0644);
+			_log(c, FSE_LOG_ERROR, "%s: %s: observation log not rotated", path,
+			     strerror(errno));
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	}
 	if (fd < 0 || fstat(fd, &st))
-		_log(c, FSE_LOG_ERROR, "%s: %s: %zu bytes of observations lost",
-		     path, strerror(errno), len);
+		_log(c, FSE_LOG_ERROR, "%s: %s: %zu bytes of observations lost", path,
+		     strerror(errno), len);
 	else if (!S_ISREG(st.st_mode))
 		_log(c, FSE_LOG_ERROR, "%s: not a regular file: %zu bytes of observations lost",
 		     path, len);
 	else if (write(fd, buf, len) != (ssize_t)len)
-		_log(c, FSE_LOG_ERROR, "%s: short write: %zu bytes of observations lost",
-		     path, len);
+		_log(c, FSE_LOG_ERROR, "%s: short write: %zu bytes of observations lost", path,
+		     len);
 	if (fd >= 0)
 		close(fd);
 }
@@ -502,8 +501,7 @@ static int _record(struct fse_ctl *c, char **buf, size_t *len)
 	int rc;
 
 	*buf = NULL;
-	if (!c->state_file || !fse_locality_nparts(c->locality) ||
-	    !(f = open_memstream(buf, len)))
+	if (!c->state_file || !fse_locality_nparts(c->locality) || !(f = open_memstream(buf, len)))
 		return -1;
 	rc = fse_locality_write(c->locality, f);
 	if (fclose(f) || rc) {
@@ -535,12 +533,11 @@ static void *_saver(void *arg)
 			until.tv_nsec -= 1000000000L;
 		}
 		while (!c->sv.stop &&
-		       pthread_cond_timedwait(&c->sv.cond, &c->sv.lock,
-					      &until) != ETIMEDOUT)
+		       pthread_cond_timedwait(&c->sv.cond, &c->sv.lock, &until) != ETIMEDOUT)
 			;
 		if (!c->sv.buf && !c->sv.obs_buf) {
 			if (c->sv.stop)
-				break;	/* nothing left to write */
+				break; /* nothing left to write */
 			continue;
 		}
 		path = c->sv.path;
@@ -625,11 +622,10 @@ static void _state_save_soon(struct fse_ctl *c)
 	c->sv.path = path;
 	c->sv.buf = buf;
 	c->sv.len = len;
-	if (!c->sv.running &&
-	    !pthread_create(&c->sv.thread, NULL, _saver, c))
+	if (!c->sv.running && !pthread_create(&c->sv.thread, NULL, _saver, c))
 		c->sv.running = true;
 	if (c->sv.running) {
-		buf = path = NULL;	/* the writer takes it at its next turn */
+		buf = path = NULL; /* the writer takes it at its next turn */
 	} else {
 		c->sv.path = c->sv.buf = NULL;
 	}
@@ -658,8 +654,7 @@ int fse_ctl_state_file(struct fse_ctl *c, const char *path)
 	return _set_path(&c->state_file, path);
 }
 
-void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
-			   void *arg)
+void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state, void *arg)
 {
 	c->obs_state = state;
 	c->obs_state_arg = arg;
@@ -710,10 +705,10 @@ static bool _bad_loc_new(struct fse_ctl *c, uint32_t id)
 	return true;
 }
 
-static void _policy(struct fse_ctl *c, const struct fse_job *j,
-		    struct fse_policy *pol)
+static void _policy(struct fse_ctl *c, const struct fse_job *j, struct fse_policy *pol)
 {
-	struct fs_locality ploc = { .level = FS_LOCALITY_ANY, .wait_set = true,
+	struct fs_locality ploc = { .level = FS_LOCALITY_ANY,
+				    .wait_set = true,
 				    .wait = FS_DURATION_INFINITE };
 	struct fse_policy_in in = { 0 };
 	uint64_t mr = 0, ppm = 0;
@@ -721,13 +716,11 @@ static void _policy(struct fse_ctl *c, const struct fse_job *j,
 	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityTarget", &ppm))
 		in.part_target = (double)ppm / 1e6;
 	if (fs_conf_part_locality(c->conf, j->part, &ploc) ||
-	    ploc.level == FS_LOCALITY_OFF)	/* not placed here (plugins) */
-		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY,
-					     .wait_set = true };
-	else if (ploc.level == FS_LOCALITY_OBSERVE)	/* observed as rack */
+	    ploc.level == FS_LOCALITY_OFF) /* not placed here (plugins) */
+		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY, .wait_set = true };
+	else if (ploc.level == FS_LOCALITY_OBSERVE) /* observed as rack */
 		ploc.level = FS_LOCALITY_RACK;
-	if (!fs_conf_part_get_uint(c->conf, j->part, "MaxRacks", &mr) &&
-	    mr <= UINT32_MAX)
+	if (!fs_conf_part_get_uint(c->conf, j->part, "MaxRacks", &mr) && mr <= UINT32_MAX)
 		in.part_max_racks = (uint32_t)mr;
 	in.part_level = (enum fse_level)ploc.level;
 	in.part_wait = ploc.wait;
@@ -741,16 +734,13 @@ static void _policy(struct fse_ctl *c, const struct fse_job *j,
 			continue;
 		if (!strncmp(e, LOCALITY_ENV, strlen(LOCALITY_ENV)))
 			v = e + strlen(LOCALITY_ENV);
-		else if (!strncmp(e, LOCALITY_ENV_PROLOG,
-				  strlen(LOCALITY_ENV_PROLOG)))
+		else if (!strncmp(e, LOCALITY_ENV_PROLOG, strlen(LOCALITY_ENV_PROLOG)))
 			v = e + strlen(LOCALITY_ENV_PROLOG);
 		if (!v)
 			continue;
-		if (fs_parse_locality("--fabric-locality", v, &jloc, msg,
-				      sizeof(msg))) {
-			_log(c, _bad_loc_new(c, j->job_id) ? FSE_LOG_ERROR :
-			     FSE_LOG_DEBUG, "%s: %s: using the partition's locality",
-			     j->label, msg);
+		if (fs_parse_locality("--fabric-locality", v, &jloc, msg, sizeof(msg))) {
+			_log(c, _bad_loc_new(c, j->job_id) ? FSE_LOG_ERROR : FSE_LOG_DEBUG,
+			     "%s: %s: using the partition's locality", j->label, msg);
 			break;
 		}
 		in.job_set = true;
@@ -771,7 +761,7 @@ struct run {
 	struct fse_ctl *c;
 	const struct fse_job *j;
 	struct fse_policy pol;
-	char loc[32], waited[32];	/* for messages */
+	char loc[32], waited[32]; /* for messages */
 	struct fse_request rq;
 	struct fse_result res;
 	int part, tries;
@@ -791,10 +781,9 @@ static bool _try(struct run *r, const struct fse_result *res)
 	if (res) {
 		memset(c->in, 0, c->nnodes);
 		for (int k = 0; k < res->nracks; k++)
-			c->skip[res->racks[k]] = 2;	/* in the domain */
+			c->skip[res->racks[k]] = 2; /* in the domain */
 		for (int i = 0; i < c->nnodes; i++)
-			c->in[i] = r->j->cand[i] &&
-				c->skip[fse_topo_rack_of(c->topo, i)] == 2;
+			c->in[i] = r->j->cand[i] && c->skip[fse_topo_rack_of(c->topo, i)] == 2;
 		for (int k = 0; k < res->nracks; k++)
 			c->skip[res->racks[k]] = 0;
 	}
@@ -805,8 +794,8 @@ static bool _try(struct run *r, const struct fse_result *res)
 }
 
 /* "leaf01,leaf02" of a result */
-static void _rack_names(const struct fse_ctl *c, const struct fse_result *res,
-			char *buf, size_t size)
+static void _rack_names(const struct fse_ctl *c, const struct fse_result *res, char *buf,
+			size_t size)
 {
 	size_t n = 0;
 
@@ -815,31 +804,28 @@ static void _rack_names(const struct fse_ctl *c, const struct fse_result *res,
 		int rk = res->racks[k];
 
 		n += snprintf(buf + n, size - n, "%s%s", k ? "," : "",
-			      rk < c->model->nracks ? c->model->racks[rk].name :
-			      "(none)");
+			      rk < c->model->nracks ? c->model->racks[rk].name : "(none)");
 	}
 }
 
 /* The note saying the job ran without its locality (for SystemComment). */
 static void _relaxed_note(struct run *r, const char *how)
 {
-	snprintf(r->c->note, sizeof(r->c->note),
-		 "fabsched: locality %s relaxed after %s: %s", r->loc,
-		 r->waited, how);
+	snprintf(r->c->note, sizeof(r->c->note), "fabsched: locality %s relaxed after %s: %s",
+		 r->loc, r->waited, how);
 }
 
 /* A placement the backend accepted: counted toward the partition's share,
  * at once when it is the start, else once the job is seen started. */
-static void _outcome(struct run *r, const struct fse_result *res,
-		     struct fse_outcome *o)
+static void _outcome(struct run *r, const struct fse_result *res, struct fse_outcome *o)
 {
 	bool got = res->level <= r->rq.level;
 	struct fse_ctl *c = r->c;
 
 	o->note = c->note[0] ? c->note : NULL;
 	if (r->part >= 0 && !r->j->final)
-		fse_locality_pend(c->locality, r->j->job_id, r->part,
-				res->fits_domain, got, o->note);
+		fse_locality_pend(c->locality, r->j->job_id, r->part, res->fits_domain, got,
+				  o->note);
 	else if (r->part >= 0 && res->fits_domain)
 		fse_locality_count(c->locality, r->part, got);
 }
@@ -855,23 +841,22 @@ static void _started(struct run *r, struct fse_outcome *o)
 	c->st.started++;
 	if (r->res.relaxed) {
 		if (r->by_target)
-			snprintf(how, sizeof(how), "%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
-				 r->res.nracks, racks, r->pol.target * 100,
-				 (unsigned)(got * n + 0.5), n);
+			snprintf(
+				how, sizeof(how),
+				"%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
+				r->res.nracks, racks, r->pol.target * 100,
+				(unsigned)(got * n + 0.5), n);
 		else
-			snprintf(how, sizeof(how), "%d racks (%s)",
-				 r->res.nracks, racks);
+			snprintf(how, sizeof(how), "%d racks (%s)", r->res.nracks, racks);
 		_relaxed_note(r, how);
 		c->st.relaxed++;
 		_log(c, FSE_LOG_INFO, "%s: locality %s (%s) relaxed after %" PRIu64 "s: %s",
-		     r->j->label, r->loc, fse_policy_from_name(r->pol.from),
-		     r->j->waited, racks);
+		     r->j->label, r->loc, fse_policy_from_name(r->pol.from), r->j->waited, racks);
 	}
 	_outcome(r, &r->res, o);
-	_log(c, FSE_LOG_VERBOSE, "%s: %s, racks %s (locality %s from %s, %d tries%s)",
-	     r->j->label, r->res.reason, racks, fse_level_name(r->rq.level),
-	     fse_policy_from_name(r->pol.from), r->tries,
-	     r->shared_pass ? ", shared nodes" : "");
+	_log(c, FSE_LOG_VERBOSE, "%s: %s, racks %s (locality %s from %s, %d tries%s)", r->j->label,
+	     r->res.reason, racks, fse_level_name(r->rq.level), fse_policy_from_name(r->pol.from),
+	     r->tries, r->shared_pass ? ", shared nodes" : "");
 }
 
 /* Nothing placed in a domain: what decide.c says, carried out. */
@@ -884,15 +869,13 @@ static void _unplaced(struct run *r, struct fse_outcome *o)
 	case FSE_ACT_WAIT:
 		c->st.waits++;
 		o->waits = true;
-		snprintf(o->pending, sizeof(o->pending),
-			 "Locality: %s, %s, waited %s", r->tries ?
-			 "no domain has the cores or memory free" :
-			 r->res.reason, r->loc, r->waited);
-		_log(c, FSE_LOG_DEBUG, "%s: pending: %s", r->j->label,
-		     o->pending);
+		snprintf(o->pending, sizeof(o->pending), "Locality: %s, %s, waited %s",
+			 r->tries ? "no domain has the cores or memory free" : r->res.reason,
+			 r->loc, r->waited);
+		_log(c, FSE_LOG_DEBUG, "%s: pending: %s", r->j->label, o->pending);
 		return;
 	case FSE_ACT_RESOURCES:
-		return;		/* not enough free: plain Resources */
+		return; /* not enough free: plain Resources */
 	case FSE_ACT_BACKEND:
 	case FSE_ACT_ANY:
 		break;
@@ -907,10 +890,10 @@ static void _unplaced(struct run *r, struct fse_outcome *o)
 		     r->j->label, r->res.reason);
 	} else if (o->started) {
 		/* counted as a miss: no domain was chosen */
-		struct fse_result any = {
-			.status = FSE_OK, .level = FSE_ANY,
-			.fits_domain = fse_request_fits_domain(c->topo,
-							       c->work, &r->rq) };
+		struct fse_result any = { .status = FSE_OK,
+					  .level = FSE_ANY,
+					  .fits_domain = fse_request_fits_domain(c->topo, c->work,
+										 &r->rq) };
 
 		if (r->rq.level != FSE_ANY) {
 			c->st.relaxed++;
@@ -928,8 +911,7 @@ static void _request(struct run *r)
 	struct fse_request *rq = &r->rq;
 
 	rq->min_nodes = j->min_nodes ? j->min_nodes : 1;
-	rq->max_nodes = j->max_nodes < rq->min_nodes ? rq->min_nodes :
-		j->max_nodes;
+	rq->max_nodes = j->max_nodes < rq->min_nodes ? rq->min_nodes : j->max_nodes;
 	rq->want_nodes = j->want_nodes;
 	rq->level = r->pol.level;
 	rq->max_racks = r->pol.max_racks;
@@ -942,11 +924,8 @@ static void _request(struct run *r)
 		if (j->spread)
 			/* --spread-job: one node per task, as far as the
 			 * candidates go, as Slurm's own spreading does */
-			rq->min_nodes = fse_spread_nodes(rq->ntasks,
-							 rq->min_nodes,
-							 rq->max_nodes,
-							 c->tasks_now, j->cand,
-							 c->nnodes);
+			rq->min_nodes = fse_spread_nodes(rq->ntasks, rq->min_nodes, rq->max_nodes,
+							 c->tasks_now, j->cand, c->nnodes);
 		if (rq->max_nodes < rq->min_nodes)
 			rq->max_nodes = rq->min_nodes;
 	}
@@ -974,9 +953,9 @@ static void _obs_commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 
 	for (int i = 0; i < c->nobs_pend; i++) {
 		const struct obs_pend *p = &c->obs_pend[i];
-		enum fse_job_state st = c->obs_state ?
-			c->obs_state(p->job_id, p->task, c->obs_state_arg) :
-			state(p->job_id, arg);
+		enum fse_job_state st = c->obs_state
+						? c->obs_state(p->job_id, p->task, c->obs_state_arg)
+						: state(p->job_id, arg);
 
 		if (st == FSE_JOB_PENDING) {
 			c->obs_pend[k++] = c->obs_pend[i];
@@ -990,8 +969,7 @@ static void _obs_commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 }
 
 /* Keep the latest observation of a job until it is seen started. */
-static void _obs_pend(struct fse_ctl *c, uint32_t job_id, uint32_t task,
-		      const char *line)
+static void _obs_pend(struct fse_ctl *c, uint32_t job_id, uint32_t task, const char *line)
 {
 	char *copy = strdup(line);
 	int i;
@@ -999,15 +977,16 @@ static void _obs_pend(struct fse_ctl *c, uint32_t job_id, uint32_t task,
 
 	if (!copy)
 		return;
-	for (i = 0; i < c->nobs_pend && (c->obs_pend[i].job_id != job_id ||
-					  c->obs_pend[i].task != task); i++)
+	for (i = 0;
+	     i < c->nobs_pend && (c->obs_pend[i].job_id != job_id || c->obs_pend[i].task != task);
+	     i++)
 		;
 	if (i < c->nobs_pend) {
 		free(c->obs_pend[i].line);
 		c->obs_pend[i].line = copy;
 		return;
 	}
-	if (c->nobs_pend == FSE_LOCALITY_PEND_MAX) {	/* forget the oldest */
+	if (c->nobs_pend == FSE_LOCALITY_PEND_MAX) { /* forget the oldest */
 		free(c->obs_pend[0].line);
 		memmove(c->obs_pend, c->obs_pend + 1,
 			(FSE_LOCALITY_PEND_MAX - 1) * sizeof(*c->obs_pend));
@@ -1030,8 +1009,7 @@ static void _obs_save_soon(struct fse_ctl *c)
 	if (!c->obs_out_len || !(path = strdup(c->obs_file)))
 		return;
 	pthread_mutex_lock(&c->sv.lock);
-	if (c->sv.obs_buf &&
-	    (b = realloc(c->sv.obs_buf, c->sv.obs_len + c->obs_out_len + 1))) {
+	if (c->sv.obs_buf && (b = realloc(c->sv.obs_buf, c->sv.obs_len + c->obs_out_len + 1))) {
 		memcpy(b + c->sv.obs_len, c->obs_out, c->obs_out_len + 1);
 		c->sv.obs_buf = b;
 		c->sv.obs_len += c->obs_out_len;
@@ -1043,13 +1021,12 @@ static void _obs_save_soon(struct fse_ctl *c)
 		c->sv.obs_buf = c->obs_out;
 		c->sv.obs_len = c->obs_out_len;
 	} else {
-		free(c->obs_out);	/* no memory: these are lost */
+		free(c->obs_out); /* no memory: these are lost */
 		free(path);
 	}
 	c->obs_out = NULL;
 	c->obs_out_len = 0;
-	if (!c->sv.running &&
-	    !pthread_create(&c->sv.thread, NULL, _saver, c))
+	if (!c->sv.running && !pthread_create(&c->sv.thread, NULL, _saver, c))
 		c->sv.running = true;
 	if (!c->sv.running && c->sv.obs_buf) {
 		_append_file(c, c->sv.obs_path, c->sv.obs_buf, c->sv.obs_len);
@@ -1071,8 +1048,7 @@ static void _domain(struct run *r)
 	const struct fse_job *j = r->j;
 
 	for (int i = 0; i < c->nnodes; i++)
-		c->avail[i] = j->cand[i] && c->tasks_now[i] &&
-			(!j->idle || j->idle[i]);
+		c->avail[i] = j->cand[i] && c->tasks_now[i] && (!j->idle || j->idle[i]);
 	fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
 	if (r->res.status == FSE_NOT_NOW && j->idle && j->may_share) {
 		for (int i = 0; i < c->nnodes; i++)
@@ -1088,8 +1064,7 @@ static void _commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
 {
 	time_t now = time(NULL);
 
-	if (!state || (!fse_locality_npend(c->locality) && !c->nobs_pend) ||
-	    now == c->commit_sec)
+	if (!state || (!fse_locality_npend(c->locality) && !c->nobs_pend) || now == c->commit_sec)
 		return;
 	c->commit_sec = now;
 	fse_locality_commit(c->locality, state, arg);
@@ -1119,20 +1094,18 @@ static void _take_back(struct fse_ctl *c, uint32_t job_id)
  */
 static bool _question(const struct fse_ctl *c, const struct fse_job *j)
 {
-	return !j->final && c->failed_job == j->job_id &&
-		c->failed_pass == j->pass;
+	return !j->final && c->failed_job == j->job_id && c->failed_pass == j->pass;
 }
 
 /* Whether this call ends the job's wait (o->unwait), and the failure
  * it leaves for the next call's _question. */
-static void _wait_over(struct fse_ctl *c, const struct fse_job *j,
-		       struct fse_outcome *o)
+static void _wait_over(struct fse_ctl *c, const struct fse_job *j, struct fse_outcome *o)
 {
 	bool question = _question(c, j);
 
 	o->unwait = o->started && !question && !j->plan;
 	if (j->plan)
-		return;	/* plans say nothing of the next call */
+		return; /* plans say nothing of the next call */
 	if (!o->started) {
 		c->failed_job = j->job_id;
 		c->failed_pass = j->pass;
@@ -1147,20 +1120,24 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 	const struct fse_ctl_stats *s = &c->st;
 
 	if (s->calls)
-		_log(c, level, "%" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64 " waited, %" PRIu64 " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
-		     s->calls, s->started, s->waits, s->relaxed,
-		     s->hook_us / s->calls, s->hook_us_max,
-		     s->backend_us / s->calls);
+		_log(c, level,
+		     "%" PRIu64 " placement decisions (%" PRIu64 " started, %" PRIu64
+		     " waited, %" PRIu64
+		     " relaxed): fabsched time mean %.1f us, max %.0f us; backend mean %.1f us",
+		     s->calls, s->started, s->waits, s->relaxed, s->hook_us / s->calls,
+		     s->hook_us_max, s->backend_us / s->calls);
 	if (s->observed)
-		_log(c, level, "%" PRIu64 " observations (Locality=observe): fabsched time mean %.1f us",
+		_log(c, level,
+		     "%" PRIu64 " observations (Locality=observe): fabsched time mean %.1f us",
 		     s->observed, s->observe_us / s->observed);
 	for (int k = 0; k < 2; k++)
 		if (s->calls_by[k])
-			_log(c, level, "%s: %" PRIu64 " placement decisions: fabsched %.1f us, backend %.1f us on average; fabsched %.3f s in all",
-			     k ? "plans (backfill)" : "starts now (main scheduler)",
-			     s->calls_by[k], s->hook_us_by[k] / s->calls_by[k],
-			     s->backend_us_by[k] / s->calls_by[k],
-			     s->hook_us_by[k] / 1e6);
+			_log(c, level,
+			     "%s: %" PRIu64
+			     " placement decisions: fabsched %.1f us, backend %.1f us on average; fabsched %.3f s in all",
+			     k ? "plans (backfill)" : "starts now (main scheduler)", s->calls_by[k],
+			     s->hook_us_by[k] / s->calls_by[k],
+			     s->backend_us_by[k] / s->calls_by[k], s->hook_us_by[k] / 1e6);
 }
 
 /* The figures so far, at most once a minute (slurmctld may never call
@@ -1185,9 +1162,8 @@ bool fse_job_applies(bool switches, bool switches_as_racks, bool pinned)
 	return !pinned && (!switches || switches_as_racks);
 }
 
-int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
-		  fse_try_f try, void *arg, fse_job_state_f state,
-		  void *state_arg, struct fse_outcome *o)
+int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void *arg,
+		  fse_job_state_f state, void *state_arg, struct fse_outcome *o)
 {
 	struct run r = { .c = c, .j = j, .try = try, .arg = arg };
 	struct fs_locality loc;
@@ -1201,7 +1177,8 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 	}
 	_policy(c, j, &r.pol);
 	loc = (struct fs_locality){ .level = (enum fs_locality_level)r.pol.level,
-				    .wait_set = true, .wait = r.pol.wait };
+				    .wait_set = true,
+				    .wait = r.pol.wait };
 	fs_format_locality(&loc, r.loc, sizeof(r.loc));
 	fs_format_duration(j->waited, r.waited, sizeof(r.waited));
 	if (!j->final) {
@@ -1213,12 +1190,9 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 	r.part = _share_of(c, j->part);
 	/* whether the job fits a domain of its level when idle: a pass over
 	 * every node, needed only under a LocalityTarget */
-	r.rq.relaxed = fse_decide_relaxed(&r.pol, j->waited,
-					  fse_locality_share(c->locality, r.part),
-					  r.pol.target > 0 &&
-					  fse_request_fits_domain(c->topo, c->work,
-								  &r.rq),
-					  &r.by_target);
+	r.rq.relaxed = fse_decide_relaxed(
+		&r.pol, j->waited, fse_locality_share(c->locality, r.part),
+		r.pol.target > 0 && fse_request_fits_domain(c->topo, c->work, &r.rq), &r.by_target);
 
 	_domain(&r);
 	while (r.res.status == FSE_OK && r.tries < FSE_CTL_TRIES) {
@@ -1248,10 +1222,11 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 	c->st.calls_by[j->plan]++;
 	c->st.hook_us_by[j->plan] += hook;
 	c->st.backend_us_by[j->plan] += r.backend_us;
-	_log(c, FSE_LOG_DEBUG, "%s: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64 " calls, max %.0f us",
-	     j->label, o->started ? "started" : "not now", hook, r.backend_us,
-	     r.tries, c->st.hook_us / c->st.calls, c->st.calls,
-	     c->st.hook_us_max);
+	_log(c, FSE_LOG_DEBUG,
+	     "%s: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64
+	     " calls, max %.0f us",
+	     j->label, o->started ? "started" : "not now", hook, r.backend_us, r.tries,
+	     c->st.hook_us / c->st.calls, c->st.calls, c->st.hook_us_max);
 	_stats_now_and_then(c);
 	return 0;
 }
@@ -1260,8 +1235,8 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j,
 
 /* The racks of the nodes with on[i] != 0 (or of @res when not NULL), as
  * an observation's place: one rack, racks of one pod, or across pods. */
-static void _obs_place(struct fse_ctl *c, const uint8_t *on,
-		       const struct fse_result *res, struct fse_obs_place *p)
+static void _obs_place(struct fse_ctl *c, const uint8_t *on, const struct fse_result *res,
+		       struct fse_obs_place *p)
 {
 	int nr = fse_topo_nracks(c->topo), pod = -2;
 	size_t len = 0;
@@ -1288,18 +1263,15 @@ static void _obs_place(struct fse_ctl *c, const uint8_t *on,
 		else if (pod != fse_topo_pod_of(c->topo, rk))
 			pod = -1;
 		name = rk < c->model->nracks ? c->model->racks[rk].name : "none";
-		n = snprintf(p->racks + len, sizeof(p->racks) - len, "%s%s",
-			     len ? "," : "", name);
+		n = snprintf(p->racks + len, sizeof(p->racks) - len, "%s%s", len ? "," : "", name);
 		if (n < 0 || len + n >= sizeof(p->racks) - 4) {
-			snprintf(p->racks + len, sizeof(p->racks) - len, "%s...",
-				 len ? "," : "");
-			len = sizeof(p->racks);	/* full: count only */
+			snprintf(p->racks + len, sizeof(p->racks) - len, "%s...", len ? "," : "");
+			len = sizeof(p->racks); /* full: count only */
 		} else {
 			len += n;
 		}
 	}
-	p->kind = p->nracks == 1 ? FSE_OBS_RACK : pod >= 0 ? FSE_OBS_POD :
-		FSE_OBS_ANY;
+	p->kind = p->nracks == 1 ? FSE_OBS_RACK : pod >= 0 ? FSE_OBS_POD : FSE_OBS_ANY;
 	if (!p->nracks)
 		snprintf(p->racks, sizeof(p->racks), "-");
 }
@@ -1315,18 +1287,19 @@ static void _obs_would(struct run *r, struct fse_obs *ob)
 	if (r->res.status == FSE_OK) {
 		_obs_place(c, NULL, &r->res, &ob->would);
 		snprintf(ob->why, sizeof(ob->why), "%s%s", r->res.reason,
-			 !r->res.relaxed ? "" : r->by_target ?
-			 " (relaxed: LocalityTarget)" : " (relaxed: waited its LocalityWait)");
+			 !r->res.relaxed ? ""
+			 : r->by_target	 ? " (relaxed: LocalityTarget)"
+					 : " (relaxed: waited its LocalityWait)");
 		return;
 	}
 	switch (fse_decide_unplaced(&r->rq, &r->res, 0)) {
 	case FSE_ACT_WAIT:
 		ob->would.kind = FSE_OBS_WAIT;
 		snprintf(ob->would.racks, sizeof(ob->would.racks), "-");
-		snprintf(ob->why, sizeof(ob->why), "Locality: %s, %s, waited %s",
-			 r->res.reason, r->loc, r->waited);
+		snprintf(ob->why, sizeof(ob->why), "Locality: %s, %s, waited %s", r->res.reason,
+			 r->loc, r->waited);
 		return;
-	case FSE_ACT_ANY:	/* any placement: as Slurm's */
+	case FSE_ACT_ANY: /* any placement: as Slurm's */
 		ob->would = ob->got;
 		snprintf(ob->why, sizeof(ob->why), "%s: any placement", r->res.reason);
 		return;
@@ -1339,8 +1312,8 @@ static void _obs_would(struct run *r, struct fse_obs *ob)
 	snprintf(ob->why, sizeof(ob->why), "%s", r->res.reason);
 }
 
-int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
-		    const uint8_t *got, fse_job_state_f state, void *state_arg)
+int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j, const uint8_t *got,
+		    fse_job_state_f state, void *state_arg)
 {
 	struct run r = { .c = c, .j = j };
 	struct fse_obs ob = { 0 };
@@ -1349,12 +1322,12 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 	double t0 = _now_us();
 	bool in_domain;
 
-	if (!fse_ctl_usable(c) || !j || !j->cand || !got ||
-	    !fs_conf_part_observe(c->conf, j->part))
+	if (!fse_ctl_usable(c) || !j || !j->cand || !got || !fs_conf_part_observe(c->conf, j->part))
 		return -1;
 	_policy(c, j, &r.pol);
 	loc = (struct fs_locality){ .level = (enum fs_locality_level)r.pol.level,
-				    .wait_set = true, .wait = r.pol.wait };
+				    .wait_set = true,
+				    .wait = r.pol.wait };
 	fs_format_locality(&loc, r.loc, sizeof(r.loc));
 	fs_format_duration(j->waited, r.waited, sizeof(r.waited));
 	if (!j->final)
@@ -1362,10 +1335,9 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 	_request(&r);
 	r.part = _share_of(c, j->part);
 	ob.fits = fse_request_fits_domain(c->topo, c->work, &r.rq);
-	r.rq.relaxed = fse_decide_relaxed(&r.pol, j->waited,
-					  fse_locality_share(c->locality, r.part),
-					  r.pol.target > 0 && ob.fits,
-					  &r.by_target);
+	r.rq.relaxed =
+		fse_decide_relaxed(&r.pol, j->waited, fse_locality_share(c->locality, r.part),
+				   r.pol.target > 0 && ob.fits, &r.by_target);
 	ob.time = time(NULL);
 	ob.job_id = j->job_id;
 	ob.task = FSE_NO_TASK;
@@ -1389,8 +1361,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 	fse_obs_format(&ob, line, sizeof(line));
 	/* the share it would have kept: a job that would have waited for
 	 * its domain is counted as getting it */
-	in_domain = fse_obs_in_domain(&ob.would, ob.level) ||
-		ob.would.kind == FSE_OBS_WAIT;
+	in_domain = fse_obs_in_domain(&ob.would, ob.level) || ob.would.kind == FSE_OBS_WAIT;
 	if (j->final) {
 		if (r.part >= 0 && ob.fits)
 			fse_locality_count(c->locality, r.part, in_domain);
@@ -1398,16 +1369,15 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 		_obs_save_soon(c);
 	} else {
 		if (r.part >= 0)
-			fse_locality_pend(c->locality, j->job_id, r.part, ob.fits,
-					in_domain, NULL);
+			fse_locality_pend(c->locality, j->job_id, r.part, ob.fits, in_domain, NULL);
 		_obs_pend(c, ob.job_id, ob.task, line);
 	}
 	_state_save_soon(c);
 	c->st.observed++;
 	c->st.observe_us += _now_us() - t0 + (j->prep_us > 0 ? j->prep_us : 0);
-	_log(c, FSE_LOG_DEBUG, "%s: observed: got %s:%u, would %s:%u (%s)",
-	     j->label, fse_obs_kind_name(ob.got.kind), ob.got.nracks,
-	     fse_obs_kind_name(ob.would.kind), ob.would.nracks, ob.why);
+	_log(c, FSE_LOG_DEBUG, "%s: observed: got %s:%u, would %s:%u (%s)", j->label,
+	     fse_obs_kind_name(ob.got.kind), ob.got.nracks, fse_obs_kind_name(ob.would.kind),
+	     ob.would.nracks, ob.why);
 	_stats_now_and_then(c);
 	return 0;
 }
@@ -1415,7 +1385,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
 void fse_ctl_finish(struct fse_ctl *c)
 {
 	_obs_save_soon(c);
-	_saver_stop(c);	/* what it holds is written */
+	_saver_stop(c); /* what it holds is written */
 	if (fse_locality_dirty(c->locality))
 		_state_save(c);
 	_stats_log(c, FSE_LOG_INFO);
@@ -1425,7 +1395,8 @@ void fse_ctl_finish(struct fse_ctl *c)
 		double got = fse_share_get(fse_locality_share(c->locality, i), &n);
 
 		if (n)
-			_log(c, FSE_LOG_INFO, "partition %s: %.1f%% of the last %u jobs that fit a domain got one",
+			_log(c, FSE_LOG_INFO,
+			     "partition %s: %.1f%% of the last %u jobs that fit a domain got one",
 			     name[0] ? name : "(none)", got * 100, n);
 	}
 }

@@ -47,8 +47,7 @@ const char *fse_policy_from_name(enum fse_policy_from from)
 }
 
 bool fse_decide_relaxed(const struct fse_policy *pol, uint64_t waited,
-			const struct fse_share *share, bool fits_domain,
-			bool *by_target)
+			const struct fse_share *share, bool fits_domain, bool *by_target)
 {
 	if (by_target)
 		*by_target = false;
@@ -56,8 +55,7 @@ bool fse_decide_relaxed(const struct fse_policy *pol, uint64_t waited,
 		return false;
 	if (pol->wait != FSE_WAIT_INFINITE && waited >= pol->wait)
 		return true;
-	if (share && pol->target > 0 &&
-	    fse_share_relax_fit(share, pol->target, fits_domain)) {
+	if (share && pol->target > 0 && fse_share_relax_fit(share, pol->target, fits_domain)) {
 		if (by_target)
 			*by_target = true;
 		return true;
@@ -65,15 +63,14 @@ bool fse_decide_relaxed(const struct fse_policy *pol, uint64_t waited,
 	return false;
 }
 
-enum fse_action fse_decide_unplaced(const struct fse_request *rq,
-				    const struct fse_result *res, int tries)
+enum fse_action fse_decide_unplaced(const struct fse_request *rq, const struct fse_result *res,
+				    int tries)
 {
 	if (!rq || !res)
 		return FSE_ACT_RESOURCES;
 	if (res->status == FSE_NEVER && !rq->max_racks)
 		return FSE_ACT_BACKEND;
-	if (res->status == FSE_NEVER ||
-	    (res->status == FSE_NOT_NOW && res->could_relax) ||
+	if (res->status == FSE_NEVER || (res->status == FSE_NOT_NOW && res->could_relax) ||
 	    (tries && !rq->relaxed && rq->level != FSE_ANY))
 		return FSE_ACT_WAIT;
 	if (rq->level == FSE_ANY || rq->relaxed)

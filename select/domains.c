@@ -2,7 +2,7 @@
  * domains.c - locality domains (node -> rack -> pod -> plane) of the
  * placement engine, from plain arrays or from a fabric model.
  */
-#define _GNU_SOURCE	/* qsort_r */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,7 +13,6 @@
 #include "fabsched_topo.h"
 #include "fs_err.h"
 #include "select_private.h"
-
 
 void fse_topo_free(struct fse_topo *t)
 {
@@ -72,7 +71,7 @@ static void _capsum(int64_t *v, int len)
 
 int fse_kmin(const int64_t *capsum, int len, int64_t n)
 {
-	int lo = 0, hi = len;	/* answer index in [lo, hi] */
+	int lo = 0, hi = len; /* answer index in [lo, hi] */
 
 	if (n <= 0)
 		return 0;
@@ -89,8 +88,7 @@ int fse_kmin(const int64_t *capsum, int len, int64_t n)
 	return lo + 1;
 }
 
-int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
-		 size_t errlen)
+int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, size_t errlen)
 {
 	struct fse_topo *t;
 	int *fill = NULL, extra = 0;
@@ -98,22 +96,19 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
 	if (!out)
 		return fs_errf(err, errlen, "fse_topo_new: no result pointer");
 	*out = NULL;
-	if (!s || s->nnodes < 0 || s->nracks < 0 || s->npods < 0 ||
-	    (s->nnodes && !s->node_rack))
+	if (!s || s->nnodes < 0 || s->nracks < 0 || s->npods < 0 || (s->nnodes && !s->node_rack))
 		return fs_errf(err, errlen, "fse_topo_new: bad specification");
 	for (int i = 0; i < s->nnodes; i++) {
 		if (s->node_rack[i] >= s->nracks || s->node_rack[i] < -1)
-			return fs_errf(err, errlen,
-				     "node %d: rack %d; expected -1..%d", i,
-				     s->node_rack[i], s->nracks - 1);
+			return fs_errf(err, errlen, "node %d: rack %d; expected -1..%d", i,
+				       s->node_rack[i], s->nracks - 1);
 		if (s->node_rack[i] < 0)
 			extra++;
 	}
 	for (int r = 0; s->rack_pod && r < s->nracks; r++)
 		if (s->rack_pod[r] >= s->npods || s->rack_pod[r] < -1)
-			return fs_errf(err, errlen,
-				     "rack %d: pod %d; expected -1..%d", r,
-				     s->rack_pod[r], s->npods - 1);
+			return fs_errf(err, errlen, "rack %d: pod %d; expected -1..%d", r,
+				       s->rack_pod[r], s->npods - 1);
 
 	if (!(t = calloc(1, sizeof(*t))))
 		return fs_errf(err, errlen, "out of memory");
@@ -135,10 +130,9 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
 	t->pod_cap = calloc(np, sizeof(int64_t));
 	t->pod_plane = calloc(np, sizeof(int));
 	fill = calloc(nr > np ? nr : np, sizeof(int));
-	if (!t->node_rack || !t->node_rank || !t->rack_start ||
-	    !t->rack_members || !t->rack_pod || !t->rack_rank ||
-	    !t->pod_start || !t->pod_racks || !t->pod_capsum ||
-	    !t->all_capsum || !t->pod_cap || !t->pod_plane || !fill) {
+	if (!t->node_rack || !t->node_rank || !t->rack_start || !t->rack_members || !t->rack_pod ||
+	    !t->rack_rank || !t->pod_start || !t->pod_racks || !t->pod_capsum || !t->all_capsum ||
+	    !t->pod_cap || !t->pod_plane || !fill) {
 		free(fill);
 		fse_topo_free(t);
 		return fs_errf(err, errlen, "out of memory");
@@ -206,9 +200,8 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err,
 	return 0;
 }
 
-int fse_topo_from_model(const struct fst_model *m, const char *const *names,
-			int n, struct fse_topo **out, int *unknown,
-			char *err, size_t errlen)
+int fse_topo_from_model(const struct fst_model *m, const char *const *names, int n,
+			struct fse_topo **out, int *unknown, char *err, size_t errlen)
 {
 	struct fse_spec s = { 0 };
 	int *node_rack = NULL, *node_rank = NULL, *rack_pod = NULL;
@@ -296,9 +289,12 @@ int fse_topo_max_rack(const struct fse_topo *t)
 const char *fse_level_name(enum fse_level level)
 {
 	switch (level) {
-	case FSE_RACK: return "rack";
-	case FSE_POD: return "pod";
-	case FSE_ANY: return "any";
+	case FSE_RACK:
+		return "rack";
+	case FSE_POD:
+		return "pod";
+	case FSE_ANY:
+		return "any";
 	}
 	return "?";
 }
@@ -306,9 +302,12 @@ const char *fse_level_name(enum fse_level level)
 const char *fse_status_name(enum fse_status st)
 {
 	switch (st) {
-	case FSE_OK: return "ok";
-	case FSE_NOT_NOW: return "not now";
-	case FSE_NEVER: return "never";
+	case FSE_OK:
+		return "ok";
+	case FSE_NOT_NOW:
+		return "not now";
+	case FSE_NEVER:
+		return "never";
 	}
 	return "?";
 }

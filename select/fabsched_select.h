@@ -57,22 +57,21 @@ enum fse_level {
  */
 struct fse_spec {
 	int nnodes;
-	const int *node_rack;	/* [nnodes] rack of each node; -1: none (the
+	const int *node_rack; /* [nnodes] rack of each node; -1: none (the
 				   node then forms a rack of its own) */
-	const int *node_rank;	/* [nnodes] tie-break order, lower first;
+	const int *node_rank; /* [nnodes] tie-break order, lower first;
 				   NULL: the node index */
 	int nracks;
-	const int *rack_pod;	/* [nracks] pod of each rack, -1: none;
+	const int *rack_pod; /* [nracks] pod of each rack, -1: none;
 				   NULL: no pods */
 	int npods;
-	const int *pod_plane;	/* [npods] plane of each pod (informative),
+	const int *pod_plane; /* [npods] plane of each pod (informative),
 				   NULL: all 0 */
 };
 
 struct fse_topo;
 
-int fse_topo_new(const struct fse_spec *spec, struct fse_topo **out,
-		 char *err, size_t errlen);
+int fse_topo_new(const struct fse_spec *spec, struct fse_topo **out, char *err, size_t errlen);
 
 /*
  * Domains of a fabric model (fst_json_read_file) for the nodes names[0..n):
@@ -82,11 +81,10 @@ int fse_topo_new(const struct fse_spec *spec, struct fse_topo **out,
  * of its own and ranks after all known nodes; *unknown (when not NULL)
  * receives how many names were unknown.
  */
-int fse_topo_from_model(const struct fst_model *m, const char *const *names,
-			int n, struct fse_topo **out, int *unknown,
-			char *err, size_t errlen);
+int fse_topo_from_model(const struct fst_model *m, const char *const *names, int n,
+			struct fse_topo **out, int *unknown, char *err, size_t errlen);
 
-void fse_topo_free(struct fse_topo *t);	/* NULL is fine */
+void fse_topo_free(struct fse_topo *t); /* NULL is fine */
 
 int fse_topo_nnodes(const struct fse_topo *t);
 /* Racks including the one-node racks of nodes without a rack. */
@@ -101,16 +99,16 @@ int fse_topo_max_rack(const struct fse_topo *t);
 
 struct fse_work;
 
-struct fse_work *fse_work_new(const struct fse_topo *t);	/* NULL: ENOMEM */
-void fse_work_free(struct fse_work *w);				/* NULL is fine */
+struct fse_work *fse_work_new(const struct fse_topo *t); /* NULL: ENOMEM */
+void fse_work_free(struct fse_work *w);			 /* NULL is fine */
 
 struct fse_request {
-	uint32_t min_nodes;	/* >= 1 */
-	uint32_t max_nodes;	/* 0: same as min_nodes */
-	uint32_t want_nodes;	/* preferred count in [min, max], 0: min */
-	enum fse_level level;	/* locality the job requires */
-	uint32_t max_racks;	/* most racks the job may span, 0: no limit */
-	bool relaxed;		/* the job waited long enough: accept the
+	uint32_t min_nodes;	   /* >= 1 */
+	uint32_t max_nodes;	   /* 0: same as min_nodes */
+	uint32_t want_nodes;	   /* preferred count in [min, max], 0: min */
+	enum fse_level level;	   /* locality the job requires */
+	uint32_t max_racks;	   /* most racks the job may span, 0: no limit */
+	bool relaxed;		   /* the job waited long enough: accept the
 				   tightest placement available now */
 	const uint8_t *skip_racks; /* [nracks] racks not to use (e.g. tried
 				   already), NULL: none */
@@ -124,31 +122,31 @@ struct fse_request {
 	 * can hold it when idle.  ntasks 0: sized by min_nodes alone.
 	 */
 	uint32_t ntasks;
-	const uint32_t *tasks_now;	/* [nnodes] */
-	const uint32_t *tasks_idle;	/* [nnodes] */
+	const uint32_t *tasks_now;  /* [nnodes] */
+	const uint32_t *tasks_idle; /* [nnodes] */
 };
 
 enum fse_status {
-	FSE_OK = 0,		/* nodes chosen */
-	FSE_NOT_NOW = 1,	/* could run later: not enough free nodes, or
+	FSE_OK = 0,	 /* nodes chosen */
+	FSE_NOT_NOW = 1, /* could run later: not enough free nodes, or
 				   none with the required locality */
-	FSE_NEVER = 2,		/* cannot run as asked even on an empty fabric */
+	FSE_NEVER = 2,	 /* cannot run as asked even on an empty fabric */
 };
 
 struct fse_result {
 	enum fse_status status;
-	enum fse_level level;	/* FSE_OK: level of the placement: RACK (one
+	enum fse_level level; /* FSE_OK: level of the placement: RACK (one
 				   rack), POD (racks of one pod), ANY */
-	bool relaxed;		/* FSE_OK: placed looser than required (only
+	bool relaxed;	      /* FSE_OK: placed looser than required (only
 				   with request.relaxed) */
-	bool could_relax;	/* FSE_NOT_NOW: a looser placement exists now */
-	uint32_t count;		/* FSE_OK: number of nodes */
-	const int *nodes;	/* FSE_OK: [count] node indices, rank order */
-	int nracks;		/* FSE_OK: number of racks used */
-	const int *racks;	/* FSE_OK: [nracks] rack indices */
-	bool fits_domain;	/* the job fits one domain of its level on the
+	bool could_relax;     /* FSE_NOT_NOW: a looser placement exists now */
+	uint32_t count;	      /* FSE_OK: number of nodes */
+	const int *nodes;     /* FSE_OK: [count] node indices, rank order */
+	int nracks;	      /* FSE_OK: number of racks used */
+	const int *racks;     /* FSE_OK: [nracks] rack indices */
+	bool fits_domain;     /* the job fits one domain of its level on the
 				   idle machine (what LocalityTarget counts) */
-	char reason[192];	/* always: one line saying what and why */
+	char reason[192];     /* always: one line saying what and why */
 };
 
 /*
@@ -157,9 +155,8 @@ struct fse_result {
  * with *res filled (status says whether nodes were chosen), -1 on bad
  * arguments (message in res->reason).
  */
-int fse_place(const struct fse_topo *t, struct fse_work *w,
-	      const struct fse_request *rq, const uint8_t *avail,
-	      struct fse_result *res);
+int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+	      const uint8_t *avail, struct fse_result *res);
 
 /* ------------------------------------------------------------ job shape */
 
@@ -168,27 +165,27 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
  * a node has free for it: turned into the number of the job's tasks the
  * node can take (tasks_now / tasks_idle of struct fse_request).
  */
-#define FSE_SHAPE_GRES 4	/* GRES kinds a shape can name */
+#define FSE_SHAPE_GRES 4 /* GRES kinds a shape can name */
 
 struct fse_shape {
-	uint32_t ntasks;	/* -n; 0: sized by nodes (-N) only */
-	uint16_t cpus_per_task;	/* -c; 0: 1 */
+	uint32_t ntasks;	 /* -n; 0: sized by nodes (-N) only */
+	uint16_t cpus_per_task;	 /* -c; 0: 1 */
 	uint16_t tasks_per_node; /* --ntasks-per-node (at most), 0: any */
-	uint64_t mem_per_cpu;	/* --mem-per-cpu, MB; 0: none */
-	uint64_t mem_per_node;	/* --mem, MB; 0: none */
-	bool whole_node;	/* --exclusive: only nodes without jobs */
-	bool overcommit;	/* --overcommit: one CPU per node is enough */
-	int ngres;		/* entries of gres[] used */
+	uint64_t mem_per_cpu;	 /* --mem-per-cpu, MB; 0: none */
+	uint64_t mem_per_node;	 /* --mem, MB; 0: none */
+	bool whole_node;	 /* --exclusive: only nodes without jobs */
+	bool overcommit;	 /* --overcommit: one CPU per node is enough */
+	int ngres;		 /* entries of gres[] used */
 	struct {
-		uint64_t per_node;	/* --gres=name:N */
-		uint64_t per_task;	/* --gres-per-task / --tres-per-task */
+		uint64_t per_node; /* --gres=name:N */
+		uint64_t per_task; /* --gres-per-task / --tres-per-task */
 	} gres[FSE_SHAPE_GRES];
 };
 
 struct fse_node_res {
-	uint32_t cpus;		/* CPUs the job may use */
-	uint64_t mem;		/* MB the job may use; UINT64_MAX: not counted */
-	bool busy;		/* other jobs run there */
+	uint32_t cpus;		       /* CPUs the job may use */
+	uint64_t mem;		       /* MB the job may use; UINT64_MAX: not counted */
+	bool busy;		       /* other jobs run there */
 	uint64_t gres[FSE_SHAPE_GRES]; /* free units, same order as the shape's */
 };
 
@@ -196,9 +193,9 @@ struct fse_node_res {
  * the node's totals @avail and @alloc), else of that entry of the node's
  * types (type_id, type_avail, type_alloc: ntypes each; none: 0); those
  * free (@now) or all of them (on an idle node). */
-uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want,
-			const uint32_t *type_id, const uint64_t *type_avail,
-			const uint64_t *type_alloc, int ntypes, bool now);
+uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want, const uint32_t *type_id,
+			const uint64_t *type_avail, const uint64_t *type_alloc, int ntypes,
+			bool now);
 
 /* A node's memory for jobs (MB): its RealMemory less MemSpecLimit where
  * memory is a consumable resource, else UINT64_MAX (not counted). */
@@ -206,16 +203,14 @@ uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec);
 
 /* Tasks of @s that fit on a node with @r free (0: none; for a job sized by
  * nodes, 1 when the node can run it).  At most s->ntasks. */
-uint32_t fse_node_tasks(const struct fse_shape *s,
-			const struct fse_node_res *r);
+uint32_t fse_node_tasks(const struct fse_shape *s, const struct fse_node_res *r);
 
 /* A job that asks to be spread (srun/sbatch --spread-job): the nodes it
  * needs at least, one per task up to max_nodes (0: no limit), as many as
  * the candidates (cand[i] != 0, NULL: all) can take now.  Never below
  * min_nodes. */
-uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
-			  uint32_t max_nodes, const uint32_t *tasks_now,
-			  const uint8_t *cand, int nnodes);
+uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes, uint32_t max_nodes,
+			  const uint32_t *tasks_now, const uint8_t *cand, int nnodes);
 
 /* ------------------------------------------------------------ locality target */
 
@@ -234,18 +229,17 @@ uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
  * (started jobs fitting in one domain of their level), whether each got
  * one.  One per scheduler (or per partition); not thread-safe.
  */
-#define FSE_SHARE_WINDOW 1000	/* default window, jobs */
+#define FSE_SHARE_WINDOW 1000 /* default window, jobs */
 
 struct fse_share;
 
 /* window 0: FSE_SHARE_WINDOW; NULL: ENOMEM or window > 10,000,000. */
 struct fse_share *fse_share_new(unsigned window);
-void fse_share_free(struct fse_share *s);		/* NULL is fine */
+void fse_share_free(struct fse_share *s); /* NULL is fine */
 
 /* Whether a job of n nodes at that level counts toward the target: it
  * fits in one domain of its level (FSE_ANY never counts). */
-bool fse_share_counts(const struct fse_topo *t, uint32_t n,
-		      enum fse_level level);
+bool fse_share_counts(const struct fse_topo *t, uint32_t n, enum fse_level level);
 
 /*
  * Whether a job of n nodes at that level, not yet past its wait bound,
@@ -255,8 +249,8 @@ bool fse_share_counts(const struct fse_topo *t, uint32_t n,
  * target.  So a target of 1 relaxes nothing that counts, and an empty
  * record relaxes nothing.  target <= 0: no target, always false.
  */
-bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
-		     double target, uint32_t n, enum fse_level level);
+bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t, double target, uint32_t n,
+		     enum fse_level level);
 
 /* Records one job that counts: got its domain or not.  fse_share_record
  * and fse_locality_count / fse_locality_commit go through it. */
@@ -264,8 +258,7 @@ void fse_share_push(struct fse_share *s, bool got);
 
 /* The same decision for a job whose fit is known (res->fits_domain of a
  * placement, or fse_share_counts): @counts false relaxes it. */
-bool fse_share_relax_fit(const struct fse_share *s, double target,
-			 bool counts);
+bool fse_share_relax_fit(const struct fse_share *s, double target, bool counts);
 
 /* Whether the job of @rq fits one domain of its level on the idle machine
  * (node-sized jobs: fse_share_counts; task-sized ones: from tasks_idle).
@@ -276,8 +269,7 @@ bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
 /* Records a started job: rq as asked, res its FSE_OK result.  Jobs that
  * do not count (res->fits_domain false) are ignored.  got = placed in one
  * domain of its level. */
-void fse_share_record(struct fse_share *s, const struct fse_topo *t,
-		      const struct fse_request *rq,
+void fse_share_record(struct fse_share *s, const struct fse_topo *t, const struct fse_request *rq,
 		      const struct fse_result *res);
 
 /*
@@ -302,31 +294,31 @@ double fse_share_get(const struct fse_share *s, unsigned *count);
 
 /* Where a job's locality came from. */
 enum fse_policy_from {
-	FSE_FROM_PARTITION = 0,	/* fabsched.conf: Locality, LocalityWait, ... */
+	FSE_FROM_PARTITION = 0, /* fabsched.conf: Locality, LocalityWait, ... */
 	FSE_FROM_OPTION,	/* --fabric-locality */
 	FSE_FROM_SWITCHES,	/* --switches=N[@wait] read as at most N racks */
 };
 
 /* What decides a job's locality, from plain inputs. */
 struct fse_policy_in {
-	enum fse_level part_level;	/* the partition's Locality */
-	uint64_t part_wait;		/* LocalityWait, s; FSE_WAIT_INFINITE */
-	uint32_t part_max_racks;	/* MaxRacks, 0: none */
-	double part_target;		/* LocalityTarget 0-1, 0: none */
-	bool job_set;			/* --fabric-locality given */
+	enum fse_level part_level; /* the partition's Locality */
+	uint64_t part_wait;	   /* LocalityWait, s; FSE_WAIT_INFINITE */
+	uint32_t part_max_racks;   /* MaxRacks, 0: none */
+	double part_target;	   /* LocalityTarget 0-1, 0: none */
+	bool job_set;		   /* --fabric-locality given */
 	enum fse_level job_level;
-	bool job_wait_set;		/* with "@wait" */
+	bool job_wait_set; /* with "@wait" */
 	uint64_t job_wait;
-	bool switches;			/* --switches, where read as racks */
+	bool switches; /* --switches, where read as racks */
 	uint32_t switches_racks;
-	uint64_t switches_wait;		/* its wait, s */
+	uint64_t switches_wait; /* its wait, s */
 };
 
 struct fse_policy {
 	enum fse_level level;
-	uint64_t wait;			/* s; FSE_WAIT_INFINITE */
-	uint32_t max_racks;		/* 0: no limit */
-	double target;			/* 0: none */
+	uint64_t wait;	    /* s; FSE_WAIT_INFINITE */
+	uint32_t max_racks; /* 0: no limit */
+	double target;	    /* 0: none */
 	enum fse_policy_from from;
 };
 
@@ -341,21 +333,20 @@ const char *fse_policy_from_name(enum fse_policy_from from);
  * above the target (*by_target then true; fits_domain: the job counts,
  * fse_request_fits_domain). */
 bool fse_decide_relaxed(const struct fse_policy *pol, uint64_t waited,
-			const struct fse_share *share, bool fits_domain,
-			bool *by_target);
+			const struct fse_share *share, bool fits_domain, bool *by_target);
 
 /* What to do with a job the engine and the backend did not place (res the
  * engine's last result, tries how many domains the backend refused). */
 enum fse_action {
-	FSE_ACT_BACKEND,	/* no domain can ever hold it by fabsched's count:
+	FSE_ACT_BACKEND,   /* no domain can ever hold it by fabsched's count:
 				   Slurm's node choice on every candidate decides */
-	FSE_ACT_WAIT,		/* its locality keeps it waiting: say why */
-	FSE_ACT_ANY,		/* any placement will do: the backend on every
+	FSE_ACT_WAIT,	   /* its locality keeps it waiting: say why */
+	FSE_ACT_ANY,	   /* any placement will do: the backend on every
 				   candidate, recorded as relaxed */
-	FSE_ACT_RESOURCES,	/* not enough free: plain Resources */
+	FSE_ACT_RESOURCES, /* not enough free: plain Resources */
 };
-enum fse_action fse_decide_unplaced(const struct fse_request *rq,
-				    const struct fse_result *res, int tries);
+enum fse_action fse_decide_unplaced(const struct fse_request *rq, const struct fse_result *res,
+				    int tries);
 
 /* ------------------------------------------------------------ locality record */
 
@@ -371,12 +362,12 @@ enum fse_action fse_decide_unplaced(const struct fse_request *rq,
  *   pending <job id> <partition|-> <counts 0|1><got 0|1>
  * One per scheduler; not thread-safe.
  */
-#define FSE_LOCALITY_PEND_MAX 1024	/* decisions kept, the oldest dropped */
+#define FSE_LOCALITY_PEND_MAX 1024 /* decisions kept, the oldest dropped */
 
 struct fse_locality;
 
-struct fse_locality *fse_locality_new(int pend_max);	/* 0: default */
-void fse_locality_free(struct fse_locality *l);		/* NULL is fine */
+struct fse_locality *fse_locality_new(int pend_max); /* 0: default */
+void fse_locality_free(struct fse_locality *l);	     /* NULL is fine */
 
 /* Index of a partition's record, made when missing; -1: out of memory. */
 int fse_locality_part(struct fse_locality *l, const char *name);
@@ -390,16 +381,16 @@ void fse_locality_count(struct fse_locality *l, int k, bool got);
 /* Keep the latest decision of a job (replacing an earlier one); @note is
  * copied (what the decision added to the job, to take back if the job is
  * asked about again).  RET 0, -1 on bad arguments or out of memory. */
-int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part,
-		    bool counts, bool got, const char *note);
+int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part, bool counts, bool got,
+		      const char *note);
 const char *fse_locality_note(const struct fse_locality *l, uint32_t job_id);
 void fse_locality_drop_note(struct fse_locality *l, uint32_t job_id);
 int fse_locality_npend(const struct fse_locality *l);
 
 enum fse_job_state {
-	FSE_JOB_PENDING,	/* still waiting: keep the decision */
-	FSE_JOB_STARTED,	/* holds an allocation: count it */
-	FSE_JOB_GONE,		/* unknown, or ended without one: forget it */
+	FSE_JOB_PENDING, /* still waiting: keep the decision */
+	FSE_JOB_STARTED, /* holds an allocation: count it */
+	FSE_JOB_GONE,	 /* unknown, or ended without one: forget it */
 };
 typedef enum fse_job_state (*fse_job_state_f)(uint32_t job_id, void *arg);
 
@@ -418,8 +409,7 @@ bool fse_locality_dirty(const struct fse_locality *l);
  * the record; every well-formed line is taken, malformed ones are skipped
  * and RET -1 with "<name>:<first bad line>: ... expected ..." in err. */
 int fse_locality_write(struct fse_locality *l, FILE *f);
-int fse_locality_read(struct fse_locality *l, FILE *f, const char *name,
-		    char *err, size_t errlen);
+int fse_locality_read(struct fse_locality *l, FILE *f, const char *name, char *err, size_t errlen);
 
 /* ------------------------------------------------------------ observation */
 
@@ -444,7 +434,7 @@ int fse_locality_read(struct fse_locality *l, FILE *f, const char *name,
  * the record keeps ends in ",...".
  */
 #define FSE_OBSERVE_FILE "fabsched_observe"
-#define FSE_OBSERVE_MAX (16 << 20)	/* bytes before the log is rotated */
+#define FSE_OBSERVE_MAX (16 << 20) /* bytes before the log is rotated */
 
 enum fse_obs_kind {
 	FSE_OBS_RACK = FSE_RACK,
@@ -457,16 +447,16 @@ enum fse_obs_kind {
 struct fse_obs_place {
 	enum fse_obs_kind kind;
 	uint32_t nracks;
-	char racks[256];	/* "r1,r2", "-" when none */
+	char racks[256]; /* "r1,r2", "-" when none */
 };
 
 #define FSE_NO_TASK UINT32_MAX
 
 struct fse_obs {
 	int64_t time;
-	uint32_t job_id;	/* with a task: the array's id */
-	uint32_t task;		/* array task, FSE_NO_TASK: none */
-	char part[64];		/* "-": none */
+	uint32_t job_id; /* with a task: the array's id */
+	uint32_t task;	 /* array task, FSE_NO_TASK: none */
+	char part[64];	 /* "-": none */
 	enum fse_level level;
 	uint32_t nodes;
 	bool fits;
@@ -475,15 +465,14 @@ struct fse_obs {
 	char why[384];
 };
 
-const char *fse_obs_kind_name(enum fse_obs_kind k);	/* NULL: unknown */
+const char *fse_obs_kind_name(enum fse_obs_kind k); /* NULL: unknown */
 /* The record's line with its newline; RET its length (truncated to @size
  * like snprintf). */
 size_t fse_obs_format(const struct fse_obs *o, char *buf, size_t size);
 /* One line (without or with its newline).  RET 0; -1 with "<what> ...;
  * expected ..." in @err when it is not a record of the form above (a
  * field missing or out of its range, a byte that is not printable). */
-int fse_obs_parse(const char *line, struct fse_obs *o, char *err,
-		  size_t errlen);
+int fse_obs_parse(const char *line, struct fse_obs *o, char *err, size_t errlen);
 /* Whether a place keeps the job in one domain of its level. */
 bool fse_obs_in_domain(const struct fse_obs_place *p, enum fse_level level);
 
@@ -496,7 +485,7 @@ bool fse_obs_in_domain(const struct fse_obs_place *p, enum fse_level level);
  * fse_outcome.  Messages go to the caller's log function.  Not
  * thread-safe: the caller locks.
  */
-#define FSE_CTL_TRIES 4		/* domains offered to the node choice per job */
+#define FSE_CTL_TRIES 4 /* domains offered to the node choice per job */
 
 enum fse_log { FSE_LOG_ERROR, FSE_LOG_INFO, FSE_LOG_VERBOSE, FSE_LOG_DEBUG };
 typedef void (*fse_log_f)(enum fse_log level, const char *msg, void *arg);
@@ -506,7 +495,7 @@ struct fs_conf;
 
 /* @name prefixes every message.  NULL: out of memory. */
 struct fse_ctl *fse_ctl_new(const char *name, fse_log_f log, void *log_arg);
-void fse_ctl_free(struct fse_ctl *c);		/* NULL is fine */
+void fse_ctl_free(struct fse_ctl *c); /* NULL is fine */
 /* The most detailed level the caller logs (default FSE_LOG_DEBUG): a
  * placement call formats no message past it (placement runs hundreds of
  * times per scheduling cycle). */
@@ -518,8 +507,7 @@ void fse_ctl_log_level(struct fse_ctl *c, enum fse_log most);
  * node).  RET 0 when placement can use it; -1, logged, otherwise (jobs
  * then go to the node choice unchanged).  The locality record stays.
  */
-int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf,
-		 const char *const *names, int n);
+int fse_ctl_load(struct fse_ctl *c, struct fs_conf *conf, const char *const *names, int n);
 void fse_ctl_unload(struct fse_ctl *c);
 /*
  * At most every FSE_CTL_RECHECK seconds (@now: the caller's clock), a
@@ -558,17 +546,17 @@ struct fse_job {
 	uint32_t array_job_id, array_task;
 	const char *label;	/* the job in messages, e.g. "JobId=12" */
 	const char *part;	/* partition, NULL: none */
-	const char *const *env;	/* the job's SPANK environment (its
+	const char *const *env; /* the job's SPANK environment (its
 				   FABSCHED_LOCALITY: --fabric-locality) */
 	uint32_t nenv;
-	bool switches;		/* --switches=N[@wait] read as at most N racks */
+	bool switches; /* --switches=N[@wait] read as at most N racks */
 	uint32_t switches_racks;
-	uint64_t switches_wait;	/* s */
+	uint64_t switches_wait; /* s */
 	uint64_t waited;	/* s since it could start */
 	uint32_t min_nodes, max_nodes, want_nodes;
-	uint32_t ntasks;	/* sized by tasks (fse_ctl_tasks filled); 0: nodes */
-	bool spread;		/* --spread-job */
-	bool may_share;		/* may run beside other jobs */
+	uint32_t ntasks; /* sized by tasks (fse_ctl_tasks filled); 0: nodes */
+	bool spread;	 /* --spread-job */
+	bool may_share;	 /* may run beside other jobs */
 	/* a successful node choice is the job's start; when false (it also
 	 * runs for will-run and test-only calls) the decision counts once
 	 * the job is seen holding an allocation (fse_job_state_f) */
@@ -579,14 +567,14 @@ struct fse_job {
 	 * fse_outcome.unwait) */
 	uint32_t pass;
 	bool plan;
-	const uint8_t *cand;	/* [nnodes] candidates */
-	const uint8_t *idle;	/* [nnodes] nodes without jobs, tried first;
+	const uint8_t *cand; /* [nnodes] candidates */
+	const uint8_t *idle; /* [nnodes] nodes without jobs, tried first;
 				   NULL: not known */
 	/* fse_ctl_observe: fabsched would leave the job to Slurm's choice,
 	 * for this reason (pinned to nodes, --switches where the flavour
 	 * keeps its stock meaning); NULL: it would place it */
 	const char *stock_why;
-	double prep_us;		/* the caller's time turning its records into
+	double prep_us; /* the caller's time turning its records into
 				   this and fse_ctl_tasks (counted as
 				   fabsched's in the timing figures) */
 };
@@ -597,11 +585,11 @@ struct fse_job {
 typedef bool (*fse_try_f)(const uint8_t *in, void *arg);
 
 struct fse_outcome {
-	bool started;		/* a node choice placed the job */
-	bool waits;		/* its locality keeps it waiting: */
-	char pending[512];	/* why, for the job's pending reason */
-	const char *note;	/* add to the job (SystemComment); NULL none */
-	const char *take_back;	/* remove first: an earlier call's note */
+	bool started;	       /* a node choice placed the job */
+	bool waits;	       /* its locality keeps it waiting: */
+	char pending[512];     /* why, for the job's pending reason */
+	const char *note;      /* add to the job (SystemComment); NULL none */
+	const char *take_back; /* remove first: an earlier call's note */
 	/*
 	 * The job's wait is over: drop its waiting note (FS_WAIT_NOTE) now.
 	 * Set on a success that is a start: not on a plan, and not on the
@@ -627,9 +615,8 @@ struct fse_outcome {
  * to Slurm's own topology handling (!switches_as_racks). */
 bool fse_job_applies(bool switches, bool switches_as_racks, bool pinned);
 
-int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try,
-		  void *arg, fse_job_state_f state, void *state_arg,
-		  struct fse_outcome *o);
+int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void *arg,
+		  fse_job_state_f state, void *state_arg, struct fse_outcome *o);
 
 /*
  * Locality=observe (fs_conf_part_observe) for the job's partition: after
@@ -640,17 +627,14 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try,
  * recorded at once, another once @state says the job started.  RET 0; -1
  * when the ctl is not usable or the partition is not observed.
  */
-int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j,
-		    const uint8_t *got, fse_job_state_f state,
-		    void *state_arg);
+int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j, const uint8_t *got,
+		    fse_job_state_f state, void *state_arg);
 bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part);
 /* Whether the job (@task: of array @job_id; FSE_NO_TASK: job @job_id)
  * holds an allocation, for observations kept until the job is seen
  * started; without one, @job_id alone is asked (the locality record's @state). */
-typedef enum fse_job_state (*fse_task_state_f)(uint32_t job_id, uint32_t task,
-					       void *arg);
-void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state,
-			   void *arg);
+typedef enum fse_job_state (*fse_task_state_f)(uint32_t job_id, uint32_t task, void *arg);
+void fse_ctl_observe_state(struct fse_ctl *c, fse_task_state_f state, void *arg);
 /* Where the observation log goes (fse_ctl_state_dir sets it beside the
  * state file); NULL: nowhere.  RET -1 out of memory. */
 int fse_ctl_observe_file(struct fse_ctl *c, const char *path);
@@ -681,8 +665,8 @@ void fse_ctl_finish(struct fse_ctl *c);
 bool fse_note_drop_wait(char *c);
 bool fse_note_drop_last(char *c, const char *note);
 
-const char *fse_level_name(enum fse_level level);	/* "rack", ... */
-const char *fse_status_name(enum fse_status st);	/* "ok", ... */
+const char *fse_level_name(enum fse_level level); /* "rack", ... */
+const char *fse_status_name(enum fse_status st);  /* "ok", ... */
 
 #ifdef __cplusplus
 }

@@ -15,19 +15,19 @@
 
 struct pend {
 	uint32_t job_id;
-	int part;		/* index in parts */
-	bool counts;		/* fits one domain of its level */
-	bool got;		/* and got one */
-	char *note;		/* what the decision added to the job, or NULL */
+	int part;    /* index in parts */
+	bool counts; /* fits one domain of its level */
+	bool got;    /* and got one */
+	char *note;  /* what the decision added to the job, or NULL */
 };
 
 struct fse_locality {
 	struct {
 		char *name;
 		struct fse_share *share;
-	} *parts;
+	} * parts;
 	int nparts;
-	struct pend *pend;	/* oldest first */
+	struct pend *pend; /* oldest first */
 	int npend, pend_max;
 	bool dirty;
 };
@@ -122,8 +122,8 @@ static int _find(const struct fse_locality *l, uint32_t job_id)
 	return -1;
 }
 
-int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part,
-		    bool counts, bool got, const char *note)
+int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part, bool counts, bool got,
+		      const char *note)
 {
 	char *copy = NULL;
 	int i;
@@ -133,20 +133,19 @@ int fse_locality_pend(struct fse_locality *l, uint32_t job_id, int part,
 	if (note && !(copy = strdup(note)))
 		return -1;
 	if ((i = _find(l, job_id)) < 0) {
-		if (l->npend == l->pend_max) {	/* forget the oldest */
+		if (l->npend == l->pend_max) { /* forget the oldest */
 			if (l->pend[0].counts)
 				l->dirty = true;
 			free(l->pend[0].note);
-			memmove(l->pend, l->pend + 1,
-				(l->pend_max - 1) * sizeof(*l->pend));
+			memmove(l->pend, l->pend + 1, (l->pend_max - 1) * sizeof(*l->pend));
 			l->npend--;
 		}
 		i = l->npend++;
 		memset(&l->pend[i], 0, sizeof(l->pend[i]));
-		l->pend[i].counts = !counts;	/* differs: dirty below */
+		l->pend[i].counts = !counts; /* differs: dirty below */
 	}
-	if (counts && (l->pend[i].counts != counts || l->pend[i].got != got ||
-		       l->pend[i].part != part))
+	if (counts &&
+	    (l->pend[i].counts != counts || l->pend[i].got != got || l->pend[i].part != part))
 		l->dirty = true;
 	free(l->pend[i].note);
 	l->pend[i].job_id = job_id;
@@ -194,8 +193,7 @@ int fse_locality_commit(struct fse_locality *l, fse_job_state_f state, void *arg
 		}
 		if (l->pend[i].counts) {
 			if (st == FSE_JOB_STARTED) {
-				fse_share_push(l->parts[l->pend[i].part].share,
-					       l->pend[i].got);
+				fse_share_push(l->parts[l->pend[i].part].share, l->pend[i].got);
 				counted++;
 			}
 			l->dirty = true;
@@ -226,12 +224,13 @@ int fse_locality_write(struct fse_locality *l, FILE *f)
 
 	if (!l || !f)
 		return -1;
-	fprintf(f, "# fabsched: per partition, recent jobs that fit one locality domain, oldest first (1: got it)\n");
+	fprintf(f,
+		"# fabsched: per partition, recent jobs that fit one locality domain, oldest first (1: got it)\n");
 	for (int i = 0; i < l->nparts && !rc; i++) {
 		size_t n = fse_share_format(l->parts[i].share, NULL, 0);
 
 		if (!n)
-			continue;	/* nothing remembered: nothing to read back */
+			continue; /* nothing remembered: nothing to read back */
 		if (n + 1 > cap) {
 			char *nb = realloc(buf, n + 1);
 
@@ -248,8 +247,7 @@ int fse_locality_write(struct fse_locality *l, FILE *f)
 	for (int i = 0; i < l->npend && !rc; i++)
 		if (l->pend[i].counts)
 			fprintf(f, "pending %u %s 1%d\n", l->pend[i].job_id,
-				_out_name(l->parts[l->pend[i].part].name),
-				l->pend[i].got ? 1 : 0);
+				_out_name(l->parts[l->pend[i].part].name), l->pend[i].got ? 1 : 0);
 	free(buf);
 	if (rc || fflush(f) || ferror(f))
 		return -1;
@@ -264,30 +262,25 @@ static int _read_line(struct fse_locality *l, char *line)
 	int n = 0, k;
 	unsigned long id;
 
-	for (char *t = strtok_r(line, " ", &save); t && n < 5;
-	     t = strtok_r(NULL, " ", &save))
+	for (char *t = strtok_r(line, " ", &save); t && n < 5; t = strtok_r(NULL, " ", &save))
 		f[n++] = t;
 	if (n == 3 && !strcmp(f[0], "share")) {
 		k = fse_locality_part(l, !strcmp(f[1], "-") ? "" : f[1]);
-		return (k < 0 || fse_share_parse(l->parts[k].share, f[2])) ?
-			-1 : 0;
+		return (k < 0 || fse_share_parse(l->parts[k].share, f[2])) ? -1 : 0;
 	}
 	if (n != 4 || strcmp(f[0], "pending"))
 		return -1;
 	errno = 0;
 	id = strtoul(f[1], &end, 10);
-	if (errno || *end || !id || id > UINT32_MAX || f[1][0] == '-' ||
-	    strlen(f[3]) != 2 || !strchr("01", f[3][0]) ||
-	    !strchr("01", f[3][1]))
+	if (errno || *end || !id || id > UINT32_MAX || f[1][0] == '-' || strlen(f[3]) != 2 ||
+	    !strchr("01", f[3][0]) || !strchr("01", f[3][1]))
 		return -1;
 	if ((k = fse_locality_part(l, !strcmp(f[2], "-") ? "" : f[2])) < 0)
 		return -1;
-	return fse_locality_pend(l, (uint32_t)id, k, f[3][0] == '1',
-			       f[3][1] == '1', NULL);
+	return fse_locality_pend(l, (uint32_t)id, k, f[3][0] == '1', f[3][1] == '1', NULL);
 }
 
-int fse_locality_read(struct fse_locality *l, FILE *f, const char *name,
-		    char *err, size_t errlen)
+int fse_locality_read(struct fse_locality *l, FILE *f, const char *name, char *err, size_t errlen)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -310,8 +303,9 @@ int fse_locality_read(struct fse_locality *l, FILE *f, const char *name,
 	free(line);
 	l->dirty = false;
 	if (bad)
-		return fs_errf(err, errlen,
-			       "%s:%d: %d malformed line(s) of %d ignored; expected \"share <partition> <0|1 per job>\" or \"pending <job id> <partition> <0|1><0|1>\"",
-			       name ? name : "(locality record)", first_bad, bad, lineno);
+		return fs_errf(
+			err, errlen,
+			"%s:%d: %d malformed line(s) of %d ignored; expected \"share <partition> <0|1 per job>\" or \"pending <job id> <partition> <0|1><0|1>\"",
+			name ? name : "(locality record)", first_bad, bad, lineno);
 	return 0;
 }

@@ -22,7 +22,7 @@ bool fse_note_drop_wait(char *c)
 	else if (w == c)
 		*c = '\0';
 	else
-		w[-2] = '\0';	/* and the "; " before it */
+		w[-2] = '\0'; /* and the "; " before it */
 	return !*c;
 }
 
@@ -38,6 +38,6 @@ bool fse_note_drop_last(char *c, const char *note)
 	else if (lc >= ln + 2 && !strncmp(c + lc - ln - 2, "; ", 2))
 		c[lc - ln - 2] = '\0';
 	else
-		return false;	/* the end of another part, not a note */
+		return false; /* the end of another part, not a note */
 	return !*c;
 }

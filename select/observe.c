@@ -37,17 +37,14 @@ size_t fse_obs_format(const struct fse_obs *o, char *buf, size_t size)
 	if (o->task != FSE_NO_TASK)
 		snprintf(task, sizeof(task), "_%" PRIu32, o->task);
 	n = snprintf(buf, size,
-			 "time=%" PRId64 " job=%" PRIu32 "%s part=%s level=%s nodes=%" PRIu32
-			 " fits=%d got=%s:%" PRIu32 ":%s would=%s:%" PRIu32 ":%s waited=%" PRIu64
-			 " why=%s\n",
-			 o->time, o->job_id, task, o->part[0] ? o->part : "-",
-			 fse_obs_kind_name((enum fse_obs_kind)o->level) ?: "?",
-			 o->nodes, o->fits,
-			 fse_obs_kind_name(o->got.kind) ?: "?", o->got.nracks,
-			 o->got.racks[0] ? o->got.racks : "-",
-			 fse_obs_kind_name(o->would.kind) ?: "?", o->would.nracks,
-			 o->would.racks[0] ? o->would.racks : "-", o->waited,
-			 o->why);
+		     "time=%" PRId64 " job=%" PRIu32 "%s part=%s level=%s nodes=%" PRIu32
+		     " fits=%d got=%s:%" PRIu32 ":%s would=%s:%" PRIu32 ":%s waited=%" PRIu64
+		     " why=%s\n",
+		     o->time, o->job_id, task, o->part[0] ? o->part : "-",
+		     fse_obs_kind_name((enum fse_obs_kind)o->level) ?: "?", o->nodes, o->fits,
+		     fse_obs_kind_name(o->got.kind) ?: "?", o->got.nracks,
+		     o->got.racks[0] ? o->got.racks : "-", fse_obs_kind_name(o->would.kind) ?: "?",
+		     o->would.nracks, o->would.racks[0] ? o->would.racks : "-", o->waited, o->why);
 
 	return n < 0 ? 0 : (size_t)n;
 }
@@ -104,8 +101,7 @@ static bool _name_ok(const char *s, bool commas)
 {
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr("-_.+", *s) ||
-		      (commas && *s == ',')))
+		      (*s >= '0' && *s <= '9') || strchr("-_.+", *s) || (commas && *s == ',')))
 			return false;
 	return true;
 }
@@ -118,8 +114,7 @@ static int _place(const char *v, struct fse_obs_place *p, bool would)
 	char num[16];
 	unsigned k;
 
-	if (!c1 || !c2 || (size_t)(c1 - v) >= sizeof(kind) ||
-	    (size_t)(c2 - c1 - 1) >= sizeof(num))
+	if (!c1 || !c2 || (size_t)(c1 - v) >= sizeof(kind) || (size_t)(c2 - c1 - 1) >= sizeof(num))
 		return -1;
 	memcpy(kind, v, c1 - v);
 	kind[c1 - v] = '\0';
@@ -128,9 +123,8 @@ static int _place(const char *v, struct fse_obs_place *p, bool would)
 	for (k = 0; k < sizeof(_kinds) / sizeof(_kinds[0]); k++)
 		if (!strcmp(kind, _kinds[k]))
 			break;
-	if (k == sizeof(_kinds) / sizeof(_kinds[0]) ||
-	    (!would && k > FSE_OBS_ANY) || _num(num, UINT32_MAX, &n) ||
-	    strlen(c2 + 1) >= sizeof(p->racks) || !c2[1] ||
+	if (k == sizeof(_kinds) / sizeof(_kinds[0]) || (!would && k > FSE_OBS_ANY) ||
+	    _num(num, UINT32_MAX, &n) || strlen(c2 + 1) >= sizeof(p->racks) || !c2[1] ||
 	    (strcmp(c2 + 1, "-") && !_name_ok(c2 + 1, true)))
 		return -1;
 	p->kind = (enum fse_obs_kind)k;
@@ -159,8 +153,7 @@ static int _job(char *v, struct fse_obs *o)
 
 #define PLACE_FORM "<rack|pod|any%s>:<racks>:<rack,...|->"
 
-int fse_obs_parse(const char *line, struct fse_obs *o, char *err,
-		  size_t errlen)
+int fse_obs_parse(const char *line, struct fse_obs *o, char *err, size_t errlen)
 {
 	const char *p = line;
 	char v[320];
@@ -172,7 +165,8 @@ int fse_obs_parse(const char *line, struct fse_obs *o, char *err,
 		len--;
 	for (size_t i = 0; i < len; i++)
 		if (line[i] < 0x20 || line[i] > 0x7e)
-			return _fail(err, errlen, "byte 0x%02x at column %zu; expected printable ASCII",
+			return _fail(err, errlen,
+				     "byte 0x%02x at column %zu; expected printable ASCII",
 				     (unsigned char)line[i], i + 1);
 	if (_field(&p, "time", v, sizeof(v)) || _num(v, INT64_MAX, &n))
 		return _fail(err, errlen, "no time; expected time=<seconds since 1970> first");

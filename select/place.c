@@ -12,7 +12,7 @@
  * Cost: one pass over the nodes (usable nodes and tasks per rack) plus a
  * sort of the racks of each pod that could hold the job, O(N + R log R).
  */
-#define _GNU_SOURCE	/* qsort_r */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,9 +44,9 @@ struct fse_work *fse_work_new(const struct fse_topo *t)
 	w->rack_iunits = calloc(nr, sizeof(int64_t));
 	w->caps = calloc(nn, sizeof(uint32_t));
 	w->nodes = calloc(nn, sizeof(int));
-	if (!w->rack_free || !w->order || !w->sel || !w->take || !w->cand ||
-	    !w->cand_take || !w->racks || !w->rack_units || !w->rack_inodes ||
-	    !w->rack_iunits || !w->caps || !w->nodes) {
+	if (!w->rack_free || !w->order || !w->sel || !w->take || !w->cand || !w->cand_take ||
+	    !w->racks || !w->rack_units || !w->rack_inodes || !w->rack_iunits || !w->caps ||
+	    !w->nodes) {
 		fse_work_free(w);
 		return NULL;
 	}
@@ -74,9 +74,9 @@ void fse_work_free(struct fse_work *w)
 
 /* What the job needs of a domain. */
 struct need {
-	uint32_t n;		/* nodes at least */
-	uint32_t max;		/* nodes at most */
-	int64_t tasks;		/* tasks in all; 0: sized by nodes */
+	uint32_t n;    /* nodes at least */
+	uint32_t max;  /* nodes at most */
+	int64_t tasks; /* tasks in all; 0: sized by nodes */
 };
 
 static bool _fits(const struct need *nd, int64_t nodes, int64_t units)
@@ -93,9 +93,9 @@ static int64_t _key(const struct need *nd, int64_t nodes, int64_t units)
 struct ctx {
 	const struct fse_topo *t;
 	const struct need *nd;
-	const int *rn;		/* [nracks] usable nodes */
-	const int64_t *ru;	/* [nracks] tasks */
-	const uint32_t *caps;	/* [nnodes] tasks per node (node sort) */
+	const int *rn;	      /* [nracks] usable nodes */
+	const int64_t *ru;    /* [nracks] tasks */
+	const uint32_t *caps; /* [nnodes] tasks per node (node sort) */
 };
 
 /* Racks by what they hold, most first; then by rank. */
@@ -189,9 +189,8 @@ static int64_t _top_sum(uint32_t *a, int m, uint32_t k)
  * (NULL: every node).  The tasks are those of the nd->max nodes holding
  * most, since the job gets no more nodes than that.
  */
-static void _tally(const struct fse_topo *t, struct fse_work *w,
-		   const struct need *nd, int r, const uint8_t *avail,
-		   const uint32_t *caps, int *nodes, int64_t *units)
+static void _tally(const struct fse_topo *t, struct fse_work *w, const struct need *nd, int r,
+		   const uint8_t *avail, const uint32_t *caps, int *nodes, int64_t *units)
 {
 	int m = 0;
 	int64_t u = 0;
@@ -218,9 +217,8 @@ static void _tally(const struct fse_topo *t, struct fse_work *w,
 
 /* Tasks the job's nodes can hold at most over the whole fabric: those of
  * the nd->max nodes holding most (@avail NULL: every node). */
-static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w,
-			     const struct need *nd, const uint8_t *avail,
-			     const uint32_t *caps)
+static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w, const struct need *nd,
+			     const uint8_t *avail, const uint32_t *caps)
 {
 	int m = 0;
 
@@ -240,9 +238,8 @@ static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w,
  * With @fill, the racks go to w->cand and, for a node-sized job, the nodes
  * to take of each to w->cand_take.  RET k, or 0 when they cannot.
  */
-static int _span(const struct fse_topo *t, struct fse_work *w,
-		 const struct need *nd, const int *racks, int len,
-		 const int *rn, const int64_t *ru, bool fill)
+static int _span(const struct fse_topo *t, struct fse_work *w, const struct need *nd,
+		 const int *racks, int len, const int *rn, const int64_t *ru, bool fill)
 {
 	struct ctx c = { .t = t, .nd = nd, .rn = rn, .ru = ru };
 	int *o = w->order, k = 0, best = -1;
@@ -273,8 +270,7 @@ static int _span(const struct fse_topo *t, struct fse_work *w,
 
 		if (!_fits(nd, bn + rn[x], bu + ru[x]))
 			continue;
-		if (best < 0 || _key(nd, rn[x], ru[x]) <
-				_key(nd, rn[best], ru[best]))
+		if (best < 0 || _key(nd, rn[x], ru[x]) < _key(nd, rn[best], ru[best]))
 			best = x;
 	}
 	w->cand[k - 1] = best;
@@ -283,8 +279,8 @@ static int _span(const struct fse_topo *t, struct fse_work *w,
 }
 
 /* Tallies of every rack of pod p (or of the fabric when p < 0). */
-static void _pod_sum(const struct fse_topo *t, int p, const int *rn,
-		     const int64_t *ru, int64_t *nodes, int64_t *units)
+static void _pod_sum(const struct fse_topo *t, int p, const int *rn, const int64_t *ru,
+		     int64_t *nodes, int64_t *units)
 {
 	int64_t sn = 0, su = 0;
 
@@ -337,9 +333,8 @@ struct idle_fit {
 	bool fits_domain;
 };
 
-static void _idle(const struct fse_topo *t, struct fse_work *w,
-		  const struct fse_request *rq, const struct need *nd,
-		  struct idle_fit *f)
+static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+		  const struct need *nd, struct idle_fit *f)
 {
 	bool rack_ok = false, pod_ok = false;
 	int pod_k = INT32_MAX;
@@ -355,22 +350,18 @@ static void _idle(const struct fse_topo *t, struct fse_work *w,
 		if (rq->level == FSE_RACK && !rack_ok && pod_ok)
 			for (int p = 0; p < t->npods; p++) {
 				int len = t->pod_start[p + 1] - t->pod_start[p];
-				int k = fse_kmin(t->pod_capsum + t->pod_start[p],
-						 len, n);
+				int k = fse_kmin(t->pod_capsum + t->pod_start[p], len, n);
 
 				if (k < pod_k)
 					pod_k = k;
 			}
 	} else {
-		const uint32_t *caps = rq->tasks_idle ? rq->tasks_idle :
-			rq->tasks_now;
+		const uint32_t *caps = rq->tasks_idle ? rq->tasks_idle : rq->tasks_now;
 		int *all = w->racks;
 
 		for (int r = 0; r < t->nracks; r++) {
-			_tally(t, w, nd, r, NULL, caps, &w->rack_inodes[r],
-			       &w->rack_iunits[r]);
-			rack_ok |= _fits(nd, w->rack_inodes[r],
-					 w->rack_iunits[r]);
+			_tally(t, w, nd, r, NULL, caps, &w->rack_inodes[r], &w->rack_iunits[r]);
+			rack_ok |= _fits(nd, w->rack_inodes[r], w->rack_iunits[r]);
 			all[r] = r;
 		}
 		for (int p = 0; p < t->npods; p++) {
@@ -382,13 +373,12 @@ static void _idle(const struct fse_topo *t, struct fse_work *w,
 				continue;
 			pod_ok = true;
 			k = _span(t, w, nd, t->pod_racks + t->pod_start[p],
-				  t->pod_start[p + 1] - t->pod_start[p],
-				  w->rack_inodes, w->rack_iunits, false);
+				  t->pod_start[p + 1] - t->pod_start[p], w->rack_inodes,
+				  w->rack_iunits, false);
 			if (k && k < pod_k)
 				pod_k = k;
 		}
-		f->kcap = _span(t, w, nd, all, t->nracks, w->rack_inodes,
-				w->rack_iunits, false);
+		f->kcap = _span(t, w, nd, all, t->nracks, w->rack_inodes, w->rack_iunits, false);
 		if (!f->kcap || _fabric_units(t, w, nd, NULL, caps) < nd->tasks)
 			f->kcap = INT32_MAX;
 	}
@@ -403,36 +393,32 @@ static void _idle(const struct fse_topo *t, struct fse_work *w,
 	} else if (rq->level == FSE_POD && !pod_ok) {
 		f->need_level = FSE_ANY;
 	}
-	f->fits_domain = (rq->level == FSE_RACK && rack_ok) ||
-			 (rq->level == FSE_POD && pod_ok);
+	f->fits_domain = (rq->level == FSE_RACK && rack_ok) || (rq->level == FSE_POD && pod_ok);
 }
 
 /* Why a node-sized job waits for its locality. */
-static void _why_nodes(struct fse_result *res, const struct idle_fit *f,
-		       uint32_t n, int nsel, enum fse_level found_level,
-		       int64_t max_rack_free, int64_t max_pod_free)
+static void _why_nodes(struct fse_result *res, const struct idle_fit *f, uint32_t n, int nsel,
+		       enum fse_level found_level, int64_t max_rack_free, int64_t max_pod_free)
 {
 	if (f->need_level == FSE_RACK)
 		_reason(res, "waiting for one rack with %u free nodes (most free in a rack: %lld)",
 			n, (long long)max_rack_free);
 	else if (f->need_level == FSE_POD && f->need_k)
-		_reason(res, "waiting for %u free nodes in %d racks of one pod (now %d racks%s)",
-			n, f->need_k, nsel,
-			found_level == FSE_POD ? "" : ", several pods");
+		_reason(res, "waiting for %u free nodes in %d racks of one pod (now %d racks%s)", n,
+			f->need_k, nsel, found_level == FSE_POD ? "" : ", several pods");
 	else if (f->need_level == FSE_POD)
-		_reason(res, "waiting for %u free nodes in one pod (most free in a pod: %lld)",
-			n, (long long)max_pod_free);
+		_reason(res, "waiting for %u free nodes in one pod (most free in a pod: %lld)", n,
+			(long long)max_pod_free);
 	else
-		_reason(res, "waiting for %u free nodes in %d racks (now %d racks)",
-			n, f->need_k, nsel);
+		_reason(res, "waiting for %u free nodes in %d racks (now %d racks)", n, f->need_k,
+			nsel);
 }
 
-static bool _bad(const struct fse_topo *t, const struct fse_work *w,
-		 const struct fse_request *rq, const uint8_t *avail)
+static bool _bad(const struct fse_topo *t, const struct fse_work *w, const struct fse_request *rq,
+		 const uint8_t *avail)
 {
-	return !t || !w || !rq || (!avail && t->nnodes) ||
-	       w->nracks != t->nracks || w->nnodes != t->nnodes ||
-	       rq->min_nodes < 1 || rq->level < FSE_RACK ||
+	return !t || !w || !rq || (!avail && t->nnodes) || w->nracks != t->nracks ||
+	       w->nnodes != t->nnodes || rq->min_nodes < 1 || rq->level < FSE_RACK ||
 	       rq->level > FSE_ANY || (rq->ntasks && !rq->tasks_now);
 }
 
@@ -442,9 +428,8 @@ bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
 	struct need nd;
 	struct idle_fit f;
 
-	if (!t || !w || !rq || w->nracks != t->nracks ||
-	    w->nnodes != t->nnodes || rq->min_nodes < 1 ||
-	    rq->level < FSE_RACK || rq->level > FSE_ANY ||
+	if (!t || !w || !rq || w->nracks != t->nracks || w->nnodes != t->nnodes ||
+	    rq->min_nodes < 1 || rq->level < FSE_RACK || rq->level > FSE_ANY ||
 	    (rq->ntasks && !rq->tasks_now))
 		return false;
 	nd.n = rq->min_nodes;
@@ -461,14 +446,14 @@ struct plan {
 	const struct fse_request *rq;
 	const uint8_t *avail;
 	struct need nd;
-	uint32_t want;			/* nodes wanted, within [n, max] */
-	const uint32_t *caps;		/* tasks per node now; NULL by nodes */
-	char what[64];			/* the tasks, for reasons */
-	int64_t total_free, total_units;	/* what the job can use now */
-	int64_t max_rack_free, max_pod_free;	/* most in a rack, a pod */
-	struct idle_fit idle;		/* what the idle machine allows */
-	int nsel;			/* racks chosen: w->sel, w->take */
-	enum fse_level level;		/* their domain */
+	uint32_t want;			     /* nodes wanted, within [n, max] */
+	const uint32_t *caps;		     /* tasks per node now; NULL by nodes */
+	char what[64];			     /* the tasks, for reasons */
+	int64_t total_free, total_units;     /* what the job can use now */
+	int64_t max_rack_free, max_pod_free; /* most in a rack, a pod */
+	struct idle_fit idle;		     /* what the idle machine allows */
+	int nsel;			     /* racks chosen: w->sel, w->take */
+	enum fse_level level;		     /* their domain */
 };
 
 /* What the job can use now, per rack (w->rack_free, w->rack_units) and in
@@ -639,11 +624,12 @@ static bool _policy_waits(struct plan *p, struct fse_result *res)
 		_why_nodes(res, idle, p->nd.n, p->nsel, p->level, p->max_rack_free,
 			   p->max_pod_free);
 	else if (idle->need_level == FSE_RACK)
-		_reason(res, "waiting for one rack with room for %s (most in a rack: %lld)", p->what,
-			(long long)p->max_rack_free);
+		_reason(res, "waiting for one rack with room for %s (most in a rack: %lld)",
+			p->what, (long long)p->max_rack_free);
 	else if (idle->need_level == FSE_POD && idle->need_k)
 		_reason(res, "waiting for room for %s in %d racks of one pod (now %d racks%s)",
-			p->what, idle->need_k, p->nsel, p->level == FSE_POD ? "" : ", several pods");
+			p->what, idle->need_k, p->nsel,
+			p->level == FSE_POD ? "" : ", several pods");
 	else if (idle->need_level == FSE_POD)
 		_reason(res, "waiting for room for %s in one pod (most in a pod: %lld)", p->what,
 			(long long)p->max_pod_free);
@@ -717,9 +703,8 @@ static uint32_t _nodes_by_tasks(const struct plan *p)
 	return cnt;
 }
 
-int fse_place(const struct fse_topo *t, struct fse_work *w,
-	      const struct fse_request *rq, const uint8_t *avail,
-	      struct fse_result *res)
+int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+	      const uint8_t *avail, struct fse_result *res)
 {
 	struct plan p = { .t = t, .w = w, .rq = rq, .avail = avail, .level = FSE_ANY };
 	uint32_t n, max;
@@ -750,7 +735,8 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 	if (!_one_rack(&p) && !_one_pod(&p) && !_any_racks(&p)) {
 		res->status = FSE_NOT_NOW;
 		if (p.nd.tasks)
-			_reason(res, "waiting for room for %s within %u racks", p.what, rq->max_racks);
+			_reason(res, "waiting for room for %s within %u racks", p.what,
+				rq->max_racks);
 		else
 			_reason(res, "waiting for %u free nodes within %u racks", n, rq->max_racks);
 		return 0;
@@ -768,7 +754,8 @@ int fse_place(const struct fse_topo *t, struct fse_work *w,
 	res->racks = w->racks;
 	res->nracks = p.nsel;
 	if (p.level == FSE_RACK)
-		_reason(res, "%u nodes in one rack%s", res->count, res->relaxed ? " (relaxed)" : "");
+		_reason(res, "%u nodes in one rack%s", res->count,
+			res->relaxed ? " (relaxed)" : "");
 	else
 		_reason(res, "%u nodes in %d racks%s%s", res->count, p.nsel,
 			p.level == FSE_POD ? " of one pod" : "", res->relaxed ? " (relaxed)" : "");

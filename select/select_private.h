@@ -15,37 +15,37 @@
  */
 struct fse_topo {
 	int nnodes, nracks, npods;
-	int *node_rack;		/* [nnodes] */
-	int *node_rank;		/* [nnodes] */
-	int *rack_start;	/* [nracks + 1] offsets into rack_members */
-	int *rack_members;	/* [nnodes] */
-	int *rack_pod;		/* [nracks], -1 none */
-	int *rack_rank;		/* [nracks] lowest rank of its nodes */
-	int *pod_start;		/* [npods + 1] offsets into pod_racks */
-	int *pod_racks;		/* racks of each pod, rank order */
-	int64_t *pod_capsum;	/* per pod: prefix sums of its rack sizes
+	int *node_rack;	     /* [nnodes] */
+	int *node_rank;	     /* [nnodes] */
+	int *rack_start;     /* [nracks + 1] offsets into rack_members */
+	int *rack_members;   /* [nnodes] */
+	int *rack_pod;	     /* [nracks], -1 none */
+	int *rack_rank;	     /* [nracks] lowest rank of its nodes */
+	int *pod_start;	     /* [npods + 1] offsets into pod_racks */
+	int *pod_racks;	     /* racks of each pod, rank order */
+	int64_t *pod_capsum; /* per pod: prefix sums of its rack sizes
 				   sorted largest first (same offsets) */
-	int64_t *all_capsum;	/* [nracks] same over every rack */
-	int64_t *pod_cap;	/* [npods] nodes in each pod */
-	int *pod_plane;		/* [npods] */
-	int max_rack;		/* nodes in the largest rack */
-	int64_t max_pod;	/* nodes in the largest pod */
+	int64_t *all_capsum; /* [nracks] same over every rack */
+	int64_t *pod_cap;    /* [npods] nodes in each pod */
+	int *pod_plane;	     /* [npods] */
+	int max_rack;	     /* nodes in the largest rack */
+	int64_t max_pod;     /* nodes in the largest pod */
 };
 
 struct fse_work {
 	int nracks, nnodes;
-	int *rack_free;		/* [nracks] available nodes per rack */
-	int *order;		/* [nracks] scratch: racks being sorted */
-	int *sel;		/* [nracks] racks of the best placement */
-	int *take;		/* [nracks] nodes taken from sel[i] */
-	int *cand;		/* [nracks] racks of the placement being built */
-	int *cand_take;		/* [nracks] */
-	int64_t *rack_units;	/* [nracks] tasks the rack can take now */
-	int *rack_inodes;	/* [nracks] usable nodes when idle */
-	int64_t *rack_iunits;	/* [nracks] tasks when idle */
-	uint32_t *caps;		/* [nnodes] scratch: task counts of a rack */
-	int *nodes;		/* [nnodes] result */
-	int *racks;		/* [nracks] result */
+	int *rack_free;	      /* [nracks] available nodes per rack */
+	int *order;	      /* [nracks] scratch: racks being sorted */
+	int *sel;	      /* [nracks] racks of the best placement */
+	int *take;	      /* [nracks] nodes taken from sel[i] */
+	int *cand;	      /* [nracks] racks of the placement being built */
+	int *cand_take;	      /* [nracks] */
+	int64_t *rack_units;  /* [nracks] tasks the rack can take now */
+	int *rack_inodes;     /* [nracks] usable nodes when idle */
+	int64_t *rack_iunits; /* [nracks] tasks when idle */
+	uint32_t *caps;	      /* [nnodes] scratch: task counts of a rack */
+	int *nodes;	      /* [nnodes] result */
+	int *racks;	      /* [nracks] result */
 };
 
 /* Smallest k with capsum[k - 1] >= n over a prefix-sum array of len

@@ -12,8 +12,7 @@ static uint64_t _min(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-uint32_t fse_node_tasks(const struct fse_shape *s,
-			const struct fse_node_res *r)
+uint32_t fse_node_tasks(const struct fse_shape *s, const struct fse_node_res *r)
 {
 	uint64_t t, cpt, want;
 
@@ -44,9 +43,8 @@ uint32_t fse_node_tasks(const struct fse_shape *s,
 	return (uint32_t)_min(t, want);
 }
 
-uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
-			  uint32_t max_nodes, const uint32_t *tasks_now,
-			  const uint8_t *cand, int nnodes)
+uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes, uint32_t max_nodes,
+			  const uint32_t *tasks_now, const uint8_t *cand, int nnodes)
 {
 	uint64_t usable = 0, want;
 
@@ -59,9 +57,9 @@ uint32_t fse_spread_nodes(uint32_t ntasks, uint32_t min_nodes,
 	return want > min_nodes ? (uint32_t)want : min_nodes;
 }
 
-uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want,
-			const uint32_t *type_id, const uint64_t *type_avail,
-			const uint64_t *type_alloc, int ntypes, bool now)
+uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want, const uint32_t *type_id,
+			const uint64_t *type_avail, const uint64_t *type_alloc, int ntypes,
+			bool now)
 {
 	if (want) {
 		avail = alloc = 0;

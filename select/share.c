@@ -13,11 +13,11 @@
 #define FSE_SHARE_WINDOW_MAX 10000000u
 
 struct fse_share {
-	unsigned window;	/* jobs remembered at most */
-	unsigned count;		/* jobs remembered now */
-	unsigned pos;		/* next slot of ring */
-	unsigned got;		/* remembered jobs that got their domain */
-	uint8_t *ring;		/* [window] 1: got it */
+	unsigned window; /* jobs remembered at most */
+	unsigned count;	 /* jobs remembered now */
+	unsigned pos;	 /* next slot of ring */
+	unsigned got;	 /* remembered jobs that got their domain */
+	uint8_t *ring;	 /* [window] 1: got it */
 };
 
 struct fse_share *fse_share_new(unsigned window)
@@ -44,8 +44,7 @@ void fse_share_free(struct fse_share *s)
 	free(s);
 }
 
-bool fse_share_counts(const struct fse_topo *t, uint32_t n,
-		      enum fse_level level)
+bool fse_share_counts(const struct fse_topo *t, uint32_t n, enum fse_level level)
 {
 	if (!t || n < 1)
 		return false;
@@ -65,14 +64,13 @@ double fse_share_get(const struct fse_share *s, unsigned *count)
 	return (double)s->got / (double)s->count;
 }
 
-bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t,
-		     double target, uint32_t n, enum fse_level level)
+bool fse_share_relax(const struct fse_share *s, const struct fse_topo *t, double target, uint32_t n,
+		     enum fse_level level)
 {
 	return fse_share_relax_fit(s, target, fse_share_counts(t, n, level));
 }
 
-bool fse_share_relax_fit(const struct fse_share *s, double target,
-			 bool counts)
+bool fse_share_relax_fit(const struct fse_share *s, double target, bool counts)
 {
 	unsigned got, count;
 
@@ -105,8 +103,7 @@ void fse_share_push(struct fse_share *s, bool got)
 	s->pos = (s->pos + 1) % s->window;
 }
 
-void fse_share_record(struct fse_share *s, const struct fse_topo *t,
-		      const struct fse_request *rq,
+void fse_share_record(struct fse_share *s, const struct fse_topo *t, const struct fse_request *rq,
 		      const struct fse_result *res)
 {
 	(void)t;

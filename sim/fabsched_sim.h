@@ -90,83 +90,83 @@ extern "C" {
  *    order of their submit times (line order on ties).
  */
 struct fss_swf_opts {
-	int procs_per_node;	/* 0: from the header, else 1 (SWF only) */
-	int machine_nodes;	/* 0: MaxNodes of the header (sacct: the
+	int procs_per_node; /* 0: from the header, else 1 (SWF only) */
+	int machine_nodes;  /* 0: MaxNodes of the header (sacct: the
 				   hosts of the jobs' node lists) */
-	long limit;		/* > 0: only the first limit jobs kept (SWF:
+	long limit;	    /* > 0: only the first limit jobs kept (SWF:
 				   in file order; sacct: by submit time) */
 };
 
 struct fss_job {
-	long id;		/* field 1 */
-	long line;		/* line in the file */
-	int64_t submit;		/* seconds, field 2 */
-	int64_t run;		/* seconds, field 4 */
-	int64_t req;		/* requested time after the rules, seconds */
-	int procs;		/* processors after the rules */
-	int nodes;		/* nodes after the rules */
-	int status;		/* field 11; -1 when unknown or beyond an int
+	long id;	/* field 1 */
+	long line;	/* line in the file */
+	int64_t submit; /* seconds, field 2 */
+	int64_t run;	/* seconds, field 4 */
+	int64_t req;	/* requested time after the rules, seconds */
+	int procs;	/* processors after the rules */
+	int nodes;	/* nodes after the rules */
+	int status;	/* field 11; -1 when unknown or beyond an int
 				   (sacct: 1 COMPLETED, 5 CANCELLED, 0 other
 				   ends, -1 other states) */
-	int part;		/* index into trace->parts; -1 none (SWF) */
+	int part;	/* index into trace->parts; -1 none (SWF) */
 };
 
 /* The formats fss_trace_read tells apart by content. */
 enum fss_trace_format {
 	FSS_TRACE_SWF = 0,
-	FSS_TRACE_SACCT_JSON = 1,	/* sacct --json */
-	FSS_TRACE_SACCT_PARSABLE = 2,	/* sacct -P or -p, with its header */
+	FSS_TRACE_SACCT_JSON = 1,     /* sacct --json */
+	FSS_TRACE_SACCT_PARSABLE = 2, /* sacct -P or -p, with its header */
 };
 
 /* sacct: job records not replayed, by reason (see below). */
 struct fss_sacct_counts {
-	long steps;		/* step lines skipped (sacct -P without -X) */
-	long cancelled;		/* cancelled before they started */
-	long not_started;	/* other jobs that never started (pending) */
-	long running;		/* started, not ended */
-	long no_nodes;		/* no node count */
-	long bad_time;		/* end before start */
-	long het_components;	/* kept: components of heterogeneous jobs */
-	long array_tasks;	/* kept: tasks of job arrays (JSON only) */
+	long steps;	     /* step lines skipped (sacct -P without -X) */
+	long cancelled;	     /* cancelled before they started */
+	long not_started;    /* other jobs that never started (pending) */
+	long running;	     /* started, not ended */
+	long no_nodes;	     /* no node count */
+	long bad_time;	     /* end before start */
+	long het_components; /* kept: components of heterogeneous jobs */
+	long array_tasks;    /* kept: tasks of job arrays (JSON only) */
 };
 
 /* A node type of an SWF header's notes. */
 #define FSS_NODE_TYPES 16
 struct fss_node_type {
-	char name[32];		/* as the notes spell it, lower case */
-	int nodes;		/* "5040 thin nodes"; 0: no count */
-	int procs;		/* "80640 in thin nodes", all its nodes'; 0:
+	char name[32]; /* as the notes spell it, lower case */
+	int nodes;     /* "5040 thin nodes"; 0: no count */
+	int procs;     /* "80640 in thin nodes", all its nodes'; 0:
 				   not given */
 };
 
 struct fss_trace {
-	char *name;		/* file name */
-	struct fss_job *jobs;	/* by submit time */
+	char *name;	      /* file name */
+	struct fss_job *jobs; /* by submit time */
 	long njobs;
-	long lines;		/* job lines read */
-	int max_nodes, max_procs;	/* header, -1 when absent */
-	int procs_per_node;	/* used */
-	char procs_why[256];	/* where procs_per_node comes from */
-	int ppn_note;		/* from a header note, 0 none */
-	struct fss_node_type types[FSS_NODE_TYPES];	/* header notes */
+	long lines;				    /* job lines read */
+	int max_nodes, max_procs;		    /* header, -1 when absent */
+	int procs_per_node;			    /* used */
+	char procs_why[256];			    /* where procs_per_node comes from */
+	int ppn_note;				    /* from a header note, 0 none */
+	struct fss_node_type types[FSS_NODE_TYPES]; /* header notes */
 	int ntypes;
-	int type_major;		/* index of the majority type when the types
+	int type_major;	      /* index of the majority type when the types
 				   are not ignored, else -1 (SWF) */
-	int type_nodes;		/* their nodes then, else 0 */
-	int header_ignored;	/* header notes (and node type sets) ignored */
-	char header_why[256];	/* the first of them and why, "" none */
-	int machine_nodes;	/* used */
+	int type_nodes;	      /* their nodes then, else 0 */
+	int header_ignored;   /* header notes (and node type sets) ignored */
+	char header_why[256]; /* the first of them and why, "" none */
+	int machine_nodes;    /* used */
 	long dropped_too_wide, dropped_no_run, dropped_no_procs;
-	long req_from_run;	/* requested time was unknown */
-	long req_raised;	/* requested time < run time */
-	long procs_from_alloc;	/* requested processors were unknown */
+	long req_from_run;     /* requested time was unknown */
+	long req_raised;       /* requested time < run time */
+	long procs_from_alloc; /* requested processors were unknown */
 	/* sacct traces (zero, empty or NULL for SWF) */
 	enum fss_trace_format format;
-	char source[160];	/* "sacct --json of Slurm 24.11.5
+	char source[160];    /* "sacct --json of Slurm 24.11.5
 				   (data_parser/v0.0.42)", "sacct -P" */
-	char nodes_why[160];	/* where machine_nodes comes from */
-	int hosts;		/* distinct hosts of the kept jobs' node lists */
-	char **parts;		/* partition names, by first appearance */
+	char nodes_why[160]; /* where machine_nodes comes from */
+	int hosts;	     /* distinct hosts of the kept jobs' node lists */
+	char **parts;	     /* partition names, by first appearance */
 	int nparts;
 	struct fss_sacct_counts sacct;
 };
@@ -184,8 +184,8 @@ double fss_trace_dropped(const struct fss_trace *tr);
 int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size);
 
 /* Reads a plain or gzip-compressed SWF file (zlib). */
-int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
-		 struct fss_trace **out, char *err, size_t errlen);
+int fss_swf_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
+		 char *err, size_t errlen);
 void fss_trace_free(struct fss_trace *tr);
 
 /* ------------------------------------------------------------ sacct trace */
@@ -232,17 +232,15 @@ void fss_trace_free(struct fss_trace *tr);
  *    distinct hosts in the kept jobs' node lists and the widest job
  *    (nodes_why says which); a job wider than it is dropped (too_wide).
  */
-int fss_sacct_read(const char *path, enum fss_trace_format fmt,
-		   const struct fss_swf_opts *opts, struct fss_trace **out,
-		   char *err, size_t errlen);
+int fss_sacct_read(const char *path, enum fss_trace_format fmt, const struct fss_swf_opts *opts,
+		   struct fss_trace **out, char *err, size_t errlen);
 
 /* The format of a trace file from its first line: '{' opens sacct --json,
  * a first line with a '|' is sacct -P's header, anything else SWF. */
-int fss_trace_detect(const char *path, enum fss_trace_format *fmt,
-		     char *err, size_t errlen);
+int fss_trace_detect(const char *path, enum fss_trace_format *fmt, char *err, size_t errlen);
 /* fss_trace_detect, then fss_swf_read or fss_sacct_read. */
-int fss_trace_read(const char *path, const struct fss_swf_opts *opts,
-		   struct fss_trace **out, char *err, size_t errlen);
+int fss_trace_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
+		   char *err, size_t errlen);
 /* What a sacct trace held and what was not replayed, by reason: one line
  * (no newline) into buf; returns its length as snprintf does. */
 int fss_sacct_summary(const struct fss_trace *tr, char *buf, size_t size);
@@ -254,24 +252,23 @@ int fss_sacct_summary(const struct fss_trace *tr, char *buf, size_t size);
  * tree is leaf (one per rack), pod switch (one per pod) and one root.
  */
 struct fss_machine {
-	struct fse_topo *topo;	/* the engine's domains */
+	struct fse_topo *topo; /* the engine's domains */
 	int nnodes, nracks, npods;
-	int *node_rack;		/* [nnodes] */
-	int *rack_pod;		/* [nracks], -1 none */
-	int *rack_start;	/* [nracks + 1] into rack_nodes */
-	int *rack_nodes;	/* nodes of each rack, index order */
-	int max_rack;		/* nodes in the largest rack */
-	char desc[160];		/* "100 nodes, 5 racks of 20, 1 pod" */
+	int *node_rack;	 /* [nnodes] */
+	int *rack_pod;	 /* [nracks], -1 none */
+	int *rack_start; /* [nracks + 1] into rack_nodes */
+	int *rack_nodes; /* nodes of each rack, index order */
+	int max_rack;	 /* nodes in the largest rack */
+	char desc[160];	 /* "100 nodes, 5 racks of 20, 1 pod" */
 };
 
 /* nnodes nodes in racks of rack_size (the last one may be smaller),
  * racks_per_pod racks per pod (0: one pod). */
-int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod,
-			struct fss_machine **out, char *err, size_t errlen);
+int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod, struct fss_machine **out,
+			char *err, size_t errlen);
 /* The compute hosts of a fabric model (fabsched topo discover JSON), in
  * the model's host order. */
-int fss_machine_from_model(const char *path, struct fss_machine **out,
-			   char *err, size_t errlen);
+int fss_machine_from_model(const char *path, struct fss_machine **out, char *err, size_t errlen);
 void fss_machine_free(struct fss_machine *m);
 
 /* ------------------------------------------------------------ policies */
@@ -280,19 +277,19 @@ enum fss_policy_kind {
 	FSS_POL_ENGINE = 0,
 	FSS_POL_TREE = 1,
 	FSS_POL_FIRSTFIT = 2,
-	FSS_POL_SWITCHES = 3,	/* tree, jobs that fit a rack --switches=1@wait */
+	FSS_POL_SWITCHES = 3, /* tree, jobs that fit a rack --switches=1@wait */
 };
 
 struct fss_policy {
 	enum fss_policy_kind kind;
-	enum fse_level level;	/* ENGINE */
-	int64_t wait;		/* ENGINE: seconds a job waits for its level
+	enum fse_level level; /* ENGINE */
+	int64_t wait;	      /* ENGINE: seconds a job waits for its level
 				   before taking the tightest placement free
 				   (relaxed); FSS_INFINITE: never relaxed;
 				   SWITCHES: the @wait of --switches=1 */
-	double target;		/* ENGINE: locality target in (0, 1] (see
+	double target;	      /* ENGINE: locality target in (0, 1] (see
 				   fse_share_relax), 0: none */
-	char name[48];		/* "rack@00:10:00", "rack@1-00:00:00/99%", "tree" */
+	char name[48];	      /* "rack@00:10:00", "rack@1-00:00:00/99%", "tree" */
 };
 
 /*
@@ -304,19 +301,17 @@ struct fss_policy {
  * job that fits in a rack, as a job_submit or cli_filter rule gives it;
  * no @: Slurm's default max_switch_wait, 300 s) or "firstfit".
  */
-int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
-		     size_t errlen);
+int fss_policy_parse(const char *s, struct fss_policy *p, char *err, size_t errlen);
 
 /* Placement state shared by the policies. */
 struct fss_placer;
 
-struct fss_placer *fss_placer_new(const struct fss_machine *m,
-				  const struct fss_policy *p);
+struct fss_placer *fss_placer_new(const struct fss_machine *m, const struct fss_policy *p);
 void fss_placer_free(struct fss_placer *pl);
 
 enum fss_place_status {
 	FSS_PLACED = 0,
-	FSS_WAIT = 1,		/* not now; could_relax says locality only */
+	FSS_WAIT = 1, /* not now; could_relax says locality only */
 	FSS_NEVER = 2,
 };
 
@@ -326,9 +321,8 @@ enum fss_place_status {
  * *locality_only (FSS_WAIT) is true when enough nodes are free but not
  * with the required locality.
  */
-enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
-				int n, int64_t waited, int *nodes, int *nracks,
-				bool *locality_only);
+enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail, int n, int64_t waited,
+				int *nodes, int *nracks, bool *locality_only);
 
 /* The job of the last FSS_PLACED fss_place started: counts it toward the
  * policy's locality target (nothing for other policies). */
@@ -337,18 +331,18 @@ void fss_placer_started(struct fss_placer *pl);
 /* ------------------------------------------------------------ simulation */
 
 struct fss_sim_opts {
-	int bf_depth;		/* queued jobs tested per backfill pass after
+	int bf_depth;	   /* queued jobs tested per backfill pass after
 				   the first blocked one; 0: 500 (Slurm's
 				   bf_max_job_test default) */
-	bool progress;		/* progress and ETA on stderr */
-	const char *label;	/* in progress lines */
+	bool progress;	   /* progress and ETA on stderr */
+	const char *label; /* in progress lines */
 };
 
 /* Per job of the trace (same index). */
 struct fss_jobrun {
-	int64_t start;		/* -1: never started (FSS_NEVER) */
+	int64_t start; /* -1: never started (FSS_NEVER) */
 	int nracks;
-	long node_off;		/* into run->nodes; nodes count = job nodes */
+	long node_off; /* into run->nodes; nodes count = job nodes */
 };
 
 /* Decision-time histogram: 0.1 us bins below 1 ms, 10 us bins above. */
@@ -364,32 +358,32 @@ struct fss_run {
 	struct fss_policy policy;
 	const struct fss_trace *trace;
 	const struct fss_machine *machine;
-	struct fss_jobrun *jobs;	/* [trace->njobs] */
-	int *nodes;			/* every started job's nodes */
-	long never;			/* jobs that could never be placed */
-	long decisions;			/* placement calls */
-	struct fss_hist hist;		/* their durations */
-	double wall_s;			/* wall time of the run */
+	struct fss_jobrun *jobs; /* [trace->njobs] */
+	int *nodes;		 /* every started job's nodes */
+	long never;		 /* jobs that could never be placed */
+	long decisions;		 /* placement calls */
+	struct fss_hist hist;	 /* their durations */
+	double wall_s;		 /* wall time of the run */
 };
 
 int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
-		 const struct fss_policy *p, const struct fss_sim_opts *opts,
-		 struct fss_run **out, char *err, size_t errlen);
+		 const struct fss_policy *p, const struct fss_sim_opts *opts, struct fss_run **out,
+		 char *err, size_t errlen);
 void fss_run_free(struct fss_run *r);
 
 /* ------------------------------------------------------------ report */
 
 struct fss_metrics {
-	long jobs;			/* started jobs */
-	long rack_fit;			/* of them: nodes <= largest rack */
-	long rack_fit_one;		/* of those: placed in one rack */
-	double rack_fit_share;		/* rack_fit_one / rack_fit */
-	double racks_mean, racks_p95;	/* racks per job */
-	double split_nodehours_share;	/* node-hours of jobs over > 1 rack */
-	double utilization;		/* node-seconds / (nodes x makespan) */
-	double wait_mean, wait_p95;	/* seconds */
-	double bsld_mean;		/* bounded slowdown, tau 10 s */
-	int64_t makespan;		/* last end - first submit, seconds */
+	long jobs;		      /* started jobs */
+	long rack_fit;		      /* of them: nodes <= largest rack */
+	long rack_fit_one;	      /* of those: placed in one rack */
+	double rack_fit_share;	      /* rack_fit_one / rack_fit */
+	double racks_mean, racks_p95; /* racks per job */
+	double split_nodehours_share; /* node-hours of jobs over > 1 rack */
+	double utilization;	      /* node-seconds / (nodes x makespan) */
+	double wait_mean, wait_p95;   /* seconds */
+	double bsld_mean;	      /* bounded slowdown, tau 10 s */
+	int64_t makespan;	      /* last end - first submit, seconds */
 	double decide_median_us, decide_p99_us;
 	long decisions;
 };
@@ -406,11 +400,9 @@ void fss_report_text(FILE *f, struct fss_run *const *runs, int n);
 void fss_report_csv(FILE *f, struct fss_run *const *runs, int n, bool header);
 void fss_report_json(FILE *f, struct fss_run *const *runs, int n);
 /* Locality share vs mean wait, one point per policy. */
-void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
-		     const char *title);
+void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n, const char *title);
 /* Busy share of each rack over time (a heat map), one panel per run. */
-void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
-		       const char *title);
+void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n, const char *title);
 /* One line per job: id,submit,start,end,nodes,racks,node list. */
 void fss_schedule_csv(FILE *f, const struct fss_run *r);
 

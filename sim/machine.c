@@ -13,7 +13,6 @@
 #include "fabsched_topo.h"
 #include "fs_err.h"
 
-
 void fss_machine_free(struct fss_machine *m)
 {
 	if (!m)
@@ -54,8 +53,8 @@ static int _index(struct fss_machine *m)
 	return 0;
 }
 
-int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod,
-			struct fss_machine **out, char *err, size_t errlen)
+int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod, struct fss_machine **out,
+			char *err, size_t errlen)
 {
 	struct fss_machine *m;
 	struct fse_spec s = { 0 };
@@ -90,9 +89,8 @@ int fss_machine_fattree(int nnodes, int rack_size, int racks_per_pod,
 	if (fse_topo_new(&s, &m->topo, err, errlen))
 		goto fail;
 	snprintf(m->desc, sizeof(m->desc), "%d nodes, %d racks of %d%s, %d pod%s of %d racks",
-		 nnodes, m->nracks, rack_size,
-		 nnodes % rack_size ? " (last smaller)" : "", m->npods,
-		 m->npods > 1 ? "s" : "", racks_per_pod);
+		 nnodes, m->nracks, rack_size, nnodes % rack_size ? " (last smaller)" : "",
+		 m->npods, m->npods > 1 ? "s" : "", racks_per_pod);
 	*out = m;
 	return 0;
 nomem:
@@ -102,8 +100,7 @@ fail:
 	return -1;
 }
 
-int fss_machine_from_model(const char *path, struct fss_machine **out,
-			   char *err, size_t errlen)
+int fss_machine_from_model(const char *path, struct fss_machine **out, char *err, size_t errlen)
 {
 	struct fst_model *fm = NULL;
 	struct fss_machine *m = NULL;
@@ -117,13 +114,11 @@ int fss_machine_from_model(const char *path, struct fss_machine **out,
 		fs_errf(err, errlen, "%s: no compute hosts in the model", path);
 		goto fail;
 	}
-	if (!(m = calloc(1, sizeof(*m))) ||
-	    !(names = calloc(fm->nhosts, sizeof(*names))))
+	if (!(m = calloc(1, sizeof(*m))) || !(names = calloc(fm->nhosts, sizeof(*names))))
 		goto nomem;
 	for (int i = 0; i < fm->nhosts; i++)
 		names[i] = fm->hosts[i].name;
-	if (fse_topo_from_model(fm, names, fm->nhosts, &m->topo, &unknown, err,
-				errlen))
+	if (fse_topo_from_model(fm, names, fm->nhosts, &m->topo, &unknown, err, errlen))
 		goto fail;
 	m->nnodes = fse_topo_nnodes(m->topo);
 	m->nracks = fse_topo_nracks(m->topo);
@@ -140,8 +135,8 @@ int fss_machine_from_model(const char *path, struct fss_machine **out,
 	}
 	if (_index(m))
 		goto nomem;
-	snprintf(m->desc, sizeof(m->desc), "%s: %d nodes, %d racks (largest %d), %d pods",
-		 path, m->nnodes, m->nracks, m->max_rack, m->npods);
+	snprintf(m->desc, sizeof(m->desc), "%s: %d nodes, %d racks (largest %d), %d pods", path,
+		 m->nnodes, m->nracks, m->max_rack, m->npods);
 	free(names);
 	fst_model_free(fm);
 	*out = m;

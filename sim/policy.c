@@ -31,20 +31,19 @@
 struct fss_placer {
 	const struct fss_machine *m;
 	struct fss_policy p;
-	struct fse_work *w;	/* engine */
-	struct fse_share *share;	/* engine with a target */
-	struct fse_request last_rq;	/* engine: last placement */
+	struct fse_work *w;	    /* engine */
+	struct fse_share *share;    /* engine with a target */
+	struct fse_request last_rq; /* engine: last placement */
 	struct fse_result last_res;
-	int *rack_free;		/* [nracks] */
-	int64_t *pod_free;	/* [npods] */
-	uint8_t *used;		/* [nracks] tree: leaf taken */
-	unsigned *seen;		/* [nracks] firstfit: rack seen at stamp */
+	int *rack_free;	   /* [nracks] */
+	int64_t *pod_free; /* [npods] */
+	uint8_t *used;	   /* [nracks] tree: leaf taken */
+	unsigned *seen;	   /* [nracks] firstfit: rack seen at stamp */
 	unsigned stamp;
 };
 
 /* The target of "rack@W/P%": P in (0, 100], '%' optional, into (0, 1]. */
-static int _target(const char *pol, const char *v, double *out, char *err,
-		   size_t errlen)
+static int _target(const char *pol, const char *v, double *out, char *err, size_t errlen)
 {
 	char *end = NULL;
 	double x;
@@ -54,9 +53,10 @@ static int _target(const char *pol, const char *v, double *out, char *err,
 	if (end && *end == '%')
 		end++;
 	if (!*v || end == v || !end || *end || errno || !(x > 0 && x <= 100))
-		return fs_errf(err, errlen,
-			       "policy '%s': target '%s': expected a percentage above 0 and at most 100 (e.g. /99%%)",
-			       pol, v);
+		return fs_errf(
+			err, errlen,
+			"policy '%s': target '%s': expected a percentage above 0 and at most 100 (e.g. /99%%)",
+			pol, v);
 	*out = x / 100;
 	return 0;
 }
@@ -67,8 +67,7 @@ static int _target(const char *pol, const char *v, double *out, char *err,
  * to the same policy: "switches@600" (600 minutes) is "switches@10:00:00",
  * "rack@2-0/99%" is "rack@2-00:00:00/99%".  No commas (CSV).
  */
-int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
-		     size_t errlen)
+int fss_policy_parse(const char *s, struct fss_policy *p, char *err, size_t errlen)
 {
 	struct fs_locality loc;
 	char msg[FS_MSG_SIZE], base[64], dur[32];
@@ -86,15 +85,15 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 	if (!strncasecmp(s, "switches", 8) && (!s[8] || s[8] == '@')) {
 		uint64_t w = FSS_SWITCH_WAIT_DEFAULT;
 
-		if (s[8] && fs_parse_duration("policy switches@", s + 9, &w, msg,
-					      sizeof(msg))) {
-			return fs_errf(err, errlen, "%s; expected switches@<wait>, e.g. switches@10:00",
-				       msg);
+		if (s[8] && fs_parse_duration("policy switches@", s + 9, &w, msg, sizeof(msg))) {
+			return fs_errf(err, errlen,
+				       "%s; expected switches@<wait>, e.g. switches@10:00", msg);
 		}
 		if (w == FS_DURATION_INFINITE || w > INT32_MAX)
-			return fs_errf(err, errlen,
-				       "policy '%s': expected a finite wait (Slurm caps it at max_switch_wait)",
-				       s);
+			return fs_errf(
+				err, errlen,
+				"policy '%s': expected a finite wait (Slurm caps it at max_switch_wait)",
+				s);
 		p->kind = FSS_POL_SWITCHES;
 		p->wait = (int64_t)w;
 		snprintf(p->name, sizeof(p->name), "switches@%s",
@@ -115,31 +114,30 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err,
 			return fs_errf(err, errlen, "policy '%s': too long", s);
 	}
 	if (fs_parse_locality("policy", slash ? base : s, &loc, msg, sizeof(msg))) {
-		return fs_errf(err, errlen,
-			       "%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, switches[@wait] or firstfit",
-			       msg);
+		return fs_errf(
+			err, errlen,
+			"%s; then optionally /target%% (e.g. rack@1-0/99%%); or tree, switches[@wait] or firstfit",
+			msg);
 	}
 	p->kind = FSS_POL_ENGINE;
 	p->level = (enum fse_level)loc.level;
 	if (p->target > 0 && p->level == FSE_ANY)
-		return fs_errf(err, errlen,
-			       "policy '%s': a locality target needs rack or pod (any has no domain to keep)",
-			       s);
-	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ?
-			  FSS_INFINITE : (int64_t)loc.wait;
-	o = p->wait == FSS_INFINITE ?
-		snprintf(p->name, sizeof(p->name), "%s", fse_level_name(p->level)) :
-		snprintf(p->name, sizeof(p->name), "%s@%s",
-			 fse_level_name(p->level),
-			 fs_format_duration((uint64_t)p->wait, dur, sizeof(dur)));
+		return fs_errf(
+			err, errlen,
+			"policy '%s': a locality target needs rack or pod (any has no domain to keep)",
+			s);
+	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ? FSS_INFINITE
+								    : (int64_t)loc.wait;
+	o = p->wait == FSS_INFINITE
+		    ? snprintf(p->name, sizeof(p->name), "%s", fse_level_name(p->level))
+		    : snprintf(p->name, sizeof(p->name), "%s@%s", fse_level_name(p->level),
+			       fs_format_duration((uint64_t)p->wait, dur, sizeof(dur)));
 	if (p->target > 0 && o > 0 && (size_t)o < sizeof(p->name))
-		snprintf(p->name + o, sizeof(p->name) - o, "/%g%%",
-			 100 * p->target);
+		snprintf(p->name + o, sizeof(p->name) - o, "/%g%%", 100 * p->target);
 	return 0;
 }
 
-struct fss_placer *fss_placer_new(const struct fss_machine *m,
-				  const struct fss_policy *p)
+struct fss_placer *fss_placer_new(const struct fss_machine *m, const struct fss_policy *p)
 {
 	struct fss_placer *pl = calloc(1, sizeof(*pl));
 
@@ -153,8 +151,7 @@ struct fss_placer *fss_placer_new(const struct fss_machine *m,
 	pl->seen = calloc(m->nracks, sizeof(unsigned));
 	if (!pl->rack_free || !pl->pod_free || !pl->used || !pl->seen ||
 	    (p->kind == FSS_POL_ENGINE && !(pl->w = fse_work_new(m->topo))) ||
-	    (p->kind == FSS_POL_ENGINE && p->target > 0 &&
-	     !(pl->share = fse_share_new(0)))) {
+	    (p->kind == FSS_POL_ENGINE && p->target > 0 && !(pl->share = fse_share_new(0)))) {
 		fss_placer_free(pl);
 		return NULL;
 	}
@@ -198,10 +195,8 @@ static int _count_racks(struct fss_placer *pl, const int *nodes, int n)
 	return k;
 }
 
-static enum fss_place_status _engine(struct fss_placer *pl,
-				     const uint8_t *avail, int n,
-				     int64_t waited, int *nodes, int *nracks,
-				     bool *locality_only)
+static enum fss_place_status _engine(struct fss_placer *pl, const uint8_t *avail, int n,
+				     int64_t waited, int *nodes, int *nracks, bool *locality_only)
 {
 	struct fse_request rq = { 0 };
 	struct fse_result res;
@@ -209,8 +204,7 @@ static enum fss_place_status _engine(struct fss_placer *pl,
 	rq.min_nodes = (uint32_t)n;
 	rq.level = pl->p.level;
 	rq.relaxed = (pl->p.wait != FSS_INFINITE && waited >= pl->p.wait) ||
-		     fse_share_relax(pl->share, pl->m->topo, pl->p.target,
-				     rq.min_nodes, rq.level);
+		     fse_share_relax(pl->share, pl->m->topo, pl->p.target, rq.min_nodes, rq.level);
 	if (fse_place(pl->m->topo, pl->w, &rq, avail, &res))
 		return FSS_NEVER;
 	pl->last_rq = rq;
@@ -228,8 +222,7 @@ static enum fss_place_status _engine(struct fss_placer *pl,
 }
 
 /* Take up to want free nodes of rack r (index order) into nodes. */
-static int _take(const struct fss_machine *m, const uint8_t *avail, int r,
-		 int want, int *nodes)
+static int _take(const struct fss_machine *m, const uint8_t *avail, int r, int want, int *nodes)
 {
 	int got = 0;
 
@@ -239,9 +232,8 @@ static int _take(const struct fss_machine *m, const uint8_t *avail, int r,
 	return got;
 }
 
-static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
-				   int n, int64_t waited, int *nodes, int *nracks,
-				   bool *locality_only)
+static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail, int n,
+				   int64_t waited, int *nodes, int *nracks, bool *locality_only)
 {
 	const struct fss_machine *m = pl->m;
 	int64_t total = 0;
@@ -272,8 +264,7 @@ static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
 		return FSS_PLACED;
 	}
 	/* --switches=1@wait: a job that fits in a rack waits for one */
-	if (pl->p.kind == FSS_POL_SWITCHES && n <= m->max_rack &&
-	    waited < pl->p.wait) {
+	if (pl->p.kind == FSS_POL_SWITCHES && n <= m->max_rack && waited < pl->p.wait) {
 		*locality_only = true;
 		return FSS_WAIT;
 	}
@@ -290,8 +281,7 @@ static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
 			int f = pl->rack_free[r];
 			bool suff = f >= rest;
 
-			if (pl->used[r] || f == 0 ||
-			    (best_pod >= 0 && m->rack_pod[r] != best_pod))
+			if (pl->used[r] || f == 0 || (best_pod >= 0 && m->rack_pod[r] != best_pod))
 				continue;
 			if (leaf < 0 || (suff && !leaf_suff) ||
 			    (suff && leaf_suff && f < pl->rack_free[leaf]) ||
@@ -301,7 +291,7 @@ static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
 			}
 		}
 		if (leaf < 0)
-			return FSS_WAIT;	/* cannot happen: total >= n */
+			return FSS_WAIT; /* cannot happen: total >= n */
 		pl->used[leaf] = 1;
 		got += _take(m, avail, leaf, rest, nodes + got);
 		k++;
@@ -311,9 +301,8 @@ static enum fss_place_status _tree(struct fss_placer *pl, const uint8_t *avail,
 	return FSS_PLACED;
 }
 
-static enum fss_place_status _firstfit(struct fss_placer *pl,
-				       const uint8_t *avail, int n, int *nodes,
-				       int *nracks)
+static enum fss_place_status _firstfit(struct fss_placer *pl, const uint8_t *avail, int n,
+				       int *nodes, int *nracks)
 {
 	int got = 0;
 
@@ -328,9 +317,8 @@ static enum fss_place_status _firstfit(struct fss_placer *pl,
 	return FSS_PLACED;
 }
 
-enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
-				int n, int64_t waited, int *nodes, int *nracks,
-				bool *locality_only)
+enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail, int n, int64_t waited,
+				int *nodes, int *nracks, bool *locality_only)
 {
 	*locality_only = false;
 	if (n < 1)
@@ -350,6 +338,5 @@ enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail,
 void fss_placer_started(struct fss_placer *pl)
 {
 	if (pl && pl->share)
-		fse_share_record(pl->share, pl->m->topo, &pl->last_rq,
-				 &pl->last_res);
+		fse_share_record(pl->share, pl->m->topo, &pl->last_rq, &pl->last_res);
 }

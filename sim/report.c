@@ -88,12 +88,11 @@ void fss_metrics_compute(const struct fss_run *r, struct fss_metrics *mt)
 		mt->racks_p95 = (double)_q(racks, n, 0.95);
 		mt->bsld_mean = bsum / n;
 		mt->makespan = last - first;
-		mt->utilization = mt->makespan > 0 ?
-			used / ((double)m->nnodes * (double)mt->makespan) : 0;
+		mt->utilization =
+			mt->makespan > 0 ? used / ((double)m->nnodes * (double)mt->makespan) : 0;
 		mt->split_nodehours_share = used > 0 ? split / used : 0;
 	}
-	mt->rack_fit_share = mt->rack_fit ?
-		(double)mt->rack_fit_one / (double)mt->rack_fit : 0;
+	mt->rack_fit_share = mt->rack_fit ? (double)mt->rack_fit_one / (double)mt->rack_fit : 0;
 	mt->decisions = r->decisions;
 	mt->decide_median_us = fss_hist_quantile(&r->hist, 0.5);
 	mt->decide_p99_us = fss_hist_quantile(&r->hist, 0.99);
@@ -103,49 +102,48 @@ void fss_metrics_compute(const struct fss_run *r, struct fss_metrics *mt)
 
 void fss_report_text(FILE *f, struct fss_run *const *runs, int n)
 {
-	int pw = 12;	/* the policy column: the longest name */
+	int pw = 12; /* the policy column: the longest name */
 
 	if (n < 1)
 		return;
 	for (int i = 0; i < n; i++)
 		if ((int)strlen(runs[i]->policy.name) > pw)
 			pw = (int)strlen(runs[i]->policy.name);
-	fprintf(f, "trace %s: %ld jobs; machine %s\n", runs[0]->trace->name,
-		runs[0]->trace->njobs, runs[0]->machine->desc);
-	fprintf(f, "%-*s %8s %7s %6s %8s %7s %9s %9s %8s %9s %9s %9s\n",
-		pw, "policy", "1rack%", "racks", "p95", "split%", "util%",
-		"wait_h", "p95wait_h", "bsld", "span_d", "dec_us", "p99_us");
+	fprintf(f, "trace %s: %ld jobs; machine %s\n", runs[0]->trace->name, runs[0]->trace->njobs,
+		runs[0]->machine->desc);
+	fprintf(f, "%-*s %8s %7s %6s %8s %7s %9s %9s %8s %9s %9s %9s\n", pw, "policy", "1rack%",
+		"racks", "p95", "split%", "util%", "wait_h", "p95wait_h", "bsld", "span_d",
+		"dec_us", "p99_us");
 	for (int i = 0; i < n; i++) {
 		struct fss_metrics mt;
 
 		fss_metrics_compute(runs[i], &mt);
-		fprintf(f, "%-*s %8.2f %7.3f %6.0f %8.2f %7.2f %9.3f %9.3f %8.2f %9.2f %9.1f %9.1f\n",
-			pw, runs[i]->policy.name, 100 * mt.rack_fit_share,
-			mt.racks_mean, mt.racks_p95,
-			100 * mt.split_nodehours_share, 100 * mt.utilization,
+		fprintf(f,
+			"%-*s %8.2f %7.3f %6.0f %8.2f %7.2f %9.3f %9.3f %8.2f %9.2f %9.1f %9.1f\n",
+			pw, runs[i]->policy.name, 100 * mt.rack_fit_share, mt.racks_mean,
+			mt.racks_p95, 100 * mt.split_nodehours_share, 100 * mt.utilization,
 			mt.wait_mean / 3600, mt.wait_p95 / 3600, mt.bsld_mean,
-			mt.makespan / 86400.0, mt.decide_median_us,
-			mt.decide_p99_us);
+			mt.makespan / 86400.0, mt.decide_median_us, mt.decide_p99_us);
 	}
 }
 
 void fss_report_csv(FILE *f, struct fss_run *const *runs, int n, bool header)
 {
 	if (header)
-		fprintf(f, "trace,machine_nodes,machine_racks,policy,jobs,never,rack_fittable,rack_fittable_one_rack,rack_fit_share,racks_mean,racks_p95,split_nodehours_share,utilization,wait_mean_s,wait_p95_s,bsld_mean,makespan_s,decisions,decide_median_us,decide_p99_us\n");
+		fprintf(f,
+			"trace,machine_nodes,machine_racks,policy,jobs,never,rack_fittable,rack_fittable_one_rack,rack_fit_share,racks_mean,racks_p95,split_nodehours_share,utilization,wait_mean_s,wait_p95_s,bsld_mean,makespan_s,decisions,decide_median_us,decide_p99_us\n");
 	for (int i = 0; i < n; i++) {
 		const struct fss_run *r = runs[i];
 		struct fss_metrics mt;
 
 		fss_metrics_compute(r, &mt);
-		fprintf(f, "%s,%d,%d,%s,%ld,%ld,%ld,%ld,%.6f,%.6f,%.0f,%.6f,%.6f,%.1f,%.0f,%.4f,%lld,%ld,%.2f,%.2f\n",
-			r->trace->name, r->machine->nnodes, r->machine->nracks,
-			r->policy.name, mt.jobs, r->never, mt.rack_fit,
-			mt.rack_fit_one, mt.rack_fit_share, mt.racks_mean,
-			mt.racks_p95, mt.split_nodehours_share, mt.utilization,
-			mt.wait_mean, mt.wait_p95, mt.bsld_mean,
-			(long long)mt.makespan, mt.decisions,
-			mt.decide_median_us, mt.decide_p99_us);
+		fprintf(f,
+			"%s,%d,%d,%s,%ld,%ld,%ld,%ld,%.6f,%.6f,%.0f,%.6f,%.6f,%.1f,%.0f,%.4f,%lld,%ld,%.2f,%.2f\n",
+			r->trace->name, r->machine->nnodes, r->machine->nracks, r->policy.name,
+			mt.jobs, r->never, mt.rack_fit, mt.rack_fit_one, mt.rack_fit_share,
+			mt.racks_mean, mt.racks_p95, mt.split_nodehours_share, mt.utilization,
+			mt.wait_mean, mt.wait_p95, mt.bsld_mean, (long long)mt.makespan,
+			mt.decisions, mt.decide_median_us, mt.decide_p99_us);
 	}
 }
 
@@ -170,9 +168,10 @@ static void _json_sacct(FILE *f, const struct fss_trace *tr)
 
 	fprintf(f, "  \"sacct\": {\"source\": ");
 	_json_str(f, tr->source);
-	fprintf(f, ", \"records\": %ld, \"steps\": %ld, \"cancelled\": %ld, \"not_started\": %ld,"
-		   " \"running\": %ld, \"no_nodes\": %ld, \"bad_time\": %ld, \"het_components\": %ld,"
-		   " \"array_tasks\": %ld, \"hosts\": %d},\n",
+	fprintf(f,
+		", \"records\": %ld, \"steps\": %ld, \"cancelled\": %ld, \"not_started\": %ld,"
+		" \"running\": %ld, \"no_nodes\": %ld, \"bad_time\": %ld, \"het_components\": %ld,"
+		" \"array_tasks\": %ld, \"hosts\": %d},\n",
 		tr->lines, c->steps, c->cancelled, c->not_started, c->running, c->no_nodes,
 		c->bad_time, c->het_components, c->array_tasks, tr->hosts);
 }
@@ -185,13 +184,13 @@ void fss_report_json(FILE *f, struct fss_run *const *runs, int n)
 	if (tr) {
 		fprintf(f, "  \"trace\": ");
 		_json_str(f, tr->name);
-		fprintf(f, ",\n  \"jobs\": %ld, \"procs_per_node\": %d, \"machine_nodes\": %d,\n"
-			   "  \"dropped\": {\"too_wide\": %ld, \"no_run_time\": %ld, \"no_procs\": %ld},\n"
-			   "  \"filled\": {\"requested_time_from_run_time\": %ld, \"requested_time_raised\": %ld, \"procs_from_allocated\": %ld},\n"
-			   "  \"machine\": ",
-			tr->njobs, tr->procs_per_node, tr->machine_nodes,
-			tr->dropped_too_wide, tr->dropped_no_run,
-			tr->dropped_no_procs, tr->req_from_run, tr->req_raised,
+		fprintf(f,
+			",\n  \"jobs\": %ld, \"procs_per_node\": %d, \"machine_nodes\": %d,\n"
+			"  \"dropped\": {\"too_wide\": %ld, \"no_run_time\": %ld, \"no_procs\": %ld},\n"
+			"  \"filled\": {\"requested_time_from_run_time\": %ld, \"requested_time_raised\": %ld, \"procs_from_allocated\": %ld},\n"
+			"  \"machine\": ",
+			tr->njobs, tr->procs_per_node, tr->machine_nodes, tr->dropped_too_wide,
+			tr->dropped_no_run, tr->dropped_no_procs, tr->req_from_run, tr->req_raised,
 			tr->procs_from_alloc);
 		_json_str(f, runs[0]->machine->desc);
 		fprintf(f, ",\n");
@@ -206,18 +205,17 @@ void fss_report_json(FILE *f, struct fss_run *const *runs, int n)
 		fss_metrics_compute(r, &mt);
 		fprintf(f, "%s\n    {\"policy\": ", i ? "," : "");
 		_json_str(f, r->policy.name);
-		fprintf(f, ", \"jobs\": %ld, \"never\": %ld, \"rack_fittable\": %ld, \"rack_fittable_one_rack\": %ld,"
-			   " \"rack_fit_share\": %.6f, \"racks_mean\": %.6f, \"racks_p95\": %.0f,"
-			   " \"split_nodehours_share\": %.6f, \"utilization\": %.6f,"
-			   " \"wait_mean_s\": %.1f, \"wait_p95_s\": %.0f, \"bsld_mean\": %.4f,"
-			   " \"makespan_s\": %lld, \"decisions\": %ld, \"decide_median_us\": %.2f,"
-			   " \"decide_p99_us\": %.2f, \"wall_s\": %.2f}",
-			mt.jobs, r->never, mt.rack_fit, mt.rack_fit_one,
-			mt.rack_fit_share, mt.racks_mean, mt.racks_p95,
-			mt.split_nodehours_share, mt.utilization, mt.wait_mean,
-			mt.wait_p95, mt.bsld_mean, (long long)mt.makespan,
-			mt.decisions, mt.decide_median_us, mt.decide_p99_us,
-			r->wall_s);
+		fprintf(f,
+			", \"jobs\": %ld, \"never\": %ld, \"rack_fittable\": %ld, \"rack_fittable_one_rack\": %ld,"
+			" \"rack_fit_share\": %.6f, \"racks_mean\": %.6f, \"racks_p95\": %.0f,"
+			" \"split_nodehours_share\": %.6f, \"utilization\": %.6f,"
+			" \"wait_mean_s\": %.1f, \"wait_p95_s\": %.0f, \"bsld_mean\": %.4f,"
+			" \"makespan_s\": %lld, \"decisions\": %ld, \"decide_median_us\": %.2f,"
+			" \"decide_p99_us\": %.2f, \"wall_s\": %.2f}",
+			mt.jobs, r->never, mt.rack_fit, mt.rack_fit_one, mt.rack_fit_share,
+			mt.racks_mean, mt.racks_p95, mt.split_nodehours_share, mt.utilization,
+			mt.wait_mean, mt.wait_p95, mt.bsld_mean, (long long)mt.makespan,
+			mt.decisions, mt.decide_median_us, mt.decide_p99_us, r->wall_s);
 	}
 	fprintf(f, "\n  ]\n}\n");
 }
@@ -267,8 +265,7 @@ static double _nice(double v)
 	return 10 * p;
 }
 
-void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
-		     const char *title)
+void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n, const char *title)
 {
 	const double W = 760, H = 420, L = 70, R = 230, T = 40, B = 50;
 	double pw = W - L - R, ph = H - T - B, xmin = 0, xmax = 0, ymin = 1, wtree = -1;
@@ -314,36 +311,45 @@ void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
 	ymin = floor(ymin * 10 - 1e-9) / 10;
 	if (ymin < 0)
 		ymin = 0;
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		W, H);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
+	fprintf(f,
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%.0f\" y=\"22\" font-size=\"14\">",
+		L);
 	_xml(f, title ? title : "");
 	fprintf(f, "</text>\n");
 	/* axes: x mean wait (hours), y rack-fittable jobs in one rack (%) */
-	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
+	fprintf(f,
+		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
 		L, T, pw, ph);
 	for (int k = 0; k <= 5; k++) {
 		double y = T + ph - ph * k / 5, x = L + pw * k / 5;
 
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-			L, y, L + pw, y, L - 6, y + 4,
-			100 * (ymin + (1 - ymin) * k / 5));
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n",
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			L, y, L + pw, y, L - 6, y + 4, 100 * (ymin + (1 - ymin) * k / 5));
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n",
 			x, T, x, T + ph, x, T + ph + 16, xmin + (xmax - xmin) * k / 5);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">mean wait (hours%s)</text>\n",
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">mean wait (hours%s)</text>\n",
 		L + pw / 2, H - 12, xmin > 0 ? "; the axis does not start at 0" : "");
-	fprintf(f, "<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">rack-fittable jobs in one rack (%%)</text>\n",
+	fprintf(f,
+		"<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">rack-fittable jobs in one rack (%%)</text>\n",
 		T + ph / 2);
 	/* the target region: >= 98 % in one rack, mean wait <= 105 % of tree */
 	if (ymin < 0.98)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
 			L, T + ph - ph * (0.98 - ymin) / (1 - ymin), L + pw,
 			T + ph - ph * (0.98 - ymin) / (1 - ymin));
 	if (wtree >= 0 && 1.05 * wtree <= xmax && 1.05 * wtree >= xmin)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
 			L + pw * (1.05 * wtree - xmin) / (xmax - xmin), T,
 			L + pw * (1.05 * wtree - xmin) / (xmax - xmin), T + ph);
 	for (int i = 0; i < n; i++) {
@@ -364,28 +370,31 @@ void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
 					moved = true;
 				}
 		}
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.75\"/>",
+		fprintf(f,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.75\"/>",
 			x, y, _color(&runs[i]->policy));
 		if (fabs(ly[i] - (y + 4)) > 0.5)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>",
+			fprintf(f,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>",
 				x + 3, y, lx[i], ly[i] - 4);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n",
-			lx[i], ly[i], i + 1);
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%d ",
-			W - R + 14, gy - 4, _color(&runs[i]->policy),
-			W - R + 24, gy, i + 1);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n", lx[i], ly[i],
+			i + 1);
+		fprintf(f,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%d ",
+			W - R + 14, gy - 4, _color(&runs[i]->policy), W - R + 24, gy, i + 1);
 		_xml(f, runs[i]->policy.name);
 		fprintf(f, "</text>\n");
 	}
 	{
 		double gy = T + 14 + 18 * n + 10;
 
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">targets: 98 %% in one rack,</text>"
-			   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">wait 105 %% of tree</text>\n",
-			W - R + 6, gy - 4, W - R + 22, gy - 4, W - R + 26, gy,
-			W - R + 26, gy + 12);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits [D-]HH:MM:SS; /P%%: locality target</text>\n",
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">targets: 98 %% in one rack,</text>"
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">wait 105 %% of tree</text>\n",
+			W - R + 6, gy - 4, W - R + 22, gy - 4, W - R + 26, gy, W - R + 26, gy + 12);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits [D-]HH:MM:SS; /P%%: locality target</text>\n",
 			W - R + 6, gy + 30);
 	}
 	fprintf(f, "</svg>\n");
@@ -396,8 +405,7 @@ void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n,
 
 #define OCC_BUCKETS 120
 
-void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
-		       const char *title)
+void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n, const char *title)
 {
 	const struct fss_machine *m = n ? runs[0]->machine : NULL;
 	const double L = 90, cw = 5, T = 40;
@@ -426,19 +434,22 @@ void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
 	cnt = calloc(nr, sizeof(int));
 	if (!busy || !cnt)
 		goto out;
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		L + cw * OCC_BUCKETS + 20, T + ph * n + 60);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"18\" font-size=\"14\">");
+	fprintf(f,
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"18\" font-size=\"14\">");
 	_xml(f, title ? title : "");
-	fprintf(f, "</text>\n<text x=\"10\" y=\"34\" font-size=\"11\">busy share of each rack over time, %.1f days across; one column = %.1f days</text>\n",
+	fprintf(f,
+		"</text>\n<text x=\"10\" y=\"34\" font-size=\"11\">busy share of each rack over time, %.1f days across; one column = %.1f days</text>\n",
 		(t1 - t0) / 86400.0, bw / 86400.0);
 	/* shade legend */
 	for (int k = 0; k <= 5; k++)
-		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"22\" height=\"10\" fill=\"#08306b\" fill-opacity=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>"
-			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"9\" text-anchor=\"middle\">%d%%</text>\n",
-			L + cw * OCC_BUCKETS - 6 * 26 + 26 * k, T + ph * n + 30,
-			k / 5.0, L + cw * OCC_BUCKETS - 6 * 26 + 26 * k + 11,
-			T + ph * n + 50, 20 * k);
+		fprintf(f,
+			"<rect x=\"%.0f\" y=\"%.0f\" width=\"22\" height=\"10\" fill=\"#08306b\" fill-opacity=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>"
+			"<text x=\"%.0f\" y=\"%.0f\" font-size=\"9\" text-anchor=\"middle\">%d%%</text>\n",
+			L + cw * OCC_BUCKETS - 6 * 26 + 26 * k, T + ph * n + 30, k / 5.0,
+			L + cw * OCC_BUCKETS - 6 * 26 + 26 * k + 11, T + ph * n + 50, 20 * k);
 	for (int i = 0; i < n; i++) {
 		const struct fss_run *r = runs[i];
 		double y0 = T + ph * i + 20;
@@ -483,11 +494,11 @@ void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
 		for (int k = 0; k <= 5; k++) {
 			double x = L + cw * OCC_BUCKETS * k / 5;
 
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
-				   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">%s%.0f</text>\n",
-				x, y0 + rh * nr, x, y0 + rh * nr + 4, x,
-				y0 + rh * nr + 14, k == 5 ? "day " : "",
-				(t1 - t0) / 86400.0 * k / 5);
+			fprintf(f,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+				"<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">%s%.0f</text>\n",
+				x, y0 + rh * nr, x, y0 + rh * nr + 4, x, y0 + rh * nr + 14,
+				k == 5 ? "day " : "", (t1 - t0) / 86400.0 * k / 5);
 		}
 		fprintf(f, "<g fill=\"#08306b\">\n");
 		for (int rk = 0; rk < nr; rk++) {
@@ -495,7 +506,8 @@ void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
 			int b = 0;
 
 			if (rk % (nr > 40 ? 8 : nr > 12 ? 4 : 1) == 0)
-				fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\" fill=\"black\">rack %d</text>\n",
+				fprintf(f,
+					"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\" fill=\"black\">rack %d</text>\n",
 					L - 4, y0 + rh * rk + rh - 1, rk);
 			/* runs of equal shade as one rectangle */
 			while (b < OCC_BUCKETS) {
@@ -503,15 +515,22 @@ void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n,
 				int lvl = (int)floor(fmin(1, fmax(0, sh)) * 5 + 0.5), e = b + 1;
 
 				while (e < OCC_BUCKETS &&
-				       (int)floor(fmin(1, fmax(0, busy[(size_t)rk * OCC_BUCKETS + e] / (bw * size))) * 5 + 0.5) == lvl)
+				       (int)floor(
+					       fmin(1, fmax(0, busy[(size_t)rk * OCC_BUCKETS + e] /
+								       (bw * size))) *
+						       5 +
+					       0.5) == lvl)
 					e++;
 				if (lvl > 0)
-					fprintf(f, "<rect x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\" opacity=\"%.1f\"/>\n",
-						L + cw * b, y0 + rh * rk, cw * (e - b), rh, lvl / 5.0);
+					fprintf(f,
+						"<rect x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\" opacity=\"%.1f\"/>\n",
+						L + cw * b, y0 + rh * rk, cw * (e - b), rh,
+						lvl / 5.0);
 				b = e;
 			}
 		}
-		fprintf(f, "</g>\n<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
+		fprintf(f,
+			"</g>\n<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
 			L, y0, cw * OCC_BUCKETS, rh * nr);
 	}
 	fprintf(f, "</svg>\n");
@@ -529,13 +548,13 @@ void fss_schedule_csv(FILE *f, const struct fss_run *r)
 		const int *nodes = r->nodes + jr->node_off;
 
 		if (jr->start < 0) {
-			fprintf(f, "%ld,%lld,-1,-1,%d,0,\n", job->id,
-				(long long)job->submit, job->nodes);
+			fprintf(f, "%ld,%lld,-1,-1,%d,0,\n", job->id, (long long)job->submit,
+				job->nodes);
 			continue;
 		}
-		fprintf(f, "%ld,%lld,%lld,%lld,%d,%d,", job->id,
-			(long long)job->submit, (long long)jr->start,
-			(long long)(jr->start + job->run), job->nodes, jr->nracks);
+		fprintf(f, "%ld,%lld,%lld,%lld,%d,%d,", job->id, (long long)job->submit,
+			(long long)jr->start, (long long)(jr->start + job->run), job->nodes,
+			jr->nracks);
 		for (int k = 0; k < job->nodes; k++)
 			fprintf(f, "%s%d", k ? " " : "", nodes[k]);
 		fputc('\n', f);

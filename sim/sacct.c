@@ -19,8 +19,7 @@
 /* hosts expanded from one job's node list at the most */
 #define JOB_HOSTS_MAX 262144
 
-int sacct_begin(struct sacct_build *b, const char *path,
-		enum fss_trace_format fmt)
+int sacct_begin(struct sacct_build *b, const char *path, enum fss_trace_format fmt)
 {
 	memset(b, 0, sizeof(*b));
 	b->tr = calloc(1, sizeof(*b->tr));
@@ -99,8 +98,8 @@ static int _job_hosts(struct sacct_build *b, const char *list, int64_t nodes)
 
 	if (!*list || strchr(list, ' ') || !strcmp(list, "(null)"))
 		return 0;
-	if (fst_hostlist_expand_max(list, nodes > JOB_HOSTS_MAX ? JOB_HOSTS_MAX :
-				    (int)nodes, &names, &n, e, sizeof(e)))
+	if (fst_hostlist_expand_max(list, nodes > JOB_HOSTS_MAX ? JOB_HOSTS_MAX : (int)nodes,
+				    &names, &n, e, sizeof(e)))
 		return 0;
 	if (_hosts_add(b, names, n)) {
 		fst_strv_free(names, n);
@@ -142,8 +141,8 @@ static int _part(struct sacct_build *b, const char *name, int *idx)
 static int _status(const char *state)
 {
 	static const char *const failed[] = {
-		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-		"DEADLINE", "OUT_OF_MEMORY",
+		"FAILED",    "TIMEOUT",	 "NODE_FAIL",	  "PREEMPTED",
+		"BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY",
 	};
 
 	if (!strcmp(state, "COMPLETED"))
@@ -230,13 +229,11 @@ static void _machine(struct sacct_build *b, const struct fss_swf_opts *o)
 	} else if (tr->hosts >= widest && tr->hosts > 0) {
 		tr->machine_nodes = tr->hosts;
 		snprintf(tr->nodes_why, sizeof(tr->nodes_why),
-			 "the distinct hosts of the jobs' node lists (widest job %d)",
-			 widest);
+			 "the distinct hosts of the jobs' node lists (widest job %d)", widest);
 	} else {
 		tr->machine_nodes = widest;
 		snprintf(tr->nodes_why, sizeof(tr->nodes_why),
-			 "the widest job (%d distinct hosts in the jobs' node lists)",
-			 tr->hosts);
+			 "the widest job (%d distinct hosts in the jobs' node lists)", tr->hosts);
 	}
 }
 
@@ -260,8 +257,8 @@ static void _keep(struct fss_trace *tr, long limit)
 		tr->jobs[i].submit -= tr->jobs[0].submit;
 }
 
-int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o,
-		 struct fss_trace **out, char *err, size_t errlen)
+int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o, struct fss_trace **out,
+		 char *err, size_t errlen)
 {
 	struct fss_trace *tr = b->tr;
 
@@ -270,17 +267,18 @@ int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o,
 	fss_trace_sort(tr);
 	_keep(tr, o->limit);
 	if (!tr->njobs)
-		return fs_errf(err, errlen, "%s: no job to replay among its %ld job records (%ld cancelled before they started, %ld never started, %ld still running, %ld too wide for %d nodes); expected jobs that started and ended",
-			       tr->name, tr->lines, tr->sacct.cancelled, tr->sacct.not_started,
-			       tr->sacct.running, tr->dropped_too_wide, tr->machine_nodes);
+		return fs_errf(
+			err, errlen,
+			"%s: no job to replay among its %ld job records (%ld cancelled before they started, %ld never started, %ld still running, %ld too wide for %d nodes); expected jobs that started and ended",
+			tr->name, tr->lines, tr->sacct.cancelled, tr->sacct.not_started,
+			tr->sacct.running, tr->dropped_too_wide, tr->machine_nodes);
 	*out = tr;
 	b->tr = NULL;
 	return 0;
 }
 
-int fss_sacct_read(const char *path, enum fss_trace_format fmt,
-		   const struct fss_swf_opts *opts, struct fss_trace **out,
-		   char *err, size_t errlen)
+int fss_sacct_read(const char *path, enum fss_trace_format fmt, const struct fss_swf_opts *opts,
+		   struct fss_trace **out, char *err, size_t errlen)
 {
 	struct fss_swf_opts o = { 0 };
 	struct sacct_build b;
@@ -325,8 +323,8 @@ static size_t _parts(const struct fss_trace *tr, char *buf, size_t size)
 		for (long i = 0; i < tr->njobs; i++)
 			k += tr->jobs[i].part == p;
 		if (k)
-			n += snprintf(buf + n, size - n, "%s%s %ld",
-				      n ? ", " : "", tr->parts[p], k);
+			n += snprintf(buf + n, size - n, "%s%s %ld", n ? ", " : "", tr->parts[p],
+				      k);
 	}
 	return n;
 }
@@ -337,14 +335,15 @@ int fss_sacct_summary(const struct fss_trace *tr, char *buf, size_t size)
 	char parts[512] = "";
 
 	_parts(tr, parts, sizeof(parts));
-	return snprintf(buf, size,
-			"%s: %ld job records, %ld jobs replayed (%ld array tasks, %ld heterogeneous job components as jobs of their own); "
-			"not replayed: %ld cancelled before they started, %ld never started, %ld still running, "
-			"%ld without nodes, %ld ending before they started, %ld too wide; %ld step lines skipped; "
-			"time limit: %ld unlimited or none (run time used), %ld raised to the run time; "
-			"partitions, replayed as one machine: %s; %d nodes: %s",
-			tr->source, tr->lines, tr->njobs, c->array_tasks, c->het_components,
-			c->cancelled, c->not_started, c->running, c->no_nodes, c->bad_time,
-			tr->dropped_too_wide, c->steps, tr->req_from_run, tr->req_raised,
-			*parts ? parts : "none named", tr->machine_nodes, tr->nodes_why);
+	return snprintf(
+		buf, size,
+		"%s: %ld job records, %ld jobs replayed (%ld array tasks, %ld heterogeneous job components as jobs of their own); "
+		"not replayed: %ld cancelled before they started, %ld never started, %ld still running, "
+		"%ld without nodes, %ld ending before they started, %ld too wide; %ld step lines skipped; "
+		"time limit: %ld unlimited or none (run time used), %ld raised to the run time; "
+		"partitions, replayed as one machine: %s; %d nodes: %s",
+		tr->source, tr->lines, tr->njobs, c->array_tasks, c->het_components, c->cancelled,
+		c->not_started, c->running, c->no_nodes, c->bad_time, tr->dropped_too_wide,
+		c->steps, tr->req_from_run, tr->req_raised, *parts ? parts : "none named",
+		tr->machine_nodes, tr->nodes_why);
 }

@@ -49,9 +49,8 @@ static size_t _skip_blank(const char *buf, size_t from, size_t n)
 
 /* Feeds one chunk; 1 the document is complete, 0 more wanted, -1 error
  * (at *line). */
-static int _feed(struct json_tokener *tok, const char *buf, int n,
-		 json_object **doc, long *line, const char *path, char *err,
-		 size_t errlen)
+static int _feed(struct json_tokener *tok, const char *buf, int n, json_object **doc, long *line,
+		 const char *path, char *err, size_t errlen)
 {
 	enum json_tokener_error je;
 	size_t end = 0;
@@ -66,19 +65,18 @@ static int _feed(struct json_tokener *tok, const char *buf, int n,
 		end = _parse_end(tok);
 		if (je != json_tokener_success)
 			return fs_errf(err, errlen, "%s:%ld: not valid JSON: %s; %s", path,
-				       *line + _newlines(buf, end),
-				       json_tokener_error_desc(je), _form);
+				       *line + _newlines(buf, end), json_tokener_error_desc(je),
+				       _form);
 	}
 	if ((end = _skip_blank(buf, end, n)) < (size_t)n)
-		return fs_errf(err, errlen, "%s:%ld: data after the JSON document; %s",
-			       path, *line + _newlines(buf, end), _form);
+		return fs_errf(err, errlen, "%s:%ld: data after the JSON document; %s", path,
+			       *line + _newlines(buf, end), _form);
 	*line += _newlines(buf, n);
 	return 1;
 }
 
 /* The whole document of gz; NULL with a message naming file and line. */
-static json_object *_parse(gzFile gz, const char *path, char *err,
-			   size_t errlen)
+static json_object *_parse(gzFile gz, const char *path, char *err, size_t errlen)
 {
 	struct json_tokener *tok = json_tokener_new();
 	char *buf = malloc(CHUNK);
@@ -98,8 +96,9 @@ static json_object *_parse(gzFile gz, const char *path, char *err,
 	if (rc >= 0 && n < 0)
 		rc = fs_errf(err, errlen, "%s:%ld: read error; %s", path, line, _form);
 	else if (rc == 0)
-		rc = fs_errf(err, errlen, "%s:%ld: the JSON document ends early (a file cut short?); %s",
-			     path, line, _form);
+		rc = fs_errf(err, errlen,
+			     "%s:%ld: the JSON document ends early (a file cut short?); %s", path,
+			     line, _form);
 	else if (rc == 1 && !doc)
 		rc = fs_errf(err, errlen, "%s: the JSON document is null; %s", path, _form);
 	if (rc < 0) {
@@ -147,23 +146,25 @@ static int64_t _time(json_object *t, const char *key)
 }
 
 /* jobs[idx] as a record. */
-static int _job(json_object *j, long idx, struct sacct_rec *r,
-		const char *path, char *err, size_t errlen)
+static int _job(json_object *j, long idx, struct sacct_rec *r, const char *path, char *err,
+		size_t errlen)
 {
 	json_object *t = fs_json_obj(j, "time");
 	int64_t v;
 
 	memset(r, 0, sizeof(*r));
 	r->line = idx + 1;
-	if (!json_object_is_type(j, json_type_object) ||
-	    !fs_json_num(j, "job_id", &v) || v < 0)
-		return fs_errf(err, errlen, "%s: jobs[%ld]: no job_id; expected a job of sacct --json",
-			       path, idx);
+	if (!json_object_is_type(j, json_type_object) || !fs_json_num(j, "job_id", &v) || v < 0)
+		return fs_errf(err, errlen,
+			       "%s: jobs[%ld]: no job_id; expected a job of sacct --json", path,
+			       idx);
 	r->id = (long)v;
 	r->submit = _time(t, "submission");
 	if (r->submit < 0)
-		return fs_errf(err, errlen, "%s: job %ld (jobs[%ld]): no time/submission; expected a job of sacct --json",
-			       path, r->id, idx);
+		return fs_errf(
+			err, errlen,
+			"%s: job %ld (jobs[%ld]): no time/submission; expected a job of sacct --json",
+			path, r->id, idx);
 	r->start = _time(t, "start");
 	r->end = _time(t, "end");
 	r->limit = fs_json_num(t, "limit", &v) && v > 0 && v < LIMIT_MAX ? v * 60 : -1;
@@ -177,8 +178,7 @@ static int _job(json_object *j, long idx, struct sacct_rec *r,
 	return 0;
 }
 
-int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b,
-		    char *err, size_t errlen)
+int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *err, size_t errlen)
 {
 	json_object *doc = _parse(gz, path, err, errlen), *jobs;
 	int rc = 0;
@@ -195,8 +195,7 @@ int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b,
 	for (size_t i = 0; !rc && i < json_object_array_length(jobs); i++) {
 		struct sacct_rec r;
 
-		rc = _job(json_object_array_get_idx(jobs, i), (long)i, &r, path,
-			  err, errlen);
+		rc = _job(json_object_array_get_idx(jobs, i), (long)i, &r, path, err, errlen);
 		if (!rc && sacct_add(b, &r))
 			rc = fs_errf(err, errlen, "%s: out of memory", path);
 	}

@@ -20,14 +20,24 @@
 /* a limit beyond this is none (sums of times stay far inside int64) */
 #define LIMIT_MAX 1000000000000000LL
 
-#define FORM "expected the output of sacct -P under its header line, naming at least " \
+#define FORM                                                                          \
+	"expected the output of sacct -P under its header line, naming at least "     \
 	"JobIDRaw, Submit, Start, End, Timelimit, NNodes and State in any order, as " \
-	"sacct -a -P -X -S START -E END -o " \
+	"sacct -a -P -X -S START -E END -o "                                          \
 	"JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList prints"
 
 enum col {
-	C_ID, C_SUBMIT, C_START, C_END, C_LIMIT, C_NNODES, C_STATE,
-	C_PART, C_NCPUS, C_NODELIST, C_N
+	C_ID,
+	C_SUBMIT,
+	C_START,
+	C_END,
+	C_LIMIT,
+	C_NNODES,
+	C_STATE,
+	C_PART,
+	C_NCPUS,
+	C_NODELIST,
+	C_N
 };
 
 /* The header names of each column, in sacct's spelling (any case). */
@@ -50,10 +60,10 @@ static const struct {
 struct parsable {
 	const char *path;
 	long line;
-	int col[C_N];		/* field of each column, -1 absent */
-	int nfields;		/* of the header; 0 before it */
-	char **f;		/* [nfields] fields of the current line */
-	char state[32];		/* base state of the current record */
+	int col[C_N];	/* field of each column, -1 absent */
+	int nfields;	/* of the header; 0 before it */
+	char **f;	/* [nfields] fields of the current line */
+	char state[32]; /* base state of the current record */
 };
 
 /* Splits line in place into at most max fields; their count, or max + 1
@@ -103,16 +113,14 @@ static const char *_val(const struct parsable *p, enum col c)
 	return p->col[c] < 0 ? "" : p->f[p->col[c]];
 }
 
-static int _bad(const struct parsable *p, enum col c, const char *want,
-		char *err, size_t errlen)
+static int _bad(const struct parsable *p, enum col c, const char *want, char *err, size_t errlen)
 {
-	return fs_errf(err, errlen, "%s:%ld: %s '%.40s' is not %s; %s", p->path,
-		       p->line, _cols[c].name, _val(p, c), want, FORM);
+	return fs_errf(err, errlen, "%s:%ld: %s '%.40s' is not %s; %s", p->path, p->line,
+		       _cols[c].name, _val(p, c), want, FORM);
 }
 
 /* A time as sacct prints it: -1 for Unknown, None or nothing. */
-static int _time(const struct parsable *p, enum col c, int64_t *t,
-		 char *err, size_t errlen)
+static int _time(const struct parsable *p, enum col c, int64_t *t, char *err, size_t errlen)
 {
 	const char *s = _val(p, c);
 	struct tm tm = { 0 };
@@ -125,16 +133,17 @@ static int _time(const struct parsable *p, enum col c, int64_t *t,
 		errno = 0;
 		*t = strtoll(s, NULL, 10);
 		if (errno == ERANGE || *t > SACCT_TIME_MAX)
-			return _bad(p, c, "a time (seconds since the epoch up to 10^11)",
-				    err, errlen);
+			return _bad(p, c, "a time (seconds since the epoch up to 10^11)", err,
+				    errlen);
 		if (*t == 0)
 			*t = -1;
 		return 0;
 	}
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || s[n])
-		return _bad(p, c, "a time (YYYY-MM-DDTHH:MM:SS, or seconds since the epoch)",
-			    err, errlen);
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+	    s[n])
+		return _bad(p, c, "a time (YYYY-MM-DDTHH:MM:SS, or seconds since the epoch)", err,
+			    errlen);
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	tm.tm_isdst = -1;
@@ -143,8 +152,7 @@ static int _time(const struct parsable *p, enum col c, int64_t *t,
 }
 
 /* A count: -1 when empty. */
-static int _count(const struct parsable *p, enum col c, int64_t *v,
-		  char *err, size_t errlen)
+static int _count(const struct parsable *p, enum col c, int64_t *v, char *err, size_t errlen)
 {
 	const char *s = _val(p, c);
 
@@ -158,8 +166,7 @@ static int _count(const struct parsable *p, enum col c, int64_t *v,
 }
 
 /* The time limit in seconds: -1 when none (UNLIMITED, Partition_Limit). */
-static int _limit(const struct parsable *p, int64_t *v, char *err,
-		  size_t errlen)
+static int _limit(const struct parsable *p, int64_t *v, char *err, size_t errlen)
 {
 	const char *s = _val(p, C_LIMIT);
 	char msg[FS_MSG_SIZE];
@@ -169,8 +176,9 @@ static int _limit(const struct parsable *p, int64_t *v, char *err,
 	if (!*s || !strcmp(s, "Partition_Limit") || !strcmp(s, "UNLIMITED"))
 		return 0;
 	if (fs_parse_duration(NULL, s, &secs, msg, sizeof(msg)))
-		return _bad(p, C_LIMIT, "a time limit (Slurm time format, UNLIMITED or Partition_Limit)",
-			    err, errlen);
+		return _bad(p, C_LIMIT,
+			    "a time limit (Slurm time format, UNLIMITED or Partition_Limit)", err,
+			    errlen);
 	if (secs > 0 && secs <= LIMIT_MAX)
 		*v = (int64_t)secs;
 	return 0;
@@ -191,8 +199,7 @@ static const char *_state(struct parsable *p)
 }
 
 /* The current line's fields as a record; 1 for a step line. */
-static int _fill(struct parsable *p, struct sacct_rec *r, char *err,
-		 size_t errlen)
+static int _fill(struct parsable *p, struct sacct_rec *r, char *err, size_t errlen)
 {
 	const char *id = _val(p, C_ID);
 	size_t digits = strspn(id, "0123456789");
@@ -205,10 +212,8 @@ static int _fill(struct parsable *p, struct sacct_rec *r, char *err,
 	r->id = strtol(id, NULL, 10);
 	r->line = p->line;
 	if (_time(p, C_SUBMIT, &r->submit, err, errlen) ||
-	    _time(p, C_START, &r->start, err, errlen) ||
-	    _time(p, C_END, &r->end, err, errlen) ||
-	    _limit(p, &r->limit, err, errlen) ||
-	    _count(p, C_NNODES, &r->nodes, err, errlen) ||
+	    _time(p, C_START, &r->start, err, errlen) || _time(p, C_END, &r->end, err, errlen) ||
+	    _limit(p, &r->limit, err, errlen) || _count(p, C_NNODES, &r->nodes, err, errlen) ||
 	    _count(p, C_NCPUS, &r->cpus, err, errlen))
 		return -1;
 	if (r->submit < 0)
@@ -219,15 +224,14 @@ static int _fill(struct parsable *p, struct sacct_rec *r, char *err,
 	return 0;
 }
 
-static int _record(struct parsable *p, char *line, struct sacct_build *b,
-		   char *err, size_t errlen)
+static int _record(struct parsable *p, char *line, struct sacct_build *b, char *err, size_t errlen)
 {
 	struct sacct_rec r;
 	int n = _split(line, p->f, p->nfields), rc;
 
 	if (n != p->nfields)
-		return fs_errf(err, errlen, "%s:%ld: %s%d fields, the header has %d; %s",
-			       p->path, p->line, n > p->nfields ? "more than " : "",
+		return fs_errf(err, errlen, "%s:%ld: %s%d fields, the header has %d; %s", p->path,
+			       p->line, n > p->nfields ? "more than " : "",
 			       n > p->nfields ? p->nfields : n, p->nfields, FORM);
 	rc = _fill(p, &r, err, errlen);
 	if (rc == 1) {
@@ -239,8 +243,8 @@ static int _record(struct parsable *p, char *line, struct sacct_build *b,
 	return rc;
 }
 
-int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b,
-			char *err, size_t errlen)
+int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
+			size_t errlen)
 {
 	struct parsable p = { .path = path };
 	char *line = NULL;
@@ -251,8 +255,7 @@ int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b,
 		p.line++;
 		if (!line[strspn(line, " \t")])
 			continue;
-		rc = p.nfields ? _record(&p, line, b, err, errlen) :
-				 _header(&p, line, err, errlen);
+		rc = p.nfields ? _record(&p, line, b, err, errlen) : _header(&p, line, err, errlen);
 	}
 	if (!rc && got < 0)
 		rc = fs_errf(err, errlen, "%s: out of memory", path);

@@ -158,21 +158,20 @@ struct state {
 	int nfree;
 	long *queue, nqueue;
 	long *running, nrunning;
-	long *run_pos;		/* [njobs] position in running, -1 */
-	uint8_t *woken;		/* [njobs] wake event pushed */
+	long *run_pos;	/* [njobs] position in running, -1 */
+	uint8_t *woken; /* [njobs] wake event pushed */
 	struct heap ends, wakes;
 	int *tmp_nodes;
-	uint8_t *fut;		/* [nnodes] free nodes at a future time */
-	uint8_t *masked;	/* [nnodes] free and not reserved */
+	uint8_t *fut;	 /* [nnodes] free nodes at a future time */
+	uint8_t *masked; /* [nnodes] free and not reserved */
 	int masked_free;
-	struct hent *exp;	/* scratch: running by expected end */
+	struct hent *exp; /* scratch: running by expected end */
 	long started;
 };
 
 /* Places job j now if the policy can; a fss_place_status, or -1 when
  * out of memory. */
-static int _try(struct state *s, long j, int64_t now, const uint8_t *from,
-		bool *locality_only)
+static int _try(struct state *s, long j, int64_t now, const uint8_t *from, bool *locality_only)
 {
 	const struct fss_job *job = &s->tr->jobs[j];
 	struct fss_jobrun *jr = &s->run->jobs[j];
@@ -180,8 +179,8 @@ static int _try(struct state *s, long j, int64_t now, const uint8_t *from,
 	int64_t t0 = _now_ns();
 	enum fss_place_status st;
 
-	st = fss_place(s->pl, from, job->nodes, now - job->submit,
-		       s->tmp_nodes, &nracks, locality_only);
+	st = fss_place(s->pl, from, job->nodes, now - job->submit, s->tmp_nodes, &nracks,
+		       locality_only);
 	_hist_add(&s->run->hist, _now_ns() - t0);
 	s->run->decisions++;
 	if (st == FSS_NEVER) {
@@ -240,9 +239,8 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 	}
 	qsort(s->exp, n, sizeof(*s->exp), _cmp_hent);
 	memcpy(s->fut, s->avail, s->m->nnodes);
-	if ((s->run->policy.kind == FSS_POL_ENGINE ||
-	     s->run->policy.kind == FSS_POL_SWITCHES) && w != FSS_INFINITE &&
-	    now - job->submit < w)
+	if ((s->run->policy.kind == FSS_POL_ENGINE || s->run->policy.kind == FSS_POL_SWITCHES) &&
+	    w != FSS_INFINITE && now - job->submit < w)
 		tb = job->submit + w;
 	for (;;) {
 		int64_t t, tn = i < n ? s->exp[i].key : FSS_INFINITE;
@@ -251,7 +249,7 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 		enum fss_place_status st;
 
 		if (tb < tn) {
-			t = tb;		/* relaxed from then on */
+			t = tb; /* relaxed from then on */
 			tb = FSS_INFINITE;
 		} else if (tn != FSS_INFINITE) {
 			t = tn;
@@ -270,8 +268,8 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 		}
 		if (nfut < job->nodes)
 			continue;
-		st = fss_place(s->pl, s->fut, job->nodes, t - job->submit,
-			       s->tmp_nodes, &nracks, &loc);
+		st = fss_place(s->pl, s->fut, job->nodes, t - job->submit, s->tmp_nodes, &nracks,
+			       &loc);
 		if (st == FSS_NEVER)
 			return FSS_INFINITE;
 		if (st != FSS_PLACED)
@@ -343,24 +341,23 @@ static int _pass(struct state *s, int64_t now, int bf_depth)
 	return 0;
 }
 
-static void _progress(struct state *s, const char *label, double t0,
-		      int64_t now, bool last)
+static void _progress(struct state *s, const char *label, double t0, int64_t now, bool last)
 {
 	double el = _now_s() - t0;
 	long nj = s->tr->njobs, done = s->started + s->run->never;
 	double eta = done ? el * (double)(nj - done) / (double)done : 0;
 
-	fprintf(stderr, "\rsim %s: %ld/%ld jobs (%3.0f%%), simulated day %lld, %.0f s elapsed, about %.0f s left   %s",
-		label ? label : s->run->policy.name, done, nj,
-		nj ? 100.0 * done / nj : 100.0,
-		(long long)((now - (nj ? s->tr->jobs[0].submit : 0)) / 86400),
-		el, last ? 0 : eta, last ? "\n" : "");
+	fprintf(stderr,
+		"\rsim %s: %ld/%ld jobs (%3.0f%%), simulated day %lld, %.0f s elapsed, about %.0f s left   %s",
+		label ? label : s->run->policy.name, done, nj, nj ? 100.0 * done / nj : 100.0,
+		(long long)((now - (nj ? s->tr->jobs[0].submit : 0)) / 86400), el, last ? 0 : eta,
+		last ? "\n" : "");
 	fflush(stderr);
 }
 
 int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
-		 const struct fss_policy *p, const struct fss_sim_opts *opts,
-		 struct fss_run **out, char *err, size_t errlen)
+		 const struct fss_policy *p, const struct fss_sim_opts *opts, struct fss_run **out,
+		 char *err, size_t errlen)
 {
 	struct fss_sim_opts o = { 0 };
 	struct state s = { 0 };
@@ -399,9 +396,8 @@ int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
 	s.fut = malloc(m->nnodes);
 	s.masked = calloc(m->nnodes, 1);
 	s.exp = malloc((nj ? nj : 1) * sizeof(*s.exp));
-	if (!run->jobs || !run->nodes || !s.pl || !s.avail || !s.queue ||
-	    !s.running || !s.run_pos || !s.woken || !s.tmp_nodes || !s.exp ||
-	    !s.fut || !s.masked)
+	if (!run->jobs || !run->nodes || !s.pl || !s.avail || !s.queue || !s.running ||
+	    !s.run_pos || !s.woken || !s.tmp_nodes || !s.exp || !s.fut || !s.masked)
 		goto nomem;
 	off = 0;
 	for (long j = 0; j < nj; j++) {

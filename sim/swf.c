@@ -23,7 +23,6 @@
 #define SWF_VALUE_MAX 1e15
 #define LINE_MAX_LEN 4096
 
-
 void fss_trace_free(struct fss_trace *tr)
 {
 	if (!tr)
@@ -84,8 +83,7 @@ static void _ignored(struct fss_trace *tr, long line, const char *fmt, ...)
 	if (tr->header_ignored++)
 		return;
 	if (line > 0)
-		n = (size_t)snprintf(tr->header_why, sizeof(tr->header_why),
-				     "line %ld: ", line);
+		n = (size_t)snprintf(tr->header_why, sizeof(tr->header_why), "line %ld: ", line);
 	va_start(ap, fmt);
 	vsnprintf(tr->header_why + n, sizeof(tr->header_why) - n, fmt, ap);
 	va_end(ap);
@@ -111,11 +109,13 @@ static const char *_blank(const char *p)
  * (*procs false) or "80640 in thin nodes", "80640 cores in thin nodes"
  * (*procs true).  0, or -1 with what is wrong in why.
  */
-static int _type_term(const char *s, struct fss_node_type *t, bool *procs,
-		      char *why, size_t wlen)
+static int _type_term(const char *s, struct fss_node_type *t, bool *procs, char *why, size_t wlen)
 {
 	static const char *const unit[] = {
-		"processors", "procs", "cores", "cpus",
+		"processors",
+		"procs",
+		"cores",
+		"cpus",
 	};
 	const char *p = s, *w, *name;
 	bool has_unit = false;
@@ -199,11 +199,11 @@ static int _note_types(struct fss_trace *tr, const char *low, long line)
 	int ntypes = tr->ntypes, term = 0;
 	const char *p;
 
-	if (strncmp(low, "note", 4) || *(p = _blank(low + 4)) != ':' ||
-	    !strchr(p, '+') || !strstr(p, "node"))
+	if (strncmp(low, "note", 4) || *(p = _blank(low + 4)) != ':' || !strchr(p, '+') ||
+	    !strstr(p, "node"))
 		return 0;
 	memcpy(types, tr->types, sizeof(types));
-	for (p++; *p; ) {
+	for (p++; *p;) {
 		char s[LINE_MAX_LEN], why[80];
 		struct fss_node_type t;
 		bool procs;
@@ -221,15 +221,18 @@ static int _note_types(struct fss_trace *tr, const char *low, long line)
 		if (*p)
 			p++;
 		if (_type_term(s, &t, &procs, why, sizeof(why))) {
-			_ignored(tr, line, "node type note ignored: term %d '%.40s' %s; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'",
-				 term, s, why);
+			_ignored(
+				tr, line,
+				"node type note ignored: term %d '%.40s' %s; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'",
+				term, s, why);
 			return -1;
 		}
 		for (k = 0; k < ntypes && strcmp(types[k].name, t.name); k++)
 			;
 		if (k == ntypes) {
 			if (ntypes == FSS_NODE_TYPES) {
-				_ignored(tr, line, "node type note ignored: more than %d node types",
+				_ignored(tr, line,
+					 "node type note ignored: more than %d node types",
 					 FSS_NODE_TYPES);
 				return -1;
 			}
@@ -237,7 +240,8 @@ static int _note_types(struct fss_trace *tr, const char *low, long line)
 			continue;
 		}
 		if ((procs && types[k].procs) || (!procs && types[k].nodes)) {
-			_ignored(tr, line, "node type note ignored: the %s of node type '%s' are given twice",
+			_ignored(tr, line,
+				 "node type note ignored: the %s of node type '%s' are given twice",
 				 procs ? "processors" : "nodes", t.name);
 			return -1;
 		}
@@ -271,8 +275,10 @@ static int _types_ppn(struct fss_trace *tr)
 		const struct fss_node_type *t = &tr->types[i];
 
 		if (!t->nodes) {
-			_ignored(tr, 0, "node types not used: type '%s' has processors (%d) but no node count; expected a note '<count> %s nodes + ...'",
-				 t->name, t->procs, t->name);
+			_ignored(
+				tr, 0,
+				"node types not used: type '%s' has processors (%d) but no node count; expected a note '<count> %s nodes + ...'",
+				t->name, t->procs, t->name);
 			return 0;
 		}
 		nodes += t->nodes;
@@ -292,27 +298,32 @@ static int _types_ppn(struct fss_trace *tr)
 		return 0;
 	}
 	if (all && tr->max_procs > 0 && procs != tr->max_procs) {
-		_ignored(tr, 0, "node types not used: their processors add up to %lld, MaxProcs says %d",
+		_ignored(tr, 0,
+			 "node types not used: their processors add up to %lld, MaxProcs says %d",
 			 (long long)procs, tr->max_procs);
 		return 0;
 	}
 	m = &tr->types[major];
 	if (!m->procs) {
-		_ignored(tr, 0, "node types not used: the majority type '%s' has no processor count; expected a note '<processors> in %s nodes + ...'",
-			 m->name, m->name);
+		_ignored(
+			tr, 0,
+			"node types not used: the majority type '%s' has no processor count; expected a note '<processors> in %s nodes + ...'",
+			m->name, m->name);
 		return 0;
 	}
 	if (m->procs % m->nodes) {
-		_ignored(tr, 0, "node types not used: %d processors in %d %s nodes is no whole number per node",
-			 m->procs, m->nodes, m->name);
+		_ignored(
+			tr, 0,
+			"node types not used: %d processors in %d %s nodes is no whole number per node",
+			m->procs, m->nodes, m->name);
 		return 0;
 	}
 	tr->type_major = major;
 	tr->type_nodes = (int)nodes;
 	n = (size_t)snprintf(tr->procs_why, sizeof(tr->procs_why),
 			     "the log's %snode type, %s: %d of %lld nodes, %d/%d processors",
-			     tr->ntypes > 1 ? "majority " : "", m->name, m->nodes,
-			     (long long)nodes, m->procs, m->nodes);
+			     tr->ntypes > 1 ? "majority " : "", m->name, m->nodes, (long long)nodes,
+			     m->procs, m->nodes);
 	if (tr->ntypes > 1 && n < sizeof(tr->procs_why)) {
 		n += (size_t)snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
 				      "; %lld nodes of other types (",
@@ -322,16 +333,15 @@ static int _types_ppn(struct fss_trace *tr)
 
 			if (i == major)
 				continue;
-			n += (size_t)snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
-					      "%s%s", k++ ? ", " : "", t->name);
+			n += (size_t)snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n, "%s%s",
+					      k++ ? ", " : "", t->name);
 			if (t->procs && t->procs % t->nodes == 0 && n < sizeof(tr->procs_why))
-				n += (size_t)snprintf(tr->procs_why + n,
-						      sizeof(tr->procs_why) - n, ": %d",
-						      t->procs / t->nodes);
+				n += (size_t)snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
+						      ": %d", t->procs / t->nodes);
 		}
 		if (n < sizeof(tr->procs_why))
-			snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n,
-				 ") modelled as %s", m->name);
+			snprintf(tr->procs_why + n, sizeof(tr->procs_why) - n, ") modelled as %s",
+				 m->name);
 	}
 	return m->procs / m->nodes;
 }
@@ -343,8 +353,7 @@ static long _num_at(const char *low, const char *p, long max, const char **end)
 	char *e;
 	long v;
 
-	if (!isdigit((unsigned char)*p) ||
-	    (p > low && isdigit((unsigned char)p[-1])))
+	if (!isdigit((unsigned char)*p) || (p > low && isdigit((unsigned char)p[-1])))
 		return 0;
 	errno = 0;
 	v = strtol(p, &e, 10);
@@ -414,11 +423,11 @@ static int _note_ppn(const char *low)
 {
 	static const char *const per_node[] = {
 		" processors per node", " cores per node", " cpus per node",
-		" processors/node", " cores/node", " cpus/node",
+		" processors/node",	" cores/node",	   " cpus/node",
 	};
 	static const char *const other[] = {
-		" processors each", " cores each", " cpus each", "-way", " way",
-		"-core nodes", "-cpu nodes", "-processor nodes",
+		" processors each", " cores each", " cpus each",       "-way", " way",
+		"-core nodes",	    "-cpu nodes",  "-processor nodes",
 	};
 	int v;
 
@@ -440,8 +449,7 @@ static int _note_ppn(const char *low)
 /* The largest d in 2..1024 (at most @cap when > 0) that at least 9 in 10
  * of the multi-processor jobs ask a multiple of; 0 none, or fewer than
  * DIVISOR_JOBS such jobs.  *share: that share; *multi: those jobs. */
-static int _common_divisor(const struct fss_trace *tr, int cap, double *share,
-			   long *multi)
+static int _common_divisor(const struct fss_trace *tr, int cap, double *share, long *multi)
 {
 	long m = 0;
 
@@ -450,7 +458,7 @@ static int _common_divisor(const struct fss_trace *tr, int cap, double *share,
 		m += tr->jobs[i].procs > 1;
 	*multi = m;
 	if (m < DIVISOR_JOBS)
-		return 0;	/* too few jobs to say */
+		return 0; /* too few jobs to say */
 	for (int d = cap > 0 && cap < 1024 ? cap : 1024; d >= 2; d--) {
 		long k = 0;
 
@@ -475,8 +483,7 @@ static void _procs_per_node(struct fss_trace *tr, int opt)
 
 	if (ratio) {
 		/* in 64 bits: the header's counts reach INT32_MAX */
-		int64_t c = 2 * (((int64_t)tr->max_procs + tr->max_nodes - 1) /
-				 tr->max_nodes);
+		int64_t c = 2 * (((int64_t)tr->max_procs + tr->max_nodes - 1) / tr->max_nodes);
 
 		cap = c > INT32_MAX ? INT32_MAX : (int)c;
 	} else if (tr->max_procs > 0) {
@@ -489,35 +496,34 @@ static void _procs_per_node(struct fss_trace *tr, int opt)
 		return;
 	}
 	if (types > 0) {
-		tr->procs_per_node = types;	/* procs_why set */
+		tr->procs_per_node = types; /* procs_why set */
 		return;
 	}
 	if (ratio && tr->max_procs % tr->max_nodes == 0) {
 		tr->procs_per_node = tr->max_procs / tr->max_nodes;
-		snprintf(tr->procs_why, sizeof(tr->procs_why),
-			 "MaxProcs %d / MaxNodes %d", tr->max_procs,
-			 tr->max_nodes);
+		snprintf(tr->procs_why, sizeof(tr->procs_why), "MaxProcs %d / MaxNodes %d",
+			 tr->max_procs, tr->max_nodes);
 		return;
 	}
 	if (tr->ppn_note > 0) {
 		tr->procs_per_node = tr->ppn_note;
-		snprintf(tr->procs_why, sizeof(tr->procs_why),
-			 "a header note says so");
+		snprintf(tr->procs_why, sizeof(tr->procs_why), "a header note says so");
 		return;
 	}
 	d = _common_divisor(tr, cap, &share, &multi);
 	if (d > 0 && d < DIVISOR_MIN) {
-		snprintf(small, sizeof(small),
-			 "; the job widths' divisor %d (%.0f%% of the %ld multi-processor jobs) is below %d: no node size",
-			 d, share * 100, multi, DIVISOR_MIN);
+		snprintf(
+			small, sizeof(small),
+			"; the job widths' divisor %d (%.0f%% of the %ld multi-processor jobs) is below %d: no node size",
+			d, share * 100, multi, DIVISOR_MIN);
 		d = 0;
 	}
 	if (d > 0) {
 		tr->procs_per_node = d;
-		snprintf(tr->procs_why, sizeof(tr->procs_why),
-			 "the job widths' divisor: %.0f%% of the %ld multi-processor jobs ask a multiple of %d processors%s",
-			 share * 100, multi, d,
-			 ratio ? " (MaxProcs/MaxNodes is not whole)" : "");
+		snprintf(
+			tr->procs_why, sizeof(tr->procs_why),
+			"the job widths' divisor: %.0f%% of the %ld multi-processor jobs ask a multiple of %d processors%s",
+			share * 100, multi, d, ratio ? " (MaxProcs/MaxNodes is not whole)" : "");
 	} else if (ratio) {
 		tr->procs_per_node = (int)((double)tr->max_procs / tr->max_nodes + 0.5);
 		if (tr->procs_per_node < 1)
@@ -575,20 +581,25 @@ int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size)
 	if (size)
 		buf[0] = 0;
 	if (dropped > 0.01 && n < size && tr->format != FSS_TRACE_SWF) {
-		n += snprintf(buf + n, size - n, "warning: %.1f%% of the trace's jobs that ran were dropped (%ld too wide for %d nodes, %ld still running, %ld without nodes, %ld ending before they started)\n",
-			      dropped * 100, tr->dropped_too_wide, tr->machine_nodes,
-			      tr->sacct.running, tr->sacct.no_nodes, tr->sacct.bad_time);
+		n += snprintf(
+			buf + n, size - n,
+			"warning: %.1f%% of the trace's jobs that ran were dropped (%ld too wide for %d nodes, %ld still running, %ld without nodes, %ld ending before they started)\n",
+			dropped * 100, tr->dropped_too_wide, tr->machine_nodes, tr->sacct.running,
+			tr->sacct.no_nodes, tr->sacct.bad_time);
 		k++;
 	} else if (dropped > 0.01 && n < size) {
-		n += snprintf(buf + n, size - n, "warning: %.1f%% of the trace's jobs were dropped (%ld too wide for %d nodes at %d processors per node, %ld without run time, %ld without processors)\n",
-			      dropped * 100, tr->dropped_too_wide, tr->machine_nodes,
-			      tr->procs_per_node, tr->dropped_no_run,
-			      tr->dropped_no_procs);
+		n += snprintf(
+			buf + n, size - n,
+			"warning: %.1f%% of the trace's jobs were dropped (%ld too wide for %d nodes at %d processors per node, %ld without run time, %ld without processors)\n",
+			dropped * 100, tr->dropped_too_wide, tr->machine_nodes, tr->procs_per_node,
+			tr->dropped_no_run, tr->dropped_no_procs);
 		k++;
 	}
 	if (load > 1 && n < size) {
-		snprintf(buf + n, size - n, "warning: the replay asks %.2f times what %d nodes give over the trace's span: waits will grow without bound (check the processors per node, or --nodes)\n",
-			 load, tr->machine_nodes);
+		snprintf(
+			buf + n, size - n,
+			"warning: the replay asks %.2f times what %d nodes give over the trace's span: waits will grow without bound (check the processors per node, or --nodes)\n",
+			load, tr->machine_nodes);
 		k++;
 	}
 	return k;
@@ -610,8 +621,7 @@ void fss_trace_sort(struct fss_trace *tr)
 }
 
 /* Fields of one job line; -1 with a message on junk. */
-static int _fields(const char *line, double *f, int *nf, char *what,
-		   size_t wlen)
+static int _fields(const char *line, double *f, int *nf, char *what, size_t wlen)
 {
 	const char *p = line;
 	int n = 0;
@@ -630,16 +640,18 @@ static int _fields(const char *line, double *f, int *nf, char *what,
 			    !isfinite(f[n])) {
 				size_t l = strcspn(p, " \t\r\n");
 
-				snprintf(what, wlen, "field %d is not a number: '%.*s'; "
+				snprintf(what, wlen,
+					 "field %d is not a number: '%.*s'; "
 					 "expected %d numbers per job line (SWF; -1: unknown)",
 					 n + 1, (int)(l > 32 ? 32 : l), p, SWF_FIELDS);
 				return -1;
 			}
 			/* seconds, counts and ids all fit far inside int64 */
 			if (f[n] < -SWF_VALUE_MAX || f[n] > SWF_VALUE_MAX) {
-				snprintf(what, wlen, "field %d is %g; expected a value from "
-					 "-%.0f to %.0f (-1: unknown)", n + 1, f[n],
-					 SWF_VALUE_MAX, SWF_VALUE_MAX);
+				snprintf(what, wlen,
+					 "field %d is %g; expected a value from "
+					 "-%.0f to %.0f (-1: unknown)",
+					 n + 1, f[n], SWF_VALUE_MAX, SWF_VALUE_MAX);
 				return -1;
 			}
 		} else {
@@ -652,8 +664,8 @@ static int _fields(const char *line, double *f, int *nf, char *what,
 	return 0;
 }
 
-int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
-		 struct fss_trace **out, char *err, size_t errlen)
+int fss_swf_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
+		 char *err, size_t errlen)
 {
 	struct fss_swf_opts o = { 0 };
 	struct fss_trace *tr = NULL;
@@ -694,8 +706,10 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 
 		lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			fs_errf(err, errlen, "%s:%ld: line longer than %d bytes; expected "
-				"SWF lines of at most that", path, lineno, LINE_MAX_LEN - 2);
+			fs_errf(err, errlen,
+				"%s:%ld: line longer than %d bytes; expected "
+				"SWF lines of at most that",
+				path, lineno, LINE_MAX_LEN - 2);
 			goto fail;
 		}
 		{
@@ -733,8 +747,8 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		if (nf == 0)
 			continue;
 		if (nf != SWF_FIELDS) {
-			fs_errf(err, errlen, "%s:%ld: expected %d fields, found %d", path,
-			     lineno, SWF_FIELDS, nf);
+			fs_errf(err, errlen, "%s:%ld: expected %d fields, found %d", path, lineno,
+				SWF_FIELDS, nf);
 			goto fail;
 		}
 		tr->lines++;
@@ -742,7 +756,8 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		j.line = lineno;
 		j.part = -1;
 		if (f[1] < 0) {
-			fs_errf(err, errlen, "%s:%ld: job %ld: submit time unknown; "
+			fs_errf(err, errlen,
+				"%s:%ld: job %ld: submit time unknown; "
 				"expected field 2 (seconds from the log's start) of 0 or more",
 				path, lineno, j.id);
 			goto fail;
@@ -787,9 +802,10 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 		int zerr;
 		const char *m = gzerror(gz, &zerr);
 
-		fs_errf(err, errlen, "%s:%ld: read error: %s; expected a plain or "
-			"gzip-compressed SWF file", path, lineno + 1,
-			zerr == Z_ERRNO ? strerror(errno) : m);
+		fs_errf(err, errlen,
+			"%s:%ld: read error: %s; expected a plain or "
+			"gzip-compressed SWF file",
+			path, lineno + 1, zerr == Z_ERRNO ? strerror(errno) : m);
 		goto fail;
 	}
 	gzclose(gz);
@@ -800,14 +816,14 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts,
 	for (long i = 0; i < tr->njobs; i++) {
 		struct fss_job *j = &tr->jobs[i];
 
-		j->nodes = (int)(((int64_t)j->procs + tr->procs_per_node - 1) /
-				 tr->procs_per_node);
+		j->nodes = (int)(((int64_t)j->procs + tr->procs_per_node - 1) / tr->procs_per_node);
 		if (j->nodes > widest)
 			widest = j->nodes;
 	}
-	tr->machine_nodes = o.machine_nodes > 0 ? o.machine_nodes :
-			    tr->max_nodes > 0 ? tr->max_nodes :
-			    tr->type_nodes > 0 ? tr->type_nodes : widest;
+	tr->machine_nodes = o.machine_nodes > 0	 ? o.machine_nodes
+			    : tr->max_nodes > 0	 ? tr->max_nodes
+			    : tr->type_nodes > 0 ? tr->type_nodes
+						 : widest;
 	{
 		long k = 0;
 

@@ -51,7 +51,7 @@ static enum fss_trace_format _format_of(const char *text)
 	size_t l;
 
 	p += strspn(p, " \t\r\n");
-	if (!strncmp(p, "\xef\xbb\xbf", 3))	/* a UTF-8 byte order mark */
+	if (!strncmp(p, "\xef\xbb\xbf", 3)) /* a UTF-8 byte order mark */
 		p += 3 + strspn(p + 3, " \t\r\n");
 	if (*p == '{')
 		return FSS_TRACE_SACCT_JSON;
@@ -61,8 +61,7 @@ static enum fss_trace_format _format_of(const char *text)
 	return FSS_TRACE_SWF;
 }
 
-int fss_trace_detect(const char *path, enum fss_trace_format *fmt,
-		     char *err, size_t errlen)
+int fss_trace_detect(const char *path, enum fss_trace_format *fmt, char *err, size_t errlen)
 {
 	char *text;
 	gzFile gz;
@@ -81,8 +80,10 @@ int fss_trace_detect(const char *path, enum fss_trace_format *fmt,
 	gzclose(gz);
 	if (n < 0) {
 		free(text);
-		return fs_errf(err, errlen, "%s: read error; expected a plain or gzip-compressed trace (SWF, sacct --json or sacct -P)",
-			       path);
+		return fs_errf(
+			err, errlen,
+			"%s: read error; expected a plain or gzip-compressed trace (SWF, sacct --json or sacct -P)",
+			path);
 	}
 	text[n] = 0;
 	*fmt = _format_of(text);
@@ -90,8 +91,8 @@ int fss_trace_detect(const char *path, enum fss_trace_format *fmt,
 	return 0;
 }
 
-int fss_trace_read(const char *path, const struct fss_swf_opts *opts,
-		   struct fss_trace **out, char *err, size_t errlen)
+int fss_trace_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
+		   char *err, size_t errlen)
 {
 	enum fss_trace_format fmt;
 

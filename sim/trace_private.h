@@ -29,38 +29,36 @@ int fss_gz_line(gzFile gz, char **buf, size_t *cap);
 /* One job record of sacct, as the readers found it. */
 struct sacct_rec {
 	long id;
-	long line;		/* -P: line; JSON: index in "jobs", from 1 */
-	int64_t submit, start, end;	/* seconds since the epoch, -1 unset */
-	int64_t limit;		/* seconds, -1 none or unlimited */
-	int64_t nodes, cpus;	/* -1 unknown */
-	const char *state;	/* base state, upper case ("" unknown) */
-	const char *partition;	/* "" none */
-	const char *nodelist;	/* Slurm hostlist, "" or "None assigned": none */
-	bool het, array;	/* a component of a het job, an array task */
+	long line;		    /* -P: line; JSON: index in "jobs", from 1 */
+	int64_t submit, start, end; /* seconds since the epoch, -1 unset */
+	int64_t limit;		    /* seconds, -1 none or unlimited */
+	int64_t nodes, cpus;	    /* -1 unknown */
+	const char *state;	    /* base state, upper case ("" unknown) */
+	const char *partition;	    /* "" none */
+	const char *nodelist;	    /* Slurm hostlist, "" or "None assigned": none */
+	bool het, array;	    /* a component of a het job, an array task */
 };
 
 struct sacct_build {
 	struct fss_trace *tr;
-	long cap;		/* of tr->jobs */
-	int part_cap;		/* of tr->parts */
-	char **hosts;		/* names seen; [0, hsorted) sorted, unique */
+	long cap;     /* of tr->jobs */
+	int part_cap; /* of tr->parts */
+	char **hosts; /* names seen; [0, hsorted) sorted, unique */
 	long nhosts, hsorted, hcap;
 };
 
 /* A build of a trace read from path: -1 out of memory. */
-int sacct_begin(struct sacct_build *b, const char *path,
-		enum fss_trace_format fmt);
+int sacct_begin(struct sacct_build *b, const char *path, enum fss_trace_format fmt);
 /* Applies the rules of fabsched_sim.h to one record. */
 int sacct_add(struct sacct_build *b, const struct sacct_rec *r);
 /* Submit times, order, limit and machine size; the trace goes to *out. */
-int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o,
-		 struct fss_trace **out, char *err, size_t errlen);
+int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o, struct fss_trace **out,
+		 char *err, size_t errlen);
 void sacct_abort(struct sacct_build *b);
 
 /* The readers: records to sacct_add. */
-int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b,
-		    char *err, size_t errlen);
-int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b,
-			char *err, size_t errlen);
+int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *err, size_t errlen);
+int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
+			size_t errlen);
 
 #endif

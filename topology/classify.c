@@ -25,8 +25,8 @@
 #include <string.h>
 
 struct adj {
-	int *off;	/* ndevs + 1 */
-	int *nb;	/* neighbour switch devices (deduplicated) */
+	int *off; /* ndevs + 1 */
+	int *nb;  /* neighbour switch devices (deduplicated) */
 };
 
 static int _build_adj(const struct fst_model *m, struct adj *a)
@@ -92,7 +92,8 @@ static int _uf_find(int *uf, int x)
 	return x;
 }
 
-static int _add_group(struct fst_group **g, int *n, int *cap, const char *name, int parent, int leaf)
+static int _add_group(struct fst_group **g, int *n, int *cap, const char *name, int parent,
+		      int leaf)
 {
 	struct fst_group *ng = fst_grow(*g, cap, *n + 1, sizeof(**g));
 
@@ -169,9 +170,10 @@ static int _name_switches(struct fst_model *m, const struct fst_names *nm)
 		if (dv->type == FST_HCA)
 			continue;
 		if (fst_index_get(&count, dv->name) > 1 && strcmp(dv->name, dv->id)) {
-			if (fst_add_issue(m, FST_ISSUE_NAME, FST_WARNING, d, -1, -1, -1,
-					  "switch %s: name \"%s\" from its description is not unique, using %s",
-					  dv->id, dv->name, dv->id) ||
+			if (fst_add_issue(
+				    m, FST_ISSUE_NAME, FST_WARNING, d, -1, -1, -1,
+				    "switch %s: name \"%s\" from its description is not unique, using %s",
+				    dv->id, dv->name, dv->id) ||
 			    fst_set_str(&dv->name, dv->id))
 				goto oom;
 		}
@@ -200,12 +202,14 @@ static int _name_hcas(struct fst_model *m, const struct fst_names *nm, const str
 		if (why) {
 			dv->role = FST_ROLE_NONCOMPUTE;
 			dv->reason = why;
-			int benign = !strcmp(why, "sharp-aggregation-node") || !strcmp(why, "excluded") ||
-				     !strcmp(why, "not-in-nodelist") ||
-				     !strcmp(why, "fabric-manager-host") || !strcmp(why, "storage-host");
-			if (fst_add_issue(m, FST_ISSUE_NONCOMPUTE_HCA, benign ? FST_INFO : FST_WARNING,
-					  d, -1, -1, -1, "HCA %s \"%s\"%s%s: not a compute node (%s)",
-					  dv->id, dv->desc, name[0] ? " host " : "", name, why))
+			int benign = !strcmp(why, "sharp-aggregation-node") ||
+				     !strcmp(why, "excluded") || !strcmp(why, "not-in-nodelist") ||
+				     !strcmp(why, "fabric-manager-host") ||
+				     !strcmp(why, "storage-host");
+			if (fst_add_issue(m, FST_ISSUE_NONCOMPUTE_HCA,
+					  benign ? FST_INFO : FST_WARNING, d, -1, -1, -1,
+					  "HCA %s \"%s\"%s%s: not a compute node (%s)", dv->id,
+					  dv->desc, name[0] ? " host " : "", name, why))
 				return -1;
 			if (name[0] && fst_set_str(&dv->name, name))
 				return -1;
@@ -233,8 +237,8 @@ static int _make_hosts(struct fst_model *m, const struct fst_names *nm)
 			continue;
 		h = fst_index_get(&m->priv->hostix, name);
 		if (h < 0) {
-			struct fst_host *nh = fst_grow(m->hosts, &cap_hosts, m->nhosts + 1,
-						       sizeof(*m->hosts));
+			struct fst_host *nh =
+				fst_grow(m->hosts, &cap_hosts, m->nhosts + 1, sizeof(*m->hosts));
 
 			if (!nh)
 				return -1;
@@ -269,9 +273,10 @@ static int _make_hosts(struct fst_model *m, const struct fst_names *nm)
 				miss[nmiss++] = nm->nodelist_v[i];
 		if (nmiss) {
 			char *hl = fst_hostlist_compress(miss, nmiss);
-			int rc = fst_add_issue(m, FST_ISSUE_MISSING_NODE, FST_WARNING, -1, -1, -1, -1,
-					       "%d node(s) of the node list not found in the fabric: %s",
-					       nmiss, hl ? hl : "?");
+			int rc = fst_add_issue(
+				m, FST_ISSUE_MISSING_NODE, FST_WARNING, -1, -1, -1, -1,
+				"%d node(s) of the node list not found in the fabric: %s", nmiss,
+				hl ? hl : "?");
 
 			free(hl);
 			if (rc) {
@@ -305,7 +310,7 @@ static int _mode(const int *count, int n)
 
 	for (int i = 0; i < n; i++)
 		if (count[i] > 0 && (best < 0 || count[i] > count[best]))
-			best = i;	/* strictly more: ties keep the lower value */
+			best = i; /* strictly more: ties keep the lower value */
 	return best;
 }
 
@@ -331,12 +336,13 @@ static int _degraded(struct fst_model *m)
 			int hi = a->level < b->level ? b->level : a->level;
 
 			l->tier = lo;
-			tl[n].key = (long)m->ndevs + 1 + (((long)(a->plane + 1) * 64 + (lo + 1)) * 64 + hi + 1);
+			tl[n].key = (long)m->ndevs + 1 +
+				    (((long)(a->plane + 1) * 64 + (lo + 1)) * 64 + hi + 1);
 		} else {
 			int sw = a->type == FST_SWITCH ? l->a : l->b;
 
 			l->tier = -1;
-			tl[n].key = sw;	/* host links of one switch */
+			tl[n].key = sw; /* host links of one switch */
 		}
 		tl[n++].link = i;
 	}
@@ -358,14 +364,15 @@ static int _degraded(struct fst_model *m)
 			if (l->width >= mw && (int)l->speed >= ms)
 				continue;
 			l->degraded = 1;
-			if (fst_add_issue(m, FST_ISSUE_DEGRADED_LINK, FST_PROBLEM, l->a, l->a_port, l->b,
-					  l->b_port,
-					  "degraded link %s <-> %s: %dx%s, its tier (%s) runs %dx%s",
-					  fst_port_text(m, l->a, l->a_port, pa, sizeof(pa)),
-					  fst_port_text(m, l->b, l->b_port, pb, sizeof(pb)),
-					  l->width, fst_speed_name(l->speed),
-					  l->tier < 0 ? "host links of this switch" : "switch links",
-					  mw, fst_speed_name((enum fst_speed)ms))) {
+			if (fst_add_issue(
+				    m, FST_ISSUE_DEGRADED_LINK, FST_PROBLEM, l->a, l->a_port, l->b,
+				    l->b_port,
+				    "degraded link %s <-> %s: %dx%s, its tier (%s) runs %dx%s",
+				    fst_port_text(m, l->a, l->a_port, pa, sizeof(pa)),
+				    fst_port_text(m, l->b, l->b_port, pb, sizeof(pb)), l->width,
+				    fst_speed_name(l->speed),
+				    l->tier < 0 ? "host links of this switch" : "switch links", mw,
+				    fst_speed_name((enum fst_speed)ms))) {
 				free(tl);
 				return -1;
 			}
@@ -403,7 +410,8 @@ static int _missing_uplinks(struct fst_model *m)
 
 			for (int d = 0; d < m->ndevs; d++)
 				if (m->devs[d].plane == pl && m->devs[d].level == lv && up[d] &&
-				    (m->devs[d].role == FST_ROLE_LEAF || m->devs[d].role == FST_ROLE_SPINE))
+				    (m->devs[d].role == FST_ROLE_LEAF ||
+				     m->devs[d].role == FST_ROLE_SPINE))
 					cnt[up[d] > 255 ? 255 : up[d]]++;
 			for (int i = 255; i > 0; i--)
 				if (cnt[i] && (ref < 0 || cnt[i] > cnt[ref]))
@@ -413,10 +421,12 @@ static int _missing_uplinks(struct fst_model *m)
 			for (int d = 0; d < m->ndevs; d++)
 				if (m->devs[d].plane == pl && m->devs[d].level == lv && up[d] &&
 				    up[d] < ref &&
-				    (m->devs[d].role == FST_ROLE_LEAF || m->devs[d].role == FST_ROLE_SPINE) &&
-				    fst_add_issue(m, FST_ISSUE_MISSING_LINK, FST_WARNING, d, -1, -1, -1,
-						  "switch %s has %d uplink(s), most level-%d switches of plane%d have %d: cable missing or down?",
-						  m->devs[d].name, up[d], lv, pl, ref)) {
+				    (m->devs[d].role == FST_ROLE_LEAF ||
+				     m->devs[d].role == FST_ROLE_SPINE) &&
+				    fst_add_issue(
+					    m, FST_ISSUE_MISSING_LINK, FST_WARNING, d, -1, -1, -1,
+					    "switch %s has %d uplink(s), most level-%d switches of plane%d have %d: cable missing or down?",
+					    m->devs[d].name, up[d], lv, pl, ref)) {
 					free(up);
 					return -1;
 				}
@@ -437,9 +447,12 @@ static int _no_switch(struct fst_model *m)
 		nsw += m->devs[d].type == FST_SWITCH;
 	if (nsw)
 		return 0;
-	return fst_add_issue(m, FST_ISSUE_NO_SWITCH, FST_PROBLEM, -1, -1, -1, -1,
-			     "no switch in the fabric (%d HCA(s), %d host(s)): nothing to export as a topology; Slurm 25.11 and later refuse to start without a switch (topology/tree) or a block (topology/block)",
-			     m->ndevs, m->nhosts) ? -1 : 0;
+	return fst_add_issue(
+		       m, FST_ISSUE_NO_SWITCH, FST_PROBLEM, -1, -1, -1, -1,
+		       "no switch in the fabric (%d HCA(s), %d host(s)): nothing to export as a topology; Slurm 25.11 and later refuse to start without a switch (topology/tree) or a block (topology/block)",
+		       m->ndevs, m->nhosts)
+		       ? -1
+		       : 0;
 }
 
 /* Whether HCA @dv is the device @name: the second word of its description
@@ -569,7 +582,7 @@ static int _planes(struct cls *c)
 		goto out;
 	for (int i = 0; i < nplanes; i++)
 		order[i] = i;
-	for (int i = 1; i < nplanes; i++)	/* stable insertion sort */
+	for (int i = 1; i < nplanes; i++) /* stable insertion sort */
 		for (int j = i; j > 0 && compute[order[j]] > compute[order[j - 1]]; j--) {
 			int t = order[j];
 
@@ -582,9 +595,8 @@ static int _planes(struct cls *c)
 		snprintf(buf, sizeof(buf), "plane%d", i);
 		if (_add_group(&m->planes, &m->nplanes, &cap, buf, -1, -1) < 0)
 			goto out;
-		if (!compute[order[i]] &&
-		    fst_add_issue(m, FST_ISSUE_NO_NODES, FST_INFO, -1, -1, -1, -1,
-				  "plane%d has no compute nodes", i))
+		if (!compute[order[i]] && fst_add_issue(m, FST_ISSUE_NO_NODES, FST_INFO, -1, -1, -1,
+							-1, "plane%d has no compute nodes", i))
 			goto out;
 	}
 	for (int d = 0; d < n; d++)
@@ -667,7 +679,8 @@ static void _host_leaf(struct cls *c, struct fst_host *ho, bool only)
 		for (int p = 1; p <= dv->nports; p++) {
 			int r = dv->ports[p].peer;
 
-			if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF && m->devs[r].plane == best_plane)
+			if (r >= 0 && m->devs[r].role == FST_ROLE_LEAF &&
+			    m->devs[r].plane == best_plane)
 				cnt[r] += w;
 		}
 	}
@@ -698,7 +711,8 @@ static void _host_leaf(struct cls *c, struct fst_host *ho, bool only)
 static int _host_leaves(struct cls *c)
 {
 	struct fst_model *m = c->m;
-	const char *chca = c->opts->compute_hca && *c->opts->compute_hca ? c->opts->compute_hca : NULL;
+	const char *chca =
+		c->opts->compute_hca && *c->opts->compute_hca ? c->opts->compute_hca : NULL;
 	int by_hca = 0;
 
 	for (int d = 0; d < m->ndevs; d++)
@@ -711,9 +725,10 @@ static int _host_leaves(struct cls *c)
 			only = _is_hca(&m->devs[ho->hcas[i]], chca);
 		by_hca += only;
 		if (chca && !only &&
-		    fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_WARNING, ho->hcas[0], -1, -1, -1,
-				  "node %s has no HCA %s (FabricComputeHca): placed by its other HCAs",
-				  ho->name, chca))
+		    fst_add_issue(
+			    m, FST_ISSUE_COMPUTE_HCA, FST_WARNING, ho->hcas[0], -1, -1, -1,
+			    "node %s has no HCA %s (FabricComputeHca): placed by its other HCAs",
+			    ho->name, chca))
 			return -1;
 		_host_leaf(c, ho, only);
 		if (ho->nleaves > 1 &&
@@ -722,9 +737,11 @@ static int _host_leaves(struct cls *c)
 				  ho->nleaves, ho->plane, m->devs[ho->leaf].name))
 			return -1;
 	}
-	if (chca && fst_add_issue(m, FST_ISSUE_COMPUTE_HCA, FST_INFO, -1, -1, -1, -1,
-				  "FabricComputeHca=%s: %d of %d nodes have their leaf and rack in that HCA's plane",
-				  chca, by_hca, m->nhosts))
+	if (chca &&
+	    fst_add_issue(
+		    m, FST_ISSUE_COMPUTE_HCA, FST_INFO, -1, -1, -1, -1,
+		    "FabricComputeHca=%s: %d of %d nodes have their leaf and rack in that HCA's plane",
+		    chca, by_hca, m->nhosts))
 		return -1;
 	return 0;
 }
@@ -814,8 +831,8 @@ static int _racks(struct cls *c)
 			continue;
 		if (*slot < 0) {
 			*slot = _add_group(&m->racks, &m->nracks, &cap,
-					   rk >= 0 ? nm->racknames[rk] : m->devs[ho->leaf].name, pod,
-					   rk >= 0 ? -1 : ho->leaf);
+					   rk >= 0 ? nm->racknames[rk] : m->devs[ho->leaf].name,
+					   pod, rk >= 0 ? -1 : ho->leaf);
 			if (*slot < 0 || (pod >= 0 && _add_member(&m->pods[pod], *slot)))
 				goto out;
 			if (rk < 0)

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COUNTERS_HEADER "# fabsched link counters 1: node-guid port SymbolErrorCounter " \
-			"LinkDownedCounter PortRcvErrors"
+#define COUNTERS_HEADER                                                  \
+	"# fabsched link counters 1: node-guid port SymbolErrorCounter " \
+	"LinkDownedCounter PortRcvErrors"
 
 void fst_counters_clear(struct fst_counters *c)
 {
@@ -81,11 +82,13 @@ int fst_counters_read(struct fst_counters *c, const char *path, char *err, size_
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		if (sscanf(line, "0x%" SCNx64 " %d %" SCNu64 " %" SCNu64 " %" SCNu64 " %n", &guid,
-			   &port, &v[0], &v[1], &v[2], &used) != 5 || used < 0 || line[used] ||
-		    port < 0 || port > 254)
-			rc = fs_errf(err, errlen, "%s:%d: not a counter line; expected "
+			   &port, &v[0], &v[1], &v[2], &used) != 5 ||
+		    used < 0 || line[used] || port < 0 || port > 254)
+			rc = fs_errf(err, errlen,
+				     "%s:%d: not a counter line; expected "
 				     "'0x<node guid> <port 0-254> <SymbolErrorCounter> "
-				     "<LinkDownedCounter> <PortRcvErrors>'", path, ln);
+				     "<LinkDownedCounter> <PortRcvErrors>'",
+				     path, ln);
 		else if (fst_counters_add(c, guid, port, -1, v))
 			rc = fs_errf(err, errlen, "out of memory");
 	}
@@ -95,9 +98,10 @@ int fst_counters_read(struct fst_counters *c, const char *path, char *err, size_
 		c->sorted = 1;
 		for (int i = 1; i < c->n && !rc; i++)
 			if (!_cmp(&c->v[i - 1], &c->v[i]))
-				rc = fs_errf(err, errlen, "%s: node 0x%016" PRIx64 " port %d is listed "
-					     "twice; expected each port once", path, c->v[i].guid,
-					     c->v[i].port);
+				rc = fs_errf(err, errlen,
+					     "%s: node 0x%016" PRIx64 " port %d is listed "
+					     "twice; expected each port once",
+					     path, c->v[i].guid, c->v[i].port);
 	}
 	if (rc)
 		fst_counters_clear(c);
@@ -113,8 +117,10 @@ int fst_counters_grown(struct fst_counters *prev, const struct fst_counters *cur
 		qsort(prev->v, (size_t)prev->n, sizeof(*prev->v), _cmp);
 	prev->sorted = 1;
 	for (int i = 0; i < cur->n; i++) {
-		const struct fst_counter *was = prev->n ?
-			bsearch(&cur->v[i], prev->v, (size_t)prev->n, sizeof(*prev->v), _cmp) : NULL;
+		const struct fst_counter *was =
+			prev->n ? bsearch(&cur->v[i], prev->v, (size_t)prev->n, sizeof(*prev->v),
+					  _cmp)
+				: NULL;
 
 		for (int k = 0; was && k < FS_IB_NCOUNTERS; k++) {
 			uint64_t now = cur->v[i].v[k], then = was->v[k];
@@ -151,9 +157,8 @@ static int _query(struct ibmad_port *src, int lid, int port, int timeout_ms,
 	return 0;
 }
 
-int fst_read_link_counters(const struct fst_model *m, const struct fst_local_port *lp,
-			   int nlp, int timeout_ms, struct fst_counters *out, char *err,
-			   size_t errlen)
+int fst_read_link_counters(const struct fst_model *m, const struct fst_local_port *lp, int nlp,
+			   int timeout_ms, struct fst_counters *out, char *err, size_t errlen)
 {
 	int classes[] = { IB_PERFORMANCE_CLASS };
 	struct ibmad_port **src = calloc((size_t)(m->nplanes ? m->nplanes : 1), sizeof(*src));
@@ -176,7 +181,8 @@ int fst_read_link_counters(const struct fst_model *m, const struct fst_local_por
 	}
 	if (!opened) {
 		free(src);
-		return fs_errf(err, errlen, "link counters: no local port could be opened for "
+		return fs_errf(err, errlen,
+			       "link counters: no local port could be opened for "
 			       "performance queries (libibmad mad_rpc_open_port); expected "
 			       "access to /dev/infiniband/umad*");
 	}
@@ -196,14 +202,16 @@ int fst_read_link_counters(const struct fst_model *m, const struct fst_local_por
 				if (pt->peer < 0)
 					continue;
 				sw = &m->devs[pt->peer];
-				s = sw->plane >= 0 && sw->plane < m->nplanes ? src[sw->plane] : NULL;
+				s = sw->plane >= 0 && sw->plane < m->nplanes ? src[sw->plane]
+									     : NULL;
 				if (_query(s, pt->lid, p, timeout_ms, v))
 					out->unread++;
 				else if (fst_counters_add(out, d->guid, p, ho->hcas[k], v))
 					rc = -1;
 				if (_query(s, sw->ports[0].lid, pt->peer_port, timeout_ms, v))
 					out->unread++;
-				else if (fst_counters_add(out, sw->guid, pt->peer_port, pt->peer, v))
+				else if (fst_counters_add(out, sw->guid, pt->peer_port, pt->peer,
+							  v))
 					rc = -1;
 			}
 		}
@@ -221,15 +229,15 @@ int fst_read_link_counters(const struct fst_model *m, const struct fst_local_por
 
 #else /* !HAVE_IBNETDISC */
 
-int fst_read_link_counters(const struct fst_model *m, const struct fst_local_port *lp,
-			   int nlp, int timeout_ms, struct fst_counters *out, char *err,
-			   size_t errlen)
+int fst_read_link_counters(const struct fst_model *m, const struct fst_local_port *lp, int nlp,
+			   int timeout_ms, struct fst_counters *out, char *err, size_t errlen)
 {
 	(void)m;
 	(void)lp;
 	(void)nlp;
 	(void)timeout_ms;
 	memset(out, 0, sizeof(*out));
-	return fs_errf(err, errlen, "link counters unavailable: fabsched was built without libibmad");
+	return fs_errf(err, errlen,
+		       "link counters unavailable: fabsched was built without libibmad");
 }
 #endif

@@ -49,8 +49,8 @@ struct old {
 	FILE *out;
 	struct oldsw *sw;
 	int n, cap;
-	struct fst_index leaf;	/* node -> index in sw */
-	int *dominant;		/* per switch: the fabric leaf of most of its nodes, or -1 */
+	struct fst_index leaf; /* node -> index in sw */
+	int *dominant;	       /* per switch: the fabric leaf of most of its nodes, or -1 */
 	int diffs;
 };
 
@@ -86,10 +86,14 @@ static int _old_line(struct old *o, char *s, int ln, char *err, size_t errlen)
 
 	if (!name) {
 		if (_value(s, "BlockName") || _value(s, "BlockSizes"))
-			return fs_errf(err, errlen, "%s:%d: block topology line; expected a tree "
-				       "topology.conf (SwitchName=...)", o->path, ln);
-		return fs_errf(err, errlen, "%s:%d: no SwitchName=; expected 'SwitchName=<name> "
-			       "Nodes=<hostlist>|Switches=<hostlist> [LinkSpeed=<n>]'", o->path, ln);
+			return fs_errf(err, errlen,
+				       "%s:%d: block topology line; expected a tree "
+				       "topology.conf (SwitchName=...)",
+				       o->path, ln);
+		return fs_errf(err, errlen,
+			       "%s:%d: no SwitchName=; expected 'SwitchName=<name> "
+			       "Nodes=<hostlist>|Switches=<hostlist> [LinkSpeed=<n>]'",
+			       o->path, ln);
 	}
 	nodes = _value(s, "Nodes");
 	sws = _value(s, "Switches");
@@ -103,15 +107,17 @@ static int _old_line(struct old *o, char *s, int ln, char *err, size_t errlen)
 	o->sw = no;
 	o->sw[o->n].name = name;
 	if (nodes && sws) {
-		fprintf(o->out, "invalid: %s:%d: SwitchName=%s has both Nodes= and Switches= "
-			"(Slurm rejects it)\n", o->path, ln, name);
+		fprintf(o->out,
+			"invalid: %s:%d: SwitchName=%s has both Nodes= and Switches= "
+			"(Slurm rejects it)\n",
+			o->path, ln, name);
 		o->diffs++;
 	}
 	if (nodes)
 		rc = _old_nodes(o, nodes, ln, err, errlen);
 	if (!rc && sws)
 		o->sw[o->n].nswitches = 1;
-	o->n++;		/* its name is freed with the others, even on error */
+	o->n++; /* its name is freed with the others, even on error */
 	free(nodes);
 	free(sws);
 	return rc;
@@ -198,9 +204,10 @@ static int _grouping(const struct fst_model *m, struct old *o, char *err, size_t
 			int l = m->hosts[h].leaf;
 
 			if (l >= 0 && l != best && fst_index_get(&o->leaf, m->hosts[h].name) == s) {
-				fprintf(o->out, "moved: node %s is under %s in %s but under %s in the "
-					"fabric\n", m->hosts[h].name, o->sw[s].name, o->path,
-					m->devs[l].name);
+				fprintf(o->out,
+					"moved: node %s is under %s in %s but under %s in the "
+					"fabric\n",
+					m->hosts[h].name, o->sw[s].name, o->path, m->devs[l].name);
 				o->diffs++;
 			}
 		}
@@ -215,15 +222,17 @@ static void _merged(const struct fst_model *m, struct old *o)
 	for (int s = 0; s < o->n; s++)
 		for (int p = s + 1; p < o->n; p++)
 			if (o->dominant[s] >= 0 && o->dominant[s] == o->dominant[p]) {
-				fprintf(o->out, "merged: switches %s and %s of %s are one leaf (%s) "
-					"in the fabric\n", o->sw[s].name, o->sw[p].name, o->path,
+				fprintf(o->out,
+					"merged: switches %s and %s of %s are one leaf (%s) "
+					"in the fabric\n",
+					o->sw[s].name, o->sw[p].name, o->path,
 					m->devs[o->dominant[s]].name);
 				o->diffs++;
 			}
 }
 
-int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *ndiff,
-		  char *err, size_t errlen)
+int fst_diff_tree(const struct fst_model *m, const char *path, FILE *out, int *ndiff, char *err,
+		  size_t errlen)
 {
 	struct old o = { .path = path, .out = out };
 	char why[128];

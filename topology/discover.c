@@ -27,12 +27,18 @@ int fst_have_ibnetdisc(void)
 static int _width(unsigned w)
 {
 	switch (w) {
-	case 1: return 1;
-	case 2: return 4;
-	case 4: return 8;
-	case 8: return 12;
-	case 16: return 2;
-	default: return 0;
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
 	}
 }
 
@@ -43,20 +49,30 @@ static enum fst_speed _speed(const ibnd_port_t *p)
 	unsigned f = mad_get_field((void *)p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F);
 
 	switch (e) {
-	case 1: return FST_SPEED_FDR;
-	case 2: return FST_SPEED_EDR;
-	case 4: return FST_SPEED_HDR;
-	case 8: return FST_SPEED_NDR;
-	case 16: return FST_SPEED_XDR;
-	default: break;
+	case 1:
+		return FST_SPEED_FDR;
+	case 2:
+		return FST_SPEED_EDR;
+	case 4:
+		return FST_SPEED_HDR;
+	case 8:
+		return FST_SPEED_NDR;
+	case 16:
+		return FST_SPEED_XDR;
+	default:
+		break;
 	}
 	if (f == 1)
 		return FST_SPEED_FDR10;
 	switch (s) {
-	case 1: return FST_SPEED_SDR;
-	case 2: return FST_SPEED_DDR;
-	case 4: return FST_SPEED_QDR;
-	default: return FST_SPEED_UNKNOWN;
+	case 1:
+		return FST_SPEED_SDR;
+	case 2:
+		return FST_SPEED_DDR;
+	case 4:
+		return FST_SPEED_QDR;
+	default:
+		return FST_SPEED_UNKNOWN;
 	}
 }
 
@@ -78,8 +94,9 @@ static int _convert(ibnd_fabric_t *fab, const char *source, struct fst_model **o
 	if (fst_set_str(&m->source, source))
 		goto oom;
 	for (ibnd_node_t *nd = fab->nodes; nd; nd = nd->next) {
-		enum fst_devtype t = nd->type == IB_NODE_SWITCH ? FST_SWITCH :
-				     nd->type == IB_NODE_ROUTER ? FST_ROUTER : FST_HCA;
+		enum fst_devtype t = nd->type == IB_NODE_SWITCH	  ? FST_SWITCH
+				     : nd->type == IB_NODE_ROUTER ? FST_ROUTER
+								  : FST_HCA;
 		int d;
 
 		_id(id, sizeof(id), nd);
@@ -117,7 +134,8 @@ static int _convert(ibnd_fabric_t *fab, const char *source, struct fst_model **o
 			if (b < 0 || rp->portnum < 1 || rp->portnum > m->devs[b].nports)
 				continue;
 			if (fst_connect(m, a, p, b, rp->portnum,
-					_width(mad_get_field((void *)pt->info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F)),
+					_width(mad_get_field((void *)pt->info, 0,
+							     IB_PORT_LINK_WIDTH_ACTIVE_F)),
 					_speed(pt)))
 				goto oom;
 		}
@@ -145,13 +163,16 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
 	cfg.retries = 2;
 	fab = ibnd_discover_fabric((char *)ca, port, NULL, &cfg);
 	if (!fab)
-		return fs_errf(err, errlen, "live discovery failed (ibnd_discover_fabric, CA %s port %d): "
-			       "expected an active InfiniBand port and access to /dev/infiniband/umad*",
-			       ca ? ca : "default", port);
+		return fs_errf(
+			err, errlen,
+			"live discovery failed (ibnd_discover_fabric, CA %s port %d): "
+			"expected an active InfiniBand port and access to /dev/infiniband/umad*",
+			ca ? ca : "default", port);
 	if (cache_out) {
 		if (access(cache_out, F_OK) == 0) {
 			ibnd_destroy_fabric(fab);
-			return fs_errf(err, errlen, "%s: exists; expected a new cache file name", cache_out);
+			return fs_errf(err, errlen, "%s: exists; expected a new cache file name",
+				       cache_out);
 		}
 		if (ibnd_cache_fabric(fab, cache_out, 0)) {
 			ibnd_destroy_fabric(fab);
@@ -169,7 +190,8 @@ int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errle
 	int nca, n = 0;
 
 	if (umad_init() < 0)
-		return fs_errf(err, errlen, "libibumad: cannot initialise; expected the ib_umad module");
+		return fs_errf(err, errlen,
+			       "libibumad: cannot initialise; expected the ib_umad module");
 	nca = umad_get_cas_names(names, UMAD_MAX_DEVICES);
 	if (nca < 0)
 		return fs_errf(err, errlen, "libibumad: cannot list the local HCAs");
@@ -220,7 +242,7 @@ int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errle
 struct cache_key {
 	uint64_t guid;
 	unsigned port;
-	size_t at;	/* index of the node (node keys) or of the port */
+	size_t at; /* index of the node (node keys) or of the port */
 };
 
 static uint64_t _le(const uint8_t *p, int n)
@@ -259,14 +281,14 @@ static const struct cache_key *_key_find(const struct cache_key *k, size_t n, ui
  */
 struct cache {
 	uint8_t *b;
-	size_t len, at;		/* the bytes; the next record's offset */
-	size_t nn, np;		/* node and port records */
-	struct cache_key *nodes, *ports;	/* sorted once all are read */
-	struct cache_key *refs;	/* the port keys the nodes list; at: the node */
+	size_t len, at;			 /* the bytes; the next record's offset */
+	size_t nn, np;			 /* node and port records */
+	struct cache_key *nodes, *ports; /* sorted once all are read */
+	struct cache_key *refs;		 /* the port keys the nodes list; at: the node */
 	size_t nrefs, cap;
-	uint8_t *numports, *ntype;	/* per node, in file order */
-	uint64_t *nguid;	/* node GUIDs in file order */
-	uint8_t *used;		/* per port (sorted): listed by a node */
+	uint8_t *numports, *ntype; /* per node, in file order */
+	uint64_t *nguid;	   /* node GUIDs in file order */
+	uint8_t *used;		   /* per port (sorted): listed by a node */
 	const char *why;
 };
 
@@ -292,8 +314,10 @@ static int _cache_read(const char *path, struct cache *c, char *err, size_t errl
 	}
 	if (size > CACHE_MAX_SIZE) {
 		fclose(f);
-		return fs_errf(err, errlen, "%s: %ld bytes; expected an ibnetdisc cache file "
-			       "of at most %ld bytes", path, size, CACHE_MAX_SIZE);
+		return fs_errf(err, errlen,
+			       "%s: %ld bytes; expected an ibnetdisc cache file "
+			       "of at most %ld bytes",
+			       path, size, CACHE_MAX_SIZE);
 	}
 	c->b = malloc((size_t)size + 1);
 	if (!c->b) {
@@ -410,12 +434,12 @@ static int _cache_links(struct cache *c)
 {
 	for (size_t i = 0; i < c->np; i++) {
 		const uint8_t *pt = c->b + c->ports[i].at;
-		const struct cache_key *n = _key_find(c->nodes, c->nn,
-						      _le(pt + 13 + CACHE_SMP, 8), 0);
+		const struct cache_key *n =
+			_key_find(c->nodes, c->nn, _le(pt + 13 + CACHE_SMP, 8), 0);
 
 		if (!n || c->ports[i].port > c->numports[n->at])
 			return _cache_bad(c, "a port whose node is not in the file or has "
-					  "fewer ports");
+					     "fewer ports");
 		/* port 0 is a switch's own; libibnetdisc leaks it on others */
 		if (!c->ports[i].port && c->ntype[n->at] != 2)
 			return _cache_bad(c, "a port 0 on a CA or router");
@@ -430,14 +454,14 @@ static int _cache_links(struct cache *c)
 static int _cache_refs(struct cache *c)
 {
 	for (size_t i = 0; i < c->nrefs; i++) {
-		const struct cache_key *p = _key_find(c->ports, c->np, c->refs[i].guid,
-						      c->refs[i].port);
+		const struct cache_key *p =
+			_key_find(c->ports, c->np, c->refs[i].guid, c->refs[i].port);
 
 		if (!p || c->used[p - c->ports] ||
 		    _le(c->b + p->at + 13 + CACHE_SMP, 8) != c->nguid[c->refs[i].at] ||
 		    p->port > c->numports[c->refs[i].at])
 			return _cache_bad(c, "a node listing a port that is missing, another "
-					  "node's, listed twice or beyond its port count");
+					     "node's, listed twice or beyond its port count");
 		c->used[p - c->ports] = 1;
 	}
 	for (size_t i = 0; i < c->np; i++)
@@ -453,13 +477,17 @@ static int _cache_check(const char *path, char *err, size_t errlen)
 
 	if (_cache_read(path, &c, err, errlen))
 		return -1;
-	rc = (_cache_header(&c) || _cache_nodes(&c) || _cache_ports(&c) ||
-	      _cache_unique(&c) || _cache_links(&c) || _cache_refs(&c)) ? -1 : 0;
+	rc = (_cache_header(&c) || _cache_nodes(&c) || _cache_ports(&c) || _cache_unique(&c) ||
+	      _cache_links(&c) || _cache_refs(&c))
+		     ? -1
+		     : 0;
 	if (rc && !c.why)
 		fs_errf(err, errlen, "out of memory");
 	else if (rc)
-		fs_errf(err, errlen, "%s: not a valid ibnetdiscover cache (%s); expected a file "
-			"written by 'ibnetdiscover --cache'", path, c.why);
+		fs_errf(err, errlen,
+			"%s: not a valid ibnetdiscover cache (%s); expected a file "
+			"written by 'ibnetdiscover --cache'",
+			path, c.why);
 	free(c.b);
 	free(c.nodes);
 	free(c.numports);
@@ -483,8 +511,10 @@ int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t e
 		return -1;
 	fab = ibnd_load_fabric(path, 0);
 	if (!fab)
-		return fs_errf(err, errlen, "%s: not a readable ibnetdiscover cache; expected a file "
-			       "written by 'ibnetdiscover --cache'", path);
+		return fs_errf(err, errlen,
+			       "%s: not a readable ibnetdiscover cache; expected a file "
+			       "written by 'ibnetdiscover --cache'",
+			       path);
 	rc = _convert(fab, path, out, err, errlen);
 	ibnd_destroy_fabric(fab);
 	return rc;
@@ -501,19 +531,22 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
 		      char *err, size_t errlen)
 {
 	*out = NULL;
-	return fs_errf(err, errlen, "live discovery unavailable: fabsched was built without libibnetdisc");
+	return fs_errf(err, errlen,
+		       "live discovery unavailable: fabsched was built without libibnetdisc");
 }
 
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen)
 {
 	*out = NULL;
-	return fs_errf(err, errlen, "%s: cache files need libibnetdisc, which this build lacks", path);
+	return fs_errf(err, errlen, "%s: cache files need libibnetdisc, which this build lacks",
+		       path);
 }
 
 int fst_local_ports(struct fst_local_port *out, int max, char *err, size_t errlen)
 {
 	(void)out;
 	(void)max;
-	return fs_errf(err, errlen, "live discovery unavailable: fabsched was built without libibnetdisc");
+	return fs_errf(err, errlen,
+		       "live discovery unavailable: fabsched was built without libibnetdisc");
 }
 #endif

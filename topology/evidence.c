@@ -27,15 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMALL 2		/* compute HCAs a spine or core may carry */
+#define SMALL 2 /* compute HCAs a spine or core may carry */
 
 struct ev {
 	struct fst_model *m;
-	const int *off, *nb;	/* switch adjacency */
-	int *cnt;		/* per switch: compute HCAs on it */
-	int *sw;		/* per HCA: the switch its first cabled port reaches */
-	int *hoff, *hca;	/* per switch: its compute HCAs, hca[hoff[s]..] */
-	int *stamp, *grp, *uf;	/* scratch for the core test */
+	const int *off, *nb;   /* switch adjacency */
+	int *cnt;	       /* per switch: compute HCAs on it */
+	int *sw;	       /* per HCA: the switch its first cabled port reaches */
+	int *hoff, *hca;       /* per switch: its compute HCAs, hca[hoff[s]..] */
+	int *stamp, *grp, *uf; /* scratch for the core test */
 };
 
 static int _find(int *uf, int x)
@@ -209,7 +209,8 @@ static int _single_rail(struct ev *e)
 			const struct fst_device *o = &m->devs[e->hca[i]];
 			int n;
 
-			if (e->hca[i] == d || o->role != FST_ROLE_COMPUTE || !strcmp(o->name, dv->name))
+			if (e->hca[i] == d || o->role != FST_ROLE_COMPUTE ||
+			    !strcmp(o->name, dv->name))
 				continue;
 			n = fst_index_get(&hcas, o->name);
 			_form(o->name, theirs, sizeof(theirs));
@@ -219,9 +220,10 @@ static int _single_rail(struct ev *e)
 		}
 		if (!unlike || others < 2)
 			continue;
-		snprintf(detail, sizeof(detail),
-			 "its only HCA is on leaf %s, whose %d other HCAs are of hosts named unlike it with %d or more HCAs each",
-			 fst_dev_label(m, s), others, fewest);
+		snprintf(
+			detail, sizeof(detail),
+			"its only HCA is on leaf %s, whose %d other HCAs are of hosts named unlike it with %d or more HCAs each",
+			fst_dev_label(m, s), others, fewest);
 		if (_demote(m, d, "single-rail-host", detail))
 			goto out;
 	}

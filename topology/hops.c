@@ -12,8 +12,8 @@ int fst_switch_hops(const struct fst_model *m, int a, int b)
 {
 	int *dist, *queue, head = 0, tail = 0, hops = -1;
 
-	if (a < 0 || b < 0 || a >= m->ndevs || b >= m->ndevs ||
-	    m->devs[a].type != FST_SWITCH || m->devs[b].type != FST_SWITCH)
+	if (a < 0 || b < 0 || a >= m->ndevs || b >= m->ndevs || m->devs[a].type != FST_SWITCH ||
+	    m->devs[b].type != FST_SWITCH)
 		return -1;
 	if (a == b)
 		return 0;

@@ -58,10 +58,14 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 		if (!len)
 			return 0;
 		if (memchr(term, ']', len))
-			return fs_errf(err, errlen, "unbalanced ']' in \"%.*s\"; expected prefix[lo-hi,...]",
+			return fs_errf(err, errlen,
+				       "unbalanced ']' in \"%.*s\"; expected prefix[lo-hi,...]",
 				       ECHO(len), term);
-		return _push(sv, term, len) ? fs_errf(err, errlen, "hostlist too large; expected "
-						      "at most %d names", HOSTLIST_MAX) : 0;
+		return _push(sv, term, len) ? fs_errf(err, errlen,
+						      "hostlist too large; expected "
+						      "at most %d names",
+						      HOSTLIST_MAX)
+					    : 0;
 	}
 	rb = memchr(lb, ']', len - (size_t)(lb - term));
 	if (!rb)
@@ -80,7 +84,8 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 			if (*c == '-')
 				dash = c;
 			else if (!isdigit((unsigned char)*c))
-				return fs_errf(err, errlen, "bad range \"%.*s\"; expected digits lo or lo-hi",
+				return fs_errf(err, errlen,
+					       "bad range \"%.*s\"; expected digits lo or lo-hi",
 					       ECHO(q - p), p);
 		if (q == p || dash == p || dash == q - 1)
 			return fs_errf(err, errlen, "empty range in \"%.*s\"; expected lo or lo-hi",
@@ -90,19 +95,23 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 		hi = dash ? strtoul(dash + 1, &end, 10) : lo;
 		width = (int)((dash ? dash : q) - p);
 		if (errno || hi < lo || hi - lo >= HOSTLIST_MAX)
-			return fs_errf(err, errlen, "bad range \"%.*s\"; expected lo <= hi", ECHO(q - p), p);
+			return fs_errf(err, errlen, "bad range \"%.*s\"; expected lo <= hi",
+				       ECHO(q - p), p);
 		for (unsigned long i = lo; i <= hi; i++) {
 			int n = snprintf(buf, sizeof(buf), "%.*s%0*lu%.*s", (int)(lb - term), term,
 					 width, i, (int)(len - (size_t)(rb + 1 - term)), rb + 1);
 
 			if (n < 0 || (size_t)n >= sizeof(buf))
-				return fs_errf(err, errlen, "host name too long in \"%.*s\"; expected "
-					       "names of at most %zu bytes", ECHO(len), term, sizeof(buf) - 1);
+				return fs_errf(err, errlen,
+					       "host name too long in \"%.*s\"; expected "
+					       "names of at most %zu bytes",
+					       ECHO(len), term, sizeof(buf) - 1);
 			if (memchr(rb + 1, '[', len - (size_t)(rb + 1 - term))) {
 				if (_expand_term(sv, buf, (size_t)n, err, errlen))
 					return -1;
 			} else if (_push(sv, buf, (size_t)n)) {
-				return fs_errf(err, errlen, "hostlist too large; expected at most %d names",
+				return fs_errf(err, errlen,
+					       "hostlist too large; expected at most %d names",
 					       HOSTLIST_MAX);
 			}
 		}
@@ -170,8 +179,8 @@ static const char *_term_end(const char *p, int *depth)
 	}
 }
 
-int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
-			    char *err, size_t errlen)
+int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n, char *err,
+			    size_t errlen)
 {
 	struct strv sv = { 0 };
 	const char *p, *start;
@@ -187,8 +196,10 @@ int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
 		p = _term_end(start, &depth);
 		count += _count_term(start, (size_t)(p - start), cap);
 		if (count > cap)
-			return fs_errf(err, errlen, "hostlist \"%.*s\" names more than %lu hosts; "
-				       "expected at most %lu", ECHO(strlen(expr)), expr, cap, cap);
+			return fs_errf(err, errlen,
+				       "hostlist \"%.*s\" names more than %lu hosts; "
+				       "expected at most %lu",
+				       ECHO(strlen(expr)), expr, cap, cap);
 		if (!*p)
 			break;
 	}
@@ -204,8 +215,10 @@ int fst_hostlist_expand_max(const char *expr, int max, char ***names, int *n,
 	}
 	if (depth) {
 		fst_strv_free(sv.v, sv.n);
-		return fs_errf(err, errlen, "unbalanced brackets in \"%.*s\"; expected "
-			       "prefix[lo-hi,...]", ECHO(strlen(expr)), expr);
+		return fs_errf(err, errlen,
+			       "unbalanced brackets in \"%.*s\"; expected "
+			       "prefix[lo-hi,...]",
+			       ECHO(strlen(expr)), expr);
 	}
 	*names = sv.v;
 	*n = sv.n;
@@ -227,10 +240,10 @@ int fst_hostlist_expand(const char *expr, char ***names, int *n, char *err, size
  */
 struct hn {
 	const char *name;
-	size_t plen;		/* prefix length */
-	int digits;		/* digits of the number, -1 no number */
+	size_t plen; /* prefix length */
+	int digits;  /* digits of the number, -1 no number */
 	bool padded;
-	int cw;			/* class width: 0 unpadded, else the padding */
+	int cw; /* class width: 0 unpadded, else the padding */
 	unsigned long num;
 };
 
@@ -308,8 +321,7 @@ static void _classes(struct hn *h, int n)
 				continue;
 			h[k].cw = 0;
 			for (int m = i; m < j; m++)
-				if (h[m].padded && h[m].cw <= h[k].digits &&
-				    h[m].cw > h[k].cw)
+				if (h[m].padded && h[m].cw <= h[k].digits && h[m].cw > h[k].cw)
 					h[k].cw = h[m].cw;
 		}
 		i = j;
@@ -363,8 +375,8 @@ char *fst_hostlist_compress(char *const *names, int n)
 		while (j < n && h[j].digits >= 0 && !_prefix_cmp(&h[i], &h[j]))
 			j++;
 		_sb_add(&b, h[i].name, h[i].plen);
-		if (j == i + 1 || (j == i + 2 && h[i + 1].cw == h[i].cw &&
-				   h[i + 1].num == h[i].num)) {
+		if (j == i + 1 ||
+		    (j == i + 2 && h[i + 1].cw == h[i].cw && h[i + 1].num == h[i].num)) {
 			_sb_add(&b, h[i].name + h[i].plen, strlen(h[i].name + h[i].plen));
 			i = j;
 			continue;

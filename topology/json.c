@@ -69,10 +69,11 @@ static json_object *_switches(const struct fst_model *m)
 		_add(o, "name", _str(dv->name));
 		_add(o, "id", _str(dv->id));
 		_add(o, "guid", _guid(dv->guid));
-		if (dv->sysimgguid)	/* the chassis of a director's ASICs */
+		if (dv->sysimgguid) /* the chassis of a director's ASICs */
 			_add(o, "sysimgguid", _guid(dv->sysimgguid));
 		_add(o, "desc", _str(dv->desc));
-		_add(o, "type", json_object_new_string(dv->type == FST_SWITCH ? "switch" : "router"));
+		_add(o, "type",
+		     json_object_new_string(dv->type == FST_SWITCH ? "switch" : "router"));
 		_add(o, "role", json_object_new_string(fst_role_name(dv->role)));
 		_add(o, "level", json_object_new_int(dv->level));
 		_add(o, "plane", json_object_new_int(dv->plane));
@@ -84,7 +85,8 @@ static json_object *_switches(const struct fst_model *m)
 				int h = m->racks[dv->rack].members[k];
 
 				if (m->hosts[h].leaf == d)
-					json_object_array_add(nodes, json_object_new_string(m->hosts[h].name));
+					json_object_array_add(
+						nodes, json_object_new_string(m->hosts[h].name));
 			}
 		for (int p = 1; p <= dv->nports; p++) {
 			int r = dv->ports[p].peer, k;
@@ -95,12 +97,15 @@ static json_object *_switches(const struct fst_model *m)
 			if (m->devs[r].type == FST_SWITCH && seen[r] != d + 1) {
 				seen[r] = d + 1;
 				if (_is_child(m, d, r))
-					json_object_array_add(ch, json_object_new_string(m->devs[r].name));
+					json_object_array_add(
+						ch, json_object_new_string(m->devs[r].name));
 				else if (_is_child(m, r, d))
-					json_object_array_add(par, json_object_new_string(m->devs[r].name));
+					json_object_array_add(
+						par, json_object_new_string(m->devs[r].name));
 			}
 			v = fst_link_mbps(dv->ports[p].width, dv->ports[p].speed);
-			if (v <= 0 || !(dv->level == 0 ? m->devs[r].role == FST_ROLE_COMPUTE : _is_child(m, d, r)))
+			if (v <= 0 || !(dv->level == 0 ? m->devs[r].role == FST_ROLE_COMPUTE
+						       : _is_child(m, d, r)))
 				continue;
 			for (k = 0; k < nv && val[k] != v; k++)
 				;
@@ -110,7 +115,8 @@ static json_object *_switches(const struct fst_model *m)
 				cnt[k]++;
 		}
 		for (int k = 0; k < nv; k++)
-			if (best < 0 || cnt[k] > cnt[best] || (cnt[k] == cnt[best] && val[k] < val[best]))
+			if (best < 0 || cnt[k] > cnt[best] ||
+			    (cnt[k] == cnt[best] && val[k] < val[best]))
 				best = k;
 		_add(o, "link_speed", json_object_new_int64(best < 0 ? 0 : val[best]));
 		_add(o, "nodes", nodes);
@@ -234,8 +240,9 @@ static json_object *_groups(const struct fst_model *m, const struct fst_group *g
 			_add(o, "leaf", g[i].leaf >= 0 ? _str(m->devs[g[i].leaf].name) : NULL);
 		for (int k = 0; k < g[i].nmembers; k++) {
 			int x = g[i].members[k];
-			const char *s = kind == 0 ? m->hosts[x].name :
-					kind == 1 ? m->racks[x].name : m->pods[x].name;
+			const char *s = kind == 0   ? m->hosts[x].name
+					: kind == 1 ? m->racks[x].name
+						    : m->pods[x].name;
 
 			json_object_array_add(mem, json_object_new_string(s));
 		}
@@ -274,7 +281,8 @@ static int _section(FILE *out, const char *key, json_object *v, int last)
 	int rc = 0;
 
 	s = v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_SPACED |
-					       JSON_C_TO_STRING_NOSLASHESCAPE) : "null";
+							  JSON_C_TO_STRING_NOSLASHESCAPE)
+	      : "null";
 	if (!s)
 		rc = -1;
 	else
@@ -298,9 +306,13 @@ int fst_json_write(const struct fst_model *m, FILE *out, char *err, size_t errle
 	rc |= _section(out, "hcas", _hcas(m), 0);
 	rc |= _section(out, "links", _links(m), 0);
 	rc |= _section(out, "nodes", _nodes(m), 0);
-	rc |= _section(out, "racks", _groups(m, m->racks, m->nracks, "nodes", m->pods, m->npods, "pod", 0), 0);
-	rc |= _section(out, "pods", _groups(m, m->pods, m->npods, "racks", m->planes, m->nplanes, "plane", 1), 0);
-	rc |= _section(out, "planes", _groups(m, m->planes, m->nplanes, "pods", NULL, 0, NULL, 2), 0);
+	rc |= _section(out, "racks",
+		       _groups(m, m->racks, m->nracks, "nodes", m->pods, m->npods, "pod", 0), 0);
+	rc |= _section(out, "pods",
+		       _groups(m, m->pods, m->npods, "racks", m->planes, m->nplanes, "plane", 1),
+		       0);
+	rc |= _section(out, "planes", _groups(m, m->planes, m->nplanes, "pods", NULL, 0, NULL, 2),
+		       0);
 	rc |= _section(out, "issues", _issues(m), 1);
 	fprintf(out, "}\n");
 	if (rc)
@@ -342,8 +354,8 @@ struct rd {
 
 static int _rerr(struct rd *r, const char *path, const char *expected)
 {
-	return fs_errf(r->err, r->errlen, "%s: %s: bad or missing value; expected %s", r->file, path,
-		       expected);
+	return fs_errf(r->err, r->errlen, "%s: %s: bad or missing value; expected %s", r->file,
+		       path, expected);
 }
 
 static json_object *_get(json_object *o, const char *k, json_type t)
@@ -382,9 +394,15 @@ static int _role(const char *s)
 
 static const char *_reason_static(const char *s)
 {
-	static const char *const reasons[] = { "sharp-aggregation-node", "no-description",
-					       "regex-mismatch", "default-description", "localhost",
-					       "invalid-host-name", "excluded", "not-in-nodelist", NULL };
+	static const char *const reasons[] = { "sharp-aggregation-node",
+					       "no-description",
+					       "regex-mismatch",
+					       "default-description",
+					       "localhost",
+					       "invalid-host-name",
+					       "excluded",
+					       "not-in-nodelist",
+					       NULL };
 
 	for (int i = 0; reasons[i]; i++)
 		if (!strcmp(s, reasons[i]))
@@ -438,8 +456,9 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 		char *end;
 
 		snprintf(path, sizeof(path), "%s[%zu]", what, i);
-		if (!json_object_is_type(o, json_type_object) || !id || !gs || _geti(o, "nports", &nports) ||
-		    nports < 0 || nports > 254 || !role || (rl = _role(role)) < 0)
+		if (!json_object_is_type(o, json_type_object) || !id || !gs ||
+		    _geti(o, "nports", &nports) || nports < 0 || nports > 254 || !role ||
+		    (rl = _role(role)) < 0)
 			return _rerr(r, path, "an object with id, guid, nports (0-254), role");
 		if (fst_index_get(&r->m->priv->ids, id) >= 0)
 			return _rerr(r, path, "a unique id");
@@ -474,7 +493,8 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 				return _rerr(r, path, "a switch name");
 			if (_read_sysimg(r, o, path, dv))
 				return -1;
-			if (fst_set_str(&dv->name, name) || fst_index_put(&r->m->priv->names, name, d))
+			if (fst_set_str(&dv->name, name) ||
+			    fst_index_put(&r->m->priv->names, name, d))
 				return fs_errf(r->err, r->errlen, "out of memory");
 			dv->pod = pod ? fst_index_get(&r->pods, pod) : -1;
 			dv->rack = rack ? fst_index_get(&r->racks, rack) : -1;
@@ -502,8 +522,8 @@ static int _read_devs(struct rd *r, json_object *arr, enum fst_devtype type, con
 	return 0;
 }
 
-static int _read_groups(struct rd *r, json_object *root, const char *key,
-			struct fst_group **g, int *ng, struct fst_index *ix)
+static int _read_groups(struct rd *r, json_object *root, const char *key, struct fst_group **g,
+			int *ng, struct fst_index *ix)
 {
 	json_object *arr = _get(root, key, json_type_array);
 	size_t n;
@@ -557,8 +577,9 @@ static int _link_groups(struct rd *r, json_object *root, const char *key, struct
 			return fs_errf(r->err, r->errlen, "out of memory");
 		for (size_t k = 0; k < nm; k++) {
 			json_object *v = json_object_array_get_idx(mem, k);
-			int x = json_object_is_type(v, json_type_string) ?
-				fst_index_get(mix, json_object_get_string(v)) : -1;
+			int x = json_object_is_type(v, json_type_string)
+					? fst_index_get(mix, json_object_get_string(v))
+					: -1;
 
 			if (x < 0)
 				return _rerr(r, path, "names of existing members");
@@ -585,18 +606,18 @@ static int _label_ok(const char *s)
 }
 
 /* The optional label of a link end (links[@i].@key) into @pt. */
-static int _read_label(struct rd *r, json_object *o, size_t i, const char *key,
-		       struct fst_port *pt)
+static int _read_label(struct rd *r, json_object *o, size_t i, const char *key, struct fst_port *pt)
 {
 	json_object *v;
 	char path[96];
 
 	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return 0;	/* none, or null: no label */
+		return 0; /* none, or null: no label */
 	snprintf(path, sizeof(path), "links[%zu].%s", i, key);
 	if (!json_object_is_type(v, json_type_string) || !_label_ok(json_object_get_string(v)) ||
 	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
-		return _rerr(r, path, "a port label of numbers joined by '/' (\"1/4/1\"), "
+		return _rerr(r, path,
+			     "a port label of numbers joined by '/' (\"1/4/1\"), "
 			     "at most 15 characters");
 	snprintf(pt->label, sizeof(pt->label), "%s", json_object_get_string(v));
 	return 0;
@@ -620,7 +641,8 @@ static int _read_links(struct rd *r, json_object *ln)
 		    (db = fst_index_get(&m->priv->ids, b)) < 0 || ap < 1 || bp < 1 ||
 		    ap > m->devs[da].nports || bp > m->devs[db].nports ||
 		    m->devs[da].ports[ap].peer >= 0 || m->devs[db].ports[bp].peer >= 0)
-			return _rerr(r, path, "a, b (existing device ids) and free ports a_port, b_port");
+			return _rerr(r, path,
+				     "a, b (existing device ids) and free ports a_port, b_port");
 		_geti(o, "width", &w);
 		_geti(o, "tier", &tier);
 		if (sp && strcmp(sp, "?") && fst_speed_from_name(sp, &s))
@@ -633,10 +655,18 @@ static int _read_links(struct rd *r, json_object *ln)
 		if (l < 0)
 			return fs_errf(r->err, r->errlen, "out of memory");
 		m->links[l].tier = tier;
-		m->links[l].degraded = (v = _get(o, "degraded", json_type_boolean)) &&
-				       json_object_get_boolean(v);
-		pa->peer = db; pa->peer_port = bp; pa->link = l; pa->width = w; pa->speed = s;
-		pb->peer = da; pb->peer_port = ap; pb->link = l; pb->width = w; pb->speed = s;
+		m->links[l].degraded =
+			(v = _get(o, "degraded", json_type_boolean)) && json_object_get_boolean(v);
+		pa->peer = db;
+		pa->peer_port = bp;
+		pa->link = l;
+		pa->width = w;
+		pa->speed = s;
+		pb->peer = da;
+		pb->peer_port = ap;
+		pb->link = l;
+		pb->width = w;
+		pb->speed = s;
 	}
 	return 0;
 }
@@ -706,8 +736,10 @@ static int _read(struct rd *r, json_object *root)
 				return fs_errf(r->err, r->errlen, "out of memory");
 			for (size_t k = 0; k < nh2; k++) {
 				json_object *hv = json_object_array_get_idx(hcs, k);
-				int d = json_object_is_type(hv, json_type_string) ?
-					fst_index_get(&m->priv->ids, json_object_get_string(hv)) : -1;
+				int d = json_object_is_type(hv, json_type_string)
+						? fst_index_get(&m->priv->ids,
+								json_object_get_string(hv))
+						: -1;
 
 				if (d < 0 || m->devs[d].type != FST_HCA)
 					return _rerr(r, path, "hcas: ids of HCAs");
@@ -723,7 +755,8 @@ static int _read(struct rd *r, json_object *root)
 	is = _get(root, "issues", json_type_array);
 	for (size_t i = 0; is && i < json_object_array_length(is); i++) {
 		json_object *o = json_object_array_get_idx(is, i);
-		const char *kind = _gets(o, "kind"), *sev = _gets(o, "severity"), *msg = _gets(o, "message");
+		const char *kind = _gets(o, "kind"), *sev = _gets(o, "severity"),
+			   *msg = _gets(o, "message");
 		const char *dv = _gets(o, "dev"), *pe = _gets(o, "peer");
 		int k, port = -1, pport = -1;
 		enum fst_severity s = FST_INFO;
@@ -784,13 +817,14 @@ int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const
 		json_object_put(root);
 		json_tokener_free(tok);
 		return fs_errf(err, errlen, "%s:%d: %s; expected a JSON document", r.file, line,
-			       e == json_tokener_continue ? "unexpected end of input" :
-			       json_tokener_error_desc(e));
+			       e == json_tokener_continue ? "unexpected end of input"
+							  : json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
 	if (!json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
-		return fs_errf(err, errlen, "%s: top level is not an object; expected a fabsched model", r.file);
+		return fs_errf(err, errlen,
+			       "%s: top level is not an object; expected a fabsched model", r.file);
 	}
 	r.m = fst_model_new();
 	if (!r.m) {

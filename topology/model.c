@@ -14,16 +14,11 @@ static const struct {
 	const char *name;
 	long lane_mbps;
 } _speeds[] = {
-	[FST_SPEED_UNKNOWN] = { "?", 0 },
-	[FST_SPEED_SDR] = { "SDR", 2500 },
-	[FST_SPEED_DDR] = { "DDR", 5000 },
-	[FST_SPEED_QDR] = { "QDR", 10000 },
-	[FST_SPEED_FDR10] = { "FDR10", 10000 },
-	[FST_SPEED_FDR] = { "FDR", 14000 },
-	[FST_SPEED_EDR] = { "EDR", 25000 },
-	[FST_SPEED_HDR] = { "HDR", 50000 },
-	[FST_SPEED_NDR] = { "NDR", 100000 },
-	[FST_SPEED_XDR] = { "XDR", 200000 },
+	[FST_SPEED_UNKNOWN] = { "?", 0 },	[FST_SPEED_SDR] = { "SDR", 2500 },
+	[FST_SPEED_DDR] = { "DDR", 5000 },	[FST_SPEED_QDR] = { "QDR", 10000 },
+	[FST_SPEED_FDR10] = { "FDR10", 10000 }, [FST_SPEED_FDR] = { "FDR", 14000 },
+	[FST_SPEED_EDR] = { "EDR", 25000 },	[FST_SPEED_HDR] = { "HDR", 50000 },
+	[FST_SPEED_NDR] = { "NDR", 100000 },	[FST_SPEED_XDR] = { "XDR", 200000 },
 };
 #define NSPEEDS ((int)(sizeof(_speeds) / sizeof(_speeds[0])))
 
@@ -75,32 +70,52 @@ int fst_parse_widthspeed(const char *s, int *width, enum fst_speed *speed)
 const char *fst_role_name(enum fst_role r)
 {
 	switch (r) {
-	case FST_ROLE_LEAF: return "leaf";
-	case FST_ROLE_HOST_LEAF: return "noncompute-leaf";
-	case FST_ROLE_SPINE: return "spine";
-	case FST_ROLE_ISOLATED: return "isolated";
-	case FST_ROLE_COMPUTE: return "compute";
-	case FST_ROLE_NONCOMPUTE: return "noncompute";
-	default: return "none";
+	case FST_ROLE_LEAF:
+		return "leaf";
+	case FST_ROLE_HOST_LEAF:
+		return "noncompute-leaf";
+	case FST_ROLE_SPINE:
+		return "spine";
+	case FST_ROLE_ISOLATED:
+		return "isolated";
+	case FST_ROLE_COMPUTE:
+		return "compute";
+	case FST_ROLE_NONCOMPUTE:
+		return "noncompute";
+	default:
+		return "none";
 	}
 }
 
 const char *fst_issue_kind_name(enum fst_issue_kind k)
 {
 	switch (k) {
-	case FST_ISSUE_IGNORED_LINE: return "ignored-line";
-	case FST_ISSUE_NONCOMPUTE_HCA: return "noncompute-hca";
-	case FST_ISSUE_DEGRADED_LINK: return "degraded-link";
-	case FST_ISSUE_SELF_LOOP: return "self-loop";
-	case FST_ISSUE_ASYMMETRIC: return "asymmetric-link";
-	case FST_ISSUE_DANGLING: return "dangling-link";
-	case FST_ISSUE_MULTI_LEAF: return "multi-leaf-node";
-	case FST_ISSUE_NAME: return "name";
-	case FST_ISSUE_NO_NODES: return "no-nodes";
-	case FST_ISSUE_MISSING_NODE: return "missing-node";
-	case FST_ISSUE_MISSING_LINK: return "missing-link";
-	case FST_ISSUE_NO_SWITCH: return "no-switch";
-	case FST_ISSUE_COMPUTE_HCA: return "compute-hca";
+	case FST_ISSUE_IGNORED_LINE:
+		return "ignored-line";
+	case FST_ISSUE_NONCOMPUTE_HCA:
+		return "noncompute-hca";
+	case FST_ISSUE_DEGRADED_LINK:
+		return "degraded-link";
+	case FST_ISSUE_SELF_LOOP:
+		return "self-loop";
+	case FST_ISSUE_ASYMMETRIC:
+		return "asymmetric-link";
+	case FST_ISSUE_DANGLING:
+		return "dangling-link";
+	case FST_ISSUE_MULTI_LEAF:
+		return "multi-leaf-node";
+	case FST_ISSUE_NAME:
+		return "name";
+	case FST_ISSUE_NO_NODES:
+		return "no-nodes";
+	case FST_ISSUE_MISSING_NODE:
+		return "missing-node";
+	case FST_ISSUE_MISSING_LINK:
+		return "missing-link";
+	case FST_ISSUE_NO_SWITCH:
+		return "no-switch";
+	case FST_ISSUE_COMPUTE_HCA:
+		return "compute-hca";
 	}
 	return "unknown";
 }
@@ -280,8 +295,8 @@ void fst_model_free(struct fst_model *m)
 	free(m);
 }
 
-int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id,
-		   uint64_t guid, int nports)
+int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id, uint64_t guid,
+		   int nports)
 {
 	struct fst_device *d;
 	struct fst_device *nd;
@@ -325,8 +340,7 @@ int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id,
 	return m->ndevs++;
 }
 
-int fst_add_link(struct fst_model *m, int a, int ap, int b, int bp, int width,
-		 enum fst_speed speed)
+int fst_add_link(struct fst_model *m, int a, int ap, int b, int bp, int width, enum fst_speed speed)
 {
 	struct fst_link *nl = fst_grow(m->links, &m->cap_links, m->nlinks + 1, sizeof(*m->links));
 	struct fst_link *l;
@@ -347,8 +361,8 @@ int fst_add_link(struct fst_model *m, int a, int ap, int b, int bp, int width,
 	return m->nlinks++;
 }
 
-int fst_add_issue(struct fst_model *m, enum fst_issue_kind kind, enum fst_severity sev,
-		  int dev, int port, int peer, int peer_port, const char *fmt, ...)
+int fst_add_issue(struct fst_model *m, enum fst_issue_kind kind, enum fst_severity sev, int dev,
+		  int port, int peer, int peer_port, const char *fmt, ...)
 {
 	struct fst_issue *ni, *is;
 	va_list ap;
@@ -384,11 +398,12 @@ const char *fst_dev_label(const struct fst_model *m, int d)
 	return m->devs[d].id;
 }
 
-const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who,
-				char *buf, size_t n)
+const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who, char *buf,
+				size_t n)
 {
-	const char *label = d >= 0 && d < m->ndevs && p >= 0 && p <= m->devs[d].nports ?
-			    m->devs[d].ports[p].label : "";
+	const char *label = d >= 0 && d < m->ndevs && p >= 0 && p <= m->devs[d].nports
+				    ? m->devs[d].ports[p].label
+				    : "";
 
 	snprintf(buf, n, "%s port %d%s%s%s", who, p, label[0] ? " (" : "", label,
 		 label[0] ? ")" : "");
@@ -400,8 +415,7 @@ const char *fst_port_text(const struct fst_model *m, int d, int p, char *buf, si
 	return fst_port_label_text(m, d, p, fst_dev_label(m, d), buf, n);
 }
 
-int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
-		enum fst_speed speed)
+int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width, enum fst_speed speed)
 {
 	struct fst_port *pa = &m->devs[a].ports[ap];
 	struct fst_port *pb = &m->devs[b].ports[bp];
@@ -425,13 +439,14 @@ int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
 		return 0;
 	}
 	if (pa->peer >= 0 || (pb->peer >= 0 && !(pb->peer == a && pb->peer_port == ap))) {
-		return fst_add_issue(m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, a, ap, b, bp,
+		return fst_add_issue(
+			m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, a, ap, b, bp,
 			"%s port %d -> %s port %d conflicts with an earlier link of one of these ports",
 			m->devs[a].id, ap, m->devs[b].id, bp);
 	}
 	if (a == b && ap == bp)
 		return fst_add_issue(m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, a, ap, b, bp,
-			"%s port %d is connected to itself", m->devs[a].id, ap);
+				     "%s port %d is connected to itself", m->devs[a].id, ap);
 	l = fst_add_link(m, a, ap, b, bp, width, speed);
 	if (l < 0)
 		return -1;
@@ -446,7 +461,8 @@ int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
 	pb->width = width;
 	pb->speed = speed;
 	if (a == b)
-		return fst_add_issue(m, FST_ISSUE_SELF_LOOP, FST_WARNING, a, ap, b, bp,
+		return fst_add_issue(
+			m, FST_ISSUE_SELF_LOOP, FST_WARNING, a, ap, b, bp,
 			"self-loop cable on switch %s: port %d <-> port %d (%dx%s), ignored for the tree",
 			m->devs[a].id, ap, bp, width, fst_speed_name(speed));
 	return 0;

@@ -88,12 +88,14 @@ int fst_names_load_map(struct fst_names *nm, const char *path, char *err, size_t
 		if (rc < 0) {
 			fclose(f);
 			return fs_errf(err, errlen, "%s:%d: %s; expected %s", path, ln,
-				       rc == FST_MAP_BAD_GUID ? "bad GUID" :
-				       "missing or unbalanced name", FST_MAP_FORM);
+				       rc == FST_MAP_BAD_GUID ? "bad GUID"
+							      : "missing or unbalanced name",
+				       FST_MAP_FORM);
 		}
 		_guidkey(key, sizeof(key), g);
 		{
-			char **nv = fst_grow(nm->mapval, &nm->cap_map, nm->nmap + 1, sizeof(char *));
+			char **nv =
+				fst_grow(nm->mapval, &nm->cap_map, nm->nmap + 1, sizeof(char *));
 
 			if (!nv || !(nv[nm->nmap] = strdup(val)) ||
 			    fst_index_put(&nm->map, key, nm->nmap)) {
@@ -157,8 +159,8 @@ static int _starts_ci(const char *s, const char *p)
 static int _default_hca_desc(const char *word, const char *desc)
 {
 	static const char *const vendor[] = { "mellanox", "connectx", "infinihost", "nvidia",
-					      "qlogic", "intel", "hfi", "qib", "mlx", "hca-",
-					      "ibm", NULL };
+					      "qlogic",	  "intel",    "hfi",	    "qib",
+					      "mlx",	  "hca-",     "ibm",	    NULL };
 
 	if (word[0] == 'M' && word[1] == 'T' && isdigit((unsigned char)word[2]))
 		return 1;
@@ -171,8 +173,7 @@ static int _default_hca_desc(const char *word, const char *desc)
 
 int fst_is_aggregation_node(const char *desc)
 {
-	return strcasestr(desc, "aggregation node") != NULL ||
-	       strcasestr(desc, "sharp") != NULL;
+	return strcasestr(desc, "aggregation node") != NULL || strcasestr(desc, "sharp") != NULL;
 }
 
 static int _in(const char *w, const char *const *list)
@@ -187,7 +188,9 @@ static const char *const os_default[] = { FST_OS_DEFAULT_NAMES, NULL };
 static const char *const manager[] = { FST_MANAGER_NAMES, NULL };
 static const char *const mgmt[] = { FST_MGMT_NAMES, NULL };
 static const char *const storage[] = { FST_STORAGE_NAMES, NULL };
-static const struct { const char *mark, *why; } inside[] = { FST_MARKS_INSIDE };
+static const struct {
+	const char *mark, *why;
+} inside[] = { FST_MARKS_INSIDE };
 
 /* The reason one lower-case word of letters marks a host that is not a
  * compute node, NULL none (the OS default names are the caller's). */
@@ -237,8 +240,7 @@ const char *fst_noncompute_name(const char *host)
 		if (!*p)
 			break;
 		digits = isdigit((unsigned char)*p) != 0;
-		while (*p && !strchr("-_.", *p) &&
-		       (isdigit((unsigned char)*p) != 0) == digits) {
+		while (*p && !strchr("-_.", *p) && (isdigit((unsigned char)*p) != 0) == digits) {
 			if (n < sizeof(w) - 1)
 				w[n++] = (char)tolower((unsigned char)*p);
 			p++;
@@ -299,8 +301,8 @@ const char *fst_names_host(const struct fst_names *nm, const struct fst_opts *o,
 	if (!fst_host_name_ok(word))
 		return "invalid-host-name";
 	snprintf(out, n, "%s", word);
-	if (nm->have_ex && (!regexec(&nm->ex, text, 0, NULL, 0) ||
-			    !regexec(&nm->ex, out, 0, NULL, 0)))
+	if (nm->have_ex &&
+	    (!regexec(&nm->ex, text, 0, NULL, 0) || !regexec(&nm->ex, out, 0, NULL, 0)))
 		return "excluded";
 	if (nm->have_nodelist && fst_index_get(&nm->nodelist, out) < 0)
 		return "not-in-nodelist";
@@ -326,7 +328,7 @@ static void _chassis_name(const char *s, char *out, size_t n)
 
 	if (!colon || o < 0 || (size_t)o >= n)
 		return;
-	p = strchr(colon, '/');		/* past the model */
+	p = strchr(colon, '/'); /* past the model */
 	while (p && *p == '/') {
 		const char *e = p + 1;
 
@@ -344,21 +346,22 @@ static void _chassis_name(const char *s, char *out, size_t n)
 /* Switch name from a description, "" when it only has a vendor default. */
 void fst_names_switch(const char *desc, char *out, size_t n)
 {
-	static const char *const vendor[] = { "mellanox", "voltaire", "nvidia", "qlogic",
-					      "infiniscale", "switchx", "switchib", "quantum",
-					      "topspin", "intel", "sun datacenter", "sw-", "mf0;",
-					      "switch", NULL };
+	static const char *const vendor[] = { "mellanox", "voltaire",	    "nvidia",
+					      "qlogic",	  "infiniscale",    "switchx",
+					      "switchib", "quantum",	    "topspin",
+					      "intel",	  "sun datacenter", "sw-",
+					      "mf0;",	  "switch",	    NULL };
 	const char *semi = strchr(desc, ';'), *hash = strrchr(desc, '#');
 	char word[256];
 
 	out[0] = '\0';
-	if (!strncmp(desc, "MF0;", 4) && semi) {	/* "MF0;<name>:<model>/U1" */
+	if (!strncmp(desc, "MF0;", 4) && semi) { /* "MF0;<name>:<model>/U1" */
 		_chassis_name(semi + 1, word, sizeof(word));
 		if (fst_host_name_ok(word))
 			snprintf(out, n, "%s", word);
 		return;
 	}
-	if (hash) {					/* "Voltaire 4036 # <name>" */
+	if (hash) { /* "Voltaire 4036 # <name>" */
 		_first_word(hash + 1, word, sizeof(word));
 		if (fst_host_name_ok(word))
 			snprintf(out, n, "%s", word);
@@ -397,7 +400,8 @@ int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, s
 			char b[128];
 
 			regerror(rc, &nm->re, b, sizeof(b));
-			return fs_errf(err, errlen, "host regex \"%s\": %s; expected a POSIX extended regex",
+			return fs_errf(err, errlen,
+				       "host regex \"%s\": %s; expected a POSIX extended regex",
 				       o->host_regex, b);
 		}
 		nm->have_re = 1;
@@ -408,7 +412,8 @@ int fst_names_setup(struct fst_names *nm, const struct fst_opts *o, char *err, s
 			char b[128];
 
 			regerror(rc, &nm->ex, b, sizeof(b));
-			return fs_errf(err, errlen, "exclude regex \"%s\": %s; expected a POSIX extended regex",
+			return fs_errf(err, errlen,
+				       "exclude regex \"%s\": %s; expected a POSIX extended regex",
 				       o->exclude_regex, b);
 		}
 		nm->have_ex = 1;
@@ -454,7 +459,8 @@ int fst_names_load_racks(struct fst_names *nm, const char *path, char *err, size
 		list = strtok_r(NULL, " \t\r\n", &save);
 		if (!rack || !list || strtok_r(NULL, " \t\r\n", &save) || !fst_host_name_ok(rack)) {
 			fclose(f);
-			return fs_errf(err, errlen, "%s:%d: bad line; expected '<rack> <hostlist>'", path, ln);
+			return fs_errf(err, errlen, "%s:%d: bad line; expected '<rack> <hostlist>'",
+				       path, ln);
 		}
 		if (fst_hostlist_expand_max(list, FST_RACK_NAMES_MAX, &v, &n, e2, sizeof(e2))) {
 			fclose(f);

@@ -33,14 +33,14 @@ struct pending {
 	int dev, port, rport, width, line;
 	enum fst_speed speed;
 	char *rid;
-	char rlabel[FST_PORT_LABEL_MAX];	/* label of the remote port, "" none */
+	char rlabel[FST_PORT_LABEL_MAX]; /* label of the remote port, "" none */
 };
 
 struct pstate {
 	struct fst_model *m;
 	const char *file;
 	int line;
-	int cur;		/* device of the current record, -1 outside */
+	int cur; /* device of the current record, -1 outside */
 	uint64_t next_guid, next_sysimg;
 	struct pending *pend;
 	int npend, cap_pend;
@@ -130,8 +130,8 @@ static int _is_guid(const char *s, size_t n, uint64_t *out)
 /* The `(...)` right after a port number (of the remote end when @remote),
  * when present: the port GUID, the port label, or both (either order), each
  * once.  RET 0, or -1 with *bad. */
-static int _port_suffix(char **s, int remote, uint64_t *guid,
-			char label[FST_PORT_LABEL_MAX], const char **bad)
+static int _port_suffix(char **s, int remote, uint64_t *guid, char label[FST_PORT_LABEL_MAX],
+			const char **bad)
 {
 	char *p = *s;
 	int nguid = 0;
@@ -153,8 +153,7 @@ static int _port_suffix(char **s, int remote, uint64_t *guid,
 			memcpy(label, p + 1, n);
 			label[n] = '\0';
 		} else if (nguid++ || !_is_guid(p + 1, n, guid)) {
-			*bad = remote ? "bad remote port GUID or label" :
-					"bad port GUID or label";
+			*bad = remote ? "bad remote port GUID or label" : "bad port GUID or label";
 			return -1;
 		}
 		p = q + 1;
@@ -188,8 +187,8 @@ static uint64_t _guid_from_id(const char *id)
 
 static int _perr(struct pstate *ps, const char *expected, const char *found)
 {
-	return fs_errf(ps->err, ps->errlen, "%s:%d: %s; expected %s", ps->file, ps->line,
-		       found, expected);
+	return fs_errf(ps->err, ps->errlen, "%s:%d: %s; expected %s", ps->file, ps->line, found,
+		       expected);
 }
 
 static int _header(struct pstate *ps, char *s, enum fst_devtype type)
@@ -252,8 +251,7 @@ static void _port_comment(struct fst_port *pt, char *hash, int *width, enum fst_
 /* Keep one link end until the input has been read (_join). */
 static int _pend_add(struct pstate *ps, const struct pending *pe, const char *rid)
 {
-	struct pending *np = fst_grow(ps->pend, &ps->cap_pend, ps->npend + 1,
-				      sizeof(*ps->pend));
+	struct pending *np = fst_grow(ps->pend, &ps->cap_pend, ps->npend + 1, sizeof(*ps->pend));
 
 	if (!np)
 		return fs_errf(ps->err, ps->errlen, "out of memory");
@@ -312,7 +310,7 @@ static int _port_line(struct pstate *ps, char *s)
 	}
 	if (d->ports[pe.port].peer != -1 || d->ports[pe.port].width == -1)
 		return _perr(ps, "each port once per record", "port listed twice");
-	d->ports[pe.port].width = -1;	/* marks "seen" until joined */
+	d->ports[pe.port].width = -1; /* marks "seen" until joined */
 	d->ports[pe.port].guid = lguid;
 	memcpy(d->ports[pe.port].label, label, sizeof(label));
 	if (*s == '#')
@@ -366,7 +364,7 @@ static int _line(struct pstate *ps, char *s)
 	while (n && (t[n - 1] == '\r' || t[n - 1] == '\n' || t[n - 1] == ' ' || t[n - 1] == '\t'))
 		t[--n] = '\0';
 	if (!*t) {
-		ps->cur = -1;	/* blank line ends a record */
+		ps->cur = -1; /* blank line ends a record */
 		return 0;
 	}
 	if (*t == '#')
@@ -388,8 +386,8 @@ static int _line(struct pstate *ps, char *s)
 	/* Anything else is noise mixed into the dump (stderr of ibnetdiscover,
 	 * umad errors): reported, not fatal. */
 	if (fst_add_issue(ps->m, FST_ISSUE_IGNORED_LINE, FST_WARNING, -1, -1, -1, -1,
-			  "%s:%d: ignored line that is not ibnetdiscover output: %.120s",
-			  ps->file, ps->line, t))
+			  "%s:%d: ignored line that is not ibnetdiscover output: %.120s", ps->file,
+			  ps->line, t))
 		return fs_errf(ps->err, ps->errlen, "out of memory");
 	return 0;
 }
@@ -410,18 +408,22 @@ static int _join(struct pstate *ps)
 		if (r < 0) {
 			m->devs[pe->dev].ports[pe->port].width = pe->width;
 			m->devs[pe->dev].ports[pe->port].speed = pe->speed;
-			rc = fst_add_issue(m, FST_ISSUE_DANGLING, FST_WARNING, pe->dev, pe->port, -1,
-				pe->rport, "%s:%d: \"%s\" port %d connects to \"%s\"[%d], which has no record",
-				ps->file, pe->line, m->devs[pe->dev].id, pe->port, pe->rid, pe->rport);
+			rc = fst_add_issue(
+				m, FST_ISSUE_DANGLING, FST_WARNING, pe->dev, pe->port, -1,
+				pe->rport,
+				"%s:%d: \"%s\" port %d connects to \"%s\"[%d], which has no record",
+				ps->file, pe->line, m->devs[pe->dev].id, pe->port, pe->rid,
+				pe->rport);
 		} else if (pe->rport > m->devs[r].nports) {
-			rc = fst_add_issue(m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, pe->dev, pe->port, r,
-				-1, "%s:%d: \"%s\" port %d connects to port %d of \"%s\", which has %d ports",
+			rc = fst_add_issue(
+				m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, pe->dev, pe->port, r, -1,
+				"%s:%d: \"%s\" port %d connects to port %d of \"%s\", which has %d ports",
 				ps->file, pe->line, m->devs[pe->dev].id, pe->port, pe->rport,
 				m->devs[r].id, m->devs[r].nports);
 		} else {
 			char *lab = m->devs[r].ports[pe->rport].label;
 
-			if (!lab[0])	/* the port's own line names it first */
+			if (!lab[0]) /* the port's own line names it first */
 				memcpy(lab, pe->rlabel, sizeof(pe->rlabel));
 			rc = fst_connect(m, pe->dev, pe->port, r, pe->rport, pe->width, pe->speed);
 		}
@@ -431,8 +433,8 @@ static int _join(struct pstate *ps)
 	return 0;
 }
 
-int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len,
-			const char *name, char *err, size_t errlen)
+int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len, const char *name,
+			char *err, size_t errlen)
 {
 	struct pstate ps = { 0 };
 	char line[LINE_MAX_LEN + 2];
@@ -467,7 +469,8 @@ int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len,
 			goto out;
 	}
 	if (!ps.m->ndevs) {
-		fs_errf(err, errlen, "%s:%d: no 'Switch' or 'Ca' record found; expected ibnetdiscover output",
+		fs_errf(err, errlen,
+			"%s:%d: no 'Switch' or 'Ca' record found; expected ibnetdiscover output",
 			ps.file, ps.line);
 		goto out;
 	}

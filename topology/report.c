@@ -30,7 +30,8 @@ static void _noncompute(const struct fst_model *m, const struct fst_issue *is, F
 
 		if (sw < 0 || sw >= m->ndevs || m->devs[sw].type != FST_SWITCH)
 			continue;
-		fprintf(out, "%s%s", n++ ? ", " : "; on ", fst_port_text(m, sw, port, pt, sizeof(pt)));
+		fprintf(out, "%s%s", n++ ? ", " : "; on ",
+			fst_port_text(m, sw, port, pt, sizeof(pt)));
 	}
 	fputc('\n', out);
 }
@@ -69,7 +70,11 @@ static void _chassis_line(const struct fst_model *m, const struct img_dev *v, in
 
 			if ((dv->level == 0) != (pass == 0))
 				continue;
-			fprintf(out, "%s%s", k++ ? ", " : pass ? "; above them " : "; leaves ", dv->name);
+			fprintf(out, "%s%s",
+				k++    ? ", "
+				: pass ? "; above them "
+				       : "; leaves ",
+				dv->name);
 		}
 	}
 	fputc('\n', out);
@@ -127,7 +132,8 @@ int fst_report(const struct fst_model *m, FILE *out, int verbose)
 		nnc += m->issues[i].kind == FST_ISSUE_NONCOMPUTE_HCA;
 	}
 	fprintf(out, "fabric %s\n", m->source ? m->source : "?");
-	fprintf(out, "  switches: %d (leaves %d, non-compute leaves %d, spines %d, isolated %d), levels %d\n",
+	fprintf(out,
+		"  switches: %d (leaves %d, non-compute leaves %d, spines %d, isolated %d), levels %d\n",
 		nsw, roles[FST_ROLE_LEAF], roles[FST_ROLE_HOST_LEAF], roles[FST_ROLE_SPINE],
 		roles[FST_ROLE_ISOLATED], m->max_level + 1);
 	fprintf(out, "  HCAs: %d (compute %d, not compute %d); nodes: %d\n", nhca,
@@ -144,8 +150,9 @@ int fst_report(const struct fst_model *m, FILE *out, int verbose)
 
 				if (dv->type != FST_SWITCH || dv->level != lv)
 					continue;
-				fprintf(out, "  switch %-24s %-18s level %2d plane %d %s \"%s\"\n", dv->name,
-					fst_role_name(dv->role), dv->level, dv->plane, dv->id, dv->desc);
+				fprintf(out, "  switch %-24s %-18s level %2d plane %d %s \"%s\"\n",
+					dv->name, fst_role_name(dv->role), dv->level, dv->plane,
+					dv->id, dv->desc);
 			}
 	}
 	_chassis(m, out);

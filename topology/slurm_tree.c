@@ -12,18 +12,18 @@
 #include <string.h>
 
 struct fst_tree_priv {
-	struct fst_index nodes;	/* node name -> leaf index in sw */
+	struct fst_index nodes; /* node name -> leaf index in sw */
 };
 
 /* Working state over the model's devices. */
 struct work {
 	const struct fst_model *m;
-	int *active;		/* switch has kept nodes below it */
-	char ***lists;		/* leaf: its kept node names (the model's) */
+	int *active;   /* switch has kept nodes below it */
+	char ***lists; /* leaf: its kept node names (the model's) */
 	int *nlist;
 	int *is_top;
 	int ntop;
-	int *rec;		/* device -> record index, -1 */
+	int *rec; /* device -> record index, -1 */
 };
 
 static void _work_free(struct work *w)
@@ -90,7 +90,8 @@ static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filte
 {
 	const struct fst_model *m = w->m;
 	int n = m->ndevs, nactive_leaves = 0, rc = -1;
-	int *stamp = calloc((size_t)n + 1, sizeof(int)), *stack = calloc((size_t)n + 1, sizeof(int));
+	int *stamp = calloc((size_t)n + 1, sizeof(int)),
+	    *stack = calloc((size_t)n + 1, sizeof(int));
 
 	*need_root = 0;
 	if (!stamp || !stack)
@@ -105,7 +106,7 @@ static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filte
 		if (!w->lists[l] &&
 		    !(w->lists[l] = calloc((size_t)m->devs[l].nports + 1, sizeof(char *))))
 			goto out;
-		if (w->nlist[l] >= m->devs[l].nports)	/* cannot happen in a classified model */
+		if (w->nlist[l] >= m->devs[l].nports) /* cannot happen in a classified model */
 			continue;
 		w->lists[l][w->nlist[l]++] = m->hosts[h].name;
 	}
@@ -154,7 +155,7 @@ static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filte
 
 			if (!w->is_top[d])
 				continue;
-			if (++covered > 64)	/* enough tops tried: they are alike */
+			if (++covered > 64) /* enough tops tried: they are alike */
 				break;
 			stampv++;
 			stack[sp++] = d;
@@ -246,8 +247,8 @@ static int _link_records(struct fst_slurm_tree *t, const struct work *w, int i)
 }
 
 int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts *o,
-			 fst_node_filter keep, void *arg, struct fst_slurm_tree **out,
-			 char *err, size_t errlen)
+			 fst_node_filter keep, void *arg, struct fst_slurm_tree **out, char *err,
+			 size_t errlen)
 {
 	struct work w = { .m = m };
 	struct fst_slurm_tree *t = NULL;
@@ -336,7 +337,8 @@ int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts
 		r->level = t->max_level + 1;
 		t->max_level = r->level;
 		t->virtual_root = ri;
-		if (!(r->name = malloc(len)) || !(r->children = calloc((size_t)ri + 1, sizeof(int))))
+		if (!(r->name = malloc(len)) ||
+		    !(r->children = calloc((size_t)ri + 1, sizeof(int))))
 			goto oom;
 		snprintf(r->name, len, "%s", base);
 		for (int i = 1; fst_find_device(m, r->name) >= 0 || fst_find_host(m, r->name) >= 0;
@@ -428,7 +430,8 @@ int fst_slurm_tree_node_addr(const struct fst_slurm_tree *t, const char *node, c
 	if (!addr || !pattern)
 		return fs_errf(err, errlen, "no result pointer");
 	if (leaf < 0)
-		return fs_errf(err, errlen, "node %s is not in the fabric tree", node ? node : "(null)");
+		return fs_errf(err, errlen, "node %s is not in the fabric tree",
+			       node ? node : "(null)");
 	n = fst_slurm_tree_path(t, leaf, NULL, 0);
 	if (n <= 0 || !(path = calloc((size_t)n, sizeof(int))))
 		return fs_errf(err, errlen, "out of memory");
@@ -436,7 +439,7 @@ int fst_slurm_tree_node_addr(const struct fst_slurm_tree *t, const char *node, c
 	alen = strlen(node) + 1;
 	for (int k = 0; k < n; k++)
 		alen += strlen(t->sw[path[k]].name) + 1;
-	alen += (size_t)t->max_level + 2;	/* dots of skipped levels */
+	alen += (size_t)t->max_level + 2; /* dots of skipped levels */
 	plen = 7 * ((size_t)t->max_level + 1) + 5;
 	a = malloc(alen);
 	p = malloc(plen);
@@ -471,8 +474,7 @@ int fst_host_rank(const struct fst_model *m, const char *node)
 	return h < 0 ? -1 : m->hosts[h].rank;
 }
 
-int fst_rank_nodes(const struct fst_model *m, const char *const *names, int n,
-		   uint32_t *rank)
+int fst_rank_nodes(const struct fst_model *m, const char *const *names, int n, uint32_t *rank)
 {
 	int known = 0;
 
@@ -510,8 +512,8 @@ static bool _within(const char *in, const char *nodes)
 	return nb > 0 && k == nb;
 }
 
-char *fst_switch_lines(const struct fst_switch_line *sw, size_t n,
-		       const char *unit, const char *nodes)
+char *fst_switch_lines(const struct fst_switch_line *sw, size_t n, const char *unit,
+		       const char *nodes)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -525,8 +527,7 @@ char *fst_switch_lines(const struct fst_switch_line *sw, size_t n,
 		if ((unit && *unit && strcmp(s->name, unit)) ||
 		    (nodes && *nodes && !_within(s->nodes, nodes)))
 			continue;
-		fprintf(f, "SwitchName=%s Level=%u LinkSpeed=%u", s->name,
-			s->level, s->link_speed);
+		fprintf(f, "SwitchName=%s Level=%u LinkSpeed=%u", s->name, s->level, s->link_speed);
 		if (s->nodes)
 			fprintf(f, " Nodes=%s", s->nodes);
 		if (s->switches)

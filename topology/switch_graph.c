@@ -26,8 +26,8 @@ void fst_switch_graph_free(struct fst_switch_graph *g)
 }
 
 /* Descendants of switch i, unique, depth first from its last child. */
-static int _descendants(const struct fst_slurm_tree *t, int i, int *stamp,
-			int mark, int *stack, struct fst_switch_graph *g)
+static int _descendants(const struct fst_slurm_tree *t, int i, int *stamp, int mark, int *stack,
+			struct fst_switch_graph *g)
 {
 	const struct fst_slurm_switch *s = &t->sw[i];
 	int sp = 0;
@@ -52,8 +52,8 @@ static int _descendants(const struct fst_slurm_tree *t, int i, int *stamp,
 
 /* Hops from switch i to every switch, breadth first over the links
  * (first/list: each switch's neighbours, children and parents). */
-static int _distances(int n, int i, const int *first, const int *list,
-		      int *queue, struct fst_switch_graph *g)
+static int _distances(int n, int i, const int *first, const int *list, int *queue,
+		      struct fst_switch_graph *g)
 {
 	uint32_t *dist = malloc((n + 1) * sizeof(uint32_t));
 	int head = 0, tail = 0;
@@ -80,8 +80,7 @@ static int _distances(int n, int i, const int *first, const int *list,
 	return 0;
 }
 
-int fst_switch_graph_build(const struct fst_slurm_tree *t,
-			   struct fst_switch_graph **out)
+int fst_switch_graph_build(const struct fst_slurm_tree *t, struct fst_switch_graph **out)
 {
 	struct fst_switch_graph *g;
 	int n, *first = NULL, *list = NULL, *fill = NULL, *stamp = NULL;
@@ -101,8 +100,7 @@ int fst_switch_graph_build(const struct fst_slurm_tree *t,
 	fill = calloc(n + 1, sizeof(int));
 	stamp = calloc(n + 1, sizeof(int));
 	stack = calloc(n + 1, sizeof(int));
-	if (!g->desc || !g->ndesc || !g->dist || !first || !fill || !stamp ||
-	    !stack)
+	if (!g->desc || !g->ndesc || !g->dist || !first || !fill || !stamp || !stack)
 		goto out;
 	/* neighbours of each switch: its children and all its parents */
 	for (int i = 0; i < n; i++)

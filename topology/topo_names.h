@@ -6,16 +6,16 @@
 #include <regex.h>
 
 struct fst_names {
-	struct fst_index map;	/* guid hex -> mapval index */
+	struct fst_index map; /* guid hex -> mapval index */
 	char **mapval;
 	int nmap, cap_map;
 	regex_t re, ex;
 	int have_re, have_ex;
 	struct fst_index nodelist;
 	int have_nodelist;
-	char **nodelist_v;	/* owned by caller of fst_names_setup (freed in free) */
+	char **nodelist_v; /* owned by caller of fst_names_setup (freed in free) */
 	int nodelist_n;
-	struct fst_index rackof;	/* host -> racknames index */
+	struct fst_index rackof; /* host -> racknames index */
 	char **racknames;
 	int nracknames, cap_racknames;
 };

@@ -18,13 +18,13 @@ struct fst_index {
 	size_t cap, n;
 };
 int fst_index_put(struct fst_index *ix, const char *key, int val); /* 0 / -1 ENOMEM */
-int fst_index_get(const struct fst_index *ix, const char *key);   /* -1 none */
+int fst_index_get(const struct fst_index *ix, const char *key);	   /* -1 none */
 void fst_index_clear(struct fst_index *ix);
 
 struct fst_priv {
-	struct fst_index ids;	/* device id -> index */
-	struct fst_index names;	/* device name -> index (after classify) */
-	struct fst_index hostix;	/* host name -> index */
+	struct fst_index ids;	 /* device id -> index */
+	struct fst_index names;	 /* device name -> index (after classify) */
+	struct fst_index hostix; /* host name -> index */
 };
 
 /* Error buffer: "fmt" formatted into err (may be NULL). Always returns -1. */
@@ -35,18 +35,16 @@ struct fst_priv {
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);
 
 /* Model building (return index, or -1 on ENOMEM). */
-int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id,
-		   uint64_t guid, int nports);
+int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id, uint64_t guid,
+		   int nports);
 int fst_add_link(struct fst_model *m, int a, int ap, int b, int bp, int width,
 		 enum fst_speed speed);
-int fst_add_issue(struct fst_model *m, enum fst_issue_kind kind, enum fst_severity sev,
-		  int dev, int port, int peer, int peer_port, const char *fmt, ...)
-	FST_PRINTF(8, 9);
-int fst_set_str(char **dst, const char *src);	/* strdup into *dst; 0 / -1 */
+int fst_add_issue(struct fst_model *m, enum fst_issue_kind kind, enum fst_severity sev, int dev,
+		  int port, int peer, int peer_port, const char *fmt, ...) FST_PRINTF(8, 9);
+int fst_set_str(char **dst, const char *src); /* strdup into *dst; 0 / -1 */
 /* Connect ports both ways, creating the link; handles self loops and
  * conflicting ends (issues).  Returns 0 or -1 on ENOMEM. */
-int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width,
-		enum fst_speed speed);
+int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width, enum fst_speed speed);
 /* Parse "4xQDR" / "1xSDR" / "4xFDR10". 0 / -1 */
 int fst_parse_widthspeed(const char *s, int *width, enum fst_speed *speed);
 /* Display helpers */
@@ -55,8 +53,8 @@ const char *fst_dev_label(const struct fst_model *m, int d); /* name or id */
  * (1/2/1)" (into @buf, returned); fst_port_label_text: @who in place of the
  * device's name ("gpu003 mlx5_0 port 2"). */
 const char *fst_port_text(const struct fst_model *m, int d, int p, char *buf, size_t n);
-const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who,
-				char *buf, size_t n);
+const char *fst_port_label_text(const struct fst_model *m, int d, int p, const char *who, char *buf,
+				size_t n);
 void *fst_grow(void *arr, int *cap, int need, size_t elem); /* NULL on ENOMEM */
 /* Hosts that are not compute nodes by the fabric's own evidence
  * (evidence.c): demotes compute HCAs with a reason and an issue, marks

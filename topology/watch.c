@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *err,
-		    size_t errlen)
+int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *err, size_t errlen)
 {
 	int *map;
 
@@ -38,9 +37,11 @@ int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *er
 			}
 		} else if (dst->devs[k].type != s->type || dst->devs[k].nports != s->nports) {
 			free(map);
-			return fs_errf(err, errlen, "%s: device %s is a %s of %d ports in one "
+			return fs_errf(err, errlen,
+				       "%s: device %s is a %s of %d ports in one "
 				       "plane and a %s of %d in another; expected one device "
-				       "per id", src->source ? src->source : "?", s->id,
+				       "per id",
+				       src->source ? src->source : "?", s->id,
 				       s->type == FST_SWITCH ? "switch" : "HCA", s->nports,
 				       dst->devs[k].type == FST_SWITCH ? "switch" : "HCA",
 				       dst->devs[k].nports);
@@ -90,8 +91,7 @@ static const char *_label(const struct fst_model *m, int d)
  * A port's label (ibdiagnet's name of it) follows its number, as in the
  * degraded-link issues: "leaf01 port 3 (1/2/1) (gpu003 mlx5_0)",
  * "leaf01 port 65 (1/33) - spine01 port 1 (1/1)". */
-static void _link_text(const struct fst_model *m, const struct fst_link *l, char *out,
-		       size_t n)
+static void _link_text(const struct fst_model *m, const struct fst_link *l, char *out, size_t n)
 {
 	int a = l->a, ap = l->a_port, b = l->b, bp = l->b_port;
 	char ta[512], tb[512];
@@ -101,11 +101,11 @@ static void _link_text(const struct fst_model *m, const struct fst_link *l, char
 	}
 	fst_port_label_text(m, a, ap, _label(m, a), ta, sizeof(ta));
 	if (m->devs[b].type == FST_SWITCH)
-		snprintf(out, n, "%s - %s", ta, fst_port_label_text(m, b, bp, _label(m, b), tb,
-								      sizeof(tb)));
+		snprintf(out, n, "%s - %s", ta,
+			 fst_port_label_text(m, b, bp, _label(m, b), tb, sizeof(tb)));
 	else if (bp != 1 || m->devs[b].ports[bp].label[0])
-		snprintf(out, n, "%s (%s)", ta, fst_port_label_text(m, b, bp, _label(m, b), tb,
-								      sizeof(tb)));
+		snprintf(out, n, "%s (%s)", ta,
+			 fst_port_label_text(m, b, bp, _label(m, b), tb, sizeof(tb)));
 	else
 		snprintf(out, n, "%s (%s)", ta, _label(m, b));
 }
@@ -132,8 +132,8 @@ static int _emit(fst_change_f out, void *arg, int *n, const char *line)
 	return out ? out(line, arg) : 0;
 }
 
-int fst_model_changes(const struct fst_model *old, const struct fst_model *cur,
-		      fst_change_f out, void *arg)
+int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, fst_change_f out,
+		      void *arg)
 {
 	char line[1024], what[600];
 	int n = 0;

@@ -33,15 +33,15 @@
 
 static struct {
 	pthread_mutex_t lock;
-	const char *name;	/* plugin type, for the log */
-	bool loaded;		/* tried since start or reconfigure ... */
-	int tried_nodes;	/* ... for that many nodes (a failure is
+	const char *name; /* plugin type, for the log */
+	bool loaded;	  /* tried since start or reconfigure ... */
+	int tried_nodes;  /* ... for that many nodes (a failure is
 				   logged once, not at every placement) */
 	struct fse_ctl *ctl;
-	uint8_t *cand, *idle;	/* [nbuf] a job's candidates, idle nodes */
-	uint8_t *got;		/* [nbuf] Slurm's choice (Locality=observe) */
+	uint8_t *cand, *idle; /* [nbuf] a job's candidates, idle nodes */
+	uint8_t *got;	      /* [nbuf] Slurm's choice (Locality=observe) */
 	int nbuf;
-	fabric_model_f on_model;	/* told of each model swapped in */
+	fabric_model_f on_model; /* told of each model swapped in */
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
 
 /* slurmctld's count of main scheduling passes (sdiag), looked up, not
@@ -92,13 +92,13 @@ static enum fse_log _log_most(void)
 {
 	int l = get_log_level();
 
-	return l >= LOG_LEVEL_DEBUG ? FSE_LOG_DEBUG :
-		l >= LOG_LEVEL_VERBOSE ? FSE_LOG_VERBOSE :
-		l >= LOG_LEVEL_INFO ? FSE_LOG_INFO : FSE_LOG_ERROR;
+	return l >= LOG_LEVEL_DEBUG	? FSE_LOG_DEBUG
+	       : l >= LOG_LEVEL_VERBOSE ? FSE_LOG_VERBOSE
+	       : l >= LOG_LEVEL_INFO	? FSE_LOG_INFO
+					: FSE_LOG_ERROR;
 }
 
-static enum fse_job_state _task_state(uint32_t job_id, uint32_t task,
-				      void *arg);
+static enum fse_job_state _task_state(uint32_t job_id, uint32_t task, void *arg);
 
 /* Caller holds fab.lock.  RET true when the engine can be used. */
 static bool _ready(void)
@@ -126,8 +126,7 @@ static bool _ready(void)
 		fse_ctl_observe_state(fab.ctl, _task_state, NULL);
 	}
 	names = fs_plugin_node_names();
-	fse_ctl_load(fab.ctl, fabsched_plugin_conf_load(fab.name), names,
-		     node_record_count);
+	fse_ctl_load(fab.ctl, fabsched_plugin_conf_load(fab.name), names, node_record_count);
 	xfree(names);
 	/* the model may have changed since the callback's owner read it */
 	if (fse_ctl_usable(fab.ctl) && fab.on_model)
@@ -150,15 +149,13 @@ static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 	job_record_t *j;
 
 	if (!find_job)
-		find_job = (job_record_t *(*)(uint32_t))
-			dlsym(RTLD_DEFAULT, "find_job_record");
+		find_job = (job_record_t * (*)(uint32_t)) dlsym(RTLD_DEFAULT, "find_job_record");
 	j = find_job ? find_job(job_id) : NULL;
 	if (j && IS_JOB_PENDING(j))
 		return FSE_JOB_PENDING;
 	if (j && j->job_resrcs) {
-		debug("%s: %pJ started: counted in its partition's share",
-		      fab.name, j);
-		_unwait(j);	/* its wait is over (see fabric_place) */
+		debug("%s: %pJ started: counted in its partition's share", fab.name, j);
+		_unwait(j); /* its wait is over (see fabric_place) */
 		return FSE_JOB_STARTED;
 	}
 	return FSE_JOB_GONE;
@@ -167,8 +164,7 @@ static enum fse_job_state _job_state(uint32_t job_id, void *arg)
 /* The same for a task of a job array: its own record once it started
  * (the array's record, with the tasks still pending, keeps the array's
  * id: a started task is split off into a record of its own). */
-static enum fse_job_state _task_state(uint32_t job_id, uint32_t task,
-				      void *arg)
+static enum fse_job_state _task_state(uint32_t job_id, uint32_t task, void *arg)
 {
 	static job_record_t *(*find_task)(uint32_t, uint32_t);
 	job_record_t *j;
@@ -176,7 +172,7 @@ static enum fse_job_state _task_state(uint32_t job_id, uint32_t task,
 	if (task == FSE_NO_TASK)
 		return _job_state(job_id, arg);
 	if (!find_task)
-		find_task = (job_record_t *(*)(uint32_t, uint32_t))
+		find_task = (job_record_t * (*)(uint32_t, uint32_t))
 			dlsym(RTLD_DEFAULT, "find_job_array_rec");
 	j = find_task ? find_task(job_id, task) : NULL;
 	if (j && IS_JOB_PENDING(j))
@@ -196,8 +192,8 @@ static enum fse_job_state _task_state(uint32_t job_id, uint32_t task,
 static void _set_pending(job_record_t *job_ptr, const char *why)
 {
 	_unwait(job_ptr);
-	xstrfmtcat(job_ptr->system_comment, "%s%s%s",
-		   job_ptr->system_comment ? "; " : "", "fabsched: ", why);
+	xstrfmtcat(job_ptr->system_comment, "%s%s%s", job_ptr->system_comment ? "; " : "",
+		   "fabsched: ", why);
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 	xfree(job_ptr->state_desc);
 	job_ptr->state_desc = xstrdup(why);
@@ -212,9 +208,8 @@ static bool _part_off(const job_record_t *job)
 	bool off;
 
 	slurm_mutex_lock(&fab.lock);
-	_ready();	/* the configuration, even without a usable model */
-	off = fse_ctl_part_off(fab.ctl, job->part_ptr ? job->part_ptr->name :
-			       NULL);
+	_ready(); /* the configuration, even without a usable model */
+	off = fse_ctl_part_off(fab.ctl, job->part_ptr ? job->part_ptr->name : NULL);
 	slurm_mutex_unlock(&fab.lock);
 	if (off)
 		debug2("%s: %pJ: partition %s has Locality=off or observe: Slurm's own placement",
@@ -225,11 +220,10 @@ static bool _part_off(const job_record_t *job)
 bool fabric_applies(const job_record_t *job, bool switches_as_racks)
 {
 	return job && job->details &&
-		fse_job_applies(job->req_switch && job->req_switch != NO_VAL,
-				switches_as_racks,
-				job->details->req_node_bitmap &&
-				bit_set_count(job->details->req_node_bitmap)) &&
-		!_part_off(job);
+	       fse_job_applies(job->req_switch && job->req_switch != NO_VAL, switches_as_racks,
+			       job->details->req_node_bitmap &&
+				       bit_set_count(job->details->req_node_bitmap)) &&
+	       !_part_off(job);
 }
 
 bool fabric_place_all_off(void)
@@ -247,7 +241,7 @@ bool fabric_place_all_off(void)
 struct try_arg {
 	const struct fabric_ask *ask;
 	int rc;
-	bool all;	/* the last try was on every candidate */
+	bool all; /* the last try was on every candidate */
 };
 
 static bool _try(const uint8_t *in, void *arg)
@@ -280,8 +274,7 @@ static uint8_t *_bytes(bitstr_t *b, uint8_t *v)
  * ready): its shape, tasks per node (fse_ctl_tasks), candidates and idle
  * nodes as bytes in fab's buffers.  @label is the caller's to free.
  */
-static void _job_of(const struct fabric_ask *ask, struct fse_job *j,
-		    char **label)
+static void _job_of(const struct fabric_ask *ask, struct fse_job *j, char **label)
 {
 	job_record_t *job_ptr = ask->job;
 	struct fse_shape shape;
@@ -291,8 +284,7 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j,
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	*label = xstrdup_printf("%pJ", job_ptr);
-	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false),
-			 fse_ctl_tasks(fab.ctl, true));
+	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false), fse_ctl_tasks(fab.ctl, true));
 	if (fab.nbuf != node_record_count) {
 		xrecalloc(fab.cand, node_record_count + 1, 1);
 		xrecalloc(fab.idle, node_record_count + 1, 1);
@@ -302,30 +294,33 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j,
 	_bytes(ask->cand, fab.cand);
 	if (ask->idle && *ask->idle)
 		idle = _bytes(*ask->idle, fab.idle);
-	since = job_ptr->details->begin_time ? job_ptr->details->begin_time :
-		job_ptr->details->submit_time;
+	since = job_ptr->details->begin_time ? job_ptr->details->begin_time
+					     : job_ptr->details->submit_time;
 	*j = (struct fse_job){
-		.job_id = job_ptr->job_id, .label = *label,
+		.job_id = job_ptr->job_id,
+		.label = *label,
 		.array_job_id = job_ptr->array_job_id,
-		.array_task = job_ptr->array_task_id == NO_VAL ? FSE_NO_TASK :
-			job_ptr->array_task_id,
+		.array_task =
+			job_ptr->array_task_id == NO_VAL ? FSE_NO_TASK : job_ptr->array_task_id,
 		.part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL,
 		.env = (const char *const *)job_ptr->spank_job_env,
 		.nenv = job_ptr->spank_job_env_size,
 		.waited = (since && since < now) ? now - since : 0,
-		.min_nodes = ask->min_nodes, .max_nodes = ask->max_nodes,
-		.want_nodes = ask->req_nodes, .ntasks = shape.ntasks,
+		.min_nodes = ask->min_nodes,
+		.max_nodes = ask->max_nodes,
+		.want_nodes = ask->req_nodes,
+		.ntasks = shape.ntasks,
 		.spread = job_ptr->bit_flags & SPREAD_JOB,
 		.may_share = ask->idle && !job_ptr->details->whole_node,
-		.final = ask->final, .pass = _pass(),
+		.final = ask->final,
+		.pass = _pass(),
 		.plan = job_ptr->bit_flags & BACKFILL_TEST,
-		.cand = fab.cand, .idle = idle,
+		.cand = fab.cand,
+		.idle = idle,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	j->prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 +
-		(t1.tv_nsec - t0.tv_nsec) / 1e3;
-	if (ask->switches_as_racks && job_ptr->req_switch &&
-	    job_ptr->req_switch != NO_VAL) {
+	j->prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
+	if (ask->switches_as_racks && job_ptr->req_switch && job_ptr->req_switch != NO_VAL) {
 		j->switches = true;
 		j->switches_racks = job_ptr->req_switch;
 		j->switches_wait = job_ptr->wait4switch;
@@ -354,8 +349,8 @@ int fabric_place(const struct fabric_ask *ask)
 	if (o.unwait)
 		_unwait(job_ptr);
 	if (o.started && o.note)
-		xstrfmtcat(job_ptr->system_comment, "%s%s",
-			   job_ptr->system_comment ? "; " : "", o.note);
+		xstrfmtcat(job_ptr->system_comment, "%s%s", job_ptr->system_comment ? "; " : "",
+			   o.note);
 	if (o.waits)
 		_set_pending(job_ptr, o.pending);
 	slurm_mutex_unlock(&fab.lock);
@@ -368,8 +363,7 @@ int fabric_place(const struct fabric_ask *ask)
 /* Why fabsched would leave @job to Slurm's choice; NULL: it would not. */
 static const char *_stock_why(const job_record_t *job, bool switches_as_racks)
 {
-	if (job->details->req_node_bitmap &&
-	    bit_set_count(job->details->req_node_bitmap))
+	if (job->details->req_node_bitmap && bit_set_count(job->details->req_node_bitmap))
 		return "pinned to nodes";
 	if (job->req_switch && job->req_switch != NO_VAL && !switches_as_racks)
 		return "--switches (Slurm's own meaning)";
@@ -383,13 +377,11 @@ bool fabric_observes(const job_record_t *job, bool switches_as_racks)
 	/* a job array's own record before a task is picked (Slurm's
 	 * test-only question at submission): its tasks are observed as
 	 * they start */
-	if (!job || !job->details ||
-	    (job->array_recs && job->array_task_id == NO_VAL))
+	if (!job || !job->details || (job->array_recs && job->array_task_id == NO_VAL))
 		return false;
 	slurm_mutex_lock(&fab.lock);
 	_ready();
-	obs = fse_ctl_part_observe(fab.ctl, job->part_ptr ?
-				   job->part_ptr->name : NULL);
+	obs = fse_ctl_part_observe(fab.ctl, job->part_ptr ? job->part_ptr->name : NULL);
 	slurm_mutex_unlock(&fab.lock);
 	return obs;
 }
@@ -412,8 +404,7 @@ int fabric_observe(const struct fabric_ask *ask, bitstr_t *got)
 	j.stock_why = _stock_why(ask->job, ask->switches_as_racks);
 	_try(NULL, &t);
 	if (t.rc == SLURM_SUCCESS)
-		fse_ctl_observe(fab.ctl, &j, _bytes(got, fab.got), _job_state,
-				NULL);
+		fse_ctl_observe(fab.ctl, &j, _bytes(got, fab.got), _job_state, NULL);
 	slurm_mutex_unlock(&fab.lock);
 	xfree(label);
 	return t.rc;

@@ -37,9 +37,9 @@ typedef void (*fabric_free_f)(int node, struct fse_node_res *r, void *arg);
 
 struct fabric_ask {
 	job_record_t *job;
-	bitstr_t *cand;		/* candidate nodes (read only) */
+	bitstr_t *cand; /* candidate nodes (read only) */
 	uint32_t min_nodes, max_nodes, req_nodes;
-	bitstr_t **idle;	/* optional: nodes without jobs, tried first */
+	bitstr_t **idle; /* optional: nodes without jobs, tried first */
 	/*
 	 * --switches=N read as "at most N racks", waiting up to the job's
 	 * --switches wait (24.11, where no stock code handles --switches
@@ -67,8 +67,8 @@ struct fse_shape;
  * (candidates, with what is free there: ask->node_free) and on the idle
  * partition (its nodes as configured).  fabric_shape.c.
  */
-void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
-		      uint32_t *tasks_now, uint32_t *tasks_idle);
+void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
+		      uint32_t *tasks_idle);
 
 /*
  * Place a job with locality.  Calls ask->try once or more (at most a few

@@ -24,7 +24,7 @@
 #include "fabsched_select.h"
 
 #ifndef CR_MEMORY
-#define CR_MEMORY SELECT_MEMORY	/* 25.11 renamed it */
+#define CR_MEMORY SELECT_MEMORY /* 25.11 renamed it */
 #endif
 
 /*
@@ -36,8 +36,8 @@
 struct job_shape {
 	struct fse_shape s;
 	uint32_t gres_plugin[FSE_SHAPE_GRES];
-	uint32_t gres_type[FSE_SHAPE_GRES];	/* 0: any type */
-	bool mem_counted;	/* memory is a consumable resource */
+	uint32_t gres_type[FSE_SHAPE_GRES]; /* 0: any type */
+	bool mem_counted;		    /* memory is a consumable resource */
 };
 
 static int _shape_gres(void *x, void *arg)
@@ -47,8 +47,7 @@ static int _shape_gres(void *x, void *arg)
 	struct job_shape *js = arg;
 	int g = js->s.ngres;
 
-	if (!gj || (!gj->gres_per_node && !gj->gres_per_task) ||
-	    g >= FSE_SHAPE_GRES)
+	if (!gj || (!gj->gres_per_node && !gj->gres_per_task) || g >= FSE_SHAPE_GRES)
 		return 0;
 	js->gres_plugin[g] = gs->plugin_id;
 	js->gres_type[g] = gj->type_id;
@@ -58,8 +57,7 @@ static int _shape_gres(void *x, void *arg)
 	return 0;
 }
 
-static void _job_shape(job_record_t *job_ptr, uint32_t min_nodes,
-		       struct job_shape *js)
+static void _job_shape(job_record_t *job_ptr, uint32_t min_nodes, struct job_shape *js)
 {
 	__typeof__(job_ptr->details) d = job_ptr->details;
 	uint64_t mem = d->pn_min_memory;
@@ -67,10 +65,9 @@ static void _job_shape(job_record_t *job_ptr, uint32_t min_nodes,
 	memset(js, 0, sizeof(*js));
 	/* sized by tasks when it asked for tasks (-n); by nodes otherwise */
 	if (d->num_tasks && d->num_tasks != NO_VAL)
-		js->s.ntasks = d->num_tasks > min_nodes ? d->num_tasks :
-			min_nodes;
-	js->s.cpus_per_task = (d->cpus_per_task && d->cpus_per_task != NO_VAL16) ?
-		d->cpus_per_task : 1;
+		js->s.ntasks = d->num_tasks > min_nodes ? d->num_tasks : min_nodes;
+	js->s.cpus_per_task =
+		(d->cpus_per_task && d->cpus_per_task != NO_VAL16) ? d->cpus_per_task : 1;
 	if (d->ntasks_per_node && d->ntasks_per_node != NO_VAL16)
 		js->s.tasks_per_node = d->ntasks_per_node;
 	js->mem_counted = slurm_conf.select_type_param & CR_MEMORY;
@@ -87,8 +84,8 @@ static void _job_shape(job_record_t *job_ptr, uint32_t min_nodes,
 }
 
 /* Free (@now) or configured GRES of the kinds the job names on a node. */
-static void _node_gres(const struct job_shape *js, node_record_t *node_ptr,
-		       bool now, struct fse_node_res *r)
+static void _node_gres(const struct job_shape *js, node_record_t *node_ptr, bool now,
+		       struct fse_node_res *r)
 {
 	for (int g = 0; g < js->s.ngres; g++) {
 		gres_state_t *gs = NULL;
@@ -96,16 +93,13 @@ static void _node_gres(const struct job_shape *js, node_record_t *node_ptr,
 
 		r->gres[g] = 0;
 		if (node_ptr->gres_list)
-			gs = list_find_first(node_ptr->gres_list,
-					     gres_find_id,
+			gs = list_find_first(node_ptr->gres_list, gres_find_id,
 					     (void *)&js->gres_plugin[g]);
 		if (gs && (gn = gs->gres_data))
-			r->gres[g] = fse_gres_units(gn->gres_cnt_avail,
-						    gn->gres_cnt_alloc,
-						    js->gres_type[g], gn->type_id,
-						    gn->type_cnt_avail,
-						    gn->type_cnt_alloc,
-						    gn->type_cnt, now);
+			r->gres[g] =
+				fse_gres_units(gn->gres_cnt_avail, gn->gres_cnt_alloc,
+					       js->gres_type[g], gn->type_id, gn->type_cnt_avail,
+					       gn->type_cnt_alloc, gn->type_cnt, now);
 	}
 }
 
@@ -120,17 +114,15 @@ static void _node_config(const struct job_shape *js, node_record_t *node_ptr,
 #else
 	r->cpus = node_ptr->cpus;
 #endif
-	r->mem = fse_node_mem(js->mem_counted, node_ptr->real_memory,
-			      node_ptr->mem_spec_limit);
+	r->mem = fse_node_mem(js->mem_counted, node_ptr->real_memory, node_ptr->mem_spec_limit);
 	_node_gres(js, node_ptr, false, r);
 }
 
-void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
-		      uint32_t *tasks_now, uint32_t *tasks_idle)
+void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
+		      uint32_t *tasks_idle)
 {
 	struct job_shape jsv, *js = &jsv;
-	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap :
-		NULL;
+	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap : NULL;
 	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
 
 	_job_shape(ask->job, ask->min_nodes ? ask->min_nodes : 1, js);
@@ -149,7 +141,7 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape,
 			continue;
 		r.busy = idle ? !bit_test(idle, i) : false;
 		if (r.busy && js->s.whole_node)
-			continue;	/* no task of it there (fse_node_tasks) */
+			continue; /* no task of it there (fse_node_tasks) */
 		_node_gres(js, node_ptr, true, &r);
 		if (ask->node_free)
 			ask->node_free(i, &r, ask->arg);

@@ -14,8 +14,7 @@ const char **fs_plugin_node_names(void)
 	const char **names = xcalloc(node_record_count + 1, sizeof(*names));
 
 	for (int i = 0; i < node_record_count; i++)
-		names[i] = node_record_table_ptr[i] ?
-			node_record_table_ptr[i]->name : NULL;
+		names[i] = node_record_table_ptr[i] ? node_record_table_ptr[i]->name : NULL;
 	return names;
 }
 
@@ -33,8 +32,7 @@ struct fs_conf *fabsched_plugin_conf_load(const char *who)
 	if (!env || !*env) {
 		path = get_extra_conf_path("fabsched.conf");
 		if (path && access(path, F_OK) != 0) {
-			debug("%s: no %s: %m, using %s", who, path,
-			      fs_conf_default_path());
+			debug("%s: no %s: %m, using %s", who, path, fs_conf_default_path());
 			xfree(path);
 		}
 	}

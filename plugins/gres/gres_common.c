@@ -39,7 +39,7 @@ static int _mine(void *x, void *arg)
 {
 	gres_slurmd_conf_t *rec = x;
 
-	return rec->plugin_id == *(uint32_t *) arg;
+	return rec->plugin_id == *(uint32_t *)arg;
 }
 
 struct scan {
@@ -69,8 +69,7 @@ static int _sysfs_root(char **root)
 	const char *spec = getenv(FS_GRES_SYSFS_ENV);
 
 	if (fs_gres_sysfs_root(spec, NULL, root, msg, sizeof(msg))) {
-		error("%s: %s=%s: %s", plugin_type, FS_GRES_SYSFS_ENV, spec,
-		      msg);
+		error("%s: %s=%s: %s", plugin_type, FS_GRES_SYSFS_ENV, spec, msg);
 		return -1;
 	}
 	return 0;
@@ -96,20 +95,21 @@ static void _whole_sockets(char **abs)
 	bool one = SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0), numa;
 
 	if (!np || !*abs || !np->cores || !np->tot_sockets) {
-		debug("%s: socket layout of %s unknown: cores %s kept",
-		      plugin_type, name ? name : "this node", *abs ? *abs : "-");
-	} else if (fs_gres_widen_cores(*abs, np->tot_sockets, np->cores, one,
-				       &wide) == 1) {
+		debug("%s: socket layout of %s unknown: cores %s kept", plugin_type,
+		      name ? name : "this node", *abs ? *abs : "-");
+	} else if (fs_gres_widen_cores(*abs, np->tot_sockets, np->cores, one, &wide) == 1) {
 		/* Slurm's sockets already the NUMA nodes (or L3 caches: from
 		 * SlurmdParameters, from 25.11 also the node's Parameters=) */
 		numa = slurm_conf.conf_flags & (CONF_FLAG_NNSOCK | CONF_FLAG_L3CSOCK);
-#define WIDENED "%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)%s", \
-	plugin_type, *abs, wide, SLURM_VERSION_STRING, \
-	one ? "one whole socket or every core" : "whole sockets", np->cores, name
+#define WIDENED                                                                            \
+	"%s: cores %s widened to %s: Slurm %s binds a GRES to %s (%d cores each on %s)%s", \
+		plugin_type, *abs, wide, SLURM_VERSION_STRING,                             \
+		one ? "one whole socket or every core" : "whole sockets", np->cores, name
 		if (numa)
 			info(WIDENED, "");
 		else
-			warning(WIDENED, ", so this record's NUMA locality is lost (jobs get its units with cores of other NUMA nodes); to keep it, make Slurm's sockets the NUMA nodes: SlurmdParameters=numa_node_as_socket, and the node's Sockets= and CoresPerSocket= as 'slurmd -C' then prints");
+			warning(WIDENED,
+				", so this record's NUMA locality is lost (jobs get its units with cores of other NUMA nodes); to keep it, make Slurm's sockets the NUMA nodes: SlurmdParameters=numa_node_as_socket, and the node's Sockets= and CoresPerSocket= as 'slurmd -C' then prints");
 #undef WIDENED
 		xfree(*abs);
 		*abs = xstrdup(wide);
@@ -124,26 +124,24 @@ static void _whole_sockets(char **abs)
  * range).  CPUs at or beyond cpu_cnt are dropped, as slurmd itself does.
  * Returns 0, or -1 when nothing usable is left.
  */
-int fabsched_gres_cores(node_config_load_t *config, const char *cpus,
-		  bitstr_t **mac_out, char **abs_out)
+int fabsched_gres_cores(node_config_load_t *config, const char *cpus, bitstr_t **mac_out,
+			char **abs_out)
 {
 	char msg[FS_MSG_SIZE], *range = NULL, *abs = NULL;
 	size_t dropped;
 
 	*mac_out = NULL;
 	*abs_out = NULL;
-	if (fs_gres_clip_cpus(cpus, config->cpu_cnt, &range, &dropped, msg,
-			      sizeof(msg))) {
+	if (fs_gres_clip_cpus(cpus, config->cpu_cnt, &range, &dropped, msg, sizeof(msg))) {
 		error("%s: %s", plugin_type, msg);
 		return -1;
 	}
 	if (dropped)
-		verbose("%s: %zu CPU(s) of %s lie beyond the node's %u CPUs",
-			plugin_type, dropped, cpus, config->cpu_cnt);
+		verbose("%s: %zu CPU(s) of %s lie beyond the node's %u CPUs", plugin_type, dropped,
+			cpus, config->cpu_cnt);
 	if (!range)
 		return -1;
-	if (config->xcpuinfo_mac_to_abs &&
-	    config->xcpuinfo_mac_to_abs(range, &abs)) {
+	if (config->xcpuinfo_mac_to_abs && config->xcpuinfo_mac_to_abs(range, &abs)) {
 		error("%s: CPUs %s: no core mapping", plugin_type, range);
 		free(range);
 		return -1;
@@ -184,9 +182,8 @@ void fabsched_gres_env_unset(char ***env, const char *name)
 
 /* One autodetected record (Slurm's add_gres_to_list, whose arguments
  * changed between releases). */
-void fabsched_gres_add_record(fs_list_t out, const char *name, uint64_t count,
-			uint32_t cpu_cnt, char *abs, bitstr_t *mac,
-			const char *file, const char *type)
+void fabsched_gres_add_record(fs_list_t out, const char *name, uint64_t count, uint32_t cpu_cnt,
+			      char *abs, bitstr_t *mac, const char *file, const char *type)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 	gres_slurmd_conf_t rec = {
@@ -195,15 +192,15 @@ void fabsched_gres_add_record(fs_list_t out, const char *name, uint64_t count,
 		.cpu_cnt = cpu_cnt,
 		.cpus = abs,
 		.cpus_bitmap = mac,
-		.file = (char *) file,
-		.name = (char *) name,
-		.type_name = (char *) type,
+		.file = (char *)file,
+		.name = (char *)name,
+		.type_name = (char *)type,
 	};
 
 	add_gres_to_list(out, &rec);
 #else
-	add_gres_to_list(out, (char *) name, count, cpu_cnt, abs, mac,
-			 (char *) file, (char *) type, NULL, NULL, 0);
+	add_gres_to_list(out, (char *)name, count, cpu_cnt, abs, mac, (char *)file, (char *)type,
+			 NULL, NULL, 0);
 #endif
 }
 
@@ -238,8 +235,7 @@ extern int fini(void)
 }
 
 /* slurmd: gres.conf and slurm.conf are merged into gres_conf_list. */
-extern int gres_p_node_config_load(fs_list_t gres_conf_list,
-				   node_config_load_t *config)
+extern int gres_p_node_config_load(fs_list_t gres_conf_list, node_config_load_t *config)
 {
 	uint32_t id = gres_build_id((char *)fs_gres_name);
 	struct scan sc = { .id = id };
@@ -252,23 +248,20 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 	fs_gres_units_clear(&fs_units);
 	if (gres_conf_list)
 		list_for_each(gres_conf_list, _scan_rec, &sc);
-	verbose("%s: node configuration loaded, %d gres.conf record(s)",
-		plugin_type, sc.records);
+	verbose("%s: node configuration loaded, %d gres.conf record(s)", plugin_type, sc.records);
 	if (!gres_conf_list || !config || !config->in_slurmd)
 		return SLURM_SUCCESS;
 
 	if (_sysfs_root(&root) == 0) {
 		opts.sysfs_root = root;
-		opts.what = FS_GRES_TOPO | FS_GRES_VERBS |
-			fs_gres_inventory_what;
+		opts.what = FS_GRES_TOPO | FS_GRES_VERBS | fs_gres_inventory_what;
 		if (fs_gres_inventory_load(&opts, &inv, msg, sizeof(msg))) {
 			error("%s: node inventory: %s", plugin_type, msg);
 			inv = NULL;
 		}
 	}
 
-	why = fs_gres_autodetect_skip(gres_get_autodetect_flags() &
-				      GRES_AUTODETECT_GPU_OFF,
+	why = fs_gres_autodetect_skip(gres_get_autodetect_flags() & GRES_AUTODETECT_GPU_OFF,
 				      sc.explicit_recs, inv);
 	if (!why) {
 		fs_list_t found = list_create(destroy_gres_slurmd_conf);
@@ -277,14 +270,12 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 		if (n > 0) {
 			list_delete_all(gres_conf_list, _mine, &id);
 			list_transfer(gres_conf_list, found);
-			info("%s: autodetected %d record(s) (sysfs root %s)",
-			     plugin_type, n, root && root[0] ? root : "/");
+			info("%s: autodetected %d record(s) (sysfs root %s)", plugin_type, n,
+			     root && root[0] ? root : "/");
 		} else {
 			info("%s: autodetection found nothing under %s: "
-			     "keeping the %d configured record(s) (count %"
-			     PRIu64 ")", plugin_type,
-			     root && root[0] ? root : "/", sc.records,
-			     sc.count);
+			     "keeping the %d configured record(s) (count %" PRIu64 ")",
+			     plugin_type, root && root[0] ? root : "/", sc.records, sc.count);
 		}
 		FREE_NULL_LIST(found);
 	} else {
@@ -301,14 +292,14 @@ extern int gres_p_node_config_load(fs_list_t gres_conf_list,
 	return SLURM_SUCCESS;
 }
 
-extern void gres_p_job_set_env(char ***job_env_ptr, bitstr_t *gres_bit_alloc,
-			       uint64_t gres_cnt, gres_internal_flags_t flags)
+extern void gres_p_job_set_env(char ***job_env_ptr, bitstr_t *gres_bit_alloc, uint64_t gres_cnt,
+			       gres_internal_flags_t flags)
 {
 	fabsched_gres_set_env(job_env_ptr, gres_bit_alloc, gres_cnt);
 }
 
-extern void gres_p_step_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
-				uint64_t gres_cnt, gres_internal_flags_t flags)
+extern void gres_p_step_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc, uint64_t gres_cnt,
+				gres_internal_flags_t flags)
 {
 	fabsched_gres_set_env(step_env_ptr, gres_bit_alloc, gres_cnt);
 }
@@ -330,9 +321,8 @@ extern void gres_p_recv_stepd(buf_t *buffer)
 	uint32_t len;
 
 	safe_unpackstr_xmalloc(&s, &len, buffer);
-	if (s && fs_gres_units_parse(&fs_units, s,
-				     fs_gres_inventory_what == FS_GRES_HUGEPAGES,
-				     msg, sizeof(msg)))
+	if (s && fs_gres_units_parse(&fs_units, s, fs_gres_inventory_what == FS_GRES_HUGEPAGES, msg,
+				     sizeof(msg)))
 		error("%s: record table from slurmd: %s", plugin_type, msg);
 	xfree(s);
 	return;
@@ -383,23 +373,20 @@ extern fs_prep_t *FS_PREP_BUILD_ENV(gres_job_state_t *gres_js)
 	ei->gres_cnt_node_alloc = xcalloc(ei->node_cnt, sizeof(uint64_t));
 	for (uint32_t i = 0; i < ei->node_cnt; i++) {
 		if (gres_js->gres_bit_alloc && gres_js->gres_bit_alloc[i])
-			ei->gres_bit_alloc[i] =
-				bit_copy(gres_js->gres_bit_alloc[i]);
+			ei->gres_bit_alloc[i] = bit_copy(gres_js->gres_bit_alloc[i]);
 		if (gres_js->gres_cnt_node_alloc)
-			ei->gres_cnt_node_alloc[i] =
-				gres_js->gres_cnt_node_alloc[i];
+			ei->gres_cnt_node_alloc[i] = gres_js->gres_cnt_node_alloc[i];
 	}
 	return ei;
 }
 
 /* slurmd: prolog/epilog environment of this node (index node_inx) */
-extern void FS_PREP_SET_ENV(char ***epilog_env_ptr, fs_prep_t *gres_ei,
-			    int node_inx)
+extern void FS_PREP_SET_ENV(char ***epilog_env_ptr, fs_prep_t *gres_ei, int node_inx)
 {
 	bitstr_t *alloc = NULL;
 	uint64_t cnt = 0;
 
-	if (!gres_ei || node_inx < 0 || (uint32_t) node_inx >= gres_ei->node_cnt)
+	if (!gres_ei || node_inx < 0 || (uint32_t)node_inx >= gres_ei->node_cnt)
 		return;
 	if (gres_ei->gres_bit_alloc)
 		alloc = gres_ei->gres_bit_alloc[node_inx];

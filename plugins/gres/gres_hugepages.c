@@ -49,8 +49,8 @@ static void _conf_units(struct fs_hp_units *u)
  * node); for sizes it does not name, or when it makes too many units,
  * the least that fits this node (fs_gres_huge_plan).
  */
-int fabsched_gres_detect(const struct fs_gres_inventory *inv,
-		   node_config_load_t *config, fs_list_t out)
+int fabsched_gres_detect(const struct fs_gres_inventory *inv, node_config_load_t *config,
+			 fs_list_t out)
 {
 	struct fs_gres_huge_rec *recs = NULL;
 	struct fs_hp_units fixed = { 0 };
@@ -59,8 +59,8 @@ int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 	int n = 0, rc;
 
 	_conf_units(&fixed);
-	rc = fs_gres_huge_node_plan(inv, &fixed, &recs, &nrecs, warn,
-				    sizeof(warn), msg, sizeof(msg));
+	rc = fs_gres_huge_node_plan(inv, &fixed, &recs, &nrecs, warn, sizeof(warn), msg,
+				    sizeof(msg));
 	if (warn[0])
 		error("%s: %s", plugin_type, warn);
 	if (rc) {
@@ -69,30 +69,26 @@ int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 	}
 	for (size_t i = 0; i < inv->npools; i++)
 		if (!inv->pools[i].total)
-			verbose("%s: NUMA node %d: no %s pages in the pool",
-				plugin_type, inv->pools[i].numa_node,
-				inv->pools[i].type);
+			verbose("%s: NUMA node %d: no %s pages in the pool", plugin_type,
+				inv->pools[i].numa_node, inv->pools[i].type);
 	for (size_t i = 0; i < nrecs; i++) {
 		const struct fs_gres_huge_rec *r = &recs[i];
-		const struct fs_gres_numa *nu = fs_gres_numa_find(inv,
-								  r->numa_node);
+		const struct fs_gres_numa *nu = fs_gres_numa_find(inv, r->numa_node);
 		bitstr_t *mac = NULL;
 		char *abs = NULL, file[160];
 
-		for (size_t k = fs_gres_huge_rec_notes(r, &fixed, notes, file,
-						       sizeof(file)), j = 0;
+		for (size_t k = fs_gres_huge_rec_notes(r, &fixed, notes, file, sizeof(file)), j = 0;
 		     j < k; j++)
 			info("%s: %s", plugin_type, notes[j]);
 		if (!r->units)
 			continue;
 		if (!nu || fabsched_gres_cores(config, nu->cpus, &mac, &abs))
-			verbose("%s: NUMA node %d: CPUs unknown: no Cores",
-				plugin_type, r->numa_node);
-		fabsched_gres_add_record(out, "hugepages", r->units, config->cpu_cnt, abs,
-			    mac, file, r->type);
-		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64
-			" Cores=%s", plugin_type, r->numa_node, r->type,
-			r->units, abs ? abs : "-");
+			verbose("%s: NUMA node %d: CPUs unknown: no Cores", plugin_type,
+				r->numa_node);
+		fabsched_gres_add_record(out, "hugepages", r->units, config->cpu_cnt, abs, mac,
+					 file, r->type);
+		verbose("%s: NUMA node %d Type=%s Count=%" PRIu64 " Cores=%s", plugin_type,
+			r->numa_node, r->type, r->units, abs ? abs : "-");
 		FREE_NULL_BITMAP(mac);
 		xfree(abs);
 		n++;
@@ -101,8 +97,8 @@ int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 	return n;
 }
 
-void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv,
-			  gres_slurmd_conf_t *rec, uint64_t *next)
+void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv, gres_slurmd_conf_t *rec,
+				uint64_t *next)
 {
 	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
 	char msg[FS_MSG_SIZE];
@@ -113,10 +109,8 @@ void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv,
 	u->first = *next;
 	u->count = rec->count;
 	*next += rec->count;
-	if (fs_gres_huge_unit_set(u, rec->file, rec->type_name, msg,
-				  sizeof(msg)))
-		error("%s: %s: its pages are not passed to the job", plugin_type,
-		      msg);
+	if (fs_gres_huge_unit_set(u, rec->file, rec->type_name, msg, sizeof(msg)))
+		error("%s: %s: its pages are not passed to the job", plugin_type, msg);
 }
 
 /* The job's pages on this node (gres/ fs_gres_huge_value): units held of
@@ -134,8 +128,7 @@ void fabsched_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 		fs_gres_units_held(&fs_units, bits, size, held);
 		xfree(bits);
 	}
-	if (fs_gres_huge_value(&fs_units, held, cnt, &s, &total, msg,
-			       sizeof(msg)))
+	if (fs_gres_huge_value(&fs_units, held, cnt, &s, &total, msg, sizeof(msg)))
 		error("%s: %s", plugin_type, msg);
 	xfree(held);
 	fabsched_gres_env_unset(env, FS_ENV_HUGEPAGES);
@@ -151,9 +144,8 @@ void fabsched_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
 }
 
 /* In the task: the step's pages, as for the job. */
-extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
-				uint64_t gres_cnt, bitstr_t *usable_gres,
-				gres_internal_flags_t flags)
+extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc, uint64_t gres_cnt,
+				bitstr_t *usable_gres, gres_internal_flags_t flags)
 {
 	(void)usable_gres;
 	(void)flags;

@@ -25,8 +25,8 @@ const char fs_gres_name[] = "rdma";
 const int fs_gres_inventory_what = FS_GRES_HCA;
 
 /* Autodetected records; returns how many were added to out. */
-int fabsched_gres_detect(const struct fs_gres_inventory *inv,
-		   node_config_load_t *config, fs_list_t out)
+int fabsched_gres_detect(const struct fs_gres_inventory *inv, node_config_load_t *config,
+			 fs_list_t out)
 {
 	int n = 0;
 
@@ -37,25 +37,21 @@ int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 		const char *skip = fs_gres_hca_skip(h);
 		char notes[FS_GRES_PORTS_MAX][FS_MSG_SIZE];
 
-		for (size_t k = fs_gres_hca_notes(h, notes, FS_GRES_PORTS_MAX),
-		     j = 0; j < k; j++)
+		for (size_t k = fs_gres_hca_notes(h, notes, FS_GRES_PORTS_MAX), j = 0; j < k; j++)
 			info("%s: %s", plugin_type, notes[j]);
-		if (skip && h->nactive)	/* active, yet no device file */
-			error("%s: %s %s: no gres record", plugin_type,
-			      h->name, skip);
+		if (skip && h->nactive) /* active, yet no device file */
+			error("%s: %s %s: no gres record", plugin_type, h->name, skip);
 		else if (skip)
-			info("%s: %s %s: no gres record", plugin_type, h->name,
-			     skip);
+			info("%s: %s %s: no gres record", plugin_type, h->name, skip);
 		if (skip)
 			continue;
 		if (fabsched_gres_cores(config, h->cpus, &mac, &abs))
-			verbose("%s: %s: no usable local CPUs (%s): no Cores",
-				plugin_type, h->name, h->cpus);
-		fabsched_gres_add_record(out, "rdma", 1, config->cpu_cnt, abs, mac,
-			    h->dev_path, h->type);
-		verbose("%s: %s Type=%s File=%s Cores=%s (CPUs %s, %s)",
-			plugin_type, h->name, h->type, h->dev_path,
-			abs ? abs : "-", h->cpus, h->locality);
+			verbose("%s: %s: no usable local CPUs (%s): no Cores", plugin_type, h->name,
+				h->cpus);
+		fabsched_gres_add_record(out, "rdma", 1, config->cpu_cnt, abs, mac, h->dev_path,
+					 h->type);
+		verbose("%s: %s Type=%s File=%s Cores=%s (CPUs %s, %s)", plugin_type, h->name,
+			h->type, h->dev_path, abs ? abs : "-", h->cpus, h->locality);
 		FREE_NULL_BITMAP(mac);
 		xfree(abs);
 		n++;
@@ -64,8 +60,8 @@ int fabsched_gres_detect(const struct fs_gres_inventory *inv,
 }
 
 /* unit table entry for one rdma device file of a record */
-static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next,
-		       gres_slurmd_conf_t *rec, const char *file)
+static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next, gres_slurmd_conf_t *rec,
+		       const char *file)
 {
 	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
 	char *cpus = rec->cpus_bitmap ? bit_fmt_full(rec->cpus_bitmap) : NULL;
@@ -76,13 +72,13 @@ static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next,
 	u->count = 1;
 	if (!fs_gres_rdma_unit_set(u, inv, file, cpus) && file)
 		verbose("%s: File=%s is no uverbs device of a known HCA: "
-			"named %s in the environment", plugin_type, file,
-			u->label);
+			"named %s in the environment",
+			plugin_type, file, u->label);
 	xfree(cpus);
 }
 
-void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv,
-			  gres_slurmd_conf_t *rec, uint64_t *next)
+void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv, gres_slurmd_conf_t *rec,
+				uint64_t *next)
 {
 	fs_hostlist_t hl;
 	uint64_t k = 0;
@@ -145,30 +141,26 @@ void fabsched_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt)
  * HCA nearest its CPUs (fs_gres_rdma_task_env); FABSCHED_RDMA_LOCALITY
  * keeps every HCA of the step.
  */
-extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc,
-				uint64_t gres_cnt, bitstr_t *usable_gres,
-				gres_internal_flags_t flags)
+extern void gres_p_task_set_env(char ***step_env_ptr, bitstr_t *gres_bit_alloc, uint64_t gres_cnt,
+				bitstr_t *usable_gres, gres_internal_flags_t flags)
 {
 	struct fs_gres_env e = { 0 };
 	char msg[FS_MSG_SIZE], *cpus = NULL;
 	const char *loc;
 
-	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type,
-	      gres_cnt);
-	fabsched_gres_set_env(step_env_ptr, usable_gres ? usable_gres : gres_bit_alloc,
-			gres_cnt);
+	debug("%s: task environment (%" PRIu64 " allocated)", plugin_type, gres_cnt);
+	fabsched_gres_set_env(step_env_ptr, usable_gres ? usable_gres : gres_bit_alloc, gres_cnt);
 	if (!step_env_ptr || !*step_env_ptr ||
 	    !(loc = getenvp(*step_env_ptr, FS_GRES_RDMA_LOCALITY_ENV)))
 		return;
-	if (fs_gres_rdma_task(loc, getenvp(*step_env_ptr, "SLURM_LOCALID"), &e,
-			      &cpus, msg, sizeof(msg))) {
+	if (fs_gres_rdma_task(loc, getenvp(*step_env_ptr, "SLURM_LOCALID"), &e, &cpus, msg,
+			      sizeof(msg))) {
 		error("%s: task HCAs: %s", plugin_type, msg);
 		free(cpus);
 		return;
 	}
 	if (flags & GRES_INTERNAL_FLAG_VERBOSE)
-		info("%s: task on CPUs %s uses %s", plugin_type, cpus,
-		     e.n > 3 ? e.value[3] : "?");
+		info("%s: task on CPUs %s uses %s", plugin_type, cpus, e.n > 3 ? e.value[3] : "?");
 	_apply(step_env_ptr, &e);
 	free(cpus);
 }

@@ -35,32 +35,31 @@ typedef gres_epilog_info_t fs_prep_t;
 /* ------------------------------------------------ provided by each entry file */
 
 extern const char plugin_name[];
-extern const char plugin_type[];	/* "gres/rdma" */
-extern const char fs_gres_name[];	/* "rdma" */
+extern const char plugin_type[];	 /* "gres/rdma" */
+extern const char fs_gres_name[];	 /* "rdma" */
 extern const int fs_gres_inventory_what; /* FS_GRES_HCA or FS_GRES_HUGEPAGES */
 
 /* slurmd: autodetected records of the node into @out; RET how many. */
-int fabsched_gres_detect(const struct fs_gres_inventory *inv,
-		   node_config_load_t *config, fs_list_t out);
+int fabsched_gres_detect(const struct fs_gres_inventory *inv, node_config_load_t *config,
+			 fs_list_t out);
 /* The unit table entries of one record of this gres (next: its first
  * index, advanced by its count). */
-void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv,
-			  gres_slurmd_conf_t *rec, uint64_t *next);
+void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv, gres_slurmd_conf_t *rec,
+				uint64_t *next);
 /* The job, step and prolog/epilog variables of what the job holds here
  * (@alloc: gres indices, NULL for records without File=; @cnt units). */
 void fabsched_gres_set_env(char ***env, bitstr_t *alloc, uint64_t cnt);
 
 /* ------------------------------------------------ gres_common.c */
 
-extern struct fs_gres_units fs_units;	/* this node's unit table */
+extern struct fs_gres_units fs_units; /* this node's unit table */
 
 /* Machine cpulist -> (machine bitmap, Slurm abstract cores), see there. */
-int fabsched_gres_cores(node_config_load_t *config, const char *cpus,
-		  bitstr_t **mac_out, char **abs_out);
+int fabsched_gres_cores(node_config_load_t *config, const char *cpus, bitstr_t **mac_out,
+			char **abs_out);
 /* One autodetected record (Slurm's add_gres_to_list). */
-void fabsched_gres_add_record(fs_list_t out, const char *name, uint64_t count,
-			uint32_t cpu_cnt, char *abs, bitstr_t *mac,
-			const char *file, const char *type);
+void fabsched_gres_add_record(fs_list_t out, const char *name, uint64_t count, uint32_t cpu_cnt,
+			      char *abs, bitstr_t *mac, const char *file, const char *type);
 /* A gres bitmap as bytes (xmalloc'ed, *n of them). */
 uint8_t *fs_gres_bytes(bitstr_t *b, size_t *n);
 void fabsched_gres_env_set(char ***env, const char *name, const char *value);

@@ -27,8 +27,7 @@ static int _opt_fabric_locality(int val, const char *optarg, int remote)
 	struct fs_locality loc;
 	char msg[FS_MSG_SIZE];
 
-	if (fs_parse_locality("--fabric-locality", optarg ? optarg : "", &loc,
-			      msg, sizeof(msg))) {
+	if (fs_parse_locality("--fabric-locality", optarg ? optarg : "", &loc, msg, sizeof(msg))) {
 		slurm_error("%s", msg);
 		return -1;
 	}
@@ -42,8 +41,7 @@ static int _opt_scratch(int val, const char *optarg, int remote)
 	struct fs_scratch sc;
 	char msg[FS_MSG_SIZE];
 
-	if (fs_parse_scratch("--scratch", optarg ? optarg : "", &sc, msg,
-			     sizeof(msg))) {
+	if (fs_parse_scratch("--scratch", optarg ? optarg : "", &sc, msg, sizeof(msg))) {
 		slurm_error("%s", msg);
 		return -1;
 	}

@@ -42,16 +42,16 @@ int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
 #endif
 
 /* spank_context_t's names, in its order (spank.h) */
-static const char *const ctx_names[] = { "unknown", "local", "remote",
+static const char *const ctx_names[] = { "unknown",   "local",	"remote",
 					 "allocator", "slurmd", "job_script" };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	spank_context_t ctx = spank_context();
 
-	slurm_debug("fabsched: SPANK plugin %s loaded in %s context",
-		    PACKAGE_VERSION, (unsigned)ctx < sizeof(ctx_names) /
-		    sizeof(ctx_names[0]) ? ctx_names[ctx] : "unknown");
+	slurm_debug("fabsched: SPANK plugin %s loaded in %s context", PACKAGE_VERSION,
+		    (unsigned)ctx < sizeof(ctx_names) / sizeof(ctx_names[0]) ? ctx_names[ctx]
+									     : "unknown");
 	if (ctx == S_CTX_REMOTE)
 		record_dir = fabsched_record_dir(ac, av);
 	/* options exist where users give them and where they are forwarded */
@@ -60,8 +60,8 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 			spank_err_t rc = spank_option_register(sp, o);
 
 			if (rc != ESPANK_SUCCESS) {
-				slurm_error("fabsched: cannot register --%s: %s",
-					    o->name, spank_strerror(rc));
+				slurm_error("fabsched: cannot register --%s: %s", o->name,
+					    spank_strerror(rc));
 				return -1;
 			}
 		}
@@ -81,12 +81,11 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	rc = spank_job_control_setenv(sp, FABSCHED_LOCALITY_ENV, loc, 1);
 	if (rc != ESPANK_SUCCESS) {
 		/* srun inside an existing allocation: nothing to place */
-		slurm_debug("fabsched: --fabric-locality=%s not passed on: %s",
-			    loc, spank_strerror(rc));
+		slurm_debug("fabsched: --fabric-locality=%s not passed on: %s", loc,
+			    spank_strerror(rc));
 		return ESPANK_SUCCESS;
 	}
-	slurm_debug("fabsched: job control environment %s=%s",
-		    FABSCHED_LOCALITY_ENV, loc);
+	slurm_debug("fabsched: job control environment %s=%s", FABSCHED_LOCALITY_ENV, loc);
 	return ESPANK_SUCCESS;
 }
 
@@ -120,8 +119,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	 */
 	rc = spank_unsetenv(sp, "SLURM_RLIMIT_MEMLOCK");
 	if (rc != ESPANK_SUCCESS && rc != ESPANK_ENV_NOEXIST)
-		slurm_error("fabsched: cannot drop SLURM_RLIMIT_MEMLOCK: %s",
-			    spank_strerror(rc));
+		slurm_error("fabsched: cannot drop SLURM_RLIMIT_MEMLOCK: %s", spank_strerror(rc));
 	/* the HCA nearest the task, and its line in the job's record
 	 * (task_rdma.c) */
 	fabsched_task_rdma(sp, record_dir);
@@ -137,6 +135,6 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 /* slurmstepd, root, after each task was forked and put in its cgroup. */
 int slurm_spank_task_post_fork(spank_t sp, int ac, char **av)
 {
-	fabsched_task_limits(sp, ac, av);	/* task_limits.c: never fails it */
+	fabsched_task_limits(sp, ac, av); /* task_limits.c: never fails it */
 	return ESPANK_SUCCESS;
 }

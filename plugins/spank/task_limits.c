@@ -28,8 +28,7 @@
 #define CONF_ARG "conf="
 
 /* fabsched.conf into ctx; 0 ok, -1 (logged) */
-static int _conf(struct fs_pl_ctx *ctx, int ac, char **av,
-		 struct fs_conf **cf)
+static int _conf(struct fs_pl_ctx *ctx, int ac, char **av, struct fs_conf **cf)
 {
 	const char *path = NULL;
 	struct fs_errors *errs = fs_errors_new();
@@ -77,8 +76,7 @@ static void _forward(char *buf)
 {
 	char *save = NULL;
 
-	for (char *l = buf ? strtok_r(buf, "\n", &save) : NULL; l;
-	     l = strtok_r(NULL, "\n", &save))
+	for (char *l = buf ? strtok_r(buf, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
 		slurm_debug("%s", l);
 }
 
@@ -109,18 +107,16 @@ void fabsched_task_limits(spank_t sp, int ac, char **av)
 	if (_conf(&ctx, ac, av, &cf))
 		goto out;
 	/* 26.05's cgroup/v2 names the job's cgroup by its SLUID */
-	if (spank_getenv(sp, "SLURM_JOB_SLUID", rdma, sizeof(rdma)) ==
-	    ESPANK_SUCCESS &&
-	    fs_pl_parse_sluid("SLURM_JOB_SLUID", rdma, ctx.job_sluid, msg,
-			      sizeof(msg)))
+	if (spank_getenv(sp, "SLURM_JOB_SLUID", rdma, sizeof(rdma)) == ESPANK_SUCCESS &&
+	    fs_pl_parse_sluid("SLURM_JOB_SLUID", rdma, ctx.job_sluid, msg, sizeof(msg)))
 		slurm_error("fabsched: job %u: %s: ignored", jobid, msg);
 	e = spank_getenv(sp, FS_ENV_RDMA_DEVICES, rdma, sizeof(rdma));
 	if (e == ESPANK_ENV_NOEXIST)
 		rdma[0] = 0;
 	else if (e != ESPANK_SUCCESS) {
 		slurm_error("fabsched: job %u: FABSCHED_RDMA_DEVICES: %s (at most "
-			    "%zu bytes): rdma limits not set", jobid,
-			    spank_strerror(e), sizeof(rdma) - 1);
+			    "%zu bytes): rdma limits not set",
+			    jobid, spank_strerror(e), sizeof(rdma) - 1);
 		rdma[0] = 0;
 	}
 	ctx.log = open_memstream(&logbuf, &loglen);
@@ -137,8 +133,7 @@ void fabsched_task_limits(spank_t sp, int ac, char **av)
 	if (rc < 0)
 		slurm_error("fabsched: job %u: job cgroup limits: %s", jobid, msg);
 	else if (rc == 0)
-		slurm_debug("fabsched: job %u: no job cgroup limits set: %s",
-			    jobid, msg);
+		slurm_debug("fabsched: job %u: no job cgroup limits set: %s", jobid, msg);
 out:
 	fs_conf_destroy(cf);
 }

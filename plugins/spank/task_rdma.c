@@ -42,20 +42,20 @@ static char *_getenv(spank_t sp, const char *name)
 		free(buf);
 		if (rc != ESPANK_NOSPACE) {
 			if (rc != ESPANK_ENV_NOEXIST)
-				slurm_error("fabsched: cannot read %s: %s",
-					    name, spank_strerror(rc));
+				slurm_error("fabsched: cannot read %s: %s", name,
+					    spank_strerror(rc));
 			return NULL;
 		}
 	}
 	slurm_error("fabsched: %s is longer than %d bytes: task HCAs left "
-		    "as the step's", name, LOC_MAX);
+		    "as the step's",
+		    name, LOC_MAX);
 	return NULL;
 }
 
 /* The task's line in its job's record (JobRecordDir): its step, ids,
  * CPUs and HCA (@hca "": none chosen). */
-static void _record(spank_t sp, const char *dir, uint32_t step,
-		    const char *cpus, const char *hca)
+static void _record(spank_t sp, const char *dir, uint32_t step, const char *cpus, const char *hca)
 {
 	char msg[FS_MSG_SIZE], node[72], st[16], *own = NULL;
 	uint32_t jobid = 0;
@@ -80,8 +80,7 @@ static void _record(spank_t sp, const char *dir, uint32_t step,
 		slurm_error("fabsched: job %u: task not recorded: %s", jobid, msg);
 		return;
 	}
-	switch (fs_pl_record_task(dir, jobid, node, st, local, rank, cpus, hca,
-				  msg, sizeof(msg))) {
+	switch (fs_pl_record_task(dir, jobid, node, st, local, rank, cpus, hca, msg, sizeof(msg))) {
 	case 0:
 		break;
 	case 1:
@@ -103,8 +102,7 @@ void fabsched_task_rdma(spank_t sp, const char *record_dir)
 
 	spank_get_item(sp, S_JOB_STEPID, &step);
 	/* the batch script keeps the job's HCAs (its steps choose per task) */
-	if (step == SLURM_BATCH_SCRIPT ||
-	    !(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV))) {
+	if (step == SLURM_BATCH_SCRIPT || !(loc = _getenv(sp, FS_GRES_RDMA_LOCALITY_ENV))) {
 		if (record_dir)
 			_record(sp, record_dir, step, NULL, "");
 		return;
@@ -120,14 +118,12 @@ void fabsched_task_rdma(spank_t sp, const char *record_dir)
 		spank_err_t rc = spank_setenv(sp, env.name[i], env.value[i], 1);
 
 		if (rc != ESPANK_SUCCESS)
-			slurm_error("fabsched: cannot set %s=%s: %s",
-				    env.name[i], env.value[i],
+			slurm_error("fabsched: cannot set %s=%s: %s", env.name[i], env.value[i],
 				    spank_strerror(rc));
 		if (!strcmp(env.name[i], "UCX_NET_DEVICES"))
-			hca = env.value[i];	/* "mlx5_0:1" */
+			hca = env.value[i]; /* "mlx5_0:1" */
 	}
-	slurm_debug("fabsched: task on CPUs %s: %s", cpus,
-		    env.n > 3 ? env.value[3] : "");
+	slurm_debug("fabsched: task on CPUs %s: %s", cpus, env.n > 3 ? env.value[3] : "");
 out:
 	if (record_dir)
 		_record(sp, record_dir, step, cpus, hca);

@@ -129,8 +129,9 @@ static int _bench(int nnodes, int decisions, bool tasks)
 					now[i] = busy ? _rand() % 64 : 64;
 				}
 			}
-		rq.min_nodes = kind < 6 ? 1 + _rand() % 8 :
-			       kind < 9 ? 9 + _rand() % 24 : 33 + _rand() % 224;
+		rq.min_nodes = kind < 6	  ? 1 + _rand() % 8
+			       : kind < 9 ? 9 + _rand() % 24
+					  : 33 + _rand() % 224;
 		rq.level = _rand() % 3;
 		rq.relaxed = _rand() % 4 == 0;
 		if (tasks) {
@@ -149,14 +150,12 @@ static int _bench(int nnodes, int decisions, bool tasks)
 	}
 	qsort(t_us, decisions, sizeof(double), _cmp_double);
 	printf("%6d nodes %5d racks %4d pods  %s  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never)\n",
-	       nnodes, nracks, npods, tasks ? "by tasks" : "by nodes", build,
-	       t_us[decisions / 2],
-	       t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok, wait,
-	       never);
+	       nnodes, nracks, npods, tasks ? "by tasks" : "by nodes", build, t_us[decisions / 2],
+	       t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok, wait, never);
 	if (!tasks)
 		printf("%6d nodes  memory: domains %9zu B (%5.1f B/node)  + workspace + target record %9zu B  = %9zu B (%5.1f B/node)\n",
-	       nnodes, heap_topo, (double)heap_topo / nnodes,
-	       heap_all - heap_topo, heap_all, (double)heap_all / nnodes);
+		       nnodes, heap_topo, (double)heap_topo / nnodes, heap_all - heap_topo,
+		       heap_all, (double)heap_all / nnodes);
 	fse_share_free(sh);
 	fse_work_free(w);
 	fse_topo_free(t);
@@ -179,8 +178,7 @@ int main(int argc, char **argv)
 	printf("fse_place: racks of %d-%d nodes, %d racks per pod, %d decisions per fabric\n",
 	       RACK_MIN, RACK_MAX, RACKS_PER_POD, decisions);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (_bench(sizes[i], decisions, false) ||
-		    _bench(sizes[i], decisions, true))
+		if (_bench(sizes[i], decisions, false) || _bench(sizes[i], decisions, true))
 			return 1;
 	return 0;
 }

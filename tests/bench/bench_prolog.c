@@ -43,9 +43,8 @@ static int _cmp(const void *a, const void *b)
 static void _report(const char *what, double *t, int n)
 {
 	qsort(t, (size_t)n, sizeof(*t), _cmp);
-	printf("%-9s p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms\n", what,
-	       t[n / 2], t[(int)(n * 0.99) < n ? (int)(n * 0.99) : n - 1],
-	       t[n - 1]);
+	printf("%-9s p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms\n", what, t[n / 2],
+	       t[(int)(n * 0.99) < n ? (int)(n * 0.99) : n - 1], t[n - 1]);
 }
 
 /* ------------------------------------------------------------ fake target */
@@ -56,10 +55,12 @@ static struct {
 	char mounted[512];
 } F;
 
-static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
-		     size_t ctrlsz, char *err, size_t errlen)
+static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl, size_t ctrlsz, char *err,
+		     size_t errlen)
 {
-	(void)t; (void)err; (void)errlen;
+	(void)t;
+	(void)err;
+	(void)errlen;
 	F.connected = 1;
 	snprintf(ctrl, ctrlsz, "nvme9");
 	return 0;
@@ -67,50 +68,68 @@ static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
 
 static int f_disconnect(const char *ctrl, char *err, size_t errlen)
 {
-	(void)ctrl; (void)err; (void)errlen;
+	(void)ctrl;
+	(void)err;
+	(void)errlen;
 	F.connected = 0;
 	return 0;
 }
 
-static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-		       char *err, size_t errlen)
+static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid, char *err, size_t errlen)
 {
-	(void)ctrl; (void)bytes; (void)err; (void)errlen;
+	(void)ctrl;
+	(void)bytes;
+	(void)err;
+	(void)errlen;
 	*nsid = F.nsid = 1;
 	return 0;
 }
 
-static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
-			 size_t devsz, char *err, size_t errlen)
+static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev, size_t devsz, char *err,
+			 size_t errlen)
 {
-	(void)err; (void)errlen;
+	(void)err;
+	(void)errlen;
 	snprintf(dev, devsz, "/dev/%sn%u", ctrl, nsid);
 	return 0;
 }
 
 static int f_ns_delete(const char *ctrl, uint32_t nsid, char *err, size_t errlen)
 {
-	(void)ctrl; (void)nsid; (void)err; (void)errlen;
+	(void)ctrl;
+	(void)nsid;
+	(void)err;
+	(void)errlen;
 	F.nsid = 0;
 	return 0;
 }
 
 static int f_dev(const char *dev, char *err, size_t errlen)
 {
-	(void)dev; (void)err; (void)errlen;
+	(void)dev;
+	(void)err;
+	(void)errlen;
 	return 0;
 }
 
 static int f_mkfs(const char *dev, int fs, char *err, size_t errlen)
 {
-	(void)dev; (void)fs; (void)err; (void)errlen;
+	(void)dev;
+	(void)fs;
+	(void)err;
+	(void)errlen;
 	return 0;
 }
 
-static int f_mount(const char *dev, int fs, int dirfd, const char *path,
-		   uid_t uid, gid_t gid, char *err, size_t errlen)
+static int f_mount(const char *dev, int fs, int dirfd, const char *path, uid_t uid, gid_t gid,
+		   char *err, size_t errlen)
 {
-	(void)dev; (void)fs; (void)dirfd; (void)uid; (void)gid; (void)err;
+	(void)dev;
+	(void)fs;
+	(void)dirfd;
+	(void)uid;
+	(void)gid;
+	(void)err;
 	(void)errlen;
 	snprintf(F.mounted, sizeof(F.mounted), "%s", path);
 	return 0;
@@ -118,7 +137,9 @@ static int f_mount(const char *dev, int fs, int dirfd, const char *path,
 
 static int f_umount(const char *path, char *err, size_t errlen)
 {
-	(void)path; (void)err; (void)errlen;
+	(void)path;
+	(void)err;
+	(void)errlen;
 	F.mounted[0] = 0;
 	return 0;
 }
@@ -129,10 +150,16 @@ static int f_is_mounted(const char *path)
 }
 
 static const struct fs_pl_nvme_ops _fake = {
-	.connect = f_connect, .disconnect = f_disconnect,
-	.ns_create = f_ns_create, .ns_blockdev = f_ns_blockdev,
-	.ns_delete = f_ns_delete, .discard = f_dev, .mkfs = f_mkfs,
-	.mount = f_mount, .umount = f_umount, .is_mounted = f_is_mounted,
+	.connect = f_connect,
+	.disconnect = f_disconnect,
+	.ns_create = f_ns_create,
+	.ns_blockdev = f_ns_blockdev,
+	.ns_delete = f_ns_delete,
+	.discard = f_dev,
+	.mkfs = f_mkfs,
+	.mount = f_mount,
+	.umount = f_umount,
+	.is_mounted = f_is_mounted,
 };
 
 /* The scratch path against the fake target: RUNS set-ups and give-backs. */
@@ -194,11 +221,10 @@ static int _bench_scratch(const char *dir, int runs)
 	}
 	if (!rc && (F.connected || F.nsid || F.mounted[0])) {
 		fprintf(stderr, "scratch: the fake target is not clean after the "
-			"give-backs\n");
+				"give-backs\n");
 		rc = 1;
 	}
-	printf("scratch volume of 200 GiB, fake NVMe-oF target (seam), %d runs:\n",
-	       n);
+	printf("scratch volume of 200 GiB, fake NVMe-oF target (seam), %d runs:\n", n);
 	_report("set-up", tp, n);
 	_report("give-back", te, n);
 	free(tp);
@@ -274,7 +300,8 @@ int main(int argc, char **argv)
 	tp = calloc((size_t)runs, sizeof(double));
 	te = calloc((size_t)runs, sizeof(double));
 	printf("bench_prolog: %d runs, a job of %lu pages of 2 MiB (%.2f GiB) over "
-	       "%d NUMA node(s)%s\n", runs, pages, pages / 512.0, nodes,
+	       "%d NUMA node(s)%s\n",
+	       runs, pages, pages / 512.0, nodes,
 	       nodes == 1 ? " (this machine has one NUMA node)" : "");
 	for (int r = 0; r < runs && !rc; r++) {
 		double t0;
@@ -311,9 +338,8 @@ int main(int argc, char **argv)
 
 		fs_pl_pool_get(i, 2048, &now, NULL, 0);
 		if (now != before[i]) {
-			fprintf(stderr, "node %d: pool at %llu, was %llu: restoring\n",
-				i, (unsigned long long)now,
-				(unsigned long long)before[i]);
+			fprintf(stderr, "node %d: pool at %llu, was %llu: restoring\n", i,
+				(unsigned long long)now, (unsigned long long)before[i]);
 			fs_pl_pool_set(i, 2048, before[i], NULL, 0);
 			rc = 1;
 		}

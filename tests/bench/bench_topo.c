@@ -95,8 +95,8 @@ int main(int argc, char **argv)
 	printf("chassis    %d director chassis; %d switch name warning(s)\n", _chassis(m), nnames);
 	printf("parse      %.3f s\nclassify   %.3f s\nexport     %.3f s (tree + block)\n"
 	       "json       %.3f s\ntotal      %.3f s (parse+classify+export: %.3f s)\n"
-	       "peak RSS   %.1f MiB\n", t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0, t3 - t0,
-	       (double)ru.ru_maxrss / 1024.0);
+	       "peak RSS   %.1f MiB\n",
+	       t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0, t3 - t0, (double)ru.ru_maxrss / 1024.0);
 	fst_model_free(m);
 	fclose(null);
 	return 0;

@@ -35,9 +35,9 @@ int main(int argc, char **argv)
 		snprintf(host, sizeof(host), "-");
 	host[sizeof(host) - 1] = '\0';
 
-	printf("rank=%d size=%d node=%s slurm_nodeid=%s topo_addr=%s fabsched=%s\n",
-	       rank, size, host, env_or_dash("SLURM_NODEID"),
-	       env_or_dash("SLURM_TOPOLOGY_ADDR"), env_or_dash("FABSCHED_VERSION"));
+	printf("rank=%d size=%d node=%s slurm_nodeid=%s topo_addr=%s fabsched=%s\n", rank, size,
+	       host, env_or_dash("SLURM_NODEID"), env_or_dash("SLURM_TOPOLOGY_ADDR"),
+	       env_or_dash("FABSCHED_VERSION"));
 	fflush(stdout);
 
 	mine = rank;

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 struct input {
 	uint8_t *data;
 	size_t len;
-	char *name;	/* its corpus file; NULL for a mutant */
+	char *name; /* its corpus file; NULL for a mutant */
 };
 
 static struct input *corpus;
@@ -59,14 +59,53 @@ static size_t ncorpus, capcorpus;
 
 /* Tokens that reach deeper into the parser than random bytes. */
 static const char *const tokens[] = {
-	"PartitionName=", "PartitionName=DEFAULT ", "=", "\"", "#", " ", "\t",
-	"\n", "\r\n", "\\\n", "\\", "@", ":", "-", "0", "59", "60",
-	"18446744073709551615", "18446744073709551616", "INFINITE",
-	"UNLIMITED", "rack", "pod", "any", "rack@30:00", "1-2:03:04",
-	"FabricModel=", "NodeNameMap=", "RackMap=", "LogLevel=", "StateDir=",
-	"HugepageMountBase=", "ScratchBase=", "DefaultLocality=", "Locality=",
-	"LocalityWait=", "MaxRacks=", "Include ", "/", "\xff", "\xc3\xa9",
-	"\xed\xa0\x80", "\0", "K", "GiB", "yes", "debug",
+	"PartitionName=",
+	"PartitionName=DEFAULT ",
+	"=",
+	"\"",
+	"#",
+	" ",
+	"\t",
+	"\n",
+	"\r\n",
+	"\\\n",
+	"\\",
+	"@",
+	":",
+	"-",
+	"0",
+	"59",
+	"60",
+	"18446744073709551615",
+	"18446744073709551616",
+	"INFINITE",
+	"UNLIMITED",
+	"rack",
+	"pod",
+	"any",
+	"rack@30:00",
+	"1-2:03:04",
+	"FabricModel=",
+	"NodeNameMap=",
+	"RackMap=",
+	"LogLevel=",
+	"StateDir=",
+	"HugepageMountBase=",
+	"ScratchBase=",
+	"DefaultLocality=",
+	"Locality=",
+	"LocalityWait=",
+	"MaxRacks=",
+	"Include ",
+	"/",
+	"\xff",
+	"\xc3\xa9",
+	"\xed\xa0\x80",
+	"\0",
+	"K",
+	"GiB",
+	"yes",
+	"debug",
 };
 
 static uint64_t rng;
@@ -87,8 +126,7 @@ static size_t below(size_t n)
 
 static void die(const char *what, const char *arg)
 {
-	printf("Bail out! fuzz driver: %s%s%s\n", what, arg ? ": " : "",
-	       arg ? arg : "");
+	printf("Bail out! fuzz driver: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
 	exit(1);
 }
 
@@ -146,8 +184,7 @@ static int load_path(const char *path)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%s", path, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && !stat(file, &st) &&
-		    S_ISREG(st.st_mode))
+		if (names[i]->d_name[0] != '.' && !stat(file, &st) && S_ISREG(st.st_mode))
 			load_file(file);
 		free(names[i]);
 	}
@@ -244,8 +281,8 @@ static void put(const char *s)
    safe in a signal handler. */
 static void on_hang(int sig)
 {
-	int fd = open("fuzz-" FUZZ_NAME "-hang-input",
-		      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open("fuzz-" FUZZ_NAME "-hang-input", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
 
 	(void)sig;
 	if (fd >= 0) {
@@ -300,7 +337,8 @@ int main(int argc, char **argv)
 			seedarg = optarg;
 		else
 			die("usage: fuzz_" FUZZ_NAME "_smoke [-n COUNT] "
-			    "[-s SEED] [DIR|FILE]...", NULL);
+			    "[-s SEED] [DIR|FILE]...",
+			    NULL);
 	}
 	if (seedarg && !strcmp(seedarg, "time"))
 		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -322,14 +360,14 @@ int main(int argc, char **argv)
 				die("cannot read corpus", e);
 		} else {
 			e = getenv("FABSCHED_SRCDIR");
-			snprintf(path, sizeof(path),
-				 "%s/tests/fuzz/corpus/" FUZZ_NAME, e ? e : ".");
+			snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/" FUZZ_NAME,
+				 e ? e : ".");
 			if (load_path(path))
 				die("cannot read corpus (set FABSCHED_SRCDIR "
-				    "or FUZZ_CORPUS)", path);
+				    "or FUZZ_CORPUS)",
+				    path);
 			if ((e = getenv("FABSCHED_FIXTURES"))) {
-				snprintf(path, sizeof(path), "%s/" FUZZ_FIXTURES,
-					 e);
+				snprintf(path, sizeof(path), "%s/" FUZZ_FIXTURES, e);
 				load_path(path);
 			}
 		}
@@ -365,8 +403,8 @@ int main(int argc, char **argv)
 		if (!exact)
 			die("out of memory", NULL);
 		memcpy(exact, buf, len);
-		snprintf(run_what, sizeof(run_what), "mutation %ld of seed %llu",
-			 i + 1, (unsigned long long)seed);
+		snprintf(run_what, sizeof(run_what), "mutation %ld of seed %llu", i + 1,
+			 (unsigned long long)seed);
 		run_one(exact, len);
 		free(exact);
 		/* keep some mutants as new seeds, bounded */
@@ -374,11 +412,10 @@ int main(int argc, char **argv)
 			add_input(buf, len, NULL);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) +
-	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("ok 1 - fuzz_" FUZZ_NAME ": %zu corpus inputs and %ld "
-	       "mutations, seed %llu\n", replayed, count,
-	       (unsigned long long)seed);
+	       "mutations, seed %llu\n",
+	       replayed, count, (unsigned long long)seed);
 	printf("# %.2f s, %.0f inputs/s\n", secs,
 	       secs > 0 ? (double)((size_t)count + replayed) / secs : 0.0);
 	free(buf);

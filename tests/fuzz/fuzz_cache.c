@@ -35,7 +35,7 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libibnetdisc.so\n";
 }
 
-static int loaded;	/* fabrics loaded and not destroyed */
+static int loaded; /* fabrics loaded and not destroyed */
 
 void *ibnd_load_fabric(const char *file, unsigned int flags)
 {
@@ -105,8 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		js = fst_json_string(m, err, sizeof(err));
 		if (js) {
-			if (fst_json_read_buf(&m2, js, strlen(js), "cache.json", err, sizeof(err))) {
-				fprintf(stderr, "fuzz_cache: a model written out does not read back: %s\n",
+			if (fst_json_read_buf(&m2, js, strlen(js), "cache.json", err,
+					      sizeof(err))) {
+				fprintf(stderr,
+					"fuzz_cache: a model written out does not read back: %s\n",
 					err);
 				abort();
 			}

@@ -24,13 +24,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_conf: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond)                                                                       \
+	do {                                                                              \
+		if (!(cond)) {                                                            \
+			fprintf(stderr, "fuzz_conf: %s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                                         \
+			abort();                                                          \
+		}                                                                         \
 	} while (0)
 
 static char *_dump(const struct fs_conf *c, size_t *len)
@@ -52,8 +52,7 @@ static struct fs_conf *_parse_ok(const char *text, size_t len)
 	CHECK(e);
 	if (fs_conf_parse("dump", text, len, &c, e)) {
 		fs_errors_print(e, stderr);
-		fprintf(stderr, "--- dump that does not parse:\n%.*s\n",
-			(int)len, text);
+		fprintf(stderr, "--- dump that does not parse:\n%.*s\n", (int)len, text);
 		CHECK(!"a dump parses back");
 	}
 	fs_errors_free(e);
@@ -77,8 +76,7 @@ static void _conf(const uint8_t *data, size_t size)
 			if (!m || strncmp(m, "f.conf", 6) ||
 			    !(strstr(m, "expected") || strstr(m, "accepted") ||
 			      strstr(m, "memory"))) {
-				fprintf(stderr, "bad message: %s\n",
-					m ? m : "(null)");
+				fprintf(stderr, "bad message: %s\n", m ? m : "(null)");
 				CHECK(!"messages name the file and the form");
 			}
 		}
@@ -91,8 +89,7 @@ static void _conf(const uint8_t *data, size_t size)
 		CHECK(c && fs_errors_count(e) == 0);
 		CHECK(fs_conf_part_locality(c, NULL, &loc) == 0);
 		for (size_t i = 0; i < fs_conf_part_count(c); i++)
-			CHECK(fs_conf_part_locality(c, fs_conf_part_name(c, i),
-						    &loc) == 0);
+			CHECK(fs_conf_part_locality(c, fs_conf_part_name(c, i), &loc) == 0);
 		d1 = _dump(c, &l1);
 		c2 = _parse_ok(d1, l1);
 		d2 = _dump(c2, &l2);
@@ -130,8 +127,7 @@ static void _values(const char *s)
 	} else {
 		CHECK(strstr(msg, "(Slurm time format)"));
 	}
-	if (!fs_parse_locality("--fabric-locality", s, &loc, msg,
-			       sizeof(msg))) {
+	if (!fs_parse_locality("--fabric-locality", s, &loc, msg, sizeof(msg))) {
 		fs_format_locality(&loc, buf, sizeof(buf));
 		CHECK(fs_parse_locality(NULL, buf, &loc2, NULL, 0) == 0);
 		CHECK(loc.level == loc2.level && loc.wait_set == loc2.wait_set &&
@@ -148,8 +144,7 @@ static void _values(const char *s)
 		CHECK(u >= 3 && u <= 1000);
 	if (fs_parse_bool("B", s, &b, msg, sizeof(msg)))
 		CHECK(strstr(msg, "expected yes, no"));
-	if (fs_parse_enum("E", s, "quiet|info|verbose|debug", &idx, msg,
-			  sizeof(msg)))
+	if (fs_parse_enum("E", s, "quiet|info|verbose|debug", &idx, msg, sizeof(msg)))
 		CHECK(strstr(msg, "expected one of quiet"));
 	else
 		CHECK(idx < 4);

@@ -52,8 +52,7 @@ static const char small_fabric[] =
 
 static void _refused(const char *what, const char *err)
 {
-	if (!strstr(err, "expected") && !strstr(err, "out of memory") &&
-	    !strstr(err, "cannot")) {
+	if (!strstr(err, "expected") && !strstr(err, "out of memory") && !strstr(err, "cannot")) {
 		fprintf(stderr, "fuzz_files: %s refused without saying what was expected: %s\n",
 			what, err);
 		abort();
@@ -160,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	switch (data[0] % 6) {
-	case 0: {	/* the JSON model, as topology/fabric reads it */
+	case 0: { /* the JSON model, as topology/fabric reads it */
 		struct fst_model *m = NULL;
 
 		if (fst_json_read_buf(&m, (const char *)data + 1, size - 1, "fuzz.json", err,
@@ -171,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fst_model_free(m);
 		break;
 	}
-	case 1: {	/* a job log: SWF, sacct --json or sacct -P */
+	case 1: { /* a job log: SWF, sacct --json or sacct -P */
 		struct fss_swf_opts so = { 0 };
 		struct fss_trace *tr = NULL;
 		char warn[1024];
@@ -191,7 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 3:
 		_with_maps(NULL, path);
 		break;
-	case 4: {	/* slurm.conf's NodeName lines */
+	case 4: { /* slurm.conf's NodeName lines */
 		char *nodes = NULL, conf[96];
 		size_t nlines = 0;
 
@@ -202,7 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(nodes);
 		break;
 	}
-	case 5: {	/* the watch's link counters */
+	case 5: { /* the watch's link counters */
 		struct fst_counters c, cur = { 0 };
 		struct fs_ib_err_limits lim;
 

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		js = fst_json_string(m, err, sizeof(err));
 		if (js) {
-			if (fst_json_read_buf(&m2, js, strlen(js), "fuzz.json", err, sizeof(err)) == 0)
+			if (fst_json_read_buf(&m2, js, strlen(js), "fuzz.json", err, sizeof(err)) ==
+			    0)
 				fst_model_free(m2);
 			free(js);
 		}
@@ -74,8 +75,9 @@ int main(int argc, char **argv)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	time_t start = time(NULL);
-	static const char *tokens[] = { "Switch 8 ", "Ca 2 ", "[1]", "\"S-1\"", "\"H-2\"[1]", "# ",
-					"4xQDR", "\n", "\n\n", "(abc)", "[ext 3]", "=0x", "\"", "[" };
+	static const char *tokens[] = { "Switch 8 ", "Ca 2 ", "[1]", "\"S-1\"", "\"H-2\"[1]",
+					"# ",	     "4xQDR", "\n",  "\n\n",	"(abc)",
+					"[ext 3]",   "=0x",   "\"",  "[" };
 	long i;
 
 	printf("1..1\n");
@@ -112,10 +114,16 @@ int main(int argc, char **argv)
 			size_t pos = len ? _next() % len : 0;
 
 			switch (_next() % 4) {
-			case 0: if (len) b[pos] = (char)_next(); break;
-			case 1: len = pos; break;
+			case 0:
+				if (len)
+					b[pos] = (char)_next();
+				break;
+			case 1:
+				len = pos;
+				break;
 			case 2: {
-				const char *t = tokens[_next() % (sizeof(tokens) / sizeof(tokens[0]))];
+				const char *t =
+					tokens[_next() % (sizeof(tokens) / sizeof(tokens[0]))];
 				size_t tl = strlen(t);
 
 				if (len + tl < cap) {
@@ -125,7 +133,11 @@ int main(int argc, char **argv)
 				}
 				break;
 			}
-			default: if (len > pos + 4) { memmove(b + pos, b + pos + 4, len - pos - 4); len -= 4; }
+			default:
+				if (len > pos + 4) {
+					memmove(b + pos, b + pos + 4, len - pos - 4);
+					len -= 4;
+				}
 			}
 		}
 		LLVMFuzzerTestOneInput((const uint8_t *)b, len);

@@ -15,13 +15,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_locality: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond)                                                                           \
+	do {                                                                                  \
+		if (!(cond)) {                                                                \
+			fprintf(stderr, "fuzz_locality: %s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                                             \
+			abort();                                                              \
+		}                                                                             \
 	} while (0)
 
 static char *_write(struct fse_locality *l)

@@ -16,13 +16,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_observe: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond)                                                                          \
+	do {                                                                                 \
+		if (!(cond)) {                                                               \
+			fprintf(stderr, "fuzz_observe: %s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                                            \
+			abort();                                                             \
+		}                                                                            \
 	} while (0)
 
 static void _line(const char *line)
@@ -36,9 +36,9 @@ static void _line(const char *line)
 	}
 	CHECK(fse_obs_format(&o, t1, sizeof(t1)) < sizeof(t1));
 	CHECK(fse_obs_parse(t1, &back, err, sizeof(err)) == 0);
-	CHECK(back.job_id == o.job_id && back.task == o.task &&
-	      back.time == o.time && back.got.kind == o.got.kind &&
-	      back.would.kind == o.would.kind && !strcmp(back.why, o.why));
+	CHECK(back.job_id == o.job_id && back.task == o.task && back.time == o.time &&
+	      back.got.kind == o.got.kind && back.would.kind == o.would.kind &&
+	      !strcmp(back.why, o.why));
 	fse_obs_format(&back, t2, sizeof(t2));
 	CHECK(!strcmp(t1, t2));
 }

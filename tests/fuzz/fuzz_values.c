@@ -25,20 +25,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_values: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond)                                                                         \
+	do {                                                                                \
+		if (!(cond)) {                                                              \
+			fprintf(stderr, "fuzz_values: %s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                                           \
+			abort();                                                            \
+		}                                                                           \
 	} while (0)
 
 static void _failed(int rc, const char *msg)
 {
 	if (rc && !strstr(msg, "expected") && !strstr(msg, "out of memory")) {
-		fprintf(stderr, "fuzz_values: message without the accepted form: %s\n",
-			msg);
+		fprintf(stderr, "fuzz_values: message without the accepted form: %s\n", msg);
 		abort();
 	}
 }
@@ -64,8 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		_failed(rc, msg);
 		if (!rc) {
 			fs_format_scratch(&a, buf, sizeof(buf));
-			CHECK(!fs_parse_scratch("--scratch", buf, &b, msg,
-						sizeof(msg)));
+			CHECK(!fs_parse_scratch("--scratch", buf, &b, msg, sizeof(msg)));
 			CHECK(a.gib == b.gib && a.fs == b.fs);
 		}
 		break;
@@ -73,8 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1: {
 		/* a request against nodes in pages and in units */
 		static struct fs_hp_node nodes[2] = {
-			{ .name = "a", .n = 2, .p = { { 2048, 1, 512 },
-						      { 1048576, 1, 4 } } },
+			{ .name = "a", .n = 2, .p = { { 2048, 1, 512 }, { 1048576, 1, 4 } } },
 			{ .name = "b", .n = 1, .p = { { 2048, 64, 512 } } },
 		};
 		struct fs_hp_plan p;
@@ -84,17 +81,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int rc;
 
 		for (size_t k = 1; k <= 2; k++) {
-			rc = fs_hp_plan(s, "x", "p", nodes + 2 - k, k, &p, msg,
-					sizeof(msg));
+			rc = fs_hp_plan(s, "x", "p", nodes + 2 - k, k, &p, msg, sizeof(msg));
 			_failed(rc, msg);
 			if (!rc && !fs_hp_asked_format(&p, buf, sizeof(buf)))
-				CHECK(!fs_hp_asked_parse("A", buf, a, &n, msg,
-							 sizeof(msg)) &&
+				CHECK(!fs_hp_asked_parse("A", buf, a, &n, msg, sizeof(msg)) &&
 				      n == p.n);
 			fs_hp_plan_free(&p);
 		}
-		_failed(fs_hp_units_parse("HugepageUnits", s, &u, msg,
-					  sizeof(msg)), msg);
+		_failed(fs_hp_units_parse("HugepageUnits", s, &u, msg, sizeof(msg)), msg);
 		break;
 	}
 	case 2: {
@@ -103,8 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		_failed(rc, msg);
 		if (!rc && fs_format_rate(a, buf, sizeof(buf)))
-			CHECK(!fs_parse_rate("RdmaRate", buf, &b, msg,
-					     sizeof(msg)) && a == b);
+			CHECK(!fs_parse_rate("RdmaRate", buf, &b, msg, sizeof(msg)) && a == b);
 		(void)fs_parse_sysfs_rate(s, &a);
 		break;
 	}
@@ -121,15 +114,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (acct)
 			*acct++ = '\0';
-		_failed(fs_pkey_map_find("AccountIbPkeys", s,
-					 acct ? acct : "chem", &k, msg,
-					 sizeof(msg)) < 0 ? -1 : 0, msg);
+		_failed(fs_pkey_map_find("AccountIbPkeys", s, acct ? acct : "chem", &k, msg,
+					 sizeof(msg)) < 0
+				? -1
+				: 0,
+			msg);
 		break;
 	}
 	case 5: {
 		uint64_t ppm;
-		int rc = fs_parse_percent("LocalityTarget", s, &ppm, msg,
-					  sizeof(msg));
+		int rc = fs_parse_percent("LocalityTarget", s, &ppm, msg, sizeof(msg));
 
 		_failed(rc, msg);
 		if (!rc)
@@ -142,9 +136,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cpus = strchr(s, '\n');
 		if (cpus)
 			*cpus++ = '\0';
-		_failed(fs_gres_rdma_task_env(s, cpus ? cpus : "0-3",
-					      data[0] / 7, &env, msg,
-					      sizeof(msg)), msg);
+		_failed(fs_gres_rdma_task_env(s, cpus ? cpus : "0-3", data[0] / 7, &env, msg,
+					      sizeof(msg)),
+			msg);
 		fs_gres_env_clear(&env);
 		break;
 	}

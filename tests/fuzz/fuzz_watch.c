@@ -20,13 +20,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_watch: %s:%d: check failed: %s\n", \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond)                                                                        \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			fprintf(stderr, "fuzz_watch: %s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                                          \
+			abort();                                                           \
+		}                                                                          \
 	} while (0)
 
 static void _sinfo(const char *text, size_t len)
@@ -45,7 +45,7 @@ static void _sinfo(const char *text, size_t len)
 		CHECK(v[i].state && strlen(v[i].state) <= FW_SINFO_STATE);
 		CHECK(!v[i].reason || strlen(v[i].reason) <= FW_SINFO_REASON);
 		CHECK(!v[i].features || strlen(v[i].features) <= FW_SINFO_FEATURES);
-		for (int k = 0; k < i; k++)	/* each node once */
+		for (int k = 0; k < i; k++) /* each node once */
 			CHECK(strcmp(v[k].name, v[i].name));
 	}
 	fw_nodes_free(v, n);

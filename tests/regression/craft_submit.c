@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "craft_submit: %s\n", slurm_strerror(errno));
 		return 1;
 	}
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)	/* the id in a step id */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0) /* the id in a step id */
 	printf("%u\n", r->step_id.job_id);
 #else
 	printf("%u\n", r->job_id);

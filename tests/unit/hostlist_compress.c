@@ -18,8 +18,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	list = strdup(argv[1]);
-	for (char *t = strtok_r(list, ",", &save); t && n < 4096;
-	     t = strtok_r(NULL, ",", &save))
+	for (char *t = strtok_r(list, ",", &save); t && n < 4096; t = strtok_r(NULL, ",", &save))
 		names[n++] = t;
 	if (!(s = fst_hostlist_compress(names, n)))
 		return 1;

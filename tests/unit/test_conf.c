@@ -73,8 +73,8 @@ static void bad_n(const char *text, size_t len, ...)
 		if (!got || strcmp(got, want)) {
 			fs_errors_print(e, stderr);
 			va_end(ap);
-			fail_msg("message %zu: got \"%s\", want \"%s\"", i,
-				 got ? got : "(none)", want);
+			fail_msg("message %zu: got \"%s\", want \"%s\"", i, got ? got : "(none)",
+				 want);
 		}
 	}
 	va_end(ap);
@@ -98,8 +98,7 @@ static void test_defaults(void **state)
 	(void)state;
 	assert_string_equal(fs_conf_source(c), "t.conf");
 	assert_false(fs_conf_is_builtin(c));
-	assert_string_equal(fs_conf_get_str(c, "FabricModel"),
-			    "/etc/slurm/fabsched/fabric.json");
+	assert_string_equal(fs_conf_get_str(c, "FabricModel"), "/etc/slurm/fabsched/fabric.json");
 	errno = 0;
 	assert_null(fs_conf_get_str(c, "NodeNameMap"));
 	assert_int_equal(errno, ENOENT);
@@ -108,8 +107,7 @@ static void test_defaults(void **state)
 	assert_int_equal(fs_conf_get_uint(c, "LogLevel", &u), 0);
 	assert_int_equal(u, FS_LOG_INFO);
 	assert_string_equal(fs_conf_get_str(c, "StateDir"), "/var/lib/fabsched");
-	assert_string_equal(fs_conf_get_str(c, "HugepageMountBase"),
-			    "/dev/hugepages-fabsched");
+	assert_string_equal(fs_conf_get_str(c, "HugepageMountBase"), "/dev/hugepages-fabsched");
 	assert_string_equal(fs_conf_get_str(c, "ScratchBase"), "/scratch");
 	assert_int_equal(fs_conf_get_locality(c, "DefaultLocality", &loc), 0);
 	assert_int_equal(loc.level, FS_LOCALITY_ANY);
@@ -147,8 +145,7 @@ static void test_schema(void **state)
 			if (k[i].def)
 				assert_non_null(fs_conf_get_str(c, k[i].name));
 		} else {
-			assert_non_null(fs_conf_part_get_str(c, NULL,
-							     k[i].name));
+			assert_non_null(fs_conf_part_get_str(c, NULL, k[i].name));
 		}
 		if (k[i].type == FS_TYPE_ENUM)
 			assert_non_null(k[i].values);
@@ -159,21 +156,20 @@ static void test_schema(void **state)
 		assert_non_null(fs_conf_type_name(k[i].type));
 	}
 	assert_null(fs_conf_key_find("Nope"));
-	assert_ptr_equal(fs_conf_key_find("loglevel"),
-			 fs_conf_key_find("LOGLEVEL"));
+	assert_ptr_equal(fs_conf_key_find("loglevel"), fs_conf_key_find("LOGLEVEL"));
 	/* the enum orders match the C enums */
-	assert_int_equal(fs_parse_enum(NULL, "debug",
-				       fs_conf_key_find("LogLevel")->values,
-				       &idx, NULL, 0), 0);
+	assert_int_equal(
+		fs_parse_enum(NULL, "debug", fs_conf_key_find("LogLevel")->values, &idx, NULL, 0),
+		0);
 	assert_int_equal(idx, FS_LOG_DEBUG);
-	assert_int_equal(fs_parse_enum(NULL, "verbose",
-				       fs_conf_key_find("LogLevel")->values,
-				       &idx, NULL, 0), 0);
+	assert_int_equal(
+		fs_parse_enum(NULL, "verbose", fs_conf_key_find("LogLevel")->values, &idx, NULL, 0),
+		0);
 	assert_int_equal(idx, FS_LOG_VERBOSE);
 	for (int l = FS_LOCALITY_RACK; l <= FS_LOCALITY_OBSERVE; l++) {
 		assert_int_equal(fs_parse_enum(NULL, fs_locality_name(l),
-					       fs_conf_key_find("Locality")->values,
-					       &idx, NULL, 0), 0);
+					       fs_conf_key_find("Locality")->values, &idx, NULL, 0),
+				 0);
 		assert_int_equal(idx, l);
 	}
 	assert_string_equal(fs_conf_default_path(), "/etc/slurm/fabsched.conf");
@@ -195,21 +191,15 @@ static void test_full_fixture(void **state)
 		fail();
 	}
 	assert_string_equal(fs_conf_source(c), path);
-	assert_string_equal(fs_conf_get_str(c, "FabricModel"),
-			    "/etc/slurm/fabsched/fabric-a.json");
-	assert_string_equal(fs_conf_get_str(c, "NodeNameMap"),
-			    "/etc/slurm/fabsched/node-name-map");
-	assert_string_equal(fs_conf_get_str(c, "RackMap"),
-			    "/etc/slurm/fabsched/racks");
+	assert_string_equal(fs_conf_get_str(c, "FabricModel"), "/etc/slurm/fabsched/fabric-a.json");
+	assert_string_equal(fs_conf_get_str(c, "NodeNameMap"), "/etc/slurm/fabsched/node-name-map");
+	assert_string_equal(fs_conf_get_str(c, "RackMap"), "/etc/slurm/fabsched/racks");
 	assert_string_equal(fs_conf_get_str(c, "LogLevel"), "verbose");
 	assert_int_equal(fs_conf_get_uint(c, "loglevel", &u), 0);
 	assert_int_equal(u, FS_LOG_VERBOSE);
-	assert_string_equal(fs_conf_get_str(c, "StateDir"),
-			    "/var/lib/fab sched");
-	assert_string_equal(fs_conf_get_str(c, "HugepageMountBase"),
-			    "/dev/hugepages-fs");
-	assert_string_equal(fs_conf_get_str(c, "ScratchBase"),
-			    "/scratch#local");
+	assert_string_equal(fs_conf_get_str(c, "StateDir"), "/var/lib/fab sched");
+	assert_string_equal(fs_conf_get_str(c, "HugepageMountBase"), "/dev/hugepages-fs");
+	assert_string_equal(fs_conf_get_str(c, "ScratchBase"), "/scratch#local");
 	assert_int_equal(fs_conf_get_locality(c, "DefaultLocality", &loc), 0);
 	assert_int_equal(loc.level, FS_LOCALITY_POD);
 	assert_true(loc.wait_set && loc.wait == 600);
@@ -261,8 +251,8 @@ static void test_slurm_style_fixture(void **state)
 	uint64_t u;
 
 	(void)state;
-	assert_int_equal(fs_conf_load(fixture("slurm-style.conf", path,
-					      sizeof(path)), &c, NULL), 0);
+	assert_int_equal(fs_conf_load(fixture("slurm-style.conf", path, sizeof(path)), &c, NULL),
+			 0);
 	/* DEFAULT applies to the partition lines after it, as in slurm.conf */
 	assert_int_equal(fs_conf_part_locality(c, "mpi", &loc), 0);
 	assert_int_equal(loc.level, FS_LOCALITY_RACK);
@@ -288,8 +278,7 @@ static void test_minimal_fixture(void **state)
 	struct fs_conf *c = NULL;
 
 	(void)state;
-	assert_int_equal(fs_conf_load(fixture("minimal.conf", path,
-					      sizeof(path)), &c, NULL), 0);
+	assert_int_equal(fs_conf_load(fixture("minimal.conf", path, sizeof(path)), &c, NULL), 0);
 	assert_string_equal(fs_conf_get_str(c, "ScratchBase"), "/scratch");
 	fs_conf_destroy(c);
 }
@@ -305,8 +294,7 @@ static void test_fallback_chain(void **state)
 	assert_int_equal(fs_conf_part_locality(c, "a", &loc), 0);
 	assert_int_equal(loc.level, FS_LOCALITY_RACK);
 	assert_int_equal(loc.wait, 600);
-	assert_string_equal(fs_conf_part_get_str(c, "a", "LocalityWait"),
-			    "00:10:00");
+	assert_string_equal(fs_conf_part_get_str(c, "a", "LocalityWait"), "00:10:00");
 	fs_conf_destroy(c);
 	/* DefaultLocality without @wait: the wait is LocalityWait's default */
 	c = ok("DefaultLocality=pod\nPartitionName=a\n");
@@ -378,8 +366,7 @@ static void test_syntax_accepted(void **state)
 	c = ok("ScratchBase=\"/a b\t#c=d \xc3\xa9\"# comment\n"
 	       "StateDir=\"/x\" HugepageMountBase=\"/h\"\n"
 	       "PartitionName=\"q\" Locality=\"pod\"\n");
-	assert_string_equal(fs_conf_get_str(c, "ScratchBase"),
-			    "/a b\t#c=d \xc3\xa9");
+	assert_string_equal(fs_conf_get_str(c, "ScratchBase"), "/a b\t#c=d \xc3\xa9");
 	assert_string_equal(fs_conf_get_str(c, "StateDir"), "/x");
 	assert_string_equal(fs_conf_get_str(c, "HugepageMountBase"), "/h");
 	assert_string_equal(fs_conf_part_get_str(c, "q", "Locality"), "pod");
@@ -420,8 +407,9 @@ static void test_long_lines(void **state)
 	memset(b, 'x', FS_CONF_MAX_LINE + 1);
 	b[0] = '#';
 	strcpy(b + FS_CONF_MAX_LINE + 1, "\nLogLevel=loud\n");
-	bad(b, "t.conf:1: line is longer than 65536 bytes; expected shorter "
-	       "lines (end a line with '\\' to continue it on the next)",
+	bad(b,
+	    "t.conf:1: line is longer than 65536 bytes; expected shorter "
+	    "lines (end a line with '\\' to continue it on the next)",
 	    "t.conf:2: LogLevel=loud: unknown value; expected one of quiet, "
 	    "info, verbose or debug");
 	/* long values are cut in messages */
@@ -502,26 +490,21 @@ static void test_error_kinds(void **state)
 	    "t.conf:1: DefaultLocality=rack@: missing wait after '@'; expected "
 	    "off, or rack, pod, any or observe optionally followed by @<wait> in Slurm "
 	    "time format (e.g. rack@30:00)");
-	bad("StateDir=var/lib\n",
-	    "t.conf:1: StateDir=var/lib: not an absolute path; expected an "
-	    "absolute path (starting with '/')");
-	bad("StateDir=\n",
-	    "t.conf:1: StateDir=: empty value; expected an absolute path "
-	    "(starting with '/')");
-	bad("StateDir=\"\"\n",
-	    "t.conf:1: StateDir=: empty value; expected an absolute path "
-	    "(starting with '/')");
-	bad("LogLevel= \n",
-	    "t.conf:1: LogLevel=: empty value; expected one of quiet, info, "
-	    "verbose or debug");
+	bad("StateDir=var/lib\n", "t.conf:1: StateDir=var/lib: not an absolute path; expected an "
+				  "absolute path (starting with '/')");
+	bad("StateDir=\n", "t.conf:1: StateDir=: empty value; expected an absolute path "
+			   "(starting with '/')");
+	bad("StateDir=\"\"\n", "t.conf:1: StateDir=: empty value; expected an absolute path "
+			       "(starting with '/')");
+	bad("LogLevel= \n", "t.conf:1: LogLevel=: empty value; expected one of quiet, info, "
+			    "verbose or debug");
 	bad("LogLevel=\"in fo\"\n",
 	    "t.conf:1: LogLevel=in fo: unknown value; expected one of quiet, "
 	    "info, verbose or debug");
 	/* scope */
-	bad("Locality=pod\n",
-	    "t.conf:1: Locality is a partition key, not a global one; expected "
-	    "it on a PartitionName= line (PartitionName=DEFAULT sets it for "
-	    "every partition)");
+	bad("Locality=pod\n", "t.conf:1: Locality is a partition key, not a global one; expected "
+			      "it on a PartitionName= line (PartitionName=DEFAULT sets it for "
+			      "every partition)");
 	bad("PartitionName=p ScratchBase=/s\n",
 	    "t.conf:1: ScratchBase is a global key, not a partition one; "
 	    "expected it on a line without PartitionName=");
@@ -557,9 +540,8 @@ static void test_error_kinds(void **state)
 	bad("LogLevel=info ScratchBase\n",
 	    "t.conf:1: 'ScratchBase' has no '='; expected Key=Value, with no "
 	    "blanks around '='");
-	bad("ScratchBase = /s\n",
-	    "t.conf:1: 'ScratchBase' has no '='; expected Key=Value, with no "
-	    "blanks around '='");
+	bad("ScratchBase = /s\n", "t.conf:1: 'ScratchBase' has no '='; expected Key=Value, with no "
+				  "blanks around '='");
 	bad("=x\n", "t.conf:1: '=' without a key; expected Key=Value");
 	bad("a\n\nScratchBase=\"/s\n",
 	    "t.conf:1: 'a' has no '='; expected Key=Value, with no blanks "
@@ -575,9 +557,8 @@ static void test_error_kinds(void **state)
 	bad("include /etc/other.conf\n",
 	    "t.conf:1: Include is not supported; expected Key=Value pairs "
 	    "(fabsched.conf is a single file)");
-	bad("LogLevel=info \\\n",
-	    "t.conf:1: the last line ends with '\\'; expected a line to "
-	    "continue it");
+	bad("LogLevel=info \\\n", "t.conf:1: the last line ends with '\\'; expected a line to "
+				  "continue it");
 	/* the line of a continued logical line's token */
 	bad("PartitionName=p \\\n  MaxRacks=1 \\\n  Localityy=rack\n",
 	    "t.conf:3: unknown key 'Localityy' (did you mean Locality?); "
@@ -588,14 +569,13 @@ static void test_bad_bytes(void **state)
 {
 	(void)state;
 #define NUL_TEXT "LogLevel=info\nStateDir=/x\0y\nScratchBase=rel\n"
-	bad_n(NUL_TEXT, sizeof(NUL_TEXT) - 1,
-	      "t.conf:2: NUL byte at column 12; expected text",
+	bad_n(NUL_TEXT, sizeof(NUL_TEXT) - 1, "t.conf:2: NUL byte at column 12; expected text",
 	      "t.conf:3: ScratchBase=rel: not an absolute path; expected an "
-	      "absolute path (starting with '/')", (const char *)NULL);
-	bad_n("\0", 1, "t.conf:1: NUL byte at column 1; expected text",
+	      "absolute path (starting with '/')",
 	      (const char *)NULL);
+	bad_n("\0", 1, "t.conf:1: NUL byte at column 1; expected text", (const char *)NULL);
 	bad("# \xff\n", "t.conf:1: invalid UTF-8 at column 3; expected UTF-8 "
-		       "text");
+			"text");
 	bad("StateDir=/\xc0\xaf\n", /* overlong '/' */
 	    "t.conf:1: invalid UTF-8 at column 11; expected UTF-8 text");
 	bad("StateDir=/\xe0\x80\xaf\n", /* overlong '/' in 3 bytes */
@@ -611,9 +591,8 @@ static void test_bad_bytes(void **state)
 	bad("LogLevel=info\x1b[0m\n",
 	    "t.conf:1: control character 0x1b at column 14; expected printable "
 	    "text");
-	bad("a=b\rc=d\n",
-	    "t.conf:1: control character 0x0d at column 4; expected printable "
-	    "text");
+	bad("a=b\rc=d\n", "t.conf:1: control character 0x0d at column 4; expected printable "
+			  "text");
 	/* a bad line inside a continued line drops the whole logical line */
 	bad("PartitionName=p \\\nMaxRacks=\x01 \\\nLocality=x\nLogLevel=x\n",
 	    "t.conf:2: control character 0x01 at column 10; expected printable "
@@ -634,14 +613,13 @@ static void test_all_errors_collected(void **state)
 	want = tf_slurp(fixture("errors.expected", epath, sizeof(epath)), &wlen);
 	assert_int_equal(fs_conf_parse("errors.conf", text, len, &c, e), -1);
 	assert_null(c);
-	for (line = strtok_r(want, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save), i++) {
+	for (line = strtok_r(want, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
 		const char *got = fs_errors_get(e, i);
 
 		if (!got || strcmp(got, line)) {
 			fs_errors_print(e, stderr);
-			fail_msg("message %zu: got \"%s\"\nwant \"%s\"", i,
-				 got ? got : "(none)", line);
+			fail_msg("message %zu: got \"%s\"\nwant \"%s\"", i, got ? got : "(none)",
+				 line);
 		}
 	}
 	assert_int_equal(fs_errors_count(e), i);
@@ -651,14 +629,15 @@ static void test_all_errors_collected(void **state)
 	assert_int_equal(fs_conf_load(path, &c, e), -1);
 	assert_int_equal(fs_errors_count(e), i);
 	assert_memory_equal(fs_errors_get(e, 0), path, strlen(path));
-	assert_string_equal(fs_errors_get(e, 0) + strlen(path),
-			    ":2: unknown key 'Localty' (did you mean Locality, "
-			    "a partition key?); accepted global keys: "
-			    "FabricModel, NodeNameMap, RackMap, LogLevel, "
-			    "StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
-	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
-	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-			    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+	assert_string_equal(
+		fs_errors_get(e, 0) + strlen(path),
+		":2: unknown key 'Localty' (did you mean Locality, "
+		"a partition key?); accepted global keys: "
+		"FabricModel, NodeNameMap, RackMap, LogLevel, "
+		"StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
+		"ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
+		"ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
+		"RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	/* errors are appended to what the list already holds */
 	assert_int_equal(fs_conf_load(path, &c, e), -1);
 	assert_int_equal(fs_errors_count(e), 2 * i);
@@ -722,17 +701,15 @@ static void test_load(void **state)
 	assert_int_equal(errno, ENOENT);
 	assert_null(c);
 	assert_int_equal(fs_errors_count(e), 1);
-	assert_string_equal(fs_errors_get(e, 0),
-			    "/nonexistent/fabsched.conf: cannot open: No such "
-			    "file or directory; expected a readable "
-			    "fabsched.conf");
+	assert_string_equal(fs_errors_get(e, 0), "/nonexistent/fabsched.conf: cannot open: No such "
+						 "file or directory; expected a readable "
+						 "fabsched.conf");
 	fs_errors_clear(e);
 	/* a directory */
 	assert_int_equal(fs_conf_load(fixtures, &c, e), -1);
 	assert_int_equal(fs_errors_count(e), 1);
-	assert_non_null(strstr(fs_errors_get(e, 0),
-			       ": not a regular file; expected a readable "
-			       "fabsched.conf"));
+	assert_non_null(strstr(fs_errors_get(e, 0), ": not a regular file; expected a readable "
+						    "fabsched.conf"));
 	fs_errors_clear(e);
 	/* a file over the size limit (sparse: no disk space used) */
 	{
@@ -814,15 +791,14 @@ static int _take_second(const char *path, void *arg)
 
 static void test_plugin_dir(void **state)
 {
-	char dir[] = "/tmp/fabsched-test-pd-XXXXXX", dirs[512], seen[1024] = "",
-	     p[300];
+	char dir[] = "/tmp/fabsched-test-pd-XXXXXX", dirs[512], seen[1024] = "", p[300];
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(p, sizeof(p), "%s/a", dir);
 	assert_int_equal(mkdir(p, 0700), 0);
 	snprintf(p, sizeof(p), "%s/a/x.so", dir);
-	assert_int_equal(mkdir(p, 0700), 0);	/* a directory: skipped */
+	assert_int_equal(mkdir(p, 0700), 0); /* a directory: skipped */
 	snprintf(p, sizeof(p), "%s/b", dir);
 	assert_int_equal(mkdir(p, 0700), 0);
 	put(p, "x.so", "");
@@ -832,7 +808,7 @@ static void test_plugin_dir(void **state)
 	snprintf(dirs, sizeof(dirs), "%s/none::%s/a:%s/b:%s/c", dir, dir, dir, dir);
 	assert_int_equal(fs_plugin_dir_each(dirs, "x.so", _take_second, seen), 0);
 	snprintf(p, sizeof(p), "%s/b/x.so;", dir);
-	assert_string_equal(seen, p);	/* b taken, c not tried */
+	assert_string_equal(seen, p); /* b taken, c not tried */
 	seen[0] = '\0';
 	snprintf(dirs, sizeof(dirs), "%s/c", dir);
 	assert_int_equal(fs_plugin_dir_each(dirs, "x.so", _take_second, seen), -1);
@@ -900,7 +876,8 @@ static void test_site_search(void **state)
 	unlink(p);
 	put(dir, "plugstack.conf", "required fabsched.so\n");
 	assert_int_equal(fs_conf_load(NULL, &c, e), 0);
-	if (access("/etc/slurm/fabsched.conf", F_OK) && access("/run/slurm/conf/fabsched.conf", F_OK))
+	if (access("/etc/slurm/fabsched.conf", F_OK) &&
+	    access("/run/slurm/conf/fabsched.conf", F_OK))
 		assert_true(fs_conf_is_builtin(c));
 	fs_conf_destroy(c);
 	/* $SLURM_CONF relative: not a place to look */
@@ -1104,8 +1081,7 @@ static void test_dump(void **state)
 	struct fs_conf *c = NULL;
 
 	(void)state;
-	assert_int_equal(fs_conf_load(fixture("full.conf", path, sizeof(path)),
-				      &c, NULL), 0);
+	assert_int_equal(fs_conf_load(fixture("full.conf", path, sizeof(path)), &c, NULL), 0);
 	d = dump(c);
 	assert_non_null(strstr(d, "\nStateDir=\"/var/lib/fab sched\"\t# line 7\n"));
 	assert_non_null(strstr(d, "\nScratchBase=\"/scratch#local\"\t# line 9\n"));
@@ -1169,14 +1145,11 @@ static void *parse_thread(void *p)
 		FILE *f;
 
 		if (!e || fs_conf_parse("t", a->text, a->len, &c, e) ||
-		    fs_conf_part_locality(c, "long", &loc) ||
-		    loc.level != FS_LOCALITY_POD)
+		    fs_conf_part_locality(c, "long", &loc) || loc.level != FS_LOCALITY_POD)
 			a->bad++;
 		fs_conf_destroy(c);
-		if (fs_conf_parse("t", "Bad=1", 5, &c, e) != -1 ||
-		    fs_errors_count(e) != 1 ||
-		    fs_conf_part_locality(a->shared, "batch", &loc) ||
-		    loc.wait != 1800)
+		if (fs_conf_parse("t", "Bad=1", 5, &c, e) != -1 || fs_errors_count(e) != 1 ||
+		    fs_conf_part_locality(a->shared, "batch", &loc) || loc.wait != 1800)
 			a->bad++;
 		f = open_memstream(&d, &n);
 		if (!f || fs_conf_dump(a->shared, f))
@@ -1204,8 +1177,7 @@ static void test_threads(void **state)
 	assert_int_equal(fs_conf_parse("full", text, len, &shared, NULL), 0);
 	for (int i = 0; i < 4; i++) {
 		args[i] = (struct thread_arg){ text, len, shared, 0 };
-		assert_int_equal(pthread_create(&tid[i], NULL, parse_thread,
-						&args[i]), 0);
+		assert_int_equal(pthread_create(&tid[i], NULL, parse_thread, &args[i]), 0);
 	}
 	for (int i = 0; i < 4; i++) {
 		assert_int_equal(pthread_join(tid[i], NULL), 0);
@@ -1265,8 +1237,7 @@ static void test_man_page(void **state)
 	size_t n, len;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/doc/fabsched.conf.5",
-		 src ? src : ".");
+	snprintf(path, sizeof(path), "%s/doc/fabsched.conf.5", src ? src : ".");
 	if (access(path, R_OK)) {
 		skip();
 		return;
@@ -1276,8 +1247,7 @@ static void test_man_page(void **state)
 	for (size_t i = 0; i < n; i++) {
 		snprintf(want, sizeof(want), "\n.BI %s= ", k[i].name);
 		if (!strstr(man, want))
-			fail_msg("%s: no \"%s\" entry for key %s", path,
-				 want + 1, k[i].name);
+			fail_msg("%s: no \"%s\" entry for key %s", path, want + 1, k[i].name);
 	}
 	check_man_example(man);
 	free(man);
@@ -1311,7 +1281,6 @@ int main(void)
 		cmocka_unit_test(test_man_page),
 	};
 
-	snprintf(fixtures, sizeof(fixtures), "%s/conf",
-		 fx && *fx ? fx : "tests/fixtures");
+	snprintf(fixtures, sizeof(fixtures), "%s/conf", fx && *fx ? fx : "tests/fixtures");
 	return cmocka_run_group_tests_name("fabsched_conf", tests, NULL, NULL);
 }

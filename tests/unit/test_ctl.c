@@ -30,41 +30,39 @@
 #include "fabsched_select.h"
 #include "fabsched_topo.h"
 
-#define HCA(n, leaf, port)                                                     \
-	"Hca\t1 \"H-" n "\"\t# \"" n " mlx5_0\"\n"                            \
+#define HCA(n, leaf, port)                         \
+	"Hca\t1 \"H-" n "\"\t# \"" n " mlx5_0\"\n" \
 	"[1]\t\"S-" leaf "\"[" port "]\t# lid 9 4xHDR\n\n"
 
-static const char FABRIC[] =
-	HCA("n001", "leaf01", "1") HCA("n002", "leaf01", "2")
-	HCA("n003", "leaf01", "3") HCA("n004", "leaf02", "1")
-	HCA("n005", "leaf02", "2") HCA("n006", "leaf02", "3")
-	"Switch\t36 \"S-leaf01\"\t# \"leaf01\" enhanced port 0 lid 1 lmc 0\n"
-	"[1]\t\"H-n001\"[1]\t# \"n001 mlx5_0\" lid 5 4xHDR\n"
-	"[2]\t\"H-n002\"[1]\t# \"n002 mlx5_0\" lid 6 4xHDR\n"
-	"[3]\t\"H-n003\"[1]\t# \"n003 mlx5_0\" lid 7 4xHDR\n"
-	"[9]\t\"S-spine01\"[1]\t# \"spine01\" lid 3 4xHDR\n\n"
-	"Switch\t36 \"S-leaf02\"\t# \"leaf02\" enhanced port 0 lid 2 lmc 0\n"
-	"[1]\t\"H-n004\"[1]\t# \"n004 mlx5_0\" lid 8 4xHDR\n"
-	"[2]\t\"H-n005\"[1]\t# \"n005 mlx5_0\" lid 9 4xHDR\n"
-	"[3]\t\"H-n006\"[1]\t# \"n006 mlx5_0\" lid 10 4xHDR\n"
-	"[9]\t\"S-spine01\"[2]\t# \"spine01\" lid 3 4xHDR\n\n"
-	"Switch\t36 \"S-spine01\"\t# \"spine01\" enhanced port 0 lid 3 lmc 0\n"
-	"[1]\t\"S-leaf01\"[9]\t# \"leaf01\" lid 1 4xHDR\n"
-	"[2]\t\"S-leaf02\"[9]\t# \"leaf02\" lid 2 4xHDR\n";
+static const char FABRIC[] = HCA("n001", "leaf01", "1") HCA("n002", "leaf01", "2")
+	HCA("n003", "leaf01", "3") HCA("n004", "leaf02", "1") HCA("n005", "leaf02", "2")
+		HCA("n006", "leaf02",
+		    "3") "Switch\t36 \"S-leaf01\"\t# \"leaf01\" enhanced port 0 lid 1 lmc 0\n"
+			 "[1]\t\"H-n001\"[1]\t# \"n001 mlx5_0\" lid 5 4xHDR\n"
+			 "[2]\t\"H-n002\"[1]\t# \"n002 mlx5_0\" lid 6 4xHDR\n"
+			 "[3]\t\"H-n003\"[1]\t# \"n003 mlx5_0\" lid 7 4xHDR\n"
+			 "[9]\t\"S-spine01\"[1]\t# \"spine01\" lid 3 4xHDR\n\n"
+			 "Switch\t36 \"S-leaf02\"\t# \"leaf02\" enhanced port 0 lid 2 lmc 0\n"
+			 "[1]\t\"H-n004\"[1]\t# \"n004 mlx5_0\" lid 8 4xHDR\n"
+			 "[2]\t\"H-n005\"[1]\t# \"n005 mlx5_0\" lid 9 4xHDR\n"
+			 "[3]\t\"H-n006\"[1]\t# \"n006 mlx5_0\" lid 10 4xHDR\n"
+			 "[9]\t\"S-spine01\"[2]\t# \"spine01\" lid 3 4xHDR\n\n"
+			 "Switch\t36 \"S-spine01\"\t# \"spine01\" enhanced port 0 lid 3 lmc 0\n"
+			 "[1]\t\"S-leaf01\"[9]\t# \"leaf01\" lid 1 4xHDR\n"
+			 "[2]\t\"S-leaf02\"[9]\t# \"leaf02\" lid 2 4xHDR\n";
 
 #define NN 6
-static const char *const NAMES[NN] = { "n001", "n002", "n003",
-				       "n004", "n005", "n006" };
+static const char *const NAMES[NN] = { "n001", "n002", "n003", "n004", "n005", "n006" };
 
 static char model_path[256], state_path[256];
 
 /* What the node choice was offered, and what it answers. */
 struct chooser {
 	int calls;
-	bool refuse_first;	/* refuse the first domain offered */
-	bool refuse;		/* refuse every call */
-	bool offered_all;	/* last call: every candidate */
-	uint8_t in[NN];		/* last call's domain */
+	bool refuse_first; /* refuse the first domain offered */
+	bool refuse;	   /* refuse every call */
+	bool offered_all;  /* last call: every candidate */
+	uint8_t in[NN];	   /* last call's domain */
 };
 
 static bool _choose(const uint8_t *in, void *arg)
@@ -90,7 +88,7 @@ static int _racks(const struct chooser *ch)
 }
 
 static char *logged;	/* the messages, one per line */
-static unsigned errors;	/* of them, at FSE_LOG_ERROR */
+static unsigned errors; /* of them, at FSE_LOG_ERROR */
 
 static void _log(enum fse_log level, const char *msg, void *arg)
 {
@@ -109,8 +107,7 @@ static struct fse_ctl *_ctl(const char *conf_tail)
 	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
 	char text[1024];
 
-	snprintf(text, sizeof(text), "FabricModel=%s\n%s", model_path,
-		 conf_tail);
+	snprintf(text, sizeof(text), "FabricModel=%s\n%s", model_path, conf_tail);
 	if (fs_conf_parse("t.conf", text, strlen(text), &conf, errs))
 		fail_msg("%s", fs_errors_get(errs, 0));
 	fs_errors_free(errs);
@@ -128,9 +125,13 @@ static struct fse_ctl *_ctl(const char *conf_tail)
 /* A node-sized job of @n nodes in partition batch, on @cand. */
 static struct fse_job _job(uint32_t id, uint32_t n, const uint8_t *cand)
 {
-	return (struct fse_job){ .job_id = id, .label = "JobId=1",
-				 .part = "batch", .min_nodes = n,
-				 .max_nodes = n, .final = true, .cand = cand };
+	return (struct fse_job){ .job_id = id,
+				 .label = "JobId=1",
+				 .part = "batch",
+				 .min_nodes = n,
+				 .max_nodes = n,
+				 .final = true,
+				 .cand = cand };
 }
 
 static int setup(void **state)
@@ -143,13 +144,11 @@ static int setup(void **state)
 	char cwd[128];
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	snprintf(model_path, sizeof(model_path), "%s/test_ctl.%d.json", cwd,
-		 (int)getpid());
-	snprintf(state_path, sizeof(state_path), "%s/test_ctl.%d.share", cwd,
-		 (int)getpid());
-	assert_int_equal(fst_parse_ibnet_buf(&m, FABRIC, sizeof(FABRIC) - 1,
-					     "two-racks.net", err,
-					     sizeof(err)), 0);
+	snprintf(model_path, sizeof(model_path), "%s/test_ctl.%d.json", cwd, (int)getpid());
+	snprintf(state_path, sizeof(state_path), "%s/test_ctl.%d.share", cwd, (int)getpid());
+	assert_int_equal(fst_parse_ibnet_buf(&m, FABRIC, sizeof(FABRIC) - 1, "two-racks.net", err,
+					     sizeof(err)),
+			 0);
 	assert_int_equal(fst_classify(m, NULL, err, sizeof(err)), 0);
 	assert_int_equal(m->nracks, 2);
 	assert_non_null(f = fopen(model_path, "w"));
@@ -220,8 +219,11 @@ static void test_wait_then_relax(void **state)
 	assert_true(o.started);
 	assert_int_equal(_racks(&ch), 3);
 	assert_non_null(o.note);
-	assert_non_null(strstr(o.note, "fabsched: locality rack@00:10:00 relaxed after 00:10:00: 2 racks (leaf01,leaf02)"));
-	assert_non_null(strstr(logged, "test: JobId=1: locality rack@00:10:00 (partition) relaxed after 600s"));
+	assert_non_null(strstr(
+		o.note,
+		"fabsched: locality rack@00:10:00 relaxed after 00:10:00: 2 racks (leaf01,leaf02)"));
+	assert_non_null(strstr(
+		logged, "test: JobId=1: locality rack@00:10:00 (partition) relaxed after 600s"));
 	/* --fabric-locality=any in its environment: placed at once */
 	{
 		const char *env[] = { "OTHER=1", "FABSCHED_LOCALITY=any" };
@@ -323,7 +325,9 @@ static void test_not_final_and_state_file(void **state)
 	fse_ctl_place(c, &j, _choose, &ch, _state, NULL, &o);
 	fse_ctl_finish(c);
 	fse_ctl_free(c);
-	assert_non_null(strstr(logged, "test: partition batch: 0.0% of the last 2 jobs that fit a domain got one"));
+	assert_non_null(
+		strstr(logged,
+		       "test: partition batch: 0.0% of the last 2 jobs that fit a domain got one"));
 	(void)n;
 }
 
@@ -384,10 +388,8 @@ static void test_notes(void **state)
 	char a[] = "fabsched: Locality: waiting for one rack",
 	     b[] = "admin note; fabsched: Locality: waiting for one rack",
 	     d[] = "fabsched: Locality: waiting x; fabsched: relaxed after 5s",
-	     e[] = "fabsched: relaxed after 5s",
-	     f[] = "other; fabsched: relaxed after 5s",
-	     g[] = "otherfabsched: relaxed after 5s",
-	     h[] = "nothing of ours";
+	     e[] = "fabsched: relaxed after 5s", f[] = "other; fabsched: relaxed after 5s",
+	     g[] = "otherfabsched: relaxed after 5s", h[] = "nothing of ours";
 
 	(void)state;
 	assert_true(fse_note_drop_wait(a));
@@ -415,9 +417,9 @@ static void test_applies(void **state)
 {
 	(void)state;
 	assert_true(fse_job_applies(false, false, false));
-	assert_true(fse_job_applies(true, true, false));	/* --switches as racks */
-	assert_false(fse_job_applies(true, false, false));	/* stock --switches */
-	assert_false(fse_job_applies(false, true, true));	/* --nodelist */
+	assert_true(fse_job_applies(true, true, false));   /* --switches as racks */
+	assert_false(fse_job_applies(true, false, false)); /* stock --switches */
+	assert_false(fse_job_applies(false, true, true));  /* --nodelist */
 }
 
 static void test_state_dir(void **state)
@@ -435,9 +437,9 @@ static void test_state_dir(void **state)
 	assert_int_equal(fse_ctl_state_dir(c, dir), 0);
 	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 	fse_ctl_finish(c);
-	assert_int_equal(access(path, R_OK), 0);	/* kept in StateSaveLocation */
+	assert_int_equal(access(path, R_OK), 0); /* kept in StateSaveLocation */
 	unlink(path);
-	assert_int_equal(fse_ctl_state_dir(c, ""), 0);	/* nowhere */
+	assert_int_equal(fse_ctl_state_dir(c, ""), 0); /* nowhere */
 	j.job_id = 32;
 	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 	fse_ctl_finish(c);
@@ -460,8 +462,7 @@ static void test_bad_setup(void **state)
 	(void)state;
 	assert_int_equal(fse_ctl_load(c, NULL, NAMES, NN), -1);
 	assert_non_null(strstr(logged, "no usable fabsched.conf"));
-	assert_int_equal(fs_conf_parse("t.conf", text, strlen(text), &conf,
-				       errs), 0);
+	assert_int_equal(fs_conf_parse("t.conf", text, strlen(text), &conf, errs), 0);
 	assert_int_equal(fse_ctl_load(c, conf, NAMES, NN), -1);
 	assert_non_null(strstr(logged, "fabric model /nonexistent/fabric.json: "));
 	assert_false(fse_ctl_usable(c));
@@ -537,7 +538,7 @@ static void test_saver(void **state)
 	j = _job(1, 2, all);
 	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 	assert_true(o.started);
-	for (waited = 0; waited < 100; waited++) {	/* 5 s at most */
+	for (waited = 0; waited < 100; waited++) { /* 5 s at most */
 		_slurp(buf, sizeof(buf));
 		if (strstr(buf, "share batch 1\n"))
 			break;
@@ -550,8 +551,7 @@ static void test_saver(void **state)
 	}
 	fse_ctl_finish(c);
 	_slurp(buf, sizeof(buf));
-	snprintf(want, sizeof(want), "share batch %.30s\n",
-		 "111111111111111111111111111111");
+	snprintf(want, sizeof(want), "share batch %.30s\n", "111111111111111111111111111111");
 	assert_non_null(strstr(buf, want));
 	fse_ctl_free(c);
 	unlink(state_path);
@@ -569,7 +569,7 @@ static void test_stats(void **state)
 	struct fse_outcome o;
 
 	(void)state;
-	j.prep_us = 5e6;	/* 5 s: more than the call itself takes */
+	j.prep_us = 5e6; /* 5 s: more than the call itself takes */
 	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 	j = _job(2, 2, all);
 	j.plan = true;
@@ -586,7 +586,8 @@ static void test_stats(void **state)
 	logged = NULL;
 	fse_ctl_finish(c);
 	assert_non_null(logged);
-	assert_non_null(strstr(logged, "starts now (main scheduler): 1 placement decisions: fabsched 5"));
+	assert_non_null(
+		strstr(logged, "starts now (main scheduler): 1 placement decisions: fabsched 5"));
 	assert_non_null(strstr(logged, "plans (backfill): 1 placement decisions"));
 	fse_ctl_free(c);
 }
@@ -606,9 +607,9 @@ static void test_refresh(void **state)
 	free(logged);
 	logged = NULL;
 	c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
-	assert_int_equal(fse_ctl_refresh(c, t), 0);		/* same file */
+	assert_int_equal(fse_ctl_refresh(c, t), 0); /* same file */
 	_replace_model(NULL);
-	assert_int_equal(fse_ctl_refresh(c, t + 1), 0);	/* not looked at yet */
+	assert_int_equal(fse_ctl_refresh(c, t + 1), 0); /* not looked at yet */
 	assert_int_equal(fse_ctl_refresh(c, t + 6), 1);
 	assert_non_null(strstr(logged, "changed: 6 nodes in 2 racks"));
 	assert_non_null(fse_ctl_model(c));
@@ -628,9 +629,8 @@ static void test_refresh(void **state)
 	assert_non_null(strstr(logged, "the running one stays"));
 	assert_true(fse_ctl_usable(c));
 	fse_ctl_free(c);
-	setup(NULL);	/* the model of the other tests back */
+	setup(NULL); /* the model of the other tests back */
 }
-
 
 /* ------------------------------------------------------------ observe */
 
@@ -685,8 +685,8 @@ static void test_observe(void **state)
 	assert_int_equal(fse_ctl_observe_file(c, obs_path), 0);
 	assert_true(fse_ctl_part_observe(c, "batch"));
 	assert_false(fse_ctl_part_observe(c, "other"));
-	assert_true(fse_ctl_part_off(c, "batch"));	/* placed stock */
-	assert_false(fse_ctl_all_off(c));	/* DefaultLocality any */
+	assert_true(fse_ctl_part_off(c, "batch")); /* placed stock */
+	assert_false(fse_ctl_all_off(c));	   /* DefaultLocality any */
 	/* not observed: another partition, or no choice made */
 	j.part = "other";
 	assert_int_equal(fse_ctl_observe(c, &j, got, NULL, NULL), -1);
@@ -702,7 +702,7 @@ static void test_observe(void **state)
 	j = _job(7, 2, cand);
 	j.final = false;
 	assert_int_equal(fse_ctl_observe(c, &j, got, _obs_state, NULL), 0);
-	fse_ctl_finish(c);	/* the writer thread has written the log */
+	fse_ctl_finish(c); /* the writer thread has written the log */
 	_obs_slurp(buf, sizeof(buf));
 	assert_null(strstr(buf, "job=7 "));
 	assert_non_null(l2 = strchr(buf, '\n'));
@@ -713,7 +713,7 @@ static void test_observe(void **state)
 	assert_int_equal(ob.level, FSE_RACK);
 	assert_int_equal(ob.nodes, 2);
 	assert_true(ob.fits);
-	assert_int_equal(ob.got.kind, FSE_OBS_POD);	/* one spine */
+	assert_int_equal(ob.got.kind, FSE_OBS_POD); /* one spine */
 	assert_int_equal(ob.got.nracks, 2);
 	assert_string_equal(ob.got.racks, "leaf01,leaf02");
 	assert_int_equal(ob.would.kind, FSE_OBS_RACK);
@@ -734,7 +734,7 @@ static void test_observe(void **state)
 	/* both count toward the share it would have kept (a held job as
 	 * getting its rack): 2 of 2 */
 	assert_int_equal(fse_ctl_stats(c)->observed, 4);
-	assert_int_equal(fse_ctl_stats(c)->calls, 0);	/* nothing placed */
+	assert_int_equal(fse_ctl_stats(c)->calls, 0); /* nothing placed */
 	fse_ctl_free(c);
 
 	/* the pending observation is written once the job has started */
@@ -745,7 +745,7 @@ static void test_observe(void **state)
 	j.final = false;
 	obs_state = FSE_JOB_PENDING;
 	fse_ctl_observe(c, &j, got, _obs_state, NULL);
-	sleep(1);	/* commits are at most once a second */
+	sleep(1); /* commits are at most once a second */
 	obs_state = FSE_JOB_STARTED;
 	j = _job(8, 1, cand);
 	j.final = false;
@@ -753,7 +753,7 @@ static void test_observe(void **state)
 	fse_ctl_finish(c);
 	_obs_slurp(buf, sizeof(buf));
 	assert_non_null(strstr(buf, "job=7 "));
-	assert_null(strstr(buf, "job=8 "));	/* still pending */
+	assert_null(strstr(buf, "job=8 ")); /* still pending */
 	fse_ctl_free(c);
 
 	/* tasks of an array, tried from the array's own record (job 9):
@@ -776,7 +776,7 @@ static void test_observe(void **state)
 	fse_ctl_finish(c);
 	_obs_slurp(buf, sizeof(buf));
 	assert_non_null(strstr(buf, " job=9_0 "));
-	assert_null(strstr(buf, " job=9_1 "));	/* still pending */
+	assert_null(strstr(buf, " job=9_1 ")); /* still pending */
 	assert_non_null(strstr(buf, " job=9_2 "));
 	fse_ctl_free(c);
 	unlink(obs_path);
@@ -786,12 +786,18 @@ static void test_observe(void **state)
  * the form (the reader is the CLI, the file is in StateSaveLocation). */
 static void test_observe_record(void **state)
 {
-	struct fse_obs o = { .time = 1764800000, .job_id = 12,
-			     .task = FSE_NO_TASK, .part = "mpi",
-			     .level = FSE_RACK, .nodes = 4, .fits = true,
+	struct fse_obs o = { .time = 1764800000,
+			     .job_id = 12,
+			     .task = FSE_NO_TASK,
+			     .part = "mpi",
+			     .level = FSE_RACK,
+			     .nodes = 4,
+			     .fits = true,
 			     .got = { FSE_OBS_ANY, 2, "r1,r2" },
-			     .would = { FSE_OBS_WAIT, 0, "-" }, .waited = 30,
-			     .why = "Locality: no rack has 4 free nodes" }, back;
+			     .would = { FSE_OBS_WAIT, 0, "-" },
+			     .waited = 30,
+			     .why = "Locality: no rack has 4 free nodes" },
+		       back;
 	char line[2048], err[256];
 	static const char *const bad[] = {
 		"job=1 time=1 part=p level=rack nodes=1 fits=1 got=rack:1:r1 would=rack:1:r1 waited=0 why=x",
@@ -810,7 +816,9 @@ static void test_observe_record(void **state)
 
 	(void)state;
 	fse_obs_format(&o, line, sizeof(line));
-	assert_string_equal(line, "time=1764800000 job=12 part=mpi level=rack nodes=4 fits=1 got=any:2:r1,r2 would=wait:0:- waited=30 why=Locality: no rack has 4 free nodes\n");
+	assert_string_equal(
+		line,
+		"time=1764800000 job=12 part=mpi level=rack nodes=4 fits=1 got=any:2:r1,r2 would=wait:0:- waited=30 why=Locality: no rack has 4 free nodes\n");
 	assert_int_equal(fse_obs_parse(line, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.time, o.time);
 	assert_int_equal(back.job_id, 12);
@@ -840,20 +848,13 @@ static void test_observe_record(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_one_rack),
-		cmocka_unit_test(test_wait_then_relax),
-		cmocka_unit_test(test_too_big),
-		cmocka_unit_test(test_not_final_and_state_file),
-		cmocka_unit_test(test_wait_over),
-		cmocka_unit_test(test_notes),
-		cmocka_unit_test(test_applies),
-		cmocka_unit_test(test_state_dir),
-		cmocka_unit_test(test_bad_setup),
-		cmocka_unit_test(test_refresh),
-		cmocka_unit_test(test_stats),
-		cmocka_unit_test(test_saver),
-		cmocka_unit_test(test_observe),
-		cmocka_unit_test(test_observe_record),
+		cmocka_unit_test(test_one_rack),  cmocka_unit_test(test_wait_then_relax),
+		cmocka_unit_test(test_too_big),	  cmocka_unit_test(test_not_final_and_state_file),
+		cmocka_unit_test(test_wait_over), cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_applies),	  cmocka_unit_test(test_state_dir),
+		cmocka_unit_test(test_bad_setup), cmocka_unit_test(test_refresh),
+		cmocka_unit_test(test_stats),	  cmocka_unit_test(test_saver),
+		cmocka_unit_test(test_observe),	  cmocka_unit_test(test_observe_record),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -21,8 +21,9 @@
 
 static void test_policy(void **state)
 {
-	struct fse_policy_in in = { .part_level = FSE_RACK, .part_wait = 600,
-				    .part_max_racks = 3, .part_target = 0.9 };
+	struct fse_policy_in in = {
+		.part_level = FSE_RACK, .part_wait = 600, .part_max_racks = 3, .part_target = 0.9
+	};
 	struct fse_policy p;
 
 	(void)state;
@@ -118,8 +119,7 @@ static enum fse_job_state _state(uint32_t id, void *arg)
 {
 	const int *st = arg;
 
-	return st[id] == 1 ? FSE_JOB_PENDING :
-	       st[id] == 2 ? FSE_JOB_STARTED : FSE_JOB_GONE;
+	return st[id] == 1 ? FSE_JOB_PENDING : st[id] == 2 ? FSE_JOB_STARTED : FSE_JOB_GONE;
 }
 
 static char *_text(struct fse_locality *l)
@@ -190,33 +190,32 @@ static void test_locality_record(void **state)
 	assert_int_equal(fse_locality_npend(l), 3);
 	st[2] = 2;
 	st[4] = st[5] = st[6] = 1;
-	assert_int_equal(fse_locality_commit(l, _state, st), 0);	/* 2 dropped */
+	assert_int_equal(fse_locality_commit(l, _state, st), 0); /* 2 dropped */
 	free(text);
 	fse_locality_free(l);
 }
 
 static void test_locality_record_bad(void **state)
 {
-	static const char bad[] =
-		"# comment\n"
-		"share batch 1101\n"
-		"share batch 12\n"
-		"pending 0 batch 11\n"
-		"pending 5 batch 1\n"
-		"pending -3 batch 11\n"
-		"pending 18446744073709551616 batch 11\n"
-		"junk\n"
-		"pending 7 batch 10\n";
+	static const char bad[] = "# comment\n"
+				  "share batch 1101\n"
+				  "share batch 12\n"
+				  "pending 0 batch 11\n"
+				  "pending 5 batch 1\n"
+				  "pending -3 batch 11\n"
+				  "pending 18446744073709551616 batch 11\n"
+				  "junk\n"
+				  "pending 7 batch 10\n";
 	struct fse_locality *l = fse_locality_new(0);
 	char err[512];
 	unsigned n;
 	FILE *f = fmemopen((void *)bad, strlen(bad), "r");
 
 	(void)state;
-	assert_int_equal(fse_locality_read(l, f, "fabsched_locality_share", err,
-					 sizeof(err)), -1);
+	assert_int_equal(fse_locality_read(l, f, "fabsched_locality_share", err, sizeof(err)), -1);
 	fclose(f);
-	assert_non_null(strstr(err, "fabsched_locality_share:3: 6 malformed line(s) of 9 ignored; expected"));
+	assert_non_null(strstr(
+		err, "fabsched_locality_share:3: 6 malformed line(s) of 9 ignored; expected"));
 	/* the good lines are kept */
 	fse_share_get(fse_locality_share(l, 0), &n);
 	assert_int_equal(n, 4);

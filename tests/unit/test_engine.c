@@ -31,8 +31,8 @@ struct fab {
 	struct fse_result res;
 };
 
-static void _fab(struct fab *f, int nracks, const int *sizes,
-		 const int *rack_pod, int npods, const int *rank)
+static void _fab(struct fab *f, int nracks, const int *sizes, const int *rack_pod, int npods,
+		 const int *rank)
 {
 	int node_rack[MAXN], pods[MAXN], n = 0;
 	char err[256] = "";
@@ -62,11 +62,11 @@ static void _free(struct fab *f)
 	fse_topo_free(f->t);
 }
 
-static int _place(struct fab *f, uint32_t n, enum fse_level level,
-		  uint32_t max_racks, bool relaxed)
+static int _place(struct fab *f, uint32_t n, enum fse_level level, uint32_t max_racks, bool relaxed)
 {
-	struct fse_request rq = { .min_nodes = n, .level = level,
-				  .max_racks = max_racks, .relaxed = relaxed };
+	struct fse_request rq = {
+		.min_nodes = n, .level = level, .max_racks = max_racks, .relaxed = relaxed
+	};
 
 	assert_int_equal(fse_place(f->t, f->w, &rq, f->avail, &f->res), 0);
 	return f->res.status;
@@ -80,8 +80,7 @@ static const char *_nodes(const struct fab *f)
 
 	buf[0] = '\0';
 	for (uint32_t i = 0; i < f->res.count && o < sizeof(buf) - 8; i++)
-		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? "," : "",
-			      f->res.nodes[i]);
+		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? "," : "", f->res.nodes[i]);
 	return buf;
 }
 
@@ -92,8 +91,7 @@ static const char *_racks(const struct fab *f)
 
 	buf[0] = '\0';
 	for (int i = 0; i < f->res.nracks && o < sizeof(buf) - 8; i++)
-		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? "," : "",
-			      f->res.racks[i]);
+		o += snprintf(buf + o, sizeof(buf) - o, "%s%d", i ? "," : "", f->res.racks[i]);
 	return buf;
 }
 
@@ -200,7 +198,7 @@ static void test_fragmentation(void **state)
 	struct fab f;
 
 	_fab(&f, 4, four, NULL, 0, NULL);
-	_busy(&f, "0,4,8,12");	/* 12 free, 3 per rack */
+	_busy(&f, "0,4,8,12"); /* 12 free, 3 per rack */
 	/* rack: wait, not a partial start */
 	assert_int_equal(_place(&f, 4, FSE_RACK, 0, false), FSE_NOT_NOW);
 	assert_true(f.res.could_relax);
@@ -240,7 +238,7 @@ static void test_ties(void **state)
 	int rank[16];
 
 	_fab(&f, 4, four, NULL, 0, NULL);
-	_busy(&f, "0,1,4,5");	/* racks 0 and 1 both have 2 free */
+	_busy(&f, "0,1,4,5"); /* racks 0 and 1 both have 2 free */
 	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
 	assert_string_equal(_nodes(&f), "2,3");
 	/* same decision every time */
@@ -256,7 +254,7 @@ static void test_ties(void **state)
 	_fab(&f, 4, four, NULL, 0, rank);
 	assert_int_equal(_place(&f, 3, FSE_RACK, 0, false), FSE_OK);
 	assert_string_equal(_racks(&f), "3");
-	assert_string_equal(_nodes(&f), "15,14,13");	/* rank order */
+	assert_string_equal(_nodes(&f), "15,14,13"); /* rank order */
 	_busy(&f, "0,1,4,5");
 	assert_int_equal(_place(&f, 2, FSE_RACK, 0, false), FSE_OK);
 	assert_string_equal(_nodes(&f), "7,6");
@@ -358,8 +356,7 @@ static void test_max_racks(void **state)
 
 	_fab(&f, 4, four, NULL, 0, NULL);
 	assert_int_equal(_place(&f, 5, FSE_ANY, 1, false), FSE_NEVER);
-	assert_string_equal(f.res.reason,
-			    "5 nodes need at least 2 racks, at most 1 allowed");
+	assert_string_equal(f.res.reason, "5 nodes need at least 2 racks, at most 1 allowed");
 	assert_int_equal(_place(&f, 5, FSE_ANY, 2, false), FSE_OK);
 	_busy(&f, "0,4,8,12");
 	/* 7 nodes need 3 racks now: wait, even relaxed */
@@ -373,8 +370,9 @@ static void test_max_racks(void **state)
 static void test_min_max(void **state)
 {
 	struct fab f;
-	struct fse_request rq = { .min_nodes = 2, .max_nodes = 4,
-				  .want_nodes = 4, .level = FSE_RACK };
+	struct fse_request rq = {
+		.min_nodes = 2, .max_nodes = 4, .want_nodes = 4, .level = FSE_RACK
+	};
 
 	_fab(&f, 4, four, NULL, 0, NULL);
 	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
@@ -397,8 +395,7 @@ static void test_skip_racks(void **state)
 {
 	struct fab f;
 	uint8_t skip[4] = { 1, 0, 0, 0 };
-	struct fse_request rq = { .min_nodes = 3, .level = FSE_RACK,
-				  .skip_racks = skip };
+	struct fse_request rq = { .min_nodes = 3, .level = FSE_RACK, .skip_racks = skip };
 
 	_fab(&f, 4, four, NULL, 0, NULL);
 	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
@@ -481,13 +478,12 @@ static void test_multirail_model(void **state)
 	struct fse_request rq = { .min_nodes = 2, .level = FSE_RACK };
 	int unknown = -1;
 
-	if (fst_parse_ibnet_buf(&m, multirail_net, sizeof(multirail_net) - 1,
-				"multirail", err, sizeof(err)) ||
+	if (fst_parse_ibnet_buf(&m, multirail_net, sizeof(multirail_net) - 1, "multirail", err,
+				sizeof(err)) ||
 	    fst_classify(m, NULL, err, sizeof(err)))
 		fail_msg("model: %s", err);
 	assert_int_equal(m->nhosts, 4);
-	assert_int_equal(fse_topo_from_model(m, names, 5, &t, &unknown, err,
-					     sizeof(err)), 0);
+	assert_int_equal(fse_topo_from_model(m, names, 5, &t, &unknown, err, sizeof(err)), 0);
 	assert_int_equal(unknown, 1);
 	assert_int_equal(fse_topo_nnodes(t), 5);
 	/* each host in exactly one rack: n001/n002 together, n003/n004 */
@@ -638,10 +634,10 @@ static void test_share(void **state)
 	/* window full: a miss drops the oldest (a got): 2/4 */
 	assert_true(fse_share_relax(sh, f.t, 0.5, 2, FSE_RACK));
 	assert_false(fse_share_relax(sh, f.t, 0.51, 2, FSE_RACK));
-	fse_share_record(sh, f.t, &rq, &f.res);	/* drops a got */
+	fse_share_record(sh, f.t, &rq, &f.res); /* drops a got */
 	assert_true(fse_share_get(sh, &cnt) == 3.0 / 4.0);
-	fse_share_record(sh, f.t, &rq, &f.res);	/* drops a got */
-	fse_share_record(sh, f.t, &rq, &f.res);	/* drops the miss */
+	fse_share_record(sh, f.t, &rq, &f.res); /* drops a got */
+	fse_share_record(sh, f.t, &rq, &f.res); /* drops the miss */
 	assert_true(fse_share_get(sh, &cnt) == 1.0);
 	assert_int_equal(cnt, 4);
 	/* pod level: a 6-node job in two racks of one pod got its pod */
@@ -659,13 +655,15 @@ static void test_share(void **state)
 /* ------------------------------------------------------------ task-sized jobs */
 
 /* A task-sized request on f: ntasks tasks on min..max nodes. */
-static int _place_tasks(struct fab *f, uint32_t ntasks, uint32_t min,
-			uint32_t max, enum fse_level level,
-			const uint32_t *now, const uint32_t *idle)
+static int _place_tasks(struct fab *f, uint32_t ntasks, uint32_t min, uint32_t max,
+			enum fse_level level, const uint32_t *now, const uint32_t *idle)
 {
-	struct fse_request rq = { .min_nodes = min, .max_nodes = max,
-				  .level = level, .ntasks = ntasks,
-				  .tasks_now = now, .tasks_idle = idle };
+	struct fse_request rq = { .min_nodes = min,
+				  .max_nodes = max,
+				  .level = level,
+				  .ntasks = ntasks,
+				  .tasks_now = now,
+				  .tasks_idle = idle };
 
 	assert_int_equal(fse_place(f->t, f->w, &rq, f->avail, &f->res), 0);
 	return f->res.status;
@@ -708,7 +706,10 @@ static void test_tasks(void **state)
 	assert_int_equal(f.res.count, 2);
 
 	/* best fit on task room: rack 1 has 10 free tasks, the others 16 */
-	now[4] = 4; now[5] = 4; now[6] = 2; now[7] = 0;
+	now[4] = 4;
+	now[5] = 4;
+	now[6] = 2;
+	now[7] = 0;
 	assert_int_equal(_place_tasks(&f, 10, 1, 10, FSE_RACK, now, idle), FSE_OK);
 	assert_int_equal(f.res.level, FSE_RACK);
 	assert_string_equal(_nodes(&f), "4,5,6");
@@ -731,13 +732,14 @@ static void test_tasks(void **state)
 	/* at most 2 nodes: a rack counts the room of its 2 roomiest nodes */
 	for (int i = 0; i < 16; i++)
 		now[i] = 1;
-	now[9] = 3; now[10] = 2;	/* rack 2: 1 3 2 1 */
-	now[13] = 4;			/* rack 3: 1 4 1 1 */
+	now[9] = 3;
+	now[10] = 2; /* rack 2: 1 3 2 1 */
+	now[13] = 4; /* rack 3: 1 4 1 1 */
 	assert_int_equal(_place_tasks(&f, 5, 1, 2, FSE_RACK, now, idle), FSE_OK);
 	assert_int_equal(f.res.count, 2);
-	assert_string_equal(_nodes(&f), "9,10");	/* 3+2: the least room */
+	assert_string_equal(_nodes(&f), "9,10"); /* 3+2: the least room */
 	assert_int_equal(_place_tasks(&f, 6, 1, 2, FSE_RACK, now, idle), FSE_NOT_NOW);
-	assert_true(f.res.could_relax);	/* 4+2 across racks 2 and 3 */
+	assert_true(f.res.could_relax); /* 4+2 across racks 2 and 3 */
 	_free(&f);
 }
 
@@ -753,7 +755,7 @@ static void test_tasks_pods(void **state)
 	(void)state;
 	_fab(&f, 4, sizes, pods, 2, NULL);
 	for (int i = 0; i < 8; i++)
-		idle[i] = 8;	/* 16 tasks a rack, 32 a pod */
+		idle[i] = 8; /* 16 tasks a rack, 32 a pod */
 	assert_int_equal(_place_tasks(&f, 20, 1, 20, FSE_RACK, idle, NULL), FSE_OK);
 	assert_int_equal(f.res.level, FSE_POD);
 	assert_int_equal(f.res.nracks, 2);
@@ -763,18 +765,27 @@ static void test_tasks_pods(void **state)
 	assert_false(f.res.relaxed);
 	/* MaxRacks 2 cannot hold 40 */
 	{
-		struct fse_request rq = { .min_nodes = 1, .max_nodes = 40,
-					  .level = FSE_RACK, .ntasks = 40,
-					  .tasks_now = idle, .max_racks = 2 };
+		struct fse_request rq = { .min_nodes = 1,
+					  .max_nodes = 40,
+					  .level = FSE_RACK,
+					  .ntasks = 40,
+					  .tasks_now = idle,
+					  .max_racks = 2 };
 
 		assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
 		assert_int_equal(f.res.status, FSE_NEVER);
-		assert_true(fse_request_fits_domain(f.t, f.w, &(struct fse_request){
-			.min_nodes = 1, .max_nodes = 16, .level = FSE_RACK,
-			.ntasks = 16, .tasks_now = idle }));
-		assert_false(fse_request_fits_domain(f.t, f.w, &(struct fse_request){
-			.min_nodes = 1, .max_nodes = 17, .level = FSE_RACK,
-			.ntasks = 17, .tasks_now = idle }));
+		assert_true(fse_request_fits_domain(f.t, f.w,
+						    &(struct fse_request){ .min_nodes = 1,
+									   .max_nodes = 16,
+									   .level = FSE_RACK,
+									   .ntasks = 16,
+									   .tasks_now = idle }));
+		assert_false(fse_request_fits_domain(f.t, f.w,
+						     &(struct fse_request){ .min_nodes = 1,
+									    .max_nodes = 17,
+									    .level = FSE_RACK,
+									    .ntasks = 17,
+									    .tasks_now = idle }));
 	}
 	_free(&f);
 }
@@ -829,7 +840,7 @@ static void test_node_tasks(void **state)
 	s.whole_node = false;
 	s.ngres = 1;
 	s.gres[0].per_node = 1;
-	assert_int_equal(fse_node_tasks(&s, &r), 0);	/* no HCA free */
+	assert_int_equal(fse_node_tasks(&s, &r), 0); /* no HCA free */
 	r.gres[0] = 2;
 	assert_int_equal(fse_node_tasks(&s, &r), 8);
 	s.gres[0].per_node = 0;
@@ -838,7 +849,7 @@ static void test_node_tasks(void **state)
 	s.ngres = 0;
 	s.overcommit = true;
 	assert_int_equal(fse_node_tasks(&s, &r), 100);
-	s.ntasks = 0;	/* sized by nodes: usable or not */
+	s.ntasks = 0; /* sized by nodes: usable or not */
 	assert_int_equal(fse_node_tasks(&s, &r), 1);
 	r.cpus = 0;
 	assert_int_equal(fse_node_tasks(&s, &r), 0);

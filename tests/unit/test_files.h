@@ -21,7 +21,7 @@ static inline const char *tf_fixture(const char *kind, const char *name)
 
 	if (!dir || !*dir)
 		dir = access("tests/fixtures", R_OK) == 0 ? "tests/fixtures" : "../fixtures";
-	if (dir[0] != '/' && realpath(dir, top))	/* absolute, as make check's */
+	if (dir[0] != '/' && realpath(dir, top)) /* absolute, as make check's */
 		dir = top;
 	if (snprintf(path, sizeof(path), "%s/%s/%s", dir, kind, name) >= (int)sizeof(path))
 		fail_msg("fixture path too long: %s/%s/%s", dir, kind, name);

@@ -25,8 +25,7 @@
 #define XML_40 "40intel64-2g2n4c+pci.xml"
 #define XML_2S "synthetic-2pkg-2numa.xml"
 
-static struct fs_gres_inventory *_load(const char *xml, const char *tree,
-				       unsigned what)
+static struct fs_gres_inventory *_load(const char *xml, const char *tree, unsigned what)
 {
 	struct fs_gres_inventory *inv = NULL;
 	char xmlp[4096] = "", rootp[4096] = "", msg[FS_MSG_SIZE] = "";
@@ -66,7 +65,7 @@ static void _load_fails(const char *tree, const char *w1, const char *w2)
 		print_error("message: %s\n", msg);
 	assert_non_null(strstr(msg, w1));
 	assert_non_null(strstr(msg, w2));
-	assert_non_null(strstr(msg, rootp));	/* names the path */
+	assert_non_null(strstr(msg, rootp)); /* names the path */
 	assert_non_null(strstr(msg, "expected"));
 }
 
@@ -94,20 +93,18 @@ static void test_cpulist(void **state)
 	s = fs_gres_cpulist_union("0-3", "2,8-9");
 	assert_string_equal(s, "0-3,8-9");
 	free(s);
-	static const char *const bad[] = { "a", "1-", "3-1", "1,,2", "1,",
+	static const char *const bad[] = { "a",	 "1-",	"3-1",	    "1,,2", "1,",
 					   "-1", "1 2", "99999999", "0x1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		msg[0] = '\0';
-		assert_int_equal(fs_gres_cpulist_parse(bad[i], &b, &n, msg,
-						  sizeof(msg)), -1);
+		assert_int_equal(fs_gres_cpulist_parse(bad[i], &b, &n, msg, sizeof(msg)), -1);
 		assert_non_null(strstr(msg, "expected"));
 		assert_int_equal(fs_gres_cpulist_count(bad[i]), -1);
 	}
 }
 
 /* GRES core affinity as each Slurm release accepts it (4 sockets x 10). */
-static void _socket_cores(const char *in, bool one, int want_rc,
-			  const char *want)
+static void _socket_cores(const char *in, bool one, int want_rc, const char *want)
 {
 	unsigned char *b = NULL, cores[40] = { 0 };
 	size_t n = 0;
@@ -219,8 +216,7 @@ static void test_task_cpus(void **state)
 
 /* ------------------------------------------------------------ hwloc */
 
-static const struct fs_gres_pcidev *_pci(const struct fs_gres_inventory *inv,
-					 const char *name)
+static const struct fs_gres_pcidev *_pci(const struct fs_gres_inventory *inv, const char *name)
 {
 	for (size_t i = 0; i < inv->npci; i++)
 		if (!strcmp(inv->pci[i].name, name))
@@ -308,14 +304,13 @@ static void test_topo_bad_xml(void **state)
 {
 	struct fs_gres_inventory *inv = NULL;
 	char msg[FS_MSG_SIZE] = "";
-	struct fs_gres_opts o = { .hwloc_xml = "/nonexistent/topo.xml",
-				  .what = FS_GRES_TOPO };
+	struct fs_gres_opts o = { .hwloc_xml = "/nonexistent/topo.xml", .what = FS_GRES_TOPO };
 
 	(void)state;
 	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
 	assert_null(inv);
 	assert_non_null(strstr(msg, "/nonexistent/topo.xml"));
-	o.hwloc_xml = tf_fixture("sysfs", "SOURCES.md");	/* not XML */
+	o.hwloc_xml = tf_fixture("sysfs", "SOURCES.md"); /* not XML */
 	assert_int_equal(fs_gres_inventory_load(&o, &inv, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "SOURCES.md"));
 }
@@ -365,8 +360,7 @@ static void test_hca_lassen(void **state)
 	assert_string_equal(h->ports[0].phys_state_name, "Disabled");
 	assert_ptr_equal(fs_gres_hca_by_uverbs(inv, "/dev/infiniband/uverbs2"),
 			 fs_gres_hca_find(inv, "mlx5_2"));
-	assert_ptr_equal(fs_gres_hca_by_uverbs(inv, "uverbs1"),
-			 fs_gres_hca_find(inv, "mlx5_1"));
+	assert_ptr_equal(fs_gres_hca_by_uverbs(inv, "uverbs1"), fs_gres_hca_find(inv, "mlx5_1"));
 	assert_null(fs_gres_hca_by_uverbs(inv, "uverbs9"));
 	/* hugepages: 2m and 1g on both NUMA nodes */
 	assert_int_equal(inv->npools, 4);
@@ -394,8 +388,7 @@ static void test_hca_spanning(void **state)
 	assert_int_equal(h->numa_node, -1);
 	assert_string_equal(h->locality, "hwloc");
 	assert_string_equal(h->numa, "1,3");
-	assert_string_equal(h->cpus,
-		"1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31,33,35,37,39");
+	assert_string_equal(h->cpus, "1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31,33,35,37,39");
 	assert_int_equal(h->ports[0].rate_gbps, 40);
 	assert_int_equal(inv->npools, 8);
 	fs_gres_inventory_free(inv);
@@ -421,7 +414,7 @@ static void test_hca_sysfs_locality(void **state)
 	assert_string_equal(h->locality, "sysfs numa_node");
 	assert_string_equal(h->numa, "1");
 	assert_string_equal(h->cpus, "8-15");
-	assert_int_equal(inv->npools, 0);	/* not asked */
+	assert_int_equal(inv->npools, 0); /* not asked */
 	fs_gres_inventory_free(inv);
 }
 
@@ -481,8 +474,7 @@ static void test_sysfs_root(void **state)
 	free(out);
 	assert_int_equal(fs_gres_sysfs_root("sysfs", NULL, &out, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "absolute"));
-	assert_int_equal(fs_gres_sysfs_root("/nonexistent", NULL, &out, msg,
-					    sizeof(msg)), -1);
+	assert_int_equal(fs_gres_sysfs_root("/nonexistent", NULL, &out, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "/nonexistent/sys"));
 	/* %h: the host name picks a tree */
 	snprintf(want, sizeof(want), "%s", tf_fixture("sysfs", "lassen"));
@@ -490,18 +482,14 @@ static void test_sysfs_root(void **state)
 		char spec[4096];
 
 		snprintf(spec, sizeof(spec), "%s", tf_fixture("sysfs", "%h/"));
-		assert_int_equal(fs_gres_sysfs_root(spec, "lassen", &out, msg,
-						    sizeof(msg)), 0);
+		assert_int_equal(fs_gres_sysfs_root(spec, "lassen", &out, msg, sizeof(msg)), 0);
 		assert_string_equal(out, want);
 		free(out);
-		assert_int_equal(fs_gres_sysfs_root(spec, "../x/y", &out, msg,
-						    sizeof(msg)), -1);
-		assert_int_equal(fs_gres_sysfs_root(spec, "", &out, msg,
-						    sizeof(msg)), -1);
+		assert_int_equal(fs_gres_sysfs_root(spec, "../x/y", &out, msg, sizeof(msg)), -1);
+		assert_int_equal(fs_gres_sysfs_root(spec, "", &out, msg, sizeof(msg)), -1);
 		assert_non_null(strstr(msg, "%h"));
 		/* NULL: this machine's short name (no fixture of that name) */
-		assert_int_equal(fs_gres_sysfs_root(spec, NULL, &out, msg,
-						    sizeof(msg)), -1);
+		assert_int_equal(fs_gres_sysfs_root(spec, NULL, &out, msg, sizeof(msg)), -1);
 		{
 			char me[256] = "";
 
@@ -547,7 +535,8 @@ static void test_env(void **state)
 {
 	static const unsigned p1[] = { 1 }, p12[] = { 1, 2 };
 	struct fs_gres_rdma_dev d[] = {
-		{ "mlx5_0", p1, 1, NULL }, { "mlx5_2", p12, 2, NULL },
+		{ "mlx5_0", p1, 1, NULL },
+		{ "mlx5_2", p12, 2, NULL },
 		{ "qib0", NULL, 0, NULL },
 	};
 	struct fs_gres_env e = { 0 };
@@ -561,10 +550,8 @@ static void test_env(void **state)
 	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0");
 	fs_gres_env_clear(&e);
 	assert_int_equal(fs_gres_rdma_env(d, 3, &e, msg, sizeof(msg)), 0);
-	assert_string_equal(_env(&e, "UCX_NET_DEVICES"),
-			    "mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
-	assert_string_equal(_env(&e, "NCCL_IB_HCA"),
-			    "=mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
+	assert_string_equal(_env(&e, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_2:1,mlx5_2:2,qib0");
 	assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), "mlx5_0,mlx5_2,qib0");
 	/* no CPUs given: no locality */
 	assert_null(_env(&e, "FABSCHED_RDMA_LOCALITY"));
@@ -619,9 +606,9 @@ static void test_locality_parse(void **state)
 	};
 
 	(void)state;
-	assert_int_equal(fs_gres_rdma_locality_parse(
-		"mlx5_0:1=8-87;mlx5_2:1,2=96-175;qib0=", &set, msg,
-		sizeof(msg)), 0);
+	assert_int_equal(fs_gres_rdma_locality_parse("mlx5_0:1=8-87;mlx5_2:1,2=96-175;qib0=", &set,
+						     msg, sizeof(msg)),
+			 0);
 	assert_int_equal(set.n, 3);
 	assert_string_equal(set.dev[0].name, "mlx5_0");
 	assert_int_equal(set.dev[0].nports, 1);
@@ -637,13 +624,14 @@ static void test_locality_parse(void **state)
 	{
 		static const unsigned p1[] = { 1 };
 		struct fs_gres_rdma_dev d[] = {
-			{ "mlx5_0", p1, 1, "0-7" }, { "mlx5_1", p1, 1, "8-15" },
+			{ "mlx5_0", p1, 1, "0-7" },
+			{ "mlx5_1", p1, 1, "8-15" },
 		};
 
 		assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), 0);
-		assert_int_equal(fs_gres_rdma_locality_parse(
-			_env(&e, "FABSCHED_RDMA_LOCALITY"), &set, msg,
-			sizeof(msg)), 0);
+		assert_int_equal(fs_gres_rdma_locality_parse(_env(&e, "FABSCHED_RDMA_LOCALITY"),
+							     &set, msg, sizeof(msg)),
+				 0);
 		assert_int_equal(set.n, 2);
 		assert_string_equal(set.dev[1].cpus, "8-15");
 		fs_gres_rdma_set_clear(&set);
@@ -651,10 +639,8 @@ static void test_locality_parse(void **state)
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		msg[0] = '\0';
-		if (fs_gres_rdma_locality_parse(bad[i].value, &set, msg,
-						sizeof(msg)) != -1 ||
-		    !strstr(msg, bad[i].word) ||
-		    !strstr(msg, "FABSCHED_RDMA_LOCALITY") ||
+		if (fs_gres_rdma_locality_parse(bad[i].value, &set, msg, sizeof(msg)) != -1 ||
+		    !strstr(msg, bad[i].word) || !strstr(msg, "FABSCHED_RDMA_LOCALITY") ||
 		    !strstr(msg, "expected"))
 			fail_msg("\"%s\": %s", bad[i].value, msg);
 		fs_gres_rdma_set_clear(&set);
@@ -713,9 +699,12 @@ static void test_task_self(void **state)
 {
 	/* two HCAs near every CPU this test may run on */
 	const char *loc = "mlx5_0:1=0-4095;mlx5_1:1=0-4095";
-	static const struct { const char *id, *dev; } cases[] = {
-		{ "1", "mlx5_1" }, { "2", "mlx5_0" }, { NULL, "mlx5_0" },
-		{ "", "mlx5_0" }, { "x", "mlx5_0" }, { "-1", "mlx5_0" },
+	static const struct {
+		const char *id, *dev;
+	} cases[] = {
+		{ "1", "mlx5_1" },	     { "2", "mlx5_0" },
+		{ NULL, "mlx5_0" },	     { "", "mlx5_0" },
+		{ "x", "mlx5_0" },	     { "-1", "mlx5_0" },
 		{ "99999999999", "mlx5_0" },
 	};
 	struct fs_gres_env e = { 0 };
@@ -723,15 +712,14 @@ static void test_task_self(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(fs_gres_rdma_task(loc, cases[i].id, &e, &cpus,
-						   msg, sizeof(msg)), 0);
+		assert_int_equal(fs_gres_rdma_task(loc, cases[i].id, &e, &cpus, msg, sizeof(msg)),
+				 0);
 		assert_non_null(cpus);
 		assert_string_equal(_env(&e, "FABSCHED_RDMA_DEVICES"), cases[i].dev);
 		fs_gres_env_clear(&e);
 		free(cpus);
 	}
-	assert_int_equal(fs_gres_rdma_task("mlx5_0=0-", "0", &e, &cpus, msg,
-					   sizeof(msg)), -1);
+	assert_int_equal(fs_gres_rdma_task("mlx5_0=0-", "0", &e, &cpus, msg, sizeof(msg)), -1);
 	free(cpus);
 }
 
@@ -741,8 +729,9 @@ static void test_huge_type(void **state)
 {
 	char b[32], msg[FS_MSG_SIZE];
 	uint64_t kb, per;
-	static const char *const bad[] = { "", "x8", "2m x8", "2mx", "2mx0",
-		"2mx8x", "2mx-8", "2mx1073741825", "3q", "2mb", "2mx8m" };
+	static const char *const bad[] = { "",	   "x8",    "2m x8", "2mx",
+					   "2mx0", "2mx8x", "2mx-8", "2mx1073741825",
+					   "3q",   "2mb",   "2mx8m" };
 
 	(void)state;
 	assert_string_equal(fs_hp_type_name(2048, 1, b, sizeof(b)), "2m");
@@ -767,9 +756,8 @@ static void test_huge_type(void **state)
 }
 
 /* plan of a fixture's pools, as "type:numa=units[+left]" joined by ' ' */
-static void _plan_fixed(const struct fs_gres_hugepool *pools, size_t n,
-			uint64_t max, const struct fs_hp_units *fixed,
-			char *out, size_t outsz)
+static void _plan_fixed(const struct fs_gres_hugepool *pools, size_t n, uint64_t max,
+			const struct fs_hp_units *fixed, char *out, size_t outsz)
 {
 	struct fs_gres_huge_rec *r = NULL;
 	size_t nr = 0, o = 0;
@@ -779,23 +767,21 @@ static void _plan_fixed(const struct fs_gres_hugepool *pools, size_t n,
 	assert_int_equal(fs_gres_huge_plan(pools, n, max, fixed, &r, &nr, msg, sizeof(msg)), 0);
 	out[0] = '\0';
 	for (size_t i = 0; i < nr; i++) {
-		o += (size_t)snprintf(out + o, outsz - o, "%s%s:%d=%llu",
-				      i ? " " : "", r[i].type, r[i].numa_node,
-				      (unsigned long long)r[i].units);
+		o += (size_t)snprintf(out + o, outsz - o, "%s%s:%d=%llu", i ? " " : "", r[i].type,
+				      r[i].numa_node, (unsigned long long)r[i].units);
 		if (r[i].left)
 			o += (size_t)snprintf(out + o, outsz - o, "+%llu",
 					      (unsigned long long)r[i].left);
 		units += r[i].units;
 		/* every page is in a unit or in left */
-		assert_int_equal(r[i].units * r[i].per_unit + r[i].left,
-				 pools[i].total);
+		assert_int_equal(r[i].units * r[i].per_unit + r[i].left, pools[i].total);
 	}
 	assert_true(units <= max);
 	free(r);
 }
 
-static void _plan_str(const struct fs_gres_hugepool *pools, size_t n,
-		      uint64_t max, char *out, size_t outsz)
+static void _plan_str(const struct fs_gres_hugepool *pools, size_t n, uint64_t max, char *out,
+		      size_t outsz)
 {
 	_plan_fixed(pools, n, max, NULL, out, outsz);
 }
@@ -813,17 +799,19 @@ static void test_huge_plan_units(void **state)
 	(void)state;
 	for (int i = 0; i < 2; i++) {
 		two[2 * i] = (struct fs_gres_hugepool){ .numa_node = i,
-			.page_kb = 2048, .total = 16384 };
+							.page_kb = 2048,
+							.total = 16384 };
 		two[2 * i + 1] = (struct fs_gres_hugepool){ .numa_node = i,
-			.page_kb = 1048576, .total = 32 };
-		small[i] = (struct fs_gres_hugepool){ .numa_node = i,
-			.page_kb = 2048, .total = 4096 };
+							    .page_kb = 1048576,
+							    .total = 32 };
+		small[i] =
+			(struct fs_gres_hugepool){ .numa_node = i, .page_kb = 2048, .total = 4096 };
 	}
 	for (int i = 0; i < 8; i++) {
-		eight[2 * i] = (struct fs_gres_hugepool){ .numa_node = i,
-			.page_kb = 2048, .total = 4096 };
-		eight[2 * i + 1] = (struct fs_gres_hugepool){ .numa_node = i,
-			.page_kb = 1048576, .total = 8 };
+		eight[2 * i] =
+			(struct fs_gres_hugepool){ .numa_node = i, .page_kb = 2048, .total = 4096 };
+		eight[2 * i + 1] =
+			(struct fs_gres_hugepool){ .numa_node = i, .page_kb = 1048576, .total = 8 };
 	}
 	/* on their own: 2mx64 on the big nodes, 2mx8 on the small one, so no
 	   one request in units fits all three */
@@ -832,8 +820,7 @@ static void test_huge_plan_units(void **state)
 	_plan_str(small, 2, FS_GRES_MAX_INDEXED, s, sizeof(s));
 	assert_string_equal(s, "2mx8:0=512 2mx8:1=512");
 	/* HugepageUnits=2m:64,1g:1: the same type everywhere */
-	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:64,1g:1", &u, msg,
-					   sizeof(msg)), 0);
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:64,1g:1", &u, msg, sizeof(msg)), 0);
 	_plan_fixed(two, 4, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
 	assert_string_equal(s, "2mx64:0=256 1g:0=32 2mx64:1=256 1g:1=32");
 	_plan_fixed(eight, 16, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
@@ -844,15 +831,13 @@ static void test_huge_plan_units(void **state)
 	_plan_fixed(small, 2, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
 	assert_string_equal(s, "2mx64:0=64 2mx64:1=64");
 	/* a size it does not name is fitted as before */
-	assert_int_equal(fs_hp_units_parse("HugepageUnits", "1g:1", &u, msg,
-					   sizeof(msg)), 0);
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "1g:1", &u, msg, sizeof(msg)), 0);
 	_plan_fixed(two, 4, FS_GRES_MAX_INDEXED, &u, s, sizeof(s));
 	assert_string_equal(s, "2mx64:0=256 1g:0=32 2mx64:1=256 1g:1=32");
 	/* a unit too small for the node: refused, naming what would do */
-	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:16", &u, msg,
-					   sizeof(msg)), 0);
-	assert_int_equal(fs_gres_huge_plan(two, 4, FS_GRES_MAX_INDEXED, &u, &r,
-					   &nr, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:16", &u, msg, sizeof(msg)), 0);
+	assert_int_equal(
+		fs_gres_huge_plan(two, 4, FS_GRES_MAX_INDEXED, &u, &r, &nr, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "2112 units"));
 	assert_non_null(strstr(msg, "at least 2m:64"));
 	assert_null(r);
@@ -931,30 +916,18 @@ static void test_huge_plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpulist),
-		cmocka_unit_test(test_socket_cores),
-		cmocka_unit_test(test_pick_nearest),
-		cmocka_unit_test(test_topo_32em64t),
-		cmocka_unit_test(test_topo_40intel64),
-		cmocka_unit_test(test_topo_lassen),
-		cmocka_unit_test(test_topo_bad_xml),
-		cmocka_unit_test(test_hca_lassen),
-		cmocka_unit_test(test_hca_spanning),
-		cmocka_unit_test(test_hca_sysfs_locality),
-		cmocka_unit_test(test_no_hca),
-		cmocka_unit_test(test_no_1g),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_sysfs_root),
-		cmocka_unit_test(test_page_type),
-		cmocka_unit_test(test_env),
-		cmocka_unit_test(test_locality_parse),
-		cmocka_unit_test(test_task_env),
-		cmocka_unit_test(test_task_self),
-		cmocka_unit_test(test_task_cpus),
-		cmocka_unit_test(test_huge_type),
-		cmocka_unit_test(test_huge_plan_fixtures),
-		cmocka_unit_test(test_huge_plan),
-		cmocka_unit_test(test_huge_plan_units),
+		cmocka_unit_test(test_cpulist),	       cmocka_unit_test(test_socket_cores),
+		cmocka_unit_test(test_pick_nearest),   cmocka_unit_test(test_topo_32em64t),
+		cmocka_unit_test(test_topo_40intel64), cmocka_unit_test(test_topo_lassen),
+		cmocka_unit_test(test_topo_bad_xml),   cmocka_unit_test(test_hca_lassen),
+		cmocka_unit_test(test_hca_spanning),   cmocka_unit_test(test_hca_sysfs_locality),
+		cmocka_unit_test(test_no_hca),	       cmocka_unit_test(test_no_1g),
+		cmocka_unit_test(test_malformed),      cmocka_unit_test(test_sysfs_root),
+		cmocka_unit_test(test_page_type),      cmocka_unit_test(test_env),
+		cmocka_unit_test(test_locality_parse), cmocka_unit_test(test_task_env),
+		cmocka_unit_test(test_task_self),      cmocka_unit_test(test_task_cpus),
+		cmocka_unit_test(test_huge_type),      cmocka_unit_test(test_huge_plan_fixtures),
+		cmocka_unit_test(test_huge_plan),      cmocka_unit_test(test_huge_plan_units),
 	};
 
 	return cmocka_run_group_tests_name("gres", tests, NULL, NULL);

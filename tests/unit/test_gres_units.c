@@ -18,8 +18,8 @@
 #include "fabsched_gres.h"
 #include "fabsched_prolog.h"
 
-static struct fs_gres_unit *_unit(struct fs_gres_units *t, uint64_t first,
-				  uint64_t count, const char *label, int numa)
+static struct fs_gres_unit *_unit(struct fs_gres_units *t, uint64_t first, uint64_t count,
+				  const char *label, int numa)
 {
 	struct fs_gres_unit *u = fs_gres_units_add(t);
 
@@ -68,8 +68,8 @@ static void test_text_roundtrip(void **state)
 	assert_ptr_equal(fs_gres_units_of(&back, 512), &back.u[1]);
 	assert_null(fs_gres_units_of(&back, 581));
 	/* bad tables: nothing kept, the line named */
-	assert_int_equal(fs_gres_units_parse(&back, "0 1 2m 0 - -\nrubbish\n", true,
-					     msg, sizeof(msg)), -1);
+	assert_int_equal(
+		fs_gres_units_parse(&back, "0 1 2m 0 - -\nrubbish\n", true, msg, sizeof(msg)), -1);
 	assert_int_equal(back.n, 0);
 	assert_non_null(strstr(msg, "line 2"));
 	assert_int_equal(fs_gres_units_parse(&back, "", true, msg, sizeof(msg)), 0);
@@ -96,8 +96,7 @@ static void test_hugepages_roundtrip(void **state)
 	assert_int_equal(total, 256 + 128 + 2);
 	snprintf(count, sizeof(count), "%llu", (unsigned long long)total);
 	memset(&job, 0, sizeof(job));
-	assert_int_equal(fs_pl_parse_hugepages(v, count, 64ULL << 20, &job, msg,
-					       sizeof(msg)), 0);
+	assert_int_equal(fs_pl_parse_hugepages(v, count, 64ULL << 20, &job, msg, sizeof(msg)), 0);
 	assert_int_equal(job.npages, 3);
 	for (size_t i = 0; i < job.npages; i++) {
 		const struct fs_pl_pages *p = &job.pages[i];
@@ -124,8 +123,7 @@ static void test_hugepages_roundtrip(void **state)
 	assert_int_equal(fs_gres_huge_value(&t, NULL, 10, &v, &total, msg, sizeof(msg)), 0);
 	assert_string_equal(v, "2m:any=20");
 	memset(&job, 0, sizeof(job));
-	assert_int_equal(fs_pl_parse_hugepages(v, "20", 64ULL << 20, &job, msg,
-					       sizeof(msg)), 0);
+	assert_int_equal(fs_pl_parse_hugepages(v, "20", 64ULL << 20, &job, msg, sizeof(msg)), 0);
 	assert_int_equal(job.pages[0].pages, 20);
 	free(v);
 	/* several types without File=: an error naming the form */
@@ -133,8 +131,8 @@ static void test_hugepages_roundtrip(void **state)
 	assert_int_equal(fs_gres_huge_value(&t, NULL, 3, &v, &total, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "expected one type per node"));
 	/* a label that is no type */
-	assert_int_equal(fs_gres_unit_huge_type(_unit(&t, 104, 1, "huge", -1), msg,
-						sizeof(msg)), -1);
+	assert_int_equal(fs_gres_unit_huge_type(_unit(&t, 104, 1, "huge", -1), msg, sizeof(msg)),
+			 -1);
 	fs_gres_units_clear(&t);
 }
 
@@ -150,7 +148,7 @@ static void test_rdma_devs(void **state)
 	snprintf(u->ports, sizeof(u->ports), "1");
 	u = _unit(&t, 1, 1, "mlx5_1", -1);
 	snprintf(u->ports, sizeof(u->ports), "1,2");
-	assert_int_equal(fs_gres_rdma_devs(&t, held, 3, &s), 1);	/* index 2: none */
+	assert_int_equal(fs_gres_rdma_devs(&t, held, 3, &s), 1); /* index 2: none */
 	assert_string_equal(s.dev[0].name, "mlx5_1");
 	assert_int_equal(s.dev[0].nports, 2);
 	assert_int_equal(s.dev[0].ports[1], 2);
@@ -165,9 +163,12 @@ static void test_records(void **state)
 {
 	struct fs_gres_port ports[2] = { { .num = 1, .active = true },
 					 { .num = 2, .active = false } };
-	struct fs_gres_hca hca = { .name = "mlx5_0", .uverbs = "uverbs0",
+	struct fs_gres_hca hca = { .name = "mlx5_0",
+				   .uverbs = "uverbs0",
 				   .dev_path = "/dev/infiniband/uverbs0",
-				   .cpus = "0-7", .nports = 2, .ports = ports,
+				   .cpus = "0-7",
+				   .nports = 2,
+				   .ports = ports,
 				   .nactive = 1 };
 	struct fs_gres_inventory inv = { .nhca = 1, .hca = &hca };
 	struct fs_gres_units t = { 0 };
@@ -179,21 +180,17 @@ static void test_records(void **state)
 
 	(void)state;
 	assert_null(fs_gres_autodetect_skip(false, 0, true));
-	assert_string_equal(fs_gres_autodetect_skip(true, 0, true),
-			    "AutoDetect=off in gres.conf");
+	assert_string_equal(fs_gres_autodetect_skip(true, 0, true), "AutoDetect=off in gres.conf");
 	assert_non_null(strstr(fs_gres_autodetect_skip(false, 2, true), "File="));
 	assert_non_null(strstr(fs_gres_autodetect_skip(false, 0, false), "inventory"));
 	/* CPUs beyond the node's count are dropped */
-	assert_int_equal(fs_gres_clip_cpus("2-5,30-31", 8, &s, &dropped, msg,
-					   sizeof(msg)), 0);
+	assert_int_equal(fs_gres_clip_cpus("2-5,30-31", 8, &s, &dropped, msg, sizeof(msg)), 0);
 	assert_string_equal(s, "2-5");
 	assert_int_equal(dropped, 2);
 	free(s);
-	assert_int_equal(fs_gres_clip_cpus("30", 8, &s, &dropped, msg,
-					   sizeof(msg)), 0);
+	assert_int_equal(fs_gres_clip_cpus("30", 8, &s, &dropped, msg, sizeof(msg)), 0);
 	assert_null(s);
-	assert_int_equal(fs_gres_clip_cpus("x", 8, &s, &dropped, msg,
-					   sizeof(msg)), -1);
+	assert_int_equal(fs_gres_clip_cpus("x", 8, &s, &dropped, msg, sizeof(msg)), -1);
 	/* 2 sockets of 4 cores: part of socket 0 -> socket 0; both -> all
 	 * on 25.11 (one) */
 	assert_int_equal(fs_gres_widen_cores("1-2", 2, 4, false, &s), 1);
@@ -214,7 +211,8 @@ static void test_records(void **state)
 		ports[1].state_name = "DOWN";
 		ports[1].phys_state_name = "Disabled";
 		assert_int_equal(fs_gres_hca_notes(&hca, notes, 2), 1);
-		assert_string_equal(notes[0], "mlx5_0 port 2 is DOWN (physical state Disabled): not counted");
+		assert_string_equal(notes[0],
+				    "mlx5_0 port 2 is DOWN (physical state Disabled): not counted");
 		assert_int_equal(fs_gres_hca_notes(&hca, notes, 0), 0);
 	}
 	assert_null(fs_gres_hca_skip(&hca));
@@ -238,8 +236,10 @@ static void test_records(void **state)
 	u = fs_gres_units_add(&t);
 	u->first = 0;
 	u->count = 4;
-	assert_int_equal(fs_gres_huge_unit_set(u, "/sys/devices/system/node/node1/hugepages/hugepages-2048kB",
-					       "2mx64", msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_unit_set(
+				 u, "/sys/devices/system/node/node1/hugepages/hugepages-2048kB",
+				 "2mx64", msg, sizeof(msg)),
+			 0);
 	assert_int_equal(u->numa, 1);
 	assert_int_equal(u->page_kb, 2048);
 	assert_int_equal(u->per_unit, 64);
@@ -251,7 +251,7 @@ static void test_records(void **state)
 	fs_gres_units_held(&t, bits, 12, held);
 	assert_int_equal(held[0], 3);
 	assert_int_equal(held[1], 4);
-	fs_gres_units_held(&t, bits, 6, held);	/* a shorter allocation */
+	fs_gres_units_held(&t, bits, 6, held); /* a shorter allocation */
 	assert_int_equal(held[1], 0);
 	fs_gres_units_clear(&t);
 }
@@ -269,29 +269,28 @@ static void test_huge_node_plan(void **state)
 	char warn[FS_MSG_SIZE], msg[FS_MSG_SIZE], notes[2][FS_MSG_SIZE], file[160];
 
 	(void)state;
-	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:2", &fixed, msg,
-					   sizeof(msg)), 0);
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:2", &fixed, msg, sizeof(msg)), 0);
 	/* 2050 units of 2 are more than Slurm indexes: the node's own unit */
-	assert_int_equal(fs_gres_huge_node_plan(&inv, &fixed, &recs, &n, warn,
-						sizeof(warn), msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_node_plan(&inv, &fixed, &recs, &n, warn, sizeof(warn), msg,
+						sizeof(msg)),
+			 0);
 	assert_non_null(strstr(warn, "units of its own"));
 	assert_int_equal(fixed.n, 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(recs[0].type, "2mx8");
-	assert_int_equal(fs_gres_huge_rec_notes(&recs[0], &fixed, notes, file,
-						sizeof(file)), 2);
+	assert_int_equal(fs_gres_huge_rec_notes(&recs[0], &fixed, notes, file, sizeof(file)), 2);
 	assert_string_equal(file, "/sys/devices/system/node/node0/hugepages/hugepages-2048kB");
-	assert_non_null(strstr(notes[0], "4100 pages counted in units of 8 (Type=2mx8): the node's pages exceed"));
+	assert_non_null(strstr(
+		notes[0], "4100 pages counted in units of 8 (Type=2mx8): the node's pages exceed"));
 	assert_non_null(strstr(notes[1], "4 page(s) of 2048 KiB short of a whole unit"));
 	free(recs);
-	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:64", &fixed, msg,
-					   sizeof(msg)), 0);
-	assert_int_equal(fs_gres_huge_node_plan(&inv, &fixed, &recs, &n, warn,
-						sizeof(warn), msg, sizeof(msg)), 0);
+	assert_int_equal(fs_hp_units_parse("HugepageUnits", "2m:64", &fixed, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_gres_huge_node_plan(&inv, &fixed, &recs, &n, warn, sizeof(warn), msg,
+						sizeof(msg)),
+			 0);
 	assert_string_equal(warn, "");
 	assert_string_equal(recs[0].type, "2mx64");
-	assert_int_equal(fs_gres_huge_rec_notes(&recs[0], &fixed, notes, file,
-						sizeof(file)), 2);
+	assert_int_equal(fs_gres_huge_rec_notes(&recs[0], &fixed, notes, file, sizeof(file)), 2);
 	assert_non_null(strstr(notes[0], "HugepageUnits in fabsched.conf"));
 	free(recs);
 }
@@ -299,10 +298,8 @@ static void test_huge_node_plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_roundtrip),
-		cmocka_unit_test(test_hugepages_roundtrip),
-		cmocka_unit_test(test_rdma_devs),
-		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_text_roundtrip), cmocka_unit_test(test_hugepages_roundtrip),
+		cmocka_unit_test(test_rdma_devs),      cmocka_unit_test(test_records),
 		cmocka_unit_test(test_huge_node_plan),
 	};
 

@@ -62,14 +62,15 @@ static void test_good(void **state)
 
 	(void)state;
 	_write("n1", "fabsched-record 1\nnode n1 job 7\nnuma 0 cpus 0-3\nnuma 1 cpus 4-7\n"
-	       "hca mlx5_0 ports 1 numa 1 cpus 4-7\nhugepages 2m numa 1 pages 8\n");
+		     "hca mlx5_0 ports 1 numa 1 cpus 4-7\nhugepages 2m numa 1 pages 8\n");
 	_write("n1.tasks", "task 0 1 1 cpus 4-5 hca mlx5_0:1\ntask 0 0 0 cpus 0,4 hca -\n");
 	text = _read(&r);
 	assert_non_null(r);
 	assert_int_equal(_malformed(r), 0);
 	assert_non_null(strstr(text, "hca mlx5_0 port 1: NUMA 1, CPUs 4-7"));
 	assert_non_null(strstr(text, "step 0 task 0 (rank 0): CPUs 0,4 (NUMA 0,1), HCA -"));
-	assert_non_null(strstr(text, "step 0 task 1 (rank 1): CPUs 4-5 (NUMA 1), HCA mlx5_0:1 (NUMA 1)"));
+	assert_non_null(
+		strstr(text, "step 0 task 1 (rank 1): CPUs 4-5 (NUMA 1), HCA mlx5_0:1 (NUMA 1)"));
 	assert_non_null(strstr(text, "NUMA nodes of its tasks: 0,1"));
 	assert_true(json_object_object_get_ex(r, "tasks", &t));
 	assert_int_equal(json_object_array_length(t), 2);
@@ -86,9 +87,9 @@ static void test_escapes(void **state)
 
 	(void)state;
 	_write("n1", "fabsched-record 1\nnode n1 job 7\nnuma 0 cpus 0-3\n"
-	       "hca mlx5_0\x1b]0;pwned\x07 ports 1 numa 0 cpus 0-3\n"
-	       "mount 2m /dev/hp/7\x1b[2J\n"
-	       "scratch /scratch/7\r 10 xfs\n");
+		     "hca mlx5_0\x1b]0;pwned\x07 ports 1 numa 0 cpus 0-3\n"
+		     "mount 2m /dev/hp/7\x1b[2J\n"
+		     "scratch /scratch/7\r 10 xfs\n");
 	_write("n1.tasks", "task 0 0 0 cpus 0 hca mlx5_0\x1b[31m\n");
 	text = _read(&r);
 	assert_non_null(r);
@@ -211,10 +212,8 @@ static int _teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good),
-		cmocka_unit_test(test_escapes),
-		cmocka_unit_test(test_costly),
-		cmocka_unit_test(test_not_ours),
+		cmocka_unit_test(test_good),   cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_costly), cmocka_unit_test(test_not_ours),
 		cmocka_unit_test(test_fifo),
 	};
 

@@ -61,7 +61,7 @@ static void test_hugepages_asked(void **state)
 	assert_int_equal(job.npages, 4);
 	assert_int_equal(job.pages[0].pages, 4096);
 	assert_int_equal(job.pages[1].pages, 4096);
-	assert_int_equal(job.pages[2].pages, 4);	/* 1g: not named */
+	assert_int_equal(job.pages[2].pages, 4); /* 1g: not named */
 	assert_int_equal(job.pages[3].pages, 8);
 	/* a cut that empties the last pool drops it */
 	assert_int_equal(_hp("2m:0=64,2m:1=64", "128", &job), 0);
@@ -78,7 +78,7 @@ static void test_hugepages_asked(void **state)
 	/* more than the job holds, or malformed: refused */
 	assert_int_equal(fs_pl_trim_hugepages("2m:65", &job, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "65 pages of 2m asked but FABSCHED_HUGEPAGES "
-			       "gives the job 64"));
+				    "gives the job 64"));
 	assert_int_equal(fs_pl_trim_hugepages("1g:1", &job, msg, sizeof(msg)), -1);
 	assert_int_equal(fs_pl_trim_hugepages("2m:6;4", &job, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "SPANK_FABSCHED_HUGEPAGES_ASKED"));
@@ -86,7 +86,9 @@ static void test_hugepages_asked(void **state)
 
 static void test_hugepages_bad(void **state)
 {
-	static const struct { const char *s, *count, *want; } cases[] = {
+	static const struct {
+		const char *s, *count, *want;
+	} cases[] = {
 		{ "2m:0=-1", NULL, "not a number" },
 		{ "2m:0=+5", NULL, "not a number" },
 		{ "2m:0= 5", NULL, "not a number" },
@@ -113,9 +115,8 @@ static void test_hugepages_bad(void **state)
 		int rc = _hp(cases[i].s, cases[i].count, &job);
 
 		if (rc != -1 || !strstr(_msg, cases[i].want))
-			fail_msg("\"%s\" count %s: rc %d msg \"%s\", expected \"%s\"",
-				 cases[i].s, cases[i].count ? cases[i].count : "-",
-				 rc, _msg, cases[i].want);
+			fail_msg("\"%s\" count %s: rc %d msg \"%s\", expected \"%s\"", cases[i].s,
+				 cases[i].count ? cases[i].count : "-", rc, _msg, cases[i].want);
 	}
 }
 
@@ -135,11 +136,16 @@ static void test_job_env(void **state)
 
 	(void)state;
 	memset(_env, 0, sizeof(_env));
-	_env[0][0] = "SLURM_JOB_ID"; _env[0][1] = "42";
-	_env[1][0] = "SLURM_JOB_UID"; _env[1][1] = "1000";
-	_env[2][0] = "SLURM_JOB_GID"; _env[2][1] = "100";
-	_env[3][0] = "FABSCHED_HUGEPAGES"; _env[3][1] = "2m:0=4";
-	_env[4][0] = "FABSCHED_RDMA_DEVICES"; _env[4][1] = "mlx5_0,mlx5_1:1";
+	_env[0][0] = "SLURM_JOB_ID";
+	_env[0][1] = "42";
+	_env[1][0] = "SLURM_JOB_UID";
+	_env[1][1] = "1000";
+	_env[2][0] = "SLURM_JOB_GID";
+	_env[2][1] = "100";
+	_env[3][0] = "FABSCHED_HUGEPAGES";
+	_env[3][1] = "2m:0=4";
+	_env[4][0] = "FABSCHED_RDMA_DEVICES";
+	_env[4][1] = "mlx5_0,mlx5_1:1";
 	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), 0);
 	assert_int_equal(job.jobid, 42);
 	assert_int_equal(job.uid, 1000);
@@ -164,11 +170,12 @@ static void test_job_env(void **state)
 	_env[5][1] = "200G";
 	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "the job asked --scratch=200G "
-			    "(SPANK__SLURM_SPANK_OPTION_fabsched_scratch) but "
-			    "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
-			    "did not accept it (expected JobSubmitPlugins=fabsched in "
-			    "slurm.conf); not running it without its volume");
-	_env[6][0] = "SPANK_FABSCHED_SCRATCH"; _env[6][1] = "200G,fs=xfs";
+				  "(SPANK__SLURM_SPANK_OPTION_fabsched_scratch) but "
+				  "SPANK_FABSCHED_SCRATCH is not set: job_submit/fabsched "
+				  "did not accept it (expected JobSubmitPlugins=fabsched in "
+				  "slurm.conf); not running it without its volume");
+	_env[6][0] = "SPANK_FABSCHED_SCRATCH";
+	_env[6][1] = "200G,fs=xfs";
 	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), 0);
 	assert_int_equal(job.scratch_gib, 200);
 	_env[5][0] = _env[6][0] = NULL;
@@ -192,7 +199,7 @@ static void test_ledger_roundtrip(void **state)
 	strcpy(a.step, "mount");
 	a.npools = 2;
 	a.pools[0] = (struct fs_pl_pool_rec){ 0, 2048, 5, 10, 5, 0, 0, FS_PL_POOL_HELD };
-	a.pools[1] = (struct fs_pl_pool_rec){ FS_PL_NODE_ANY, 1048576, 1, 0, 0, 0, 0,
+	a.pools[1] = (struct fs_pl_pool_rec){ FS_PL_NODE_ANY,	 1048576, 1, 0, 0, 0, 0,
 					      FS_PL_POOL_PENDING };
 	a.nmounts = 1;
 	a.mounts[0] = (struct fs_pl_mount_rec){ 2048, 10485760, FS_PL_MOUNT_MOUNTED,
@@ -211,10 +218,12 @@ static void test_ledger_roundtrip(void **state)
 	assert_non_null(strstr(_msg, "truncated"));
 	assert_int_equal(fs_pl_ledger_parse("fabsched-ledger 1\njob 1 uid 0 gid 0 step -\n"
 					    "pool 0 4096 1 1 1 0 0 held\nend\n",
-					    &b, _msg, sizeof(_msg)), -1);
+					    &b, _msg, sizeof(_msg)),
+			 -1);
 	assert_int_equal(fs_pl_ledger_parse("fabsched-ledger 1\njob 1 uid 0 gid 0 step -\n"
 					    "mount 2048 1 mounted relative\nend\n",
-					    &b, _msg, sizeof(_msg)), -1);
+					    &b, _msg, sizeof(_msg)),
+			 -1);
 }
 
 static char _root[1024];
@@ -222,12 +231,11 @@ static char _root[1024];
 static void test_rdma(void **state)
 {
 	(void)state;
-	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0,mlx5_1,mlx5_2", _msg,
-					  sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0,mlx5_1,mlx5_2", _msg, sizeof(_msg)), 0);
 	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0:1", _msg, sizeof(_msg)), 0);
 	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0,mlx5_3", _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_3 port 1: state DOWN "
-			    "(physical state Disabled), expected ACTIVE");
+				  "(physical state Disabled), expected ACTIVE");
 	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_9", _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_9: not found on this node");
 	assert_int_equal(fs_pl_rdma_check(_root, "mlx5_0:2", _msg, sizeof(_msg)), -1);
@@ -251,9 +259,9 @@ static void test_metrics(void **state)
 	mx.ports_inactive = 2;
 	assert_int_equal(mx.runs[0], 2);
 	assert_int_equal(mx.failed[0], 1);
-	assert_int_equal(mx.bucket[0][0], 0);	/* le 0.05 */
-	assert_int_equal(mx.bucket[0][1], 1);	/* le 0.1 */
-	assert_int_equal(mx.bucket[0][6], 2);	/* le 5 */
+	assert_int_equal(mx.bucket[0][0], 0); /* le 0.05 */
+	assert_int_equal(mx.bucket[0][1], 1); /* le 0.1 */
+	assert_int_equal(mx.bucket[0][6], 2); /* le 5 */
 	assert_int_equal(mx.bucket[1][0], 1);
 	assert_non_null(f = open_memstream(&buf, &len));
 	fs_pl_metrics_write_state(&mx, f);
@@ -266,12 +274,15 @@ static void test_metrics(void **state)
 	assert_non_null(f = open_memstream(&buf, &len));
 	fs_pl_metrics_write_prom(&mx, f);
 	fclose(f);
-	assert_non_null(strstr(buf, "fabsched_helper_run_seconds_bucket{helper=\"prolog\",le=\"0.1\"} 1\n"));
-	assert_non_null(strstr(buf, "fabsched_helper_run_seconds_bucket{helper=\"prolog\",le=\"+Inf\"} 2\n"));
+	assert_non_null(strstr(
+		buf, "fabsched_helper_run_seconds_bucket{helper=\"prolog\",le=\"0.1\"} 1\n"));
+	assert_non_null(strstr(
+		buf, "fabsched_helper_run_seconds_bucket{helper=\"prolog\",le=\"+Inf\"} 2\n"));
 	assert_non_null(strstr(buf, "fabsched_helper_failures_total{helper=\"prolog\"} 1\n"));
 	assert_non_null(strstr(buf, "fabsched_hca_ports_inactive_total 2\n"));
 	free(buf);
-	assert_int_equal(fs_pl_metrics_read(&back, "runs prolog 1 0 0.5 1 1\n", msg, sizeof(msg)), -1);
+	assert_int_equal(fs_pl_metrics_read(&back, "runs prolog 1 0 0.5 1 1\n", msg, sizeof(msg)),
+			 -1);
 	assert_non_null(strstr(msg, "line 1: not a metrics line; expected"));
 	assert_int_equal(back.runs[0], 0);
 }
@@ -307,7 +318,7 @@ static void test_memlock(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-static char _two[1024];	/* the twosocket sysfs tree: mlx5_0 on NUMA 0, mlx5_1 on 1 */
+static char _two[1024]; /* the twosocket sysfs tree: mlx5_0 on NUMA 0, mlx5_1 on 1 */
 
 static char *_read(const char *path)
 {
@@ -349,10 +360,11 @@ static void test_shared_bases(void **state)
 	/* the base itself shared: every helper refuses it */
 	ctx.state_dir = p;
 	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), -1);
-	assert_non_null(strstr(_msg, "shared: writable by group or others (mode 1777, a shared directory)"));
+	assert_non_null(strstr(
+		_msg, "shared: writable by group or others (mode 1777, a shared directory)"));
 	assert_int_equal(fs_pl_open_root_dir(p, 0, 0, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "refusing to use it"));
-	snprintf(q, sizeof(q), "%s/", p);	/* a trailing slash changes nothing */
+	snprintf(q, sizeof(q), "%s/", p); /* a trailing slash changes nothing */
 	assert_int_equal(fs_pl_open_root_dir(q, 0, 0, _msg, sizeof(_msg)), -1);
 	/* a directory of its own inside it (root's, 0700): fine */
 	snprintf(q, sizeof(q), "%s/own", p);
@@ -425,15 +437,17 @@ static void test_record(void **state)
 	strcpy(l.scratch.path, "/scratch/77");
 
 	/* HCAs from the locality: NUMA node from sysfs, CPUs from it */
-	assert_int_equal(fs_pl_record_node(&ctx, &job, &l, "n001", "mlx5_0:1=0;mlx5_1:1=1",
-					   _msg, sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_record_node(&ctx, &job, &l, "n001", "mlx5_0:1=0;mlx5_1:1=1", _msg,
+					   sizeof(_msg)),
+			 0);
 	snprintf(path, sizeof(path), "%s/77/n001", base);
 	assert_non_null(t = _read(path));
-	assert_string_equal(t, "fabsched-record 1\nnode n001 job 77\n"
-			    "numa 0 cpus 0\nnuma 1 cpus 1\n"
-			    "hca mlx5_0 ports 1 numa 0 cpus 0\nhca mlx5_1 ports 1 numa 1 cpus 1\n"
-			    "hugepages 2m numa 0 pages 4\nhugepages 2m numa 1 pages 6\n"
-			    "mount 2m /dev/hugepages-fabsched/77-2m\nscratch /scratch/77 200 xfs\n");
+	assert_string_equal(
+		t, "fabsched-record 1\nnode n001 job 77\n"
+		   "numa 0 cpus 0\nnuma 1 cpus 1\n"
+		   "hca mlx5_0 ports 1 numa 0 cpus 0\nhca mlx5_1 ports 1 numa 1 cpus 1\n"
+		   "hugepages 2m numa 0 pages 4\nhugepages 2m numa 1 pages 6\n"
+		   "mount 2m /dev/hugepages-fabsched/77-2m\nscratch /scratch/77 200 xfs\n");
 	/* the record is root's, readable through the job's directory, which
 	   is its owner's alone */
 	assert_int_equal(stat(path, &st), 0);
@@ -445,11 +459,13 @@ static void test_record(void **state)
 	assert_int_equal(st.st_mode & 0777, 0700);
 	/* without the locality: the device list, CPUs unknown; written over */
 	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "n001", NULL, _msg, sizeof(_msg)), 0);
-	assert_string_equal(_read(strcat(path, "/n001")), "fabsched-record 1\nnode n001 job 77\n"
+	assert_string_equal(_read(strcat(path, "/n001")),
+			    "fabsched-record 1\nnode n001 job 77\n"
 			    "numa 0 cpus 0\nnuma 1 cpus 1\n"
 			    "hca mlx5_0 ports 1 numa 0 cpus -\nhca mlx5_1 ports 1 numa 1 cpus -\n");
 	/* a node name that is a path, a job directory that is a link */
-	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "../n1", NULL, _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "../n1", NULL, _msg, sizeof(_msg)),
+			 -1);
 	assert_non_null(strstr(_msg, "SLURMD_NODENAME"));
 	snprintf(path, sizeof(path), "%s/78", base);
 	assert_int_equal(symlink(dir, path), 0);
@@ -457,28 +473,32 @@ static void test_record(void **state)
 	assert_int_equal(fs_pl_record_node(&ctx, &job, NULL, "n001", NULL, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "78: not a directory"));
 	snprintf(path, sizeof(path), "%s/n001", dir);
-	assert_int_equal(access(path, F_OK), -1);	/* nothing written through it */
+	assert_int_equal(access(path, F_OK), -1); /* nothing written through it */
 
 	/* the tasks' lines, appended */
-	assert_int_equal(fs_pl_record_task(base, 77, "n001", "0", 0, 0, "0", "mlx5_0:1", _msg,
-					   sizeof(_msg)), 0);
-	assert_int_equal(fs_pl_record_task(base, 77, "n001", "batch", 0, 0, "0-1", "", _msg,
-					   sizeof(_msg)), 0);
-	assert_int_equal(fs_pl_record_task(base, 77, "n001", "0", 1, 1, "1 2", "", _msg,
-					   sizeof(_msg)), -1);
+	assert_int_equal(
+		fs_pl_record_task(base, 77, "n001", "0", 0, 0, "0", "mlx5_0:1", _msg, sizeof(_msg)),
+		0);
+	assert_int_equal(
+		fs_pl_record_task(base, 77, "n001", "batch", 0, 0, "0-1", "", _msg, sizeof(_msg)),
+		0);
+	assert_int_equal(
+		fs_pl_record_task(base, 77, "n001", "0", 1, 1, "1 2", "", _msg, sizeof(_msg)), -1);
 	/* no directory for the job (no fabsched-prolog): said, nothing made */
-	assert_int_equal(fs_pl_record_task(base, 99, "n001", "0", 0, 0, "0", "", _msg,
-					   sizeof(_msg)), 1);
+	assert_int_equal(
+		fs_pl_record_task(base, 99, "n001", "0", 0, 0, "0", "", _msg, sizeof(_msg)), 1);
 	assert_non_null(strstr(_msg, "/99: no such directory"));
 	snprintf(path, sizeof(path), "%s/77/n001.tasks", base);
 	assert_string_equal(_read(path), "task 0 0 0 cpus 0 hca mlx5_0:1\n"
-			    "task batch 0 0 cpus 0-1 hca -\n");
+					 "task batch 0 0 cpus 0-1 hca -\n");
 
 	/* the sweep: a job seen recently, or running here, stays */
-	assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg)),
+			 0);
 	snprintf(path, sizeof(path), "%s/77", base);
 	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
-	assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg)),
+			 0);
 	strcat(path, "/n001.tasks");
 	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
 	snprintf(path, sizeof(path), "%s/77/n001", base);
@@ -498,11 +518,12 @@ static void test_record(void **state)
 		assert_int_equal(mkdir(sub, 0700), 0);
 		assert_int_equal(utimensat(AT_FDCWD, sub, future, 0), 0);
 		assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL) + 2 * 86400, NULL, 0,
-						    _msg, sizeof(_msg)), 1);
+						    _msg, sizeof(_msg)),
+				 1);
 		assert_int_equal(access(path, F_OK), -1);
 		job.jobid = 77;
-		assert_int_equal(fs_pl_record_node(&ctx, &job, &l, "n001", NULL, _msg,
-						   sizeof(_msg)), 0);
+		assert_int_equal(
+			fs_pl_record_node(&ctx, &job, &l, "n001", NULL, _msg, sizeof(_msg)), 0);
 		strcat(path, "/n001");
 		assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
 		snprintf(path, sizeof(path), "%s/77", base);
@@ -511,8 +532,9 @@ static void test_record(void **state)
 	{
 		uint32_t running[] = { 77 };
 
-		assert_int_equal(fs_pl_record_sweep(&ctx, 86400, time(NULL), running, 1, _msg,
-						    sizeof(_msg)), 0);
+		assert_int_equal(
+			fs_pl_record_sweep(&ctx, 86400, time(NULL), running, 1, _msg, sizeof(_msg)),
+			0);
 	}
 	{
 		long n = fs_pl_record_sweep(&ctx, 86400, time(NULL), NULL, 0, _msg, sizeof(_msg));
@@ -523,7 +545,7 @@ static void test_record(void **state)
 	}
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/78", base);
-	assert_int_equal(lstat(path, &st), 0);	/* a link is no job's record: left */
+	assert_int_equal(lstat(path, &st), 0); /* a link is no job's record: left */
 	unlink(path);
 	rmdir(base);
 	assert_int_equal(rmdir(dir), 0);
@@ -533,20 +555,14 @@ int main(void)
 {
 	const char *fix = getenv("FABSCHED_FIXTURES");
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hugepages_good),
-		cmocka_unit_test(test_hugepages_bad),
-		cmocka_unit_test(test_hugepages_asked),
-		cmocka_unit_test(test_job_env),
-		cmocka_unit_test(test_ledger_roundtrip),
-		cmocka_unit_test(test_rdma),
-		cmocka_unit_test(test_metrics),
-		cmocka_unit_test(test_memlock),
-		cmocka_unit_test(test_shared_bases),
-		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_hugepages_good),	 cmocka_unit_test(test_hugepages_bad),
+		cmocka_unit_test(test_hugepages_asked),	 cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_ledger_roundtrip), cmocka_unit_test(test_rdma),
+		cmocka_unit_test(test_metrics),		 cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_shared_bases),	 cmocka_unit_test(test_record),
 	};
 
-	snprintf(_root, sizeof(_root), "%s/sysfs/lassen",
-		 fix ? fix : "tests/fixtures");
+	snprintf(_root, sizeof(_root), "%s/sysfs/lassen", fix ? fix : "tests/fixtures");
 	snprintf(_two, sizeof(_two), "%s/sysfs/twosocket", fix ? fix : "tests/fixtures");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

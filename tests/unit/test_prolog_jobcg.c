@@ -39,7 +39,6 @@ static size_t _loglen;
 
 /* ------------------------------------------------------------ files */
 
-
 static void _mkdirs(const char *path)
 {
 	char cmd[600];
@@ -88,10 +87,8 @@ static void _tree(void)
 	snprintf(_proc, sizeof(_proc), "%s/proc", _tmp);
 	snprintf(_cgr, sizeof(_cgr), "%s/cg", _tmp);
 	snprintf(_state, sizeof(_state), "%s/state", _tmp);
-	snprintf(_v2job, sizeof(_v2job),
-		 "%s/system.slice/n1_slurmstepd.scope/job_%d", _cgr, JOB);
-	snprintf(_v1job, sizeof(_v1job), "%s/hugetlb/slurm/uid_%d/job_%d",
-		 _cgr, UID, JOB);
+	snprintf(_v2job, sizeof(_v2job), "%s/system.slice/n1_slurmstepd.scope/job_%d", _cgr, JOB);
+	snprintf(_v1job, sizeof(_v1job), "%s/hugetlb/slurm/uid_%d/job_%d", _cgr, UID, JOB);
 	_mkdirs(_v2job);
 	snprintf(p, sizeof(p), "%s/step_0", _v2job);
 	_mkdirs(p);
@@ -169,7 +166,7 @@ static int _root_only(void)
 	if (geteuid() == 0)
 		return 1;
 	fprintf(stderr, "SKIP: the fake cgroup tree must be root's (the "
-		"library refuses others): run as root\n");
+			"library refuses others): run as root\n");
 	return 0;
 }
 
@@ -200,8 +197,7 @@ static int _find(char *path, size_t pathsz, int *version)
 
 	_ctx(&ctx, NULL);
 	_msg[0] = 0;
-	return fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, pathsz, version, _msg,
-				   sizeof(_msg));
+	return fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, pathsz, version, _msg, sizeof(_msg));
 }
 
 static void test_find(void **state)
@@ -237,7 +233,7 @@ static void test_find(void **state)
 	assert_int_equal(v, 0);
 	assert_string_equal(path, "");
 	assert_non_null(strstr(_msg, "/cgroup: neither the cgroup v2 path nor "
-			       "the v1 hugetlb one is under a job_77 directory"));
+				     "the v1 hugetlb one is under a job_77 directory"));
 	/* another job's directory, or a longer name, is not this job's */
 	_proc_cgroup("0::/system.slice/slurmstepd.scope/job_770/step_0\n");
 	assert_int_equal(_find(path, sizeof(path), &v), 0);
@@ -255,13 +251,13 @@ static void test_find(void **state)
 		struct fs_pl_ctx ctx;
 
 		_ctx(&ctx, NULL);
-		assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID + 1, JOB, path,
-						     sizeof(path), &v, _msg,
-						     sizeof(_msg)), -1);
+		assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID + 1, JOB, path, sizeof(path), &v,
+						     _msg, sizeof(_msg)),
+				 -1);
 		assert_non_null(strstr(_msg, "/4243/cgroup: No such file"));
-		assert_int_equal(fs_pl_cgroup_of_pid(&ctx, 0, JOB, path,
-						     sizeof(path), &v, _msg,
-						     sizeof(_msg)), -1);
+		assert_int_equal(fs_pl_cgroup_of_pid(&ctx, 0, JOB, path, sizeof(path), &v, _msg,
+						     sizeof(_msg)),
+				 -1);
 	}
 }
 
@@ -275,45 +271,41 @@ static void test_sluid(void **state)
 
 	(void)state;
 	/* the form Slurm prints, and nothing else */
-	assert_int_equal(fs_pl_parse_sluid("SLURM_JOB_SLUID", sl, out, _msg,
-					   sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_parse_sluid("SLURM_JOB_SLUID", sl, out, _msg, sizeof(_msg)), 0);
 	assert_string_equal(out, sl);
-	assert_int_equal(fs_pl_parse_sluid("SLURM_JOB_SLUID", "s0ABCDEFGHJKI2",
-					   out, _msg, sizeof(_msg)), -1);
+	assert_int_equal(
+		fs_pl_parse_sluid("SLURM_JOB_SLUID", "s0ABCDEFGHJKI2", out, _msg, sizeof(_msg)),
+		-1);
 	assert_non_null(strstr(_msg, "SLURM_JOB_SLUID=\"s0ABCDEFGHJKI2\": expected a job SLUID"));
-	assert_int_equal(fs_pl_parse_sluid("X", "s0ABC/../../x", out, _msg,
-					   sizeof(_msg)), -1);
-	assert_int_equal(fs_pl_parse_sluid("X", "77", out, _msg, sizeof(_msg)),
-			 -1);
-	assert_int_equal(fs_pl_parse_sluid("X", NULL, out, _msg, sizeof(_msg)),
-			 -1);
+	assert_int_equal(fs_pl_parse_sluid("X", "s0ABC/../../x", out, _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_parse_sluid("X", "77", out, _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_parse_sluid("X", NULL, out, _msg, sizeof(_msg)), -1);
 	assert_string_equal(out, "");
 
 	_tree();
-	snprintf(want, sizeof(want), "%s/system.slice/n1_slurmstepd.scope/%s",
-		 _cgr, sl);
+	snprintf(want, sizeof(want), "%s/system.slice/n1_slurmstepd.scope/%s", _cgr, sl);
 	_mkdirs(want);
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/s0ABCDEFGHJK12/"
 		     "step_0/user/task_0\n");
 	/* without the job's SLUID: not this job's (job_77 is looked for) */
 	_ctx(&ctx, NULL);
-	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
-					     &v, _msg, sizeof(_msg)), 0);
+	assert_int_equal(
+		fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path), &v, _msg, sizeof(_msg)), 0);
 	/* another job's SLUID: neither */
 	snprintf(ctx.job_sluid, sizeof(ctx.job_sluid), "s0ABCDEFGHJK13");
-	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
-					     &v, _msg, sizeof(_msg)), 0);
+	assert_int_equal(
+		fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path), &v, _msg, sizeof(_msg)), 0);
 	assert_non_null(strstr(_msg, "under a job_77 or s0ABCDEFGHJK13 directory"));
 	/* its own */
 	snprintf(ctx.job_sluid, sizeof(ctx.job_sluid), "%s", sl);
-	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
-					     &v, _msg, sizeof(_msg)), 1);
+	assert_int_equal(
+		fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path), &v, _msg, sizeof(_msg)), 1);
 	assert_int_equal(v, 2);
 	assert_string_equal(path, want);
 	/* job_<id> still wins where both exist (CgroupJobIdPaths=yes) */
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
-	assert_int_equal(fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path),
-					     &v, _msg, sizeof(_msg)), 1);
+	assert_int_equal(
+		fs_pl_cgroup_of_pid(&ctx, PID, JOB, path, sizeof(path), &v, _msg, sizeof(_msg)), 1);
 	assert_string_equal(path, _v2job);
 }
 
@@ -338,7 +330,7 @@ static void test_v2(void **state)
 			    "mlx5_1 hca_handle=16 hca_object=max\n");
 	assert_non_null(strstr(_logbuf, "job 77: "));
 	assert_non_null(strstr(_logbuf, "/job_77: hugetlb limits set "
-			       "(cgroup v2)"));
+					"(cgroup v2)"));
 	assert_non_null(strstr(_logbuf, "/job_77: rdma limits set on 2 HCA(s)"));
 	/* the next step: hugetlb values already there are not written again
 	   (a plain file would show a second write appended) */
@@ -369,12 +361,11 @@ static void test_v1(void **state)
 		     "7:hugetlb:/slurm/uid_1000/job_77/step_batch\n0::/\n");
 	_ledger(UID);
 	assert_int_equal(_limits("mlx5_0"), 1);
-	assert_string_equal(tf_get(_f(_v1job, "hugetlb.2MB.limit_in_bytes")),
-			    "8388608");
+	assert_string_equal(tf_get(_f(_v1job, "hugetlb.2MB.limit_in_bytes")), "8388608");
 	assert_non_null(strstr(_logbuf, "hugetlb limits set (cgroup v1)"));
 	/* rdma.max is a cgroup v2 file */
 	assert_non_null(strstr(_logbuf, "cgroup v1; rdma limits are written "
-			       "on cgroup v2 only: skipped"));
+					"on cgroup v2 only: skipped"));
 }
 
 /* nothing to set, or nothing that can be: 0, the task runs */
@@ -406,8 +397,8 @@ static void test_nothing(void **state)
 	assert_int_equal(unlink(_f(_v2job, "hugetlb.2MB.rsvd.max")), 0);
 	assert_int_equal(_limits(""), 0);
 	assert_non_null(strstr(_logbuf, "no hugetlb.2MB.max (no hugetlb "
-			       "controller in the job's cgroup): hugetlb limits "
-			       "skipped"));
+					"controller in the job's cgroup): hugetlb limits "
+					"skipped"));
 	/* no rdma controller anywhere: skipped */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
@@ -438,23 +429,24 @@ static void test_hostile(void **state)
 	snprintf(other, sizeof(other), "%s/other", _tmp);
 	_mkdirs(other);
 	tf_put(_f(other, "hugetlb.2MB.max"), "");
-	snprintf(p, sizeof(p), "rm -rf '%s' && ln -s '%s' '%s'", _v2job, other,
-		 _v2job);
+	snprintf(p, sizeof(p), "rm -rf '%s' && ln -s '%s' '%s'", _v2job, other, _v2job);
 	assert_int_equal(system(p), 0);
 	assert_int_equal(_limits("mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77: not a directory (symbolic "
-			       "link?): refusing to use it"));
+				     "link?): refusing to use it"));
 	assert_string_equal(tf_get(_f(other, "hugetlb.2MB.max")), "");
 	/* a directory of the path a symbolic link */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
 	_ledger(UID);
-	snprintf(p, sizeof(p), "cd '%s' && mv system.slice real && "
-		 "ln -s real system.slice", _cgr);
+	snprintf(p, sizeof(p),
+		 "cd '%s' && mv system.slice real && "
+		 "ln -s real system.slice",
+		 _cgr);
 	assert_int_equal(system(p), 0);
 	assert_int_equal(_limits(""), -1);
 	assert_non_null(strstr(_msg, "/system.slice: is a symbolic link: "
-			       "refusing to follow it"));
+				     "refusing to follow it"));
 	/* the job's directory owned by a user */
 	_tree();
 	_proc_cgroup("0::/system.slice/n1_slurmstepd.scope/job_77/step_0\n");
@@ -462,7 +454,7 @@ static void test_hostile(void **state)
 	assert_int_equal(chown(_v2job, UID, UID), 0);
 	assert_int_equal(_limits("mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77: owned by uid 1000, not root: "
-			       "refusing to use it"));
+				     "refusing to use it"));
 	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "");
 	assert_string_equal(tf_get(_f(_v2job, "rdma.max")), "");
 	/* a parent writable by others */
@@ -480,11 +472,10 @@ static void test_hostile(void **state)
 	_ledger(UID);
 	tf_put(_f(_tmp, "victim"), "");
 	assert_int_equal(unlink(_f(_v2job, "hugetlb.2MB.max")), 0);
-	assert_int_equal(symlink(_f(_tmp, "victim"),
-				 _f(_v2job, "hugetlb.2MB.max")), 0);
+	assert_int_equal(symlink(_f(_tmp, "victim"), _f(_v2job, "hugetlb.2MB.max")), 0);
 	assert_int_equal(_limits(""), -1);
 	assert_non_null(strstr(_msg, "hugetlb.2MB.max: Too many levels of "
-			       "symbolic links"));
+				     "symbolic links"));
 	assert_string_equal(tf_get(_f(_tmp, "victim")), "");
 	/* a ledger of another user: no limit from it */
 	_tree();
@@ -492,7 +483,7 @@ static void test_hostile(void **state)
 	_ledger(UID + 1);
 	assert_int_equal(_limits(""), -1);
 	assert_non_null(strstr(_msg, "names uid 1001, the job runs as uid "
-			       "1000: hugetlb limits not set"));
+				     "1000: hugetlb limits not set"));
 	assert_string_equal(tf_get(_f(_v2job, "hugetlb.2MB.max")), "");
 	/* a bad FABSCHED_RDMA_DEVICES: refused, nothing written */
 	_tree();

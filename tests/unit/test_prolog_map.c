@@ -39,8 +39,8 @@ int main(int argc, char **argv)
 	unlink(path);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
-		fprintf(stderr, "mmap %lu pages of %lu kB in %s: %s\n", n, kb,
-			argv[1], strerror(errno));
+		fprintf(stderr, "mmap %lu pages of %lu kB in %s: %s\n", n, kb, argv[1],
+			strerror(errno));
 		return 1;
 	}
 	for (unsigned long i = 0; i < n; i++)

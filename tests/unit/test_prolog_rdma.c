@@ -49,11 +49,10 @@ static void test_rate_values(void **state)
 	assert_string_equal(fs_format_rate(53125, b, sizeof(b)), "53.125");
 	assert_string_equal(fs_format_rate(1050, b, sizeof(b)), "1.05");
 	assert_string_equal(fs_format_rate(200000, b, sizeof(b)), "200");
-	const char *bad[] = { "", "0", "fast", "100G", "100 ", " 100", "-1",
-			      "1.2345", "100001", "1e3", "1.", ".5", NULL };
+	const char *bad[] = { "",	"0",	  "fast", "100G", "100 ", " 100", "-1",
+			      "1.2345", "100001", "1e3",  "1.",	  ".5",	  NULL };
 	for (int i = 0; bad[i]; i++)
-		assert_int_equal(fs_parse_rate("RdmaRate", bad[i], &v, _msg,
-					       sizeof(_msg)), -1);
+		assert_int_equal(fs_parse_rate("RdmaRate", bad[i], &v, _msg, sizeof(_msg)), -1);
 	assert_int_equal(fs_parse_rate("RdmaRate", "fast", &v, _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "RdmaRate=fast: not a rate; expected " FS_RATE_FORM);
 	/* the kernel's text */
@@ -89,12 +88,12 @@ static void test_rate_slow(void **state)
 	(void)state;
 	assert_int_equal(_v("mlx5_0,mlx5_2", "100", 0), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_2 port 1: rate 56 Gb/s "
-			    "(56 Gb/sec (4X FDR)), expected at least 100 Gb/s "
-			    "(RdmaRate)");
+				  "(56 Gb/sec (4X FDR)), expected at least 100 Gb/s "
+				  "(RdmaRate)");
 	assert_int_equal(_v("mlx5_4", "2.501", 0), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_4 port 1: rate 2.5 Gb/s "
-			    "(2.5 Gb/sec (1X)), expected at least 2.501 Gb/s "
-			    "(RdmaRate)");
+				  "(2.5 Gb/sec (1X)), expected at least 2.501 Gb/s "
+				  "(RdmaRate)");
 	assert_int_equal(_v("mlx5_3", "400", 0), -1);
 	assert_non_null(strstr(_msg, "mlx5_3 port 1: rate 200 Gb/s"));
 	/* ACTIVE is checked first, with the message it always had */
@@ -103,10 +102,10 @@ static void test_rate_slow(void **state)
 		char root[1100];
 
 		snprintf(root, sizeof(root), "%s/sysfs/lassen", _fix);
-		assert_int_equal(fs_pl_rdma_verify(root, "mlx5_3", &w, NULL, _msg,
-						   sizeof(_msg)), -1);
+		assert_int_equal(fs_pl_rdma_verify(root, "mlx5_3", &w, NULL, _msg, sizeof(_msg)),
+				 -1);
 		assert_string_equal(_msg, "RDMA device mlx5_3 port 1: state DOWN "
-				    "(physical state Disabled), expected ACTIVE");
+					  "(physical state Disabled), expected ACTIVE");
 	}
 }
 
@@ -118,16 +117,15 @@ static void test_rate_unknown(void **state)
 	(void)state;
 	assert_int_equal(_v("mlx5_5", "100", 0), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_5 port 1: rate \"25 Gbit/s\" "
-			    "not understood, expected at least 100 Gb/s "
-			    "(RdmaRate) in the form \"100 Gb/sec (4X EDR)\"");
+				  "not understood, expected at least 100 Gb/s "
+				  "(RdmaRate) in the form \"100 Gb/sec (4X EDR)\"");
 	assert_int_equal(_v("mlx5_7", "100", 0), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_7 port 1: rate unknown (no "
-			    "sysfs rate file), expected at least 100 Gb/s "
-			    "(RdmaRate)");
+				  "sysfs rate file), expected at least 100 Gb/s "
+				  "(RdmaRate)");
 	/* a rate the inventory itself refuses: the prolog fails with its reason */
 	snprintf(root, sizeof(root), "%s/sysfs/malformed/rate", _fix);
-	assert_int_equal(fs_pl_rdma_verify(root, "mlx5_0", &w, NULL, _msg,
-					   sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_rdma_verify(root, "mlx5_0", &w, NULL, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "RDMA: "));
 	assert_non_null(strstr(_msg, "\"fast\": malformed rate"));
 }
@@ -142,13 +140,13 @@ static void test_pkey_values(void **state)
 	assert_int_equal(fs_parse_pkey("P", "0X1", &k, _msg, sizeof(_msg)), 0);
 	assert_int_equal(k, 1);
 	assert_int_equal(fs_parse_pkey("P", "0xfffe", &k, _msg, sizeof(_msg)), 0);
-	const char *bad[] = { "", "8001", "0x", "0x10000", "0x8000", "0x0000",
+	const char *bad[] = { "",	"8001",	  "0x",	    "0x10000", "0x8000", "0x0000",
 			      "0x7fff", "0xffff", "0xg001", " 0x8001", NULL };
 	for (int i = 0; bad[i]; i++)
 		assert_int_equal(fs_parse_pkey("P", bad[i], &k, _msg, sizeof(_msg)), -1);
 	assert_int_equal(fs_parse_pkey("P", "0xffff", &k, _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "P=0xffff: the default partition, which every "
-			    "port is in, isolates nothing; expected " FS_PKEY_FORM);
+				  "port is in, isolates nothing; expected " FS_PKEY_FORM);
 	assert_true(fs_account_ok("chem"));
 	assert_true(fs_account_ok("a.b-c_D9"));
 	assert_false(fs_account_ok(""));
@@ -170,20 +168,18 @@ static void test_pkey_map(void **state)
 	assert_int_equal(fs_pkey_map_find("M", map, "bio", &k, NULL, 0), 1);
 	assert_int_equal(fs_pkey_map_find("M", map, "che", &k, NULL, 0), 0);
 	assert_int_equal(fs_pkey_map_find("M", map, NULL, NULL, NULL, 0), 0);
-	assert_int_equal(fs_pkey_map_find("M", "chem:0x8001,CHEM:0x8002", NULL,
-					  NULL, _msg, sizeof(_msg)), -1);
+	assert_int_equal(
+		fs_pkey_map_find("M", "chem:0x8001,CHEM:0x8002", NULL, NULL, _msg, sizeof(_msg)),
+		-1);
 	assert_string_equal(_msg, "M: account CHEM is given twice; expected "
-			    "each account once");
-	assert_int_equal(fs_pkey_map_find("M", "chem=0x8001", NULL, NULL, _msg,
-					  sizeof(_msg)), -1);
+				  "each account once");
+	assert_int_equal(fs_pkey_map_find("M", "chem=0x8001", NULL, NULL, _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "M: entry 'chem=0x8001': no ':' between "
-			    "account and key; expected " FS_PKEY_MAP_FORM);
-	assert_int_equal(fs_pkey_map_find("M", "chem:0x8001,", NULL, NULL, _msg,
-					  sizeof(_msg)), -1);
-	assert_int_equal(fs_pkey_map_find("M", "chem:0x7fff", NULL, NULL, _msg,
-					  sizeof(_msg)), -1);
+				  "account and key; expected " FS_PKEY_MAP_FORM);
+	assert_int_equal(fs_pkey_map_find("M", "chem:0x8001,", NULL, NULL, _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pkey_map_find("M", "chem:0x7fff", NULL, NULL, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "M (account chem)=0x7fff: the default "
-			       "partition"));
+				     "partition"));
 }
 
 /* fabsched.conf: the keys validated on load, with their line */
@@ -194,12 +190,10 @@ static void test_conf_keys(void **state)
 	} bad[] = {
 		{ "LogLevel=info\nRdmaRate=fast\n",
 		  "t.conf:2: RdmaRate=fast: not a rate; expected " FS_RATE_FORM },
-		{ "RdmaRate=0\n",
-		  "t.conf:1: RdmaRate=0: out of range; expected " FS_RATE_FORM },
+		{ "RdmaRate=0\n", "t.conf:1: RdmaRate=0: out of range; expected " FS_RATE_FORM },
 		{ "\n\nAccountIbPkeys=chem:0xffff\n",
 		  "t.conf:3: AccountIbPkeys (account chem)=0xffff: the default "
-		  "partition, which every port is in, isolates nothing; expected "
-		  FS_PKEY_FORM },
+		  "partition, which every port is in, isolates nothing; expected " FS_PKEY_FORM },
 		{ "AccountIbPkeys=chem:0x8001,chem:0x8002\n",
 		  "t.conf:1: AccountIbPkeys: account chem is given twice; "
 		  "expected each account once" },
@@ -216,8 +210,8 @@ static void test_conf_keys(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fs_errors_clear(e);
-		assert_int_equal(fs_conf_parse("t.conf", bad[i].text,
-					       strlen(bad[i].text), &c, e), -1);
+		assert_int_equal(fs_conf_parse("t.conf", bad[i].text, strlen(bad[i].text), &c, e),
+				 -1);
 		assert_int_equal(fs_errors_count(e), 1);
 		assert_string_equal(fs_errors_get(e, 0), bad[i].want);
 	}
@@ -225,15 +219,13 @@ static void test_conf_keys(void **state)
 		const char *good = "RdmaRate=100\n"
 				   "AccountIbPkeys=chem:0x8001,bio:0x0002\n";
 
-		assert_int_equal(fs_conf_parse("t.conf", good, strlen(good), &c,
-					       e), 0);
+		assert_int_equal(fs_conf_parse("t.conf", good, strlen(good), &c, e), 0);
 	}
 	assert_string_equal(fs_conf_get_str(c, "RdmaRate"), "100");
-	assert_string_equal(fs_conf_get_str(c, "AccountIbPkeys"),
-			    "chem:0x8001,bio:0x0002");
+	assert_string_equal(fs_conf_get_str(c, "AccountIbPkeys"), "chem:0x8001,bio:0x0002");
 	fs_conf_destroy(c);
 	assert_int_equal(fs_conf_parse("t.conf", "", 0, &c, e), 0);
-	assert_null(fs_conf_get_str(c, "RdmaRate"));	/* unset: no check */
+	assert_null(fs_conf_get_str(c, "RdmaRate")); /* unset: no check */
 	assert_null(fs_conf_get_str(c, "AccountIbPkeys"));
 	fs_conf_destroy(c);
 	fs_errors_free(e);
@@ -274,27 +266,26 @@ static void test_pkey_missing(void **state)
 	(void)state;
 	assert_int_equal(_v("mlx5_0,mlx5_4", "", 0x8001), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_4 port 1: P_Key 0x8001 of "
-			    "account chem not in the port's P_Key table "
-			    "(0xffff); expected a full member entry set by the "
-			    "subnet manager");
-	assert_true(_got.pkey_missing);	/* the account's, not the node's */
+				  "account chem not in the port's P_Key table "
+				  "(0xffff); expected a full member entry set by the "
+				  "subnet manager");
+	assert_true(_got.pkey_missing); /* the account's, not the node's */
 	/* a full member key is not met by a limited entry */
 	assert_int_equal(_v("mlx5_0", "", 0x8002), -1);
 	assert_string_equal(_msg, "RDMA device mlx5_0 port 1: P_Key 0x8002 of "
-			    "account chem not in the port's P_Key table "
-			    "(0xffff 0x8001 0x0002); expected a full member "
-			    "entry set by the subnet manager");
+				  "account chem not in the port's P_Key table "
+				  "(0xffff 0x8001 0x0002); expected a full member "
+				  "entry set by the subnet manager");
 	assert_int_equal(_v("mlx5_1", "", 0x0005), -1);
 	assert_non_null(strstr(_msg, "expected a full or limited member entry"));
 	assert_int_equal(_v("mlx5_7", "", 0x8001), -1);
 	assert_non_null(strstr(_msg, "RDMA device mlx5_7 port 1: no P_Key table "
-			       "to look for P_Key 0x8001 in ("));
-	assert_false(_got.pkey_missing);	/* the node's */
+				     "to look for P_Key 0x8001 in ("));
+	assert_false(_got.pkey_missing); /* the node's */
 	snprintf(root, sizeof(root), "%s/sysfs/malformed/pkey", _fix);
-	assert_int_equal(fs_pl_rdma_verify(root, "mlx5_0", &w, NULL, _msg,
-					   sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_rdma_verify(root, "mlx5_0", &w, NULL, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "/ports/1/pkeys/1: \"8001\": malformed P_Key; "
-			       "expected 0x and 4 hexadecimal digits"));
+				     "expected 0x and 4 hexadecimal digits"));
 }
 
 static const char *_env[8][2];
@@ -314,10 +305,14 @@ static void test_job_account(void **state)
 
 	(void)state;
 	memset(_env, 0, sizeof(_env));
-	_env[0][0] = "SLURM_JOB_ID"; _env[0][1] = "42";
-	_env[1][0] = "SLURM_JOB_UID"; _env[1][1] = "1000";
-	_env[2][0] = "SLURM_JOB_GID"; _env[2][1] = "100";
-	_env[3][0] = "SLURM_JOB_ACCOUNT"; _env[3][1] = "Chem";
+	_env[0][0] = "SLURM_JOB_ID";
+	_env[0][1] = "42";
+	_env[1][0] = "SLURM_JOB_UID";
+	_env[1][1] = "1000";
+	_env[2][0] = "SLURM_JOB_GID";
+	_env[2][1] = "100";
+	_env[3][0] = "SLURM_JOB_ACCOUNT";
+	_env[3][1] = "Chem";
 	assert_int_equal(fs_pl_job_from_env(_get, 0, &job, _msg, sizeof(_msg)), 0);
 	assert_string_equal(job.account, "Chem");
 	assert_false(job.account_unusable);
@@ -356,16 +351,15 @@ static void test_exports(void **state)
 	fs_pl_pkey_print(f, "export ", 0x8001, &g);
 	g.pkey_index = -1;
 	fs_pl_pkey_print(f, "", 0x0002, &g);
-	fs_pl_pkey_print(f, "", 0, &g);	/* no key: nothing */
+	fs_pl_pkey_print(f, "", 0, &g); /* no key: nothing */
 	fclose(f);
-	assert_string_equal(buf,
-			    "export FABSCHED_IB_PKEY=0x8001\n"
-			    "export UCX_IB_PKEY=0x0001\n"
-			    "export OMPI_MCA_btl_openib_pkey=0x0001\n"
-			    "export NCCL_IB_PKEY=1\n"
-			    "FABSCHED_IB_PKEY=0x0002\n"
-			    "UCX_IB_PKEY=0x0002\n"
-			    "OMPI_MCA_btl_openib_pkey=0x0002\n");
+	assert_string_equal(buf, "export FABSCHED_IB_PKEY=0x8001\n"
+				 "export UCX_IB_PKEY=0x0001\n"
+				 "export OMPI_MCA_btl_openib_pkey=0x0001\n"
+				 "export NCCL_IB_PKEY=1\n"
+				 "FABSCHED_IB_PKEY=0x0002\n"
+				 "UCX_IB_PKEY=0x0002\n"
+				 "OMPI_MCA_btl_openib_pkey=0x0002\n");
 	free(buf);
 }
 
@@ -373,16 +367,11 @@ int main(void)
 {
 	const char *fix = getenv("FABSCHED_FIXTURES");
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rate_values),
-		cmocka_unit_test(test_rate_ok),
-		cmocka_unit_test(test_rate_slow),
-		cmocka_unit_test(test_rate_unknown),
-		cmocka_unit_test(test_pkey_values),
-		cmocka_unit_test(test_pkey_map),
-		cmocka_unit_test(test_conf_keys),
-		cmocka_unit_test(test_pkey_present),
-		cmocka_unit_test(test_pkey_missing),
-		cmocka_unit_test(test_job_account),
+		cmocka_unit_test(test_rate_values),  cmocka_unit_test(test_rate_ok),
+		cmocka_unit_test(test_rate_slow),    cmocka_unit_test(test_rate_unknown),
+		cmocka_unit_test(test_pkey_values),  cmocka_unit_test(test_pkey_map),
+		cmocka_unit_test(test_conf_keys),    cmocka_unit_test(test_pkey_present),
+		cmocka_unit_test(test_pkey_missing), cmocka_unit_test(test_job_account),
 		cmocka_unit_test(test_exports),
 	};
 

@@ -32,7 +32,6 @@ static size_t _loglen;
 
 /* ------------------------------------------------------------ files */
 
-
 static void _rm_tree(const char *dir)
 {
 	char cmd[600];
@@ -72,8 +71,7 @@ static void _tree(const char *parent_ctl, const char *job_ctl, int with_max)
 		tf_put(_max, "");
 }
 
-static void _ctx(struct fs_pl_ctx *ctx, uint32_t handles, uint32_t objects,
-		 FILE *log)
+static void _ctx(struct fs_pl_ctx *ctx, uint32_t handles, uint32_t objects, FILE *log)
 {
 	fs_pl_ctx_init(ctx, "test");
 	ctx->cgroup_parent = _parent;
@@ -84,8 +82,7 @@ static void _ctx(struct fs_pl_ctx *ctx, uint32_t handles, uint32_t objects,
 }
 
 /* fs_pl_rdma_limit of job 77 with its log captured in _logbuf */
-static int _limit(uint32_t handles, uint32_t objects, int verbose,
-		  const char *list)
+static int _limit(uint32_t handles, uint32_t objects, int verbose, const char *list)
 {
 	struct fs_pl_ctx ctx;
 	FILE *log;
@@ -108,7 +105,7 @@ static int _root_only(void)
 	if (geteuid() == 0)
 		return 1;
 	fprintf(stderr, "SKIP: the fake cgroup tree must be root's (the "
-		"prolog refuses others): run as root\n");
+			"prolog refuses others): run as root\n");
 	return 0;
 }
 
@@ -129,36 +126,34 @@ static void test_line(void **state)
 	char longname[80];
 
 	(void)state;
-	assert_int_equal(fs_pl_rdma_max_line("mlx5_0", 4, 1000, b, sizeof(b),
-					     _msg, sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_rdma_max_line("mlx5_0", 4, 1000, b, sizeof(b), _msg, sizeof(_msg)),
+			 0);
 	assert_string_equal(b, "mlx5_0 hca_handle=4 hca_object=1000");
-	assert_int_equal(fs_pl_rdma_max_line("mlx5_1", 0, 1000, b, sizeof(b),
-					     _msg, sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_rdma_max_line("mlx5_1", 0, 1000, b, sizeof(b), _msg, sizeof(_msg)),
+			 0);
 	assert_string_equal(b, "mlx5_1 hca_handle=max hca_object=1000");
-	assert_int_equal(fs_pl_rdma_max_line("rxe.0-a", 2147483646, 0, b,
-					     sizeof(b), _msg, sizeof(_msg)), 0);
+	assert_int_equal(
+		fs_pl_rdma_max_line("rxe.0-a", 2147483646, 0, b, sizeof(b), _msg, sizeof(_msg)), 0);
 	assert_string_equal(b, "rxe.0-a hca_handle=2147483646 hca_object=max");
 	/* names the kernel's parser would split or misread */
-	const char *bad[] = { "", "mlx5 0", "mlx5_0\n", "../x", "a/b",
-			      "mlx5_0:1", "hca_handle=1", NULL };
+	const char *bad[] = { "",    "mlx5 0",	 "mlx5_0\n",	 "../x",
+			      "a/b", "mlx5_0:1", "hca_handle=1", NULL };
 	for (int i = 0; bad[i]; i++)
-		assert_int_equal(fs_pl_rdma_max_line(bad[i], 1, 1, b, sizeof(b),
-						     _msg, sizeof(_msg)), -1);
-	assert_int_equal(fs_pl_rdma_max_line("mlx5 0", 1, 1, b, sizeof(b),
-					     _msg, sizeof(_msg)), -1);
+		assert_int_equal(
+			fs_pl_rdma_max_line(bad[i], 1, 1, b, sizeof(b), _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_rdma_max_line("mlx5 0", 1, 1, b, sizeof(b), _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "HCA \"mlx5 0\": not a device name; expected "
-			    "1 to 63 bytes of [A-Za-z0-9_.-]");
+				  "1 to 63 bytes of [A-Za-z0-9_.-]");
 	memset(longname, 'm', 64);
 	longname[64] = 0;
-	assert_int_equal(fs_pl_rdma_max_line(longname, 1, 1, b, sizeof(b),
-					     _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_rdma_max_line(longname, 1, 1, b, sizeof(b), _msg, sizeof(_msg)), -1);
 	longname[63] = 0;
-	assert_int_equal(fs_pl_rdma_max_line(longname, 1, 1, b, sizeof(b),
-					     _msg, sizeof(_msg)), 0);
-	assert_int_equal(fs_pl_rdma_max_line("mlx5_0", 2147483647U, 1, b,
-					     sizeof(b), _msg, sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_rdma_max_line(longname, 1, 1, b, sizeof(b), _msg, sizeof(_msg)), 0);
+	assert_int_equal(
+		fs_pl_rdma_max_line("mlx5_0", 2147483647U, 1, b, sizeof(b), _msg, sizeof(_msg)),
+		-1);
 	assert_string_equal(_msg, "rdma limit 2147483647: out of range; "
-			    "expected 1 to 2147483646, or unset");
+				  "expected 1 to 2147483646, or unset");
 }
 
 /* fabsched.conf: the keys validated on load, with their line */
@@ -179,9 +174,8 @@ static void test_conf_keys(void **state)
 		{ "RdmaMaxHcaHandles=-4\n",
 		  "t.conf:1: RdmaMaxHcaHandles=-4: not an integer; expected an "
 		  "integer from 1 to 2147483646" },
-		{ "RdmaMaxHcaHandles=\n",
-		  "t.conf:1: RdmaMaxHcaHandles=: empty value; expected an "
-		  "integer from 1 to 2147483646" },
+		{ "RdmaMaxHcaHandles=\n", "t.conf:1: RdmaMaxHcaHandles=: empty value; expected an "
+					  "integer from 1 to 2147483646" },
 		{ "PartitionName=p RdmaMaxHcaHandles=4\n",
 		  "t.conf:1: RdmaMaxHcaHandles is a global key, not a partition "
 		  "one; expected it on a line without PartitionName=" },
@@ -193,8 +187,8 @@ static void test_conf_keys(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fs_errors_clear(e);
-		assert_int_equal(fs_conf_parse("t.conf", bad[i].text,
-					       strlen(bad[i].text), &c, e), -1);
+		assert_int_equal(fs_conf_parse("t.conf", bad[i].text, strlen(bad[i].text), &c, e),
+				 -1);
 		assert_int_equal(fs_errors_count(e), 1);
 		assert_string_equal(fs_errors_get(e, 0), bad[i].want);
 	}
@@ -202,8 +196,7 @@ static void test_conf_keys(void **state)
 		const char *good = "RdmaMaxHcaHandles=4\n"
 				   "rdmamaxhcaobjects=2147483646\n";
 
-		assert_int_equal(fs_conf_parse("t.conf", good, strlen(good), &c,
-					       e), 0);
+		assert_int_equal(fs_conf_parse("t.conf", good, strlen(good), &c, e), 0);
 	}
 	assert_int_equal(fs_conf_get_uint(c, "RdmaMaxHcaHandles", &v), 0);
 	assert_true(v == 4);
@@ -230,10 +223,10 @@ static void test_controller_present(void **state)
 	      "cpuset cpu io memory hugetlb pids rdma\n", 1);
 	assert_int_equal(_limit(4, 1000, 1, "mlx5_0,mlx5_1:1,mlx5_0:2"), 1);
 	assert_string_equal(tf_get(_max), "mlx5_0 hca_handle=4 hca_object=1000\n"
-			    "mlx5_1 hca_handle=4 hca_object=1000\n");
-	assert_string_equal(tf_get(_sub), "");	/* nothing to enable */
+					  "mlx5_1 hca_handle=4 hca_object=1000\n");
+	assert_string_equal(tf_get(_sub), ""); /* nothing to enable */
 	assert_non_null(strstr(_logbuf, "rdma limits set on 2 HCA(s) "
-			       "(hca_handle=4 hca_object=1000)"));
+					"(hca_handle=4 hca_object=1000)"));
 	/* one limit unset: "max" for it */
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(_limit(0, 500, 0, "mlx5_2"), 1);
@@ -256,19 +249,19 @@ static void test_controller_enable(void **state)
 	assert_string_equal(tf_get(_sub), "+rdma");
 	assert_string_equal(tf_get(_max), "mlx5_0 hca_handle=4 hca_object=max\n");
 	assert_non_null(strstr(_logbuf, "cgroup.subtree_control: rdma "
-			       "controller enabled"));
+					"controller enabled"));
 	/* enabled, but the job's cgroup shows no rdma.max: an error */
 	_tree("rdma\n", "", 0);
 	assert_int_equal(_limit(4, 0, 1, "mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77/rdma.max: No such file or directory; "
-			       "expected an RDMA device the kernel knows"));
+				     "expected an RDMA device the kernel knows"));
 	/* the parent refuses (here: no subtree_control file): skipped */
 	_tree("rdma\n", "", 1);
 	assert_int_equal(unlink(_sub), 0);
 	assert_int_equal(_limit(4, 0, 0, "mlx5_0"), 0);
 	assert_string_equal(tf_get(_max), "");
 	assert_non_null(strstr(_logbuf, "cannot enable the rdma controller for "
-			       "the job's cgroup"));
+					"the job's cgroup"));
 	assert_non_null(strstr(_logbuf, "rdma limits skipped"));
 }
 
@@ -287,7 +280,7 @@ static void test_controller_missing(void **state)
 	assert_int_equal(_lines(_logbuf), 1);
 	assert_non_null(strstr(_logbuf, "job 77: no rdma cgroup controller ("));
 	assert_non_null(strstr(_logbuf, "/cg/cgroup.controllers does not list "
-			       "rdma): rdma limits skipped\n"));
+					"rdma): rdma limits skipped\n"));
 	/* "rdmax" is not "rdma" */
 	_tree("rdmax\n", "rdmax\n", 1);
 	assert_int_equal(_limit(4, 1000, 1, "mlx5_0"), 0);
@@ -302,8 +295,7 @@ static void test_controller_missing(void **state)
 		struct fs_pl_ctx ctx;
 
 		_ctx(&ctx, 4, 4, NULL);
-		assert_int_equal(fs_pl_rdma_limit(&ctx, 78, 1000, "mlx5_0", _msg,
-						  sizeof(_msg)), 0);
+		assert_int_equal(fs_pl_rdma_limit(&ctx, 78, 1000, "mlx5_0", _msg, sizeof(_msg)), 0);
 	}
 	assert_string_equal(tf_get(_max), "");
 }
@@ -317,18 +309,18 @@ static void test_nothing_to_do(void **state)
 		return;
 	}
 	_tree("rdma\n", "rdma\n", 1);
-	assert_int_equal(_limit(0, 0, 1, "mlx5_0"), 0);	/* both unset */
-	assert_int_equal(_limit(4, 4, 1, ""), 0);		/* no HCA */
+	assert_int_equal(_limit(0, 0, 1, "mlx5_0"), 0); /* both unset */
+	assert_int_equal(_limit(4, 4, 1, ""), 0);	/* no HCA */
 	assert_string_equal(tf_get(_max), "");
 	assert_string_equal(_logbuf, "");
 	/* a bad list fails before any cgroup is touched */
-	const char *bad[] = { "mlx5_0:x", "mlx5_0:", ",mlx5_0", "mlx5_0,",
-			      "mlx5_0,,mlx5_1", "mlx5_0:1:2", ":1", NULL };
+	const char *bad[] = { "mlx5_0:x",	"mlx5_0:",    ",mlx5_0", "mlx5_0,",
+			      "mlx5_0,,mlx5_1", "mlx5_0:1:2", ":1",	 NULL };
 	for (int i = 0; bad[i]; i++) {
 		assert_int_equal(_limit(4, 4, 1, bad[i]), -1);
 		assert_non_null(strstr(_msg, "FABSCHED_RDMA_DEVICES=\""));
 		assert_non_null(strstr(_msg, "expected comma-separated HCA "
-				       "names"));
+					     "names"));
 	}
 	assert_string_equal(tf_get(_max), "");
 }
@@ -352,8 +344,7 @@ static void test_hostile_tree(void **state)
 
 		_ctx(&ctx, 4, 4, NULL);
 		/* the lookup sees no directory job_78: nothing written */
-		assert_int_equal(fs_pl_rdma_limit(&ctx, 78, 1000, "mlx5_0", _msg,
-						  sizeof(_msg)), 0);
+		assert_int_equal(fs_pl_rdma_limit(&ctx, 78, 1000, "mlx5_0", _msg, sizeof(_msg)), 0);
 	}
 	assert_string_equal(tf_get(_max), "");
 	/* rdma.max a symbolic link */
@@ -363,14 +354,14 @@ static void test_hostile_tree(void **state)
 	assert_int_equal(symlink(link, _max), 0);
 	assert_int_equal(_limit(4, 4, 1, "mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "rdma.max: Too many levels of symbolic "
-			       "links"));
+				     "links"));
 	assert_string_equal(tf_get(link), "");
 	/* the job's cgroup owned by a user */
 	_tree("rdma\n", "rdma\n", 1);
 	assert_int_equal(chown(_job, 1000, 1000), 0);
 	assert_int_equal(_limit(4, 4, 1, "mlx5_0"), -1);
 	assert_non_null(strstr(_msg, "/job_77: owned by uid 1000, not root: "
-			       "refusing to use it"));
+				     "refusing to use it"));
 	assert_string_equal(tf_get(_max), "");
 	/* a parent writable by others */
 	_tree("rdma\n", "rdma\n", 1);
@@ -389,8 +380,7 @@ static void test_prolog_program(void **state)
 {
 	char conf[420], sd[420], mb[420], sb[420], out[420];
 	char a_conf[440], a_sd[440], a_mb[440], a_sb[440], a_cg[440], a_sys[1120];
-	char *argv[] = { "fabsched-prolog", a_conf, a_sd, a_mb, a_sb, a_cg,
-			 a_sys, NULL };
+	char *argv[] = { "fabsched-prolog", a_conf, a_sd, a_mb, a_sb, a_cg, a_sys, NULL };
 	int saved, fd, rc;
 
 	(void)state;
@@ -411,7 +401,7 @@ static void test_prolog_program(void **state)
 	snprintf(a_cg, sizeof(a_cg), "--cgroup-parent=%s", _parent);
 	snprintf(a_sys, sizeof(a_sys), "--sysfs-root=%s", _sysfs);
 	tf_put(conf, "LogLevel=verbose\nRdmaMaxHcaHandles=16\n"
-	     "RdmaMaxHcaObjects=65536\n");
+		     "RdmaMaxHcaObjects=65536\n");
 	setenv("SLURM_JOB_ID", "77", 1);
 	setenv("SLURM_JOB_UID", "1000", 1);
 	setenv("FABSCHED_RDMA_DEVICES", "mlx5_0,mlx5_1", 1);
@@ -429,12 +419,11 @@ static void test_prolog_program(void **state)
 	dup2(saved, 2);
 	close(saved);
 	assert_int_equal(rc, 0);
-	assert_string_equal(tf_get(_max),
-			    "mlx5_0 hca_handle=16 hca_object=65536\n"
-			    "mlx5_1 hca_handle=16 hca_object=65536\n");
+	assert_string_equal(tf_get(_max), "mlx5_0 hca_handle=16 hca_object=65536\n"
+					  "mlx5_1 hca_handle=16 hca_object=65536\n");
 	assert_non_null(strstr(tf_get(out), "fabsched-prolog: job 77: "));
 	assert_non_null(strstr(tf_get(out), "/job_77: rdma limits set on 2 "
-			       "HCA(s) (hca_handle=16 hca_object=65536)"));
+					    "HCA(s) (hca_handle=16 hca_object=65536)"));
 
 	/* the same without the controller: the prolog still succeeds, with
 	   one note at LogLevel=verbose */

@@ -28,16 +28,16 @@
 
 #define MAXNS 16
 static struct {
-	int connected;		/* controllers live (0 or 1: one per node) */
+	int connected; /* controllers live (0 or 1: one per node) */
 	int connects, disconnects;
-	uint64_t ns_bytes[MAXNS + 1];	/* by nsid; 0: none */
+	uint64_t ns_bytes[MAXNS + 1]; /* by nsid; 0: none */
 	int discarded[MAXNS + 1];
-	int mkfs_fs[MAXNS + 1];		/* -1 none */
-	const char *lock_path;		/* the helpers' lock, checked at mkfs */
-	int mkfs_lock_free;		/* 1: another helper could take it */
-	char mounted[4][512];		/* paths */
+	int mkfs_fs[MAXNS + 1]; /* -1 none */
+	const char *lock_path;	/* the helpers' lock, checked at mkfs */
+	int mkfs_lock_free;	/* 1: another helper could take it */
+	char mounted[4][512];	/* paths */
 	uid_t mount_uid;
-	const char *fail_op;		/* op that fails */
+	const char *fail_op; /* op that fails */
 	char log[4096];
 } F;
 
@@ -61,8 +61,8 @@ static int _fails(const char *op, char *err, size_t errlen)
 	return 0;
 }
 
-static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl,
-		     size_t ctrlsz, char *err, size_t errlen)
+static int f_connect(const struct fs_pl_scratch_target *t, char *ctrl, size_t ctrlsz, char *err,
+		     size_t errlen)
 {
 	if (_fails("connect", err, errlen))
 		return -1;
@@ -90,8 +90,7 @@ static int f_disconnect(const char *ctrl, char *err, size_t errlen)
 	return 0;
 }
 
-static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
-		       char *err, size_t errlen)
+static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid, char *err, size_t errlen)
 {
 	if (_fails("ns_create", err, errlen))
 		return -1;
@@ -109,8 +108,8 @@ static int f_ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid,
 	return -1;
 }
 
-static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev,
-			 size_t devsz, char *err, size_t errlen)
+static int f_ns_blockdev(const char *ctrl, uint32_t nsid, char *dev, size_t devsz, char *err,
+			 size_t errlen)
 {
 	if (_fails("ns_blockdev", err, errlen))
 		return -1;
@@ -155,7 +154,7 @@ static int f_mkfs(const char *dev, int fs, char *err, size_t errlen)
 		return -1;
 	F.mkfs_fs[_nsid(dev)] = fs;
 	_op("mkfs %s %s", fs ? "ext4" : "xfs", dev);
-	if (F.lock_path) {	/* as another job's helper would try */
+	if (F.lock_path) { /* as another job's helper would try */
 		int fd = open(F.lock_path, O_RDWR | O_CLOEXEC);
 
 		F.mkfs_lock_free = fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB);
@@ -165,8 +164,8 @@ static int f_mkfs(const char *dev, int fs, char *err, size_t errlen)
 	return 0;
 }
 
-static int f_mount(const char *dev, int fs, int dirfd, const char *path,
-		   uid_t uid, gid_t gid, char *err, size_t errlen)
+static int f_mount(const char *dev, int fs, int dirfd, const char *path, uid_t uid, gid_t gid,
+		   char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -208,10 +207,16 @@ static int f_umount(const char *path, char *err, size_t errlen)
 }
 
 static const struct fs_pl_nvme_ops _fake = {
-	.connect = f_connect, .disconnect = f_disconnect,
-	.ns_create = f_ns_create, .ns_blockdev = f_ns_blockdev,
-	.ns_delete = f_ns_delete, .discard = f_discard, .mkfs = f_mkfs,
-	.mount = f_mount, .umount = f_umount, .is_mounted = f_is_mounted,
+	.connect = f_connect,
+	.disconnect = f_disconnect,
+	.ns_create = f_ns_create,
+	.ns_blockdev = f_ns_blockdev,
+	.ns_delete = f_ns_delete,
+	.discard = f_discard,
+	.mkfs = f_mkfs,
+	.mount = f_mount,
+	.umount = f_umount,
+	.is_mounted = f_is_mounted,
 };
 
 static bool _target_clean(void)
@@ -253,8 +258,7 @@ static void _ctx(struct fs_pl_ctx *ctx)
 	snprintf(ctx->target.trsvcid, sizeof(ctx->target.trsvcid), "4420");
 	snprintf(ctx->target.subsysnqn, sizeof(ctx->target.subsysnqn),
 		 "nqn.2014-08.org.example:scratch");
-	snprintf(ctx->target.hostnqn, sizeof(ctx->target.hostnqn),
-		 "nqn.2014-08.org.example:node1");
+	snprintf(ctx->target.hostnqn, sizeof(ctx->target.hostnqn), "nqn.2014-08.org.example:node1");
 }
 
 static void _job(struct fs_pl_job *job, uint32_t id, uint64_t gib, int fs)
@@ -289,18 +293,19 @@ static int _teardown(void **state)
 	(void)state;
 	if (T[0]) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", T);
-		if (system(cmd)) { /* best effort */ }
+		if (system(cmd)) { /* best effort */
+		}
 	}
 	T[0] = 0;
 	return 0;
 }
 
-#define NEED_ROOT()                                                            \
-	do {                                                                   \
-		if (geteuid() != 0) {                                          \
-			skip();                                                \
-			return;                                                \
-		}                                                              \
+#define NEED_ROOT()                   \
+	do {                          \
+		if (geteuid() != 0) { \
+			skip();       \
+			return;       \
+		}                     \
 	} while (0)
 
 static bool _exists(const char *p)
@@ -328,17 +333,16 @@ static void test_setup_release(void **state)
 	assert_int_equal(fs_pl_lock(&ctx, _msg, sizeof(_msg)), 0);
 	snprintf(path, sizeof(path), "%s/lock", ctx.state_dir);
 	F.lock_path = path;
-	assert_int_equal(fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), _msg,
-				      sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_prolog(&ctx, &job, mnt, sizeof(mnt), _msg, sizeof(_msg)), 0);
 	assert_int_equal(F.mkfs_lock_free, 1);
-	assert_true(ctx.lockfd >= 0);	/* held again at the end */
+	assert_true(ctx.lockfd >= 0); /* held again at the end */
 	fs_pl_unlock(&ctx);
 	F.lock_path = NULL;
 	snprintf(path, sizeof(path), "%s/101", _base);
 	assert_string_equal(ctx.scratch_path, path);
-	assert_string_equal(mnt, "");	/* no hugepages */
+	assert_string_equal(mnt, ""); /* no hugepages */
 	assert_string_equal(F.log, "connect 127.0.0.1:4420;create 1 10737418240;"
-			    "mkfs ext4 /dev/nvme7n1;mount /dev/nvme7n1 ext4;");
+				   "mkfs ext4 /dev/nvme7n1;mount /dev/nvme7n1 ext4;");
 	assert_int_equal(F.mount_uid, 4242);
 	assert_int_equal(fs_pl_ledger_load(&ctx, 101, &l, _msg, sizeof(_msg)), 0);
 	assert_true(l.has_scratch);
@@ -364,8 +368,8 @@ static void test_setup_release(void **state)
 static void test_crash_then_epilog(void **state)
 {
 	static const char *const steps[] = {
-		"ledger", "scratch-mkdir", "scratch-connect", "scratch-create",
-		"scratch-mkfs", "scratch-mount", "scratch", "done",
+		"ledger",	"scratch-mkdir", "scratch-connect", "scratch-create",
+		"scratch-mkfs", "scratch-mount", "scratch",	    "done",
 	};
 	char path[256];
 
@@ -386,8 +390,7 @@ static void test_crash_then_epilog(void **state)
 		}
 		_crash_at = NULL;
 		fs_pl_unlock(&ctx);
-		assert_int_equal(fs_pl_ledger_load(&ctx, 202, &l, _msg,
-						   sizeof(_msg)), 0);
+		assert_int_equal(fs_pl_ledger_load(&ctx, 202, &l, _msg, sizeof(_msg)), 0);
 		assert_true(l.has_scratch);
 		/* the epilog (or the sweep: same release) */
 		_ctx(&ctx);
@@ -396,8 +399,7 @@ static void test_crash_then_epilog(void **state)
 		if (!_target_clean())
 			fail_msg("crash after %s: target not clean: %s", steps[i], F.log);
 		assert_false(_exists(path));
-		assert_int_equal(fs_pl_ledger_load(&ctx, 202, &l, _msg,
-						   sizeof(_msg)), 1);
+		assert_int_equal(fs_pl_ledger_load(&ctx, 202, &l, _msg, sizeof(_msg)), 1);
 	}
 }
 
@@ -421,10 +423,10 @@ static void test_crash_then_prolog_again(void **state)
 	/* the dead prolog's namespace was deleted before a new one was made:
 	   one namespace only */
 	assert_string_equal(F.log, "connect 127.0.0.1:4420;create 1 2147483648;"
-			    "mkfs xfs /dev/nvme7n1;discard /dev/nvme7n1;"
-			    "delete 1;disconnect;connect 127.0.0.1:4420;"
-			    "create 1 2147483648;mkfs xfs /dev/nvme7n1;"
-			    "mount /dev/nvme7n1 xfs;");
+				   "mkfs xfs /dev/nvme7n1;discard /dev/nvme7n1;"
+				   "delete 1;disconnect;connect 127.0.0.1:4420;"
+				   "create 1 2147483648;mkfs xfs /dev/nvme7n1;"
+				   "mount /dev/nvme7n1 xfs;");
 	assert_int_equal(F.ns_bytes[1], 2ULL << 30);
 	assert_int_equal(F.ns_bytes[2], 0);
 	assert_int_equal(fs_pl_release(&ctx, 303, 4242, _msg, sizeof(_msg)), 0);
@@ -434,8 +436,7 @@ static void test_crash_then_prolog_again(void **state)
 /* Each operation failing: the prolog fails with it and gives all back. */
 static void test_op_fails(void **state)
 {
-	static const char *const ops[] = { "connect", "ns_create", "ns_blockdev",
-					   "mkfs", "mount" };
+	static const char *const ops[] = { "connect", "ns_create", "ns_blockdev", "mkfs", "mount" };
 
 	(void)state;
 	NEED_ROOT();
@@ -447,14 +448,13 @@ static void test_op_fails(void **state)
 		_ctx(&ctx);
 		_job(&job, 404, 1, 0);
 		F.fail_op = ops[i];
-		assert_int_equal(fs_pl_prolog(&ctx, &job, NULL, 0, _msg,
-					      sizeof(_msg)), -1);
+		assert_int_equal(fs_pl_prolog(&ctx, &job, NULL, 0, _msg, sizeof(_msg)), -1);
 		snprintf(want, sizeof(want), "fake target: %s failed", ops[i]);
 		assert_string_equal(_msg, want);
 		/* a pool that cannot make the volume is the job's request not
 		   met; the rest is the node's */
-		assert_int_equal(ctx.fault, !strcmp(ops[i], "ns_create") ?
-				 FS_PL_FAULT_JOB : FS_PL_FAULT_NODE);
+		assert_int_equal(ctx.fault,
+				 !strcmp(ops[i], "ns_create") ? FS_PL_FAULT_JOB : FS_PL_FAULT_NODE);
 		F.fail_op = NULL;
 		if (!_target_clean())
 			fail_msg("%s failed: target not clean: %s", ops[i], F.log);
@@ -468,13 +468,11 @@ static void test_op_fails(void **state)
 
 		_ctx(&ctx);
 		_job(&job, 405, 1, 0);
-		assert_int_equal(fs_pl_prolog(&ctx, &job, NULL, 0, _msg,
-					      sizeof(_msg)), 0);
+		assert_int_equal(fs_pl_prolog(&ctx, &job, NULL, 0, _msg, sizeof(_msg)), 0);
 		F.fail_op = "ns_delete";
 		assert_int_equal(fs_pl_release(&ctx, 405, 4242, _msg, sizeof(_msg)), -1);
 		assert_string_equal(_msg, "fake target: ns_delete failed");
-		assert_int_equal(fs_pl_ledger_load(&ctx, 405, &l, _msg,
-						   sizeof(_msg)), 0);
+		assert_int_equal(fs_pl_ledger_load(&ctx, 405, &l, _msg, sizeof(_msg)), 0);
 		F.fail_op = NULL;
 		assert_int_equal(fs_pl_release(&ctx, 405, 4242, _msg, sizeof(_msg)), 0);
 		assert_true(_target_clean());
@@ -508,9 +506,9 @@ static void test_hostile(void **state)
 	_job(&job, 506, 1, 0);
 	assert_int_equal(fs_pl_prolog(&ctx, &job, NULL, 0, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "exists, owned by uid 4242 mode 0700, not "
-			       "created by fabsched (root, 0700): refusing to use it"));
+				     "created by fabsched (root, 0700): refusing to use it"));
 	assert_int_equal(F.connects, 0);
-	assert_true(_exists(dir));	/* the user's directory is left alone */
+	assert_true(_exists(dir)); /* the user's directory is left alone */
 	assert_true(_target_clean());
 
 	/* a symbolic link as the per-job directory */
@@ -533,8 +531,8 @@ static void test_hostile(void **state)
 	_job(&job, 509, 1, 0);
 	assert_int_equal(fs_pl_prolog(&ctx, &job, NULL, 0, _msg, sizeof(_msg)), -1);
 	assert_string_equal(_msg, "the job asks for a 1 GiB scratch volume but "
-			    "fabsched.conf names no scratch pool; expected "
-			    "ScratchTraddr and ScratchSubsysNQN");
+				  "fabsched.conf names no scratch pool; expected "
+				  "ScratchTraddr and ScratchSubsysNQN");
 	assert_int_equal(F.connects, 0);
 }
 
@@ -571,16 +569,14 @@ static void test_values(void **state)
 
 	(void)state;
 	memset(&job, 0, sizeof(job));
-	assert_int_equal(fs_pl_parse_scratch("200G,fs=ext4", &job, _msg,
-					     sizeof(_msg)), 0);
+	assert_int_equal(fs_pl_parse_scratch("200G,fs=ext4", &job, _msg, sizeof(_msg)), 0);
 	assert_int_equal(job.scratch_gib, 200);
 	assert_int_equal(job.scratch_fs, 1);
 	assert_int_equal(fs_pl_parse_scratch(NULL, &job, _msg, sizeof(_msg)), 0);
 	assert_int_equal(job.scratch_gib, 0);
 	assert_int_equal(fs_pl_parse_scratch("2000T", &job, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "SPANK_FABSCHED_SCRATCH=2000T: more than"));
-	assert_int_equal(fs_pl_parse_scratch("1G,fs=ntfs", &job, _msg,
-					     sizeof(_msg)), -1);
+	assert_int_equal(fs_pl_parse_scratch("1G,fs=ntfs", &job, _msg, sizeof(_msg)), -1);
 
 	memset(&l, 0, sizeof(l));
 	l.jobid = 7;
@@ -604,7 +600,8 @@ static void test_values(void **state)
 	assert_string_equal(back.scratch.path, "/scratch/7");
 	assert_int_equal(fs_pl_ledger_parse("fabsched-ledger 1\njob 7 uid 1 gid 1 step -\n"
 					    "scratch weird xfs 1 0 - - /s/7\nend\n",
-					    &back, _msg, sizeof(_msg)), -1);
+					    &back, _msg, sizeof(_msg)),
+			 -1);
 	assert_string_equal(_msg, "ledger line 3: bad scratch");
 	strcpy(l.scratch.path, "/scratch/a b");
 	assert_int_equal(fs_pl_ledger_format(&l, buf, sizeof(buf)), -1);
@@ -694,8 +691,7 @@ static void test_conf_keys(void **state)
 	fs_conf_destroy(c);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fs_errors_clear(e);
-		assert_int_equal(fs_conf_parse("t", bad[i].in, strlen(bad[i].in),
-					       &c, e), -1);
+		assert_int_equal(fs_conf_parse("t", bad[i].in, strlen(bad[i].in), &c, e), -1);
 		if (strncmp(fs_errors_get(e, 0), bad[i].err, strlen(bad[i].err)))
 			fail_msg("\"%s\": got \"%s\"", bad[i].in, fs_errors_get(e, 0));
 	}

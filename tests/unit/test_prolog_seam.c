@@ -30,8 +30,7 @@ static void _die_after(const char *step, void *arg)
 	}
 }
 
-static int _capped_set(int node, uint64_t page_kb, uint64_t n, char *err,
-		       size_t errlen)
+static int _capped_set(int node, uint64_t page_kb, uint64_t n, char *err, size_t errlen)
 {
 	uint64_t cap = strtoull(getenv("FABSCHED_TEST_POOL_CAP"), NULL, 10);
 
@@ -54,7 +53,7 @@ int main(int argc, char **argv)
 
 	memset(&seam, 0, sizeof(seam));
 	seam.checkpoint = _die_after;
-	seam.running_jobs = fs_pl_squeue_running;	/* the sweep's --query */
+	seam.running_jobs = fs_pl_squeue_running; /* the sweep's --query */
 	if (getenv("FABSCHED_TEST_POOL_CAP"))
 		seam.pool_set = _capped_set;
 	if (getenv("FABSCHED_TEST_HOLD_LOG"))

@@ -83,10 +83,10 @@ static void test_json_2205(void **state)
 	static const struct want w[] = {
 		{ 101, 1, 0, 3600, 7200, 4, 128, 1, "batch" },
 		{ 102, 2, 100, 60, 1800, 1, 32, 0, "batch" },
-		{ 103, 3, 200, 3630, 3630, 2, 64, 0, "gpu" },	/* TIMEOUT: raised */
-		{ 105, 5, 500, 1000, 1000, 8, 256, 1, "batch" },	/* no limit */
-		{ 108, 8, 3000, 300, 600, 1, 8, 1, "batch" },	/* het 108+0 */
-		{ 109, 9, 3000, 300, 600, 2, 16, 1, "gpu" },	/* het 108+1 */
+		{ 103, 3, 200, 3630, 3630, 2, 64, 0, "gpu" },	 /* TIMEOUT: raised */
+		{ 105, 5, 500, 1000, 1000, 8, 256, 1, "batch" }, /* no limit */
+		{ 108, 8, 3000, 300, 600, 1, 8, 1, "batch" },	 /* het 108+0 */
+		{ 109, 9, 3000, 300, 600, 2, 16, 1, "gpu" },	 /* het 108+1 */
 	};
 	struct fss_trace *tr = _read(tf_fixture("sacct", "sacct-22.05.json"), NULL);
 
@@ -95,9 +95,9 @@ static void test_json_2205(void **state)
 	assert_string_equal(tr->source, "sacct --json of Slurm 22.05.8 (openapi/dbv0.0.38)");
 	assert_int_equal(tr->lines, 9);
 	_check_jobs(tr, w, 6);
-	assert_int_equal(tr->sacct.cancelled, 1);	/* 104 */
-	assert_int_equal(tr->sacct.running, 1);		/* 106 */
-	assert_int_equal(tr->sacct.not_started, 1);	/* 107 */
+	assert_int_equal(tr->sacct.cancelled, 1);   /* 104 */
+	assert_int_equal(tr->sacct.running, 1);	    /* 106 */
+	assert_int_equal(tr->sacct.not_started, 1); /* 107 */
 	assert_int_equal(tr->sacct.no_nodes + tr->sacct.bad_time + tr->sacct.steps, 0);
 	assert_int_equal(tr->sacct.het_components, 2);
 	assert_int_equal(tr->sacct.array_tasks, 0);
@@ -122,7 +122,7 @@ static void test_json_2411(void **state)
 		{ 207, 7, 500, 600, 600, 4, 192, 1, "batch" },	/* infinite */
 		{ 208, 8, 600, 300, 1800, 1, 48, 5, "batch" },	/* cancelled */
 		{ 209, 9, 800, 330, 330, 2, 16, 0, "gpu" },	/* TIMEOUT */
-		{ 210, 10, 1000, 500, 3600, 8, 384, 0, "gpu" },	/* NODE_FAIL, REQUEUED */
+		{ 210, 10, 1000, 500, 3600, 8, 384, 0, "gpu" }, /* NODE_FAIL, REQUEUED */
 	};
 	struct fss_trace *tr = _read(tf_fixture("sacct", "sacct-24.11.json"), NULL);
 	char line[2048];
@@ -132,9 +132,9 @@ static void test_json_2411(void **state)
 	assert_string_equal(tr->source, "sacct --json of Slurm 24.11.5 (data_parser/v0.0.42)");
 	assert_int_equal(tr->lines, 10);
 	_check_jobs(tr, w, 7);
-	assert_int_equal(tr->sacct.not_started, 1);	/* 300, tasks 2-3 */
-	assert_int_equal(tr->sacct.cancelled, 1);	/* 205 */
-	assert_int_equal(tr->sacct.running, 1);		/* 206 */
+	assert_int_equal(tr->sacct.not_started, 1); /* 300, tasks 2-3 */
+	assert_int_equal(tr->sacct.cancelled, 1);   /* 205 */
+	assert_int_equal(tr->sacct.running, 1);	    /* 206 */
 	assert_int_equal(tr->sacct.array_tasks, 2);
 	assert_int_equal(tr->sacct.het_components, 0);
 	assert_int_equal(tr->req_from_run, 1);
@@ -142,9 +142,15 @@ static void test_json_2411(void **state)
 	assert_int_equal(tr->hosts, 8);
 	assert_int_equal(tr->machine_nodes, 8);
 	fss_sacct_summary(tr, line, sizeof(line));
-	assert_non_null(strstr(line, "sacct --json of Slurm 24.11.5 (data_parser/v0.0.42): 10 job records, 7 jobs replayed (2 array tasks, "));
-	assert_non_null(strstr(line, "not replayed: 1 cancelled before they started, 1 never started, 1 still running, 0 without nodes, 0 ending before they started, 0 too wide; 0 step lines skipped"));
-	assert_non_null(strstr(line, "partitions, replayed as one machine: batch 5, gpu 2; 8 nodes: the distinct hosts of the jobs' node lists (widest job 8)"));
+	assert_non_null(strstr(
+		line,
+		"sacct --json of Slurm 24.11.5 (data_parser/v0.0.42): 10 job records, 7 jobs replayed (2 array tasks, "));
+	assert_non_null(strstr(
+		line,
+		"not replayed: 1 cancelled before they started, 1 never started, 1 still running, 0 without nodes, 0 ending before they started, 0 too wide; 0 step lines skipped"));
+	assert_non_null(strstr(
+		line,
+		"partitions, replayed as one machine: batch 5, gpu 2; 8 nodes: the distinct hosts of the jobs' node lists (widest job 8)"));
 	fss_trace_free(tr);
 }
 
@@ -168,12 +174,12 @@ static void test_parsable_steps(void **state)
 	assert_int_equal(tr->lines, 8);
 	_check_jobs(tr, w, 5);
 	assert_int_equal(tr->sacct.steps, 4);
-	assert_int_equal(tr->sacct.cancelled, 1);	/* 402 */
-	assert_int_equal(tr->sacct.running, 1);		/* 403 */
-	assert_int_equal(tr->sacct.not_started, 1);	/* 406 */
+	assert_int_equal(tr->sacct.cancelled, 1);   /* 402 */
+	assert_int_equal(tr->sacct.running, 1);	    /* 403 */
+	assert_int_equal(tr->sacct.not_started, 1); /* 406 */
 	assert_int_equal(tr->req_from_run, 2);
 	assert_int_equal(tr->req_raised, 1);
-	assert_int_equal(tr->hosts, 6);			/* n01 to n06 */
+	assert_int_equal(tr->hosts, 6); /* n01 to n06 */
 	assert_int_equal(tr->machine_nodes, 6);
 	assert_non_null(strstr(tr->nodes_why, "distinct hosts"));
 	fss_trace_free(tr);
@@ -185,20 +191,22 @@ static void test_parsable_steps(void **state)
 static void test_parsable_forms(void **state)
 {
 	struct fss_trace *tr;
-	const char *p = _tmp("State|NNodes|JobName|End|Start|Submit|TimelimitRaw|AllocCPUS|JobIDRaw|\n"
-			     "COMPLETED|3|a b|1700000900|1700000100|1700000000|20|12|7|\n"
-			     "\n"
-			     "FAILED|0|c|1700000300|1700000200|1700000050|5|0|8|\n"
-			     "COMPLETED|1|d|1700000100|1700000200|1700000060|5|4|9|\n"
-			     "completed|2|e|1700000400|1700000300|1700000070|UNLIMITED||10|\n", 1);
+	const char *p =
+		_tmp("State|NNodes|JobName|End|Start|Submit|TimelimitRaw|AllocCPUS|JobIDRaw|\n"
+		     "COMPLETED|3|a b|1700000900|1700000100|1700000000|20|12|7|\n"
+		     "\n"
+		     "FAILED|0|c|1700000300|1700000200|1700000050|5|0|8|\n"
+		     "COMPLETED|1|d|1700000100|1700000200|1700000060|5|4|9|\n"
+		     "completed|2|e|1700000400|1700000300|1700000070|UNLIMITED||10|\n",
+		     1);
 
 	(void)state;
 	tr = _read(p, NULL);
 	unlink(p);
 	assert_int_equal(tr->format, FSS_TRACE_SACCT_PARSABLE);
 	assert_int_equal(tr->lines, 4);
-	assert_int_equal(tr->sacct.no_nodes, 1);	/* 8 */
-	assert_int_equal(tr->sacct.bad_time, 1);	/* 9 */
+	assert_int_equal(tr->sacct.no_nodes, 1); /* 8 */
+	assert_int_equal(tr->sacct.bad_time, 1); /* 9 */
 	assert_int_equal(tr->njobs, 2);
 	assert_int_equal(tr->jobs[0].id, 7);
 	assert_int_equal(tr->jobs[0].run, 800);
@@ -228,13 +236,15 @@ static void test_options(void **state)
 	(void)state;
 	tr = _read(tf_fixture("sacct", "sacct-22.05.json"), &o);
 	assert_int_equal(tr->machine_nodes, 4);
-	assert_int_equal(tr->dropped_too_wide, 1);	/* 105, 8 nodes */
+	assert_int_equal(tr->dropped_too_wide, 1); /* 105, 8 nodes */
 	assert_int_equal(tr->njobs, 5);
 	assert_string_equal(tr->nodes_why, "the machine given");
-	assert_true(fss_trace_dropped(tr) > 0.2);	/* 2 of 9: 105 and 106 */
+	assert_true(fss_trace_dropped(tr) > 0.2); /* 2 of 9: 105 and 106 */
 	/* and 5 jobs ask 1.48 times the 4 nodes over their span */
 	assert_int_equal(fss_trace_warnings(tr, line, sizeof(line)), 2);
-	assert_non_null(strstr(line, "warning: 22.2% of the trace's jobs that ran were dropped (1 too wide for 4 nodes, 1 still running, 0 without nodes, 0 ending before they started)"));
+	assert_non_null(strstr(
+		line,
+		"warning: 22.2% of the trace's jobs that ran were dropped (1 too wide for 4 nodes, 1 still running, 0 without nodes, 0 ending before they started)"));
 	fss_trace_free(tr);
 	o = (struct fss_swf_opts){ .limit = 2 };
 	tr = _read(tf_fixture("sacct", "sacct-24.11.json"), &o);
@@ -249,14 +259,16 @@ static void test_options(void **state)
 static void test_json_placeholders(void **state)
 {
 	struct fss_trace *tr;
-	const char *p = _tmp("{\"jobs\": [\n"
-			     " {\"job_id\": 1, \"allocation_nodes\": 2, \"nodes\": \"x[1-2]\", \"state\": {\"current\": [\"RUNNING\"]},\n"
-			     "  \"time\": {\"submission\": 100, \"start\": 110, \"end\": -2, \"limit\": \"Infinity\"}},\n"
-			     " {\"job_id\": 2, \"allocation_nodes\": 2, \"nodes\": \"x[2-3]\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
-			     "  \"time\": {\"submission\": 120, \"start\": 130, \"end\": 190, \"limit\": \"Infinity\"}},\n"
-			     " {\"job_id\": 3, \"allocation_nodes\": 1, \"nodes\": \"x4\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
-			     "  \"time\": {\"submission\": 125, \"start\": 130, \"end\": 150, \"limit\": null}}\n"
-			     "]}\n", 0);
+	const char *p = _tmp(
+		"{\"jobs\": [\n"
+		" {\"job_id\": 1, \"allocation_nodes\": 2, \"nodes\": \"x[1-2]\", \"state\": {\"current\": [\"RUNNING\"]},\n"
+		"  \"time\": {\"submission\": 100, \"start\": 110, \"end\": -2, \"limit\": \"Infinity\"}},\n"
+		" {\"job_id\": 2, \"allocation_nodes\": 2, \"nodes\": \"x[2-3]\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
+		"  \"time\": {\"submission\": 120, \"start\": 130, \"end\": 190, \"limit\": \"Infinity\"}},\n"
+		" {\"job_id\": 3, \"allocation_nodes\": 1, \"nodes\": \"x4\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
+		"  \"time\": {\"submission\": 125, \"start\": 130, \"end\": 150, \"limit\": null}}\n"
+		"]}\n",
+		0);
 
 	(void)state;
 	tr = _read(p, NULL);
@@ -269,7 +281,7 @@ static void test_json_placeholders(void **state)
 	assert_int_equal(tr->jobs[0].req, 60);
 	assert_int_equal(tr->jobs[1].submit, 5);
 	assert_int_equal(tr->req_from_run, 2);
-	assert_int_equal(tr->hosts, 3);			/* x2, x3, x4 */
+	assert_int_equal(tr->hosts, 3); /* x2, x3, x4 */
 	assert_int_equal(tr->machine_nodes, 3);
 	assert_int_equal(tr->jobs[0].part, -1);
 	fss_trace_free(tr);
@@ -284,11 +296,11 @@ static void test_detect(void **state)
 	(void)state;
 	assert_int_equal(fss_trace_detect(tf_fixture("swf", "rules.swf"), &f, err, sizeof(err)), 0);
 	assert_int_equal(f, FSS_TRACE_SWF);
-	assert_int_equal(fss_trace_detect(tf_fixture("sacct", "sacct-22.05.json"), &f, err,
-					  sizeof(err)), 0);
+	assert_int_equal(
+		fss_trace_detect(tf_fixture("sacct", "sacct-22.05.json"), &f, err, sizeof(err)), 0);
 	assert_int_equal(f, FSS_TRACE_SACCT_JSON);
-	assert_int_equal(fss_trace_detect(tf_fixture("sacct", "sacct-steps.txt"), &f, err,
-					  sizeof(err)), 0);
+	assert_int_equal(
+		fss_trace_detect(tf_fixture("sacct", "sacct-steps.txt"), &f, err, sizeof(err)), 0);
 	assert_int_equal(f, FSS_TRACE_SACCT_PARSABLE);
 	p = _tmp("\n  \n; Note: a|b\n1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 1);
 	assert_int_equal(fss_trace_detect(p, &f, err, sizeof(err)), 0);
@@ -330,9 +342,10 @@ static void _expect_errors(const char *head, const struct bad *bad, size_t n)
 	}
 }
 
-#define P_FORM "expected the output of sacct -P under its header line, naming at least " \
+#define P_FORM                                                                        \
+	"expected the output of sacct -P under its header line, naming at least "     \
 	"JobIDRaw, Submit, Start, End, Timelimit, NNodes and State in any order, as " \
-	"sacct -a -P -X -S START -E END -o " \
+	"sacct -a -P -X -S START -E END -o "                                          \
 	"JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList prints"
 #define J_FORM "expected the output of sacct --json (an object with \"jobs\": [...])"
 
@@ -366,11 +379,13 @@ static void test_json_errors(void **state)
 {
 	static const struct bad bad[] = {
 		{ "{\"meta\": {}}\n", ": no \"jobs\" list; " J_FORM },
-		{ "{\"jobs\": [\n {\"job_id\": 1,\n", ":3: the JSON document ends early (a file cut short?); " J_FORM },
+		{ "{\"jobs\": [\n {\"job_id\": 1,\n",
+		  ":3: the JSON document ends early (a file cut short?); " J_FORM },
 		{ "{\"jobs\": []}\n{}\n", ":2: data after the JSON document; " J_FORM },
 		{ "{\"jobs\": [{\"job_id\": 4, \"time\": {}}]}",
 		  ": job 4 (jobs[0]): no time/submission; expected a job of sacct --json" },
-		{ "{\"jobs\": [{\"name\": \"x\"}]}", ": jobs[0]: no job_id; expected a job of sacct --json" },
+		{ "{\"jobs\": [{\"name\": \"x\"}]}",
+		  ": jobs[0]: no job_id; expected a job of sacct --json" },
 		{ "{\"jobs\": [{\"job_id\": 5, \"time\": {\"submission\": 9}, \"state\": {\"current\": \"PENDING\"}}]}",
 		  ": no job to replay among its 1 job records (0 cancelled before they started, 1 never started, 0 still running, 0 too wide for 0 nodes); expected jobs that started and ended" },
 	};
@@ -382,14 +397,10 @@ static void test_json_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_2205),
-		cmocka_unit_test(test_json_2411),
-		cmocka_unit_test(test_parsable_steps),
-		cmocka_unit_test(test_parsable_forms),
-		cmocka_unit_test(test_options),
-		cmocka_unit_test(test_json_placeholders),
-		cmocka_unit_test(test_detect),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_json_2205),      cmocka_unit_test(test_json_2411),
+		cmocka_unit_test(test_parsable_steps), cmocka_unit_test(test_parsable_forms),
+		cmocka_unit_test(test_options),	       cmocka_unit_test(test_json_placeholders),
+		cmocka_unit_test(test_detect),	       cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json_errors),
 	};
 

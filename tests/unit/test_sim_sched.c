@@ -21,9 +21,8 @@
 #include "fabsched_sim.h"
 
 /* Runs trace name on racks of 4 under policy; returns the run. */
-static struct fss_run *_run(const char *name, int nodes, int rack, int rpp,
-			    const char *policy, struct fss_trace **tr,
-			    struct fss_machine **m)
+static struct fss_run *_run(const char *name, int nodes, int rack, int rpp, const char *policy,
+			    struct fss_trace **tr, struct fss_machine **m)
 {
 	struct fss_policy p;
 	struct fss_run *r = NULL;
@@ -118,8 +117,8 @@ static void test_engine_rack_waits(void **state)
 	(void)state;
 	assert_string_equal(_job(r, 0), "0:0 1");
 	assert_string_equal(_job(r, 1), "0:4 5 6");
-	assert_string_equal(_job(r, 2), "100:0 1 2");	/* waited for rack 0 */
-	assert_string_equal(_job(r, 3), "2:7");	/* backfilled, best fit */
+	assert_string_equal(_job(r, 2), "100:0 1 2"); /* waited for rack 0 */
+	assert_string_equal(_job(r, 3), "2:7");	      /* backfilled, best fit */
 	fss_metrics_compute(r, &mt);
 	assert_int_equal(mt.rack_fit, 4);
 	assert_int_equal(mt.rack_fit_one, 4);
@@ -137,7 +136,7 @@ static void test_engine_wait_bound(void **state)
 	(void)state;
 	assert_string_equal(_job(r, 0), "0:0 1");
 	assert_string_equal(_job(r, 1), "0:4 5 6");
-	assert_string_equal(_job(r, 2), "21:2 3 7");	/* relaxed at 1 + 20 */
+	assert_string_equal(_job(r, 2), "21:2 3 7"); /* relaxed at 1 + 20 */
 	assert_string_equal(_job(r, 3), "2:7");
 	assert_int_equal(r->jobs[2].nracks, 2);
 	fss_metrics_compute(r, &mt);
@@ -169,9 +168,9 @@ static void test_engine_target(void **state)
 	(void)state;
 	assert_string_equal(_job(r, 0), "0:0 1");
 	assert_string_equal(_job(r, 1), "0:4 5 6");
-	assert_string_equal(_job(r, 2), "1:2 3 7");	/* 2/3 >= 65 %: now */
-	assert_string_equal(_job(r, 3), "51:7");	/* best fit */
-	assert_string_equal(_job(r, 4), "100:0 1 2");	/* 3/5 < 65 %: waits */
+	assert_string_equal(_job(r, 2), "1:2 3 7");   /* 2/3 >= 65 %: now */
+	assert_string_equal(_job(r, 3), "51:7");      /* best fit */
+	assert_string_equal(_job(r, 4), "100:0 1 2"); /* 3/5 < 65 %: waits */
 	assert_int_equal(r->jobs[2].nracks, 2);
 	fss_metrics_compute(r, &mt);
 	assert_int_equal(mt.rack_fit, 5);
@@ -196,8 +195,8 @@ static void test_tree(void **state)
 	(void)state;
 	assert_string_equal(_job(r, 0), "0:0 1");
 	assert_string_equal(_job(r, 1), "0:4 5 6");
-	assert_string_equal(_job(r, 2), "1:2 3 7");	/* no waiting */
-	assert_string_equal(_job(r, 3), "51:7");	/* best fit: rack 1 */
+	assert_string_equal(_job(r, 2), "1:2 3 7"); /* no waiting */
+	assert_string_equal(_job(r, 3), "51:7");    /* best fit: rack 1 */
 	_done(r, tr, m);
 }
 
@@ -212,8 +211,8 @@ static void test_switches(void **state)
 	(void)state;
 	assert_string_equal(_job(r, 0), "0:0 1");
 	assert_string_equal(_job(r, 1), "0:4 5 6");
-	assert_string_equal(_job(r, 2), "100:0 1 2");	/* waited for one leaf */
-	assert_string_equal(_job(r, 3), "2:7");	/* backfilled, best fit */
+	assert_string_equal(_job(r, 2), "100:0 1 2"); /* waited for one leaf */
+	assert_string_equal(_job(r, 3), "2:7");	      /* backfilled, best fit */
 	fss_metrics_compute(r, &mt);
 	assert_true(mt.rack_fit_share == 1.0);
 	_done(r, tr, m);
@@ -393,14 +392,12 @@ static const char *_gen_trace(void)
 	fprintf(f, "; MaxNodes: 64\n; MaxProcs: 64\n");
 	for (int j = 1; j <= 3000; j++) {
 		int kind = _rand() % 10;
-		int n = kind < 6 ? 1 + _rand() % 8 : kind < 9 ? 9 + _rand() % 8 :
-			17 + _rand() % 48;
+		int n = kind < 6 ? 1 + _rand() % 8 : kind < 9 ? 9 + _rand() % 8 : 17 + _rand() % 48;
 		int run = 1 + _rand() % 3600, req = run + _rand() % 3600;
 
 		t += _rand() % 120;
-		fprintf(f, "%d %lld -1 %d %d -1 -1 %d %d -1 1 1 1 -1 -1 -1 -1 -1\n",
-			j, (long long)t, run, n, _rand() % 5 ? n : -1,
-			_rand() % 7 ? req : -1);
+		fprintf(f, "%d %lld -1 %d %d -1 -1 %d %d -1 1 1 1 -1 -1 -1 -1 -1\n", j,
+			(long long)t, run, n, _rand() % 5 ? n : -1, _rand() % 7 ? req : -1);
 	}
 	fclose(f);
 	return p;
@@ -440,7 +437,8 @@ static void _consistent(const struct fss_run *r)
 
 static void test_determinism(void **state)
 {
-	static const char *pols[] = { "rack@600", "pod", "any", "rack", "rack@600/90%", "tree", "switches@600", "firstfit" };
+	static const char *pols[] = { "rack@600",     "pod",  "any",	      "rack",
+				      "rack@600/90%", "tree", "switches@600", "firstfit" };
 	const char *p = _gen_trace();
 	struct fss_trace *tr;
 	struct fss_machine *m;

@@ -71,11 +71,11 @@ static void _check_rules(const struct fss_trace *tr)
 	assert_int_equal(tr->jobs[1].submit, 5);
 	assert_int_equal(tr->jobs[1].nodes, 8);
 	assert_int_equal(tr->jobs[1].run, 300);
-	assert_int_equal(tr->jobs[1].req, 300);	/* raised from 100 */
+	assert_int_equal(tr->jobs[1].req, 300); /* raised from 100 */
 	assert_int_equal(tr->jobs[1].status, 0);
 	assert_int_equal(tr->jobs[2].id, 2);
-	assert_int_equal(tr->jobs[2].procs, 3);	/* allocated */
-	assert_int_equal(tr->jobs[2].nodes, 2);	/* ceil(3 / 2) */
+	assert_int_equal(tr->jobs[2].procs, 3); /* allocated */
+	assert_int_equal(tr->jobs[2].nodes, 2); /* ceil(3 / 2) */
 	assert_int_equal(tr->jobs[2].req, 50);	/* run time */
 	assert_int_equal(tr->jobs[3].id, 7);
 	assert_int_equal(tr->jobs[3].nodes, 1);
@@ -89,7 +89,8 @@ static void test_rules(void **state)
 	char err[512] = "";
 
 	(void)state;
-	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), NULL, &tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), NULL, &tr, err, sizeof(err)),
+			 0);
 	_check_rules(tr);
 	fss_trace_free(tr);
 }
@@ -127,7 +128,8 @@ static void test_options(void **state)
 
 	(void)state;
 	/* 4 procs per node: nodes 1, 4 (too wide for 2), 1, 1 */
-	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), &o, &tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), &o, &tr, err, sizeof(err)),
+			 0);
 	assert_int_equal(tr->procs_per_node, 4);
 	assert_int_equal(tr->machine_nodes, 2);
 	assert_int_equal(tr->njobs, 3);
@@ -137,7 +139,8 @@ static void test_options(void **state)
 	fss_trace_free(tr);
 
 	o = (struct fss_swf_opts){ .limit = 2 };
-	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), &o, &tr, err, sizeof(err)), 0);
+	assert_int_equal(fss_swf_read(tf_fixture("swf", "rules.swf"), &o, &tr, err, sizeof(err)),
+			 0);
 	assert_int_equal(tr->njobs, 2);
 	assert_int_equal(tr->jobs[1].id, 2);
 	fss_trace_free(tr);
@@ -148,7 +151,8 @@ static void test_no_header(void **state)
 	struct fss_trace *tr = NULL;
 	char err[512] = "";
 	const char *p = _tmp("1 0 -1 10 3 -1 -1 3 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
-			     "2 0 -1 10 5 -1 -1 5 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 0);
+			     "2 0 -1 10 5 -1 -1 5 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+			     0);
 
 	(void)state;
 	/* no MaxNodes, MaxProcs: 1 proc per node, machine = widest job */
@@ -163,17 +167,15 @@ static void test_no_header(void **state)
 
 /* A trace of n jobs of procs[i % np] processors, one every 100 s, each
  * running run s, after header lines hdr. */
-static const char *_trace(const char *hdr, const int *procs, int np, int n,
-			  int run)
+static const char *_trace(const char *hdr, const int *procs, int np, int n, int run)
 {
 	static char text[65536];
 	size_t k = (size_t)snprintf(text, sizeof(text), "%s", hdr);
 
 	for (int i = 0; i < n && k < sizeof(text) - 128; i++)
 		k += (size_t)snprintf(text + k, sizeof(text) - k,
-				      "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 -1 -1 -1 -1\n",
-				      i + 1, i * 100, run, procs[i % np],
-				      procs[i % np], run);
+				      "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 -1 -1 -1 -1\n", i + 1,
+				      i * 100, run, procs[i % np], procs[i % np], run);
 	return _tmp(text, 0);
 }
 
@@ -201,7 +203,9 @@ static void test_node_size(void **state)
 	 * wide, the wide ones dropped) */
 	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", by8, 8, 40, 50));
 	assert_int_equal(tr->procs_per_node, 8);
-	assert_string_equal(tr->procs_why, "the job widths' divisor: 100% of the 40 multi-processor jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)");
+	assert_string_equal(
+		tr->procs_why,
+		"the job widths' divisor: 100% of the 40 multi-processor jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)");
 	assert_int_equal(tr->dropped_too_wide, 0);
 	assert_int_equal(tr->jobs[3].nodes, 8);
 	assert_int_equal(fss_trace_warnings(tr, warn, sizeof(warn)), 0);
@@ -237,14 +241,14 @@ static void test_node_size(void **state)
 /* Widths of which 76 % are even but none a multiple of 4, the rest odd:
  * the old rule (3 in 4 of all jobs) took 2 processors per node. */
 static const int _even76[] = {
-	2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62, 66, 70,
-	74, 1, 3, 5, 7, 9, 11,
+	2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62, 66, 70, 74, 1, 3, 5, 7, 9, 11,
 };
 
 /* The header of a machine of three node types (the reported case). */
-#define TYPES_HDR "; MaxNodes: 5544\n" \
+#define TYPES_HDR                                                      \
+	"; MaxNodes: 5544\n"                                           \
 	"; Note: 5040 thin nodes + 360 fat nodes + 144 hybrid nodes\n" \
-	"; MaxProcs: 93312\n" \
+	"; MaxProcs: 93312\n"                                          \
 	"; Note: 80640 in thin nodes + 11520 in fat nodes + 1152 in hybrid nodes\n"
 
 /* Node types of the header notes: the majority type gives the node size
@@ -267,22 +271,27 @@ static void test_node_types(void **state)
 	assert_int_equal(tr->types[2].procs, 1152);
 	assert_int_equal(tr->type_major, 0);
 	assert_int_equal(tr->procs_per_node, 16);
-	assert_string_equal(tr->procs_why, "the log's majority node type, thin: 5040 of 5544 nodes, 80640/5040 processors; 504 nodes of other types (fat: 32, hybrid: 8) modelled as thin");
+	assert_string_equal(
+		tr->procs_why,
+		"the log's majority node type, thin: 5040 of 5544 nodes, 80640/5040 processors; 504 nodes of other types (fat: 32, hybrid: 8) modelled as thin");
 	assert_int_equal(tr->header_ignored, 0);
 	assert_string_equal(tr->header_why, "");
 	assert_int_equal(tr->machine_nodes, 5544);
 	assert_int_equal(tr->jobs[18].procs, 74);
-	assert_int_equal(tr->jobs[18].nodes, 5);	/* ceil(74 / 16) */
+	assert_int_equal(tr->jobs[18].nodes, 5); /* ceil(74 / 16) */
 	assert_int_equal(tr->dropped_too_wide, 0);
 	fss_trace_free(tr);
 
 	/* processors first, with a unit, no MaxNodes or MaxProcs: the
 	 * types' nodes are the machine; the type names match in any case */
 	tr = _read(_trace("; Note: 3072 cores in Thin nodes + 2048 cores in fat nodes\n"
-			  "; Note: 96 thin nodes + 32 FAT nodes\n", _even76, 25, 100, 50));
+			  "; Note: 96 thin nodes + 32 FAT nodes\n",
+			  _even76, 25, 100, 50));
 	assert_int_equal(tr->ntypes, 2);
 	assert_int_equal(tr->procs_per_node, 32);
-	assert_string_equal(tr->procs_why, "the log's majority node type, thin: 96 of 128 nodes, 3072/96 processors; 32 nodes of other types (fat: 64) modelled as thin");
+	assert_string_equal(
+		tr->procs_why,
+		"the log's majority node type, thin: 96 of 128 nodes, 3072/96 processors; 32 nodes of other types (fat: 64) modelled as thin");
 	assert_int_equal(tr->machine_nodes, 128);
 	fss_trace_free(tr);
 
@@ -292,7 +301,9 @@ static void test_node_types(void **state)
 			  "; Note: 2160 in compute nodes + 192 in gpu nodes\n",
 			  _even76, 25, 100, 50));
 	assert_int_equal(tr->procs_per_node, 24);
-	assert_string_equal(tr->procs_why, "the log's majority node type, compute: 90 of 100 nodes, 2160/90 processors; 10 nodes of other types (gpu: 32, service) modelled as compute");
+	assert_string_equal(
+		tr->procs_why,
+		"the log's majority node type, compute: 90 of 100 nodes, 2160/90 processors; 10 nodes of other types (gpu: 32, service) modelled as compute");
 	fss_trace_free(tr);
 }
 
@@ -331,21 +342,27 @@ static void test_node_size_divisor(void **state)
 	/* serial jobs do not count against the divisor */
 	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", serial, 10, 100, 50));
 	assert_int_equal(tr->procs_per_node, 8);
-	assert_string_equal(tr->procs_why, "the job widths' divisor: 100% of the 70 multi-processor jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)");
+	assert_string_equal(
+		tr->procs_why,
+		"the job widths' divisor: 100% of the 70 multi-processor jobs ask a multiple of 8 processors (MaxProcs/MaxNodes is not whole)");
 	fss_trace_free(tr);
 	/* 85 % is not enough */
 	tr = _read(_trace("; MaxNodes: 150\n; MaxProcs: 1000\n", by8_85, 20, 100, 50));
 	assert_int_equal(tr->procs_per_node, 7);
-	assert_string_equal(tr->procs_why, "MaxProcs 1000 / MaxNodes 150 = 6.67, rounded; the job widths' divisor 2 (100% of the 100 multi-processor jobs) is below 8: no node size");
+	assert_string_equal(
+		tr->procs_why,
+		"MaxProcs 1000 / MaxNodes 150 = 6.67, rounded; the job widths' divisor 2 (100% of the 100 multi-processor jobs) is below 8: no node size");
 	fss_trace_free(tr);
 	/* only MaxProcs: the divisor is at most that */
 	tr = _read(_trace("; MaxProcs: 1024\n", serial, 10, 100, 50));
 	assert_int_equal(tr->procs_per_node, 8);
-	assert_int_equal(tr->machine_nodes, 8);	/* the widest job */
+	assert_int_equal(tr->machine_nodes, 8); /* the widest job */
 	fss_trace_free(tr);
 	tr = _read(_trace("; MaxProcs: 4\n", serial, 10, 100, 50));
 	assert_int_equal(tr->procs_per_node, 1);
-	assert_string_equal(tr->procs_why, "nothing in the trace says: 1 (give --ppn); the job widths' divisor 4 (100% of the 70 multi-processor jobs) is below 8: no node size");
+	assert_string_equal(
+		tr->procs_why,
+		"nothing in the trace says: 1 (give --ppn); the job widths' divisor 4 (100% of the 70 multi-processor jobs) is below 8: no node size");
 	fss_trace_free(tr);
 }
 
@@ -358,8 +375,10 @@ static void test_node_size_no_header(void **state)
 	(void)state;
 	tr = _read(_trace("", _even76, 19, 40, 50));
 	assert_int_equal(tr->procs_per_node, 1);
-	assert_string_equal(tr->procs_why, "nothing in the trace says: 1 (give --ppn); the job widths' divisor 2 (100% of the 40 multi-processor jobs) is below 8: no node size");
-	assert_int_equal(tr->machine_nodes, 74);	/* the widest job */
+	assert_string_equal(
+		tr->procs_why,
+		"nothing in the trace says: 1 (give --ppn); the job widths' divisor 2 (100% of the 40 multi-processor jobs) is below 8: no node size");
+	assert_int_equal(tr->machine_nodes, 74); /* the widest job */
 	assert_int_equal(tr->dropped_too_wide, 0);
 	fss_trace_free(tr);
 }
@@ -407,17 +426,18 @@ static void test_node_types_malformed(void **state)
 		int ignored;
 	} c[] = {
 		{ "; Note: 5040 thin nodes + 360\n",
-		  "line 1: node type note ignored: term 2 '360' names no nodes; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'", 1 },
+		  "line 1: node type note ignored: term 2 '360' names no nodes; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'",
+		  1 },
 		{ "; Note: 5040 thin nodes + 360 fat nodes +\n",
 		  "line 1: node type note ignored: term 3 '' does not start with a number;", 1 },
 		{ "; Note: 5040 thin nodes + + 360 fat nodes\n",
 		  "line 1: node type note ignored: term 2 '' does not start with a number;", 1 },
 		{ "; Note: 80640 cores thin nodes + 1 fat node\n",
-		  "term 1 '80640 cores thin nodes' counts processors but not 'in' a node type;", 1 },
+		  "term 1 '80640 cores thin nodes' counts processors but not 'in' a node type;",
+		  1 },
 		{ "; Note: 99999999999 thin nodes + 1 fat nodes\n",
 		  "term 1 '99999999999 thin nodes' has a number out of 1..2147483647;", 1 },
-		{ "; Note: 5 nodes + 3 fat nodes\n",
-		  "term 1 '5 nodes' names no node type;", 1 },
+		{ "; Note: 5 nodes + 3 fat nodes\n", "term 1 '5 nodes' names no node type;", 1 },
 		{ "; Note: 5 in 128 nodes + 3 fat nodes\n",
 		  "term 1 '5 in 128 nodes' names a number, not a node type;", 1 },
 		{ "; Note: 5 th!n nodes + 3 fat nodes\n",
@@ -425,7 +445,8 @@ static void test_node_types_malformed(void **state)
 		{ "; Note: 5 a-very-long-name-of-a-type-of-node nodes + 1 x nodes\n",
 		  "names a node type longer than 31 characters;", 1 },
 		{ "; Note: 5 thin nodes + 3 thin nodes\n",
-		  "line 1: node type note ignored: the nodes of node type 'thin' are given twice", 1 },
+		  "line 1: node type note ignored: the nodes of node type 'thin' are given twice",
+		  1 },
 		{ "; Note: 1 a nodes + 1 b nodes + 1 c nodes + 1 d nodes + 1 e nodes + 1 f nodes\n"
 		  "; Note: 1 g nodes + 1 h nodes + 1 i nodes + 1 j nodes + 1 k nodes + 1 l nodes\n"
 		  "; Note: 1 m nodes + 1 n nodes + 1 o nodes + 1 p nodes + 1 q nodes\n",
@@ -436,11 +457,14 @@ static void test_node_types_malformed(void **state)
 		  "; Note: 72 in thin nodes + 32 in fat nodes\n",
 		  "node types not used: their processors add up to 104, MaxProcs says 100", 1 },
 		{ "; Note: 9 thin nodes + 1 fat nodes\n; Note: 32 in fat nodes + 8 in gpu nodes\n",
-		  "node types not used: type 'gpu' has processors (8) but no node count; expected a note '<count> gpu nodes + ...'", 1 },
+		  "node types not used: type 'gpu' has processors (8) but no node count; expected a note '<count> gpu nodes + ...'",
+		  1 },
 		{ "; Note: 9 thin nodes + 1 fat nodes\n; Note: 32 in fat nodes\n",
-		  "node types not used: the majority type 'thin' has no processor count; expected a note '<processors> in thin nodes + ...'", 1 },
+		  "node types not used: the majority type 'thin' has no processor count; expected a note '<processors> in thin nodes + ...'",
+		  1 },
 		{ "; Note: 9 thin nodes + 1 fat nodes\n; Note: 80 in thin nodes + 32 in fat nodes\n",
-		  "node types not used: 80 processors in 9 thin nodes is no whole number per node", 1 },
+		  "node types not used: 80 processors in 9 thin nodes is no whole number per node",
+		  1 },
 	};
 	struct fss_trace *tr;
 
@@ -448,31 +472,36 @@ static void test_node_types_malformed(void **state)
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		tr = _read(_trace(c[i].hdr, _even76, 25, 100, 50));
 		if (!strstr(tr->header_why, c[i].why))
-			fail_msg("%s: header_why '%s', expected '%s'", c[i].hdr,
-				 tr->header_why, c[i].why);
+			fail_msg("%s: header_why '%s', expected '%s'", c[i].hdr, tr->header_why,
+				 c[i].why);
 		assert_int_equal(tr->header_ignored, c[i].ignored);
 		assert_int_equal(tr->type_major, -1);
-		assert_int_equal(tr->procs_per_node, 1);	/* the widths say nothing */
+		assert_int_equal(tr->procs_per_node, 1); /* the widths say nothing */
 		fss_trace_free(tr);
 	}
 	/* the reported header with a broken count note: both notes are
 	 * ignored (the second for its lack of counts), the ratio rounded */
-	tr = _read(_trace("; MaxNodes: 5544\n"
-			  "; Note: 5040 thin nodes + 360 fat nodes + many hybrid nodes\n"
-			  "; MaxProcs: 93312\n"
-			  "; Note: 80640 in thin nodes + 11520 in fat nodes + 1152 in hybrid nodes\n",
-			  _even76, 25, 100, 50));
+	tr = _read(
+		_trace("; MaxNodes: 5544\n"
+		       "; Note: 5040 thin nodes + 360 fat nodes + many hybrid nodes\n"
+		       "; MaxProcs: 93312\n"
+		       "; Note: 80640 in thin nodes + 11520 in fat nodes + 1152 in hybrid nodes\n",
+		       _even76, 25, 100, 50));
 	assert_int_equal(tr->header_ignored, 2);
-	assert_string_equal(tr->header_why, "line 2: node type note ignored: term 3 'many hybrid nodes' does not start with a number; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'");
+	assert_string_equal(
+		tr->header_why,
+		"line 2: node type note ignored: term 3 'many hybrid nodes' does not start with a number; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+'");
 	assert_int_equal(tr->procs_per_node, 17);
 	assert_string_equal(tr->procs_why, "MaxProcs 93312 / MaxNodes 5544 = 16.83, rounded");
 	fss_trace_free(tr);
 	/* the cleaned logs' notes, and other notes, are no node type notes */
-	tr = _read(_trace("; Note: uses MAUI scheduler\n"
-			  "; Note: THIS IS A CLEANED VERSION OF THE LOG!\n"
-			  ";         user=60 and (job>=254200 and job<=271542) (12333 jobs removed)\n"
-			  "; Note: 2+2 is not a node\n", _even76, 25, 100, 50));
-	assert_int_equal(tr->header_ignored, 1);	/* the last one */
+	tr = _read(
+		_trace("; Note: uses MAUI scheduler\n"
+		       "; Note: THIS IS A CLEANED VERSION OF THE LOG!\n"
+		       ";         user=60 and (job>=254200 and job<=271542) (12333 jobs removed)\n"
+		       "; Note: 2+2 is not a node\n",
+		       _even76, 25, 100, 50));
+	assert_int_equal(tr->header_ignored, 1); /* the last one */
 	assert_int_equal(tr->ntypes, 0);
 	fss_trace_free(tr);
 }
@@ -486,7 +515,8 @@ static void test_status_range(void **state)
 	(void)state;
 	tr = _read(_tmp("1 0 -1 300 -1 -1 -1 4 100 -1 3777777777731 1 1 -1 -1 -1 -1 -1\n"
 			"2 5 -1 300 -1 -1 -1 4 100 -1 -3777777777731 1 1 -1 -1 -1 -1 -1\n"
-			"3 9 -1 300 -1 -1 -1 4 100 -1 5 1 1 -1 -1 -1 -1 -1\n", 0));
+			"3 9 -1 300 -1 -1 -1 4 100 -1 5 1 1 -1 -1 -1 -1 -1\n",
+			0));
 	assert_int_equal(tr->njobs, 3);
 	assert_int_equal(tr->jobs[0].status, -1);
 	assert_int_equal(tr->jobs[1].status, -1);
@@ -514,7 +544,9 @@ static void test_trace_warnings(void **state)
 	tr = _read(_trace("; MaxNodes: 10\n; MaxProcs: 160\n", sz, 10, 100, 5000));
 	assert_int_equal(tr->dropped_too_wide, 10);
 	assert_int_equal(fss_trace_warnings(tr, warn, sizeof(warn)), 2);
-	assert_non_null(strstr(warn, "warning: 10.0% of the trace's jobs were dropped (10 too wide for 10 nodes at 16 processors per node"));
+	assert_non_null(strstr(
+		warn,
+		"warning: 10.0% of the trace's jobs were dropped (10 too wide for 10 nodes at 16 processors per node"));
 	assert_non_null(strstr(warn, "warning: the replay asks 3."));
 	fss_trace_free(tr);
 }
@@ -537,15 +569,18 @@ static void test_errors(void **state)
 	(void)state;
 	_expect_error("; MaxNodes: 4\n"
 		      "1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
-		      "2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1\n", 0,
-		      "3: expected 18 fields, found 17");
+		      "2 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1\n",
+		      0, "3: expected 18 fields, found 17");
 	_expect_error("1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1 7\n", 1,
 		      "1: expected 18 fields, found 19");
-	_expect_error("; x\n\n1 0x -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 0,
-		      "3: field 2 is not a number: '0x'; expected 18 numbers per job line (SWF; -1: unknown)");
-	_expect_error("1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
-		      "9 -1 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 1,
-		      "2: job 9: submit time unknown; expected field 2 (seconds from the log's start) of 0 or more");
+	_expect_error(
+		"; x\n\n1 0x -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n", 0,
+		"3: field 2 is not a number: '0x'; expected 18 numbers per job line (SWF; -1: unknown)");
+	_expect_error(
+		"1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+		"9 -1 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+		1,
+		"2: job 9: submit time unknown; expected field 2 (seconds from the log's start) of 0 or more");
 }
 
 static void test_missing(void **state)

@@ -25,31 +25,30 @@
  * before spine01 (the primary parent goes by name, not by input order), and
  * the leaf02-spine01 cable runs at 1x.
  */
-static const char SMALL[] =
-	"Hca\t1 \"H-n001-mlx5_0\"\t# \"n001 mlx5_0\"\n"
-	"[1]\t\"S-leaf01\"[1]\t# lid 5 4xHDR\n\n"
-	"Hca\t1 \"H-n002-mlx5_0\"\t# \"n002 mlx5_0\"\n"
-	"[1]\t\"S-leaf01\"[2]\t# lid 6 4xHDR\n\n"
-	"Hca\t1 \"H-n003-mlx5_0\"\t# \"n003 mlx5_0\"\n"
-	"[1]\t\"S-leaf02\"[1]\t# lid 7 4xHDR\n\n"
-	"Hca\t1 \"H-n004-mlx5_0\"\t# \"n004 mlx5_0\"\n"
-	"[1]\t\"S-leaf02\"[2]\t# lid 8 4xHDR\n\n"
-	"Switch\t36 \"S-spine02\"\t# \"spine02\" enhanced port 0 lid 4 lmc 0\n"
-	"[1]\t\"S-leaf01\"[4]\t# \"leaf01\" lid 1 4xHDR\n"
-	"[2]\t\"S-leaf02\"[4]\t# \"leaf02\" lid 2 4xHDR\n\n"
-	"Switch\t36 \"S-leaf01\"\t# \"leaf01\" enhanced port 0 lid 1 lmc 0\n"
-	"[1]\t\"H-n001-mlx5_0\"[1]\t# \"n001 mlx5_0\" lid 5 4xHDR\n"
-	"[2]\t\"H-n002-mlx5_0\"[1]\t# \"n002 mlx5_0\" lid 6 4xHDR\n"
-	"[3]\t\"S-spine01\"[1]\t# \"spine01\" lid 3 4xHDR\n"
-	"[4]\t\"S-spine02\"[1]\t# \"spine02\" lid 4 4xHDR\n\n"
-	"Switch\t36 \"S-leaf02\"\t# \"leaf02\" enhanced port 0 lid 2 lmc 0\n"
-	"[1]\t\"H-n003-mlx5_0\"[1]\t# \"n003 mlx5_0\" lid 7 4xHDR\n"
-	"[2]\t\"H-n004-mlx5_0\"[1]\t# \"n004 mlx5_0\" lid 8 4xHDR\n"
-	"[3]\t\"S-spine01\"[2]\t# \"spine01\" lid 3 1xHDR\n"
-	"[4]\t\"S-spine02\"[2]\t# \"spine02\" lid 4 4xHDR\n\n"
-	"Switch\t36 \"S-spine01\"\t# \"spine01\" enhanced port 0 lid 3 lmc 0\n"
-	"[1]\t\"S-leaf01\"[3]\t# \"leaf01\" lid 1 4xHDR\n"
-	"[2]\t\"S-leaf02\"[3]\t# \"leaf02\" lid 2 1xHDR\n";
+static const char SMALL[] = "Hca\t1 \"H-n001-mlx5_0\"\t# \"n001 mlx5_0\"\n"
+			    "[1]\t\"S-leaf01\"[1]\t# lid 5 4xHDR\n\n"
+			    "Hca\t1 \"H-n002-mlx5_0\"\t# \"n002 mlx5_0\"\n"
+			    "[1]\t\"S-leaf01\"[2]\t# lid 6 4xHDR\n\n"
+			    "Hca\t1 \"H-n003-mlx5_0\"\t# \"n003 mlx5_0\"\n"
+			    "[1]\t\"S-leaf02\"[1]\t# lid 7 4xHDR\n\n"
+			    "Hca\t1 \"H-n004-mlx5_0\"\t# \"n004 mlx5_0\"\n"
+			    "[1]\t\"S-leaf02\"[2]\t# lid 8 4xHDR\n\n"
+			    "Switch\t36 \"S-spine02\"\t# \"spine02\" enhanced port 0 lid 4 lmc 0\n"
+			    "[1]\t\"S-leaf01\"[4]\t# \"leaf01\" lid 1 4xHDR\n"
+			    "[2]\t\"S-leaf02\"[4]\t# \"leaf02\" lid 2 4xHDR\n\n"
+			    "Switch\t36 \"S-leaf01\"\t# \"leaf01\" enhanced port 0 lid 1 lmc 0\n"
+			    "[1]\t\"H-n001-mlx5_0\"[1]\t# \"n001 mlx5_0\" lid 5 4xHDR\n"
+			    "[2]\t\"H-n002-mlx5_0\"[1]\t# \"n002 mlx5_0\" lid 6 4xHDR\n"
+			    "[3]\t\"S-spine01\"[1]\t# \"spine01\" lid 3 4xHDR\n"
+			    "[4]\t\"S-spine02\"[1]\t# \"spine02\" lid 4 4xHDR\n\n"
+			    "Switch\t36 \"S-leaf02\"\t# \"leaf02\" enhanced port 0 lid 2 lmc 0\n"
+			    "[1]\t\"H-n003-mlx5_0\"[1]\t# \"n003 mlx5_0\" lid 7 4xHDR\n"
+			    "[2]\t\"H-n004-mlx5_0\"[1]\t# \"n004 mlx5_0\" lid 8 4xHDR\n"
+			    "[3]\t\"S-spine01\"[2]\t# \"spine01\" lid 3 1xHDR\n"
+			    "[4]\t\"S-spine02\"[2]\t# \"spine02\" lid 4 4xHDR\n\n"
+			    "Switch\t36 \"S-spine01\"\t# \"spine01\" enhanced port 0 lid 3 lmc 0\n"
+			    "[1]\t\"S-leaf01\"[3]\t# \"leaf01\" lid 1 4xHDR\n"
+			    "[2]\t\"S-leaf02\"[3]\t# \"leaf02\" lid 2 1xHDR\n";
 
 static struct fst_model *_classify(struct fst_model *m, const struct fst_opts *o)
 {
@@ -132,7 +131,7 @@ static void test_small_records(void **state)
 
 	assert_int_equal(t->nsw, 4);
 	assert_int_equal(t->max_level, 1);
-	assert_int_equal(t->virtual_root, -1);	/* each spine spans every node */
+	assert_int_equal(t->virtual_root, -1); /* each spine spans every node */
 	assert_int_equal(t->nnodes, 4);
 	/* leaves first, in model order, then the spines */
 	assert_int_equal(t->sw[0].level, 0);
@@ -171,7 +170,8 @@ static void test_small_records(void **state)
 	assert_true(l1->dev >= 0);
 	assert_string_equal(m->devs[l1->dev].name, "leaf01");
 	/* lookups */
-	assert_int_equal(fst_slurm_tree_node_leaf(t, "n003"), fst_slurm_tree_find_switch(t, "leaf02"));
+	assert_int_equal(fst_slurm_tree_node_leaf(t, "n003"),
+			 fst_slurm_tree_find_switch(t, "leaf02"));
 	assert_int_equal(fst_slurm_tree_node_leaf(t, "n999"), -1);
 	assert_int_equal(fst_slurm_tree_node_leaf(t, NULL), -1);
 	assert_int_equal(fst_slurm_tree_find_switch(t, "nope"), -1);
@@ -194,7 +194,7 @@ static void test_small_addr_path_rank(void **state)
 	assert_int_equal(fst_slurm_tree_path(t, leaf2, path, 4), 2);
 	assert_int_equal(path[0], fst_slurm_tree_find_switch(t, "spine01"));
 	assert_int_equal(path[1], leaf2);
-	assert_int_equal(fst_slurm_tree_path(t, leaf2, path, 1), 2);	/* count, top only */
+	assert_int_equal(fst_slurm_tree_path(t, leaf2, path, 1), 2); /* count, top only */
 	assert_int_equal(path[0], fst_slurm_tree_find_switch(t, "spine01"));
 	assert_int_equal(fst_slurm_tree_path(t, 99, path, 4), -1);
 	/* fabric order: one rank per node, leaf by leaf */
@@ -217,7 +217,7 @@ static void test_small_addr_path_rank(void **state)
 		assert_int_equal(rank[3], 0);
 		rank[0] = 7;
 		assert_int_equal(fst_rank_nodes(m, none, 2, rank), 0);
-		assert_int_equal(rank[0], 7);	/* untouched */
+		assert_int_equal(rank[0], 7); /* untouched */
 	}
 	fst_slurm_tree_free(t);
 	fst_model_free(m);
@@ -236,8 +236,8 @@ static void test_switch_lines(void **state)
 	(void)state;
 	t = fst_switch_lines(sw, 3, NULL, NULL);
 	assert_string_equal(t, "SwitchName=leaf01 Level=0 LinkSpeed=100 Nodes=n[001-003]\n"
-			    "SwitchName=leaf02 Level=0 LinkSpeed=100 Nodes=n[004-006]\n"
-			    "SwitchName=spine01 Level=1 LinkSpeed=200 Switches=leaf[01-02]\n");
+			       "SwitchName=leaf02 Level=0 LinkSpeed=100 Nodes=n[004-006]\n"
+			       "SwitchName=spine01 Level=1 LinkSpeed=200 Switches=leaf[01-02]\n");
 	free(t);
 	t = fst_switch_lines(sw, 3, "spine01", "");
 	assert_string_equal(t, "SwitchName=spine01 Level=1 LinkSpeed=200 Switches=leaf[01-02]\n");
@@ -310,14 +310,15 @@ static void test_errors(void **state)
 	struct fst_slurm_tree *t = (void *)1;
 	char err[256] = "", *a, *p;
 
-	assert_int_equal(fst_parse_ibnet_buf(&m, SMALL, sizeof(SMALL) - 1, "small.net", err,
-					     sizeof(err)), 0);
+	assert_int_equal(
+		fst_parse_ibnet_buf(&m, SMALL, sizeof(SMALL) - 1, "small.net", err, sizeof(err)),
+		0);
 	assert_int_equal(fst_slurm_tree_build(m, NULL, NULL, NULL, &t, err, sizeof(err)), -1);
 	assert_null(t);
 	assert_string_equal(err, "model not classified");
 	assert_int_equal(fst_slurm_tree_build(NULL, NULL, NULL, NULL, &t, err, sizeof(err)), -1);
 	assert_int_equal(fst_slurm_tree_build(m, NULL, NULL, NULL, NULL, NULL, 0), -1);
-	assert_int_equal(fst_host_rank(m, "n001"), -1);	/* not classified */
+	assert_int_equal(fst_host_rank(m, "n001"), -1); /* not classified */
 	assert_int_equal(fst_slurm_tree_node_addr(NULL, "n001", &a, &p, NULL, 0), -1);
 	assert_int_equal(fst_slurm_tree_find_switch(NULL, "leaf01"), -1);
 	assert_int_equal(fst_slurm_tree_path(NULL, 0, NULL, 0), -1);
@@ -431,8 +432,9 @@ static void test_virtual_root(void **state)
 		for (int j = 0; j < s->nnodes; j++) {
 			int dots = 0, pdots = 0;
 
-			assert_int_equal(fst_slurm_tree_node_addr(t, s->nodes[j], &a, &p, err,
-								  sizeof(err)), 0);
+			assert_int_equal(
+				fst_slurm_tree_node_addr(t, s->nodes[j], &a, &p, err, sizeof(err)),
+				0);
 			assert_int_equal(strncmp(a, "top.", 4), 0);
 			for (char *c = a; *c; c++)
 				dots += *c == '.';
@@ -505,7 +507,7 @@ static void test_switch_graph(void **state)
 		    (g->desc[s1][0] == l2 && g->desc[s1][1] == l1));
 	assert_int_equal(g->dist[l1][l1], 0);
 	assert_int_equal(g->dist[l1][s1], 1);
-	assert_int_equal(g->dist[l1][l2], 2);	/* up and down */
+	assert_int_equal(g->dist[l1][l2], 2); /* up and down */
 	assert_int_equal(g->dist[s1][s2], 2);
 	assert_int_equal(g->dist[s2][l1], 1);
 	fst_switch_graph_free(g);
@@ -523,8 +525,8 @@ static void test_switch_graph(void **state)
 		char err[256];
 		int r;
 
-		assert_int_equal(fst_slurm_tree_build(m3, &o, NULL, NULL, &t3, err,
-						      sizeof(err)), 0);
+		assert_int_equal(fst_slurm_tree_build(m3, &o, NULL, NULL, &t3, err, sizeof(err)),
+				 0);
 		assert_int_equal(fst_switch_graph_build(t3, &g), 0);
 		r = t3->virtual_root;
 		assert_int_equal(g->ndesc[r], t3->nsw - 1);

@@ -62,9 +62,9 @@ static char *_export(const struct fst_model *m, int which)
 	int rc;
 
 	assert_non_null(f);
-	rc = which == 0 ? fst_export_tree(m, f, &eo, err, sizeof(err)) :
-	     which == 1 ? fst_export_block(m, f, &eo, err, sizeof(err)) :
-			  fst_export_yaml(m, f, &eo, err, sizeof(err));
+	rc = which == 0	  ? fst_export_tree(m, f, &eo, err, sizeof(err))
+	     : which == 1 ? fst_export_block(m, f, &eo, err, sizeof(err))
+			  : fst_export_yaml(m, f, &eo, err, sizeof(err));
 	fclose(f);
 	assert_int_equal(rc, 0);
 	return buf;
@@ -132,7 +132,7 @@ static void test_x5(void **state)
 
 	snprintf(map, sizeof(map), "%s", tf_fixture("ibnetdiscover", "X5.map"));
 	o.name_map = map;
-	o.all_hosts = 1;	/* as the site's topology.conf: its storage too */
+	o.all_hosts = 1; /* as the site's topology.conf: its storage too */
 	m = _load(tf_fixture("ibnetdiscover", "X5.topofile"), &o);
 	assert_int_equal(m->ndevs, 100);
 	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 6);
@@ -151,13 +151,15 @@ static void test_x5(void **state)
 			 m->hosts[fst_find_host(m, "sl390lin124")].leaf);
 	conf = _export(m, 0);
 	_assert_valid_tree(conf, 86);
-	assert_non_null(strstr(conf, "SwitchName=hoibp0013 Nodes=sl390lin[101-124] LinkSpeed=40000"));
-	assert_null(strstr(conf, "SwitchName=fabric"));	/* level-1 switches span all */
+	assert_non_null(
+		strstr(conf, "SwitchName=hoibp0013 Nodes=sl390lin[101-124] LinkSpeed=40000"));
+	assert_null(strstr(conf, "SwitchName=fabric")); /* level-1 switches span all */
 	free(conf);
 	/* the site's file: same groups, but 3 "H-<guid>" nodes we do not have */
 	devnull = fopen("/dev/null", "w");
-	assert_int_equal(fst_diff_tree(m, tf_fixture("ibnetdiscover", "X5.topology.conf"), devnull, &ndiff, err,
-				       sizeof(err)), 0);
+	assert_int_equal(fst_diff_tree(m, tf_fixture("ibnetdiscover", "X5.topology.conf"), devnull,
+				       &ndiff, err, sizeof(err)),
+			 0);
 	fclose(devnull);
 	assert_int_equal(ndiff, 3);
 	fst_model_free(m);
@@ -206,7 +208,8 @@ static void test_1topo_map(void **state)
 	assert_int_equal(m->nhosts, 3);
 	assert_int_equal(_count_role(m, FST_ROLE_LEAF), 2);
 	assert_int_equal(m->hosts[fst_find_host(m, "n001")].nhcas, 1);
-	assert_int_equal(m->devs[fst_find_device(m, "H-005442b100004900")].role, FST_ROLE_NONCOMPUTE);
+	assert_int_equal(m->devs[fst_find_device(m, "H-005442b100004900")].role,
+			 FST_ROLE_NONCOMPUTE);
 	assert_string_equal(m->devs[fst_find_device(m, "H-005442b100004900")].reason, "localhost");
 	fst_model_free(m);
 }
@@ -276,7 +279,8 @@ static void test_director(void **state)
 	assert_int_equal(_count_issue(m, FST_ISSUE_NAME), 0);
 	assert_true(fst_find_device(m, "core1-S02") >= 0);
 	conf = _export(m, 0);
-	snprintf(want_path, sizeof(want_path), "%s.tree", tf_fixture("ibnetdiscover", "director.topo"));
+	snprintf(want_path, sizeof(want_path), "%s.tree",
+		 tf_fixture("ibnetdiscover", "director.topo"));
 	want = tf_slurp(want_path, NULL);
 	/* the first line names the input as given */
 	assert_non_null(strchr(conf, '\n'));
@@ -298,22 +302,38 @@ static void test_director(void **state)
 /* without a node list: the built-in names of hosts that are not compute */
 static void test_noncompute_names(void **state)
 {
-	static const struct { const char *host, *why; } cases[] = {
-		{ "ubuntu", "os-default-name" }, { "debian-12", "os-default-name" },
-		{ "CentOS7", "os-default-name" }, { "localhost", "os-default-name" },
-		{ "ufm01", "fabric-manager-host" }, { "ufm-server", "fabric-manager-host" },
-		{ "sm-1", "fabric-manager-host" }, { "opensm", "fabric-manager-host" },
+	static const struct {
+		const char *host, *why;
+	} cases[] = {
+		{ "ubuntu", "os-default-name" },
+		{ "debian-12", "os-default-name" },
+		{ "CentOS7", "os-default-name" },
+		{ "localhost", "os-default-name" },
+		{ "ufm01", "fabric-manager-host" },
+		{ "ufm-server", "fabric-manager-host" },
+		{ "sm-1", "fabric-manager-host" },
+		{ "opensm", "fabric-manager-host" },
 		{ "subnet-manager", "fabric-manager-host" },
-		{ "r510gluster1", "storage-host" }, { "lustre-oss3", "storage-host" },
-		{ "nas02", "storage-host" }, { "ddn-sfa1", "storage-host" },
+		{ "r510gluster1", "storage-host" },
+		{ "lustre-oss3", "storage-host" },
+		{ "nas02", "storage-host" },
+		{ "ddn-sfa1", "storage-host" },
 		{ "pg-compute-ufm001", "fabric-manager-host" },
 		{ "lassenufm2", "fabric-manager-host" },
-		{ "r12-c03-CUFM-02", "fabric-manager-host" }, { "r-ufm216", "fabric-manager-host" },
-		{ "pg-login-mgmt001", "management-host" }, { "head-mgt1", "management-host" },
-		{ "clustermgmt3", "management-host" }, { "login2", "management-host" },
-		{ "n001", NULL }, { "ubuntu-gpu1", NULL }, { "gpu-smx-4", NULL },
-		{ "sl390lin101", NULL }, { "smp01", NULL }, { "boss1", NULL },
-		{ "x5570comp1", NULL }, { "gpu-a100-07", NULL },
+		{ "r12-c03-CUFM-02", "fabric-manager-host" },
+		{ "r-ufm216", "fabric-manager-host" },
+		{ "pg-login-mgmt001", "management-host" },
+		{ "head-mgt1", "management-host" },
+		{ "clustermgmt3", "management-host" },
+		{ "login2", "management-host" },
+		{ "n001", NULL },
+		{ "ubuntu-gpu1", NULL },
+		{ "gpu-smx-4", NULL },
+		{ "sl390lin101", NULL },
+		{ "smp01", NULL },
+		{ "boss1", NULL },
+		{ "x5570comp1", NULL },
+		{ "gpu-a100-07", NULL },
 	};
 	struct fst_opts o = { 0 };
 	struct fst_model *m;
@@ -323,8 +343,7 @@ static void test_noncompute_names(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *why = fst_noncompute_name(cases[i].host);
 
-		if ((why == NULL) != (cases[i].why == NULL) ||
-		    (why && strcmp(why, cases[i].why)))
+		if ((why == NULL) != (cases[i].why == NULL) || (why && strcmp(why, cases[i].why)))
 			fail_msg("%s: %s, expected %s", cases[i].host, why ? why : "compute",
 				 cases[i].why ? cases[i].why : "compute");
 	}
@@ -358,8 +377,11 @@ static int _hca_of(const struct fst_model *m, const char *name)
  * another name form; a dead rail and a leaf of one host keep their hosts */
 static void test_evidence(void **state)
 {
-	static const struct { const char *host, *why; } cases[] = {
-		{ "fabmon1", "hca-on-spine" }, { "headnode2", "hca-on-core" },
+	static const struct {
+		const char *host, *why;
+	} cases[] = {
+		{ "fabmon1", "hca-on-spine" },
+		{ "headnode2", "hca-on-core" },
 		{ "jump01", "single-rail-host" },
 	};
 	struct fst_opts o = { 0 };
@@ -375,9 +397,9 @@ static void test_evidence(void **state)
 		assert_string_equal(m->devs[d].reason, cases[i].why);
 		assert_int_equal(fst_find_host(m, cases[i].host), -1);
 	}
-	assert_int_equal(m->nhosts, 9);			/* gpu001..gpu009 */
-	assert_true(fst_find_host(m, "gpu008") >= 0);	/* its second rail is dead */
-	assert_true(fst_find_host(m, "gpu009") >= 0);	/* alone on leaf2c */
+	assert_int_equal(m->nhosts, 9);		      /* gpu001..gpu009 */
+	assert_true(fst_find_host(m, "gpu008") >= 0); /* its second rail is dead */
+	assert_true(fst_find_host(m, "gpu009") >= 0); /* alone on leaf2c */
 	assert_int_equal(m->devs[fst_find_device(m, "spine1a")].level, 1);
 	assert_int_equal(m->devs[fst_find_device(m, "core1")].level, 2);
 	assert_int_equal(m->devs[fst_find_device(m, "core1")].role, FST_ROLE_SPINE);
@@ -453,7 +475,8 @@ static void test_compute_hca(void **state)
 		assert_non_null(strstr(m->devs[m->hosts[h].leaf].name, "-r1"));
 	for (int i = 0; i < m->nissues; i++)
 		if (m->issues[i].kind == FST_ISSUE_COMPUTE_HCA)
-			infos += !!strstr(m->issues[i].msg, "FabricComputeHca=mlx5_1: 4 of 4 nodes");
+			infos +=
+				!!strstr(m->issues[i].msg, "FabricComputeHca=mlx5_1: 4 of 4 nodes");
 	assert_int_equal(infos, 1);
 	fst_model_free(m);
 	/* without it: the first plane; on a plane without that HCA: warned */
@@ -498,11 +521,11 @@ static void test_model_changes(void **state)
 	assert_string_equal(got, "");
 	assert_int_equal(fst_model_changes(a, b, _collect, got), 2);
 	assert_string_equal(got, "n002 mlx5_0: gone\n"
-			    "leaf01-r0 port 2 (n002 mlx5_0): link down\n");
+				 "leaf01-r0 port 2 (n002 mlx5_0): link down\n");
 	got[0] = '\0';
 	assert_int_equal(fst_model_changes(b, a, _collect, got), 2);
 	assert_string_equal(got, "n002 mlx5_0: new\n"
-			    "leaf01-r0 port 2 (n002 mlx5_0): link up (4xHDR)\n");
+				 "leaf01-r0 port 2 (n002 mlx5_0): link up (4xHDR)\n");
 	fst_model_free(a);
 	fst_model_free(b);
 	fst_model_free(c);
@@ -532,14 +555,15 @@ static void test_link_counters(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", FS_IB_ERR_LIMITS_DEFAULT, &lim,
-						err, sizeof(err)), 0);
+						err, sizeof(err)),
+			 0);
 	assert_int_equal(fst_counters_add(&prev, 0x20, 3, 0, a), 0);
 	assert_int_equal(fst_counters_add(&prev, 0x10, 1, 1, b), 0);
 	assert_non_null(f = fdopen(fd, "w"));
 	assert_int_equal(fst_counters_write(&prev, f), 0);
 	fclose(f);
 	assert_int_equal(fst_counters_read(&back, path, err, sizeof(err)), 0);
-	assert_int_equal(back.n, 2);	/* read back sorted by node and port */
+	assert_int_equal(back.n, 2); /* read back sorted by node and port */
 	assert_true(back.v[0].guid == 0x10 && back.v[0].port == 1 && back.v[0].dev == -1);
 	assert_memory_equal(back.v[0].v, b, sizeof(b));
 	/* 0x20:3 symbol +11 (> 10) and link downed +1 (> 0); 0x10:1 symbol
@@ -549,8 +573,8 @@ static void test_link_counters(void **state)
 	assert_int_equal(fst_counters_add(&cur, 0x30, 2, 2, c2), 0);
 	assert_int_equal(fst_counters_grown(&back, &cur, &lim, _grown, got), 3);
 	assert_string_equal(got, "10:1 PortRcvErrors +11\n"
-			    "20:3 SymbolErrorCounter +11\n"
-			    "20:3 LinkDownedCounter +1\n");
+				 "20:3 SymbolErrorCounter +11\n"
+				 "20:3 LinkDownedCounter +1\n");
 	lim.on[FS_IB_SYMBOL_ERRORS] = false;
 	assert_int_equal(fst_counters_grown(&back, &cur, &lim, NULL, NULL), 2);
 	fst_counters_clear(&back);
@@ -646,7 +670,7 @@ static const char *_cache_variant(long at, int value, long len)
 	assert_non_null(in);
 	n = fread(b, 1, sizeof(b) - 1, in);
 	fclose(in);
-	if (at == -2) {	/* the first switch's type */
+	if (at == -2) { /* the first switch's type */
 		for (size_t o = 28; o + 207 <= n; o += 207 + 9 * (size_t)b[o + 206])
 			if (b[o + 76] == 2) {
 				b[o + 76] = (unsigned char)value;
@@ -700,7 +724,9 @@ static void test_cache_file(void **state)
 	(void)state;
 	if (!fst_have_ibnetdisc())
 		skip();
-	assert_int_equal(fst_load_cache(&m, tf_fixture("ibnetdiscover", "fattree-4hosts.cache"), err, sizeof(err)), 0);
+	assert_int_equal(fst_load_cache(&m, tf_fixture("ibnetdiscover", "fattree-4hosts.cache"),
+					err, sizeof(err)),
+			 0);
 	assert_int_equal(m->ndevs, 8);
 	fst_model_free(m);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -728,15 +754,17 @@ static void test_parse_errors(void **state)
 		{ "Ca 1 \"H-2\"\n\nCa 1 \"H-2\"\n", "<t>:3: duplicate node record" },
 		{ "just some text\n", "<t>:1: no 'Switch' or 'Ca' record" },
 		{ "switchguid=0xZZ\n", "<t>:1: bad hexadecimal value" },
-		{ "Switch 4 \"S-1\"\n[1] \"H-2\"[1]\n[1] \"H-3\"[1]\n", "<t>:3: port listed twice" },
+		{ "Switch 4 \"S-1\"\n[1] \"H-2\"[1]\n[1] \"H-3\"[1]\n",
+		  "<t>:3: port listed twice" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct fst_model *m = NULL;
 		char err[512] = "";
 
-		assert_int_equal(fst_parse_ibnet_buf(&m, cases[i].text, strlen(cases[i].text), "<t>",
-						     err, sizeof(err)), -1);
+		assert_int_equal(fst_parse_ibnet_buf(&m, cases[i].text, strlen(cases[i].text),
+						     "<t>", err, sizeof(err)),
+				 -1);
 		assert_null(m);
 		if (!strstr(err, cases[i].want))
 			print_error("case %zu: got \"%s\", want \"%s\"\n", i, err, cases[i].want);
@@ -788,7 +816,8 @@ static struct fst_model *_small(const struct fst_opts *o)
 	char err[512] = "";
 
 	assert_int_equal(fst_parse_ibnet_buf(&m, _fabric_text, strlen(_fabric_text), "small", err,
-					     sizeof(err)), 0);
+					     sizeof(err)),
+			 0);
 	if (fst_classify(m, o, err, sizeof(err)))
 		print_error("%s\n", err);
 	assert_true(m->classified);
@@ -802,9 +831,9 @@ static void test_names_and_roles(void **state)
 	const struct fst_device *d;
 	char *conf;
 
-	assert_int_equal(m->nhosts, 3);		/* n001 n002 n003 */
-	assert_int_equal(m->hosts[fst_find_host(m, "n001")].nhcas, 2);	/* two rails */
-	assert_true(fst_find_host(m, "n002") >= 0);			/* domain stripped */
+	assert_int_equal(m->nhosts, 3);				       /* n001 n002 n003 */
+	assert_int_equal(m->hosts[fst_find_host(m, "n001")].nhcas, 2); /* two rails */
+	assert_true(fst_find_host(m, "n002") >= 0);		       /* domain stripped */
 	d = &m->devs[fst_find_device(m, "H-03")];
 	assert_string_equal(d->reason, "default-description");
 	assert_string_equal(m->devs[fst_find_device(m, "H-05")].reason, "localhost");
@@ -819,7 +848,7 @@ static void test_names_and_roles(void **state)
 	assert_int_equal(m->hosts[fst_find_host(m, "n001")].leaf, fst_find_device(m, "leafA"));
 	conf = _export(m, 0);
 	_assert_valid_tree(conf, 3);
-	assert_null(strstr(conf, "rail1-leaf"));	/* nothing left for plane1 */
+	assert_null(strstr(conf, "rail1-leaf")); /* nothing left for plane1 */
 	assert_non_null(strstr(conf, "SwitchName=spine1 Switches=leaf[A-B]") ||
 			strstr(conf, "SwitchName=spine1 Switches=leafA,leafB"));
 	free(conf);
@@ -831,7 +860,8 @@ static void test_nodelist_regex_racks(void **state)
 	char rk[] = "/tmp/fst_test_racks_XXXXXX";
 	int fd = mkstemp(rk);
 	FILE *f = fdopen(fd, "w");
-	struct fst_opts o = { .nodelist = "n[001-002],n999", .host_regex = "^(n[0-9]+)",
+	struct fst_opts o = { .nodelist = "n[001-002],n999",
+			      .host_regex = "^(n[0-9]+)",
 			      .rack_map = rk };
 	struct fst_model *m;
 
@@ -858,8 +888,9 @@ static void test_nodelist_regex_racks(void **state)
 
 		fprintf(f2, "rackX n[001-002]\nrackY x[0-999]y[0-999]\n");
 		fclose(f2);
-		assert_int_equal(fst_parse_ibnet_buf(&m, _fabric_text, strlen(_fabric_text), "small",
-						     err, sizeof(err)), 0);
+		assert_int_equal(fst_parse_ibnet_buf(&m, _fabric_text, strlen(_fabric_text),
+						     "small", err, sizeof(err)),
+				 0);
 		assert_int_not_equal(fst_classify(m, &o2, err, sizeof(err)), 0);
 		unlink(rk2);
 		assert_non_null(strstr(err, ":2: hostlist"));
@@ -874,7 +905,8 @@ static void test_hostlist(void **state)
 	int n;
 	char *names[] = { "n003", "n001", "n002", "gpu10", "gpu9", "x", "n010" };
 
-	assert_int_equal(fst_hostlist_expand("n[001-003,10],gpu[1-2]x,a", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(fst_hostlist_expand("n[001-003,10],gpu[1-2]x,a", &v, &n, err, sizeof(err)),
+			 0);
 	assert_int_equal(n, 7);
 	assert_string_equal(v[3], "n10");
 	assert_string_equal(v[5], "gpu2x");
@@ -882,26 +914,33 @@ static void test_hostlist(void **state)
 	assert_int_equal(fst_hostlist_expand("n[3-1]", &v, &n, err, sizeof(err)), -1);
 	assert_int_equal(fst_hostlist_expand("n[1-", &v, &n, err, sizeof(err)), -1);
 	/* counted before expanding: refused with nothing allocated */
-	assert_int_equal(fst_hostlist_expand_max("a[0-9]b[0-9]c[0-9]", 1000, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(
+		fst_hostlist_expand_max("a[0-9]b[0-9]c[0-9]", 1000, &v, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1000);
 	fst_strv_free(v, n);
-	assert_int_equal(fst_hostlist_expand_max("a[0-9]b[0-9]c[0-9],x", 1000, &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(
+		fst_hostlist_expand_max("a[0-9]b[0-9]c[0-9],x", 1000, &v, &n, err, sizeof(err)),
+		-1);
 	assert_null(v);
 	assert_non_null(strstr(err, "more than 1000 hosts"));
-	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 79, &v, &n, err, sizeof(err)), -1);
-	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 80, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 79, &v, &n, err, sizeof(err)),
+			 -1);
+	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 80, &v, &n, err, sizeof(err)),
+			 0);
 	fst_strv_free(v, n);
 	/* a short line that names a trillion hosts */
-	assert_int_equal(fst_hostlist_expand("a[0-9999]b[0-9999]c[0-9999]", &v, &n, err, sizeof(err)), -1);
-	assert_int_equal(fst_hostlist_expand("a[0-99999999999999999999]", &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(
+		fst_hostlist_expand("a[0-9999]b[0-9999]c[0-9999]", &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(fst_hostlist_expand("a[0-99999999999999999999]", &v, &n, err, sizeof(err)),
+			 -1);
 	s = fst_hostlist_compress(names, 7);
 	assert_string_equal(s, "gpu[9-10],n[001-003,010],x");
 	free(s);
 	/* one bracket per prefix, as Slurm writes it: an unpadded number
 	 * joins the padded ones its digits reach */
 	{
-		char *v2[] = { "gpu-c10", "gpu-c11", "gpu-c17", "gpu-c01",
-			       "gpu-c09", "gpu-c02", "n1", "n01", "n100" };
+		char *v2[] = { "gpu-c10", "gpu-c11", "gpu-c17", "gpu-c01", "gpu-c09",
+			       "gpu-c02", "n1",	     "n01",	"n100" };
 
 		s = fst_hostlist_compress(v2, 9);
 		assert_string_equal(s, "gpu-c[01-02,09-11,17],n[1,01,100]");
@@ -912,9 +951,8 @@ static void test_hostlist(void **state)
 /* One HCA and no switch: nothing Slurm 25.11+ would start with. */
 static void test_no_switch(void **state)
 {
-	static const char one[] =
-		"vendid=0x2c9\ndevid=0x1017\nsysimgguid=0x1\ncaguid=0x1\n"
-		"Hca\t1 \"H-0000000000000001\"\t\t# \"n001 mlx5_0\"\n";
+	static const char one[] = "vendid=0x2c9\ndevid=0x1017\nsysimgguid=0x1\ncaguid=0x1\n"
+				  "Hca\t1 \"H-0000000000000001\"\t\t# \"n001 mlx5_0\"\n";
 	struct fst_model *m = NULL;
 	char err[512] = "", *buf = NULL;
 	size_t len = 0;
@@ -922,8 +960,8 @@ static void test_no_switch(void **state)
 	int found = 0;
 
 	(void)state;
-	assert_int_equal(fst_parse_ibnet_buf(&m, one, sizeof(one) - 1, "one.topo",
-					     err, sizeof(err)), 0);
+	assert_int_equal(
+		fst_parse_ibnet_buf(&m, one, sizeof(one) - 1, "one.topo", err, sizeof(err)), 0);
 	assert_int_equal(fst_classify(m, NULL, err, sizeof(err)), 0);
 	for (int i = 0; i < m->nissues; i++)
 		if (m->issues[i].kind == FST_ISSUE_NO_SWITCH &&
@@ -931,7 +969,8 @@ static void test_no_switch(void **state)
 			found = 1;
 	assert_true(found);
 	assert_int_equal(fst_export_tree(m, f, NULL, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "one.topo: no switch in the fabric (1 HCA(s), 1 host(s), 0 switches)"));
+	assert_non_null(
+		strstr(err, "one.topo: no switch in the fabric (1 HCA(s), 1 host(s), 0 switches)"));
 	err[0] = 0;
 	assert_int_equal(fst_export_block(m, f, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no switch"));
@@ -939,7 +978,7 @@ static void test_no_switch(void **state)
 	assert_int_equal(fst_export_yaml(m, f, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "Slurm 25.11"));
 	fclose(f);
-	assert_int_equal(len, 0);	/* nothing half-written */
+	assert_int_equal(len, 0); /* nothing half-written */
 	free(buf);
 	fst_model_free(m);
 }

@@ -34,8 +34,8 @@ static char *_dump(size_t *len)
 	long n;
 
 	if (!dir || !*dir)
-		dir = access("tests/fixtures/ibnetdiscover", R_OK) == 0 ? "tests/fixtures" :
-		      "../fixtures";
+		dir = access("tests/fixtures/ibnetdiscover", R_OK) == 0 ? "tests/fixtures"
+									: "../fixtures";
 	snprintf(path, sizeof(path), "%s/ibnetdiscover/ndr-split.ibdiagnet", dir);
 	f = fopen(path, "rb");
 	if (!f)
@@ -97,19 +97,19 @@ static void test_ndr_split_parse(void **state)
 	int h;
 
 	(void)state;
-	assert_non_null(strstr(text, "\r\n"));		/* the fixture is CRLF */
+	assert_non_null(strstr(text, "\r\n")); /* the fixture is CRLF */
 	m = _parse(text, len, 0);
 	assert_int_equal(m->ndevs, 11);
 	assert_int_equal(m->nlinks, 12);
 	h = fst_find_device(m, LEAF01);
 	assert_int_equal(m->devs[h].nports, 129);
-	assert_string_equal(m->devs[h].desc, "MF0;leaf01:MQM9790/U1");	/* no '\r' */
+	assert_string_equal(m->devs[h].desc, "MF0;leaf01:MQM9790/U1"); /* no '\r' */
 	assert_string_equal(m->devs[fst_find_device(m, GPU003)].desc, "gpu003 mlx5_0");
 	assert_string_equal(_port(m, LEAF01, 1)->label, "1/1/1");
 	assert_string_equal(_port(m, LEAF01, 3)->label, "1/2/1");
 	assert_string_equal(_port(m, LEAF01, 4)->label, "1/2/2");
 	assert_string_equal(_port(m, LEAF01, 65)->label, "1/33");
-	assert_int_equal(_port(m, LEAF01, 3)->guid, 0);	/* a label is no GUID */
+	assert_int_equal(_port(m, LEAF01, 3)->guid, 0); /* a label is no GUID */
 	assert_int_equal(_port(m, LEAF01, 3)->lid, 0);
 	assert_int_equal(_port(m, LEAF01, 3)->peer, fst_find_device(m, GPU003));
 	/* spine01's lines carry no remote label; its own ports' labels do */
@@ -173,8 +173,8 @@ static void _one_x(char *text, const char *key)
 static void test_ndr_split_one_degraded(void **state)
 {
 	static const char *const keys[][2] = {
-		{ "\"gpu003 mlx5_0\" lid 47", "# lid 47 lmc 0" },	/* both ends */
-		{ "# lid 47 lmc 0", NULL },				/* the HCA's line */
+		{ "\"gpu003 mlx5_0\" lid 47", "# lid 47 lmc 0" }, /* both ends */
+		{ "# lid 47 lmc 0", NULL },			  /* the HCA's line */
 	};
 	char msg[1024];
 
@@ -239,7 +239,7 @@ static char *_report(const struct fst_model *m)
  * the same JSON again. */
 static void test_ndr_json_labels(void **state)
 {
-	struct fst_opts o = { .nodelist = "gpu[001-007]" };	/* gpu008: not a node */
+	struct fst_opts o = { .nodelist = "gpu[001-007]" }; /* gpu008: not a node */
 	size_t len;
 	char *text = _dump(&len), err[512], *js, *js2, *rep;
 	struct fst_model *m = NULL, *back;
@@ -262,7 +262,7 @@ static void test_ndr_json_labels(void **state)
 		assert_string_equal(_port(back, m->devs[l->b].id, l->b_port)->label, lb);
 		labels += !!la[0] + !!lb[0];
 	}
-	assert_int_equal(labels, 16);	/* 8 host ports, 4 + 4 ends of uplinks */
+	assert_int_equal(labels, 16); /* 8 host ports, 4 + 4 ends of uplinks */
 	rep = _report(back);
 	if (!strstr(rep, "leaf01 port 3 (1/2/1) <-> gpu003 port 1: 1xNDR") ||
 	    !strstr(rep, "gpu008 mlx5_0") || !strstr(rep, "; on leaf02 port 4 (1/2/2)\n"))
@@ -290,7 +290,8 @@ static void test_json_no_label_keys(void **state)
 	(void)state;
 	back = _via_json(m, &js);
 	assert_null(strstr(js, "_label"));
-	assert_non_null(strstr(js, "\"a\": \"S-a1\", \"a_port\": 7, \"b\": \"H-b1\", \"b_port\": 1,"));
+	assert_non_null(
+		strstr(js, "\"a\": \"S-a1\", \"a_port\": 7, \"b\": \"H-b1\", \"b_port\": 1,"));
 	assert_string_equal(_port(back, "S-a1", 7)->label, "");
 	free(js);
 	fst_model_free(back);
@@ -299,8 +300,8 @@ static void test_json_no_label_keys(void **state)
 
 /* The JSON model of the fixture with @val in place of the first link's
  * a_label ("1/1/1"), read as "model.json": the read's return, *@out. */
-static int _read_with_label(const char *js, const char *val, struct fst_model **out,
-			    char *err, size_t errlen)
+static int _read_with_label(const char *js, const char *val, struct fst_model **out, char *err,
+			    size_t errlen)
 {
 	const char *key = "\"a_label\": \"1/1/1\"", *at = strstr(js, key);
 	size_t pre = at ? (size_t)(at - js) + strlen("\"a_label\": ") : 0;
@@ -320,11 +321,16 @@ static int _read_with_label(const char *js, const char *val, struct fst_model **
  * key; null is no label, 15 characters are fine. */
 static void test_json_bad_label(void **state)
 {
-	static const char *const bad[] = { "\"1/a/1\"", "\"\"", "\"1//1\"", "\"/1\"", "\"1/\"",
-					   "\"1/2/3/4/5/6/7890\"", "\"1 /1\"", "5", "[\"1/1\"]",
+	static const char *const bad[] = { "\"1/a/1\"",	    "\"\"",   "\"1//1\"",
+					   "\"/1\"",	    "\"1/\"", "\"1/2/3/4/5/6/7890\"",
+					   "\"1 /1\"",	    "5",      "[\"1/1\"]",
 					   "\"1/1\\u0000\"" };
-	static const struct { const char *val, *label; } good[] = {
-		{ "null", "" }, { "\"1/2/3/4/5/6/789\"", "1/2/3/4/5/6/789" }, { "\"7\"", "7" },
+	static const struct {
+		const char *val, *label;
+	} good[] = {
+		{ "null", "" },
+		{ "\"1/2/3/4/5/6/789\"", "1/2/3/4/5/6/789" },
+		{ "\"7\"", "7" },
 	};
 	size_t len;
 	char *text = _dump(&len), *js, err[512];
@@ -337,8 +343,8 @@ static void test_json_bad_label(void **state)
 
 		if (rc != -1 || back ||
 		    strcmp(err, "model.json: links[0].a_label: bad or missing value; expected "
-			   "a port label of numbers joined by '/' (\"1/4/1\"), at most 15 "
-			   "characters"))
+				"a port label of numbers joined by '/' (\"1/4/1\"), at most 15 "
+				"characters"))
 			fail_msg("label %s: rc %d, \"%s\"", bad[i], rc, err);
 	}
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
@@ -365,8 +371,9 @@ static void test_watch_lines_labels(void **state)
 	(void)state;
 	_one_x(slow, "\"gpu003 mlx5_0\" lid 47");
 	_one_x(slow, "# lid 47 lmc 0");
-	for (const char *const *k = (const char *const[]){ "[65](1/33)\t",
-			"[1](1/1)\t\"" LEAF01 "\"", NULL }; *k; k++) {	/* both ends */
+	for (const char *const *k =
+		     (const char *const[]){ "[65](1/33)\t", "[1](1/1)\t\"" LEAF01 "\"", NULL };
+	     *k; k++) { /* both ends */
 		char *p = strstr(slow, *k), *w = p ? strstr(p, "4xNDR") : NULL;
 
 		assert_true(w && w < strchr(p, '\n'));
@@ -376,13 +383,13 @@ static void test_watch_lines_labels(void **state)
 	old = _via_json(plain, NULL);
 	assert_int_equal(fst_model_changes(old, cur, _collect, got), 2);
 	assert_string_equal(got, "leaf01 port 3 (1/2/1) (gpu003 mlx5_0): 2xNDR -> 1xNDR\n"
-			    "leaf01 port 65 (1/33) - spine01 port 1 (1/1): 4xNDR -> 2xNDR\n");
+				 "leaf01 port 65 (1/33) - spine01 port 1 (1/1): 4xNDR -> 2xNDR\n");
 	fst_model_free(old);
 	old = _via_json(cur, NULL);
 	got[0] = '\0';
 	assert_int_equal(fst_model_changes(old, plain, _collect, got), 2);
 	assert_string_equal(got, "leaf01 port 3 (1/2/1) (gpu003 mlx5_0): 1xNDR -> 2xNDR\n"
-			    "leaf01 port 65 (1/33) - spine01 port 1 (1/1): 2xNDR -> 4xNDR\n");
+				 "leaf01 port 65 (1/33) - spine01 port 1 (1/1): 2xNDR -> 4xNDR\n");
 	fst_model_free(old);
 	fst_model_free(cur);
 	fst_model_free(plain);
@@ -421,7 +428,7 @@ static void test_port_suffixes(void **state)
 		{ "[7](4/1)(0x00000000000000a7) \"H-b1\"[1]", "4/1", "", 0xa7 },
 		{ "[7](A7)(4/1) \"H-b1\"[1](b1)", "4/1", "", 0xa7 },
 		{ "[7](ffffffffffffffff) \"H-b1\"[1](1/1)", "", "1/1", UINT64_MAX },
-		{ "[7](12) \"H-b1\"[1]", "", "", 0x12 },		/* no '/': a GUID */
+		{ "[7](12) \"H-b1\"[1]", "", "", 0x12 }, /* no '/': a GUID */
 		{ "[7](123456789/123) \"H-b1\"[1]", "123456789/123", "", 0 },
 	};
 	static const struct {
@@ -450,8 +457,10 @@ static void test_port_suffixes(void **state)
 		struct fst_model *m = NULL;
 		const struct fst_port *p;
 
-		snprintf(text, sizeof(text), "Switch 8 \"S-a1\"\r\n%s # \"n1\" 2xNDR\r\n\r\n"
-			 "Ca 1 \"H-b1\"\r\n[1](b1) \"S-a1\"[7] # lid 3 2xNDR\r\n", good[i].ports);
+		snprintf(text, sizeof(text),
+			 "Switch 8 \"S-a1\"\r\n%s # \"n1\" 2xNDR\r\n\r\n"
+			 "Ca 1 \"H-b1\"\r\n[1](b1) \"S-a1\"[7] # lid 3 2xNDR\r\n",
+			 good[i].ports);
 		if (fst_parse_ibnet_buf(&m, text, strlen(text), "<t>", err, sizeof(err)))
 			fail_msg("good %zu: %s", i, err);
 		p = _port(m, "S-a1", 7);
@@ -466,8 +475,8 @@ static void test_port_suffixes(void **state)
 
 		snprintf(text, sizeof(text), "Switch 8 \"S-a1\"\n%s # 2xNDR\n", bad[i].ports);
 		err[0] = '\0';
-		assert_int_equal(fst_parse_ibnet_buf(&m, text, strlen(text), "<t>", err,
-						     sizeof(err)), -1);
+		assert_int_equal(
+			fst_parse_ibnet_buf(&m, text, strlen(text), "<t>", err, sizeof(err)), -1);
 		assert_null(m);
 		if (strncmp(err, "<t>:2: ", 7) || !strstr(err, bad[i].want) ||
 		    !strstr(err, "expected '[<port>][(<GUID>|<label>)]"))

@@ -16,8 +16,8 @@
 #include "fs_values.h"
 
 #define INF FS_DURATION_INFINITE
-#define DUR_FORM                                                               \
-	"expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS "      \
+#define DUR_FORM                                                          \
+	"expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS " \
 	"(Slurm time format)"
 
 struct ok_case {
@@ -37,7 +37,7 @@ static void test_duration_valid(void **state)
 		{ "0:0", 0 },
 		{ "1:30", 90 },
 		{ "30:00", 1800 },
-		{ "90:00", 5400 },	/* leading field unbounded */
+		{ "90:00", 5400 }, /* leading field unbounded */
 		{ "0:59", 59 },
 		{ "1:00:00", 3600 },
 		{ "01:02:03", 3723 },
@@ -67,8 +67,7 @@ static void test_duration_valid(void **state)
 		if (fs_parse_duration("W", cases[i].in, &v, msg, sizeof(msg)))
 			fail_msg("'%s' rejected: %s", cases[i].in, msg);
 		if (v != cases[i].want)
-			fail_msg("'%s' -> %llu, want %llu", cases[i].in,
-				 (unsigned long long)v,
+			fail_msg("'%s' -> %llu, want %llu", cases[i].in, (unsigned long long)v,
 				 (unsigned long long)cases[i].want);
 	}
 }
@@ -125,13 +124,11 @@ static void test_duration_invalid(void **state)
 		uint64_t v = 777;
 
 		if (!fs_parse_duration(NULL, cases[i].in, &v, msg, sizeof(msg)))
-			fail_msg("'%s' accepted as %llu", cases[i].in,
-				 (unsigned long long)v);
+			fail_msg("'%s' accepted as %llu", cases[i].in, (unsigned long long)v);
 		assert_int_equal(v, 777); /* untouched on error */
 		snprintf(want, sizeof(want), "%s; %s", cases[i].why, DUR_FORM);
 		if (!strstr(msg, want))
-			fail_msg("'%s': got \"%s\", want \"...%s\"",
-				 cases[i].in, msg, want);
+			fail_msg("'%s': got \"%s\", want \"...%s\"", cases[i].in, msg, want);
 	}
 }
 
@@ -141,20 +138,16 @@ static void test_duration_messages(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(fs_parse_duration("LocalityWait", "abc", &v, msg,
-					   sizeof(msg)), -1);
+	assert_int_equal(fs_parse_duration("LocalityWait", "abc", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "LocalityWait=abc: not a duration; "
-			    "expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM "
-			    "or D-HH:MM:SS (Slurm time format)");
-	assert_int_equal(fs_parse_duration(NULL, "1-", &v, msg, sizeof(msg)),
-			 -1);
+				 "expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM "
+				 "or D-HH:MM:SS (Slurm time format)");
+	assert_int_equal(fs_parse_duration(NULL, "1-", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "'1-': not a duration; " DUR_FORM);
-	assert_int_equal(fs_parse_duration("--wait", "", &v, msg,
-					   sizeof(msg)), -1);
+	assert_int_equal(fs_parse_duration("--wait", "", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "--wait=: empty value; " DUR_FORM);
 	/* NULL input, NULL or tiny message buffers */
-	assert_int_equal(fs_parse_duration("x", NULL, &v, msg, sizeof(msg)),
-			 -1);
+	assert_int_equal(fs_parse_duration("x", NULL, &v, msg, sizeof(msg)), -1);
 	assert_int_equal(fs_parse_duration("x", "y", &v, NULL, 0), -1);
 	memset(msg, 'Z', sizeof(msg));
 	assert_int_equal(fs_parse_duration("x", "y", &v, msg, 8), -1);
@@ -162,33 +155,27 @@ static void test_duration_messages(void **state)
 	assert_int_equal(fs_parse_duration("x", "y", &v, msg, 1), -1);
 	assert_string_equal(msg, "");
 	/* non-printable bytes and long values are escaped and cut */
-	assert_int_equal(fs_parse_duration("W", "\x01\xff", &v, msg,
-					   sizeof(msg)), -1);
+	assert_int_equal(fs_parse_duration("W", "\x01\xff", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "W=\\x01\\xff: not a duration; " DUR_FORM);
 }
 
 static void test_duration_format(void **state)
 {
 	static const uint64_t vals[] = {
-		0, 1, 59, 60, 1800, 3599, 3600, 86399, 86400, 93784,
-		10ull * 365 * 86400, INF - 1, INF
+		0,	 1,  59, 60, 1800, 3599, 3600, 86399, 86400, 93784, 10ull * 365 * 86400,
+		INF - 1, INF
 	};
 	char buf[32];
 	uint64_t back;
 
 	(void)state;
-	assert_string_equal(fs_format_duration(0, buf, sizeof(buf)),
-			    "00:00:00");
-	assert_string_equal(fs_format_duration(1800, buf, sizeof(buf)),
-			    "00:30:00");
-	assert_string_equal(fs_format_duration(93784, buf, sizeof(buf)),
-			    "1-02:03:04");
-	assert_string_equal(fs_format_duration(INF, buf, sizeof(buf)),
-			    "INFINITE");
+	assert_string_equal(fs_format_duration(0, buf, sizeof(buf)), "00:00:00");
+	assert_string_equal(fs_format_duration(1800, buf, sizeof(buf)), "00:30:00");
+	assert_string_equal(fs_format_duration(93784, buf, sizeof(buf)), "1-02:03:04");
+	assert_string_equal(fs_format_duration(INF, buf, sizeof(buf)), "INFINITE");
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		fs_format_duration(vals[i], buf, sizeof(buf));
-		assert_int_equal(fs_parse_duration(NULL, buf, &back, NULL, 0),
-				 0);
+		assert_int_equal(fs_parse_duration(NULL, buf, &back, NULL, 0), 0);
 		assert_true(back == vals[i]);
 	}
 	/* truncation keeps a NUL */
@@ -253,16 +240,14 @@ static void test_size(void **state)
 		if (!fs_parse_size("S", bad[i].in, &v, msg, sizeof(msg)))
 			fail_msg("'%s' accepted", bad[i].in);
 		assert_int_equal(v, 5);
-		snprintf(want, sizeof(want), ": %s; expected %s", bad[i].why,
-			 FS_SIZE_FORM);
+		snprintf(want, sizeof(want), ": %s; expected %s", bad[i].why, FS_SIZE_FORM);
 		if (!strstr(msg, want))
 			fail_msg("'%s': got \"%s\"", bad[i].in, msg);
 	}
-	assert_int_equal(fs_parse_size("--hugepages", "2X", &v, msg,
-				       sizeof(msg)), -1);
+	assert_int_equal(fs_parse_size("--hugepages", "2X", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "--hugepages=2X: not a size; expected a "
-			    "number of bytes with an optional binary suffix "
-			    "K, M, G or T (or KiB, MiB, GiB, TiB), e.g. 512M");
+				 "number of bytes with an optional binary suffix "
+				 "K, M, G or T (or KiB, MiB, GiB, TiB), e.g. 512M");
 }
 
 /* ------------------------------------------------------------ uint */
@@ -273,46 +258,38 @@ static void test_uint(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(fs_parse_uint("N", "0", 0, 10, &v, msg, sizeof(msg)),
-			 0);
+	assert_int_equal(fs_parse_uint("N", "0", 0, 10, &v, msg, sizeof(msg)), 0);
 	assert_int_equal(v, 0);
-	assert_int_equal(fs_parse_uint("N", "10", 0, 10, &v, msg,
-				       sizeof(msg)), 0);
+	assert_int_equal(fs_parse_uint("N", "10", 0, 10, &v, msg, sizeof(msg)), 0);
 	assert_int_equal(v, 10);
-	assert_int_equal(fs_parse_uint("N", "007", 0, 10, &v, msg,
-				       sizeof(msg)), 0);
+	assert_int_equal(fs_parse_uint("N", "007", 0, 10, &v, msg, sizeof(msg)), 0);
 	assert_int_equal(v, 7);
-	assert_int_equal(fs_parse_uint("N", "18446744073709551615", 0,
-				       UINT64_MAX, &v, msg, sizeof(msg)), 0);
+	assert_int_equal(
+		fs_parse_uint("N", "18446744073709551615", 0, UINT64_MAX, &v, msg, sizeof(msg)), 0);
 	assert_true(v == UINT64_MAX);
 
 	v = 3;
-	assert_int_equal(fs_parse_uint("MaxRacks", "70000", 0, 65535, &v, msg,
-				       sizeof(msg)), -1);
+	assert_int_equal(fs_parse_uint("MaxRacks", "70000", 0, 65535, &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "MaxRacks=70000: out of range; expected an "
-			    "integer from 0 to 65535");
+				 "integer from 0 to 65535");
 	assert_int_equal(v, 3);
-	assert_int_equal(fs_parse_uint("N", "0", 1, 5, &v, msg, sizeof(msg)),
-			 -1);
+	assert_int_equal(fs_parse_uint("N", "0", 1, 5, &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "N=0: out of range; expected an integer "
-			    "from 1 to 5");
-	assert_int_equal(fs_parse_uint("N", "18446744073709551616", 0,
-				       UINT64_MAX, &v, msg, sizeof(msg)), -1);
+				 "from 1 to 5");
+	assert_int_equal(
+		fs_parse_uint("N", "18446744073709551616", 0, UINT64_MAX, &v, msg, sizeof(msg)),
+		-1);
 	assert_string_equal(msg, "N=18446744073709551616: out of range; "
-			    "expected a non-negative integer");
-	assert_int_equal(fs_parse_uint("N", "-1", 0, UINT64_MAX, &v, msg,
-				       sizeof(msg)), -1);
+				 "expected a non-negative integer");
+	assert_int_equal(fs_parse_uint("N", "-1", 0, UINT64_MAX, &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "N=-1: not an integer; expected a "
-			    "non-negative integer");
-	assert_int_equal(fs_parse_uint("N", "", 0, 9, &v, msg, sizeof(msg)),
-			 -1);
+				 "non-negative integer");
+	assert_int_equal(fs_parse_uint("N", "", 0, 9, &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "N=: empty value; expected an integer from "
-			    "0 to 9");
-	static const char *const bad[] = { "+1", " 1", "1 ", "1x", "0x1",
-					   "1e3", "1.0", "١" };
+				 "0 to 9");
+	static const char *const bad[] = { "+1", " 1", "1 ", "1x", "0x1", "1e3", "1.0", "١" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (!fs_parse_uint("N", bad[i], 0, UINT64_MAX, &v, msg,
-				   sizeof(msg)))
+		if (!fs_parse_uint("N", bad[i], 0, UINT64_MAX, &v, msg, sizeof(msg)))
 			fail_msg("'%s' accepted", bad[i]);
 }
 
@@ -320,14 +297,16 @@ static void test_uint(void **state)
 
 static void test_percent(void **state)
 {
-	static const struct { const char *s; uint64_t ppm; } ok[] = {
-		{ "0", 0 }, { "99", 990000 }, { "99%", 990000 },
-		{ "98.5%", 985000 }, { "100", 1000000 }, { "100.0%", 1000000 },
-		{ "0.0001", 1 }, { "007", 70000 },
+	static const struct {
+		const char *s;
+		uint64_t ppm;
+	} ok[] = {
+		{ "0", 0 },	    { "99", 990000 },	   { "99%", 990000 }, { "98.5%", 985000 },
+		{ "100", 1000000 }, { "100.0%", 1000000 }, { "0.0001", 1 },   { "007", 70000 },
 	};
 	static const char *const bad[] = {
-		"", "%", "-1", "+5", "1e2", "99.", ".5", "99.12345", "50%%",
-		" 50", "50 ", "abc", "10000",
+		"",	    "%",    "-1",  "+5",  "1e2", "99.",	  ".5",
+		"99.12345", "50%%", " 50", "50 ", "abc", "10000",
 	};
 	char msg[FS_MSG_SIZE];
 	uint64_t v;
@@ -335,33 +314,28 @@ static void test_percent(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		v = 12345;
-		assert_int_equal(fs_parse_percent("T", ok[i].s, &v, msg,
-						  sizeof(msg)), 0);
+		assert_int_equal(fs_parse_percent("T", ok[i].s, &v, msg, sizeof(msg)), 0);
 		assert_true(v == ok[i].ppm);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		v = 7;
-		assert_int_equal(fs_parse_percent("T", bad[i], &v, msg,
-						  sizeof(msg)), -1);
+		assert_int_equal(fs_parse_percent("T", bad[i], &v, msg, sizeof(msg)), -1);
 		assert_true(v == 7);
 	}
-	assert_int_equal(fs_parse_percent("LocalityTarget", "100.5", &v, msg,
-					  sizeof(msg)), -1);
+	assert_int_equal(fs_parse_percent("LocalityTarget", "100.5", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "LocalityTarget=100.5: above 100; expected "
-			    "a percentage from 0 to 100, e.g. 99% or 98.5%");
-	assert_int_equal(fs_parse_percent("LocalityTarget", "ninety", &v, msg,
-					  sizeof(msg)), -1);
+				 "a percentage from 0 to 100, e.g. 99% or 98.5%");
+	assert_int_equal(fs_parse_percent("LocalityTarget", "ninety", &v, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "LocalityTarget=ninety: not a percentage; "
-			    "expected a percentage from 0 to 100, e.g. 99% "
-			    "or 98.5%");
+				 "expected a percentage from 0 to 100, e.g. 99% "
+				 "or 98.5%");
 }
 
 static void test_bool(void **state)
 {
-	static const char *const yes[] = { "yes", "YES", "Yes", "true",
-					   "TRUE", "1" };
+	static const char *const yes[] = { "yes", "YES", "Yes", "true", "TRUE", "1" };
 	static const char *const no[] = { "no", "NO", "false", "False", "0" };
-	static const char *const bad[] = { "", "y", "n", "on", "off", "2",
+	static const char *const bad[] = { "",	   "y",	 "n",	"on", "off", "2",
 					   "yess", "1 ", " no", "00", "t" };
 	char msg[FS_MSG_SIZE];
 	bool b;
@@ -369,14 +343,12 @@ static void test_bool(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		b = false;
-		assert_int_equal(fs_parse_bool("B", yes[i], &b, msg,
-					       sizeof(msg)), 0);
+		assert_int_equal(fs_parse_bool("B", yes[i], &b, msg, sizeof(msg)), 0);
 		assert_true(b);
 	}
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
 		b = true;
-		assert_int_equal(fs_parse_bool("B", no[i], &b, msg,
-					       sizeof(msg)), 0);
+		assert_int_equal(fs_parse_bool("B", no[i], &b, msg, sizeof(msg)), 0);
 		assert_false(b);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -384,7 +356,7 @@ static void test_bool(void **state)
 			fail_msg("'%s' accepted", bad[i]);
 	fs_parse_bool("Flag", "on", &b, msg, sizeof(msg));
 	assert_string_equal(msg, "Flag=on: not a boolean; expected yes, no, "
-			    "true, false, 1 or 0");
+				 "true, false, 1 or 0");
 }
 
 /* ------------------------------------------------------------ enum */
@@ -395,29 +367,25 @@ static void test_enum(void **state)
 	unsigned idx = 99;
 
 	(void)state;
-	assert_int_equal(fs_parse_enum("L", "quiet", "quiet|info|verbose|debug",
-				       &idx, msg, sizeof(msg)), 0);
+	assert_int_equal(
+		fs_parse_enum("L", "quiet", "quiet|info|verbose|debug", &idx, msg, sizeof(msg)), 0);
 	assert_int_equal(idx, 0);
-	assert_int_equal(fs_parse_enum("L", "DEBUG", "quiet|info|verbose|debug",
-				       &idx, msg, sizeof(msg)), 0);
+	assert_int_equal(
+		fs_parse_enum("L", "DEBUG", "quiet|info|verbose|debug", &idx, msg, sizeof(msg)), 0);
 	assert_int_equal(idx, 3);
-	assert_int_equal(fs_parse_enum("LogLevel", "loud",
-				       "quiet|info|verbose|debug", &idx, msg,
-				       sizeof(msg)), -1);
-	assert_string_equal(msg, "LogLevel=loud: unknown value; expected one "
-			    "of quiet, info, verbose or debug");
-	assert_int_equal(fs_parse_enum("L", "info|debug",
-				       "quiet|info|verbose|debug", &idx, msg,
-				       sizeof(msg)), -1);
-	assert_int_equal(fs_parse_enum("L", "inf", "quiet|info", &idx, msg,
-				       sizeof(msg)), -1);
-	assert_int_equal(fs_parse_enum("L", "infoo", "quiet|info", &idx, msg,
-				       sizeof(msg)), -1);
-	assert_int_equal(fs_parse_enum("L", "", "a|b", &idx, msg,
-				       sizeof(msg)), -1);
-	assert_string_equal(msg, "L=: empty value; expected one of a or b");
-	assert_int_equal(fs_parse_enum("L", "b", "a", &idx, msg, sizeof(msg)),
+	assert_int_equal(fs_parse_enum("LogLevel", "loud", "quiet|info|verbose|debug", &idx, msg,
+				       sizeof(msg)),
 			 -1);
+	assert_string_equal(msg, "LogLevel=loud: unknown value; expected one "
+				 "of quiet, info, verbose or debug");
+	assert_int_equal(fs_parse_enum("L", "info|debug", "quiet|info|verbose|debug", &idx, msg,
+				       sizeof(msg)),
+			 -1);
+	assert_int_equal(fs_parse_enum("L", "inf", "quiet|info", &idx, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_parse_enum("L", "infoo", "quiet|info", &idx, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_parse_enum("L", "", "a|b", &idx, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "L=: empty value; expected one of a or b");
+	assert_int_equal(fs_parse_enum("L", "b", "a", &idx, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "L=b: unknown value; expected a");
 	assert_int_equal(idx, 3);
 }
@@ -450,8 +418,7 @@ static void test_locality_valid(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&loc, 0x55, sizeof(loc));
-		if (fs_parse_locality("--fabric-locality", cases[i].in, &loc,
-				      msg, sizeof(msg)))
+		if (fs_parse_locality("--fabric-locality", cases[i].in, &loc, msg, sizeof(msg)))
 			fail_msg("'%s' rejected: %s", cases[i].in, msg);
 		assert_int_equal(loc.level, cases[i].level);
 		assert_int_equal(loc.wait_set, cases[i].wait_set);
@@ -495,8 +462,7 @@ static void test_locality_invalid(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (!fs_parse_locality("--fabric-locality", cases[i].in, &loc,
-				       msg, sizeof(msg)))
+		if (!fs_parse_locality("--fabric-locality", cases[i].in, &loc, msg, sizeof(msg)))
 			fail_msg("'%s' accepted", cases[i].in);
 		if (cases[i].msg)
 			assert_string_equal(msg, cases[i].msg);
@@ -512,8 +478,7 @@ static void test_locality_invalid(void **state)
 	memset(big, 0xd5, sizeof(big) - 1);
 	memcpy(big, "rack@", 5);
 	big[sizeof(big) - 1] = '\0';
-	assert_int_equal(fs_parse_locality("--fabric-locality", big, &loc, msg,
-					   sizeof(msg)), -1);
+	assert_int_equal(fs_parse_locality("--fabric-locality", big, &loc, msg, sizeof(msg)), -1);
 	assert_true(strlen(msg) > 600);
 	assert_string_equal(msg + strlen(msg) - 17, "(e.g. rack@30:00)");
 }
@@ -524,8 +489,7 @@ static void test_locality_format(void **state)
 	char buf[32];
 
 	(void)state;
-	assert_string_equal(fs_format_locality(&loc, buf, sizeof(buf)),
-			    "rack@00:30:00");
+	assert_string_equal(fs_format_locality(&loc, buf, sizeof(buf)), "rack@00:30:00");
 	assert_int_equal(fs_parse_locality(NULL, buf, &back, NULL, 0), 0);
 	assert_int_equal(back.level, FS_LOCALITY_RACK);
 	assert_true(back.wait_set && back.wait == 1800);
@@ -545,22 +509,25 @@ static void test_locality_off(void **state)
 	char msg[FS_MSG_SIZE];
 
 	(void)state;
-	assert_int_equal(fs_parse_locality("--fabric-locality", "off", &loc,
-					   msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "--fabric-locality=off: off is an administrator's setting (fabsched.conf); expected rack, pod or any, optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
+	assert_int_equal(fs_parse_locality("--fabric-locality", "off", &loc, msg, sizeof(msg)), -1);
+	assert_string_equal(
+		msg,
+		"--fabric-locality=off: off is an administrator's setting (fabsched.conf); expected rack, pod or any, optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
 	assert_int_equal(loc.level, FS_LOCALITY_POD);
-	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "OFF", &loc,
-						msg, sizeof(msg)), 0);
+	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "OFF", &loc, msg, sizeof(msg)),
+			 0);
 	assert_int_equal(loc.level, FS_LOCALITY_OFF);
 	assert_false(loc.wait_set);
-	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "off@10",
-						&loc, msg, sizeof(msg)), -1);
-	assert_string_equal(msg, "DefaultLocality=off@10: off takes no @<wait>; expected off, or rack, pod, any or observe optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
-	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "rack@10",
-						&loc, msg, sizeof(msg)), 0);
+	assert_int_equal(
+		fs_parse_locality_conf("DefaultLocality", "off@10", &loc, msg, sizeof(msg)), -1);
+	assert_string_equal(
+		msg,
+		"DefaultLocality=off@10: off takes no @<wait>; expected off, or rack, pod, any or observe optionally followed by @<wait> in Slurm time format (e.g. rack@30:00)");
+	assert_int_equal(
+		fs_parse_locality_conf("DefaultLocality", "rack@10", &loc, msg, sizeof(msg)), 0);
 	assert_int_equal(loc.level, FS_LOCALITY_RACK);
-	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "of",
-						&loc, msg, sizeof(msg)), -1);
+	assert_int_equal(fs_parse_locality_conf("DefaultLocality", "of", &loc, msg, sizeof(msg)),
+			 -1);
 	assert_non_null(strstr(msg, "expected off, or rack"));
 }
 
@@ -573,8 +540,7 @@ static void test_escape(void **state)
 	(void)state;
 	assert_string_equal(fs_escape(buf, sizeof(buf), "a\tb\x7f\xc3\xa9", 6),
 			    "a\\x09b\\x7f\\xc3\\xa9");
-	assert_string_equal(fs_escape(buf, sizeof(buf), "a\0b", 3),
-			    "a\\x00b");
+	assert_string_equal(fs_escape(buf, sizeof(buf), "a\0b", 3), "a\\x00b");
 	memset(big, 'x', sizeof(big));
 	fs_escape(buf, sizeof(buf), big, sizeof(big));
 	assert_int_equal(strlen(buf), 64 + 3);
@@ -584,7 +550,11 @@ static void test_escape(void **state)
 	assert_int_equal(strlen(buf), 64 * 4 + 3);
 	/* small buffers: whole units only, always terminated */
 	assert_string_equal(fs_escape(buf, 4, "abcdef", 6), "abc");
-	assert_string_equal(fs_escape(buf, 4, "\x01" "a", 2), "");
+	assert_string_equal(fs_escape(buf, 4,
+				      "\x01"
+				      "a",
+				      2),
+			    "");
 	assert_string_equal(fs_escape(buf, 1, "abc", 3), "");
 }
 
@@ -605,20 +575,24 @@ static void test_err_limits(void **state)
 
 	(void)state;
 	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", FS_IB_ERR_LIMITS_DEFAULT, &l,
-						msg, sizeof(msg)), 0);
+						msg, sizeof(msg)),
+			 0);
 	assert_true(l.on[FS_IB_SYMBOL_ERRORS] && l.on[FS_IB_LINK_DOWNED] && l.on[FS_IB_RCV_ERRORS]);
 	assert_int_equal(l.most[FS_IB_SYMBOL_ERRORS], 10);
 	assert_int_equal(l.most[FS_IB_LINK_DOWNED], 0);
 	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", "portrcverrors:7", &l, msg,
-						sizeof(msg)), 0);
+						sizeof(msg)),
+			 0);
 	assert_false(l.on[FS_IB_SYMBOL_ERRORS] || l.on[FS_IB_LINK_DOWNED]);
 	assert_true(l.on[FS_IB_RCV_ERRORS] && l.most[FS_IB_RCV_ERRORS] == 7);
-	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", "None", &l, msg, sizeof(msg)), 0);
+	assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", "None", &l, msg, sizeof(msg)),
+			 0);
 	assert_false(l.on[0] || l.on[1] || l.on[2]);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		msg[0] = '\0';
 		assert_int_equal(fs_ib_parse_err_limits("FabricErrorLimits", bad[i][0], &l, msg,
-							sizeof(msg)), -1);
+							sizeof(msg)),
+				 -1);
 		if (!strstr(msg, bad[i][1]) || !strstr(msg, "FabricErrorLimits"))
 			fail_msg("'%s': %s", bad[i][0], msg);
 	}

@@ -33,7 +33,7 @@ struct hca {
 	int plane, leaf, port, width;
 };
 
-#define SW(plane, l) (0x200000u + 0x100u * (unsigned)(plane) + (unsigned)(l))	/* l 0: spine */
+#define SW(plane, l) (0x200000u + 0x100u * (unsigned)(plane) + (unsigned)(l)) /* l 0: spine */
 
 /* Eight nodes on plane 0: n001-n004 on leaf01 ports 1-4, n005-n008 on
  * leaf02; with @rail1, each an mlx5_1 on plane 1 too. */
@@ -45,8 +45,12 @@ static int _base(struct hca *h, int rail1)
 	for (int r = 0; r <= rail1; r++)
 		for (int i = 0; i < 8; i++) {
 			snprintf(desc[r][i], sizeof(desc[r][i]), "n%03d mlx5_%d", i + 1, r);
-			h[n++] = (struct hca){ 0x1000 + 0x100 * (uint64_t)r + (uint64_t)i, desc[r][i],
-					       r, 1 + i / 4, 1 + i % 4, 4 };
+			h[n++] = (struct hca){ 0x1000 + 0x100 * (uint64_t)r + (uint64_t)i,
+					       desc[r][i],
+					       r,
+					       1 + i / 4,
+					       1 + i % 4,
+					       4 };
 		}
 	return n;
 }
@@ -73,29 +77,38 @@ static char *_text(const struct hca *h, int n)
 	for (int i = 0; i < n; i++)
 		planes = h[i].plane + 1 > planes ? h[i].plane + 1 : planes;
 	for (int p = 0; p < planes; p++) {
-		fprintf(f, "switchguid=0x%x(%x)\nSwitch\t36 \"S-%016x\"\t\t# \"spine01-r%d\" "
-			"enhanced port 0 lid 1 lmc 0\n", SW(p, 0), SW(p, 0), SW(p, 0), p);
+		fprintf(f,
+			"switchguid=0x%x(%x)\nSwitch\t36 \"S-%016x\"\t\t# \"spine01-r%d\" "
+			"enhanced port 0 lid 1 lmc 0\n",
+			SW(p, 0), SW(p, 0), SW(p, 0), p);
 		for (int l = 1; l <= 2; l++)
 			fprintf(f, "[%d]\t\"S-%016x\"[10]\t\t# \"leaf%02d-r%d\" lid 2 4xHDR\n", l,
 				SW(p, l), l, p);
 		fprintf(f, "\n");
 		for (int l = 1; l <= 2; l++) {
-			fprintf(f, "switchguid=0x%x(%x)\nSwitch\t36 \"S-%016x\"\t\t# \"leaf%02d-r%d\" "
-				"enhanced port 0 lid 2 lmc 0\n", SW(p, l), SW(p, l), SW(p, l), l, p);
+			fprintf(f,
+				"switchguid=0x%x(%x)\nSwitch\t36 \"S-%016x\"\t\t# \"leaf%02d-r%d\" "
+				"enhanced port 0 lid 2 lmc 0\n",
+				SW(p, l), SW(p, l), SW(p, l), l, p);
 			for (int i = 0; i < n; i++)
 				if (h[i].plane == p && h[i].leaf == l)
-					fprintf(f, "[%d]\t\"H-%016" PRIx64 "\"[1](%" PRIx64 ")\t\t# \"%s\" "
-						"lid 11 %dxHDR\n", h[i].port, h[i].guid, h[i].guid + 1,
-						h[i].desc, h[i].width);
+					fprintf(f,
+						"[%d]\t\"H-%016" PRIx64 "\"[1](%" PRIx64
+						")\t\t# \"%s\" "
+						"lid 11 %dxHDR\n",
+						h[i].port, h[i].guid, h[i].guid + 1, h[i].desc,
+						h[i].width);
 			fprintf(f, "[10]\t\"S-%016x\"[%d]\t\t# \"spine01-r%d\" lid 1 4xHDR\n\n",
 				SW(p, 0), l, p);
 		}
 	}
 	for (int i = 0; i < n; i++)
-		fprintf(f, "caguid=0x%" PRIx64 "\nCa\t1 \"H-%016" PRIx64 "\"\t\t# \"%s\"\n"
+		fprintf(f,
+			"caguid=0x%" PRIx64 "\nCa\t1 \"H-%016" PRIx64 "\"\t\t# \"%s\"\n"
 			"[1](%" PRIx64 ") \t\"S-%016x\"[%d]\t\t# lid 13 lmc 0 \"leaf%02d-r%d\" "
-			"lid 2 %dxHDR\n\n", h[i].guid, h[i].guid, h[i].desc, h[i].guid + 1,
-			SW(h[i].plane, h[i].leaf), h[i].port, h[i].leaf, h[i].plane, h[i].width);
+			"lid 2 %dxHDR\n\n",
+			h[i].guid, h[i].guid, h[i].desc, h[i].guid + 1, SW(h[i].plane, h[i].leaf),
+			h[i].port, h[i].leaf, h[i].plane, h[i].width);
 	fclose(f);
 	return buf;
 }
@@ -142,7 +155,8 @@ static struct fw_node *_slurm(void)
 
 	for (int i = 0; i < 8; i++) {
 		snprintf(name[i], sizeof(name[i]), "n%03d", i + 1);
-		snprintf(feat[i], sizeof(feat[i]), "rack_leaf%02d-r0,pod_pod0,plane_plane0", 1 + i / 4);
+		snprintf(feat[i], sizeof(feat[i]), "rack_leaf%02d-r0,pod_pod0,plane_plane0",
+			 1 + i / 4);
 		_nodes[i] = (struct fw_node){ name[i], "idle", "none", feat[i], 0 };
 	}
 	return _nodes;
@@ -175,8 +189,8 @@ static void _decide(struct fw_input *in)
 static const struct fw_action *_find(enum fw_kind kind, const char *node)
 {
 	for (int i = 0; i < _acts.n; i++)
-		if (_acts.v[i].kind == kind && (!node || (_acts.v[i].node &&
-						       !strcmp(_acts.v[i].node, node))))
+		if (_acts.v[i].kind == kind &&
+		    (!node || (_acts.v[i].node && !strcmp(_acts.v[i].node, node))))
 			return &_acts.v[i];
 	return NULL;
 }
@@ -273,13 +287,13 @@ static void test_rail_down_drains(void **state)
 	assert_non_null(a);
 	assert_string_equal(a->arg, "fabsched: every rail down: mlx5_0 port 1 (leaf01-r0 port 3)");
 	assert_string_equal(a->done, "n003: drained: fabsched: every rail down: mlx5_0 port 1 "
-			    "(leaf01-r0 port 3)");
+				     "(leaf01-r0 port 3)");
 	assert_string_equal(a->failed, "n003: drain failed (scontrol update)");
 	assert_int_equal(_count(FW_DRAIN), 1);
 	assert_int_equal(_count(FW_RESUME), 0);
 	assert_int_equal(_count(FW_FEATURES), 0);
 	assert_int_equal(_count(FW_LOG), 0);
-	assert_int_equal(_next.n, 8);	/* n003's HCA stays bound while it is away */
+	assert_int_equal(_next.n, 8); /* n003's HCA stays bound while it is away */
 	assert_string_equal(_bound_name(&_next, 0x1002), "n003");
 	fst_model_free(old);
 	fst_model_free(cur);
@@ -294,7 +308,8 @@ static void _label(struct fst_model *m, uint64_t guid, const char *label)
 
 		if (m->devs[d].guid != guid || pt->peer < 0)
 			continue;
-		snprintf(m->devs[pt->peer].ports[pt->peer_port].label, FST_PORT_LABEL_MAX, "%s", label);
+		snprintf(m->devs[pt->peer].ports[pt->peer_port].label, FST_PORT_LABEL_MAX, "%s",
+			 label);
 		return;
 	}
 	fail_msg("no HCA 0x%" PRIx64, guid);
@@ -311,7 +326,7 @@ static void test_reason_port_labels(void **state)
 
 	(void)state;
 	_label(old, 0x1002, "1/2/1");
-	h[1].width = 1;		/* n002 */
+	h[1].width = 1; /* n002 */
 	n = _drop(h, n, 0x1002);
 	cur = _model(h, n);
 	_label(cur, 0x1001, "1/1/2");
@@ -320,11 +335,13 @@ static void test_reason_port_labels(void **state)
 	_decide(&in);
 	a = _find(FW_DRAIN, "n003");
 	assert_non_null(a);
-	assert_string_equal(a->arg, "fabsched: every rail down: mlx5_0 port 1 (leaf01-r0 port 3 (1/2/1))");
+	assert_string_equal(a->arg,
+			    "fabsched: every rail down: mlx5_0 port 1 (leaf01-r0 port 3 (1/2/1))");
 	a = _find(FW_DRAIN, "n002");
 	assert_non_null(a);
-	assert_string_equal(a->arg,
-			    "fabsched: degraded link: mlx5_0 port 1 (leaf01-r0 port 2 (1/1/2)) at 1xHDR");
+	assert_string_equal(
+		a->arg,
+		"fabsched: degraded link: mlx5_0 port 1 (leaf01-r0 port 2 (1/1/2)) at 1xHDR");
 	fst_model_free(old);
 	fst_model_free(cur);
 }
@@ -356,7 +373,7 @@ static void test_back_up_resumes_ours_only(void **state)
 	a = _find(FW_RESUME, "n003");
 	assert_non_null(a);
 	assert_string_equal(a->done, "n003: links healthy again: resumed (was: fabsched: every "
-			    "rail down: mlx5_0 port 1 (leaf01-r0 port 3))");
+				     "rail down: mlx5_0 port 1 (leaf01-r0 port 3))");
 	assert_int_equal(_count(FW_RESUME), 1);
 	assert_int_equal(_count(FW_DRAIN), 0);
 	_untouched("n006");
@@ -386,23 +403,29 @@ static void test_degraded_and_errors(void **state)
 	struct hca h[16];
 	int n = _base(h, 0);
 	struct fst_model *old = _model(h, n), *cur;
-	struct fw_note errs[] = { { "n007", "mlx5_0 port 1 (leaf02-r0 port 3) LinkDownedCounter +1" } };
-	struct fw_input in = { .old = old, .nodes = _slurm(), .nnodes = 8, .on_degraded = 1,
-			       .errors = errs, .nerrors = 1 };
+	struct fw_note errs[] = { { "n007",
+				    "mlx5_0 port 1 (leaf02-r0 port 3) LinkDownedCounter +1" } };
+	struct fw_input in = { .old = old,
+			       .nodes = _slurm(),
+			       .nnodes = 8,
+			       .on_degraded = 1,
+			       .errors = errs,
+			       .nerrors = 1 };
 	const struct fw_action *a;
 
 	(void)state;
-	h[1].width = 1;		/* n002 */
+	h[1].width = 1; /* n002 */
 	cur = _model(h, n);
 	in.cur = cur;
 	_decide(&in);
 	a = _find(FW_DRAIN, "n002");
 	assert_non_null(a);
-	assert_string_equal(a->arg, "fabsched: degraded link: mlx5_0 port 1 (leaf01-r0 port 2) at 1xHDR");
+	assert_string_equal(a->arg,
+			    "fabsched: degraded link: mlx5_0 port 1 (leaf01-r0 port 2) at 1xHDR");
 	a = _find(FW_DRAIN, "n007");
 	assert_non_null(a);
 	assert_string_equal(a->arg, "fabsched: link errors: mlx5_0 port 1 (leaf02-r0 port 3) "
-			    "LinkDownedCounter +1");
+				    "LinkDownedCounter +1");
 	assert_int_equal(_count(FW_DRAIN), 2);
 	in.on_degraded = 0;
 	_decide(&in);
@@ -422,9 +445,14 @@ static void test_spoof_drains_nothing(void **state)
 	int n = _base(h, 0);
 	struct fst_model *old = _model(h, n), *cur;
 	struct fw_bindings b;
-	struct fw_note errs[] = { { "n003", "mlx5_0 port 1 (leaf02-r0 port 5) LinkDownedCounter +9" } };
-	struct fw_input in = { .old = old, .nodes = _slurm(), .nnodes = 8, .on_degraded = 1,
-			       .errors = errs, .nerrors = 1 };
+	struct fw_note errs[] = { { "n003",
+				    "mlx5_0 port 1 (leaf02-r0 port 5) LinkDownedCounter +9" } };
+	struct fw_input in = { .old = old,
+			       .nodes = _slurm(),
+			       .nnodes = 8,
+			       .on_degraded = 1,
+			       .errors = errs,
+			       .nerrors = 1 };
 
 	(void)state;
 	_bound_from(old, &b);
@@ -531,7 +559,7 @@ static void test_spoof_other_plane(void **state)
 	struct fw_input in = { .nodes = _slurm(), .nnodes = 8 };
 
 	(void)state;
-	n = _drop(h, n, 0x1106);	/* n007 has no HCA on plane 1 */
+	n = _drop(h, n, 0x1106); /* n007 has no HCA on plane 1 */
 	old = _model(h, n);
 	_bound_from(old, &b);
 	h[n++] = (struct hca){ 0x9999, "n007 mlx5_1", 1, 2, 5, 4 };
@@ -541,7 +569,8 @@ static void test_spoof_other_plane(void **state)
 	in.bound = &b;
 	_decide(&in);
 	_untouched("n007");
-	assert_non_null(_said("n007: HCA 0x0000000000009999 (\"n007 mlx5_1\") on plane1 claims n007"));
+	assert_non_null(
+		_said("n007: HCA 0x0000000000009999 (\"n007 mlx5_1\") on plane1 claims n007"));
 	fw_bindings_clear(&b);
 	fst_model_free(old);
 	fst_model_free(cur);
@@ -557,8 +586,12 @@ static void test_accepted_by_map(void **state)
 	struct fst_model *old = _model(h, n), *cur;
 	struct fw_bindings b;
 	uint64_t mapped[] = { 0x1003, 0x9999 };
-	struct fw_input in = { .old = old, .nodes = _slurm(), .nnodes = 8, .on_degraded = 1,
-			       .mapped = mapped, .nmapped = 1 };
+	struct fw_input in = { .old = old,
+			       .nodes = _slurm(),
+			       .nnodes = 8,
+			       .on_degraded = 1,
+			       .mapped = mapped,
+			       .nmapped = 1 };
 	const struct fw_action *a;
 
 	(void)state;
@@ -574,7 +607,8 @@ static void test_accepted_by_map(void **state)
 	assert_string_equal(_bound_name(&_next, 0x9999), "n003");
 	a = _find(FW_DRAIN, "n003");
 	assert_non_null(a);
-	assert_string_equal(a->arg, "fabsched: degraded link: mlx5_1 port 1 (leaf02-r0 port 5) at 1xHDR");
+	assert_string_equal(a->arg,
+			    "fabsched: degraded link: mlx5_1 port 1 (leaf02-r0 port 5) at 1xHDR");
 	fst_model_free(cur);
 
 	/* n004's HCA moved to n003 by the map */
@@ -585,7 +619,8 @@ static void test_accepted_by_map(void **state)
 	in.mapped = mapped;
 	in.on_degraded = 0;
 	_decide(&in);
-	assert_non_null(_said("n003: HCA 0x0000000000001003 bound by the node-name map (was bound to n004)"));
+	assert_non_null(_said(
+		"n003: HCA 0x0000000000001003 bound by the node-name map (was bound to n004)"));
 	assert_string_equal(_bound_name(&_next, 0x1003), "n003");
 	a = _find(FW_DRAIN, "n004");
 	assert_non_null(a);
@@ -606,7 +641,7 @@ static void test_first_seen_and_late_plane(void **state)
 	struct fw_input in = { .nodes = _slurm(), .nnodes = 8 };
 
 	(void)state;
-	for (int i = 0; i < 8; i++)	/* planes of the current model count */
+	for (int i = 0; i < 8; i++) /* planes of the current model count */
 		_nodes[i].features = "";
 	n = 8;
 	one = _model(h, n);
@@ -657,7 +692,7 @@ static void test_hostile_descriptions(void **state)
 	a = _find(FW_DRAIN, "n003");
 	assert_non_null(a);
 	assert_string_equal(a->arg, "fabsched: every rail down: mlx5_0\\x0an005 idle\\x1b]0;pwned"
-			    "\\x07\\x1b[2J\"'|,= port 1 (leaf01-r0 port 3)");
+				    "\\x07\\x1b[2J\"'|,= port 1 (leaf01-r0 port 3)");
 	_all_printable();
 
 	/* a spoofer with such a description: held, said in printable text */
@@ -675,7 +710,7 @@ static void test_hostile_descriptions(void **state)
 	_untouched("n006");
 	assert_non_null(_said("n005: HCA 0x0000000000009999 (\"n005 \\x1b[31m\\x0d\\x0an006: links "
 			      "healthy again: resumed\")"));
-	assert_int_equal(_count(FW_DRAIN), 1);	/* n003, as before */
+	assert_int_equal(_count(FW_DRAIN), 1); /* n003, as before */
 	_all_printable();
 
 	/* Slurm's own text in the watch's lines */
@@ -683,7 +718,8 @@ static void test_hostile_descriptions(void **state)
 	_decide(&in);
 	a = _find(FW_RESUME, "n006");
 	assert_non_null(a);
-	assert_string_equal(a->done, "n006: links healthy again: resumed (was: fabsched: every rail "
+	assert_string_equal(a->done,
+			    "n006: links healthy again: resumed (was: fabsched: every rail "
 			    "down\\x0a\\x1b[2J)");
 	_all_printable();
 	fw_bindings_clear(&b);
@@ -700,9 +736,9 @@ static void test_printable(void **state)
 	big[sizeof(big) - 2] = '\n';
 	big[sizeof(big) - 1] = '\0';
 	fw_printable(out, sizeof(out), big);
-	assert_int_equal(strlen(out), sizeof(big) - 2 + 4);	/* not cut after 64 */
+	assert_int_equal(strlen(out), sizeof(big) - 2 + 4); /* not cut after 64 */
 	assert_string_equal(out + sizeof(big) - 2, "\\x0a");
-	fw_printable(out, 300, big);	/* room for one piece only */
+	fw_printable(out, 300, big); /* room for one piece only */
 	assert_int_equal(strlen(out), 64);
 	assert_true(_printable(fw_printable(out, sizeof(out), "\x1b\x7f\xff\t")));
 }
@@ -713,9 +749,9 @@ static void test_printable(void **state)
 static void _rec(FILE *f, const char *name, const char *state, const char *features,
 		 const char *reason)
 {
-	fprintf(f, "%-*.*s%-*.*s%-*.*s%-*.*s\n", FW_SINFO_NAME, FW_SINFO_NAME, name,
-		FW_SINFO_STATE, FW_SINFO_STATE, state, FW_SINFO_FEATURES, FW_SINFO_FEATURES,
-		features, FW_SINFO_REASON, FW_SINFO_REASON, reason);
+	fprintf(f, "%-*.*s%-*.*s%-*.*s%-*.*s\n", FW_SINFO_NAME, FW_SINFO_NAME, name, FW_SINFO_STATE,
+		FW_SINFO_STATE, state, FW_SINFO_FEATURES, FW_SINFO_FEATURES, features,
+		FW_SINFO_REASON, FW_SINFO_REASON, reason);
 }
 
 static void test_sinfo_records(void **state)
@@ -737,7 +773,7 @@ static void test_sinfo_records(void **state)
 	longfeat[sizeof(longfeat) - 1] = '\0';
 	_rec(f, "n001", "idle", "(null)", "none");
 	_rec(f, "n002", "drained", "bigmem,rack_leaf01", forged);
-	_rec(f, "n002", "drained", "bigmem,rack_leaf01", forged);	/* second partition */
+	_rec(f, "n002", "drained", "bigmem,rack_leaf01", forged); /* second partition */
 	_rec(f, longname, "idle", "(null)", "none");
 	_rec(f, "n003", "mixed", longfeat, "none");
 	fclose(f);
@@ -785,13 +821,14 @@ static void test_bindings_file(void **state)
 	assert_true(fw_bindings_equal(&b, &r));
 	free(buf);
 	static const char *const bad[] = {
-		"0x1002 n003\n", "0x1002 n0\x1b[3 0x0\n", "1002 n003 0x0\n", "0x0 n003 0x0\n",
-		"0x1002 n003 0x0 more\n", "0x1002 n003 0xzz\n",
+		"0x1002 n003\n",  "0x1002 n0\x1b[3 0x0\n",  "1002 n003 0x0\n",
+		"0x0 n003 0x0\n", "0x1002 n003 0x0 more\n", "0x1002 n003 0xzz\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		f = fmemopen((void *)bad[i], strlen(bad[i]), "r");
 		assert_int_equal(fw_bindings_read(&r, f, "b", err, sizeof(err)), -1);
-		assert_string_equal(err, "b:1: bad binding; expected '0x<HCA GUID> <node> 0x<switch GUID>'");
+		assert_string_equal(
+			err, "b:1: bad binding; expected '0x<HCA GUID> <node> 0x<switch GUID>'");
 		assert_int_equal(r.n, 0);
 		fclose(f);
 	}
@@ -830,7 +867,7 @@ static int _r_drain(void *arg, const char *node, const char *reason)
 	struct rec *r = arg;
 
 	r->drains++;
-	return strcmp(node, "n002") ? 0 : 1;	/* Slurm refuses n002 */
+	return strcmp(node, "n002") ? 0 : 1; /* Slurm refuses n002 */
 }
 
 static int _r_resume(void *arg, const char *node)
@@ -872,9 +909,11 @@ static void test_apply_through_seam(void **state)
 	assert_int_equal(fw_apply(&_acts, &seam), 1);
 	assert_int_equal(r.drains, 2);
 	assert_int_equal(r.features, 1);
-	assert_string_equal(r.log, "n002: drain failed (scontrol update)\n"
-			    "n003: drained: fabsched: every rail down: mlx5_0 port 1 (leaf01-r0 port 3)\n"
-			    "n008: features bigmem,rack_leaf02-r0,pod_pod0,plane_plane0 (were: bigmem)\n");
+	assert_string_equal(
+		r.log,
+		"n002: drain failed (scontrol update)\n"
+		"n003: drained: fabsched: every rail down: mlx5_0 port 1 (leaf01-r0 port 3)\n"
+		"n008: features bigmem,rack_leaf02-r0,pod_pod0,plane_plane0 (were: bigmem)\n");
 	/* a feature list sinfo may have cut is never written back */
 	_node("n008")->features_cut = 1;
 	_decide(&in);

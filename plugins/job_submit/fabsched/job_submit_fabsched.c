@@ -92,8 +92,8 @@ static void _env_drop_controlled(char ***env, uint32_t *n, uint32_t uid)
 	*n = (uint32_t)fs_env_remove_controlled(*env, *n, _release);
 	if (*n != before)
 		info("%s: job of uid %u: %u SPANK environment entr%s that only "
-		     "fabsched writes dropped", plugin_type, uid, before - *n,
-		     before - *n == 1 ? "y" : "ies");
+		     "fabsched writes dropped",
+		     plugin_type, uid, before - *n, before - *n == 1 ? "y" : "ies");
 }
 
 static void _env_add(char ***env, uint32_t *n, char *entry)
@@ -106,8 +106,7 @@ static void _env_add(char ***env, uint32_t *n, char *entry)
 
 static int _scratch(job_desc_msg_t *jd, char **err_msg)
 {
-	const char *opt = fs_env_find(jd->spank_job_env, jd->spank_job_env_size,
-				      OPT_ENV);
+	const char *opt = fs_env_find(jd->spank_job_env, jd->spank_job_env_size, OPT_ENV);
 	char msg[FS_MSG_SIZE];
 	struct fs_scratch_grant *g;
 	bool no_max = jd->max_nodes == NO_VAL || jd->max_nodes == INFINITE;
@@ -116,8 +115,7 @@ static int _scratch(job_desc_msg_t *jd, char **err_msg)
 		return SLURM_SUCCESS;
 	g = xmalloc(sizeof(*g));
 	if (fs_scratch_submit(opt, jd->min_nodes == NO_VAL ? 0 : jd->min_nodes,
-			      no_max ? 0 : jd->max_nodes,
-			      get_total_license_cnt(FS_SCRATCH_LICENSE),
+			      no_max ? 0 : jd->max_nodes, get_total_license_cnt(FS_SCRATCH_LICENSE),
 			      jd->licenses, g, msg, sizeof(msg))) {
 		xfree(g);
 		goto refuse;
@@ -126,10 +124,12 @@ static int _scratch(job_desc_msg_t *jd, char **err_msg)
 	jd->licenses = xstrdup(g->licenses);
 	if (no_max || jd->max_nodes > g->max_nodes)
 		jd->max_nodes = g->max_nodes;
-	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%s", SCRATCH_ENV, g->canon));
-	_env_add(&jd->spank_job_env, &jd->spank_job_env_size, xstrdup_printf("%s%" PRIu64, CHARGE_ENV, g->gib));
-	debug("%s: --scratch=%s on at most %u node(s): licenses %s",
-	      plugin_type, g->canon, g->max_nodes, g->licenses);
+	_env_add(&jd->spank_job_env, &jd->spank_job_env_size,
+		 xstrdup_printf("%s%s", SCRATCH_ENV, g->canon));
+	_env_add(&jd->spank_job_env, &jd->spank_job_env_size,
+		 xstrdup_printf("%s%" PRIu64, CHARGE_ENV, g->gib));
+	debug("%s: --scratch=%s on at most %u node(s): licenses %s", plugin_type, g->canon,
+	      g->max_nodes, g->licenses);
 	xfree(g);
 	return SLURM_SUCCESS;
 refuse:
@@ -158,10 +158,9 @@ static void _node_pages(node_record_t *node, struct fs_hp_node *out)
 			continue;
 		ns = gs->gres_data;
 		for (uint16_t t = 0; t < ns->type_cnt; t++)
-			if (fs_hp_node_add(out, ns->type_name[t],
-					   ns->type_cnt_avail[t], msg, sizeof(msg)))
-				debug("%s: node %s: %s", plugin_type, node->name,
-				      msg);
+			if (fs_hp_node_add(out, ns->type_name[t], ns->type_cnt_avail[t], msg,
+					   sizeof(msg)))
+				debug("%s: node %s: %s", plugin_type, node->name, msg);
 	}
 	list_iterator_destroy(it);
 }
@@ -172,8 +171,8 @@ static void _node_pages(node_record_t *node, struct fs_hp_node *out)
  * the nodes' units when they count in several pages, and the pages asked
  * written to @asked ("" when it asks none).
  */
-static int _hugepages(char **tres, const char *parts, uint32_t uid,
-		      char *asked, size_t askedsz, char **err_msg)
+static int _hugepages(char **tres, const char *parts, uint32_t uid, char *asked, size_t askedsz,
+		      char **err_msg)
 {
 	struct fs_hp_node *nodes = NULL;
 	size_t n = 0;
@@ -193,7 +192,7 @@ static int _hugepages(char **tres, const char *parts, uint32_t uid,
 		part_record_t *part = find_part_record(p);
 
 		if (!part || !part->node_bitmap)
-			continue;	/* Slurm reports unknown partitions */
+			continue; /* Slurm reports unknown partitions */
 		xstrfmtcat(where, "%s%s", where ? "," : "", p);
 		for (int i = 0; i < node_record_count; i++) {
 			if (!bit_test(part->node_bitmap, i) || bit_test(seen, i) ||
@@ -203,15 +202,15 @@ static int _hugepages(char **tres, const char *parts, uint32_t uid,
 			_node_pages(node_record_table_ptr[i], &nodes[n++]);
 		}
 	}
-	if (where && fs_hp_request(*tres, where, nodes, n, &units, asked,
-				   askedsz, msg, sizeof(msg))) {
+	if (where &&
+	    fs_hp_request(*tres, where, nodes, n, &units, asked, askedsz, msg, sizeof(msg))) {
 		if (err_msg)
 			*err_msg = xstrdup(msg);
 		info("%s: job of uid %u refused: %s", plugin_type, uid, msg);
 		rc = ESLURM_INVALID_GRES;
 	} else if (where && units) {
-		debug("%s: %s in the nodes' units: %s (pages %s)", plugin_type,
-		      *tres, units, asked);
+		debug("%s: %s in the nodes' units: %s (pages %s)", plugin_type, *tres, units,
+		      asked);
 		xfree(*tres);
 		*tres = xstrdup(units);
 		free(units);
@@ -225,19 +224,18 @@ static int _hugepages(char **tres, const char *parts, uint32_t uid,
 
 /* ------------------------------------------------------------ entry points */
 
-extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
-		      char **err_msg)
+extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
 	char asked[256];
 	int rc;
 
 	/* only this plugin says what the prolog sets up */
-	_env_drop_controlled(&job_desc->spank_job_env,
-			     &job_desc->spank_job_env_size, job_desc->user_id);
+	_env_drop_controlled(&job_desc->spank_job_env, &job_desc->spank_job_env_size,
+			     job_desc->user_id);
 	rc = _scratch(job_desc, err_msg);
 	if (rc == SLURM_SUCCESS)
-		rc = _hugepages(&job_desc->tres_per_node, job_desc->partition,
-				job_desc->user_id, asked, sizeof(asked), err_msg);
+		rc = _hugepages(&job_desc->tres_per_node, job_desc->partition, job_desc->user_id,
+				asked, sizeof(asked), err_msg);
 	if (rc == SLURM_SUCCESS && asked[0])
 		_env_add(&job_desc->spank_job_env, &job_desc->spank_job_env_size,
 			 xstrdup_printf("%s%s", ASKED_ENV, asked));
@@ -254,21 +252,18 @@ static int _modify_hugepages(job_desc_msg_t *jd, job_record_t *job_ptr)
 
 	if (!jd->tres_per_node)
 		return SLURM_SUCCESS;
-	rc = _hugepages(&jd->tres_per_node, jd->partition ? jd->partition :
-			job_ptr->partition, job_ptr->user_id, asked,
-			sizeof(asked), NULL);
+	rc = _hugepages(&jd->tres_per_node, jd->partition ? jd->partition : job_ptr->partition,
+			job_ptr->user_id, asked, sizeof(asked), NULL);
 	if (rc != SLURM_SUCCESS)
 		return rc;
-	_env_drop(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
-		  ASKED_ENV);
+	_env_drop(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size, ASKED_ENV);
 	if (asked[0])
 		_env_add(&job_ptr->spank_job_env, &job_ptr->spank_job_env_size,
 			 xstrdup_printf("%s%s", ASKED_ENV, asked));
 	return SLURM_SUCCESS;
 }
 
-extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
-		      uint32_t submit_uid)
+extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, uint32_t submit_uid)
 {
 	int rc = _modify_hugepages(job_desc, job_ptr);
 	char msg[FS_MSG_SIZE];
@@ -277,15 +272,13 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	if (rc != SLURM_SUCCESS)
 		return rc;
 	rc = fs_scratch_modify_check(
-		fs_env_find(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
-			 SCRATCH_ENV),
-		fs_env_find(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
-			 CHARGE_ENV),
+		fs_env_find(job_ptr->spank_job_env, job_ptr->spank_job_env_size, SCRATCH_ENV),
+		fs_env_find(job_ptr->spank_job_env, job_ptr->spank_job_env_size, CHARGE_ENV),
 		job_desc->licenses, min == NO_VAL ? 0 : min,
 		(max == NO_VAL || max == INFINITE) ? 0 : max, msg, sizeof(msg));
 	if (rc != FS_SCRATCH_MOD_OK)
 		info("%s: %pJ: %s", plugin_type, job_ptr, msg);
-	return rc == FS_SCRATCH_MOD_LICENSES ? ESLURM_INVALID_LICENSES :
-		rc == FS_SCRATCH_MOD_NODES ? ESLURM_INVALID_NODE_COUNT :
-		SLURM_SUCCESS;
+	return rc == FS_SCRATCH_MOD_LICENSES ? ESLURM_INVALID_LICENSES
+	       : rc == FS_SCRATCH_MOD_NODES  ? ESLURM_INVALID_NODE_COUNT
+					     : SLURM_SUCCESS;
 }

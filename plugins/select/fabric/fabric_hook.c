@@ -45,22 +45,21 @@ struct call {
 	const slurm_select_ops_t *ops;
 	fabric_job_test_f backend;
 	job_record_t *job_ptr;
-	bitstr_t *bitmap;	/* the caller's: receives the selection */
+	bitstr_t *bitmap; /* the caller's: receives the selection */
 	uint32_t min_nodes, max_nodes, req_nodes;
 	uint16_t mode;
 	List preemptee_candidates;
 	List *preemptee_job_list;
 	bitstr_t *exc_core_bitmap;
-	bitstr_t **idle;	/* slurmctld's idle nodes (NULL: unknown) */
-	bool counted;		/* cons_tres's node counts brought up to date */
+	bitstr_t **idle; /* slurmctld's idle nodes (NULL: unknown) */
+	bool counted;	 /* cons_tres's node counts brought up to date */
 };
 
 static int _try(bitstr_t *cand, void *arg)
 {
 	struct call *c = arg;
-	int rc = c->backend(c->job_ptr, cand, c->min_nodes, c->max_nodes,
-			    c->req_nodes, c->mode, c->preemptee_candidates,
-			    c->preemptee_job_list, c->exc_core_bitmap);
+	int rc = c->backend(c->job_ptr, cand, c->min_nodes, c->max_nodes, c->req_nodes, c->mode,
+			    c->preemptee_candidates, c->preemptee_job_list, c->exc_core_bitmap);
 
 	if (rc == SLURM_SUCCESS)
 		bit_copybits(c->bitmap, cand);
@@ -87,41 +86,47 @@ static void _node_free(int node, struct fse_node_res *r, void *arg)
 		c->ops->nodeinfo_set_all();
 		c->counted = true;
 	}
-	if (!node_ptr || !node_ptr->select_nodeinfo ||
-	    !(info = node_ptr->select_nodeinfo->data))
+	if (!node_ptr || !node_ptr->select_nodeinfo || !(info = node_ptr->select_nodeinfo->data))
 		return;
-	if (c->ops->nodeinfo_get(info, SELECT_NODEDATA_SUBCNT,
-				 NODE_STATE_ALLOCATED, &alloc_cpus) ==
+	if (c->ops->nodeinfo_get(info, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus) ==
 	    SLURM_SUCCESS)
 		r->cpus = r->cpus > alloc_cpus ? r->cpus - alloc_cpus : 0;
 	if (r->mem != UINT64_MAX &&
-	    c->ops->nodeinfo_get(info, SELECT_NODEDATA_MEM_ALLOC,
-				 NODE_STATE_ALLOCATED, &alloc_mem) ==
-	    SLURM_SUCCESS)
+	    c->ops->nodeinfo_get(info, SELECT_NODEDATA_MEM_ALLOC, NODE_STATE_ALLOCATED,
+				 &alloc_mem) == SLURM_SUCCESS)
 		r->mem = r->mem > alloc_mem ? r->mem - alloc_mem : 0;
 }
 
-int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
-		    bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
-		    uint32_t req_nodes, uint16_t mode,
-		    List preemptee_candidates, List *preemptee_job_list,
-		    bitstr_t *exc_core_bitmap)
+int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr, bitstr_t *bitmap,
+		    uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
+		    List preemptee_candidates, List *preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
 	static bitstr_t **idle;
 	fabric_job_test_f backend = ops->job_test;
 	struct call c = {
-		.ops = ops, .backend = backend, .job_ptr = job_ptr, .bitmap = bitmap,
-		.min_nodes = min_nodes, .max_nodes = max_nodes,
-		.req_nodes = req_nodes, .mode = mode,
+		.ops = ops,
+		.backend = backend,
+		.job_ptr = job_ptr,
+		.bitmap = bitmap,
+		.min_nodes = min_nodes,
+		.max_nodes = max_nodes,
+		.req_nodes = req_nodes,
+		.mode = mode,
 		.preemptee_candidates = preemptee_candidates,
 		.preemptee_job_list = preemptee_job_list,
 		.exc_core_bitmap = exc_core_bitmap,
 	};
 	struct fabric_ask ask = {
-		.job = job_ptr, .cand = bitmap, .min_nodes = min_nodes,
-		.max_nodes = max_nodes, .req_nodes = req_nodes,
-		.switches_as_racks = false, .final = true, .try = _try,
-		.node_free = _node_free, .arg = &c,
+		.job = job_ptr,
+		.cand = bitmap,
+		.min_nodes = min_nodes,
+		.max_nodes = max_nodes,
+		.req_nodes = req_nodes,
+		.switches_as_racks = false,
+		.final = true,
+		.try = _try,
+		.node_free = _node_free,
+		.arg = &c,
 	};
 	int rc;
 
@@ -130,9 +135,8 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 	fabric_place_set_name(PLUGIN);
 	if (mode != SELECT_MODE_RUN_NOW ||
 	    (preemptee_candidates && list_count(preemptee_candidates)))
-		return backend(job_ptr, bitmap, min_nodes, max_nodes,
-			       req_nodes, mode, preemptee_candidates,
-			       preemptee_job_list, exc_core_bitmap);
+		return backend(job_ptr, bitmap, min_nodes, max_nodes, req_nodes, mode,
+			       preemptee_candidates, preemptee_job_list, exc_core_bitmap);
 	/* slurmctld's, looked up at run time: the commands load this plugin
 	 * too and have no such symbol */
 	if (!idle)
@@ -140,14 +144,13 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr,
 	ask.idle = c.idle = idle;
 	if (!fabric_applies(job_ptr, false)) {
 		if (!fabric_observes(job_ptr, false))
-			return backend(job_ptr, bitmap, min_nodes, max_nodes,
-				       req_nodes, mode, preemptee_candidates,
-				       preemptee_job_list, exc_core_bitmap);
+			return backend(job_ptr, bitmap, min_nodes, max_nodes, req_nodes, mode,
+				       preemptee_candidates, preemptee_job_list, exc_core_bitmap);
 		/* Locality=observe: cons_tres's own choice, observed */
 		return fabric_observe(&ask, bitmap);
 	}
 	rc = fabric_place(&ask);
-	return rc == SLURM_ERROR ? EINVAL : rc;	/* cons_tres says EINVAL */
+	return rc == SLURM_ERROR ? EINVAL : rc; /* cons_tres says EINVAL */
 }
 
 void fabric_reconfigure(void)

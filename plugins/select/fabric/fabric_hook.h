@@ -11,11 +11,9 @@
 #include "src/slurmctld/slurmctld.h"
 
 /* cons_tres's select_p_job_test */
-typedef int (*fabric_job_test_f)(job_record_t *job_ptr, bitstr_t *bitmap,
-				 uint32_t min_nodes, uint32_t max_nodes,
-				 uint32_t req_nodes, uint16_t mode,
-				 List preemptee_candidates,
-				 List *preemptee_job_list,
+typedef int (*fabric_job_test_f)(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
+				 uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
+				 List preemptee_candidates, List *preemptee_job_list,
 				 bitstr_t *exc_core_bitmap);
 
 /*
@@ -24,11 +22,9 @@ typedef int (*fabric_job_test_f)(job_record_t *job_ptr, bitstr_t *bitmap,
  * backend.  In slurmctld only; never fails for a fabsched reason other
  * than "not now" (the job stays pending, its reason says why).
  */
-int fabric_job_test(const slurm_select_ops_t *backend, job_record_t *job_ptr,
-		    bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
-		    uint32_t req_nodes, uint16_t mode,
-		    List preemptee_candidates, List *preemptee_job_list,
-		    bitstr_t *exc_core_bitmap);
+int fabric_job_test(const slurm_select_ops_t *backend, job_record_t *job_ptr, bitstr_t *bitmap,
+		    uint32_t min_nodes, uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
+		    List preemptee_candidates, List *preemptee_job_list, bitstr_t *exc_core_bitmap);
 
 /* Reload fabsched.conf and the fabric model at the next job_test. */
 void fabric_reconfigure(void);

@@ -79,16 +79,16 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define RELEASE_MASK 0xffffff
 
 enum backend_state {
-	BACKEND_CLOSED = 0,	/* not tried yet, or closed by fini() */
-	BACKEND_READY,		/* ops filled, cons_tres initialised */
-	BACKEND_FAILED,		/* tried and failed: do not retry, error logged */
+	BACKEND_CLOSED = 0, /* not tried yet, or closed by fini() */
+	BACKEND_READY,	    /* ops filled, cons_tres initialised */
+	BACKEND_FAILED,	    /* tried and failed: do not retry, error logged */
 };
 
 static struct {
 	pthread_mutex_t lock;
-	int state;			/* enum backend_state, read atomically */
-	void *handle;			/* dlopen() handle of cons_tres */
-	char *path;			/* xmalloc'd path of that file */
+	int state;    /* enum backend_state, read atomically */
+	void *handle; /* dlopen() handle of cons_tres */
+	char *path;   /* xmalloc'd path of that file */
 } backend = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.state = BACKEND_CLOSED,
@@ -96,7 +96,7 @@ static struct {
 
 /* slurm_select_ops_t is plugin_id followed by one pointer per entry point,
  * in the order of node_select_syms[] (libslurmfull). */
-slurm_select_ops_t fabric_be;	/* its entry points (select_backend.h) */
+slurm_select_ops_t fabric_be; /* its entry points (select_backend.h) */
 
 #define BACKEND_SYM_CNT (sizeof(slurm_select_ops_t) / sizeof(void *))
 _Static_assert(sizeof(slurm_select_ops_t) % sizeof(void *) == 0,
@@ -112,34 +112,31 @@ static int _backend_bind(void *handle, const char *path)
 	const char *type = dlsym(handle, "plugin_type");
 	const uint32_t *version = dlsym(handle, "plugin_version");
 	const uint32_t *id;
-	void **ptrs = (void **) &fabric_be;
+	void **ptrs = (void **)&fabric_be;
 	int (*backend_init)(void);
 
 	if (!type || xstrcmp(type, BACKEND_TYPE)) {
-		error("%s: %s is not %s (plugin_type %s)", plugin_type, path,
-		      BACKEND_TYPE, type ? type : "missing");
+		error("%s: %s is not %s (plugin_type %s)", plugin_type, path, BACKEND_TYPE,
+		      type ? type : "missing");
 		return SLURM_ERROR;
 	}
-	if (!version ||
-	    ((*version & RELEASE_MASK) != (SLURM_VERSION_NUMBER & RELEASE_MASK))) {
+	if (!version || ((*version & RELEASE_MASK) != (SLURM_VERSION_NUMBER & RELEASE_MASK))) {
 		error("%s: %s was built for another Slurm release (0x%x, this plugin: 0x%x)",
-		      plugin_type, path, version ? *version : 0,
-		      SLURM_VERSION_NUMBER);
+		      plugin_type, path, version ? *version : 0, SLURM_VERSION_NUMBER);
 		return SLURM_ERROR;
 	}
 
 	for (size_t i = 0; i < BACKEND_SYM_CNT; i++) {
 		if (!(ptrs[i] = dlsym(handle, node_select_syms[i]))) {
-			error("%s: %s lacks %s", plugin_type, path,
-			      node_select_syms[i]);
+			error("%s: %s lacks %s", plugin_type, path, node_select_syms[i]);
 			memset(&fabric_be, 0, sizeof(fabric_be));
 			return SLURM_ERROR;
 		}
 	}
 	id = fabric_be.plugin_id;
 	if (*id != SELECT_PLUGIN_CONS_TRES) {
-		error("%s: %s has plugin_id %u, expected %u", plugin_type,
-		      path, *id, (unsigned) SELECT_PLUGIN_CONS_TRES);
+		error("%s: %s has plugin_id %u, expected %u", plugin_type, path, *id,
+		      (unsigned)SELECT_PLUGIN_CONS_TRES);
 		memset(&fabric_be, 0, sizeof(fabric_be));
 		return SLURM_ERROR;
 	}
@@ -176,11 +173,9 @@ static int _backend_try(const char *path, void *arg)
  */
 static int _backend_open(void)
 {
-	if (fs_plugin_dir_each(slurm_conf.plugindir, BACKEND_FILE, _backend_try,
-			       NULL)) {
-		error("%s: no usable %s in PluginDir %s", plugin_type,
-		      BACKEND_FILE, slurm_conf.plugindir ? slurm_conf.plugindir :
-		      "(not set)");
+	if (fs_plugin_dir_each(slurm_conf.plugindir, BACKEND_FILE, _backend_try, NULL)) {
+		error("%s: no usable %s in PluginDir %s", plugin_type, BACKEND_FILE,
+		      slurm_conf.plugindir ? slurm_conf.plugindir : "(not set)");
 		return SLURM_ERROR;
 	}
 	if (running_in_slurmctld())
@@ -201,8 +196,7 @@ bool fabric_backend_ready(void)
 
 	slurm_mutex_lock(&backend.lock);
 	if (backend.state == BACKEND_CLOSED) {
-		state = (_backend_open() == SLURM_SUCCESS) ?
-			BACKEND_READY : BACKEND_FAILED;
+		state = (_backend_open() == SLURM_SUCCESS) ? BACKEND_READY : BACKEND_FAILED;
 		__atomic_store_n(&backend.state, state, __ATOMIC_RELEASE);
 	}
 	state = backend.state;
@@ -218,8 +212,7 @@ extern int init(void)
 	 * for opening cons_tres now; everywhere else it is opened on first
 	 * use (most commands never forward anything but record unpacking).
 	 */
-	if (running_in_slurmctld() &&
-	    !xstrcmp(slurm_conf.select_type, plugin_type) &&
+	if (running_in_slurmctld() && !xstrcmp(slurm_conf.select_type, plugin_type) &&
 	    !fabric_backend_ready())
 		return SLURM_ERROR;
 
@@ -247,11 +240,9 @@ extern int fini(void)
 	return rc;
 }
 
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
+			     uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates, List *preemptee_job_list,
 			     bitstr_t *exc_core_bitmap)
 {
 	if (!fabric_backend_ready())
@@ -259,10 +250,8 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 	/* @bitmap holds the nodes slurmctld lets this job use; the hook
 	 * narrows it to a locality domain and calls cons_tres. */
-	return fabric_job_test(&fabric_be, job_ptr, bitmap,
-			       min_nodes, max_nodes, req_nodes, mode,
-			       preemptee_candidates, preemptee_job_list,
-			       exc_core_bitmap);
+	return fabric_job_test(&fabric_be, job_ptr, bitmap, min_nodes, max_nodes, req_nodes, mode,
+			       preemptee_candidates, preemptee_job_list, exc_core_bitmap);
 }
 
 extern int select_p_reconfigure(void)

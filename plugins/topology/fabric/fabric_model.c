@@ -51,12 +51,12 @@ static struct fst_model *_load(const char *plugin_type, bool *all_off)
 		info("%s: fabric model %s is not on this node: SLURM_TOPOLOGY_ADDR of its jobs is the node name alone",
 		     plugin_type, path);
 	} else if (fst_json_read_file(&m, path, err, sizeof(err)) != 0) {
-		error("%s: cannot use fabric model %s: %s; no fabric topology", plugin_type,
-		      path, err[0] ? err : "unknown error");
+		error("%s: cannot use fabric model %s: %s; no fabric topology", plugin_type, path,
+		      err[0] ? err : "unknown error");
 		m = NULL;
 	} else {
-		verbose("%s: fabric model %s: %d devices, %d nodes", plugin_type, path,
-			m->ndevs, m->nhosts);
+		verbose("%s: fabric model %s: %d devices, %d nodes", plugin_type, path, m->ndevs,
+			m->nhosts);
 	}
 	fs_conf_destroy(conf);
 	return m;
@@ -101,8 +101,8 @@ static int _known(const char *node, void *arg)
 	return 0;
 }
 
-static void _log_hostlist(fs_hostlist_t hl, const char *plugin_type,
-			  const char *what, bool as_error)
+static void _log_hostlist(fs_hostlist_t hl, const char *plugin_type, const char *what,
+			  bool as_error)
 {
 	char *s;
 	int n;
@@ -119,23 +119,20 @@ static void _log_hostlist(fs_hostlist_t hl, const char *plugin_type,
 	xfree(s);
 }
 
-struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
-					 const char *plugin_type)
+struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m, const char *plugin_type)
 {
 	struct fst_slurm_tree *tree = NULL;
 	fs_hostlist_t unknown = NULL, missing = NULL;
 	char err[512] = "";
 
-	if (fst_slurm_tree_build(m, NULL, _known, &unknown, &tree, err,
-				 sizeof(err)) != 0) {
-		error("%s: cannot build the switch tree of %s: %s; no fabric topology",
-		      plugin_type, m->source ? m->source : "the model", err);
+	if (fst_slurm_tree_build(m, NULL, _known, &unknown, &tree, err, sizeof(err)) != 0) {
+		error("%s: cannot build the switch tree of %s: %s; no fabric topology", plugin_type,
+		      m->source ? m->source : "the model", err);
 		FREE_NULL_HOSTLIST(unknown);
 		return NULL;
 	}
 	_log_hostlist(unknown, plugin_type,
-		      "nodes of the fabric model are not in slurm.conf, left out",
-		      false);
+		      "nodes of the fabric model are not in slurm.conf, left out", false);
 	FREE_NULL_HOSTLIST(unknown);
 	for (int i = 0; i < node_record_count; i++) {
 		node_record_t *np = node_record_table_ptr[i];
@@ -180,8 +177,8 @@ bitstr_t **fabric_model_switch_nodes(const struct fst_slurm_tree *tree)
 
 /* ------------------------------------------------------------ hand-off */
 
-static struct fst_model *kept;	/* loaded by the ranking, for the build */
-static bool have_kept;		/* the ranking ran (kept may be NULL) */
+static struct fst_model *kept; /* loaded by the ranking, for the build */
+static bool have_kept;	       /* the ranking ran (kept may be NULL) */
 
 void fabric_model_drop(void)
 {
@@ -217,15 +214,14 @@ struct fst_model *fabric_model_take(const char *plugin_type)
 	return m;
 }
 
-int fabric_model_node_addr(const struct fst_slurm_tree *tree,
-			   const char *node_name, char **paddr, char **ppattern)
+int fabric_model_node_addr(const struct fst_slurm_tree *tree, const char *node_name, char **paddr,
+			   char **ppattern)
 {
 	char *addr = NULL, *pattern = NULL;
 
 	if (!node_name || !paddr || !ppattern)
 		return SLURM_ERROR;
-	if (tree && fst_slurm_tree_node_addr(tree, node_name, &addr, &pattern,
-					     NULL, 0) == 0) {
+	if (tree && fst_slurm_tree_node_addr(tree, node_name, &addr, &pattern, NULL, 0) == 0) {
 		*paddr = xstrdup(addr);
 		*ppattern = xstrdup(pattern);
 	} else {

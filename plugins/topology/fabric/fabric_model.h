@@ -29,8 +29,7 @@ bool fabric_model_rank(const struct fst_model *m, const char *plugin_type);
  * on no switch, are logged.  NULL (logged with error()) when it cannot be
  * built or holds no node of slurm.conf.
  */
-struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m,
-					 const char *plugin_type);
+struct fst_slurm_tree *fabric_model_tree(const struct fst_model *m, const char *plugin_type);
 
 /* The Slurm nodes below each switch of that tree (tree->nsw new node
  * bitmaps, in an xmalloc'ed array): a leaf's own, a higher switch's the
@@ -53,7 +52,7 @@ void fabric_model_drop(void);
 /* SLURM_TOPOLOGY_ADDR of a node in @tree (NULL: none): "spine01.leaf02.n005"
  * and "switch.switch.node", or the node alone ("node") when it is on no
  * switch; xmalloc'd.  SLURM_ERROR on bad arguments. */
-int fabric_model_node_addr(const struct fst_slurm_tree *tree,
-			   const char *node_name, char **paddr, char **ppattern);
+int fabric_model_node_addr(const struct fst_slurm_tree *tree, const char *node_name, char **paddr,
+			   char **ppattern);
 
 #endif

@@ -49,7 +49,7 @@
 #define SINCE_2511 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
 
 static pthread_mutex_t stock_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t built_gen = UINT64_MAX;	/* table generation built from */
+static uint64_t built_gen = UINT64_MAX; /* table generation built from */
 static bool ready;			/* Slurm's switch records are made */
 #if SINCE_2511
 static topology_ctx_t ctx;
@@ -78,14 +78,12 @@ static void _drop(void)
 
 /* Would switch_record_validate accept @sw?  Every input on which it would
  * stop the daemon is looked for; the first one found is logged. */
-static bool _valid(const struct fabric_switch_conf *sw, int n,
-		   const char *plugin_type)
+static bool _valid(const struct fabric_switch_conf *sw, int n, const char *plugin_type)
 {
 	int nodes = 0;
 
 	if (n <= 0 || n > 0xfffe) {
-		error("%s: %d switches: no stock tree for Locality=off jobs",
-		      plugin_type, n);
+		error("%s: %d switches: no stock tree for Locality=off jobs", plugin_type, n);
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
@@ -120,8 +118,8 @@ static bool _valid(const struct fabric_switch_conf *sw, int n,
 			}
 			if (bad)
 				error("%s: switch %s names %s, which is not %s: no stock tree for Locality=off jobs",
-				      plugin_type, s->name, name, s->nodes ?
-				      "a node of slurm.conf" : "a switch");
+				      plugin_type, s->name, name,
+				      s->nodes ? "a node of slurm.conf" : "a switch");
 			free(name);
 		}
 		hostlist_destroy(hl);
@@ -151,8 +149,7 @@ static bool _make(struct fabric_switch_conf *sw, int n)
 	ctx.name = "fabsched-stock";
 	ctx.plugin = "topology/tree";
 	ctx.config = &cfg;
-	return switch_record_validate(&ctx) == SLURM_SUCCESS &&
-		ctx.plugin_ctx;
+	return switch_record_validate(&ctx) == SLURM_SUCCESS && ctx.plugin_ctx;
 }
 #else
 static bool _make(struct fabric_switch_conf *sw, int n)
@@ -161,8 +158,7 @@ static bool _make(struct fabric_switch_conf *sw, int n)
 	FILE *f;
 	bool ok;
 
-	xstrfmtcat(path, "%s/fabsched-stock-topology.conf",
-		   slurm_conf.state_save_location);
+	xstrfmtcat(path, "%s/fabsched-stock-topology.conf", slurm_conf.state_save_location);
 	if (!(f = fopen(path, "w"))) {
 		error("topology/fabric: cannot write %s: %m: no stock tree for Locality=off jobs",
 		      path);
@@ -171,8 +167,7 @@ static bool _make(struct fabric_switch_conf *sw, int n)
 	}
 	fprintf(f, "# the switches of fabsched's table, for Slurm's topology/tree code\n");
 	for (int i = 0; i < n; i++) {
-		fprintf(f, "SwitchName=%s %s=%s", sw[i].name,
-			sw[i].nodes ? "Nodes" : "Switches",
+		fprintf(f, "SwitchName=%s %s=%s", sw[i].name, sw[i].nodes ? "Nodes" : "Switches",
 			sw[i].nodes ? sw[i].nodes : sw[i].switches);
 		if (sw[i].link_speed)
 			fprintf(f, " LinkSpeed=%u", sw[i].link_speed);
@@ -211,7 +206,7 @@ static bool _build(const char *plugin_type)
 		ready = _make(sw, n);
 		if (ready)
 			info("%s: Slurm's topology/tree node choice ready on %d switches, for the jobs fabsched does not place",
-				plugin_type, n);
+			     plugin_type, n);
 		else
 			error("%s: Slurm's tree code did not take the %d switches: Locality=off jobs get Slurm's common node choice",
 			      plugin_type, n);

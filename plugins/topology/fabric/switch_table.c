@@ -27,9 +27,9 @@ struct fab_switch {
 	char *name;
 	uint16_t level;
 	uint32_t link_speed;
-	char *nodes;		/* leaves: ranged node list */
-	char *switches;		/* others: ranged child list */
-	bitstr_t *node_bitmap;	/* [node_record_count]; unused in copies */
+	char *nodes;	       /* leaves: ranged node list */
+	char *switches;	       /* others: ranged child list */
+	bitstr_t *node_bitmap; /* [node_record_count]; unused in copies */
 };
 
 /* What `scontrol show topology` receives (packed, unpacked). */
@@ -41,10 +41,10 @@ struct fabric_info {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fab_switch *table;
 static int table_count;
-static struct fst_slurm_tree *tree;	/* behind the table: node addresses */
-static int *node_leaf;		/* [node_record_count] leaf of each node, -1 */
-static uint32_t *leaf_rank;	/* [table_count] 1 + ordinal among leaves */
-static uint64_t generation;	/* bumped by each build */
+static struct fst_slurm_tree *tree; /* behind the table: node addresses */
+static int *node_leaf;		    /* [node_record_count] leaf of each node, -1 */
+static uint32_t *leaf_rank;	    /* [table_count] 1 + ordinal among leaves */
+static uint64_t generation;	    /* bumped by each build */
 
 static void _free_switch(struct fab_switch *s)
 {
@@ -81,8 +81,7 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 	pthread_mutex_lock(&lock);
 	_free_locked();
 	generation++;
-	if (!m || !node_record_count ||
-	    !(tree = fabric_model_tree(m, plugin_type))) {
+	if (!m || !node_record_count || !(tree = fabric_model_tree(m, plugin_type))) {
 		pthread_mutex_unlock(&lock);
 		return;
 	}
@@ -96,8 +95,7 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 
 		r->name = xstrdup(s->name);
 		r->level = s->level;
-		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX :
-			(uint32_t)s->link_speed;
+		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX : (uint32_t)s->link_speed;
 		r->nodes = s->level ? NULL : xstrdup(s->nodelist);
 		r->switches = s->level ? xstrdup(s->childlist) : NULL;
 		r->node_bitmap = bits[i];
@@ -108,11 +106,12 @@ void fabric_table_build(const struct fst_model *m, const char *plugin_type)
 	 * for every node of every allocation) */
 	node_leaf = xcalloc(node_record_count, sizeof(*node_leaf));
 	for (int i = 0; i < node_record_count; i++)
-		node_leaf[i] = node_record_table_ptr[i] ?
-			fst_slurm_tree_node_leaf(tree, node_record_table_ptr[i]->name) : -1;
-	info("%s: %d switches on %d levels%s, %d nodes", plugin_type,
-	     tree->nsw, tree->max_level + 1,
-	     tree->virtual_root >= 0 ? " (with a virtual root)" : "",
+		node_leaf[i] =
+			node_record_table_ptr[i]
+				? fst_slurm_tree_node_leaf(tree, node_record_table_ptr[i]->name)
+				: -1;
+	info("%s: %d switches on %d levels%s, %d nodes", plugin_type, tree->nsw,
+	     tree->max_level + 1, tree->virtual_root >= 0 ? " (with a virtual root)" : "",
 	     tree->nnodes);
 	pthread_mutex_unlock(&lock);
 }
@@ -121,8 +120,7 @@ void fabric_table_whole_racks(bitstr_t *node_mask)
 {
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < table_count; i++)
-		if (table[i].level == 0 &&
-		    bit_overlap_any(table[i].node_bitmap, node_mask))
+		if (table[i].level == 0 && bit_overlap_any(table[i].node_bitmap, node_mask))
 			bit_or(node_mask, table[i].node_bitmap);
 	pthread_mutex_unlock(&lock);
 }
@@ -187,7 +185,7 @@ bool fabric_table_path(int node_index, const char *prefix, char **out)
 		n = 64;
 	if (n > 0) {
 		xstrfmtcat(*out, "%s%s", *out ? "," : "", prefix);
-		for (int k = 0; k < n; k++)	/* top first */
+		for (int k = 0; k < n; k++) /* top first */
 			xstrfmtcat(*out, ":%s", table[path[k]].name);
 	}
 	pthread_mutex_unlock(&lock);
@@ -232,8 +230,7 @@ void fabric_switch_confs_free(struct fabric_switch_conf *sw, int n)
 	xfree(sw);
 }
 
-int fabric_table_node_addr(const char *node_name, char **paddr,
-			   char **ppattern)
+int fabric_table_node_addr(const char *node_name, char **paddr, char **ppattern)
 {
 	int rc;
 
@@ -300,7 +297,7 @@ int fabric_info_unpack(void **out, buf_t *buffer)
 
 	*out = info;
 	safe_unpack32(&info->count, buffer);
-	if (info->count > remaining_buf(buffer))	/* at least a byte each */
+	if (info->count > remaining_buf(buffer)) /* at least a byte each */
 		goto unpack_error;
 	info->sw = xcalloc(info->count + 1, sizeof(*info->sw));
 	for (uint32_t i = 0; i < info->count; i++) {
@@ -318,8 +315,8 @@ unpack_error:
 	return SLURM_ERROR;
 }
 
-int fabric_info_print(void *data, const char *nodes, const char *unit,
-		      char **out, const char *plugin_type)
+int fabric_info_print(void *data, const char *nodes, const char *unit, char **out,
+		      const char *plugin_type)
 {
 	struct fabric_info *info = data;
 	struct fst_switch_line *sw;
@@ -327,24 +324,24 @@ int fabric_info_print(void *data, const char *nodes, const char *unit,
 
 	*out = NULL;
 	if (!info || !info->count) {
-		error("%s: no fabric topology is loaded (see slurmctld's log)",
-		      plugin_type);
+		error("%s: no fabric topology is loaded (see slurmctld's log)", plugin_type);
 		return SLURM_SUCCESS;
 	}
 	sw = xcalloc(info->count, sizeof(*sw));
 	for (uint32_t i = 0; i < info->count; i++)
 		sw[i] = (struct fst_switch_line){
-			.name = info->sw[i].name, .level = info->sw[i].level,
+			.name = info->sw[i].name,
+			.level = info->sw[i].level,
 			.link_speed = info->sw[i].link_speed,
-			.nodes = info->sw[i].nodes, .switches = info->sw[i].switches,
+			.nodes = info->sw[i].nodes,
+			.switches = info->sw[i].switches,
 		};
 	if ((text = fst_switch_lines(sw, info->count, unit, nodes)))
 		*out = xstrdup(text);
 	else if ((unit && *unit) || (nodes && *nodes))
-		error("%s: no switch%s%s%s%s in the fabric topology",
-		      plugin_type, unit && *unit ? " named " : "",
-		      unit && *unit ? unit : "", nodes && *nodes ?
-		      " with nodes " : "", nodes && *nodes ? nodes : "");
+		error("%s: no switch%s%s%s%s in the fabric topology", plugin_type,
+		      unit && *unit ? " named " : "", unit && *unit ? unit : "",
+		      nodes && *nodes ? " with nodes " : "", nodes && *nodes ? nodes : "");
 	free(text);
 	xfree(sw);
 	return SLURM_SUCCESS;

@@ -37,8 +37,8 @@ int fabric_table_count(void);
 /* One switch as topology.conf writes it (what Slurm's tree code reads). */
 struct fabric_switch_conf {
 	char *name;
-	char *nodes;		/* leaves: ranged node list, else NULL */
-	char *switches;		/* others: ranged child list, else NULL */
+	char *nodes;	/* leaves: ranged node list, else NULL */
+	char *switches; /* others: ranged child list, else NULL */
 	uint32_t link_speed;
 };
 /* Copies of the table's switches in *out (xmalloc'ed; free with
@@ -47,8 +47,7 @@ struct fabric_switch_conf {
 int fabric_table_switch_confs(struct fabric_switch_conf **out, uint64_t *gen);
 void fabric_switch_confs_free(struct fabric_switch_conf *sw, int n);
 /* SLURM_TOPOLOGY_ADDR and pattern of a node (fabric_model_node_addr). */
-int fabric_table_node_addr(const char *node_name, char **paddr,
-			   char **ppattern);
+int fabric_table_node_addr(const char *node_name, char **paddr, char **ppattern);
 
 /* The copy `scontrol show topology` receives (TOPO_DATA_TOPOLOGY_PTR). */
 void *fabric_info_get(uint32_t plugin_id);
@@ -57,7 +56,7 @@ int fabric_info_pack(void *data, buf_t *buffer);
 int fabric_info_unpack(void **out, buf_t *buffer);
 /* The switches named @unit (NULL: any) holding the nodes @nodes (NULL:
  * any), as `SwitchName=... Level=...` lines; *out NULL when none (logged). */
-int fabric_info_print(void *data, const char *nodes, const char *unit,
-		      char **out, const char *plugin_type);
+int fabric_info_print(void *data, const char *nodes, const char *unit, char **out,
+		      const char *plugin_type);
 
 #endif

@@ -47,10 +47,10 @@ const char plugin_name[] = "fabsched fabric topology plugin";
 const char plugin_type[] = "topology/fabric";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-#define SWITCH_MAX 0xfffe	/* switch indices are uint16_t in Slurm */
+#define SWITCH_MAX 0xfffe /* switch indices are uint16_t in Slurm */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fst_slurm_tree *tree;	/* the tree behind switch_record_table */
+static struct fst_slurm_tree *tree; /* the tree behind switch_record_table */
 
 /* ------------------------------------------------------------ loading */
 
@@ -106,7 +106,7 @@ static void _build_table(const struct fst_model *m)
 		r->name = xstrdup(s->name);
 		r->level = s->level;
 		r->link_speed = s->link_speed > UINT32_MAX ? UINT32_MAX : (uint32_t)s->link_speed;
-		r->parent = s->parent >= 0 ? s->parent : i;	/* a top is its own parent */
+		r->parent = s->parent >= 0 ? s->parent : i; /* a top is its own parent */
 		r->node_bitmap = bits[i];
 		r->nodes = s->level ? NULL : xstrdup(s->nodelist);
 		r->switches = s->level ? xstrdup(s->childlist) : NULL;
@@ -119,8 +119,7 @@ static void _build_table(const struct fst_model *m)
 	/* descendants and hop distances: topology/'s switch graph, copied
 	 * into Slurm's (xmalloc'd) arrays */
 	if (fst_switch_graph_build(tree, &g)) {
-		error("%s: switch table: out of memory: no fabric topology",
-		      plugin_type);
+		error("%s: switch table: out of memory: no fabric topology", plugin_type);
 		_free_table();
 		return;
 	}
@@ -133,18 +132,18 @@ static void _build_table(const struct fst_model *m)
 			r->switch_desc_index[k] = g->desc[i][k];
 		r->switches_dist = xcalloc(n, sizeof(uint32_t));
 		for (int k = 0; k < n; k++)
-			r->switches_dist[k] = g->dist[i][k] == FST_HOPS_NONE ?
-				INFINITE : g->dist[i][k];
+			r->switches_dist[k] =
+				g->dist[i][k] == FST_HOPS_NONE ? INFINITE : g->dist[i][k];
 	}
 	fst_switch_graph_free(g);
-	info("%s: switch table: %d switches on %d levels%s, %d nodes", plugin_type,
-	     n, tree->max_level + 1,
-	     tree->virtual_root >= 0 ? " (with a virtual root)" : "", tree->nnodes);
+	info("%s: switch table: %d switches on %d levels%s, %d nodes", plugin_type, n,
+	     tree->max_level + 1, tree->virtual_root >= 0 ? " (with a virtual root)" : "",
+	     tree->nnodes);
 	for (int i = 0; i < n; i++) {
 		switch_record_t *r = &switch_record_table[i];
 
-		debug("%s: switch %s level=%d link_speed=%u %s=%s", plugin_type, r->name,
-		      r->level, r->link_speed, r->nodes ? "nodes" : "switches",
+		debug("%s: switch %s level=%d link_speed=%u %s=%s", plugin_type, r->name, r->level,
+		      r->link_speed, r->nodes ? "nodes" : "switches",
 		      r->nodes ? r->nodes : r->switches);
 	}
 }

@@ -118,7 +118,7 @@ extern int topology_p_build_config(CTX_PARAM)
 	struct fst_model *m;
 
 #if SINCE_2511
-	if (tctx && tctx->plugin)	/* from topology.yaml: Slurm's types only */
+	if (tctx && tctx->plugin) /* from topology.yaml: Slurm's types only */
 		error("%s: topology.yaml context %s names plugin %s; topology/fabric is configured with TopologyPlugin=topology/fabric and no topology.yaml",
 		      plugin_type, tctx->name, tctx->plugin);
 #endif
@@ -147,8 +147,8 @@ extern bool topology_p_generate_node_ranking(CTX_PARAM)
  * changes the cores of the nodes it is given, and only those) */
 struct eval_call {
 	topology_eval_t *te;
-	bitstr_t **cores;	/* [node_record_count], NULL but the copied */
-	bitstr_t *copied;	/* the nodes whose cores were copied */
+	bitstr_t **cores; /* [node_record_count], NULL but the copied */
+	bitstr_t *copied; /* the nodes whose cores were copied */
 	uint32_t max_nodes;
 	uint16_t avail_cpus;
 	int tries;
@@ -218,8 +218,7 @@ static int _stock_try(bitstr_t *cand, void *arg)
 static void _node_free(int node, struct fse_node_res *r, void *arg)
 {
 	struct eval_call *c = arg;
-	avail_res_t *ar = c->te->avail_res_array ?
-		c->te->avail_res_array[node] : NULL;
+	avail_res_t *ar = c->te->avail_res_array ? c->te->avail_res_array[node] : NULL;
 
 	r->cpus = ar ? ar->avail_cpus : 0;
 	r->mem = UINT64_MAX;
@@ -232,9 +231,13 @@ extern int topology_p_eval_nodes(topology_eval_t *te)
 	struct eval_call c = { .te = te };
 	struct fabric_ask ask = {
 		.job = te->job_ptr,
-		.min_nodes = te->min_nodes, .max_nodes = te->max_nodes,
-		.req_nodes = te->req_nodes, .switches_as_racks = true,
-		.try = _try, .node_free = _node_free, .arg = &c,
+		.min_nodes = te->min_nodes,
+		.max_nodes = te->max_nodes,
+		.req_nodes = te->req_nodes,
+		.switches_as_racks = true,
+		.try = _try,
+		.node_free = _node_free,
+		.arg = &c,
 	};
 	int rc;
 
@@ -276,17 +279,15 @@ extern bitstr_t *topology_p_get_bitmap(char *name CTX_ARG)
 
 /* Address of a node in the fabric ("spine01.leaf02.n005", pattern
  * "switch.switch.node"); the node alone when it is on no switch. */
-extern int topology_p_get_node_addr(char *node_name, char **paddr,
-				    char **ppattern CTX_ARG)
+extern int topology_p_get_node_addr(char *node_name, char **paddr, char **ppattern CTX_ARG)
 {
 	return fabric_table_node_addr(node_name, paddr, ppattern);
 }
 
-extern int topology_p_split_hostlist(hostlist_t *hl, hostlist_t ***sp_hl,
-				     int *count, uint16_t tree_width CTX_ARG)
+extern int topology_p_split_hostlist(hostlist_t *hl, hostlist_t ***sp_hl, int *count,
+				     uint16_t tree_width CTX_ARG)
 {
-	return common_topo_split_hostlist_treewidth(hl, sp_hl, count,
-						    tree_width);
+	return common_topo_split_hostlist_treewidth(hl, sp_hl, count, tree_width);
 }
 
 extern int topology_p_get(topology_data_t type, void *data CTX_ARG)
@@ -300,12 +301,11 @@ extern int topology_p_get(topology_data_t type, void *data CTX_ARG)
 	case TOPO_DATA_REC_CNT:
 		*(int *)data = fabric_table_count();
 		return SLURM_SUCCESS;
-	case TOPO_DATA_EXCLUSIVE_TOPO:	/* named contexts (25.11+), 24.11 */
+	case TOPO_DATA_EXCLUSIVE_TOPO: /* named contexts (25.11+), 24.11 */
 		*(int *)data = 1;
 		return SLURM_SUCCESS;
 	default:
-		error("%s: topology data type %d is not known", plugin_type,
-		      (int)type);
+		error("%s: topology data type %d is not known", plugin_type, (int)type);
 		return SLURM_ERROR;
 	}
 }
@@ -318,7 +318,7 @@ extern int topology_p_get(topology_data_t type, void *data CTX_ARG)
 extern uint32_t topology_p_get_fragmentation(bitstr_t *node_mask CTX_ARG)
 {
 	if (fabric_place_all_off())
-		return 0;	/* topology/tree's answer */
+		return 0; /* topology/tree's answer */
 	return fabric_table_fragmentation(node_mask);
 }
 
@@ -333,22 +333,19 @@ extern int TOPOINFO(free)(void *data)
 	return fabric_info_free(data);
 }
 
-extern int TOPOINFO(pack)(void *data, buf_t *buffer,
-			  uint16_t protocol_version)
+extern int TOPOINFO(pack)(void *data, buf_t *buffer, uint16_t protocol_version)
 {
 	return fabric_info_pack(data, buffer);
 }
 
-extern int TOPOINFO(unpack)(void **out, buf_t *buffer,
-			    uint16_t protocol_version)
+extern int TOPOINFO(unpack)(void **out, buf_t *buffer, uint16_t protocol_version)
 {
 	return fabric_info_unpack(out, buffer);
 }
 
 #if SINCE_2511
 /* The switch named @unit, or the leaves holding @nodes_list. */
-extern int topology_p_topoinfo_print(void *data, char *nodes_list, char *unit,
-				     char **out)
+extern int topology_p_topoinfo_print(void *data, char *nodes_list, char *unit, char **out)
 {
 	return fabric_info_print(data, nodes_list, unit, out, plugin_type);
 }
@@ -366,8 +363,7 @@ extern int topology_p_topology_print(void *data, char *name, char **out)
 #if SINCE_2511
 /* A node's place comes from the fabric model: a Topology= string of
  * slurm.conf or `scontrol update` is not read. */
-extern int topology_p_add_rm_node(node_record_t *node_ptr, char *unit,
-				  topology_ctx_t *tctx)
+extern int topology_p_add_rm_node(node_record_t *node_ptr, char *unit, topology_ctx_t *tctx)
 {
 	if (unit)
 		verbose("%s: %s: Topology=%s not used, the fabric model places the node",
@@ -386,31 +382,27 @@ extern void topology_p_jobinfo_free(void *topo_jobinfo)
 {
 }
 
-extern void topology_p_jobinfo_pack(void *topo_jobinfo, buf_t *buffer,
-				    uint16_t protocol_version)
+extern void topology_p_jobinfo_pack(void *topo_jobinfo, buf_t *buffer, uint16_t protocol_version)
 {
 }
 
-extern int topology_p_jobinfo_unpack(void **topo_jobinfo, buf_t *buffer,
-				     uint16_t protocol_version)
+extern int topology_p_jobinfo_unpack(void **topo_jobinfo, buf_t *buffer, uint16_t protocol_version)
 {
 	*topo_jobinfo = NULL;
 	return SLURM_SUCCESS;
 }
 
-extern int topology_p_jobinfo_get(topology_jobinfo_type_t type,
-				  void *topo_jobinfo, void *data)
+extern int topology_p_jobinfo_get(topology_jobinfo_type_t type, void *topo_jobinfo, void *data)
 {
 	return ESLURM_NOT_SUPPORTED;
 }
 
 /* "default:spine01:leaf02" for a node (kept by power saving). */
-extern void topology_p_get_topology_str(node_record_t *node_ptr,
-					char **topology_str_ptr,
+extern void topology_p_get_topology_str(node_record_t *node_ptr, char **topology_str_ptr,
 					topology_ctx_t *tctx)
 {
-	fabric_table_path(node_ptr->index, tctx && tctx->name ? tctx->name :
-			  "default", topology_str_ptr);
+	fabric_table_path(node_ptr->index, tctx && tctx->name ? tctx->name : "default",
+			  topology_str_ptr);
 }
 #endif
 
@@ -431,23 +423,21 @@ extern int topology_p_eval_node(topology_eval_t *te, int node_inx)
 }
 
 /* Tasks in rack order: each node's rank is its leaf switch's. */
-extern int topology_p_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank,
-			       uint32_t *size, void *tctx)
+extern int topology_p_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size,
+			       void *tctx)
 {
 	uint32_t n = 0;
 
 	*node_rank = NULL;
 	*size = 0;
-	if (!node_bitmap || !fabric_table_count() ||
-	    !(n = bit_set_count(node_bitmap)))
+	if (!node_bitmap || !fabric_table_count() || !(n = bit_set_count(node_bitmap)))
 		return SLURM_SUCCESS;
 	*node_rank = xcalloc(n, sizeof(**node_rank));
 	*size = n;
 	n = 0;
 	for (int i = 0; i < bit_size(node_bitmap) && n < *size; i++)
 		if (bit_test(node_bitmap, i))
-			(*node_rank)[n++] = fabric_table_leaf_rank(i) <<
-				TOPO_RANK_ID_SHIFT;
+			(*node_rank)[n++] = fabric_table_leaf_rank(i) << TOPO_RANK_ID_SHIFT;
 	return SLURM_SUCCESS;
 }
 #endif
