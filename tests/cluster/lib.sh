@@ -44,6 +44,8 @@ tap_ok() {	# tap_ok COND NAME
 		rc=$?
 	fi
 	TAP_N=$((TAP_N + 1))
+	# FABSCHED_TAP_TIMES=1: each result with the seconds since the start
+	[ -n "${FABSCHED_TAP_TIMES:-}" ] && name="$name [at ${SECONDS} s]"
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $TAP_N - $name"
 	else
@@ -303,26 +305,29 @@ cl_job_output() {	# cl_job_output JOBID: path of the job's stdout file
 	cl_job_field "$1" StdOut
 }
 
-# cl_poll SECONDS CMD...: run CMD every half second until it succeeds (0)
-# or SECONDS have passed (1).
+# cl_poll SECONDS CMD...: run CMD every CL_POLL_INTERVAL seconds (0.2)
+# until it succeeds (0) or SECONDS have passed (1; CMD is run once more at
+# the end).
+CL_POLL_INTERVAL=${CL_POLL_INTERVAL:-0.2}
 cl_poll() {
-	local t=$1 i
+	local end=$((SECONDS + $1))
 	shift
-	for ((i = 0; i < t * 2; i++)); do
+	while [ "$SECONDS" -lt "$end" ]; do
 		"$@" && return 0
-		sleep 0.5
+		sleep "$CL_POLL_INTERVAL"
 	done
-	return 1
+	"$@"
 }
 
 # cl_wait_job JOBID [TIMEOUT=120]: wait until the job has ended. Sets
 # CL_JOB_STATE and CL_JOB_EXIT, prints a TAP diagnostic. Returns 0 when it
 # COMPLETED, 1 when it ended otherwise, 2 on timeout, 3 when the job is unknown.
 cl_wait_job() {
-	local id=$1 t=${2:-120} i st
+	local id=$1 t=${2:-120} st end
 	CL_JOB_STATE='' CL_JOB_EXIT=''
 	export CL_JOB_STATE CL_JOB_EXIT
-	for ((i = 0; i < t * 2; i++)); do
+	end=$((SECONDS + t))
+	while [ "$SECONDS" -lt "$end" ]; do
 		st=$(cl_job_field "$id" JobState)
 		if [ -z "$st" ]; then
 			CL_JOB_STATE=UNKNOWN
@@ -337,7 +342,7 @@ cl_wait_job() {
 			[ "$st" = COMPLETED ] && return 0
 			return 1 ;;
 		esac
-		sleep 0.5
+		sleep "$CL_POLL_INTERVAL"
 	done
 	CL_JOB_STATE=$st
 	tap_diag "job $id: still $st after ${t}s"

@@ -56,10 +56,8 @@ tap_ok $? "allreduce ok"
 
 # 11-13: down with a job still running leaves nothing behind
 long=$(cl_sbatch --user "$TUSER" -J sleeper -N2 -n2 -t 5 -o sleeper-%j.out --wrap "srun sleep 300")
-for _ in $(seq 1 40); do
-	[ "$(cl_job_field "$long" JobState)" = RUNNING ] && break
-	sleep 0.25
-done
+running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
+cl_poll 10 running "$long"
 tap_diag "job $long before down: $(cl_job_field "$long" JobState)"
 # every process of the cluster, with its start time (pids get reused)
 pstart() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }

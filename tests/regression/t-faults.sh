@@ -125,31 +125,28 @@ snap() {	# snap NODE: what the helpers must give back
 		"base=[$(ls -A "$STAGE/mnt" | tr '\n' ' ')]"
 }
 CLEAN="pool=$BASE_PAGES mounts=[] ledgers=[] base=[]"
+is_clean() { [ "$(snap "$1")" = "$CLEAN" ]; }	# is_clean NODE: all given back
 wait_clean() {	# wait_clean NODE [SECONDS=30]
-	local i
-	for ((i = 0; i < ${2:-30} * 2; i++)); do
-		[ "$(snap "$1")" = "$CLEAN" ] && return 0
-		sleep 0.5
-	done
-	return 1
+	cl_poll "${2:-30}" is_clean "$1"
 }
+in_state() { [ "$(cl_job_field "$1" JobState)" = "$2" ]; }	# in_state JOBID STATE
 wait_state() {	# wait_state JOBID STATE [SECONDS=60]
-	local i
-	for ((i = 0; i < ${3:-60} * 2; i++)); do
-		[ "$(cl_job_field "$1" JobState)" = "$2" ] && return 0
-		sleep 0.5
-	done
-	return 1
+	cl_poll "${3:-60}" in_state "$1" "$2"
 }
 node_state() { scontrol -o show node "$1" | tr ' ' '\n' | sed -n 's/^State=//p'; }
 node_reason() { scontrol -o show node "$1" | sed -n 's/.* Reason=\(.*\) \[[^]]*\].*/\1/p'; }
+drained() { case "$(node_state "$1")" in *DRAIN*) return 0 ;; esac; return 1; }	# drained NODE
 wait_drain() {	# wait_drain NODE [SECONDS=60]
-	local i
-	for ((i = 0; i < ${2:-60} * 2; i++)); do
-		case "$(node_state "$1")" in *DRAIN*) return 0 ;; esac
-		sleep 0.5
-	done
-	return 1
+	cl_poll "${2:-60}" drained "$1"
+}
+pool_is() { [ "$(cat "$NODE0")" = "$1" ]; }	# pool_is PAGES: node0's pool holds PAGES
+in_slow_prolog() { grep -qx "$1" "$STAGE/out/slow.log" 2>/dev/null; }	# in_slow_prolog JOBID: overrunning
+left_running() {	# left_running JOBID: neither RUNNING nor CONFIGURING
+	case "$(cl_job_field "$1" JobState)" in RUNNING|CONFIGURING) return 1 ;; esac
+}
+not_completing() { case "$(node_state "$1")" in *COMPLETING*) return 1 ;; esac; }	# not_completing NODE
+requeued() {	# requeued JOBID: PENDING again after a restart
+	[ "$(cl_job_field "$1" JobState)" = PENDING ] && [ "$(cl_job_field "$1" Restarts)" != 0 ]
 }
 epilog_by_hand() {	# epilog_by_hand NODE JOBID: as slurmd runs it, once more
 	on_node "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin SLURM_JOB_ID="$2" \
@@ -164,7 +161,7 @@ cl_wait_job "$a" 120
 wait_clean n001
 b=$(cl_sbatch --user "$TUSER" -J holder -w n001 -n 1 -t 5 --gres=hugepages:2m:6 -o holder-%j.out "$STAGE/bin/look.sh" 60)
 wait_state "$b" RUNNING
-for _ in $(seq 1 20); do [ "$(cat "$NODE0")" = $((BASE_PAGES + 6)) ] && break; sleep 0.5; done
+cl_poll 10 pool_is $((BASE_PAGES + 6))
 before=$(snap n001)
 epilog_by_hand n001 "$a"
 rc=$?
@@ -182,7 +179,7 @@ tap_ok "[ $rc -eq 0 ] && [ \"\$(snap n001)\" = '$CLEAN' ]" "after job $b ended, 
 # 5-7: the prolog overruns PrologEpilogTimeout after reserving its pages
 touch "$STAGE/slow.n002"
 c=$(cl_sbatch --user "$TUSER" -J slow -w n002 -n 1 -t 5 --gres=hugepages:2m:4 -o /dev/null "$STAGE/bin/look.sh")
-for _ in $(seq 1 60); do grep -qx "$c" "$STAGE/out/slow.log" 2>/dev/null && break; sleep 0.5; done
+cl_poll 30 in_slow_prolog "$c"
 held=$(snap n002)
 wait_drain n002 60
 st=$(node_state n002) why=$(node_reason n002)
@@ -209,7 +206,7 @@ wait_clean n002
 # started again (the sweep first, as fabsched-sweep.service does)
 touch "$STAGE/slow.n001"
 k=$(cl_sbatch --user "$TUSER" -J crash -w n001 -n 1 -t 5 --gres=hugepages:2m:4 -o /dev/null "$STAGE/bin/look.sh")
-for _ in $(seq 1 60); do grep -qx "$k" "$STAGE/out/slow.log" 2>/dev/null && break; sleep 0.5; done
+cl_poll 30 in_slow_prolog "$k"
 held=$(snap n001)
 "$CL" node kill n001 >/dev/null 2>&1
 rc=$?
@@ -222,9 +219,7 @@ tap_ok "[ $rc -eq 0 ] && grep -q 'pool=$((BASE_PAGES + 4))' <<<'$held'" \
 	"job $k's prolog held its 4 pages ($held) when n001's slurmd was SIGKILLed; the sweep before it started again: $swept"
 # Slurm may requeue the job, or keep it running as long as it waits for
 # its prolog's end (22.05 does): then it is cancelled, as a user would
-for _ in $(seq 1 20); do
-	case "$(cl_job_field "$k" JobState)" in RUNNING|CONFIGURING) sleep 0.5 ;; *) break ;; esac
-done
+cl_poll 10 left_running "$k"
 how="Slurm $(cl_job_field "$k" JobState) it ($(cl_job_field "$k" Reason))"
 if [ "$(cl_job_field "$k" JobState)" = RUNNING ]; then
 	how="Slurm kept it RUNNING ($(cl_job_field "$k" Reason)), so it was cancelled"
@@ -240,7 +235,7 @@ fi
 tap_ok "[ \"\$(snap n001)\" = '$CLEAN' ]" \
 	"after the restart $how; after $by: n001 as before ($(snap n001))"
 scancel "$k" 2>/dev/null
-for _ in $(seq 1 60); do case "$(node_state n001)" in *COMPLETING*) sleep 0.5 ;; *) break ;; esac; done
+cl_poll 30 not_completing n001
 scontrol update nodename=n001 state=resume >/dev/null 2>&1
 
 # 10-12: fabsched's variables forged in the job's environment, name and comment
@@ -299,10 +294,7 @@ $STAGE/bin/look.sh" SPANK_FABSCHED_SCRATCH=1024T SPANK_FABSCHED_SCRATCH_CHARGE=0
 	id=$(cd "$dir" && runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" "$STAGE/bin/craft_submit" n001 \
 		"" "$dir/nopool-%j.out" "#!/bin/sh
 $STAGE/bin/look.sh" _SLURM_SPANK_OPTION_fabsched_scratch=10G 2>&1)
-	for _ in $(seq 1 120); do
-		[ "$(cl_job_field "$id" JobState)" = PENDING ] && [ "$(cl_job_field "$id" Restarts)" != 0 ] && break
-		sleep 0.5
-	done
+	cl_poll 60 requeued "$id"
 	st=$(cl_job_field "$id" JobState) why=$(cl_job_field "$id" Reason)
 	sc=$(runuser -u "$TUSER" -- env SLURM_CONF="$SLURM_CONF" scontrol -o show job "$id" |
 		grep -o 'AdminComment=fabsched-prolog job [0-9]*: [^=]*' | sed 's/ [A-Za-z]*$//')

@@ -202,8 +202,9 @@ tap_is "$got" "$want" "task on CPU 0 (NUMA 0) gets mlx5_0, task on CPU 1 (NUMA 1
 tap_is "$(grep '^batch' "$out" 2>/dev/null)" "batch ucx=mlx5_0:1,mlx5_1:1 loc=$loc" \
 	"the batch script keeps both HCAs and their locality"
 # one task while the other CPU is busy: bound to the free one
+running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 idb=$(cl_sbatch --user "$TUSER" -J busy -w n001 -n 1 -t 5 -o busy-%j.out --wrap "sleep 60")
-for _ in $(seq 1 60); do [ "$(cl_job_field "$idb" JobState)" = RUNNING ] && break; sleep 0.5; done
+cl_poll 30 running "$idb"
 id=$(cl_sbatch --user "$TUSER" -J near1 -w n001 -n 1 -t 5 --gres=rdma:2 -o near1-%j.out \
 	--wrap "srun $STAGE/out/env2.sh")
 cl_wait_job "$id" 120
@@ -219,7 +220,8 @@ tap_is "$got" "cpus=$o ucx=mlx5_$o:1 nccl==mlx5_$o:1 ompi=mlx5_$o:1 devs=mlx5_$o
 # NUMA node's units, so job B gets its pages, and its CPU, on the other
 ida=$(cl_sbatch --user "$TUSER" -J hugeA -w n001 -n 1 -t 5 --gres=hugepages:2mx8:512 \
 	--gres-flags=enforce-binding -o hugeA-%j.out --wrap "srun $STAGE/out/env2.sh; sleep 60")
-for _ in $(seq 1 60); do [ -s "$(cl_job_output "$ida")" ] && break; sleep 0.5; done
+has_output() { [ -s "$(cl_job_output "$1")" ]; }	# has_output JOBID: its stdout not empty
+cl_poll 30 has_output "$ida"
 id=$(cl_sbatch --user "$TUSER" -J hugeB -w n001 -n 1 -t 5 --gres=hugepages:2mx8:100 \
 	--gres-flags=enforce-binding -o hugeB-%j.out --wrap "srun $STAGE/out/env2.sh")
 cl_wait_job "$id" 120

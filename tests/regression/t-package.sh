@@ -167,7 +167,8 @@ tap_ok $up "configless cluster up: slurmd --conf-server, SelectType=$(fs_select_
 "$CL" fabric run timeout 60 /usr/bin/fabsched topo discover -o "$D/etc/fabric.json" >"$WORK/discover.log" 2>&1 ||
 	tap_diag "$(tail -n 5 "$WORK/discover.log")"
 scontrol reconfigure
-for _ in $(seq 1 40); do scontrol show topology 2>/dev/null | grep -q '^SwitchName=leaf' && break; sleep 0.5; done
+has_leaves() { scontrol show topology 2>/dev/null | grep -q '^SwitchName=leaf'; }	# the model's racks in Slurm
+cl_poll 20 has_leaves
 
 # 7: no build tree on any path of the daemons, no fabsched file on a node
 maps=""
@@ -204,12 +205,12 @@ tap_ok "[ \$(grep -c '^rank=' '$out') = 4 ] && grep -qx 'allreduce=ok' '$out' &&
 tap_ok "grep -q '^mount=$HPBASE/$id-2m .*pagesize=2M,size=8388608' '$out'" \
 	"the prolog reserved the pages under HugepageMountBase of fabsched.so's arguments ($HPBASE/$id-2m)"
 # (each node's epilog writes its metrics once it has given everything back)
-for _ in $(seq 1 40); do
+given_back() {	# no ledger, node0 at its base, both epilogs counted (sets prom)
 	prom=$(cat "$WORK/prom/fabsched.prom" 2>/dev/null)
 	[ -z "$(ls -A "$WORK/state/jobs" 2>/dev/null)" ] && [ "$(cat "$NODE0")" = "$BASE_PAGES" ] &&
-		grep -q '^fabsched_helper_run_seconds_count{helper="epilog"} 2$' <<<"$prom" && break
-	sleep 0.5
-done
+		grep -q '^fabsched_helper_run_seconds_count{helper="epilog"} 2$' <<<"$prom"
+}
+cl_poll 20 given_back
 metrics=0
 grep -q '^fabsched_helper_run_seconds_count{helper="epilog"} 2$' <<<"$prom" && metrics=1
 tap_ok "[ -d '$WORK/state/jobs' ] && [ -z \"\$(ls -A '$WORK/state/jobs')\" ] && [ \$(cat $NODE0) = $BASE_PAGES ] && [ $metrics = 1 ]" \

@@ -185,28 +185,26 @@ fill=()
 for x in 1 2 3 4; do
 	fill+=("$(cl_sbatch --user "$TUSER" -J "fill$x" -N3 --exclusive -t 5 -o /dev/null --wrap 'sleep 60')")
 done
-for ((i = 0; i < 60; i++)); do
-	[ "$(squeue -h -t R -n fill1,fill2,fill3,fill4 | wc -l)" = 4 ] && break
-	sleep 0.5
-done
+fillers_run() { [ "$(squeue -h -t R -n fill1,fill2,fill3,fill4 | wc -l)" = 4 ]; }	# all four RUNNING
+cl_poll 30 fillers_run
 spread=$(for id in "${fill[@]}"; do racks_of_job "$id"; done | sort -u | tr '\n' ' ')
 tap_is "$spread" "1 " "four 3-node fillers, each in a rack of its own"
 t0=$(date +%s)
 rid=$(cl_sbatch --user "$TUSER" -J relax -N4 --ntasks-per-node=1 --exclusive -t 5 \
 	--fabric-locality=rack@0:15 -o relax-%j.out --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO")
 reason='' seen=()
-for ((i = 0; i < 28; i++)); do
+waits_for_rack() {	# waits_for_rack JOBID: its note says so (sets reason, adds to seen)
 	if [ "$(fs_flavour)" = 22.05 ]; then
-		reason=$(squeue -h -j "$rid" -o %R 2>/dev/null)
+		reason=$(squeue -h -j "$1" -o %R 2>/dev/null)
 	else
 		# 24.11 and later replace a plugin's reason text with their
 		# own: fabsched's is in the job's SystemComment
-		reason=$(squeue -h -j "$rid" -O system_comment:600 2>/dev/null)
+		reason=$(squeue -h -j "$1" -O system_comment:600 2>/dev/null)
 	fi
 	seen+=("$(($(date +%s) - t0))s $reason")
-	grep -q 'Locality: waiting for one rack' <<<"$reason" && break
-	sleep 0.5
-done
+	grep -q 'Locality: waiting for one rack' <<<"$reason"
+}
+cl_poll 14 waits_for_rack "$rid"
 where="squeue's Reason"; [ "$(fs_flavour)" = 22.05 ] || where="squeue -O system_comment"
 tap_ok "grep -q 'Locality: waiting for one rack' <<<\"\$reason\"" "pending job $rid: why is in $where: $reason" ||
 	tap_diag "${seen[@]}" "$(scontrol show job "$rid")"

@@ -78,14 +78,19 @@ node_mounts() {	# mounts under the base, in the node's own mount namespace
 	pid=$(cat "$D/nodes/$1/slurmd.pid" 2>/dev/null) || return 1
 	nsenter -t "$pid" -m awk -v b="$STAGE/mnt/" 'index($5, b) == 1 { print $5 }' /proc/self/mountinfo
 }
+is_back() {	# node0 at its base, no ledger left
+	[ "$(cat "$NODE0")" = "$BASE_PAGES" ] && [ -z "$(ls -A "$STAGE/state/jobs" 2>/dev/null)" ]
+}
 wait_back() {	# the epilog runs after the job is reported ended: wait for it
-	local i
-	for ((i = 0; i < 60; i++)); do
-		[ "$(cat "$NODE0")" = "$BASE_PAGES" ] && [ -z "$(ls -A "$STAGE/state/jobs" 2>/dev/null)" ] &&
-			return 0
-		sleep 0.5
-	done
+	cl_poll 30 is_back
+}
+drained() {	# drained NODE: its State has DRAIN (sets st)
+	st=$(scontrol -o show node "$1" | tr ' ' '\n' | sed -n 's/^State=//p')
+	case "$st" in *DRAIN*) return 0 ;; esac
 	return 1
+}
+requeued() {	# requeued JOBID: PENDING again after a restart
+	[ "$(cl_job_field "$1" JobState)" = PENDING ] && [ "$(cl_job_field "$1" Restarts)" != 0 ]
 }
 
 # 2-7: a job maps its 8 pages (16 MiB) through the mount
@@ -136,11 +141,7 @@ tap_ok $? "job $id without hugepages COMPLETED"
 # 12-15: the prolog refuses (world-writable mount base): the node drains with the reason
 chmod 0777 "$STAGE/mnt"
 id=$(cl_sbatch --user "$TUSER" -J bad -w n002 -n 1 -t 5 --gres=hugepages:2m:2 -o bad-%j.out --wrap true)
-for ((i = 0; i < 60; i++)); do
-	st=$(scontrol -o show node n002 | tr ' ' '\n' | sed -n 's/^State=//p')
-	case "$st" in *DRAIN*) break ;; esac
-	sleep 0.5
-done
+cl_poll 30 drained n002
 reason=$(scontrol -o show node n002 | sed -n 's/.*Reason=\(.*\) \[.*/\1/p')
 tap_ok "grep -q DRAIN <<<'$st' && grep -q 'writable by group or others' <<<'$reason'" \
 	"prolog failure drained n002 with the precise reason (State=$st, Reason=$reason)"
@@ -162,11 +163,7 @@ cl_wait_job "$id" 120
 tap_ok "[ $? = 0 ] && grep -q '^devs=mlx4_0\$' '$(cl_job_output "$id")'" "job $id --gres=rdma:1 on n003: the prolog found mlx4_0 port 1 ACTIVE"
 echo "1: DOWN" > "$STAGE/sysfs/n003/sys/class/infiniband/mlx4_0/ports/1/state"
 id=$(cl_sbatch --user "$TUSER" -J rdmadown -w n003 -n 1 -t 5 --gres=rdma:1 -o rdma-%j.out --wrap true)
-for ((i = 0; i < 60; i++)); do
-	st=$(scontrol -o show node n003 | tr ' ' '\n' | sed -n 's/^State=//p')
-	case "$st" in *DRAIN*) break ;; esac
-	sleep 0.5
-done
+cl_poll 30 drained n003
 reason=$(scontrol -o show node n003 | sed -n 's/.*Reason=\(.*\) \[.*/\1/p')
 tap_ok "grep -q DRAIN <<<'$st' && grep -q 'RDMA device mlx4_0 port 1: state DOWN (physical state LinkUp), expected ACTIVE' <<<'$reason'" \
 	"HCA port gone DOWN: n003 drained with device, port and state (State=$st, Reason=$reason)"
@@ -180,12 +177,7 @@ tap_ok $? "port ACTIVE again, node resumed: job $id runs"
 # RdmaRate: n003's mlx4_0 port runs at 56 Gb/s (4X FDR); asking 100 drains
 # the node with device, port, seen and expected rates
 wait_drain() {	# wait_drain NODE: sets st and reason
-	local i
-	for ((i = 0; i < 60; i++)); do
-		st=$(scontrol -o show node "$1" | tr ' ' '\n' | sed -n 's/^State=//p')
-		case "$st" in *DRAIN*) break ;; esac
-		sleep 0.5
-	done
+	cl_poll 30 drained "$1"
 	reason=$(scontrol -o show node "$1" | sed -n 's/.*Reason=\(.*\) \[.*/\1/p')
 }
 cp "$STAGE/fabsched.conf" "$STAGE/fabsched.conf.orig"
@@ -220,10 +212,7 @@ out=$(cat "$(cl_job_output "$id")" 2>/dev/null)
 tap_ok "[ $rc = 0 ] && grep -q '^pkey= ucx= ompi= nccl= acct=other\$' <<<'$out'" \
 	"job $id of an account without key runs, without P_Key variables ($out)"
 id=$(cl_sbatch --user "$TUSER" -J badpkey -A physics -w n003 -n 1 -t 5 --gres=rdma:1 -o pkey-%j.out --wrap true)
-for _ in $(seq 1 120); do
-	[ "$(cl_job_field "$id" JobState)" = PENDING ] && [ "$(cl_job_field "$id" Restarts)" != 0 ] && break
-	sleep 0.5
-done
+cl_poll 60 requeued "$id"
 st=$(scontrol -o show node n003 | tr ' ' '\n' | sed -n 's/^State=//p')
 ac=$(scontrol -o show job "$id" | grep -o 'AdminComment=.*' | head -c 400)
 # shellcheck disable=SC2034 # read by the condition tap_ok evaluates

@@ -45,6 +45,11 @@ total() {	# placements the locality record and the ledger hold for batch
 }
 rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo leaf01 || echo leaf02; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | wc -l; }
+running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
+waits_for_rack() {	# waits_for_rack JOBID: its note says so (sets why)
+	why=$(squeue -h -j "$1" -O system_comment:300 2>/dev/null | sed 's/ *$//')
+	grep -q 'Locality: waiting for one rack' <<<"$why"
+}
 
 # 1: the model, then the cluster
 cl_first_model 8 "$FABRIC" "$MODEL" || tap_diag "$CL_OUT"
@@ -54,20 +59,16 @@ tap_ok $? "8-node cluster up: $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TOPOL
 
 # 2-3: two racks each 3/4 full, a 2-node job waiting for a rack
 a=$(cl_sbatch -J fillA -N 3 --exclusive -t 10 -o /dev/null --wrap "sleep 600")
-for _ in $(seq 1 60); do [ "$(cl_job_field "$a" JobState)" = RUNNING ] && break; sleep 0.5; done
+cl_poll 30 running "$a"
 b=$(cl_sbatch -J fillB -N 3 --exclusive -t 10 -o /dev/null --wrap "sleep 600")
-for _ in $(seq 1 60); do [ "$(cl_job_field "$b" JobState)" = RUNNING ] && break; sleep 0.5; done
+cl_poll 30 running "$b"
 na=$(cl_job_field "$a" NodeList) nb=$(cl_job_field "$b" NodeList)
 ra=$(rack_of "$(scontrol show hostnames "$na" | head -1)")
 rb=$(rack_of "$(scontrol show hostnames "$nb" | head -1)")
 tap_ok "[ '$(cl_job_field "$a" JobState)' = RUNNING ] && [ '$(cl_job_field "$b" JobState)' = RUNNING ] && [ $(racks "$na") = 1 ] && [ $(racks "$nb") = 1 ] && [ '$ra' != '$rb' ]" \
 	"job $a on $na, job $b on $nb: one rack each"
 c=$(cl_sbatch -J waits -N 2 --exclusive -t 10 -o /dev/null --wrap "sleep 5")
-for _ in $(seq 1 60); do
-	why=$(squeue -h -j "$c" -O system_comment:300 2>/dev/null | sed 's/ *$//')
-	grep -q 'Locality: waiting for one rack' <<<"$why" && break
-	sleep 0.5
-done
+cl_poll 30 waits_for_rack "$c"
 tap_ok "[ '$(cl_job_field "$c" JobState)' = PENDING ] && grep -q 'Locality: waiting for one rack' <<<\"\$why\"" \
 	"job $c (2 nodes; one free node in each rack) waits: $why"
 submit_before=$(cl_job_field "$c" SubmitTime)
@@ -76,10 +77,8 @@ submit_before=$(cl_job_field "$c" SubmitTime)
 # count those new starts)
 t_seen=$(date +%s)
 js=$FABSCHED_CLUSTER_DIR/ctld/state/job_state
-for _ in $(seq 1 60); do
-	[ -f "$js" ] && [ "$(stat -c %Y "$js")" -gt "$t_seen" ] && break
-	sleep 0.5
-done
+saved_since() { [ -f "$js" ] && [ "$(stat -c %Y "$js")" -gt "$1" ]; }	# job_state written after EPOCH
+cl_poll 30 saved_since "$t_seen"
 total_before=$(total)
 # the waiting job may already be held as a decision (from 24.11, backfill's
 # plan for it counts once it is seen started)
@@ -100,11 +99,7 @@ tap_ok "[ $rc -eq 0 ]" "slurmctld started again on its state ($(($(date +%s) - t
 # 6-8: running jobs untouched, the waiting job waiting with its reason
 tap_ok "[ '$(cl_job_field "$a" JobState)' = RUNNING ] && [ '$(cl_job_field "$a" NodeList)' = '$na' ] && [ '$(cl_job_field "$b" JobState)' = RUNNING ] && [ '$(cl_job_field "$b" NodeList)' = '$nb' ]" \
 	"after the restart jobs $a and $b still run on $na and $nb"
-for _ in $(seq 1 60); do
-	why=$(squeue -h -j "$c" -O system_comment:300 2>/dev/null | sed 's/ *$//')
-	grep -q 'Locality: waiting for one rack' <<<"$why" && break
-	sleep 0.5
-done
+cl_poll 30 waits_for_rack "$c"
 tap_ok "[ '$(cl_job_field "$c" JobState)' = PENDING ] && grep -q 'Locality: waiting for one rack' <<<\"\$why\"" \
 	"job $c still waits for one rack: $why"
 tap_is "$(cl_job_field "$c" SubmitTime)" "$submit_before" "its submit time, from which its wait counts, kept"
@@ -126,12 +121,12 @@ fi
 
 # 10-11: fabsched job, for the waiting job and a running one (--json)
 # (the note is there after each pass that finds no rack; as test 7, wait for one)
-for _ in $(seq 1 60); do
-	"$FABSCHED" job "$c" --conf "$WORK/fabsched.conf" > "$WORK/job-c.txt" 2>&1
+job_noted() {	# job_noted JOBID: fabsched job shows its waiting note (sets rc)
+	"$FABSCHED" job "$1" --conf "$WORK/fabsched.conf" > "$WORK/job-c.txt" 2>&1
 	rc=$?
-	grep -q 'note       fabsched: Locality: waiting' "$WORK/job-c.txt" && break
-	sleep 0.5
-done
+	grep -q 'note       fabsched: Locality: waiting' "$WORK/job-c.txt"
+}
+cl_poll 30 job_noted "$c"
 tap_diag "$(cat "$WORK/job-c.txt")"
 tap_ok "[ $rc -eq 0 ] && grep -q 'PENDING' '$WORK/job-c.txt' && grep -q 'note       fabsched: Locality: waiting for one rack' '$WORK/job-c.txt' && grep -q 'until no bound (Locality rack, LocalityWait INFINITE of partition batch)' '$WORK/job-c.txt' && grep -q 'share      [0-9]* of the last [0-9]* jobs of batch' '$WORK/job-c.txt'" \
 	"fabsched job $c: pending, what it waits for, since when, no bound, the partition's record"
@@ -189,7 +184,8 @@ cl_wait_job "$c" 120
 nc=$(cl_job_field "$c" NodeList)
 tap_ok "[ '$CL_JOB_STATE' = COMPLETED ] && [ $(racks "$nc") = 1 ]" "job $c ran in one rack once job $a left ($nc)"
 want=$((total_before + 1 - c_held))
-for _ in $(seq 1 20); do [ "$(total)" = "$want" ] && break; sleep 0.5; done
+total_is() { [ "$(total)" = "$1" ]; }	# total_is N: the record and ledger hold N
+cl_poll 10 total_is "$want"
 f=$FABSCHED_CLUSTER_DIR/ctld/state/fabsched_locality_share
 tap_diag "locality record at the end: $(grep -v '^#' "$f" 2>/dev/null | tr '\n' ';')"
 tap_ok "[ $(total) -eq $want ] && [ $(grep -c "^pending $c " "$f") -le 1 ] && ! grep -q 0 <<<'$(SHARE_OF)' && ! grep -q '^pending .* 10\$' '$f'" \

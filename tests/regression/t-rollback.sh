@@ -48,6 +48,8 @@ state() { cl_job_field "$1" JobState; }
 is_state() { [ "$(state "$1")" = "$2" ]; }
 wait_state() { cl_poll "${3:-30}" is_state "$1" "$2"; }	# JOB STATE [SECONDS=30]
 notes() { squeue -h -O jobid:10,system_comment:300 2>/dev/null | grep 'fabsched: Locality' | sed 's/ *$//'; }
+has_note() { notes | grep -q "^$1 "; }	# JOB has a fabsched waiting note
+runs_or_noted() { is_state "$1" RUNNING || has_note "$1"; }	# JOB runs or has a note
 
 # switch stock|fabsched: restart with that placement
 switch() {
@@ -74,7 +76,7 @@ wait_state "$b" RUNNING
 na=$(cl_job_field "$a" NodeList) nb=$(cl_job_field "$b" NodeList)
 c=$(cl_sbatch -J waits -N 2 --exclusive -t 10 -o /dev/null --wrap "sleep 600")
 e=$(cl_sbatch -J big -N 8 --exclusive -t 10 -o /dev/null --wrap "sleep 5")
-for _ in $(seq 1 60); do notes | grep -q "^$c " && break; sleep 0.5; done
+cl_poll 30 has_note "$c"
 tap_ok "[ '$(state "$a")' = RUNNING ] && [ '$(state "$b")' = RUNNING ] && [ $(racks "$na") = 1 ] && [ $(racks "$nb") = 1 ] && [ '$(state "$c")' = PENDING ] && notes | grep -q '^$c '" \
 	"under fabsched: job $a on $na, job $b on $nb, job $c waits for one rack ($(notes | sed -n "s/^$c *//p"))"
 
@@ -120,11 +122,7 @@ tap_ok "[ '$(val SelectType)' = '$FAB_SELECT' ] && [ '$(val TopologyPlugin)' = '
 	"slurmctld runs fabsched's placement again: $(val SelectType), $(val TopologyPlugin)"
 tap_ok "[ '$(state "$f")' = RUNNING ]" "the job started under stock Slurm runs on ($f)"
 g=$(cl_sbatch -J back -N 4 --exclusive -t 10 -o /dev/null --wrap "sleep 5")
-for _ in $(seq 1 60); do
-	[ "$(state "$g")" = RUNNING ] && break
-	notes | grep -q "^$g " && break
-	sleep 0.5
-done
+cl_poll 30 runs_or_noted "$g"
 # f holds 2 nodes of one rack: a 4-node job fits only the other rack whole
 ng=$(cl_job_field "$g" NodeList)
 tap_ok "[ '$(state "$g")' = RUNNING ] && [ $(racks "$ng") = 1 ]" \

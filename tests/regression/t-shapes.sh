@@ -100,6 +100,14 @@ racks_of() {
 	done | sort -u | wc -l
 }
 
+# ended_or_never ID: the job has left the queue, or it pends for a reason
+# its partition will never lift (more than the partition holds)
+ended_or_never() {
+	local r
+	r=$(squeue -h -j "$1" -o %r 2>/dev/null)
+	[ -z "$r" ] || [[ $r =~ ^Partition(Config|NodeLimit|TimeLimit)$ ]]
+}
+
 # run_shape ARGS...: submit alone, wait until it ended; sets ACC (1/0),
 # DONE (1 when every record COMPLETED), RACKS (most racks of a record),
 # NODES (node lists)
@@ -109,10 +117,7 @@ run_shape() {
 	id=$(cl_sbatch -t 2 -o /dev/null "$@" --wrap 'srun true' 2>"$work/sbatch.err") || return 0
 	[ -n "$id" ] || return 0
 	ACC=1
-	for ((i = 0; i < ${WAIT:-120}; i++)); do
-		[ -z "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] && break
-		sleep 0.5
-	done
+	cl_poll "${WAIT:-60}" ended_or_never "$id"
 	recs=$(job_records "$id")
 	WHY=$(cl_job_field "$id" Reason)
 	if [ -z "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] && [ -n "$recs" ] &&
@@ -125,6 +130,8 @@ run_shape() {
 	NODES=${NODES% }
 }
 
+running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
+
 # run_all LABEL: every shape; fills RES[label:name]="acc done racks nodes"
 declare -A RES
 run_all() {
@@ -132,8 +139,8 @@ run_all() {
 	while read -r name exp args; do
 		filler=
 		# a job that cannot run (nor is pinned) is not waited for long
-		WAIT=120
-		[ "$exp" = - ] && [ "$name" != nodelist ] && WAIT=20
+		WAIT=60
+		[ "$exp" = - ] && [ "$name" != nodelist ] && WAIT=10
 		if [ "$name" = shared ]; then
 			# half of rack 1 busy: 2 cores of each of its nodes
 			filler=$(cl_sbatch -t 2 -o /dev/null -w n001,n002,n003,n004 -n 8 \
@@ -141,12 +148,7 @@ run_all() {
 		elif [ "$name" = spread ]; then
 			filler=$(cl_sbatch -t 2 -o /dev/null -w n002 --exclusive --wrap 'sleep 40')
 		fi
-		if [ -n "$filler" ]; then
-			for ((i = 0; i < 40; i++)); do
-				[ "$(cl_job_field "$filler" JobState)" = RUNNING ] && break
-				sleep 0.5
-			done
-		fi
+		[ -n "$filler" ] && cl_poll 20 running "$filler"
 		if [ "$name" = reservation ]; then
 			# racks 2 and 3 reserved for root, for this job only
 			msg=$(scontrol create reservation reservationname=shapes users=root \
@@ -195,7 +197,8 @@ tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + topology/fabric (Slu
 	tap_bail "fabric discovery failed: $(cat "$work/discover.log")"
 scontrol reconfigure
 # 24.11 restarts slurmctld to reconfigure: wait until it answers again
-for ((i = 0; i < 60; i++)); do scontrol ping >/dev/null 2>&1 && break; sleep 0.5; done
+ctld_answers() { scontrol ping >/dev/null 2>&1; }	# slurmctld answers a ping
+cl_poll 30 ctld_answers
 load_racks "$work/topology.conf"
 run_all fabsched
 
@@ -206,10 +209,7 @@ if [ "$(fs_flavour)" = 22.05 ]; then
 	tap_skip "Slurm 22.05 has no --exclusive=topo" "exclusive topo: a job's rack is its alone"
 else
 	xa=$(cl_sbatch -N2 --exclusive=topo -t 2 -o /dev/null --wrap 'sleep 60')
-	for ((i = 0; i < 40; i++)); do
-		[ "$(cl_job_field "$xa" JobState)" = RUNNING ] && break
-		sleep 0.5
-	done
+	cl_poll 20 running "$xa"
 	xb=$(cl_sbatch -N2 -t 2 -o /dev/null --wrap 'sleep 1')
 	cl_wait_job "$xb" 60 >/dev/null
 	ra=$(rack_names "$(cl_job_field "$xa" NodeList)")

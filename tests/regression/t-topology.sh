@@ -105,13 +105,11 @@ on_one_leaf() {	# on_one_leaf JOBID: prints "nodelist -> leaves"; true for 4 nod
 	echo "$nl -> ${leaves% }"
 	[ "$(wc -w <<<"$nodes")" -eq 4 ] && [ "$(wc -w <<<"$leaves")" -eq 1 ]
 }
+running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 wait_running() {	# wait_running JOBID...: up to 20 s
-	local id i
+	local id
 	for id in "$@"; do
-		for ((i = 0; i < 40; i++)); do
-			[ "$(cl_job_field "$id" JobState)" = RUNNING ] && break
-			sleep 0.5
-		done
+		cl_poll 20 running "$id"
 	done
 }
 hold=()
@@ -122,9 +120,13 @@ done
 wait_running "${hold[@]}"
 tap_ok "[ \"\$(squeue -h -t R -n hold | wc -l)\" -eq 3 ]" \
 	"3 jobs hold n[001-002], n005 and n[009-011] (leaves 1-3 partly busy)"
+# the first holds leaf04 while the holders end and the others start
+# beside it (long enough for the three to run at once); the others are short
 sw=()
 for k in 1 2 3; do
-	sw+=("$(cl_sbatch --exclusive -N4 --switches=1@10:00 -t 2 -J sw$k --wrap 'sleep 30')")
+	s=3
+	[ "$k" = 1 ] && s=30
+	sw+=("$(cl_sbatch --exclusive -N4 --switches=1@10:00 -t 2 -J sw$k --wrap "sleep $s")")
 done
 wait_running "${sw[0]}"
 r=$(on_one_leaf "${sw[0]}")
@@ -147,22 +149,21 @@ tap_is "$leaves" 3 "the 3 concurrent --switches=1 jobs used 3 distinct leaves"
 printf '{ "format": "fabsched-topology", "version": 1, "devices": [ { oops\n' > "$MODEL"
 errs_before=$(grep -c 'topology/fabric: cannot use fabric model' "$CTLD_LOG" 2>/dev/null)
 scontrol reconfigure
-for ((i = 0; i < 40; i++)); do
-	[ -z "$(topo_lines)" ] && break
-	sleep 0.5
-done
+no_topology() { [ -z "$(topo_lines)" ]; }	# scontrol show topology is empty
+cl_poll 20 no_topology
 tap_ok "scontrol ping | grep -q 'is UP'" "bad model + reconfigure: slurmctld still up"
 errs_after=$(grep -c 'topology/fabric: cannot use fabric model' "$CTLD_LOG" 2>/dev/null)
 tap_ok "[ '$errs_after' -gt '$errs_before' ]" "bad model: slurmctld logged the error" ||
 	tap_diag "$(tail -20 "$CTLD_LOG")"
 tap_diag "$(grep 'topology/fabric: cannot use fabric model' "$CTLD_LOG" | tail -1)"
 tap_is "$(topo_lines)" "" "bad model: scontrol show topology is empty"
-# slurmd reconfigures too: tasks then see their node name only
-for ((i = 0; i < 20; i++)); do
+# slurmd reconfigures too: tasks then see their node name only (an srun
+# per try: one a second)
+addr_is() {	# addr_is WANT: a task on n006 gives WANT (sets got)
 	got=$(addr_of_tasks -w n006 -N1 -n1)
-	[ "$got" = "n006 n006 node" ] && break
-	sleep 1
-done
+	[ "$got" = "$1" ]
+}
+CL_POLL_INTERVAL=1 cl_poll 20 addr_is "n006 n006 node"
 tap_is "$got" "n006 n006 node" "bad model: SLURM_TOPOLOGY_ADDR falls back to the node name"
 tap_ok "[ \"\$(sinfo -h -N -o '%N %T' | sort -u | awk '\$2 == \"idle\"' | wc -l)\" -eq 16 ]" \
 	"bad model: all 16 nodes still idle"
@@ -170,16 +171,10 @@ tap_ok "[ \"\$(sinfo -h -N -o '%N %T' | sort -u | awk '\$2 == \"idle\"' | wc -l)
 # 20-22: the good model back + reconfigure: the topology is back
 cp "$WORK/fabric.json.good" "$MODEL"
 scontrol reconfigure
-for ((i = 0; i < 40; i++)); do
-	[ "$(topo_lines)" = "$want_topo" ] && break
-	sleep 0.5
-done
+topology_back() { [ "$(topo_lines)" = "$want_topo" ]; }	# scontrol show topology as at first
+cl_poll 20 topology_back
 tap_is "$(topo_lines)" "$want_topo" "model back + reconfigure: scontrol show topology is back"
-for ((i = 0; i < 20; i++)); do
-	got=$(addr_of_tasks -w n006 -N1 -n1)
-	[ "$got" = "n006 spine01.leaf02.n006 switch.switch.node" ] && break
-	sleep 1
-done
+CL_POLL_INTERVAL=1 cl_poll 20 addr_is "n006 spine01.leaf02.n006 switch.switch.node"
 tap_is "$got" "n006 spine01.leaf02.n006 switch.switch.node" \
 	"model back: SLURM_TOPOLOGY_ADDR is spine.leaf.node again"
 id=$(cl_sbatch --exclusive -N4 --switches=1@10:00 -t 2 -J sw4 --wrap 'sleep 1')

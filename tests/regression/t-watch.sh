@@ -79,14 +79,12 @@ reason_of() { scontrol -o show node "$1" | sed -n 's/.* Reason=\(.*\) \[[^]]*\].
 leaf_nodes() {	# leaf_nodes LEAF: its Nodes= in scontrol show topology
 	scontrol show topology 2>/dev/null | sed -n "s/^SwitchName=$1 .*Nodes=\([^ ]*\).*/\1/p"
 }
+leaf_is() { [ "$(leaf_nodes "$1")" = "$2" ]; }	# leaf_is LEAF WANT
 wait_leaf() {	# wait_leaf LEAF WANT: up to 20 s for show topology to say WANT
-	local i
-	for ((i = 0; i < 40; i++)); do
-		[ "$(leaf_nodes "$1")" = "$2" ] && return 0
-		sleep 0.5
-	done
-	return 1
+	cl_poll 20 leaf_is "$1" "$2"
 }
+ctld_logged() { grep -q "$1" "$CTLD_LOG"; }	# ctld_logged PATTERN: in slurmctld's log
+running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 
 # 1: the first model, before the cluster starts
 cl_first_model 8 "$FABRIC" "$MODEL" "$FABSCHED" topo watch --once --no-drain --conf "$WORK/fabsched.conf"
@@ -156,12 +154,12 @@ if [ $live = 1 ]; then
 	echo '{"format": "fabsched-topology", "version": 1, "devices": [' > "$MODEL.tmp" && mv "$MODEL.tmp" "$MODEL"
 	sleep 6
 	scontrol show topology >/dev/null 2>&1
-	for _ in $(seq 1 20); do grep -q "fabric model $MODEL changed but cannot be used" "$CTLD_LOG" && break; sleep 0.5; done
+	cl_poll 10 ctld_logged "fabric model $MODEL changed but cannot be used"
 	tap_ok "grep -q 'fabric model $MODEL changed but cannot be used: .*the running one stays' '$CTLD_LOG' && [ '$(leaf_nodes leaf01)' = 'n[001-002,004]' ]" \
 		"a broken model file: logged, the running one kept"
 	cp "$WORK/good.json" "$MODEL.tmp" && mv "$MODEL.tmp" "$MODEL"
 else
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		tap_skip "Slurm 22.05: scontrol show topology is Slurm's own switch table, rebuilt at reconfigure (fabsched's placement domains follow the model without it)"
 	done
 fi
@@ -170,25 +168,23 @@ fi
 # n001, n002, n004; leaf02 n005, n007, n008, n006 drained by hand).  One
 # node of each rack taken: no rack has 3 free nodes.
 blk=$(cl_sbatch -N 2 -w n001,n005 --exclusive -t 5 -o /dev/null --wrap 'sleep 300')
-for _ in $(seq 1 40); do [ "$(cl_job_field "$blk" JobState)" = RUNNING ] && break; sleep 0.5; done
+cl_poll 20 running "$blk"
 id=$(cl_sbatch -N 3 --exclusive -t 2 -o /dev/null --wrap true)
 # the placement swaps the new model in (22.05: at a placement, once the
 # file is seen changed); then a later placement's note (its wait time
 # moves on) must still be the partition's rack wait
 job_comment() { scontrol show job "$1" | sed -n 's/.*SystemComment=\(.*\)$/\1/p'; }
 swapped=1
-for _ in $(seq 1 60); do
-	grep -q "select.*fabric model $MODEL changed: 6 nodes in 2 racks\|topology/fabric: fabric model $MODEL changed: 6 nodes" \
-		"$CTLD_LOG" && swapped=0 && break
-	sleep 0.5
-done
+cl_poll 30 ctld_logged \
+	"select.*fabric model $MODEL changed: 6 nodes in 2 racks\|topology/fabric: fabric model $MODEL changed: 6 nodes" &&
+	swapped=0
 c0=$(job_comment "$id") comment=$c0
-for _ in $(seq 1 60); do
-	comment=$(job_comment "$id")
-	[ "$comment" != "$c0" ] && grep -q 'Locality: waiting for one rack' <<<"$comment" && break
-	[ "$(cl_job_field "$id" JobState)" = PENDING ] || break
-	sleep 0.5
-done
+noted_anew() {	# noted_anew JOBID: a new rack wait note, or no longer PENDING (sets comment)
+	comment=$(job_comment "$1")
+	[ "$comment" != "$c0" ] && grep -q 'Locality: waiting for one rack' <<<"$comment" && return 0
+	[ "$(cl_job_field "$1" JobState)" != PENDING ]
+}
+cl_poll 30 noted_anew "$id"
 tap_ok "[ $swapped = 0 ] && [ '$(cl_job_field "$id" JobState)' = PENDING ] && [ '$comment' != '$c0' ] &&
 	grep -q 'Locality: waiting for one rack' <<<'$comment'" \
 	"after the model changed, Locality=rack of fabsched.conf still holds: job $id waits ($comment)" ||
@@ -258,7 +254,7 @@ tap_ok "! node_field n002 State | grep -q DRAIN" "n002 in service: $(node_field 
 sed -i '/^DrainOnDegradedLink=/d' "$WORK/fabsched.conf"
 unread=$(grep -o 'link counters: [0-9]* port(s) not read' "$WORK/watch.log")
 if ! command -v opensm >/dev/null; then
-	for i in 26 27 28 29 30; do
+	for _ in 26 27 28 29 30; do
 		tap_skip "no opensm (package opensm): the simulated ports get no LIDs, which performance queries need"
 	done
 else
@@ -328,13 +324,14 @@ command -v opensm >/dev/null && "$CL" fabric sm >/dev/null 2>&1
 	-o "$WORK/daemon.json" --nodelist 'n[001-008]' >"$WORK/daemon.log" 2>&1 &
 bg=$!
 wpid=""
-for ((i = 0; i < 40; i++)); do
-	[ -n "$wpid" ] && break
-	sleep 0.5
+watch_pid() {	# the watch started (sets wpid)
+	local p
 	for p in $(pgrep -f "topo watch --interval 0:01"); do	# the watch, not a cycle
 		[ "$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')")" = timeout ] && wpid=$p
 	done
-done
+	[ -n "$wpid" ]
+}
+cl_poll 20 watch_pid
 sleep 5
 rss1=$(rss_kib "$wpid")
 sleep 20
@@ -342,7 +339,8 @@ sleep 20
 sleep 5
 rss2=$(rss_kib "$wpid")
 kill -TERM "$wpid" 2>/dev/null
-for ((i = 0; i < 40; i++)); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.25; done
+ended() { ! kill -0 "$1" 2>/dev/null; }	# ended PID: no such process
+cl_poll 10 ended "$wpid"
 wait "$bg"
 rc=$?
 "$CL" fabric stop >/dev/null 2>&1
