@@ -76,6 +76,37 @@ if ! "$top/scripts/build.sh" --enable-werror; then
 fi
 
 phase "build (scripts/build.sh)" "$t0"
+
+# A Slurm release not yet built and cached is built in the background,
+# one after the other at the lowest priority, while the unit tests and the
+# 22.05 suite run (they mostly wait on Slurm's daemons); each release's
+# suite below waits for its own build.  With every build cached this ends
+# at once.
+prebuild=$build/slurm-prebuild
+prebuild_pid=
+if [ "$run_cluster" = yes ] && [[ $releases = *[0-9]* ]]; then
+	rm -rf "$prebuild" && mkdir -p "$prebuild"
+	(
+		for r in $releases; do
+			nice -n 19 "$top/scripts/slurm-build.sh" "$r" >"$prebuild/$r.log" 2>&1
+			echo $? >"$prebuild/$r.rc"
+		done
+	) &
+	prebuild_pid=$!
+	# a check that ends early stops the builds (make resumes them next time)
+	kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
+	trap 'kill -0 "$prebuild_pid" 2>/dev/null && kill_tree "$prebuild_pid"' EXIT
+fi
+# prebuilt R: wait for release R's background build; its status
+prebuilt() {
+	[ -n "$prebuild_pid" ] || return 0
+	while [ ! -f "$prebuild/$1.rc" ] && kill -0 "$prebuild_pid" 2>/dev/null; do
+		sleep 5
+	done
+	[ -f "$prebuild/$1.rc" ] || return 1
+	return "$(cat "$prebuild/$1.rc")"
+}
+
 cd "$build" || exit 1
 # Results are read from the .trs files of this run only.
 find "$build/tests" -name '*.trs' -delete 2>/dev/null
@@ -101,6 +132,12 @@ fi
 slurm_release() {
 	local t0 rc
 	t0=$(date +%s)
+	prebuilt "$1"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 40 "$prebuild/$1.log"
+		return "$rc"
+	fi
 	FABSCHED_BUILD=$(rbuild "$1") "$top/scripts/build.sh" --slurm "$1" --enable-werror \
 		>"$(rbuild "$1").log" 2>&1
 	rc=$?
