@@ -404,101 +404,117 @@ oom:
 	_oom(P);
 }
 
-/* Split the logical line into Key=Value pairs, then act on them. */
-static void _logical_line(struct _parser *P)
+/*
+ * The value of key, from b[*pos] just after its '=': quoted as a whole, or
+ * bare up to a blank; cut with a NUL, *pos left on the blank or end after
+ * it.  NULL when it is bad (reported).
+ */
+static char *_value(struct _parser *P, unsigned line, const char *key, size_t *pos)
 {
 	char *b = P->lbuf, esc[FS_ESCAPE_SIZE];
-	size_t i = 0, n = P->llen;
+	size_t i = *pos, n = P->llen, vs;
 
-	P->npairs = 0;
-	while (!P->stop) {
-		size_t ks, vs;
-		unsigned line;
-		char *key, *val;
-
-		while (i < n && _blank(b[i]))
+	if (i < n && b[i] == '"') {
+		vs = ++i;
+		while (i < n && b[i] != '"')
 			i++;
-		if (i >= n)
-			break;
-		ks = i;
-		line = _line_at(P, ks);
-		while (i < n && b[i] != '=' && !_blank(b[i]))
-			i++;
-		if (i >= n || b[i] != '=') {
-			if (i - ks == 7 && fs_strncaseeq(b + ks, "include", 7))
-				_err(P, line,
-				     "Include is not supported; expected "
-				     "Key=Value pairs (fabsched.conf is a "
-				     "single file)");
-			else
-				_err(P, line,
-				     "'%s' has no '='; expected Key=Value, "
-				     "with no blanks around '='",
-				     fs_escape(esc, sizeof(esc), b + ks, i - ks));
-			break;
-		}
-		if (i == ks) {
-			_err(P, line, "'=' without a key; expected Key=Value");
-			break;
+		if (i >= n) { /* _physical_line saw no such line */
+			_err(P, line,
+			     "unterminated quote in the "
+			     "value of '%s'; expected a closing '\"' "
+			     "on the same line",
+			     _esc(esc, sizeof(esc), key));
+			return NULL;
 		}
 		b[i++] = '\0';
-		key = b + ks;
-		if (i < n && b[i] == '"') {
-			vs = ++i;
-			while (i < n && b[i] != '"')
-				i++;
-			if (i >= n) { /* _physical_line saw no such line */
-				_err(P, line,
-				     "unterminated quote in the "
-				     "value of '%s'; expected a closing '\"' "
-				     "on the same line",
-				     _esc(esc, sizeof(esc), key));
-				break;
-			}
-			b[i++] = '\0';
-			if (i < n && !_blank(b[i])) {
-				char esc2[FS_ESCAPE_SIZE];
+		if (i < n && !_blank(b[i])) {
+			char esc2[FS_ESCAPE_SIZE];
 
-				_err(P, line,
-				     "text after the closing quote of %s=\"%s\"; "
-				     "expected a blank or the end of the line",
-				     _esc(esc, sizeof(esc), key), _esc(esc2, sizeof(esc2), b + vs));
-				break;
-			}
-		} else {
-			vs = i;
-			while (i < n && !_blank(b[i]) && b[i] != '"')
-				i++;
-			if (i < n && b[i] == '"') {
-				_err(P, line,
-				     "stray '\"' in the value of '%s'; "
-				     "expected a value quoted as a whole "
-				     "(Key=\"...\")",
-				     _esc(esc, sizeof(esc), key));
-				break;
-			}
-			b[i] = '\0'; /* b[n] is the terminating NUL */
-		}
-		val = b + vs;
-		if (strlen(val) > FS_CONF_MAX_VALUE) {
 			_err(P, line,
-			     "the value of '%s' is longer than %d "
-			     "bytes; expected a shorter value",
-			     _esc(esc, sizeof(esc), key), FS_CONF_MAX_VALUE);
-			break;
+			     "text after the closing quote of %s=\"%s\"; "
+			     "expected a blank or the end of the line",
+			     _esc(esc, sizeof(esc), key), _esc(esc2, sizeof(esc2), b + vs));
+			return NULL;
 		}
-		i++;
-		if (_grow((void **)&P->pairs, &P->paircap, P->npairs + 1, sizeof(*P->pairs))) {
-			_oom(P);
-			return;
+	} else {
+		vs = i;
+		while (i < n && !_blank(b[i]) && b[i] != '"')
+			i++;
+		if (i < n && b[i] == '"') {
+			_err(P, line,
+			     "stray '\"' in the value of '%s'; "
+			     "expected a value quoted as a whole "
+			     "(Key=\"...\")",
+			     _esc(esc, sizeof(esc), key));
+			return NULL;
 		}
-		P->pairs[P->npairs++] = (struct _pair){ key, val, line, false };
+		b[i] = '\0'; /* b[n] is the terminating NUL */
 	}
-	if (!P->npairs || P->stop)
-		return;
+	if (strlen(b + vs) > FS_CONF_MAX_VALUE) {
+		_err(P, line,
+		     "the value of '%s' is longer than %d "
+		     "bytes; expected a shorter value",
+		     _esc(esc, sizeof(esc), key), FS_CONF_MAX_VALUE);
+		return NULL;
+	}
+	*pos = i;
+	return b + vs;
+}
 
-	/* known keys (and PartitionName) once per line; unknown ones are
-	 * each reported by the line's handler */
+/*
+ * The Key=Value pair at b[*pos] (after blanks) into P->pairs, *pos moved
+ * past it.  false at the end of the line, or at a bad pair (reported).
+ */
+static bool _next_pair(struct _parser *P, size_t *pos)
+{
+	char *b = P->lbuf, esc[FS_ESCAPE_SIZE];
+	size_t i = *pos, n = P->llen, ks;
+	unsigned line;
+	char *key, *val;
+
+	while (i < n && _blank(b[i]))
+		i++;
+	if (i >= n)
+		return false;
+	ks = i;
+	line = _line_at(P, ks);
+	while (i < n && b[i] != '=' && !_blank(b[i]))
+		i++;
+	if (i >= n || b[i] != '=') {
+		if (i - ks == 7 && fs_strncaseeq(b + ks, "include", 7))
+			_err(P, line,
+			     "Include is not supported; expected "
+			     "Key=Value pairs (fabsched.conf is a "
+			     "single file)");
+		else
+			_err(P, line,
+			     "'%s' has no '='; expected Key=Value, "
+			     "with no blanks around '='",
+			     fs_escape(esc, sizeof(esc), b + ks, i - ks));
+		return false;
+	}
+	if (i == ks) {
+		_err(P, line, "'=' without a key; expected Key=Value");
+		return false;
+	}
+	b[i++] = '\0';
+	key = b + ks;
+	if (!(val = _value(P, line, key, &i)))
+		return false;
+	*pos = i + 1;
+	if (_grow((void **)&P->pairs, &P->paircap, P->npairs + 1, sizeof(*P->pairs))) {
+		_oom(P);
+		return false;
+	}
+	P->pairs[P->npairs++] = (struct _pair){ key, val, line, false };
+	return true;
+}
+
+/* known keys (and PartitionName) once per line; unknown ones are
+ * each reported by the line's handler */
+static void _check_repeats(struct _parser *P)
+{
+	char esc[FS_ESCAPE_SIZE];
 	bool seen[FSC_KEYS_MAX + 1] = { false };
 
 	for (size_t j = 0; j < P->npairs && !P->stop; j++) {
@@ -524,6 +540,19 @@ static void _logical_line(struct _parser *P)
 			pj->skip = true;
 		}
 	}
+}
+
+/* Split the logical line into Key=Value pairs, then act on them. */
+static void _logical_line(struct _parser *P)
+{
+	size_t i = 0;
+
+	P->npairs = 0;
+	while (!P->stop && _next_pair(P, &i))
+		;
+	if (!P->npairs || P->stop)
+		return;
+	_check_repeats(P);
 	if (P->stop)
 		return;
 	if (fs_strcaseeq(P->pairs[0].key, PARTITION_KEY))

@@ -504,111 +504,174 @@ static int _rewrite(const char *tres, const struct ent *ents, size_t n, struct f
 	return 0;
 }
 
-int fs_hp_plan(const char *tres, const char *what, const char *where,
-	       const struct fs_hp_node *nodes, size_t nnodes, struct fs_hp_plan *p, char *err,
-	       size_t errlen)
-{
-	struct ent *ents = NULL;
-	size_t n = 0, cap = 1;
-	bool change = false, blocks = false;
-	int rc = -1;
+/* A request against the nodes that could run it, through fs_hp_plan's
+ * phases. */
+struct req {
+	const char *where; /* the nodes, for messages */
+	const struct fs_hp_node *nodes;
+	size_t nnodes;
+	struct ent *ents; /* the request's entries, n of them */
+	size_t n;
+	bool blocks; /* a node counts pages in units of several */
+	bool change; /* an entry's unit changed: p->tres is written */
+	struct fs_hp_plan *p;
+};
 
-	memset(p, 0, sizeof(*p));
-	if (!tres || !*tres)
-		return 0;
+/* The entries of tres into q->ents (the caller frees it), each parsed;
+ * -1 with a message at the first bad one. */
+static int _split(const char *tres, struct req *q, char *err, size_t errlen)
+{
+	size_t cap = 1;
+
 	for (const char *s = tres; *s; s++)
 		cap += *s == ',';
-	if (!(ents = calloc(cap, sizeof(*ents))))
+	if (!(q->ents = calloc(cap, sizeof(*q->ents))))
 		return fs_errf(err, errlen, "out of memory");
 	for (const char *s = tres;;) {
-		struct ent *e = &ents[n++];
+		struct ent *e = &q->ents[q->n++];
 
 		e->s = s;
 		e->len = strcspn(s, ",");
 		if (!strncmp(s, "gres:", 5) || !strncmp(s, "gres/", 5))
 			e->prefix = 5;
 		if (_parse_ent(e, err, errlen))
-			goto out;
+			return -1;
 		s += e->len;
 		if (!*s++)
 			break;
 	}
+	return 0;
+}
+
+/* Whether a node counts its pages of some size in units of several. */
+static bool _blocks(const struct fs_hp_node *nodes, size_t nnodes)
+{
+	bool blocks = false;
+
 	for (size_t i = 0; i < nnodes; i++)
 		for (size_t k = 0; k < nodes[i].n; k++)
 			blocks |= nodes[i].p[k].per_unit > 1 && nodes[i].p[k].units;
-	for (size_t i = 0; i < n; i++) {
-		struct ent *e = &ents[i];
-		char esc[FS_ESCAPE_SIZE];
-		uint64_t unit;
+	return blocks;
+}
+
+/* hugepages:<count>: pages of any size, ambiguous on nodes counting in
+ * units of several pages. */
+static int _plan_untyped(struct req *q, const struct ent *e, char *err, size_t errlen)
+{
+	char esc[FS_ESCAPE_SIZE];
+
+	if (q->blocks)
+		return fs_errf(err, errlen,
+			       "gres request \"%s\": the nodes "
+			       "of %s count hugepages in units of several "
+			       "pages, so a count without a page size is "
+			       "ambiguous; expected the size named, e.g. "
+			       "hugepages:2m:%" PRIu64,
+			       fs_escape(esc, sizeof(esc), e->s, e->len), q->where, e->count);
+	q->p->untyped = _sat_add(q->p->untyped, e->count);
+	return 0;
+}
+
+/* hugepages:<size>x<K>:<units>: as given, if the nodes count in units of
+ * K pages. */
+static int _plan_units(struct req *q, const struct ent *e, char *err, size_t errlen)
+{
+	char esc[FS_ESCAPE_SIZE], t[32], pg[16];
+	uint64_t unit;
+
+	if (e->count > UINT64_MAX / e->per_unit)
+		return fs_errf(err, errlen,
+			       "gres request \"%s\": too many "
+			       "pages",
+			       fs_escape(esc, sizeof(esc), e->s, e->len));
+	if (_ask(q->p, e->page_kb, e->count * e->per_unit, err, errlen))
+		return -1;
+	if (!_type_held(e, q->nodes, q->nnodes, &unit))
+		return fs_errf(err, errlen,
+			       "gres request \"%s\": the nodes "
+			       "of %s do not count hugepages in units of "
+			       "%" PRIu64 " pages%s%s%s; expected the pages "
+			       "asked, e.g. hugepages:%s:%" PRIu64,
+			       fs_escape(esc, sizeof(esc), e->s, e->len), q->where, e->per_unit,
+			       unit ? " (they count in " : "",
+			       unit ? fs_hp_type_name(e->page_kb, unit, t, sizeof(t)) : "",
+			       unit ? ")" : "", fs_hp_page_name(e->page_kb, pg, sizeof(pg)),
+			       e->count * e->per_unit);
+	return 0;
+}
+
+/* hugepages:<size>:<pages>: into the unit the nodes count that size in
+ * (rounded up). */
+static int _plan_pages(struct req *q, struct ent *e, char *err, size_t errlen)
+{
+	uint64_t unit;
+
+	if (_ask(q->p, e->page_kb, e->count, err, errlen))
+		return -1;
+	if (_unit_of_nodes(e, q->where, q->nodes, q->nnodes, &unit, err, errlen))
+		return -1;
+	if (unit > 1) {
+		e->count = e->count / unit + (e->count % unit != 0);
+		e->per_unit = unit;
+		q->change = true;
+	}
+	return 0;
+}
+
+/* Each hugepage entry: its pages asked, checked against the nodes'
+ * units; -1 with a message at the first refused. */
+static int _plan_ents(struct req *q, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		struct ent *e = &q->ents[i];
+		int rc;
 
 		if (!e->hp)
 			continue;
-		p->found = true;
-		if (!e->typed) {
-			if (blocks) {
-				fs_errf(err, errlen,
-					"gres request \"%s\": the nodes "
-					"of %s count hugepages in units of several "
-					"pages, so a count without a page size is "
-					"ambiguous; expected the size named, e.g. "
-					"hugepages:2m:%" PRIu64,
-					fs_escape(esc, sizeof(esc), e->s, e->len), where, e->count);
-				goto out;
-			}
-			p->untyped = _sat_add(p->untyped, e->count);
-			continue;
-		}
-		if (!e->in_pages) {
-			if (e->count > UINT64_MAX / e->per_unit) {
-				fs_errf(err, errlen,
-					"gres request \"%s\": too many "
-					"pages",
-					fs_escape(esc, sizeof(esc), e->s, e->len));
-				goto out;
-			}
-			if (_ask(p, e->page_kb, e->count * e->per_unit, err, errlen))
-				goto out;
-			if (!_type_held(e, nodes, nnodes, &unit)) {
-				char t[32], pg[16];
-
-				fs_errf(err, errlen,
-					"gres request \"%s\": the nodes "
-					"of %s do not count hugepages in units of "
-					"%" PRIu64 " pages%s%s%s; expected the pages "
-					"asked, e.g. hugepages:%s:%" PRIu64,
-					fs_escape(esc, sizeof(esc), e->s, e->len), where,
-					e->per_unit, unit ? " (they count in " : "",
-					unit ? fs_hp_type_name(e->page_kb, unit, t, sizeof(t)) : "",
-					unit ? ")" : "",
-					fs_hp_page_name(e->page_kb, pg, sizeof(pg)),
-					e->count * e->per_unit);
-				goto out;
-			}
-			continue;
-		}
-		if (_ask(p, e->page_kb, e->count, err, errlen))
-			goto out;
-		if (_unit_of_nodes(e, where, nodes, nnodes, &unit, err, errlen))
-			goto out;
-		if (unit > 1) {
-			e->count = e->count / unit + (e->count % unit != 0);
-			e->per_unit = unit;
-			change = true;
-		}
+		q->p->found = true;
+		if (!e->typed)
+			rc = _plan_untyped(q, e, err, errlen);
+		else if (!e->in_pages)
+			rc = _plan_units(q, e, err, errlen);
+		else
+			rc = _plan_pages(q, e, err, errlen);
+		if (rc)
+			return -1;
 	}
+	return 0;
+}
+
+/* Whether some node holds the whole request. */
+static bool _some_fits(const struct req *q)
+{
+	for (size_t i = 0; i < q->nnodes; i++)
+		if (_fits(q->ents, q->n, q->p->untyped, &q->nodes[i]))
+			return true;
+	return false;
+}
+
+int fs_hp_plan(const char *tres, const char *what, const char *where,
+	       const struct fs_hp_node *nodes, size_t nnodes, struct fs_hp_plan *p, char *err,
+	       size_t errlen)
+{
+	struct req q = { .where = where, .nodes = nodes, .nnodes = nnodes, .p = p };
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (!tres || !*tres)
+		return 0;
+	if (_split(tres, &q, err, errlen))
+		goto out;
+	q.blocks = _blocks(nodes, nnodes);
+	if (_plan_ents(&q, err, errlen))
+		goto out;
 	rc = 0;
-	if (p->found) {
-		size_t i;
-
-		for (i = 0; i < nnodes && !_fits(ents, n, p->untyped, &nodes[i]); i++)
-			;
-		if (i == nnodes)
-			rc = _no_node(p, what, where, nodes, nnodes, err, errlen);
-	}
-	if (!rc && change)
-		rc = _rewrite(tres, ents, n, p, err, errlen);
+	if (p->found && !_some_fits(&q))
+		rc = _no_node(p, what, where, nodes, nnodes, err, errlen);
+	if (!rc && q.change)
+		rc = _rewrite(tres, q.ents, q.n, p, err, errlen);
 out:
-	free(ents);
+	free(q.ents);
 	return rc;
 }
 

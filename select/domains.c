@@ -88,14 +88,11 @@ int fse_kmin(const int64_t *capsum, int len, int64_t n)
 	return lo + 1;
 }
 
-int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, size_t errlen)
+/* The spec's ranges: each node's rack, each rack's pod.  *extra: the nodes
+ * without a rack (each then forms a rack of its own). */
+static int _check_spec(const struct fse_spec *s, int *extra, char *err, size_t errlen)
 {
-	struct fse_topo *t;
-	int *fill = NULL, extra = 0;
-
-	if (!out)
-		return fs_errf(err, errlen, "fse_topo_new: no result pointer");
-	*out = NULL;
+	*extra = 0;
 	if (!s || s->nnodes < 0 || s->nracks < 0 || s->npods < 0 || (s->nnodes && !s->node_rack))
 		return fs_errf(err, errlen, "fse_topo_new: bad specification");
 	for (int i = 0; i < s->nnodes; i++) {
@@ -103,20 +100,22 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, siz
 			return fs_errf(err, errlen, "node %d: rack %d; expected -1..%d", i,
 				       s->node_rack[i], s->nracks - 1);
 		if (s->node_rack[i] < 0)
-			extra++;
+			(*extra)++;
 	}
 	for (int r = 0; s->rack_pod && r < s->nracks; r++)
 		if (s->rack_pod[r] >= s->npods || s->rack_pod[r] < -1)
 			return fs_errf(err, errlen, "rack %d: pod %d; expected -1..%d", r,
 				       s->rack_pod[r], s->npods - 1);
+	return 0;
+}
 
-	if (!(t = calloc(1, sizeof(*t))))
-		return fs_errf(err, errlen, "out of memory");
-	t->nnodes = s->nnodes;
-	t->nracks = s->nracks + extra;
-	t->npods = s->npods;
+/* The arrays of t for its nnodes, nracks and npods (one element at least),
+ * and *fill, *nfill counters of scratch.  -1 when out of memory. */
+static int _topo_alloc(struct fse_topo *t, int **fill, size_t *nfill)
+{
 	size_t nn = t->nnodes ? t->nnodes : 1, nr = t->nracks ? t->nracks : 1;
 	size_t np = t->npods ? t->npods : 1;
+
 	t->node_rack = calloc(nn, sizeof(int));
 	t->node_rank = calloc(nn, sizeof(int));
 	t->rack_start = calloc(nr + 1, sizeof(int));
@@ -129,17 +128,20 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, siz
 	t->all_capsum = calloc(nr, sizeof(int64_t));
 	t->pod_cap = calloc(np, sizeof(int64_t));
 	t->pod_plane = calloc(np, sizeof(int));
-	fill = calloc(nr > np ? nr : np, sizeof(int));
+	*nfill = nr > np ? nr : np;
+	*fill = calloc(*nfill, sizeof(int));
 	if (!t->node_rack || !t->node_rank || !t->rack_start || !t->rack_members || !t->rack_pod ||
 	    !t->rack_rank || !t->pod_start || !t->pod_racks || !t->pod_capsum || !t->all_capsum ||
-	    !t->pod_cap || !t->pod_plane || !fill) {
-		free(fill);
-		fse_topo_free(t);
-		return fs_errf(err, errlen, "out of memory");
-	}
+	    !t->pod_cap || !t->pod_plane || !*fill)
+		return -1;
+	return 0;
+}
 
-	/* nodes: rack (own rack for those without) and rank */
-	extra = s->nracks;
+/* nodes: rack (own rack for those without) and rank; the racks' members */
+static void _place_nodes(struct fse_topo *t, const struct fse_spec *s, int *fill)
+{
+	int extra = s->nracks;
+
 	for (int i = 0; i < t->nnodes; i++) {
 		t->node_rack[i] = s->node_rack[i] >= 0 ? s->node_rack[i] : extra++;
 		t->node_rank[i] = s->node_rank ? s->node_rank[i] : i;
@@ -155,6 +157,11 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, siz
 
 		t->rack_members[t->rack_start[r] + fill[r]++] = i;
 	}
+}
+
+/* racks: members in rank order, the rack's rank, sizes */
+static void _order_racks(struct fse_topo *t)
+{
 	for (int r = 0; r < t->nracks; r++) {
 		int *m = t->rack_members + t->rack_start[r];
 		int len = t->rack_start[r + 1] - t->rack_start[r];
@@ -166,9 +173,12 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, siz
 		t->all_capsum[r] = len;
 	}
 	_capsum(t->all_capsum, t->nracks);
+}
 
-	/* pods: racks in rank order, capacities */
-	memset(fill, 0, (nr > np ? nr : np) * sizeof(int));
+/* pods: racks in rank order, capacities (fill: nfill counters, scratch) */
+static void _fill_pods(struct fse_topo *t, const struct fse_spec *s, int *fill, size_t nfill)
+{
+	memset(fill, 0, nfill * sizeof(int));
 	for (int r = 0; r < t->nracks; r++)
 		if (t->rack_pod[r] >= 0)
 			t->pod_start[t->rack_pod[r] + 1]++;
@@ -195,6 +205,32 @@ int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, siz
 		if (t->pod_cap[p] > t->max_pod)
 			t->max_pod = t->pod_cap[p];
 	}
+}
+
+int fse_topo_new(const struct fse_spec *s, struct fse_topo **out, char *err, size_t errlen)
+{
+	struct fse_topo *t;
+	int *fill = NULL, extra = 0;
+	size_t nfill = 0;
+
+	if (!out)
+		return fs_errf(err, errlen, "fse_topo_new: no result pointer");
+	*out = NULL;
+	if (_check_spec(s, &extra, err, errlen))
+		return -1;
+	if (!(t = calloc(1, sizeof(*t))))
+		return fs_errf(err, errlen, "out of memory");
+	t->nnodes = s->nnodes;
+	t->nracks = s->nracks + extra;
+	t->npods = s->npods;
+	if (_topo_alloc(t, &fill, &nfill)) {
+		free(fill);
+		fse_topo_free(t);
+		return fs_errf(err, errlen, "out of memory");
+	}
+	_place_nodes(t, s, fill);
+	_order_racks(t);
+	_fill_pods(t, s, fill, nfill);
 	free(fill);
 	*out = t;
 	return 0;

@@ -265,278 +265,412 @@ static double _nice(double v)
 	return 10 * p;
 }
 
-void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n, const char *title)
-{
-	const double W = 760, H = 420, L = 70, R = 230, T = 40, B = 50;
-	double pw = W - L - R, ph = H - T - B, xmin = 0, xmax = 0, ymin = 1, wtree = -1;
-	struct fss_metrics *mt = calloc(n ? n : 1, sizeof(*mt));
-	double *lx = calloc(n ? n : 1, sizeof(double));
-	double *ly = calloc(n ? n : 1, sizeof(double));
+/* ------------------------------------------------------------ SVG parts */
 
-	if (!mt || !lx || !ly) {
-		free(mt);
-		free(lx);
-		free(ly);
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		fss_metrics_compute(runs[i], &mt[i]);
-		if (mt[i].wait_mean / 3600 > xmax)
-			xmax = mt[i].wait_mean / 3600;
-		if (mt[i].rack_fit_share < ymin)
-			ymin = mt[i].rack_fit_share;
-		if (runs[i]->policy.kind == FSS_POL_TREE)
-			wtree = mt[i].wait_mean / 3600;
+/* The picture's element, a white background and its title at (tx, ty). */
+static void _svg_begin(FILE *f, double w, double h, double tx, double ty, const char *title)
+{
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		w, h);
+	fprintf(f,
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"14\">",
+		tx, ty);
+	_xml(f, title ? title : "");
+	fprintf(f, "</text>\n");
+}
+
+/* A line drawn with @style (its stroke attributes); no newline. */
+static void _svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *style)
+{
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>", x1, y1, x2, y2,
+		style);
+}
+
+/* The frame of a plot area; y and height with @prec decimals. */
+static void _svg_frame(FILE *f, double x, double y, double w, double h, int prec)
+{
+	fprintf(f,
+		"<rect x=\"%.0f\" y=\"%.*f\" width=\"%.0f\" height=\"%.*f\" fill=\"none\" stroke=\"black\"/>\n",
+		x, prec, y, w, prec, h);
+}
+
+#define SVG_DASH "stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"" /* the target lines */
+
+/* ------------------------------------------------------------ comparison */
+
+/* The picture's size and margins. */
+static const double CMP_W = 760, CMP_H = 420, CMP_L = 70, CMP_R = 230, CMP_T = 40, CMP_B = 50;
+
+/* The comparison picture: its plot area and scales, the runs' figures. */
+struct cmp {
+	FILE *f;
+	struct fss_run *const *runs;
+	int n;
+	struct fss_metrics *mt;	 /* [n] */
+	double *lx, *ly;	 /* [n] where each run's number label went */
+	double pw, ph;		 /* the plot area's width and height */
+	double xmin, xmax, ymin; /* mean wait (hours), share in one rack */
+	double wtree;		 /* the tree run's mean wait (hours), -1: none */
+};
+
+/* The runs' figures, then the axes' ranges. */
+static void _cmp_scale(struct cmp *c)
+{
+	double lo;
+
+	for (int i = 0; i < c->n; i++) {
+		fss_metrics_compute(c->runs[i], &c->mt[i]);
+		if (c->mt[i].wait_mean / 3600 > c->xmax)
+			c->xmax = c->mt[i].wait_mean / 3600;
+		if (c->mt[i].rack_fit_share < c->ymin)
+			c->ymin = c->mt[i].rack_fit_share;
+		if (c->runs[i]->policy.kind == FSS_POL_TREE)
+			c->wtree = c->mt[i].wait_mean / 3600;
 	}
 	/* x: the span of the mean waits, widened a little (the differences
 	 * between policies are what the picture is for); from 0 when the
 	 * waits differ by more than half the largest */
-	{
-		double lo = xmax;
+	lo = c->xmax;
+	for (int i = 0; i < c->n; i++)
+		if (c->mt[i].wait_mean / 3600 < lo)
+			lo = c->mt[i].wait_mean / 3600;
+	if (c->xmax <= 0 || lo < c->xmax / 2) {
+		c->xmin = 0;
+		c->xmax = _nice(c->xmax * 1.05);
+	} else {
+		double pad = (c->xmax - lo) * 0.1 + c->xmax * 0.005;
 
-		for (int i = 0; i < n; i++)
-			if (mt[i].wait_mean / 3600 < lo)
-				lo = mt[i].wait_mean / 3600;
-		if (xmax <= 0 || lo < xmax / 2) {
-			xmin = 0;
-			xmax = _nice(xmax * 1.05);
-		} else {
-			double pad = (xmax - lo) * 0.1 + xmax * 0.005;
-
-			xmin = lo - pad;
-			xmax = xmax + pad;
-		}
+		c->xmin = lo - pad;
+		c->xmax = c->xmax + pad;
 	}
 	/* y from a multiple of 10 % below the lowest share up to 100 % */
-	ymin = floor(ymin * 10 - 1e-9) / 10;
-	if (ymin < 0)
-		ymin = 0;
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		W, H);
-	fprintf(f,
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%.0f\" y=\"22\" font-size=\"14\">",
-		L);
-	_xml(f, title ? title : "");
-	fprintf(f, "</text>\n");
-	/* axes: x mean wait (hours), y rack-fittable jobs in one rack (%) */
-	fprintf(f,
-		"<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n",
-		L, T, pw, ph);
-	for (int k = 0; k <= 5; k++) {
-		double y = T + ph - ph * k / 5, x = L + pw * k / 5;
+	c->ymin = floor(c->ymin * 10 - 1e-9) / 10;
+	if (c->ymin < 0)
+		c->ymin = 0;
+}
 
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-			L, y, L + pw, y, L - 6, y + 4, 100 * (ymin + (1 - ymin) * k / 5));
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n",
-			x, T, x, T + ph, x, T + ph + 16, xmin + (xmax - xmin) * k / 5);
+/* axes: x mean wait (hours), y rack-fittable jobs in one rack (%) */
+static void _cmp_axes(const struct cmp *c)
+{
+	FILE *f = c->f;
+
+	_svg_frame(f, CMP_L, CMP_T, c->pw, c->ph, 0);
+	for (int k = 0; k <= 5; k++) {
+		double y = CMP_T + c->ph - c->ph * k / 5, x = CMP_L + c->pw * k / 5;
+
+		_svg_line(f, CMP_L, y, CMP_L + c->pw, y, "stroke=\"#ddd\"");
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", CMP_L - 6,
+			y + 4, 100 * (c->ymin + (1 - c->ymin) * k / 5));
+		_svg_line(f, x, CMP_T, x, CMP_T + c->ph, "stroke=\"#ddd\"");
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n", x,
+			CMP_T + c->ph + 16, c->xmin + (c->xmax - c->xmin) * k / 5);
 	}
 	fprintf(f,
 		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">mean wait (hours%s)</text>\n",
-		L + pw / 2, H - 12, xmin > 0 ? "; the axis does not start at 0" : "");
+		CMP_L + c->pw / 2, CMP_H - 12, c->xmin > 0 ? "; the axis does not start at 0" : "");
 	fprintf(f,
 		"<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">rack-fittable jobs in one rack (%%)</text>\n",
-		T + ph / 2);
-	/* the target region: >= 98 % in one rack, mean wait <= 105 % of tree */
-	if (ymin < 0.98)
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
-			L, T + ph - ph * (0.98 - ymin) / (1 - ymin), L + pw,
-			T + ph - ph * (0.98 - ymin) / (1 - ymin));
-	if (wtree >= 0 && 1.05 * wtree <= xmax && 1.05 * wtree >= xmin)
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>\n",
-			L + pw * (1.05 * wtree - xmin) / (xmax - xmin), T,
-			L + pw * (1.05 * wtree - xmin) / (xmax - xmin), T + ph);
-	for (int i = 0; i < n; i++) {
-		double x = L + pw * (mt[i].wait_mean / 3600 - xmin) / (xmax - xmin);
-		double y = T + ph - ph * (mt[i].rack_fit_share - ymin) / (1 - ymin);
-		double gy = T + 14 + 18 * i;
-		bool moved = true;
-
-		/* number labels: right of the point, moved down past labels
-		 * already drawn so that none overlap */
-		lx[i] = x + 7;
-		ly[i] = y + 4;
-		for (int pass = 0; moved && pass < 4 * n; pass++) {
-			moved = false;
-			for (int k = 0; k < i; k++)
-				if (fabs(lx[k] - lx[i]) < 16 && fabs(ly[k] - ly[i]) < 11) {
-					ly[i] = ly[k] + 11;
-					moved = true;
-				}
-		}
-		fprintf(f,
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.75\"/>",
-			x, y, _color(&runs[i]->policy));
-		if (fabs(ly[i] - (y + 4)) > 0.5)
-			fprintf(f,
-				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>",
-				x + 3, y, lx[i], ly[i] - 4);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n", lx[i], ly[i],
-			i + 1);
-		fprintf(f,
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%d ",
-			W - R + 14, gy - 4, _color(&runs[i]->policy), W - R + 24, gy, i + 1);
-		_xml(f, runs[i]->policy.name);
-		fprintf(f, "</text>\n");
-	}
-	{
-		double gy = T + 14 + 18 * n + 10;
-
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#1b9e4b\" stroke-dasharray=\"5,4\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">targets: 98 %% in one rack,</text>"
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">wait 105 %% of tree</text>\n",
-			W - R + 6, gy - 4, W - R + 22, gy - 4, W - R + 26, gy, W - R + 26, gy + 12);
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits [D-]HH:MM:SS; /P%%: locality target</text>\n",
-			W - R + 6, gy + 30);
-	}
-	fprintf(f, "</svg>\n");
-	free(mt);
-	free(lx);
-	free(ly);
+		CMP_T + c->ph / 2);
 }
+
+/* the target region: >= 98 % in one rack, mean wait <= 105 % of tree */
+static void _cmp_targets(const struct cmp *c)
+{
+	FILE *f = c->f;
+
+	if (c->ymin < 0.98) {
+		double y = CMP_T + c->ph - c->ph * (0.98 - c->ymin) / (1 - c->ymin);
+
+		_svg_line(f, CMP_L, y, CMP_L + c->pw, y, SVG_DASH);
+		fputc('\n', f);
+	}
+	if (c->wtree >= 0 && 1.05 * c->wtree <= c->xmax && 1.05 * c->wtree >= c->xmin) {
+		double x = CMP_L + c->pw * (1.05 * c->wtree - c->xmin) / (c->xmax - c->xmin);
+
+		_svg_line(f, x, CMP_T, x, CMP_T + c->ph, SVG_DASH);
+		fputc('\n', f);
+	}
+}
+
+/* number labels: right of the point (x, y) of run i, moved down past
+ * labels already drawn so that none overlap */
+static void _cmp_place_label(struct cmp *c, int i, double x, double y)
+{
+	bool moved = true;
+
+	c->lx[i] = x + 7;
+	c->ly[i] = y + 4;
+	for (int pass = 0; moved && pass < 4 * c->n; pass++) {
+		moved = false;
+		for (int k = 0; k < i; k++)
+			if (fabs(c->lx[k] - c->lx[i]) < 16 && fabs(c->ly[k] - c->ly[i]) < 11) {
+				c->ly[i] = c->ly[k] + 11;
+				moved = true;
+			}
+	}
+}
+
+/* Run i: its point, numbered, and its line of the legend. */
+static void _cmp_point(struct cmp *c, int i)
+{
+	FILE *f = c->f;
+	const char *color = _color(&c->runs[i]->policy);
+	double x = CMP_L + c->pw * (c->mt[i].wait_mean / 3600 - c->xmin) / (c->xmax - c->xmin);
+	double y = CMP_T + c->ph - c->ph * (c->mt[i].rack_fit_share - c->ymin) / (1 - c->ymin);
+	double gy = CMP_T + 14 + 18 * i;
+
+	_cmp_place_label(c, i, x, y);
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" fill-opacity=\"0.75\"/>",
+		x, y, color);
+	if (fabs(c->ly[i] - (y + 4)) > 0.5)
+		_svg_line(f, x + 3, y, c->lx[i], c->ly[i] - 4,
+			  "stroke=\"#999\" stroke-width=\"0.5\"");
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%d</text>\n", c->lx[i], c->ly[i],
+		i + 1);
+	fprintf(f,
+		"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%d ",
+		CMP_W - CMP_R + 14, gy - 4, color, CMP_W - CMP_R + 24, gy, i + 1);
+	_xml(f, c->runs[i]->policy.name);
+	fprintf(f, "</text>\n");
+}
+
+/* Below the legend: the target lines' key, how waits and targets read. */
+static void _cmp_notes(const struct cmp *c)
+{
+	FILE *f = c->f;
+	double gy = CMP_T + 14 + 18 * c->n + 10;
+
+	_svg_line(f, CMP_W - CMP_R + 6, gy - 4, CMP_W - CMP_R + 22, gy - 4, SVG_DASH);
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">targets: 98 %% in one rack,</text>"
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">wait 105 %% of tree</text>\n",
+		CMP_W - CMP_R + 26, gy, CMP_W - CMP_R + 26, gy + 12);
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">waits [D-]HH:MM:SS; /P%%: locality target</text>\n",
+		CMP_W - CMP_R + 6, gy + 30);
+}
+
+void fss_svg_compare(FILE *f, struct fss_run *const *runs, int n, const char *title)
+{
+	struct cmp c = { .f = f,
+			 .runs = runs,
+			 .n = n,
+			 .pw = CMP_W - CMP_L - CMP_R,
+			 .ph = CMP_H - CMP_T - CMP_B,
+			 .xmin = 0,
+			 .xmax = 0,
+			 .ymin = 1,
+			 .wtree = -1 };
+
+	c.mt = calloc(n ? n : 1, sizeof(*c.mt));
+	c.lx = calloc(n ? n : 1, sizeof(double));
+	c.ly = calloc(n ? n : 1, sizeof(double));
+	if (c.mt && c.lx && c.ly) {
+		_cmp_scale(&c);
+		_svg_begin(f, CMP_W, CMP_H, CMP_L, 22, title);
+		_cmp_axes(&c);
+		_cmp_targets(&c);
+		for (int i = 0; i < n; i++)
+			_cmp_point(&c, i);
+		_cmp_notes(&c);
+		fprintf(f, "</svg>\n");
+	}
+	free(c.mt);
+	free(c.lx);
+	free(c.ly);
+}
+
+/* ------------------------------------------------------------ occupancy */
 
 #define OCC_BUCKETS 120
 
-void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n, const char *title)
-{
-	const struct fss_machine *m = n ? runs[0]->machine : NULL;
-	const double L = 90, cw = 5, T = 40;
-	int nr = m ? m->nracks : 0;
-	double rh = nr > 40 ? 4 : nr > 12 ? 8 : 16, ph = rh * nr + 40;
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-	double *busy, bw;
-	int *cnt;
+/* The left margin, a column's width, the top margin. */
+static const double OCC_L = 90, OCC_CW = 5, OCC_T = 40;
 
-	if (!m)
-		return;
+/* The occupancy picture: the machine's racks, the span of the runs, the
+ * busy time of one run per rack and column. */
+struct occ {
+	FILE *f;
+	const struct fss_machine *m;
+	int nr;		/* racks */
+	double rh, ph;	/* height of a rack's row; of a run's panel */
+	int64_t t0, t1; /* first submission, last end over every run */
+	double bw;	/* seconds per column */
+	double *busy;	/* [nr * OCC_BUCKETS] busy node-seconds */
+	int *cnt;	/* [nr] scratch: one job's nodes per rack */
+};
+
+/* The span of the runs: first submission to last end; a column's width. */
+static void _occ_span(struct occ *o, struct fss_run *const *runs, int n)
+{
 	for (int i = 0; i < n; i++)
 		for (long j = 0; j < runs[i]->trace->njobs; j++) {
 			const struct fss_job *job = &runs[i]->trace->jobs[j];
 			const struct fss_jobrun *jr = &runs[i]->jobs[j];
 
-			if (job->submit < t0)
-				t0 = job->submit;
-			if (jr->start >= 0 && jr->start + job->run > t1)
-				t1 = jr->start + job->run;
+			if (job->submit < o->t0)
+				o->t0 = job->submit;
+			if (jr->start >= 0 && jr->start + job->run > o->t1)
+				o->t1 = jr->start + job->run;
 		}
-	if (t1 <= t0)
-		t1 = t0 + 1;
-	bw = (double)(t1 - t0) / OCC_BUCKETS;
-	busy = calloc((size_t)nr * OCC_BUCKETS, sizeof(double));
-	cnt = calloc(nr, sizeof(int));
-	if (!busy || !cnt)
-		goto out;
+	if (o->t1 <= o->t0)
+		o->t1 = o->t0 + 1;
+	o->bw = (double)(o->t1 - o->t0) / OCC_BUCKETS;
+}
+
+/* The title, what the picture shows, and the key of the shades. */
+static void _occ_head(const struct occ *o, int n, const char *title)
+{
+	FILE *f = o->f;
+
+	_svg_begin(f, OCC_L + OCC_CW * OCC_BUCKETS + 20, OCC_T + o->ph * n + 60, 10, 18, title);
 	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		L + cw * OCC_BUCKETS + 20, T + ph * n + 60);
-	fprintf(f,
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"10\" y=\"18\" font-size=\"14\">");
-	_xml(f, title ? title : "");
-	fprintf(f,
-		"</text>\n<text x=\"10\" y=\"34\" font-size=\"11\">busy share of each rack over time, %.1f days across; one column = %.1f days</text>\n",
-		(t1 - t0) / 86400.0, bw / 86400.0);
+		"<text x=\"10\" y=\"34\" font-size=\"11\">busy share of each rack over time, %.1f days across; one column = %.1f days</text>\n",
+		(o->t1 - o->t0) / 86400.0, o->bw / 86400.0);
 	/* shade legend */
 	for (int k = 0; k <= 5; k++)
 		fprintf(f,
 			"<rect x=\"%.0f\" y=\"%.0f\" width=\"22\" height=\"10\" fill=\"#08306b\" fill-opacity=\"%.1f\" stroke=\"#999\" stroke-width=\"0.5\"/>"
 			"<text x=\"%.0f\" y=\"%.0f\" font-size=\"9\" text-anchor=\"middle\">%d%%</text>\n",
-			L + cw * OCC_BUCKETS - 6 * 26 + 26 * k, T + ph * n + 30, k / 5.0,
-			L + cw * OCC_BUCKETS - 6 * 26 + 26 * k + 11, T + ph * n + 50, 20 * k);
-	for (int i = 0; i < n; i++) {
-		const struct fss_run *r = runs[i];
-		double y0 = T + ph * i + 20;
+			OCC_L + OCC_CW * OCC_BUCKETS - 6 * 26 + 26 * k, OCC_T + o->ph * n + 30,
+			k / 5.0, OCC_L + OCC_CW * OCC_BUCKETS - 6 * 26 + 26 * k + 11,
+			OCC_T + o->ph * n + 50, 20 * k);
+}
 
-		memset(busy, 0, (size_t)nr * OCC_BUCKETS * sizeof(double));
-		for (long j = 0; j < r->trace->njobs; j++) {
-			const struct fss_job *job = &r->trace->jobs[j];
-			const struct fss_jobrun *jr = &r->jobs[j];
-			const int *nodes = r->nodes + jr->node_off;
-			int64_t s, e;
-			int b0, b1;
+/* Busy node-seconds of run r per rack and column (o->busy). */
+static void _occ_busy(struct occ *o, const struct fss_run *r)
+{
+	const struct fss_machine *m = o->m;
 
-			if (jr->start < 0 || job->run <= 0)
+	memset(o->busy, 0, (size_t)o->nr * OCC_BUCKETS * sizeof(double));
+	for (long j = 0; j < r->trace->njobs; j++) {
+		const struct fss_job *job = &r->trace->jobs[j];
+		const struct fss_jobrun *jr = &r->jobs[j];
+		const int *nodes = r->nodes + jr->node_off;
+		int64_t s, e;
+		int b0, b1;
+
+		if (jr->start < 0 || job->run <= 0)
+			continue;
+		s = jr->start;
+		e = jr->start + job->run;
+		for (int k = 0; k < job->nodes; k++)
+			o->cnt[m->node_rack[nodes[k]]]++;
+		b0 = (int)((s - o->t0) / o->bw);
+		b1 = (int)((e - o->t0) / o->bw);
+		if (b1 >= OCC_BUCKETS)
+			b1 = OCC_BUCKETS - 1;
+		for (int k = 0; k < job->nodes; k++) {
+			int rk = m->node_rack[nodes[k]];
+
+			if (!o->cnt[rk])
 				continue;
-			s = jr->start;
-			e = jr->start + job->run;
-			for (int k = 0; k < job->nodes; k++)
-				cnt[m->node_rack[nodes[k]]]++;
-			b0 = (int)((s - t0) / bw);
-			b1 = (int)((e - t0) / bw);
-			if (b1 >= OCC_BUCKETS)
-				b1 = OCC_BUCKETS - 1;
-			for (int k = 0; k < job->nodes; k++) {
-				int rk = m->node_rack[nodes[k]];
+			for (int b = b0; b <= b1; b++) {
+				double bs = o->t0 + b * o->bw, be = bs + o->bw;
+				double ov = fmin(be, (double)e) - fmax(bs, (double)s);
 
-				if (!cnt[rk])
-					continue;
-				for (int b = b0; b <= b1; b++) {
-					double bs = t0 + b * bw, be = bs + bw;
-					double ov = fmin(be, (double)e) - fmax(bs, (double)s);
-
-					if (ov > 0)
-						busy[(size_t)rk * OCC_BUCKETS + b] += ov * cnt[rk];
-				}
-				cnt[rk] = 0;
+				if (ov > 0)
+					o->busy[(size_t)rk * OCC_BUCKETS + b] += ov * o->cnt[rk];
 			}
+			o->cnt[rk] = 0;
 		}
-		fprintf(f, "<text x=\"10\" y=\"%.1f\" font-weight=\"bold\">", y0 - 6);
-		_xml(f, r->policy.name);
-		fprintf(f, "</text>\n");
-		/* time axis: a tick every fifth of the span, in days */
-		for (int k = 0; k <= 5; k++) {
-			double x = L + cw * OCC_BUCKETS * k / 5;
-
-			fprintf(f,
-				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
-				"<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">%s%.0f</text>\n",
-				x, y0 + rh * nr, x, y0 + rh * nr + 4, x, y0 + rh * nr + 14,
-				k == 5 ? "day " : "", (t1 - t0) / 86400.0 * k / 5);
-		}
-		fprintf(f, "<g fill=\"#08306b\">\n");
-		for (int rk = 0; rk < nr; rk++) {
-			int size = m->rack_start[rk + 1] - m->rack_start[rk];
-			int b = 0;
-
-			if (rk % (nr > 40 ? 8 : nr > 12 ? 4 : 1) == 0)
-				fprintf(f,
-					"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\" fill=\"black\">rack %d</text>\n",
-					L - 4, y0 + rh * rk + rh - 1, rk);
-			/* runs of equal shade as one rectangle */
-			while (b < OCC_BUCKETS) {
-				double sh = busy[(size_t)rk * OCC_BUCKETS + b] / (bw * size);
-				int lvl = (int)floor(fmin(1, fmax(0, sh)) * 5 + 0.5), e = b + 1;
-
-				while (e < OCC_BUCKETS &&
-				       (int)floor(
-					       fmin(1, fmax(0, busy[(size_t)rk * OCC_BUCKETS + e] /
-								       (bw * size))) *
-						       5 +
-					       0.5) == lvl)
-					e++;
-				if (lvl > 0)
-					fprintf(f,
-						"<rect x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\" opacity=\"%.1f\"/>\n",
-						L + cw * b, y0 + rh * rk, cw * (e - b), rh,
-						lvl / 5.0);
-				b = e;
-			}
-		}
-		fprintf(f,
-			"</g>\n<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
-			L, y0, cw * OCC_BUCKETS, rh * nr);
 	}
-	fprintf(f, "</svg>\n");
-out:
-	free(busy);
-	free(cnt);
+}
+
+/* time axis: a tick every fifth of the span, in days */
+static void _occ_time_axis(const struct occ *o, double y0)
+{
+	FILE *f = o->f;
+
+	for (int k = 0; k <= 5; k++) {
+		double x = OCC_L + OCC_CW * OCC_BUCKETS * k / 5;
+
+		_svg_line(f, x, y0 + o->rh * o->nr, x, y0 + o->rh * o->nr + 4, "stroke=\"black\"");
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">%s%.0f</text>\n",
+			x, y0 + o->rh * o->nr + 14, k == 5 ? "day " : "",
+			(o->t1 - o->t0) / 86400.0 * k / 5);
+	}
+}
+
+/* The shade of rack rk (of size nodes) in column b: its busy share in
+ * fifths. */
+static int _occ_level(const struct occ *o, int rk, int b, int size)
+{
+	double sh = o->busy[(size_t)rk * OCC_BUCKETS + b] / (o->bw * size);
+
+	return (int)floor(fmin(1, fmax(0, sh)) * 5 + 0.5);
+}
+
+/* The racks of one run from y0 down: a label every few racks, shades. */
+static void _occ_racks(const struct occ *o, double y0)
+{
+	FILE *f = o->f;
+	int nr = o->nr;
+
+	fprintf(f, "<g fill=\"#08306b\">\n");
+	for (int rk = 0; rk < nr; rk++) {
+		int size = o->m->rack_start[rk + 1] - o->m->rack_start[rk];
+		int b = 0;
+
+		if (rk % (nr > 40 ? 8 : nr > 12 ? 4 : 1) == 0)
+			fprintf(f,
+				"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\" fill=\"black\">rack %d</text>\n",
+				OCC_L - 4, y0 + o->rh * rk + o->rh - 1, rk);
+		/* runs of equal shade as one rectangle */
+		while (b < OCC_BUCKETS) {
+			int lvl = _occ_level(o, rk, b, size), e = b + 1;
+
+			while (e < OCC_BUCKETS && _occ_level(o, rk, e, size) == lvl)
+				e++;
+			if (lvl > 0)
+				fprintf(f,
+					"<rect x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\" opacity=\"%.1f\"/>\n",
+					OCC_L + OCC_CW * b, y0 + o->rh * rk, OCC_CW * (e - b),
+					o->rh, lvl / 5.0);
+			b = e;
+		}
+	}
+	fprintf(f, "</g>\n");
+}
+
+/* Run r, the i-th: its name, time axis, racks and frame. */
+static void _occ_panel(struct occ *o, const struct fss_run *r, int i)
+{
+	FILE *f = o->f;
+	double y0 = OCC_T + o->ph * i + 20;
+
+	_occ_busy(o, r);
+	fprintf(f, "<text x=\"10\" y=\"%.1f\" font-weight=\"bold\">", y0 - 6);
+	_xml(f, r->policy.name);
+	fprintf(f, "</text>\n");
+	_occ_time_axis(o, y0);
+	_occ_racks(o, y0);
+	_svg_frame(f, OCC_L, y0, OCC_CW * OCC_BUCKETS, o->rh * o->nr, 1);
+}
+
+void fss_svg_occupancy(FILE *f, struct fss_run *const *runs, int n, const char *title)
+{
+	const struct fss_machine *m = n ? runs[0]->machine : NULL;
+	struct occ o = { .f = f, .m = m, .t0 = INT64_MAX, .t1 = INT64_MIN };
+
+	if (!m)
+		return;
+	o.nr = m->nracks;
+	o.rh = o.nr > 40 ? 4 : o.nr > 12 ? 8 : 16;
+	o.ph = o.rh * o.nr + 40;
+	_occ_span(&o, runs, n);
+	o.busy = calloc((size_t)o.nr * OCC_BUCKETS, sizeof(double));
+	o.cnt = calloc(o.nr, sizeof(int));
+	if (o.busy && o.cnt) {
+		_occ_head(&o, n, title);
+		for (int i = 0; i < n; i++)
+			_occ_panel(&o, runs[i], i);
+		fprintf(f, "</svg>\n");
+	}
+	free(o.busy);
+	free(o.cnt);
 }
 
 void fss_schedule_csv(FILE *f, const struct fss_run *r)

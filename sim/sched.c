@@ -355,27 +355,17 @@ static void _progress(struct state *s, const char *label, double t0, int64_t now
 	fflush(stderr);
 }
 
-int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
-		 const struct fss_policy *p, const struct fss_sim_opts *opts, struct fss_run **out,
-		 char *err, size_t errlen)
+/* The run of policy p and the scheduler's state in s (zeroed): every job
+ * waiting, every node free.  -1 when out of memory (_state_free frees what
+ * was made). */
+static int _state_new(struct state *s, const struct fss_machine *m, const struct fss_trace *tr,
+		      const struct fss_policy *p)
 {
-	struct fss_sim_opts o = { 0 };
-	struct state s = { 0 };
-	struct fss_run *run;
-	long nj = tr->njobs, next = 0, iter = 0;
-	int64_t now = 0;
-	long off = 0;
-	double t0 = _now_s(), last_print = t0;
-	int rc = -1;
+	long nj = tr->njobs, off = 0;
+	struct fss_run *run = calloc(1, sizeof(*run));
 
-	if (opts)
-		o = *opts;
-	if (o.bf_depth <= 0)
-		o.bf_depth = 500;
-	*out = NULL;
-	run = calloc(1, sizeof(*run));
 	if (!run)
-		goto nomem;
+		return -1;
 	run->policy = *p;
 	run->trace = tr;
 	run->machine = m;
@@ -383,95 +373,143 @@ int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
 	for (long j = 0; j < nj; j++)
 		off += tr->jobs[j].nodes;
 	run->nodes = malloc((off ? off : 1) * sizeof(int));
-	s.m = m;
-	s.tr = tr;
-	s.run = run;
-	s.pl = fss_placer_new(m, p);
-	s.avail = malloc(m->nnodes);
-	s.queue = malloc((nj ? nj : 1) * sizeof(long));
-	s.running = malloc((nj ? nj : 1) * sizeof(long));
-	s.run_pos = malloc((nj ? nj : 1) * sizeof(long));
-	s.woken = calloc(nj ? nj : 1, 1);
-	s.tmp_nodes = malloc(m->nnodes * sizeof(int));
-	s.fut = malloc(m->nnodes);
-	s.masked = calloc(m->nnodes, 1);
-	s.exp = malloc((nj ? nj : 1) * sizeof(*s.exp));
-	if (!run->jobs || !run->nodes || !s.pl || !s.avail || !s.queue || !s.running ||
-	    !s.run_pos || !s.woken || !s.tmp_nodes || !s.exp || !s.fut || !s.masked)
-		goto nomem;
+	s->m = m;
+	s->tr = tr;
+	s->run = run;
+	s->pl = fss_placer_new(m, p);
+	s->avail = malloc(m->nnodes);
+	s->queue = malloc((nj ? nj : 1) * sizeof(long));
+	s->running = malloc((nj ? nj : 1) * sizeof(long));
+	s->run_pos = malloc((nj ? nj : 1) * sizeof(long));
+	s->woken = calloc(nj ? nj : 1, 1);
+	s->tmp_nodes = malloc(m->nnodes * sizeof(int));
+	s->fut = malloc(m->nnodes);
+	s->masked = calloc(m->nnodes, 1);
+	s->exp = malloc((nj ? nj : 1) * sizeof(*s->exp));
+	if (!run->jobs || !run->nodes || !s->pl || !s->avail || !s->queue || !s->running ||
+	    !s->run_pos || !s->woken || !s->tmp_nodes || !s->exp || !s->fut || !s->masked)
+		return -1;
 	off = 0;
 	for (long j = 0; j < nj; j++) {
 		run->jobs[j].start = -1;
 		run->jobs[j].node_off = off;
 		off += tr->jobs[j].nodes;
-		s.run_pos[j] = -1;
+		s->run_pos[j] = -1;
 	}
-	memset(s.avail, 1, m->nnodes);
-	s.nfree = m->nnodes;
+	memset(s->avail, 1, m->nnodes);
+	s->nfree = m->nnodes;
+	return 0;
+}
+
+static void _state_free(struct state *s)
+{
+	fss_run_free(s->run);
+	fss_placer_free(s->pl);
+	free(s->avail);
+	free(s->queue);
+	free(s->running);
+	free(s->run_pos);
+	free(s->woken);
+	free(s->tmp_nodes);
+	free(s->fut);
+	free(s->masked);
+	free(s->exp);
+	free(s->ends.a);
+	free(s->wakes.a);
+}
+
+/* The time of the next event (job next's submission, an end, a wait
+ * bound); FSS_INFINITE when none is left. */
+static int64_t _next_event(const struct state *s, long next)
+{
+	int64_t t = FSS_INFINITE;
+
+	if (next < s->tr->njobs)
+		t = s->tr->jobs[next].submit;
+	if (s->ends.n && s->ends.a[0].key < t)
+		t = s->ends.a[0].key;
+	if (s->wakes.n && s->wakes.a[0].key < t)
+		t = s->wakes.a[0].key;
+	return t;
+}
+
+/* The jobs ending at now give their nodes back. */
+static void _end_jobs(struct state *s, int64_t now)
+{
+	while (s->ends.n && s->ends.a[0].key == now) {
+		struct hent e = _hpop(&s->ends);
+		long j = e.idx, pos = s->run_pos[j];
+		const int *nodes = s->run->nodes + s->run->jobs[j].node_off;
+
+		for (int i = 0; i < s->tr->jobs[j].nodes; i++)
+			s->avail[nodes[i]] = 1;
+		s->nfree += s->tr->jobs[j].nodes;
+		s->running[pos] = s->running[--s->nrunning];
+		s->run_pos[s->running[pos]] = pos;
+		s->run_pos[j] = -1;
+	}
+}
+
+/* Every event in time order, a scheduling pass after those of each
+ * instant (*now, the last); progress on stderr since t0 when asked.  -1
+ * when out of memory. */
+static int _events(struct state *s, const struct fss_sim_opts *o, double t0, int64_t *now)
+{
+	long nj = s->tr->njobs, next = 0, iter = 0;
+	double last_print = t0;
 
 	for (;;) {
-		int64_t t = FSS_INFINITE;
+		int64_t t = _next_event(s, next);
 
-		if (next < nj)
-			t = tr->jobs[next].submit;
-		if (s.ends.n && s.ends.a[0].key < t)
-			t = s.ends.a[0].key;
-		if (s.wakes.n && s.wakes.a[0].key < t)
-			t = s.wakes.a[0].key;
 		if (t == FSS_INFINITE)
 			break;
-		now = t;
-		while (s.ends.n && s.ends.a[0].key == now) {
-			struct hent e = _hpop(&s.ends);
-			long j = e.idx, pos = s.run_pos[j];
-			const int *nodes = run->nodes + run->jobs[j].node_off;
-
-			for (int i = 0; i < tr->jobs[j].nodes; i++)
-				s.avail[nodes[i]] = 1;
-			s.nfree += tr->jobs[j].nodes;
-			s.running[pos] = s.running[--s.nrunning];
-			s.run_pos[s.running[pos]] = pos;
-			s.run_pos[j] = -1;
-		}
-		while (next < nj && tr->jobs[next].submit == now)
-			s.queue[s.nqueue++] = next++;
-		while (s.wakes.n && s.wakes.a[0].key <= now)
-			_hpop(&s.wakes);
-		if (_pass(&s, now, o.bf_depth))
-			goto nomem;
-		if (o.progress && (++iter & 1023) == 0) {
+		*now = t;
+		_end_jobs(s, t);
+		while (next < nj && s->tr->jobs[next].submit == t)
+			s->queue[s->nqueue++] = next++;
+		while (s->wakes.n && s->wakes.a[0].key <= t)
+			_hpop(&s->wakes);
+		if (_pass(s, t, o->bf_depth))
+			return -1;
+		if (o->progress && (++iter & 1023) == 0) {
 			double tn = _now_s();
 
 			if (tn - last_print >= 1.0) {
-				_progress(&s, o.label, t0, now, false);
+				_progress(s, o->label, t0, t, false);
 				last_print = tn;
 			}
 		}
 	}
-	/* left in the queue with nothing running: can never start */
-	run->never += s.nqueue;
-	run->wall_s = _now_s() - t0;
-	if (o.progress)
-		_progress(&s, o.label, t0, now, true);
-	*out = run;
-	run = NULL;
-	rc = 0;
-	goto done;
-nomem:
-	snprintf(err, errlen, "simulation: out of memory");
-done:
-	fss_run_free(run);
-	fss_placer_free(s.pl);
-	free(s.avail);
-	free(s.queue);
-	free(s.running);
-	free(s.run_pos);
-	free(s.woken);
-	free(s.tmp_nodes);
-	free(s.fut);
-	free(s.masked);
-	free(s.exp);
-	free(s.ends.a);
-	free(s.wakes.a);
+	return 0;
+}
+
+int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
+		 const struct fss_policy *p, const struct fss_sim_opts *opts, struct fss_run **out,
+		 char *err, size_t errlen)
+{
+	struct fss_sim_opts o = { 0 };
+	struct state s = { 0 };
+	int64_t now = 0;
+	double t0 = _now_s();
+	int rc = -1;
+
+	if (opts)
+		o = *opts;
+	if (o.bf_depth <= 0)
+		o.bf_depth = 500;
+	*out = NULL;
+	if (_state_new(&s, m, tr, p) || _events(&s, &o, t0, &now)) {
+		snprintf(err, errlen, "simulation: out of memory");
+	} else {
+		/* left in the queue with nothing running: can never start */
+		s.run->never += s.nqueue;
+		s.run->wall_s = _now_s() - t0;
+		if (o.progress)
+			_progress(&s, o.label, t0, now, true);
+		*out = s.run;
+		s.run = NULL;
+		rc = 0;
+	}
+	_state_free(&s);
 	return rc;
 }

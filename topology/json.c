@@ -671,39 +671,43 @@ static int _read_links(struct rd *r, json_object *ln)
 	return 0;
 }
 
-static int _read(struct rd *r, json_object *root)
+/* The HCAs of host ho (the last read, at @path) from its object o. */
+static int _read_host_hcas(struct rd *r, json_object *o, const char *path, struct fst_host *ho)
 {
 	struct fst_model *m = r->m;
-	json_object *sw, *hc, *ln, *nd, *is;
-	const char *fmt = _gets(root, "format"), *src = _gets(root, "source");
-	int ver;
+	json_object *hcs = _get(o, "hcas", json_type_array);
+	size_t nh2;
+
+	if (!hcs)
+		return 0;
+	nh2 = json_object_array_length(hcs);
+	ho->hcas = calloc(nh2 + 1, sizeof(int));
+	if (!ho->hcas)
+		return fs_errf(r->err, r->errlen, "out of memory");
+	for (size_t k = 0; k < nh2; k++) {
+		json_object *hv = json_object_array_get_idx(hcs, k);
+		int d = json_object_is_type(hv, json_type_string)
+				? fst_index_get(&m->priv->ids, json_object_get_string(hv))
+				: -1;
+
+		if (d < 0 || m->devs[d].type != FST_HCA)
+			return _rerr(r, path, "hcas: ids of HCAs");
+		ho->hcas[ho->nhcas++] = d;
+		m->devs[d].host = m->nhosts - 1;
+	}
+	return 0;
+}
+
+/* The hosts (nodes[]): names, leaves, groups, ranks, HCAs. */
+static int _read_nodes(struct rd *r, json_object *nd)
+{
+	struct fst_model *m = r->m;
 	char path[96];
 	int cap_hosts = 0;
 
-	if (!fmt || strcmp(fmt, FST_JSON_FORMAT))
-		return _rerr(r, "format", "\"" FST_JSON_FORMAT "\"");
-	if (_geti(root, "version", &ver) || ver != FST_JSON_VERSION)
-		return _rerr(r, "version", "1");
-	if (fst_set_str(&m->source, src ? src : r->file))
-		return fs_errf(r->err, r->errlen, "out of memory");
-	if (!(sw = _get(root, "switches", json_type_array)))
-		return _rerr(r, "switches", "an array");
-	if (!(hc = _get(root, "hcas", json_type_array)))
-		return _rerr(r, "hcas", "an array");
-	if (!(ln = _get(root, "links", json_type_array)))
-		return _rerr(r, "links", "an array");
-	if (!(nd = _get(root, "nodes", json_type_array)))
-		return _rerr(r, "nodes", "an array");
-	if (_read_groups(r, root, "planes", &m->planes, &m->nplanes, &r->planes) ||
-	    _read_groups(r, root, "pods", &m->pods, &m->npods, &r->pods) ||
-	    _read_groups(r, root, "racks", &m->racks, &m->nracks, &r->racks))
-		return -1;
-	if (_read_devs(r, sw, FST_SWITCH, "switches") || _read_devs(r, hc, FST_HCA, "hcas") ||
-	    _read_links(r, ln))
-		return -1;
 	m->hosts = NULL;
 	for (size_t i = 0; i < json_object_array_length(nd); i++) {
-		json_object *o = json_object_array_get_idx(nd, i), *hcs;
+		json_object *o = json_object_array_get_idx(nd, i);
 		const char *name = _gets(o, "name"), *leaf = _gets(o, "leaf"), *s;
 		struct fst_host *ho, *nh;
 
@@ -727,32 +731,18 @@ static int _read(struct rd *r, json_object *root)
 		if (_geti(o, "rank", &ho->rank))
 			ho->rank = (int)i;
 		_geti(o, "leaves", &ho->nleaves);
-		hcs = _get(o, "hcas", json_type_array);
-		if (hcs) {
-			size_t nh2 = json_object_array_length(hcs);
-
-			ho->hcas = calloc(nh2 + 1, sizeof(int));
-			if (!ho->hcas)
-				return fs_errf(r->err, r->errlen, "out of memory");
-			for (size_t k = 0; k < nh2; k++) {
-				json_object *hv = json_object_array_get_idx(hcs, k);
-				int d = json_object_is_type(hv, json_type_string)
-						? fst_index_get(&m->priv->ids,
-								json_object_get_string(hv))
-						: -1;
-
-				if (d < 0 || m->devs[d].type != FST_HCA)
-					return _rerr(r, path, "hcas: ids of HCAs");
-				ho->hcas[ho->nhcas++] = d;
-				m->devs[d].host = m->nhosts - 1;
-			}
-		}
+		if (_read_host_hcas(r, o, path, ho))
+			return -1;
 	}
-	if (_link_groups(r, root, "racks", m->racks, "nodes", &m->priv->hostix, "pod", &r->pods) ||
-	    _link_groups(r, root, "pods", m->pods, "racks", &r->racks, "plane", &r->planes) ||
-	    _link_groups(r, root, "planes", m->planes, "pods", &r->pods, NULL, NULL))
-		return -1;
-	is = _get(root, "issues", json_type_array);
+	return 0;
+}
+
+/* The issues kept with the model (@is may be NULL); an entry without a
+ * kind or message, or of a kind unknown here, is skipped. */
+static int _read_issues(struct rd *r, json_object *is)
+{
+	struct fst_model *m = r->m;
+
 	for (size_t i = 0; is && i < json_object_array_length(is); i++) {
 		json_object *o = json_object_array_get_idx(is, i);
 		const char *kind = _gets(o, "kind"), *sev = _gets(o, "severity"),
@@ -779,6 +769,52 @@ static int _read(struct rd *r, json_object *root)
 				  pe ? fst_index_get(&m->priv->ids, pe) : -1, pport, "%s", msg))
 			return fs_errf(r->err, r->errlen, "out of memory");
 	}
+	return 0;
+}
+
+/* The document's format and version; the model's source. */
+static int _read_header(struct rd *r, json_object *root)
+{
+	const char *fmt = _gets(root, "format"), *src = _gets(root, "source");
+	int ver;
+
+	if (!fmt || strcmp(fmt, FST_JSON_FORMAT))
+		return _rerr(r, "format", "\"" FST_JSON_FORMAT "\"");
+	if (_geti(root, "version", &ver) || ver != FST_JSON_VERSION)
+		return _rerr(r, "version", "1");
+	if (fst_set_str(&r->m->source, src ? src : r->file))
+		return fs_errf(r->err, r->errlen, "out of memory");
+	return 0;
+}
+
+static int _read(struct rd *r, json_object *root)
+{
+	struct fst_model *m = r->m;
+	json_object *sw, *hc, *ln, *nd;
+
+	if (_read_header(r, root))
+		return -1;
+	if (!(sw = _get(root, "switches", json_type_array)))
+		return _rerr(r, "switches", "an array");
+	if (!(hc = _get(root, "hcas", json_type_array)))
+		return _rerr(r, "hcas", "an array");
+	if (!(ln = _get(root, "links", json_type_array)))
+		return _rerr(r, "links", "an array");
+	if (!(nd = _get(root, "nodes", json_type_array)))
+		return _rerr(r, "nodes", "an array");
+	if (_read_groups(r, root, "planes", &m->planes, &m->nplanes, &r->planes) ||
+	    _read_groups(r, root, "pods", &m->pods, &m->npods, &r->pods) ||
+	    _read_groups(r, root, "racks", &m->racks, &m->nracks, &r->racks))
+		return -1;
+	if (_read_devs(r, sw, FST_SWITCH, "switches") || _read_devs(r, hc, FST_HCA, "hcas") ||
+	    _read_links(r, ln) || _read_nodes(r, nd))
+		return -1;
+	if (_link_groups(r, root, "racks", m->racks, "nodes", &m->priv->hostix, "pod", &r->pods) ||
+	    _link_groups(r, root, "pods", m->pods, "racks", &r->racks, "plane", &r->planes) ||
+	    _link_groups(r, root, "planes", m->planes, "pods", &r->pods, NULL, NULL))
+		return -1;
+	if (_read_issues(r, _get(root, "issues", json_type_array)))
+		return -1;
 	for (int h = 0; h < m->nhosts; h++) {
 		int l = m->hosts[h].leaf;
 

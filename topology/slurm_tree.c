@@ -84,18 +84,13 @@ static long _link_speed(const struct work *w, int d)
 	return best < 0 ? 0 : vals[best];
 }
 
-/* Active switches, tops; *need_root when no top reaches every active leaf. */
-static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filter keep, void *arg,
-		 int *need_root)
+/* Each leaf's kept nodes (w->lists): those of plane o->plane (all when
+ * -1) that keep accepts.  -1 when out of memory. */
+static int _collect_nodes(struct work *w, const struct fst_export_opts *o, fst_node_filter keep,
+			  void *arg)
 {
 	const struct fst_model *m = w->m;
-	int n = m->ndevs, nactive_leaves = 0, rc = -1;
-	int *stamp = calloc((size_t)n + 1, sizeof(int)),
-	    *stack = calloc((size_t)n + 1, sizeof(int));
 
-	*need_root = 0;
-	if (!stamp || !stack)
-		goto out;
 	for (int h = 0; h < m->nhosts; h++) {
 		int l = m->hosts[h].leaf;
 
@@ -105,11 +100,21 @@ static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filte
 			continue;
 		if (!w->lists[l] &&
 		    !(w->lists[l] = calloc((size_t)m->devs[l].nports + 1, sizeof(char *))))
-			goto out;
+			return -1;
 		if (w->nlist[l] >= m->devs[l].nports) /* cannot happen in a classified model */
 			continue;
 		w->lists[l][w->nlist[l]++] = m->hosts[h].name;
 	}
+	return 0;
+}
+
+/* Active switches: the leaves with kept nodes, then level by level the
+ * spines above an active child.  Returns the number of active leaves. */
+static int _activate(struct work *w)
+{
+	const struct fst_model *m = w->m;
+	int n = m->ndevs, nactive_leaves = 0;
+
 	for (int d = 0; d < n; d++)
 		if (w->nlist[d]) {
 			w->active[d] = 1;
@@ -128,8 +133,15 @@ static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filte
 					w->active[d] = 1;
 			}
 		}
-	/* tops: active switches without an active parent */
-	for (int d = 0; d < n; d++) {
+	return nactive_leaves;
+}
+
+/* tops: active switches without an active parent */
+static void _find_tops(struct work *w)
+{
+	const struct fst_model *m = w->m;
+
+	for (int d = 0; d < m->ndevs; d++) {
 		const struct fst_device *dv = &m->devs[d];
 		int parent = 0;
 
@@ -146,41 +158,67 @@ static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filte
 			w->ntop++;
 		}
 	}
-	if (w->ntop > 1) {
-		int covered = 0, stampv = 0;
+}
 
-		*need_root = 1;
-		for (int d = 0; d < n && *need_root; d++) {
-			int sp = 0, leaves = 0;
+/* The active leaves below top d, depth first over active children;
+ * stamp[] marks with stampv the switches seen, stack[] is scratch. */
+static int _leaves_below(const struct work *w, int d, int stampv, int *stamp, int *stack)
+{
+	const struct fst_model *m = w->m;
+	int sp = 0, leaves = 0;
 
-			if (!w->is_top[d])
-				continue;
-			if (++covered > 64) /* enough tops tried: they are alike */
-				break;
-			stampv++;
-			stack[sp++] = d;
-			stamp[d] = stampv;
-			while (sp) {
-				int x = stack[--sp];
+	stack[sp++] = d;
+	stamp[d] = stampv;
+	while (sp) {
+		int x = stack[--sp];
 
-				if (m->devs[x].level == 0) {
-					leaves++;
-					continue;
-				}
-				for (int p = 1; p <= m->devs[x].nports; p++) {
-					int r = m->devs[x].ports[p].peer;
+		if (m->devs[x].level == 0) {
+			leaves++;
+			continue;
+		}
+		for (int p = 1; p <= m->devs[x].nports; p++) {
+			int r = m->devs[x].ports[p].peer;
 
-					if (r >= 0 && _child(m, x, r) && w->active[r] &&
-					    stamp[r] != stampv) {
-						stamp[r] = stampv;
-						stack[sp++] = r;
-					}
-				}
+			if (r >= 0 && _child(m, x, r) && w->active[r] && stamp[r] != stampv) {
+				stamp[r] = stampv;
+				stack[sp++] = r;
 			}
-			if (leaves == nactive_leaves)
-				*need_root = 0;
 		}
 	}
+	return leaves;
+}
+
+/* Whether no top reaches every active leaf (of the first 64 tops). */
+static int _need_root(const struct work *w, int nactive_leaves, int *stamp, int *stack)
+{
+	int covered = 0, stampv = 0;
+
+	for (int d = 0; d < w->m->ndevs; d++) {
+		if (!w->is_top[d])
+			continue;
+		if (++covered > 64) /* enough tops tried: they are alike */
+			break;
+		if (_leaves_below(w, d, ++stampv, stamp, stack) == nactive_leaves)
+			return 0;
+	}
+	return 1;
+}
+
+/* Active switches, tops; *need_root when no top reaches every active leaf. */
+static int _mark(struct work *w, const struct fst_export_opts *o, fst_node_filter keep, void *arg,
+		 int *need_root)
+{
+	int n = w->m->ndevs, nactive_leaves, rc = -1;
+	int *stamp = calloc((size_t)n + 1, sizeof(int)),
+	    *stack = calloc((size_t)n + 1, sizeof(int));
+
+	*need_root = 0;
+	if (!stamp || !stack || _collect_nodes(w, o, keep, arg))
+		goto out;
+	nactive_leaves = _activate(w);
+	_find_tops(w);
+	if (w->ntop > 1)
+		*need_root = _need_root(w, nactive_leaves, stamp, stack);
 	rc = 0;
 out:
 	free(stamp);
@@ -246,13 +284,136 @@ static int _link_records(struct fst_slurm_tree *t, const struct work *w, int i)
 	return 0;
 }
 
+/* The working arrays over the model's devices and the empty tree (*tp,
+ * set as soon as made).  -1 when out of memory. */
+static int _start(struct work *w, struct fst_slurm_tree **tp)
+{
+	int n = w->m->ndevs;
+	struct fst_slurm_tree *t;
+
+	w->active = calloc((size_t)n + 1, sizeof(int));
+	w->is_top = calloc((size_t)n + 1, sizeof(int));
+	w->lists = calloc((size_t)n + 1, sizeof(char **));
+	w->nlist = calloc((size_t)n + 1, sizeof(int));
+	w->rec = calloc((size_t)n + 1, sizeof(int));
+	t = *tp = calloc(1, sizeof(*t));
+	if (!w->active || !w->is_top || !w->lists || !w->nlist || !w->rec || !t)
+		return -1;
+	t->virtual_root = -1;
+	t->max_level = -1;
+	if (!(t->priv = calloc(1, sizeof(*t->priv))))
+		return -1;
+	return 0;
+}
+
+/* records: level ascending, then model order (w->rec: each active
+ * switch's record) */
+static int _make_records(struct fst_slurm_tree *t, struct work *w)
+{
+	const struct fst_model *m = w->m;
+	int n = m->ndevs, nrec = 0;
+
+	for (int d = 0; d < n; d++) {
+		w->rec[d] = -1;
+		nrec += w->active[d];
+	}
+	t->sw = calloc((size_t)nrec + 2, sizeof(*t->sw));
+	if (!t->sw)
+		return -1;
+	for (int lv = 0; lv <= m->max_level; lv++)
+		for (int d = 0; d < n; d++) {
+			struct fst_slurm_switch *s;
+
+			if (!w->active[d] || m->devs[d].level != lv)
+				continue;
+			s = &t->sw[t->nsw];
+			w->rec[d] = t->nsw++;
+			s->dev = d;
+			s->level = lv;
+			s->parent = -1;
+			if (!(s->name = strdup(m->devs[d].name ? m->devs[d].name : m->devs[d].id)))
+				return -1;
+			if (lv > t->max_level)
+				t->max_level = lv;
+		}
+	return 0;
+}
+
+/* Leaf record i: its kept nodes, in natural order, compressed, indexed. */
+static int _leaf_nodes(struct fst_slurm_tree *t, const struct work *w, int i)
+{
+	struct fst_slurm_switch *s = &t->sw[i];
+	int k = w->nlist[s->dev];
+
+	s->nodes = calloc((size_t)k + 1, sizeof(char *));
+	if (!s->nodes)
+		return -1;
+	for (int j = 0; j < k; j++) {
+		if (!(s->nodes[j] = strdup(w->lists[s->dev][j])))
+			return -1;
+		s->nnodes++;
+	}
+	qsort(s->nodes, (size_t)s->nnodes, sizeof(char *), _cmp_name);
+	if (!(s->nodelist = fst_hostlist_compress(s->nodes, s->nnodes)))
+		return -1;
+	for (int j = 0; j < s->nnodes; j++)
+		if (fst_index_put(&t->priv->nodes, s->nodes[j], i))
+			return -1;
+	t->nnodes += s->nnodes;
+	return 0;
+}
+
+/* Each record's nodes (leaves) or children (above), and its link speed. */
+static int _fill_records(struct fst_slurm_tree *t, const struct work *w,
+			 const struct fst_export_opts *o)
+{
+	for (int i = 0; i < t->nsw; i++) {
+		struct fst_slurm_switch *s = &t->sw[i];
+
+		if (s->level == 0 ? _leaf_nodes(t, w, i) : _link_records(t, w, i))
+			return -1;
+		s->link_speed = (o && o->no_link_speed) ? 0 : _link_speed(w, s->dev);
+	}
+	return 0;
+}
+
+/* The virtual root above the tops, the last record: o->root_name
+ * (default "fabric"), numbered when a device or host has that name. */
+static int _virtual_root(struct fst_slurm_tree *t, const struct work *w,
+			 const struct fst_export_opts *o)
+{
+	const struct fst_model *m = w->m;
+	const char *base = (o && o->root_name) ? o->root_name : "fabric";
+	size_t len = strlen(base) + 16;
+	struct fst_slurm_switch *r = &t->sw[t->nsw];
+	int ri = t->nsw++;
+
+	r->dev = -1;
+	r->parent = -1;
+	r->level = t->max_level + 1;
+	t->max_level = r->level;
+	t->virtual_root = ri;
+	if (!(r->name = malloc(len)) || !(r->children = calloc((size_t)ri + 1, sizeof(int))))
+		return -1;
+	snprintf(r->name, len, "%s", base);
+	for (int i = 1; fst_find_device(m, r->name) >= 0 || fst_find_host(m, r->name) >= 0; i++)
+		snprintf(r->name, len, "%s_%d", base, i);
+	for (int i = 0; i < ri; i++)
+		if (w->is_top[t->sw[i].dev]) {
+			r->children[r->nchildren++] = i;
+			t->sw[i].parent = ri;
+			t->sw[i].nparents = 1;
+		}
+	return 0;
+}
+
 int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts *o,
 			 fst_node_filter keep, void *arg, struct fst_slurm_tree **out, char *err,
 			 size_t errlen)
 {
 	struct work w = { .m = m };
 	struct fst_slurm_tree *t = NULL;
-	int n, need_root = 0, nrec = 0;
+	int need_root = 0;
 
 	if (!out)
 		return fs_errf(err, errlen, "no result pointer");
@@ -261,96 +422,9 @@ int fst_slurm_tree_build(const struct fst_model *m, const struct fst_export_opts
 		return fs_errf(err, errlen, "no model");
 	if (!m->classified)
 		return fs_errf(err, errlen, "model not classified");
-	n = m->ndevs;
-	w.active = calloc((size_t)n + 1, sizeof(int));
-	w.is_top = calloc((size_t)n + 1, sizeof(int));
-	w.lists = calloc((size_t)n + 1, sizeof(char **));
-	w.nlist = calloc((size_t)n + 1, sizeof(int));
-	w.rec = calloc((size_t)n + 1, sizeof(int));
-	t = calloc(1, sizeof(*t));
-	if (!w.active || !w.is_top || !w.lists || !w.nlist || !w.rec || !t)
+	if (_start(&w, &t) || _mark(&w, o, keep, arg, &need_root) || _make_records(t, &w) ||
+	    _fill_records(t, &w, o) || (need_root && _virtual_root(t, &w, o)))
 		goto oom;
-	t->virtual_root = -1;
-	t->max_level = -1;
-	if (!(t->priv = calloc(1, sizeof(*t->priv))))
-		goto oom;
-	if (_mark(&w, o, keep, arg, &need_root))
-		goto oom;
-	for (int d = 0; d < n; d++) {
-		w.rec[d] = -1;
-		nrec += w.active[d];
-	}
-	t->sw = calloc((size_t)nrec + 2, sizeof(*t->sw));
-	if (!t->sw)
-		goto oom;
-	/* records: level ascending, then model order */
-	for (int lv = 0; lv <= m->max_level; lv++)
-		for (int d = 0; d < n; d++) {
-			struct fst_slurm_switch *s;
-
-			if (!w.active[d] || m->devs[d].level != lv)
-				continue;
-			s = &t->sw[t->nsw];
-			w.rec[d] = t->nsw++;
-			s->dev = d;
-			s->level = lv;
-			s->parent = -1;
-			if (!(s->name = strdup(m->devs[d].name ? m->devs[d].name : m->devs[d].id)))
-				goto oom;
-			if (lv > t->max_level)
-				t->max_level = lv;
-		}
-	for (int i = 0; i < t->nsw; i++) {
-		struct fst_slurm_switch *s = &t->sw[i];
-
-		if (s->level == 0) {
-			int k = w.nlist[s->dev];
-
-			s->nodes = calloc((size_t)k + 1, sizeof(char *));
-			if (!s->nodes)
-				goto oom;
-			for (int j = 0; j < k; j++) {
-				if (!(s->nodes[j] = strdup(w.lists[s->dev][j])))
-					goto oom;
-				s->nnodes++;
-			}
-			qsort(s->nodes, (size_t)s->nnodes, sizeof(char *), _cmp_name);
-			if (!(s->nodelist = fst_hostlist_compress(s->nodes, s->nnodes)))
-				goto oom;
-			for (int j = 0; j < s->nnodes; j++)
-				if (fst_index_put(&t->priv->nodes, s->nodes[j], i))
-					goto oom;
-			t->nnodes += s->nnodes;
-		} else if (_link_records(t, &w, i)) {
-			goto oom;
-		}
-		s->link_speed = (o && o->no_link_speed) ? 0 : _link_speed(&w, s->dev);
-	}
-	if (need_root) {
-		const char *base = (o && o->root_name) ? o->root_name : "fabric";
-		size_t len = strlen(base) + 16;
-		struct fst_slurm_switch *r = &t->sw[t->nsw];
-		int ri = t->nsw++;
-
-		r->dev = -1;
-		r->parent = -1;
-		r->level = t->max_level + 1;
-		t->max_level = r->level;
-		t->virtual_root = ri;
-		if (!(r->name = malloc(len)) ||
-		    !(r->children = calloc((size_t)ri + 1, sizeof(int))))
-			goto oom;
-		snprintf(r->name, len, "%s", base);
-		for (int i = 1; fst_find_device(m, r->name) >= 0 || fst_find_host(m, r->name) >= 0;
-		     i++)
-			snprintf(r->name, len, "%s_%d", base, i);
-		for (int i = 0; i < ri; i++)
-			if (w.is_top[t->sw[i].dev]) {
-				r->children[r->nchildren++] = i;
-				t->sw[i].parent = ri;
-				t->sw[i].nparents = 1;
-			}
-	}
 	for (int i = 0; i < t->nsw; i++)
 		if (t->sw[i].level > 0 && !(t->sw[i].childlist = _childlist(t, i)))
 			goto oom;
