@@ -69,14 +69,24 @@ tap_diag "cluster processes before down: ${#before[@]} ($steps slurmstepd)"
 cl_down
 tap_ok $? "cluster down"
 
-left=()
-for e in "${before[@]}"; do
-	p=${e%%:*}
-	# a zombie has ended; PID 1 of this machine reaps them a few seconds late
-	[ -d "/proc/$p" ] && [ "$(pstart "$p")" = "${e#*:}" ] &&
-		! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && left+=("$p")
-done
-mapfile -t -O "${#left[@]}" left < <(grep -lzxF "FABSCHED_CLUSTER_OWNER=$D" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3)
+pid_alive() { [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+# nothing_left: no process of the cluster alive (sets left)
+nothing_left() {
+	local e p
+	left=()
+	for e in "${before[@]}"; do
+		p=${e%%:*}
+		# a zombie has ended; PID 1 of this machine reaps them a few seconds late
+		[ -d "/proc/$p" ] && [ "$(pstart "$p")" = "${e#*:}" ] &&
+			! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && left+=("$p")
+	done
+	for p in $(grep -lzxF "FABSCHED_CLUSTER_OWNER=$D" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do
+		pid_alive "$p" && left+=("$p")
+	done
+	[ ${#left[@]} -eq 0 ]
+}
+# a process caught while it exits is given a moment
+cl_poll 3 nothing_left
 tap_ok "[ ${#left[@]} -eq 0 ] && [ ! -d '$FABSCHED_CLUSTER_CGROUP' ]" \
 	"no slurmd/slurmctld/slurmstepd/munged/ibsim or job process left, cgroup gone" ||
 	tap_diag "left: ${left[*]}" "$(ps -o pid,stat,args -p "$(IFS=,; echo "${left[*]}")" 2>&1)"
