@@ -373,82 +373,110 @@ static void _observed(const struct metrics *mx, bool read, unsigned long bad)
 	}
 }
 
-static int _run(int argc, char **argv)
+/* One run: what the command line names, then what was read (NULL where
+ * not read; spath and opath: the defaults asked of Slurm, malloc'ed). */
+struct metrics_run {
+	const char *conf_path, *model_path, *state, *observe;
+	bool slurm;
+	struct fs_conf *conf;
+	struct fst_model *m;
+	char *spath, *opath;
+	bool obs_read;	   /* the observation log was read */
+	unsigned long bad; /* its lines not of the form */
+	struct metrics mx;
+};
+
+/* The options into @r: -1 to go on, or the exit code (--help, usage
+ * error). */
+static int _args(int argc, char **argv, struct metrics_run *r)
 {
 	struct fs_optp op = { .prog = "fabsched metrics", .tab = _metrics_opts };
-	const char *conf_path = NULL, *model_path = NULL, *state = NULL, *observe = NULL;
-	bool slurm = true, obs_read = false;
-	unsigned long bad = 0;
-	struct metrics mx = { 0 };
-	struct fs_errors *errs = fs_errors_new();
-	struct fs_conf *conf = NULL;
-	struct fst_model *m = NULL;
-	char why[FS_MSG_SIZE] = "", lab[300], *spath = NULL, *opath = NULL, *nodes = NULL;
-	int c, up;
+	int c;
 
+	r->slurm = true;
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'c':
-			conf_path = optarg;
+			r->conf_path = optarg;
 			break;
 		case 'm':
-			model_path = optarg;
+			r->model_path = optarg;
 			break;
 		case 's':
-			state = optarg;
+			r->state = optarg;
 			break;
 		case 'O':
-			observe = optarg;
+			r->observe = optarg;
 			break;
 		case 'n':
-			slurm = false;
+			r->slurm = false;
 			break;
 		case 'h':
 			_usage(stdout);
-			fs_errors_free(errs);
 			return FS_EXIT_OK;
 		default:
-			fs_errors_free(errs);
 			return FS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "fabsched metrics: unexpected argument '%s'\n", argv[optind]);
-		fs_errors_free(errs);
 		return FS_EXIT_USAGE;
 	}
-	up = errs && fs_conf_load(conf_path, &conf, errs) == 0;
+	return -1;
+}
+
+/* fabsched.conf into r->conf, said as the first source. */
+static void _conf_source(struct metrics_run *r)
+{
+	struct fs_errors *errs = fs_errors_new();
+	char why[FS_MSG_SIZE] = "";
+	int up = errs && fs_conf_load(r->conf_path, &r->conf, errs) == 0;
+
 	if (!up && errs && fs_errors_count(errs))
 		snprintf(why, sizeof(why), "%s", fs_errors_get(errs, 0));
 	_head("fabsched_source_up", "gauge", "Whether a source of these figures could be read.");
 	_source("fabsched.conf", up, why);
 	fs_errors_free(errs);
-	if (!model_path && conf)
-		model_path = fs_conf_get_str(conf, "FabricModel");
-	why[0] = '\0';
-	up = model_path && fst_json_read_file(&m, model_path, why, sizeof(why)) == 0;
-	_source("model", up, model_path ? why : "no FabricModel");
-	mx.m = m;
-	if (slurm) {
-		up = _jobs(&mx) == 0;
+}
+
+/* The model, squeue's jobs, the locality record and the observation log
+ * into @r, each said as a source; the record and the log are asked of
+ * Slurm (StateSaveLocation) when not named and Slurm may be asked. */
+static void _read_sources(struct metrics_run *r)
+{
+	char why[FS_MSG_SIZE] = "";
+	int up;
+
+	if (!r->model_path && r->conf)
+		r->model_path = fs_conf_get_str(r->conf, "FabricModel");
+	up = r->model_path && fst_json_read_file(&r->m, r->model_path, why, sizeof(why)) == 0;
+	_source("model", up, r->model_path ? why : "no FabricModel");
+	r->mx.m = r->m;
+	if (r->slurm) {
+		up = _jobs(&r->mx) == 0;
 		_source("squeue", up, "squeue failed");
 	}
-	if (!state && slurm)
-		state = spath = fs_cli_share_file();
-	if (state) {
+	if (!r->state && r->slurm)
+		r->state = r->spath = fs_cli_share_file();
+	if (r->state) {
 		why[0] = '\0';
-		up = _share(&mx, state, why, sizeof(why)) == 0;
+		up = _share(&r->mx, r->state, why, sizeof(why)) == 0;
 		_source("locality_record", up, why);
 	}
-	if (!observe && slurm)
-		observe = opath = fs_cli_observe_file();
-	if (observe) {
+	if (!r->observe && r->slurm)
+		r->observe = r->opath = fs_cli_observe_file();
+	if (r->observe) {
 		why[0] = '\0';
-		obs_read = _observe(&mx, observe, &bad, why, sizeof(why)) == 0;
-		_source("observe_log", obs_read, why);
+		r->obs_read = _observe(&r->mx, r->observe, &r->bad, why, sizeof(why)) == 0;
+		_source("observe_log", r->obs_read, why);
 	}
+}
+
+/* The LocalityTarget of each partition of fabsched.conf into its part. */
+static void _targets(struct metrics *mx, const struct fs_conf *conf)
+{
 	for (int i = 0; conf && i < (int)fs_conf_part_count(conf); i++) {
-		struct part *p = _part(&mx, fs_conf_part_name(conf, i));
+		struct part *p = _part(mx, fs_conf_part_name(conf, i));
 		uint64_t ppm;
 
 		if (p && !fs_conf_part_get_uint(conf, p->name, "LocalityTarget", &ppm) && ppm) {
@@ -456,67 +484,100 @@ static int _run(int argc, char **argv)
 			p->has_target = true;
 		}
 	}
-	if (slurm) {
-		_head("fabsched_jobs_running", "gauge",
-		      "Running jobs by the racks of the fabric model their nodes span "
-		      "(unknown: a node not in the model).");
-		for (int i = 0; i < mx.n; i++) {
-			_label(mx.p[i].name, lab, sizeof(lab));
-			printf("fabsched_jobs_running{partition=\"%s\",racks=\"one\"} %ld\n", lab,
-			       mx.p[i].one_rack);
-			printf("fabsched_jobs_running{partition=\"%s\",racks=\"several\"} %ld\n",
-			       lab, mx.p[i].across);
-			printf("fabsched_jobs_running{partition=\"%s\",racks=\"unknown\"} %ld\n",
-			       lab, mx.p[i].unknown);
-		}
-		_head("fabsched_jobs_waiting_locality", "gauge",
-		      "Pending jobs that wait for a domain of their locality.");
-		for (int i = 0; i < mx.n; i++)
-			printf("fabsched_jobs_waiting_locality{partition=\"%s\"} %ld\n",
-			       _label(mx.p[i].name, lab, sizeof(lab)), mx.p[i].waiting);
+}
+
+/* squeue's figures per partition: running jobs by racks, waiting jobs. */
+static void _running(const struct metrics *mx)
+{
+	char lab[300];
+
+	_head("fabsched_jobs_running", "gauge",
+	      "Running jobs by the racks of the fabric model their nodes span "
+	      "(unknown: a node not in the model).");
+	for (int i = 0; i < mx->n; i++) {
+		_label(mx->p[i].name, lab, sizeof(lab));
+		printf("fabsched_jobs_running{partition=\"%s\",racks=\"one\"} %ld\n", lab,
+		       mx->p[i].one_rack);
+		printf("fabsched_jobs_running{partition=\"%s\",racks=\"several\"} %ld\n", lab,
+		       mx->p[i].across);
+		printf("fabsched_jobs_running{partition=\"%s\",racks=\"unknown\"} %ld\n", lab,
+		       mx->p[i].unknown);
 	}
+	_head("fabsched_jobs_waiting_locality", "gauge",
+	      "Pending jobs that wait for a domain of their locality.");
+	for (int i = 0; i < mx->n; i++)
+		printf("fabsched_jobs_waiting_locality{partition=\"%s\"} %ld\n",
+		       _label(mx->p[i].name, lab, sizeof(lab)), mx->p[i].waiting);
+}
+
+/* The locality record's figures per partition, and LocalityTarget. */
+static void _record(const struct metrics *mx)
+{
+	char lab[300];
+
 	_head("fabsched_locality_recent_jobs", "gauge",
 	      "slurmctld's locality record: recent jobs that fit one domain of their "
 	      "locality, by whether they got one.");
-	for (int i = 0; i < mx.n; i++) {
-		if (!mx.p[i].seen_share)
+	for (int i = 0; i < mx->n; i++) {
+		if (!mx->p[i].seen_share)
 			continue;
-		_label(mx.p[i].name, lab, sizeof(lab));
+		_label(mx->p[i].name, lab, sizeof(lab));
 		printf("fabsched_locality_recent_jobs{partition=\"%s\",outcome=\"got_domain\"} %u\n",
-		       lab, mx.p[i].got);
+		       lab, mx->p[i].got);
 		printf("fabsched_locality_recent_jobs{partition=\"%s\",outcome=\"relaxed\"} %u\n",
-		       lab, mx.p[i].relaxed);
+		       lab, mx->p[i].relaxed);
 	}
 	_head("fabsched_locality_share_ratio", "gauge",
 	      "Share of the recent jobs of the record that got their domain.");
-	for (int i = 0; i < mx.n; i++)
-		if (mx.p[i].seen_share && mx.p[i].got + mx.p[i].relaxed)
+	for (int i = 0; i < mx->n; i++)
+		if (mx->p[i].seen_share && mx->p[i].got + mx->p[i].relaxed)
 			printf("fabsched_locality_share_ratio{partition=\"%s\"} %g\n",
-			       _label(mx.p[i].name, lab, sizeof(lab)),
-			       (double)mx.p[i].got / (mx.p[i].got + mx.p[i].relaxed));
+			       _label(mx->p[i].name, lab, sizeof(lab)),
+			       (double)mx->p[i].got / (mx->p[i].got + mx->p[i].relaxed));
 	_head("fabsched_locality_target_ratio", "gauge",
 	      "LocalityTarget of the partition (fabsched.conf).");
-	for (int i = 0; i < mx.n; i++)
-		if (mx.p[i].has_target)
+	for (int i = 0; i < mx->n; i++)
+		if (mx->p[i].has_target)
 			printf("fabsched_locality_target_ratio{partition=\"%s\"} %g\n",
-			       _label(mx.p[i].name, lab, sizeof(lab)), mx.p[i].target);
-	_observed(&mx, obs_read, bad);
-	if (m) {
-		size_t nl = 0;
-		char msg[256];
+			       _label(mx->p[i].name, lab, sizeof(lab)), mx->p[i].target);
+}
 
-		if (fs_slurm_conf_nodes(getenv("SLURM_CONF") ? getenv("SLURM_CONF")
-							     : FS_SLURM_CONFDIR "/slurm.conf",
-					&nodes, &nl, msg, sizeof(msg)))
-			nodes = NULL;
-		_fabric(m, nodes);
-	}
+/* The fabric model's figures, with the compute nodes of slurm.conf
+ * ($SLURM_CONF, else the default) that it lacks when slurm.conf is read. */
+static void _fabric_figures(const struct fst_model *m)
+{
+	char *nodes = NULL, msg[256];
+	size_t nl = 0;
+
+	if (fs_slurm_conf_nodes(getenv("SLURM_CONF") ? getenv("SLURM_CONF")
+						     : FS_SLURM_CONFDIR "/slurm.conf",
+				&nodes, &nl, msg, sizeof(msg)))
+		nodes = NULL;
+	_fabric(m, nodes);
 	free(nodes);
-	free(mx.p);
-	free(spath);
-	free(opath);
-	fst_model_free(m);
-	fs_conf_destroy(conf);
+}
+
+static int _run(int argc, char **argv)
+{
+	struct metrics_run r = { 0 };
+	int rc = _args(argc, argv, &r);
+
+	if (rc >= 0)
+		return rc;
+	_conf_source(&r);
+	_read_sources(&r);
+	_targets(&r.mx, r.conf);
+	if (r.slurm)
+		_running(&r.mx);
+	_record(&r.mx);
+	_observed(&r.mx, r.obs_read, r.bad);
+	if (r.m)
+		_fabric_figures(r.m);
+	free(r.mx.p);
+	free(r.spath);
+	free(r.opath);
+	fst_model_free(r.m);
+	fs_conf_destroy(r.conf);
 	return FS_EXIT_OK;
 }
 

@@ -175,182 +175,240 @@ static void _summary(const char *path, const struct fss_trace *tr, const struct 
 		fss_trace_load(tr));
 }
 
-static int _sim_run(int argc, char **argv)
-{
-	struct fs_optp op = { .prog = "fabsched sim", .tab = _sim_opts };
-	const char *model = NULL, *csv = NULL, *json = NULL, *svg = NULL;
-	const char *occ = NULL, *sched = NULL, *title = NULL, *trace_path;
-	int nodes = 0, rack = 32, rpp = 0, ppn = 0, limit = 0, depth = 0, np = 0;
-	int progress = isatty(2), c, rc = FS_EXIT_INPUT;
+/* What the command line asks (fabsched(1), SIM). */
+struct sim_args {
+	const char *model, *csv, *json, *svg, *occ, *sched, *title, *trace_path;
+	int nodes, rack, rpp, ppn, limit, depth, progress;
+	int np; /* policies in pol */
 	struct fss_policy pol[MAX_POLICIES];
-	struct fss_run *runs[MAX_POLICIES] = { 0 };
-	struct fss_swf_opts so = { 0 };
-	struct fss_trace *tr = NULL;
-	struct fss_machine *m = NULL;
-	char err[1024];
+};
 
-	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
-		switch (c) {
-		case 'N':
-			if (_uint("--nodes", optarg, 10000000, &nodes))
-				return FS_EXIT_USAGE;
-			break;
-		case 'r':
-			if (_uint("--rack-size", optarg, 100000, &rack) || !rack) {
-				if (!rack)
-					fprintf(stderr, "fabsched sim: --rack-size must be >= 1\n");
-				return FS_EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			if (_uint("--racks-per-pod", optarg, 100000, &rpp))
-				return FS_EXIT_USAGE;
-			break;
-		case 'M':
-			model = optarg;
-			break;
-		case 'p':
-			if (_add_policies(optarg, pol, &np))
-				return FS_EXIT_USAGE;
-			break;
-		case O_PPN:
-			if (_uint("--ppn", optarg, 1000000, &ppn))
-				return FS_EXIT_USAGE;
-			break;
-		case O_LIMIT:
-			if (_uint("--limit", optarg, INT32_MAX, &limit))
-				return FS_EXIT_USAGE;
-			break;
-		case O_DEPTH:
-			if (_uint("--bf-depth", optarg, INT32_MAX, &depth))
-				return FS_EXIT_USAGE;
-			break;
-		case O_CSV:
-			csv = optarg;
-			break;
-		case O_JSON:
-			json = optarg;
-			break;
-		case O_SVG:
-			svg = optarg;
-			break;
-		case O_OCC:
-			occ = optarg;
-			break;
-		case O_SCHED:
-			sched = optarg;
-			break;
-		case O_TITLE:
-			title = optarg;
-			break;
-		case O_PROGRESS:
-			progress = 1;
-			break;
-		case O_NOPROGRESS:
-			progress = 0;
-			break;
-		case 'h':
-			_sim_usage(stdout);
-			return FS_EXIT_OK;
-		default:
+/* What a replay makes: the machine, the trace, one run per policy (NULL
+ * where not made). */
+struct sim {
+	struct fss_machine *m;
+	struct fss_trace *tr;
+	struct fss_run *runs[MAX_POLICIES];
+};
+
+/* One option (key c, its value in optarg) into @a: -1 to go on, or the
+ * exit code (--help, usage error). */
+static int _sim_option(struct sim_args *a, int c)
+{
+	switch (c) {
+	case 'N':
+		if (_uint("--nodes", optarg, 10000000, &a->nodes))
+			return FS_EXIT_USAGE;
+		break;
+	case 'r':
+		if (_uint("--rack-size", optarg, 100000, &a->rack) || !a->rack) {
+			if (!a->rack)
+				fprintf(stderr, "fabsched sim: --rack-size must be >= 1\n");
 			return FS_EXIT_USAGE;
 		}
+		break;
+	case 'P':
+		if (_uint("--racks-per-pod", optarg, 100000, &a->rpp))
+			return FS_EXIT_USAGE;
+		break;
+	case 'M':
+		a->model = optarg;
+		break;
+	case 'p':
+		if (_add_policies(optarg, a->pol, &a->np))
+			return FS_EXIT_USAGE;
+		break;
+	case O_PPN:
+		if (_uint("--ppn", optarg, 1000000, &a->ppn))
+			return FS_EXIT_USAGE;
+		break;
+	case O_LIMIT:
+		if (_uint("--limit", optarg, INT32_MAX, &a->limit))
+			return FS_EXIT_USAGE;
+		break;
+	case O_DEPTH:
+		if (_uint("--bf-depth", optarg, INT32_MAX, &a->depth))
+			return FS_EXIT_USAGE;
+		break;
+	case O_CSV:
+		a->csv = optarg;
+		break;
+	case O_JSON:
+		a->json = optarg;
+		break;
+	case O_SVG:
+		a->svg = optarg;
+		break;
+	case O_OCC:
+		a->occ = optarg;
+		break;
+	case O_SCHED:
+		a->sched = optarg;
+		break;
+	case O_TITLE:
+		a->title = optarg;
+		break;
+	case O_PROGRESS:
+		a->progress = 1;
+		break;
+	case O_NOPROGRESS:
+		a->progress = 0;
+		break;
+	case 'h':
+		_sim_usage(stdout);
+		return FS_EXIT_OK;
+	default:
+		return FS_EXIT_USAGE;
 	}
+	return -1;
+}
+
+/* The options and the trace into @a, the default policies when none is
+ * given, the options that exclude each other refused: -1 to go on, or
+ * the exit code (--help, usage error). */
+static int _sim_args(int argc, char **argv, struct sim_args *a)
+{
+	struct fs_optp op = { .prog = "fabsched sim", .tab = _sim_opts };
+	int c, rc;
+
+	a->rack = 32;
+	a->progress = isatty(2);
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1)
+		if ((rc = _sim_option(a, c)) >= 0)
+			return rc;
 	if (optind != argc - 1) {
 		fprintf(stderr, "fabsched sim: give one trace file\n");
 		_sim_usage(stderr);
 		return FS_EXIT_USAGE;
 	}
-	trace_path = argv[optind];
-	if (!np && _add_policies(DEFAULT_POLICIES, pol, &np))
+	a->trace_path = argv[optind];
+	if (!a->np && _add_policies(DEFAULT_POLICIES, a->pol, &a->np))
 		return FS_EXIT_USAGE;
-	if (sched && np != 1) {
+	if (a->sched && a->np != 1) {
 		fprintf(stderr, "fabsched sim: --schedule needs exactly one policy\n");
 		return FS_EXIT_USAGE;
 	}
-	if (model && nodes) {
+	if (a->model && a->nodes) {
 		fprintf(stderr, "fabsched sim: --model and --nodes exclude each other\n");
 		return FS_EXIT_USAGE;
 	}
+	return -1;
+}
 
-	if (model && fss_machine_from_model(model, &m, err, sizeof(err))) {
-		fprintf(stderr, "fabsched sim: %s\n", err);
-		goto out;
-	}
-	so.procs_per_node = ppn;
-	so.machine_nodes = m ? m->nnodes : nodes;
-	so.limit = limit;
-	if (fss_trace_read(trace_path, &so, &tr, err, sizeof(err))) {
-		fprintf(stderr, "fabsched sim: %s\n", err);
-		goto out;
-	}
-	if (!m && fss_machine_fattree(tr->machine_nodes, rack, rpp, &m, err, sizeof(err))) {
-		fprintf(stderr, "fabsched sim: %s\n", err);
-		goto out;
-	}
-	_summary(trace_path, tr, m, ppn);
-	{
-		char warn[1024];
+/* The machine (the model, or a fat tree of the trace's size) and the
+ * trace into @s: 0, or -1 said on stderr. */
+static int _sim_load(const struct sim_args *a, struct sim *s)
+{
+	struct fss_swf_opts so = { 0 };
+	char err[1024];
 
-		if (fss_trace_warnings(tr, warn, sizeof(warn)))
-			fprintf(stderr, "%s", warn);
+	if (a->model && fss_machine_from_model(a->model, &s->m, err, sizeof(err))) {
+		fprintf(stderr, "fabsched sim: %s\n", err);
+		return -1;
 	}
-	for (int i = 0; i < np; i++) {
-		struct fss_sim_opts o = { .bf_depth = depth,
-					  .progress = progress,
-					  .label = pol[i].name };
+	so.procs_per_node = a->ppn;
+	so.machine_nodes = s->m ? s->m->nnodes : a->nodes;
+	so.limit = a->limit;
+	if (fss_trace_read(a->trace_path, &so, &s->tr, err, sizeof(err))) {
+		fprintf(stderr, "fabsched sim: %s\n", err);
+		return -1;
+	}
+	if (!s->m &&
+	    fss_machine_fattree(s->tr->machine_nodes, a->rack, a->rpp, &s->m, err, sizeof(err))) {
+		fprintf(stderr, "fabsched sim: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
 
-		if (fss_simulate(m, tr, &pol[i], &o, &runs[i], err, sizeof(err))) {
+/* One replay per policy into s->runs: 0, or -1 said on stderr. */
+static int _sim_policies(const struct sim_args *a, struct sim *s)
+{
+	char err[1024];
+
+	for (int i = 0; i < a->np; i++) {
+		struct fss_sim_opts o = { .bf_depth = a->depth,
+					  .progress = a->progress,
+					  .label = a->pol[i].name };
+
+		if (fss_simulate(s->m, s->tr, &a->pol[i], &o, &s->runs[i], err, sizeof(err))) {
 			fprintf(stderr, "fabsched sim: %s\n", err);
-			goto out;
+			return -1;
 		}
 	}
-	fss_report_text(stdout, runs, np);
-	{
-		FILE *f;
+	return 0;
+}
 
-		if (csv) {
-			if (!(f = _open(csv)))
-				goto out;
-			fss_report_csv(f, runs, np, true);
-			if (_close(f, csv))
-				goto out;
-		}
-		if (json) {
-			if (!(f = _open(json)))
-				goto out;
-			fss_report_json(f, runs, np);
-			if (_close(f, json))
-				goto out;
-		}
-		if (svg) {
-			if (!(f = _open(svg)))
-				goto out;
-			fss_svg_compare(f, runs, np, title ? title : trace_path);
-			if (_close(f, svg))
-				goto out;
-		}
-		if (occ) {
-			if (!(f = _open(occ)))
-				goto out;
-			fss_svg_occupancy(f, runs, np, title ? title : trace_path);
-			if (_close(f, occ))
-				goto out;
-		}
-		if (sched) {
-			if (!(f = _open(sched)))
-				goto out;
-			fss_schedule_csv(f, runs[0]);
-			if (_close(f, sched))
-				goto out;
-		}
+/* The files asked besides the table on stdout: 0, or -1 said on stderr
+ * (the files before the one that failed are written). */
+static int _sim_files(const struct sim_args *a, const struct sim *s)
+{
+	const char *title = a->title ? a->title : a->trace_path;
+	FILE *f;
+
+	if (a->csv) {
+		if (!(f = _open(a->csv)))
+			return -1;
+		fss_report_csv(f, s->runs, a->np, true);
+		if (_close(f, a->csv))
+			return -1;
 	}
-	rc = FS_EXIT_OK;
+	if (a->json) {
+		if (!(f = _open(a->json)))
+			return -1;
+		fss_report_json(f, s->runs, a->np);
+		if (_close(f, a->json))
+			return -1;
+	}
+	if (a->svg) {
+		if (!(f = _open(a->svg)))
+			return -1;
+		fss_svg_compare(f, s->runs, a->np, title);
+		if (_close(f, a->svg))
+			return -1;
+	}
+	if (a->occ) {
+		if (!(f = _open(a->occ)))
+			return -1;
+		fss_svg_occupancy(f, s->runs, a->np, title);
+		if (_close(f, a->occ))
+			return -1;
+	}
+	if (a->sched) {
+		if (!(f = _open(a->sched)))
+			return -1;
+		fss_schedule_csv(f, s->runs[0]);
+		if (_close(f, a->sched))
+			return -1;
+	}
+	return 0;
+}
+
+static int _sim_run(int argc, char **argv)
+{
+	struct sim_args a = { 0 };
+	struct sim s = { 0 };
+	char warn[1024];
+	int rc = _sim_args(argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	rc = FS_EXIT_INPUT;
+	if (_sim_load(&a, &s))
+		goto out;
+	_summary(a.trace_path, s.tr, s.m, a.ppn);
+	if (fss_trace_warnings(s.tr, warn, sizeof(warn)))
+		fprintf(stderr, "%s", warn);
+	if (_sim_policies(&a, &s))
+		goto out;
+	fss_report_text(stdout, s.runs, a.np);
+	if (!_sim_files(&a, &s))
+		rc = FS_EXIT_OK;
 out:
-	for (int i = 0; i < np; i++)
-		fss_run_free(runs[i]);
-	fss_trace_free(tr);
-	fss_machine_free(m);
+	for (int i = 0; i < a.np; i++)
+		fss_run_free(s.runs[i]);
+	fss_trace_free(s.tr);
+	fss_machine_free(s.m);
 	return rc;
 }
 

@@ -218,148 +218,182 @@ static void _source(struct topo_args *a, int kind, const char *arg)
 		a->sources[a->nsources++] = (struct topo_source){ kind, arg, 0 };
 }
 
-static int _parse(int argc, char **argv, struct topo_args *a)
+/* An option of the input (--input, --load-cache, --model, --live and its
+ * --ca, --port, --save-cache) into @a: 1 taken, 0 not one of them, -1
+ * refused (said on stderr). */
+static int _input_option(struct topo_args *a, int c)
 {
-	struct fs_optp op = { .prog = "fabsched topo", .tab = _topo_opts };
-	int c;
 	char *end;
 
-	a->eo.plane = -1;
-	a->drain = 1;
-	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
-		if (a->nsources == TOPO_SOURCES_MAX) {
-			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
+	switch (c) {
+	case 'i':
+		a->input = optarg;
+		_source(a, 'i', optarg);
+		break;
+	case O_LOAD:
+		a->cache = optarg;
+		_source(a, 'C', optarg);
+		break;
+	case O_MODEL:
+		a->json = optarg;
+		break;
+	case 'L':
+		a->live = 1;
+		break;
+	case O_CA:
+		a->ca = optarg;
+		_source(a, 'L', optarg);
+		break;
+	case O_PORT:
+		errno = 0;
+		a->port = (int)strtol(optarg, &end, 10);
+		if (errno || *end || a->port < 0 || a->port > 254) {
+			fprintf(stderr, "fabsched topo: --port %s: expected a port number 0-254\n",
+				optarg);
 			return -1;
 		}
-		switch (c) {
-		case 'i':
-			a->input = optarg;
-			_source(a, 'i', optarg);
-			break;
-		case O_LOAD:
-			a->cache = optarg;
-			_source(a, 'C', optarg);
-			break;
-		case O_MODEL:
-			a->json = optarg;
-			break;
-		case 'L':
-			a->live = 1;
-			break;
-		case O_CA:
-			a->ca = optarg;
-			_source(a, 'L', optarg);
-			break;
-		case O_PORT:
-			errno = 0;
-			a->port = (int)strtol(optarg, &end, 10);
-			if (errno || *end || a->port < 0 || a->port > 254) {
-				fprintf(stderr,
-					"fabsched topo: --port %s: expected a port number 0-254\n",
-					optarg);
-				return -1;
-			}
-			if (a->nsources && a->sources[a->nsources - 1].kind == 'L')
-				a->sources[a->nsources - 1].port = a->port;
-			break;
-		case O_SAVE:
-			a->save_cache = optarg;
-			break;
-		case 'm':
-			a->opts.name_map = optarg;
-			break;
-		case 'r':
-			a->opts.host_regex = optarg;
-			break;
-		case 'x':
-			a->opts.exclude_regex = optarg;
-			break;
-		case 'n':
-			a->opts.nodelist = optarg;
-			break;
-		case O_ALL:
-			a->opts.all_hosts = 1;
-			break;
-		case O_CONF:
-			a->conf_path = optarg;
-			break;
-		case O_INTERVAL: {
-			char msg[FS_MSG_SIZE];
+		if (a->nsources && a->sources[a->nsources - 1].kind == 'L')
+			a->sources[a->nsources - 1].port = a->port;
+		break;
+	case O_SAVE:
+		a->save_cache = optarg;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
 
-			if (fs_parse_duration("--interval", optarg, &a->interval, msg,
-					      sizeof(msg)) ||
-			    !a->interval || a->interval > 86400) {
-				fprintf(stderr,
-					"fabsched topo: --interval %s: expected a duration of "
-					"1 s to 1 day in Slurm time format, e.g. 0:30 (30 s) or 5:00\n",
-					optarg);
-				return -1;
-			}
-			break;
-		}
-		case O_ONCE:
-			a->once = 1;
-			break;
-		case O_NODRAIN:
-			a->drain = 0;
-			break;
-		case O_CHCA:
-			a->opts.compute_hca = optarg;
-			break;
-		case 'R':
-			a->opts.rack_map = optarg;
-			break;
-		case O_KEEP:
-			a->opts.keep_domain = 1;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'f':
-			a->format = optarg;
-			break;
-		case O_PLANE:
-			errno = 0;
-			a->eo.plane = (int)strtol(optarg, &end, 10);
-			if (errno || *end || a->eo.plane < 0) {
-				fprintf(stderr,
-					"fabsched topo: --plane %s: expected a plane number >= 0\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case O_BPOD:
-			a->eo.block_by_pod = 1;
-			break;
-		case O_NOLS:
-			a->eo.no_link_speed = 1;
-			break;
-		case O_ROOT:
-			a->eo.root_name = optarg;
-			break;
-		case 'a':
-			a->against = optarg;
-			break;
-		case 'v':
-			a->verbose = 1;
-			break;
-		case 'h':
-			_topo_usage(stdout);
-			exit(FS_EXIT_OK);
-		default:
+/* An option of the node mapping (which hosts are compute nodes, their
+ * racks) into @a: 1 taken, 0 not one of them. */
+static int _naming_option(struct topo_args *a, int c)
+{
+	switch (c) {
+	case 'm':
+		a->opts.name_map = optarg;
+		break;
+	case 'r':
+		a->opts.host_regex = optarg;
+		break;
+	case 'x':
+		a->opts.exclude_regex = optarg;
+		break;
+	case 'n':
+		a->opts.nodelist = optarg;
+		break;
+	case O_ALL:
+		a->opts.all_hosts = 1;
+		break;
+	case O_CHCA:
+		a->opts.compute_hca = optarg;
+		break;
+	case 'R':
+		a->opts.rack_map = optarg;
+		break;
+	case O_KEEP:
+		a->opts.keep_domain = 1;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* An option of the output (export's, check's, diff's) into @a: 1 taken,
+ * 0 not one of them, -1 refused (said on stderr). */
+static int _output_option(struct topo_args *a, int c)
+{
+	char *end;
+
+	switch (c) {
+	case 'o':
+		a->output = optarg;
+		break;
+	case 'f':
+		a->format = optarg;
+		break;
+	case O_PLANE:
+		errno = 0;
+		a->eo.plane = (int)strtol(optarg, &end, 10);
+		if (errno || *end || a->eo.plane < 0) {
+			fprintf(stderr, "fabsched topo: --plane %s: expected a plane number >= 0\n",
+				optarg);
 			return -1;
 		}
+		break;
+	case O_BPOD:
+		a->eo.block_by_pod = 1;
+		break;
+	case O_NOLS:
+		a->eo.no_link_speed = 1;
+		break;
+	case O_ROOT:
+		a->eo.root_name = optarg;
+		break;
+	case 'a':
+		a->against = optarg;
+		break;
+	case 'v':
+		a->verbose = 1;
+		break;
+	default:
+		return 0;
 	}
-	/* a file named alone is an ibnetdiscover dump, as for the tools that
-	 * read one (ibnetdiscover > fabric.txt; fabsched topo check fabric.txt) */
-	for (; optind < argc; optind++) {
-		if (a->nsources == TOPO_SOURCES_MAX) {
-			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
+	return 1;
+}
+
+/* An option of the watch (--conf, --interval, --once, --no-drain) into
+ * @a: 1 taken, 0 not one of them, -1 refused (said on stderr). */
+static int _watch_option(struct topo_args *a, int c)
+{
+	char msg[FS_MSG_SIZE];
+
+	switch (c) {
+	case O_CONF:
+		a->conf_path = optarg;
+		break;
+	case O_INTERVAL:
+		if (fs_parse_duration("--interval", optarg, &a->interval, msg, sizeof(msg)) ||
+		    !a->interval || a->interval > 86400) {
+			fprintf(stderr,
+				"fabsched topo: --interval %s: expected a duration of "
+				"1 s to 1 day in Slurm time format, e.g. 0:30 (30 s) or 5:00\n",
+				optarg);
 			return -1;
 		}
-		a->input = argv[optind];
-		_source(a, 'i', argv[optind]);
+		break;
+	case O_ONCE:
+		a->once = 1;
+		break;
+	case O_NODRAIN:
+		a->drain = 0;
+		break;
+	default:
+		return 0;
 	}
+	return 1;
+}
+
+/* One option (key c, its value in optarg) into @a: 0, or -1 refused
+ * (said on stderr); --help prints the usage and exits. */
+static int _option(struct topo_args *a, int c)
+{
+	int rc;
+
+	if (c == 'h') {
+		_topo_usage(stdout);
+		exit(FS_EXIT_OK);
+	}
+	if ((rc = _input_option(a, c)) || (rc = _naming_option(a, c)) ||
+	    (rc = _output_option(a, c)) || (rc = _watch_option(a, c)))
+		return rc < 0 ? -1 : 0;
+	return -1; /* an unknown option, said by fs_cli_opt_next */
+}
+
+/* The options that exclude each other, and --root's name: 0, or -1
+ * refused (said on stderr). */
+static int _parse_check(const struct topo_args *a)
+{
 	if (a->opts.all_hosts && a->opts.nodelist) {
 		fprintf(stderr, "fabsched topo: --all-hosts and --nodelist exclude each other\n");
 		return -1;
@@ -372,6 +406,36 @@ static int _parse(int argc, char **argv, struct topo_args *a)
 		return -1;
 	}
 	return 0;
+}
+
+/* The options and the files named alone into @a: 0, or -1 refused (said
+ * on stderr); --help prints the usage and exits. */
+static int _parse(int argc, char **argv, struct topo_args *a)
+{
+	struct fs_optp op = { .prog = "fabsched topo", .tab = _topo_opts };
+	int c;
+
+	a->eo.plane = -1;
+	a->drain = 1;
+	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
+		if (a->nsources == TOPO_SOURCES_MAX) {
+			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
+			return -1;
+		}
+		if (_option(a, c))
+			return -1;
+	}
+	/* a file named alone is an ibnetdiscover dump, as for the tools that
+	 * read one (ibnetdiscover > fabric.txt; fabsched topo check fabric.txt) */
+	for (; optind < argc; optind++) {
+		if (a->nsources == TOPO_SOURCES_MAX) {
+			fprintf(stderr, "fabsched topo: more than %d inputs\n", TOPO_SOURCES_MAX);
+			return -1;
+		}
+		a->input = argv[optind];
+		_source(a, 'i', argv[optind]);
+	}
+	return _parse_check(a);
 }
 
 static FILE *_open_out(const struct topo_args *a)

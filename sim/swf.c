@@ -664,155 +664,204 @@ static int _fields(const char *line, double *f, int *nf, char *what, size_t wlen
 	return 0;
 }
 
-int fss_swf_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
-		 char *err, size_t errlen)
-{
-	struct fss_swf_opts o = { 0 };
-	struct fss_trace *tr = NULL;
-	gzFile gz = NULL;
-	char line[LINE_MAX_LEN];
-	long lineno = 0, cap = 0;
-	int widest = 0;
+/* What the phases of fss_swf_read share: the file being read and the
+ * trace made of it. */
+struct swf_read {
+	const char *path;
+	struct fss_swf_opts o;
+	gzFile gz;
+	struct fss_trace *tr;
+	long lineno; /* the line read last */
+	long cap;    /* room in tr->jobs */
+};
 
-	if (opts)
-		o = *opts;
-	if (!path || !out) {
-		fs_errf(err, errlen, "bad arguments");
-		return -1;
-	}
-	*out = NULL;
-	if (o.procs_per_node < 0 || o.machine_nodes < 0) {
+/* The options checked, the file opened, an empty trace made: 0, or -1
+ * with a message (what was made is freed by the caller). */
+static int _swf_open(struct swf_read *r, char *err, size_t errlen)
+{
+	if (r->o.procs_per_node < 0 || r->o.machine_nodes < 0) {
 		fs_errf(err, errlen, "bad arguments: negative procs per node or machine size");
 		return -1;
 	}
-	gz = gzopen(path, "rb");
-	if (!gz) {
-		fs_errf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+	r->gz = gzopen(r->path, "rb");
+	if (!r->gz) {
+		fs_errf(err, errlen, "%s: %s", r->path, errno ? strerror(errno) : "cannot open");
 		return -1;
 	}
-	tr = calloc(1, sizeof(*tr));
-	if (!tr || !(tr->name = strdup(path)))
-		goto nomem;
-	tr->max_nodes = tr->max_procs = -1;
-	tr->type_major = -1;
+	r->tr = calloc(1, sizeof(*r->tr));
+	if (!r->tr || !(r->tr->name = strdup(r->path))) {
+		fs_errf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	r->tr->max_nodes = r->tr->max_procs = -1;
+	r->tr->type_major = -1;
+	return 0;
+}
 
-	while (gzgets(gz, line, sizeof(line))) {
+/* A header line (p at its ';'): MaxNodes, MaxProcs, or a note of the
+ * node types or of the processors per node; anything else is a comment. */
+static void _header_line(struct fss_trace *tr, const char *p, long lineno)
+{
+	char low[LINE_MAX_LEN];
+	const char *q = _blank(p + 1);
+	size_t n = 0;
+	long v;
+
+	if ((v = _header_int(p, "MaxNodes")) > 0) {
+		tr->max_nodes = v > INT32_MAX ? INT32_MAX : (int)v;
+		return;
+	}
+	if ((v = _header_int(p, "MaxProcs")) > 0) {
+		tr->max_procs = v > INT32_MAX ? INT32_MAX : (int)v;
+		return;
+	}
+	for (; q[n] && n < sizeof(low) - 1; n++)
+		low[n] = (char)tolower((unsigned char)q[n]);
+	low[n] = 0;
+	_note_types(tr, low, lineno);
+	if (!tr->ppn_note)
+		tr->ppn_note = _note_ppn(low);
+}
+
+/* The job of a job line's fields f, its unknowns filled (fabsched_sim.h)
+ * into *j (zeroed): 1 a job, 0 dropped (counted in r->tr), or -1 with a
+ * message. */
+static int _swf_job(struct swf_read *r, const double *f, struct fss_job *j, char *err,
+		    size_t errlen)
+{
+	struct fss_trace *tr = r->tr;
+	double procs;
+
+	tr->lines++;
+	j->id = (long)f[0];
+	j->line = r->lineno;
+	j->part = -1;
+	if (f[1] < 0) {
+		fs_errf(err, errlen,
+			"%s:%ld: job %ld: submit time unknown; "
+			"expected field 2 (seconds from the log's start) of 0 or more",
+			r->path, r->lineno, j->id);
+		return -1;
+	}
+	j->submit = (int64_t)f[1];
+	if (f[3] < 0) {
+		tr->dropped_no_run++;
+		return 0;
+	}
+	j->run = (int64_t)f[3];
+	if (f[7] > 0) {
+		procs = f[7];
+	} else if (f[4] > 0) {
+		procs = f[4];
+		tr->procs_from_alloc++;
+	} else {
+		tr->dropped_no_procs++;
+		return 0;
+	}
+	if (procs > INT32_MAX)
+		procs = INT32_MAX;
+	j->procs = (int)procs;
+	if (f[8] > 0) {
+		j->req = (int64_t)f[8];
+		if (j->req < j->run) {
+			j->req = j->run;
+			tr->req_raised++;
+		}
+	} else {
+		j->req = j->run;
+		tr->req_from_run++;
+	}
+	/* SWF's statuses are small (-1 unknown, 0 to 5); one beyond
+	   an int is kept as unknown (found by fuzz_files) */
+	j->status = f[10] >= INT32_MIN && f[10] <= INT32_MAX ? (int)f[10] : -1;
+	return 1;
+}
+
+/* A job line: its fields checked, its job kept or dropped; a blank line
+ * is nothing.  0, or -1 with a message. */
+static int _job_line(struct swf_read *r, const char *line, char *err, size_t errlen)
+{
+	double f[SWF_FIELDS];
+	struct fss_job j = { 0 };
+	char what[128];
+	int nf = 0, rc;
+
+	if (_fields(line, f, &nf, what, sizeof(what))) {
+		fs_errf(err, errlen, "%s:%ld: %s", r->path, r->lineno, what);
+		return -1;
+	}
+	if (nf == 0)
+		return 0;
+	if (nf != SWF_FIELDS) {
+		fs_errf(err, errlen, "%s:%ld: expected %d fields, found %d", r->path, r->lineno,
+			SWF_FIELDS, nf);
+		return -1;
+	}
+	rc = _swf_job(r, f, &j, err, errlen);
+	if (rc <= 0)
+		return rc;
+	if (fss_trace_push(r->tr, &r->cap, &j)) {
+		fs_errf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Has the trace the jobs that --limit asks? */
+static bool _swf_full(const struct swf_read *r)
+{
+	return r->o.limit > 0 && r->tr->njobs >= r->o.limit;
+}
+
+/* Every line of the file, or up to the job that fills the limit; a file
+ * that ends in a read error is refused.  0, or -1 with a message. */
+static int _swf_lines(struct swf_read *r, char *err, size_t errlen)
+{
+	char line[LINE_MAX_LEN];
+
+	while (gzgets(r->gz, line, sizeof(line))) {
 		size_t len = strlen(line);
-		double f[SWF_FIELDS];
-		char what[128];
-		int nf = 0;
-		struct fss_job j = { 0 };
-		double procs;
+		const char *p = _blank(line);
 
-		lineno++;
+		r->lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
 			fs_errf(err, errlen,
 				"%s:%ld: line longer than %d bytes; expected "
 				"SWF lines of at most that",
-				path, lineno, LINE_MAX_LEN - 2);
-			goto fail;
+				r->path, r->lineno, LINE_MAX_LEN - 2);
+			return -1;
 		}
-		{
-			const char *p = line;
-
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == ';') {
-				char low[LINE_MAX_LEN];
-				const char *q = _blank(p + 1);
-				size_t n = 0;
-				long v;
-
-				if ((v = _header_int(p, "MaxNodes")) > 0) {
-					tr->max_nodes = v > INT32_MAX ? INT32_MAX : (int)v;
-					continue;
-				}
-				if ((v = _header_int(p, "MaxProcs")) > 0) {
-					tr->max_procs = v > INT32_MAX ? INT32_MAX : (int)v;
-					continue;
-				}
-				for (; q[n] && n < sizeof(low) - 1; n++)
-					low[n] = (char)tolower((unsigned char)q[n]);
-				low[n] = 0;
-				_note_types(tr, low, lineno);
-				if (!tr->ppn_note)
-					tr->ppn_note = _note_ppn(low);
-				continue;
-			}
-		}
-		if (_fields(line, f, &nf, what, sizeof(what))) {
-			fs_errf(err, errlen, "%s:%ld: %s", path, lineno, what);
-			goto fail;
-		}
-		if (nf == 0)
-			continue;
-		if (nf != SWF_FIELDS) {
-			fs_errf(err, errlen, "%s:%ld: expected %d fields, found %d", path, lineno,
-				SWF_FIELDS, nf);
-			goto fail;
-		}
-		tr->lines++;
-		j.id = (long)f[0];
-		j.line = lineno;
-		j.part = -1;
-		if (f[1] < 0) {
-			fs_errf(err, errlen,
-				"%s:%ld: job %ld: submit time unknown; "
-				"expected field 2 (seconds from the log's start) of 0 or more",
-				path, lineno, j.id);
-			goto fail;
-		}
-		j.submit = (int64_t)f[1];
-		if (f[3] < 0) {
-			tr->dropped_no_run++;
+		if (*p == ';') {
+			_header_line(r->tr, p, r->lineno);
 			continue;
 		}
-		j.run = (int64_t)f[3];
-		if (f[7] > 0) {
-			procs = f[7];
-		} else if (f[4] > 0) {
-			procs = f[4];
-			tr->procs_from_alloc++;
-		} else {
-			tr->dropped_no_procs++;
-			continue;
-		}
-		if (procs > INT32_MAX)
-			procs = INT32_MAX;
-		j.procs = (int)procs;
-		if (f[8] > 0) {
-			j.req = (int64_t)f[8];
-			if (j.req < j.run) {
-				j.req = j.run;
-				tr->req_raised++;
-			}
-		} else {
-			j.req = j.run;
-			tr->req_from_run++;
-		}
-		/* SWF's statuses are small (-1 unknown, 0 to 5); one beyond
-		   an int is kept as unknown (found by fuzz_files) */
-		j.status = f[10] >= INT32_MIN && f[10] <= INT32_MAX ? (int)f[10] : -1;
-		if (fss_trace_push(tr, &cap, &j))
-			goto nomem;
-		if (o.limit > 0 && tr->njobs >= o.limit)
+		if (_job_line(r, line, err, errlen))
+			return -1;
+		if (_swf_full(r))
 			break;
 	}
-	if (!gzeof(gz) && !(o.limit > 0 && tr->njobs >= o.limit)) {
+	if (!gzeof(r->gz) && !_swf_full(r)) {
 		int zerr;
-		const char *m = gzerror(gz, &zerr);
+		const char *m = gzerror(r->gz, &zerr);
 
 		fs_errf(err, errlen,
 			"%s:%ld: read error: %s; expected a plain or "
 			"gzip-compressed SWF file",
-			path, lineno + 1, zerr == Z_ERRNO ? strerror(errno) : m);
-		goto fail;
+			r->path, r->lineno + 1, zerr == Z_ERRNO ? strerror(errno) : m);
+		return -1;
 	}
-	gzclose(gz);
-	gz = NULL;
+	return 0;
+}
 
-	/* processors -> nodes */
-	_procs_per_node(tr, o.procs_per_node);
+/* Processors to nodes: each job's nodes at the trace's processors per
+ * node (--ppn when > 0), the machine's nodes (--nodes, MaxNodes, the node
+ * types or the widest job), the jobs wider than the machine dropped. */
+static void _swf_nodes(struct fss_trace *tr, const struct fss_swf_opts *o)
+{
+	int widest = 0;
+	long k = 0;
+
+	_procs_per_node(tr, o->procs_per_node);
 	for (long i = 0; i < tr->njobs; i++) {
 		struct fss_job *j = &tr->jobs[i];
 
@@ -820,31 +869,43 @@ int fss_swf_read(const char *path, const struct fss_swf_opts *opts, struct fss_t
 		if (j->nodes > widest)
 			widest = j->nodes;
 	}
-	tr->machine_nodes = o.machine_nodes > 0	 ? o.machine_nodes
+	tr->machine_nodes = o->machine_nodes > 0 ? o->machine_nodes
 			    : tr->max_nodes > 0	 ? tr->max_nodes
 			    : tr->type_nodes > 0 ? tr->type_nodes
 						 : widest;
-	{
-		long k = 0;
-
-		for (long i = 0; i < tr->njobs; i++) {
-			if (tr->jobs[i].nodes > tr->machine_nodes) {
-				tr->dropped_too_wide++;
-				continue;
-			}
-			tr->jobs[k++] = tr->jobs[i];
+	for (long i = 0; i < tr->njobs; i++) {
+		if (tr->jobs[i].nodes > tr->machine_nodes) {
+			tr->dropped_too_wide++;
+			continue;
 		}
-		tr->njobs = k;
+		tr->jobs[k++] = tr->jobs[i];
 	}
-	fss_trace_sort(tr);
-	*out = tr;
-	return 0;
+	tr->njobs = k;
+}
 
-nomem:
-	fs_errf(err, errlen, "%s: out of memory", path);
-fail:
-	if (gz)
-		gzclose(gz);
-	fss_trace_free(tr);
-	return -1;
+int fss_swf_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
+		 char *err, size_t errlen)
+{
+	struct swf_read r = { .path = path };
+
+	if (opts)
+		r.o = *opts;
+	if (!path || !out) {
+		fs_errf(err, errlen, "bad arguments");
+		return -1;
+	}
+	*out = NULL;
+	if (_swf_open(&r, err, errlen) || _swf_lines(&r, err, errlen)) {
+		if (r.gz)
+			gzclose(r.gz);
+		fss_trace_free(r.tr);
+		return -1;
+	}
+	gzclose(r.gz);
+
+	/* processors -> nodes */
+	_swf_nodes(r.tr, &r.o);
+	fss_trace_sort(r.tr);
+	*out = r.tr;
+	return 0;
 }
