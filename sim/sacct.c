@@ -19,7 +19,7 @@
 /* hosts expanded from one job's node list at the most */
 #define JOB_HOSTS_MAX 262144
 
-int sacct_begin(struct sacct_build *b, const char *path, enum fss_trace_format fmt)
+int fss_sacct_begin(struct sacct_build *b, const char *path, enum fss_trace_format fmt)
 {
 	memset(b, 0, sizeof(*b));
 	b->tr = calloc(1, sizeof(*b->tr));
@@ -39,7 +39,7 @@ static void _hosts_free(struct sacct_build *b)
 	b->nhosts = b->hsorted = b->hcap = 0;
 }
 
-void sacct_abort(struct sacct_build *b)
+void fss_sacct_abort(struct sacct_build *b)
 {
 	_hosts_free(b);
 	fss_trace_free(b->tr);
@@ -181,7 +181,7 @@ static bool _replayed(struct fss_trace *tr, const struct sacct_rec *r)
 	return true;
 }
 
-int sacct_add(struct sacct_build *b, const struct sacct_rec *r)
+int fss_sacct_add(struct sacct_build *b, const struct sacct_rec *r)
 {
 	struct fss_trace *tr = b->tr;
 	struct fss_job j = { 0 };
@@ -257,8 +257,8 @@ static void _keep(struct fss_trace *tr, long limit)
 		tr->jobs[i].submit -= tr->jobs[0].submit;
 }
 
-int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o, struct fss_trace **out,
-		 char *err, size_t errlen)
+int fss_sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o, struct fss_trace **out,
+		     char *err, size_t errlen)
 {
 	struct fss_trace *tr = b->tr;
 
@@ -295,20 +295,20 @@ int fss_sacct_read(const char *path, enum fss_trace_format fmt, const struct fss
 	if (!gz)
 		return fs_errf(err, errlen, "%s: %s", path,
 			       errno ? strerror(errno) : "cannot open");
-	if (sacct_begin(&b, path, fmt)) {
+	if (fss_sacct_begin(&b, path, fmt)) {
 		gzclose(gz);
-		sacct_abort(&b);
+		fss_sacct_abort(&b);
 		return fs_errf(err, errlen, "%s: out of memory", path);
 	}
 	if (fmt == FSS_TRACE_SACCT_JSON)
-		rc = sacct_json_read(gz, path, &b, err, errlen);
+		rc = fss_sacct_json_read(gz, path, &b, err, errlen);
 	else
-		rc = sacct_parsable_read(gz, path, &b, err, errlen);
+		rc = fss_sacct_parsable_read(gz, path, &b, err, errlen);
 	gzclose(gz);
 	if (!rc)
-		rc = sacct_finish(&b, &o, out, err, errlen);
+		rc = fss_sacct_finish(&b, &o, out, err, errlen);
 	if (rc)
-		sacct_abort(&b);
+		fss_sacct_abort(&b);
 	return rc;
 }
 

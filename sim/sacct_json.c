@@ -178,7 +178,8 @@ static int _job(json_object *j, long idx, struct sacct_rec *r, const char *path,
 	return 0;
 }
 
-int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *err, size_t errlen)
+int fss_sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
+			size_t errlen)
 {
 	json_object *doc = _parse(gz, path, err, errlen), *jobs;
 	int rc = 0;
@@ -196,7 +197,7 @@ int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *er
 		struct sacct_rec r;
 
 		rc = _job(json_object_array_get_idx(jobs, i), (long)i, &r, path, err, errlen);
-		if (!rc && sacct_add(b, &r))
+		if (!rc && fss_sacct_add(b, &r))
 			rc = fs_errf(err, errlen, "%s: out of memory", path);
 	}
 	json_object_put(doc);

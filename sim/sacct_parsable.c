@@ -238,13 +238,13 @@ static int _record(struct parsable *p, char *line, struct sacct_build *b, char *
 		b->tr->sacct.steps++;
 		return 0;
 	}
-	if (!rc && sacct_add(b, &r))
+	if (!rc && fss_sacct_add(b, &r))
 		return fs_errf(err, errlen, "%s: out of memory", p->path);
 	return rc;
 }
 
-int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
-			size_t errlen)
+int fss_sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
+			    size_t errlen)
 {
 	struct parsable p = { .path = path };
 	char *line = NULL;

@@ -48,17 +48,18 @@ struct sacct_build {
 };
 
 /* A build of a trace read from path: -1 out of memory. */
-int sacct_begin(struct sacct_build *b, const char *path, enum fss_trace_format fmt);
+int fss_sacct_begin(struct sacct_build *b, const char *path, enum fss_trace_format fmt);
 /* Applies the rules of fabsched_sim.h to one record. */
-int sacct_add(struct sacct_build *b, const struct sacct_rec *r);
+int fss_sacct_add(struct sacct_build *b, const struct sacct_rec *r);
 /* Submit times, order, limit and machine size; the trace goes to *out. */
-int sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o, struct fss_trace **out,
-		 char *err, size_t errlen);
-void sacct_abort(struct sacct_build *b);
+int fss_sacct_finish(struct sacct_build *b, const struct fss_swf_opts *o, struct fss_trace **out,
+		     char *err, size_t errlen);
+void fss_sacct_abort(struct sacct_build *b);
 
-/* The readers: records to sacct_add. */
-int sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *err, size_t errlen);
-int sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
+/* The readers: records to fss_sacct_add. */
+int fss_sacct_json_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
 			size_t errlen);
+int fss_sacct_parsable_read(gzFile gz, const char *path, struct sacct_build *b, char *err,
+			    size_t errlen);
 
 #endif
