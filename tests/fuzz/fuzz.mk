@@ -56,15 +56,19 @@ FUZZ_SANITIZE = $(eval FUZZ_SANITIZE := $(shell \
 	   ./$$t >/dev/null 2>&1; then echo '$(FUZZ_SANITIZE_FLAGS)'; fi; \
 	rm -f $$t $$t.c))$(FUZZ_SANITIZE)
 
+# the library sources of the conf target, for its smoke test and its
+# libFuzzer build (make fuzz, make fuzz-long)
+FUZZ_CONF_LIB_SOURCES = \
+	$(FABSCHED_CONF_SOURCES) \
+	common/fs_values.c \
+	common/fs_hugepages.c \
+	common/fs_ib.c
 check_PROGRAMS += tests/fuzz/fuzz_conf_smoke
 TESTS += tests/fuzz/fuzz_conf_smoke
 tests_fuzz_fuzz_conf_smoke_SOURCES = \
 	tests/fuzz/fuzz_conf.c \
 	tests/fuzz/driver.c \
-	$(FABSCHED_CONF_SOURCES) \
-	common/fs_values.c \
-	common/fs_hugepages.c \
-	common/fs_ib.c
+	$(FUZZ_CONF_LIB_SOURCES)
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
@@ -218,10 +222,7 @@ FUZZ_CLANG = clang
 FUZZ_TIME = 60
 FUZZ_CONF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_conf.c \
-	$(filter %.c,$(FABSCHED_CONF_SOURCES:%=$(srcdir)/%)) \
-	$(srcdir)/common/fs_values.c \
-	$(srcdir)/common/fs_hugepages.c \
-	$(srcdir)/common/fs_ib.c
+	$(filter %.c,$(FUZZ_CONF_LIB_SOURCES:%=$(srcdir)/%))
 
 tests/fuzz/fuzz_conf_libfuzzer: $(FUZZ_CONF_SRCS) \
 		$(srcdir)/common/fabsched_conf.h $(srcdir)/common/conf_private.h \
