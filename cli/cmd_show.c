@@ -211,19 +211,25 @@ static void _text(const struct fst_model *m, const struct node_view *v, const ch
 #define RACK_PAD 10
 #define RACK_HEAD 28
 
-static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
-		  const unsigned *jobs, int njobs, const char *path, unsigned refresh)
+/* One page being written: the model, each node's view, the running jobs
+ * (a fill each, in their order), the size of the SVG. */
+struct page {
+	FILE *f;
+	const struct fst_model *m;
+	const struct node_view *v;
+	const unsigned *jobs;
+	int njobs;
+	int w, h;
+};
+
+/* The page's head, its style and title, and the SVG's opening tag. */
+static void _html_head(const struct page *p, const char *path, unsigned refresh)
 {
-	int tallest = 0, w, h, *racks = _racks_ordered(m);
+	FILE *f = p->f;
 	char when[64];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	for (int r = 0; r < m->nracks; r++)
-		if (m->racks[r].nmembers > tallest)
-			tallest = m->racks[r].nmembers;
-	w = m->nracks * (CELL_W + 3 * RACK_PAD) + RACK_PAD;
-	h = RACK_HEAD + tallest * (CELL_H + 4) + 3 * RACK_PAD;
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&now, &tm));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n", f);
 	if (refresh)
@@ -237,71 +243,105 @@ static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
 	      "</style></head><body>\n<h1>fabsched: racks of ",
 	      f);
 	fs_cli_html_esc(f, path);
-	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running job%s; generated %s</p>\n", m->nracks,
-		m->nhosts, njobs, njobs == 1 ? "" : "s", when);
+	fprintf(f, "</h1>\n<p>%d racks, %d nodes, %d running job%s; generated %s</p>\n",
+		p->m->nracks, p->m->nhosts, p->njobs, p->njobs == 1 ? "" : "s", when);
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"racks\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\">\n",
-		w, h, w, h);
-	for (int r = 0; racks && r < m->nracks; r++) {
-		const struct fst_group *g = &m->racks[racks[r]];
-		int x = RACK_PAD + r * (CELL_W + 3 * RACK_PAD), *ord = _ordered(m, g);
+		p->w, p->h, p->w, p->h);
+}
 
-		if (!ord)
-			break;
+/* Host @host as a cell of its rack at (@x, @y): its name, its state and
+ * jobs, filled by its first job or its state. */
+static void _html_node(const struct page *p, int host, int x, int y)
+{
+	FILE *f = p->f;
+	const struct node_view *nv = &p->v[host];
+	const char *fill = _fill(nv, p->jobs, p->njobs);
 
-		fputs("<g class=\"rack\" data-rack=\"", f);
-		fs_cli_html_esc(f, g->name);
-		fprintf(f,
-			"\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-			"stroke=\"#333\" stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">",
-			x, RACK_PAD, CELL_W + 2 * RACK_PAD, h - 2 * RACK_PAD, x + RACK_PAD,
-			RACK_PAD + 18);
-		fs_cli_html_esc(f, g->name);
-		fputs("</text>\n", f);
-		for (int i = 0; i < g->nmembers; i++) {
-			const struct node_view *nv = &v[ord[i]];
-			const char *fill = _fill(nv, jobs, njobs);
-			int y = RACK_PAD + RACK_HEAD + i * (CELL_H + 4);
+	fputs("<g class=\"node\" data-node=\"", f);
+	fs_cli_html_esc(f, p->m->hosts[host].name);
+	fputs("\" data-state=\"", f);
+	fs_cli_html_esc(f, nv->state[0] ? nv->state : "unknown");
+	fputs("\" data-jobs=\"", f);
+	for (int k = 0; k < nv->njobs; k++)
+		fprintf(f, "%s%u", k ? " " : "", nv->jobs[k]);
+	fprintf(f,
+		"\" data-fill=\"%s\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\" fill=\"%s\" stroke=\"#555\"/>\n<text x=\"%d\" y=\"%d\"%s>",
+		fill, x + RACK_PAD, y, CELL_W, CELL_H, fill, x + RACK_PAD + 4, y + 14,
+		nv->njobs ? " fill=\"#fff\"" : "");
+	fs_cli_html_esc(f, p->m->hosts[host].name);
+	fprintf(f, " %s</text>\n<text x=\"%d\" y=\"%d\"%s>", nv->state[0] ? "" : "?",
+		x + RACK_PAD + 4, y + 28, nv->njobs ? " fill=\"#fff\"" : "");
+	if (nv->njobs)
+		for (int k = 0; k < nv->njobs; k++)
+			fprintf(f, "%s%u", k ? "," : "job ", nv->jobs[k]);
+	else
+		fs_cli_html_esc(f, nv->state[0] ? nv->state : "not in Slurm");
+	fputs("</text>\n</g>\n", f);
+}
 
-			fputs("<g class=\"node\" data-node=\"", f);
-			fs_cli_html_esc(f, m->hosts[ord[i]].name);
-			fputs("\" data-state=\"", f);
-			fs_cli_html_esc(f, nv->state[0] ? nv->state : "unknown");
-			fputs("\" data-jobs=\"", f);
-			for (int k = 0; k < nv->njobs; k++)
-				fprintf(f, "%s%u", k ? " " : "", nv->jobs[k]);
-			fprintf(f,
-				"\" data-fill=\"%s\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-				"height=\"%d\" fill=\"%s\" stroke=\"#555\"/>\n<text x=\"%d\" y=\"%d\"%s>",
-				fill, x + RACK_PAD, y, CELL_W, CELL_H, fill, x + RACK_PAD + 4,
-				y + 14, nv->njobs ? " fill=\"#fff\"" : "");
-			fs_cli_html_esc(f, m->hosts[ord[i]].name);
-			fprintf(f, " %s</text>\n<text x=\"%d\" y=\"%d\"%s>",
-				nv->state[0] ? "" : "?", x + RACK_PAD + 4, y + 28,
-				nv->njobs ? " fill=\"#fff\"" : "");
-			if (nv->njobs)
-				for (int k = 0; k < nv->njobs; k++)
-					fprintf(f, "%s%u", k ? "," : "job ", nv->jobs[k]);
-			else
-				fs_cli_html_esc(f, nv->state[0] ? nv->state : "not in Slurm");
-			fputs("</text>\n</g>\n", f);
-		}
-		fputs("</g>\n", f);
-		free(ord);
-	}
-	free(racks);
+/* Rack @g at @x: its frame and name, then its nodes in locality order.
+ * RET 0, or -1 when memory is short (nothing written). */
+static int _html_rack(const struct page *p, const struct fst_group *g, int x)
+{
+	FILE *f = p->f;
+	int *ord = _ordered(p->m, g);
+
+	if (!ord)
+		return -1;
+	fputs("<g class=\"rack\" data-rack=\"", f);
+	fs_cli_html_esc(f, g->name);
+	fprintf(f,
+		"\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+		"stroke=\"#333\" stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">",
+		x, RACK_PAD, CELL_W + 2 * RACK_PAD, p->h - 2 * RACK_PAD, x + RACK_PAD,
+		RACK_PAD + 18);
+	fs_cli_html_esc(f, g->name);
+	fputs("</text>\n", f);
+	for (int i = 0; i < g->nmembers; i++)
+		_html_node(p, ord[i], x, RACK_PAD + RACK_HEAD + i * (CELL_H + 4));
+	fputs("</g>\n", f);
+	free(ord);
+	return 0;
+}
+
+/* The end of the SVG, and the legend: the first jobs' fills, idle, down. */
+static void _html_legend(const struct page *p)
+{
+	FILE *f = p->f;
+
 	fputs("</svg>\n<table>\n", f);
-	for (int k = 0; k < njobs && k < (int)NFILL; k++)
+	for (int k = 0; k < p->njobs && k < (int)NFILL; k++)
 		fprintf(f,
 			"<tr><td><span class=\"sw\" style=\"background:%s\"></span></td>"
 			"<td>job %u</td></tr>\n",
-			job_fill[k], jobs[k]);
+			job_fill[k], p->jobs[k]);
 	fprintf(f,
 		"<tr><td><span class=\"sw\" style=\"background:%s\"></span></td><td>idle, no job of "
 		"its own</td></tr>\n<tr><td><span class=\"sw\" style=\"background:%s\"></span></td>"
 		"<td>drained or down</td></tr>\n</table>\n</body></html>\n",
 		FILL_IDLE, FILL_DOWN);
+}
+
+static void _html(FILE *f, const struct fst_model *m, const struct node_view *v,
+		  const unsigned *jobs, int njobs, const char *path, unsigned refresh)
+{
+	struct page p = { .f = f, .m = m, .v = v, .jobs = jobs, .njobs = njobs };
+	int tallest = 0, *racks = _racks_ordered(m);
+
+	for (int r = 0; r < m->nracks; r++)
+		if (m->racks[r].nmembers > tallest)
+			tallest = m->racks[r].nmembers;
+	p.w = m->nracks * (CELL_W + 3 * RACK_PAD) + RACK_PAD;
+	p.h = RACK_HEAD + tallest * (CELL_H + 4) + 3 * RACK_PAD;
+	_html_head(&p, path, refresh);
+	for (int r = 0; racks && r < m->nracks; r++)
+		if (_html_rack(&p, &m->racks[racks[r]], RACK_PAD + r * (CELL_W + 3 * RACK_PAD)))
+			break;
+	free(racks);
+	_html_legend(&p);
 }
 
 static int _write_html(const char *path, const struct fst_model *m, const struct node_view *v,
@@ -332,34 +372,47 @@ static int _write_html(const char *path, const struct fst_model *m, const struct
 	return 0;
 }
 
-static int _run(int argc, char **argv)
-{
-	struct fs_optp op = { .prog = "fabsched show", .tab = _show_opts };
-	const char *conf_path = NULL, *model_path = NULL, *html = NULL;
-	int color = -1, c, njobs = 0, rc = FS_EXIT_OK;
-	unsigned long refresh = 60;
-	struct fs_errors *errs;
-	struct fs_conf *conf = NULL;
-	struct fst_model *m = NULL;
+/* What the command line asks. */
+struct show_args {
+	const char *conf_path, *model_path, *html;
+	int color; /* -1: when stdout is a terminal */
+	unsigned long refresh;
+};
+
+/* What is shown: fabsched.conf (NULL when not read), the model and the
+ * path it was read from, each node's view, the running jobs. */
+struct show {
+	struct fs_conf *conf;
+	const char *model_path;
+	struct fst_model *m;
 	struct node_view *v;
 	unsigned jobs[1024];
-	char err[1024], *end;
+	int njobs;
+};
+
+/* The options into @a: -1 to go on, or the exit code (--help, usage
+ * error). */
+static int _args(int argc, char **argv, struct show_args *a)
+{
+	struct fs_optp op = { .prog = "fabsched show", .tab = _show_opts };
+	char *end;
+	int c;
 
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1) {
 		switch (c) {
 		case 'c':
-			conf_path = optarg;
+			a->conf_path = optarg;
 			break;
 		case 'm':
-			model_path = optarg;
+			a->model_path = optarg;
 			break;
 		case 'o':
-			html = optarg;
+			a->html = optarg;
 			break;
 		case 'r':
 			errno = 0;
-			refresh = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || refresh > 86400) {
+			a->refresh = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || a->refresh > 86400) {
 				fprintf(stderr,
 					"fabsched show: --refresh %s: expected seconds from 0 "
 					"to 86400\n",
@@ -368,10 +421,10 @@ static int _run(int argc, char **argv)
 			}
 			break;
 		case 'C':
-			color = 1;
+			a->color = 1;
 			break;
 		case 'N':
-			color = 0;
+			a->color = 0;
 			break;
 		case 'h':
 			_usage(stdout);
@@ -384,36 +437,60 @@ static int _run(int argc, char **argv)
 		fprintf(stderr, "fabsched show: unexpected argument '%s'\n", argv[optind]);
 		return FS_EXIT_USAGE;
 	}
-	errs = fs_errors_new();
-	if (errs && fs_conf_load(conf_path, &conf, errs) && fs_errors_count(errs) && !model_path)
+	return -1;
+}
+
+/* fabsched.conf and the model (--model, else its FabricModel) into @s:
+ * 0, or -1 said on stderr (fabsched.conf's error only without --model). */
+static int _load(const struct show_args *a, struct show *s)
+{
+	struct fs_errors *errs = fs_errors_new();
+	char err[1024];
+
+	if (errs && fs_conf_load(a->conf_path, &s->conf, errs) && fs_errors_count(errs) &&
+	    !a->model_path)
 		fprintf(stderr, "fabsched show: %s\n", fs_errors_get(errs, 0));
 	fs_errors_free(errs);
-	if (!model_path && conf)
-		model_path = fs_conf_get_str(conf, "FabricModel");
-	if (!model_path || fst_json_read_file(&m, model_path, err, sizeof(err))) {
+	s->model_path = a->model_path;
+	if (!s->model_path && s->conf)
+		s->model_path = fs_conf_get_str(s->conf, "FabricModel");
+	if (!s->model_path || fst_json_read_file(&s->m, s->model_path, err, sizeof(err))) {
 		fprintf(stderr, "fabsched show: %s\n",
-			model_path
+			s->model_path
 				? err
 				: "no fabric model: expected --model FILE or FabricModel in fabsched.conf");
-		fs_conf_destroy(conf);
-		return FS_EXIT_INPUT;
+		return -1;
 	}
-	v = calloc((size_t)(m->nhosts ? m->nhosts : 1), sizeof(*v));
-	if (!v) {
-		fst_model_free(m);
-		fs_conf_destroy(conf);
-		return FS_EXIT_INPUT;
+	return 0;
+}
+
+static int _run(int argc, char **argv)
+{
+	struct show_args a = { .color = -1, .refresh = 60 };
+	struct show s = { 0 };
+	int rc = _args(argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	rc = FS_EXIT_INPUT;
+	if (_load(&a, &s))
+		goto out;
+	s.v = calloc((size_t)(s.m->nhosts ? s.m->nhosts : 1), sizeof(*s.v));
+	if (!s.v)
+		goto out;
+	_slurm(s.m, s.v, s.jobs, &s.njobs);
+	if (a.html) {
+		if (!_write_html(a.html, s.m, s.v, s.jobs, s.njobs, s.model_path,
+				 (unsigned)a.refresh))
+			rc = FS_EXIT_OK;
+	} else {
+		_text(s.m, s.v, s.model_path, a.color < 0 ? isatty(STDOUT_FILENO) : a.color);
+		rc = FS_EXIT_OK;
 	}
-	_slurm(m, v, jobs, &njobs);
-	if (html)
-		rc = _write_html(html, m, v, jobs, njobs, model_path, (unsigned)refresh)
-			     ? FS_EXIT_INPUT
-			     : FS_EXIT_OK;
-	else
-		_text(m, v, model_path, color < 0 ? isatty(STDOUT_FILENO) : color);
-	free(v);
-	fst_model_free(m);
-	fs_conf_destroy(conf);
+out:
+	free(s.v);
+	fst_model_free(s.m);
+	fs_conf_destroy(s.conf);
 	return rc;
 }
 

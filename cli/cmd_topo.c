@@ -480,6 +480,100 @@ static void _cat(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Why the HCAs of a model without a compute node were left out: each
+ * reason of names.c with its count (the first 16 reasons), and the HCAs
+ * counted by what would have named them compute nodes. */
+struct left_out {
+	struct reason {
+		const char *why;
+		int n;
+	} r[16];
+	int nr, nhca, unnamed, unlisted, builtin, excluded, mismatch;
+	const char *example; /* the first HCA not in the node list */
+};
+
+/* The HCAs of @m and why each was left out into @lo. */
+static void _left_out(const struct fst_model *m, struct left_out *lo)
+{
+	for (int d = 0; d < m->ndevs; d++) {
+		const struct fst_device *dv = &m->devs[d];
+		const char *why = dv->reason ? dv->reason : "unknown";
+		int k;
+
+		if (dv->type != FST_HCA)
+			continue;
+		lo->nhca++;
+		for (k = 0; k < lo->nr && strcmp(lo->r[k].why, why); k++)
+			;
+		if (k == lo->nr && lo->nr < (int)(sizeof(lo->r) / sizeof(lo->r[0])))
+			lo->r[lo->nr++] = (struct reason){ why, 0 };
+		if (k < lo->nr)
+			lo->r[k].n++;
+		if (!strcmp(why, "not-in-nodelist")) {
+			lo->unlisted++;
+			if (!lo->example)
+				lo->example = dv->name;
+		} else if (!strcmp(why, "default-description") || !strcmp(why, "no-description") ||
+			   !strcmp(why, "invalid-host-name") || !strcmp(why, "localhost")) {
+			lo->unnamed++;
+		} else if (!strcmp(why, "regex-mismatch")) {
+			lo->mismatch++;
+		} else if (!strcmp(why, "excluded")) {
+			lo->excluded++;
+		} else if (!strcmp(why, "storage-host") || !strcmp(why, "fabric-manager-host") ||
+			   !strcmp(why, "os-default-name")) {
+			lo->builtin++;
+		}
+	}
+}
+
+/* What would name compute nodes among the HCAs @lo counts, into @fix (""
+ * at first).  No HCA got a host name: naming them is the fix; when some
+ * did, the node list or the names' rules left them out. */
+static void _fix(const struct topo_args *a, const struct left_out *lo, char *fix, size_t size)
+{
+	int named = lo->unlisted + lo->builtin + lo->excluded;
+	const char *path;
+
+	if (!named && lo->unnamed && a->opts.name_map)
+		_cat(fix, size,
+		     "a node-name map naming the HCAs (%s names none of them; "
+		     "lines 'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')",
+		     a->opts.name_map);
+	else if (!named && lo->unnamed)
+		_cat(fix, size,
+		     "a node-name map naming the HCAs (-m FILE, lines "
+		     "'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')");
+	if (!named && lo->mismatch)
+		_cat(fix, size,
+		     "%sa --host-regex that matches the descriptions ('%s' "
+		     "matches none)",
+		     *fix ? ", or " : "", a->opts.host_regex ? a->opts.host_regex : "");
+	if (lo->unlisted && a->slurm_nodes && (path = fs_slurm_conf_path()))
+		_cat(fix, size,
+		     "%s--nodelist HOSTLIST of the fabric's host names (the nodes "
+		     "of %s, %s, are none of them, e.g. %s), or --all-hosts",
+		     *fix ? ", or " : "", path, a->slurm_nodes, lo->example ? lo->example : "?");
+	else if (lo->unlisted)
+		_cat(fix, size,
+		     "%s--nodelist HOSTLIST of the fabric's host names (%s names "
+		     "none of them, e.g. %s), or --all-hosts",
+		     *fix ? ", or " : "", a->opts.nodelist ? a->opts.nodelist : "?",
+		     lo->example ? lo->example : "?");
+	if (lo->builtin)
+		_cat(fix, size,
+		     "%s--all-hosts or --nodelist HOSTLIST (every named host is "
+		     "taken for storage, a fabric manager or an OS default name)",
+		     *fix ? ", or " : "");
+	if (lo->excluded)
+		_cat(fix, size,
+		     "%san --exclude that leaves the compute nodes ('%s' excludes "
+		     "every named host)",
+		     *fix ? ", or " : "", a->opts.exclude_regex ? a->opts.exclude_regex : "");
+	if (!*fix)
+		_cat(fix, size, "HCAs of compute nodes");
+}
+
 /*
  * A model without a compute node is nothing Slurm can use: a topology.conf
  * without nodes parses, and every job is then placed as if there were no
@@ -489,59 +583,24 @@ static void _cat(char *buf, size_t size, const char *fmt, ...)
  */
 static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const char *sub)
 {
-	struct reason {
-		const char *why;
-		int n;
-	} r[16];
-	int nr = 0, nhca = 0, unnamed = 0, unlisted = 0, builtin = 0, excluded = 0, mismatch = 0;
-	int named;
-	const char *example = NULL, *path;
+	struct left_out lo = { 0 };
 	char msg[2048] = "", fix[1536] = "";
 
 	if (m->nhosts)
 		return 0;
-	for (int d = 0; d < m->ndevs; d++) {
-		const struct fst_device *dv = &m->devs[d];
-		const char *why = dv->reason ? dv->reason : "unknown";
-		int k;
-
-		if (dv->type != FST_HCA)
-			continue;
-		nhca++;
-		for (k = 0; k < nr && strcmp(r[k].why, why); k++)
-			;
-		if (k == nr && nr < (int)(sizeof(r) / sizeof(r[0])))
-			r[nr++] = (struct reason){ why, 0 };
-		if (k < nr)
-			r[k].n++;
-		if (!strcmp(why, "not-in-nodelist")) {
-			unlisted++;
-			if (!example)
-				example = dv->name;
-		} else if (!strcmp(why, "default-description") || !strcmp(why, "no-description") ||
-			   !strcmp(why, "invalid-host-name") || !strcmp(why, "localhost")) {
-			unnamed++;
-		} else if (!strcmp(why, "regex-mismatch")) {
-			mismatch++;
-		} else if (!strcmp(why, "excluded")) {
-			excluded++;
-		} else if (!strcmp(why, "storage-host") || !strcmp(why, "fabric-manager-host") ||
-			   !strcmp(why, "os-default-name")) {
-			builtin++;
-		}
-	}
+	_left_out(m, &lo);
 	_cat(msg, sizeof(msg), "fabsched topo %s: %s: no compute node", sub,
 	     m->source ? m->source : "the fabric");
-	if (!nhca) {
+	if (!lo.nhca) {
 		_cat(msg, sizeof(msg),
 		     ": the fabric has no HCA; expected the dump of a fabric with "
 		     "its nodes' HCAs\n");
 		fputs(msg, stderr);
 		return FS_EXIT_INPUT;
 	}
-	_cat(msg, sizeof(msg), " among its %d HCA(s) (", nhca);
-	for (int k = 0; k < nr; k++)
-		_cat(msg, sizeof(msg), "%s%d %s", k ? ", " : "", r[k].n, r[k].why);
+	_cat(msg, sizeof(msg), " among its %d HCA(s) (", lo.nhca);
+	for (int k = 0; k < lo.nr; k++)
+		_cat(msg, sizeof(msg), "%s%d %s", k ? ", " : "", lo.r[k].n, lo.r[k].why);
 	_cat(msg, sizeof(msg), "; 'fabsched topo check' lists each)");
 	if (a->json) {
 		/* classified when it was discovered: the options here change nothing */
@@ -551,46 +610,7 @@ static int _no_nodes(const struct topo_args *a, const struct fst_model *m, const
 		fputs(msg, stderr);
 		return FS_EXIT_INPUT;
 	}
-	/* no HCA got a host name: naming them is the fix; when some did, the
-	 * node list or the names' rules left them out */
-	named = unlisted + builtin + excluded;
-	if (!named && unnamed && a->opts.name_map)
-		_cat(fix, sizeof(fix),
-		     "a node-name map naming the HCAs (%s names none of them; "
-		     "lines 'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')",
-		     a->opts.name_map);
-	else if (!named && unnamed)
-		_cat(fix, sizeof(fix),
-		     "a node-name map naming the HCAs (-m FILE, lines "
-		     "'H-<guid> <host>' or '0x<guid> \"<host> mlx5_0\"')");
-	if (!named && mismatch)
-		_cat(fix, sizeof(fix),
-		     "%sa --host-regex that matches the descriptions ('%s' "
-		     "matches none)",
-		     *fix ? ", or " : "", a->opts.host_regex ? a->opts.host_regex : "");
-	if (unlisted && a->slurm_nodes && (path = fs_slurm_conf_path()))
-		_cat(fix, sizeof(fix),
-		     "%s--nodelist HOSTLIST of the fabric's host names (the nodes "
-		     "of %s, %s, are none of them, e.g. %s), or --all-hosts",
-		     *fix ? ", or " : "", path, a->slurm_nodes, example ? example : "?");
-	else if (unlisted)
-		_cat(fix, sizeof(fix),
-		     "%s--nodelist HOSTLIST of the fabric's host names (%s names "
-		     "none of them, e.g. %s), or --all-hosts",
-		     *fix ? ", or " : "", a->opts.nodelist ? a->opts.nodelist : "?",
-		     example ? example : "?");
-	if (builtin)
-		_cat(fix, sizeof(fix),
-		     "%s--all-hosts or --nodelist HOSTLIST (every named host is "
-		     "taken for storage, a fabric manager or an OS default name)",
-		     *fix ? ", or " : "");
-	if (excluded)
-		_cat(fix, sizeof(fix),
-		     "%san --exclude that leaves the compute nodes ('%s' excludes "
-		     "every named host)",
-		     *fix ? ", or " : "", a->opts.exclude_regex ? a->opts.exclude_regex : "");
-	if (!*fix)
-		_cat(fix, sizeof(fix), "HCAs of compute nodes");
+	_fix(a, &lo, fix, sizeof(fix));
 	_cat(msg, sizeof(msg), "; expected %s\n", fix);
 	fputs(msg, stderr);
 	return FS_EXIT_INPUT;
@@ -683,63 +703,121 @@ static int _export(const struct topo_args *a, const struct fst_model *m, const c
 	return rc;
 }
 
-static int _run(int argc, char **argv)
+/* The subcommand into *@sub and its options into @a, the format and
+ * --plane checked: -1 to go on, or the exit code (--help, usage error). */
+static int _args(int argc, char **argv, const char **sub, struct topo_args *a)
 {
-	struct topo_args a = { 0 };
-	struct fst_model *m = NULL;
-	const char *sub;
-	char err[1024];
-	int rc;
-	FILE *out;
-
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		_topo_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? FS_EXIT_USAGE : FS_EXIT_OK;
 	}
-	sub = argv[1];
-	if (strcmp(sub, "discover") && strcmp(sub, "export") && strcmp(sub, "check") &&
-	    strcmp(sub, "diff") && strcmp(sub, "watch")) {
-		fprintf(stderr, "fabsched topo: unknown subcommand '%s'\n", sub);
+	*sub = argv[1];
+	if (strcmp(*sub, "discover") && strcmp(*sub, "export") && strcmp(*sub, "check") &&
+	    strcmp(*sub, "diff") && strcmp(*sub, "watch")) {
+		fprintf(stderr, "fabsched topo: unknown subcommand '%s'\n", *sub);
 		_topo_usage(stderr);
 		return FS_EXIT_USAGE;
 	}
-	if (_parse(argc - 1, argv + 1, &a))
+	if (_parse(argc - 1, argv + 1, a))
 		return FS_EXIT_USAGE;
-	if (!a.format)
-		a.format = !strcmp(sub, "discover") ? "json" : "tree";
-	if (strcmp(a.format, "tree") && strcmp(a.format, "block") && strcmp(a.format, "yaml") &&
-	    strcmp(a.format, "json")) {
+	if (!a->format)
+		a->format = !strcmp(*sub, "discover") ? "json" : "tree";
+	if (strcmp(a->format, "tree") && strcmp(a->format, "block") && strcmp(a->format, "yaml") &&
+	    strcmp(a->format, "json")) {
 		fprintf(stderr, "fabsched topo: --format %s: expected tree, block, yaml or json\n",
-			a.format);
+			a->format);
 		return FS_EXIT_USAGE;
 	}
 	/* a plane is chosen by the Slurm exports only: the model keeps them all */
-	if (a.eo.plane >= 0 && (strcmp(sub, "export") || !strcmp(a.format, "json"))) {
+	if (a->eo.plane >= 0 && (strcmp(*sub, "export") || !strcmp(a->format, "json"))) {
 		fprintf(stderr,
 			"fabsched topo %s: --plane %d: only for export -f tree, block or "
 			"yaml (the JSON model holds every plane)\n",
-			sub, a.eo.plane);
+			*sub, a->eo.plane);
 		return FS_EXIT_USAGE;
 	}
-	if (!strcmp(sub, "watch")) {
-		if (a.json) {
-			fprintf(stderr, "fabsched topo watch: --model is not a fabric source\n");
-			return FS_EXIT_USAGE;
-		}
-		if (fs_cli_slurm_nodes(&a))
-			return FS_EXIT_INPUT;
-		rc = fs_cli_topo_watch(&a);
-		free(a.slurm_nodes);
-		return rc;
+	return -1;
+}
+
+/* fabsched topo watch, with the compute nodes of slurm.conf by default:
+ * RET an exit code. */
+static int _watch(struct topo_args *a)
+{
+	int rc;
+
+	if (a->json) {
+		fprintf(stderr, "fabsched topo watch: --model is not a fabric source\n");
+		return FS_EXIT_USAGE;
 	}
-	if (a.nsources > 1) {
+	if (fs_cli_slurm_nodes(a))
+		return FS_EXIT_INPUT;
+	rc = fs_cli_topo_watch(a);
+	free(a->slurm_nodes);
+	return rc;
+}
+
+/* The other subcommands read one input, diff a topology.conf besides:
+ * 0, or FS_EXIT_USAGE said on stderr. */
+static int _one_input(const struct topo_args *a, const char *sub)
+{
+	if (a->nsources > 1) {
 		fprintf(stderr, "fabsched topo %s: give one input (more are for watch)\n", sub);
 		return FS_EXIT_USAGE;
 	}
-	if (!strcmp(sub, "diff") && !a.against) {
+	if (!strcmp(sub, "diff") && !a->against) {
 		fprintf(stderr, "fabsched topo diff: --against FILE is required\n");
 		return FS_EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* check and diff: the report of @m, or its differences with --against,
+ * into the output.  RET an exit code. */
+static int _report(const struct topo_args *a, const struct fst_model *m, const char *sub)
+{
+	char err[1024];
+	int rc;
+	FILE *out = _open_out(a);
+
+	if (!out)
+		return FS_EXIT_INPUT;
+	if (!strcmp(sub, "check")) {
+		int problems = fst_report(m, out, a->verbose);
+
+		rc = FS_EXIT_OK;
+		for (int i = 0; i < m->nissues; i++)
+			if (m->issues[i].severity >= FST_WARNING)
+				rc = FS_EXIT_PROBLEMS;
+		if (problems < 0)
+			rc = FS_EXIT_INPUT;
+	} else {
+		int nd = 0;
+
+		if (fst_diff_tree(m, a->against, out, &nd, err, sizeof(err))) {
+			fprintf(stderr, "fabsched topo: %s\n", err);
+			rc = FS_EXIT_INPUT;
+		} else {
+			rc = nd ? FS_EXIT_PROBLEMS : FS_EXIT_OK;
+		}
+	}
+	if (_close_out(out, a) && !rc)
+		rc = FS_EXIT_INPUT;
+	return rc;
+}
+
+static int _run(int argc, char **argv)
+{
+	struct topo_args a = { 0 };
+	struct fst_model *m = NULL;
+	const char *sub = NULL;
+	int rc = _args(argc, argv, &sub, &a);
+
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(sub, "watch"))
+		return _watch(&a);
+	if ((rc = _one_input(&a, sub)))
+		return rc;
 	if (!a.input && !a.cache && !a.json)
 		a.live = 1;
 	rc = _load(&a, &m);
@@ -753,37 +831,9 @@ static int _run(int argc, char **argv)
 			rc = _plane_ok(&a, m);
 		if (!rc)
 			rc = _export(&a, m, sub);
-		fst_model_free(m);
-		free(a.slurm_nodes);
-		return rc;
-	}
-	out = _open_out(&a);
-	if (!out) {
-		fst_model_free(m);
-		free(a.slurm_nodes);
-		return FS_EXIT_INPUT;
-	}
-	if (!strcmp(sub, "check")) {
-		int problems = fst_report(m, out, a.verbose);
-
-		rc = FS_EXIT_OK;
-		for (int i = 0; i < m->nissues; i++)
-			if (m->issues[i].severity >= FST_WARNING)
-				rc = FS_EXIT_PROBLEMS;
-		if (problems < 0)
-			rc = FS_EXIT_INPUT;
 	} else {
-		int nd = 0;
-
-		if (fst_diff_tree(m, a.against, out, &nd, err, sizeof(err))) {
-			fprintf(stderr, "fabsched topo: %s\n", err);
-			rc = FS_EXIT_INPUT;
-		} else {
-			rc = nd ? FS_EXIT_PROBLEMS : FS_EXIT_OK;
-		}
+		rc = _report(&a, m, sub);
 	}
-	if (_close_out(out, &a) && !rc)
-		rc = FS_EXIT_INPUT;
 	fst_model_free(m);
 	free(a.slurm_nodes);
 	return rc;

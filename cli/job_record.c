@@ -117,15 +117,112 @@ static const char *_hca_numa(json_object *hcas, const char *name)
 	return "-";
 }
 
+/* A node's record as it is read: its lists for the JSON, the text's
+ * hugepages line being made, and the text (NULL: none). */
+struct node_rec {
+	json_object *numa, *hcas, *huge, *mounts, *scratch;
+	char hp[512];
+	FILE *text;
+};
+
+/* "numa <node> cpus <list>": 1 taken into @nr, 0 not this line. */
+static int _numa_line(struct node_rec *nr, char **w, int n)
+{
+	json_object *o;
+
+	if (n != 4 || strcmp(w[0], "numa") || strcmp(w[2], "cpus") ||
+	    _small(w[1], NUMA_MAX - 1) < 0 || fs_gres_cpulist_count(w[3]) <= 0)
+		return 0;
+	o = json_object_new_object();
+	json_object_object_add(o, "node", _num_or_null(w[1]));
+	json_object_object_add(o, "cpus", json_object_new_string(w[3]));
+	json_object_array_add(nr->numa, o);
+	return 1;
+}
+
+/* "hca <name> ports <ports> numa <node> cpus <list|->": 1 taken into
+ * @nr, 0 not this line. */
+static int _hca_line(struct node_rec *nr, char **w, int n)
+{
+	json_object *h;
+
+	if (n != 8 || strcmp(w[0], "hca") || strcmp(w[2], "ports") || strcmp(w[4], "numa") ||
+	    strcmp(w[6], "cpus"))
+		return 0;
+	h = json_object_new_object();
+	json_object_object_add(h, "name", json_object_new_string(w[1]));
+	json_object_object_add(h, "ports", json_object_new_string(w[3]));
+	json_object_object_add(h, "numa", _num_or_null(w[5]));
+	json_object_object_add(h, "cpus", strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
+	json_object_array_add(nr->hcas, h);
+	if (nr->text)
+		fprintf(nr->text, "             hca %s port %s: NUMA %s, CPUs %s\n", w[1], w[3],
+			w[5], w[7]);
+	return 1;
+}
+
+/* "hugepages <size> numa <node|any> pages <n>": 1 taken into @nr, 0 not
+ * this line. */
+static int _hugepages_line(struct node_rec *nr, char **w, int n)
+{
+	json_object *h;
+
+	if (n != 6 || strcmp(w[0], "hugepages") || strcmp(w[2], "numa") || strcmp(w[4], "pages"))
+		return 0;
+	h = json_object_new_object();
+	json_object_object_add(h, "size", json_object_new_string(w[1]));
+	json_object_object_add(h, "numa",
+			       strcmp(w[3], "any") ? _num_or_null(w[3])
+						   : json_object_new_string("any"));
+	json_object_object_add(h, "pages", _num_or_null(w[5]));
+	json_object_array_add(nr->huge, h);
+	snprintf(nr->hp + strlen(nr->hp), sizeof(nr->hp) - strlen(nr->hp), "%s%s NUMA %s: %s",
+		 nr->hp[0] ? ", " : "", w[1], w[3], w[5]);
+	return 1;
+}
+
+/* "mount <size> <path>": 1 taken into @nr, 0 not this line. */
+static int _mount_line(struct node_rec *nr, char **w, int n)
+{
+	json_object *mo;
+
+	if (n != 3 || strcmp(w[0], "mount"))
+		return 0;
+	mo = json_object_new_object();
+	json_object_object_add(mo, "size", json_object_new_string(w[1]));
+	json_object_object_add(mo, "path", json_object_new_string(w[2]));
+	json_object_array_add(nr->mounts, mo);
+	if (nr->text)
+		fprintf(nr->text, "             hugetlbfs %s at %s\n", w[1], w[2]);
+	return 1;
+}
+
+/* The first "scratch <path> <gib> <fs>": 1 taken into @nr, 0 not this
+ * line (a second one is not). */
+static int _scratch_line(struct node_rec *nr, char **w, int n)
+{
+	if (n != 4 || strcmp(w[0], "scratch") || nr->scratch)
+		return 0;
+	nr->scratch = json_object_new_object();
+	json_object_object_add(nr->scratch, "path", json_object_new_string(w[1]));
+	json_object_object_add(nr->scratch, "gib", _num_or_null(w[2]));
+	json_object_object_add(nr->scratch, "fs", json_object_new_string(w[3]));
+	if (nr->text)
+		fprintf(nr->text, "             scratch %s: %s GiB %s\n", w[1], w[2], w[3]);
+	return 1;
+}
+
 /* The prolog's record of node @node for job @id into @r (and text);
  * -1 when its header names another job or node (a record moved there). */
 static int _node_file(char *buf, uint32_t id, const char *node, json_object *r, FILE *text,
 		      int *bad)
 {
-	json_object *hcas = json_object_new_array(), *huge = json_object_new_array();
-	json_object *mounts = json_object_new_array(), *scratch = NULL;
-	json_object *numa = json_object_new_array();
-	char *save = NULL, hp[512] = "";
+	struct node_rec nr = { .hcas = json_object_new_array(),
+			       .huge = json_object_new_array(),
+			       .mounts = json_object_new_array(),
+			       .numa = json_object_new_array(),
+			       .text = text };
+	char *save = NULL;
 	int lines = 0;
 
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -145,73 +242,26 @@ static int _node_file(char *buf, uint32_t id, const char *node, json_object *r, 
 		if (lines == 2) { /* "node <node> job <id>": this one's */
 			if (n != 4 || strcmp(w[0], "node") || strcmp(w[2], "job") ||
 			    strcmp(w[1], node) || _small(w[3], UINT32_MAX) != (long)id) {
-				json_object_put(hcas);
-				json_object_put(huge);
-				json_object_put(mounts);
-				json_object_put(numa);
+				json_object_put(nr.hcas);
+				json_object_put(nr.huge);
+				json_object_put(nr.mounts);
+				json_object_put(nr.numa);
 				return -1;
 			}
 			continue;
 		}
-		if (n == 4 && !strcmp(w[0], "numa") && !strcmp(w[2], "cpus") &&
-		    _small(w[1], NUMA_MAX - 1) >= 0 && fs_gres_cpulist_count(w[3]) > 0) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "node", _num_or_null(w[1]));
-			json_object_object_add(o, "cpus", json_object_new_string(w[3]));
-			json_object_array_add(numa, o);
-		} else if (n == 8 && !strcmp(w[0], "hca") && !strcmp(w[2], "ports") &&
-			   !strcmp(w[4], "numa") && !strcmp(w[6], "cpus")) {
-			json_object *h = json_object_new_object();
-
-			json_object_object_add(h, "name", json_object_new_string(w[1]));
-			json_object_object_add(h, "ports", json_object_new_string(w[3]));
-			json_object_object_add(h, "numa", _num_or_null(w[5]));
-			json_object_object_add(
-				h, "cpus", strcmp(w[7], "-") ? json_object_new_string(w[7]) : NULL);
-			json_object_array_add(hcas, h);
-			if (text)
-				fprintf(text, "             hca %s port %s: NUMA %s, CPUs %s\n",
-					w[1], w[3], w[5], w[7]);
-		} else if (n == 6 && !strcmp(w[0], "hugepages") && !strcmp(w[2], "numa") &&
-			   !strcmp(w[4], "pages")) {
-			json_object *h = json_object_new_object();
-
-			json_object_object_add(h, "size", json_object_new_string(w[1]));
-			json_object_object_add(h, "numa",
-					       strcmp(w[3], "any") ? _num_or_null(w[3])
-								   : json_object_new_string("any"));
-			json_object_object_add(h, "pages", _num_or_null(w[5]));
-			json_object_array_add(huge, h);
-			snprintf(hp + strlen(hp), sizeof(hp) - strlen(hp), "%s%s NUMA %s: %s",
-				 hp[0] ? ", " : "", w[1], w[3], w[5]);
-		} else if (n == 3 && !strcmp(w[0], "mount")) {
-			json_object *mo = json_object_new_object();
-
-			json_object_object_add(mo, "size", json_object_new_string(w[1]));
-			json_object_object_add(mo, "path", json_object_new_string(w[2]));
-			json_object_array_add(mounts, mo);
-			if (text)
-				fprintf(text, "             hugetlbfs %s at %s\n", w[1], w[2]);
-		} else if (n == 4 && !strcmp(w[0], "scratch") && !scratch) {
-			scratch = json_object_new_object();
-			json_object_object_add(scratch, "path", json_object_new_string(w[1]));
-			json_object_object_add(scratch, "gib", _num_or_null(w[2]));
-			json_object_object_add(scratch, "fs", json_object_new_string(w[3]));
-			if (text)
-				fprintf(text, "             scratch %s: %s GiB %s\n", w[1], w[2],
-					w[3]);
-		} else {
+		if (!_numa_line(&nr, w, n) && !_hca_line(&nr, w, n) &&
+		    !_hugepages_line(&nr, w, n) && !_mount_line(&nr, w, n) &&
+		    !_scratch_line(&nr, w, n))
 			(*bad)++;
-		}
 	}
-	if (text && hp[0])
-		fprintf(text, "             hugepages %s\n", hp);
-	json_object_object_add(r, "numa", numa);
-	json_object_object_add(r, "hcas", hcas);
-	json_object_object_add(r, "hugepages", huge);
-	json_object_object_add(r, "mounts", mounts);
-	json_object_object_add(r, "scratch", scratch);
+	if (text && nr.hp[0])
+		fprintf(text, "             hugepages %s\n", nr.hp);
+	json_object_object_add(r, "numa", nr.numa);
+	json_object_object_add(r, "hcas", nr.hcas);
+	json_object_object_add(r, "hugepages", nr.huge);
+	json_object_object_add(r, "mounts", nr.mounts);
+	json_object_object_add(r, "scratch", nr.scratch);
 	return lines;
 }
 
