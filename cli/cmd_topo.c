@@ -201,8 +201,11 @@ static int _load(struct topo_args *a, struct fst_model **m)
 		fprintf(stderr, "fabsched topo: %s\n", err);
 		return FS_EXIT_INPUT;
 	}
-	if (fs_cli_slurm_nodes(a))
+	if (fs_cli_slurm_nodes(a)) {
+		fst_model_free(*m); /* what was parsed */
+		*m = NULL;
 		return FS_EXIT_INPUT;
+	}
 	if (fst_classify(*m, &a->opts, err, sizeof(err))) {
 		fprintf(stderr, "fabsched topo: %s\n", err);
 		fst_model_free(*m);
