@@ -259,33 +259,51 @@ static void _port_free(struct fs_gres_port *p)
 	free(p->gid);
 }
 
-static int _read_port(const char *root, const char *hca, const char *pname, struct fs_gres_port *pt,
-		      char *err, size_t errlen)
-{
-	char *path = NULL, *s = NULL, *end, q[80];
-	unsigned long v;
-	int rc = -1, missing;
+/* A port being read: ports/<pname> of HCA hca under root, into pt. */
+struct port_read {
+	const char *root, *hca, *pname;
+	struct fs_gres_port *pt;
+};
 
-	memset(pt, 0, sizeof(*pt));
-	pt->phys_state = -1;
+/* The path of a file of the port (malloc'ed; NULL on ENOMEM). */
+static char *_port_path(const struct port_read *r, const char *file)
+{
+	return fs_gres_path(r->root, "/sys/class/infiniband/%s/ports/%s/%s", r->hca, r->pname,
+			    file);
+}
+
+/* The port's number: its directory's name, 1-255. */
+static int _port_num(const struct port_read *r, char *err, size_t errlen)
+{
+	char *end, q[80];
+	unsigned long v;
+
 	errno = 0;
-	v = strtoul(pname, &end, 10);
-	if (!isdigit((unsigned char)pname[0]) || *end || errno || !v || v > 255) {
-		fs_gres_quote(pname, q, sizeof(q));
+	v = strtoul(r->pname, &end, 10);
+	if (!isdigit((unsigned char)r->pname[0]) || *end || errno || !v || v > 255) {
+		fs_gres_quote(r->pname, q, sizeof(q));
 		return fs_errf(err, errlen,
 			       "%s/sys/class/infiniband/%s/ports/%s: "
 			       "\"%s\": not a port number; expected 1-255",
-			       root, hca, q, q);
+			       r->root, r->hca, q, q);
 	}
-	pt->num = (unsigned)v;
+	r->pt->num = (unsigned)v;
+	return 0;
+}
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/state", hca, pname);
+/* state, and phys_state when the file exists ("" and -1 when not). */
+static int _port_states(const struct port_read *r, char *err, size_t errlen)
+{
+	struct fs_gres_port *pt = r->pt;
+	char *path = _port_path(r, "state");
+	int rc = -1;
+
 	if (_read_state(path, &pt->state, &pt->state_name, err, errlen))
 		goto out;
 	pt->active = pt->state == FS_PORT_ACTIVE;
 	free(path);
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/phys_state", hca, pname);
+	path = _port_path(r, "phys_state");
 	if (access(path, F_OK) == 0) {
 		if (_read_state(path, &pt->phys_state, &pt->phys_state_name, err, errlen))
 			goto out;
@@ -293,14 +311,24 @@ static int _read_port(const char *root, const char *hca, const char *pname, stru
 		fs_errf(err, errlen, "out of memory");
 		goto out;
 	}
+	rc = 0;
+out:
 	free(path);
+	return rc;
+}
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/link_layer", hca, pname);
+/* link_layer, and rate with its leading number (both "" when missing). */
+static int _port_rate(const struct port_read *r, char *err, size_t errlen)
+{
+	struct fs_gres_port *pt = r->pt;
+	char *path = _port_path(r, "link_layer"), q[80];
+	int rc = -1;
+
 	if (_read_opt(path, &pt->link_layer, err, errlen))
 		goto out;
 	free(path);
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/rate", hca, pname);
+	path = _port_path(r, "rate");
 	if (_read_opt(path, &pt->rate, err, errlen))
 		goto out;
 	if (pt->rate[0]) {
@@ -315,9 +343,19 @@ static int _read_port(const char *root, const char *hca, const char *pname, stru
 		}
 		pt->rate_gbps = (unsigned)strtoul(pt->rate, NULL, 10);
 	}
+	rc = 0;
+out:
 	free(path);
+	return rc;
+}
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/lid", hca, pname);
+/* lid (0 when the file is missing). */
+static int _port_lid(const struct port_read *r, char *err, size_t errlen)
+{
+	char *path = _port_path(r, "lid"), *s = NULL, *end, q[80];
+	unsigned long v;
+	int rc = -1, missing;
+
 	if (!fs_gres_read(path, &s, &missing, err, errlen)) {
 		errno = 0;
 		v = strtoul(s, &end, 0);
@@ -329,15 +367,24 @@ static int _read_port(const char *root, const char *hca, const char *pname, stru
 				path, q);
 			goto out;
 		}
-		pt->lid = (unsigned)v;
-		free(s);
-		s = NULL;
+		r->pt->lid = (unsigned)v;
 	} else if (!missing) {
 		goto out;
 	}
+	rc = 0;
+out:
 	free(path);
+	free(s);
+	return rc;
+}
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports/%s/gids/0", hca, pname);
+/* gids/0 ("" when missing). */
+static int _port_gid(const struct port_read *r, char *err, size_t errlen)
+{
+	struct fs_gres_port *pt = r->pt;
+	char *path = _port_path(r, "gids/0"), q[80];
+	int rc = -1;
+
 	if (_read_opt(path, &pt->gid, err, errlen))
 		goto out;
 	if (pt->gid[0] && !_hex_guid_ok(pt->gid)) {
@@ -351,10 +398,26 @@ static int _read_port(const char *root, const char *hca, const char *pname, stru
 	rc = 0;
 out:
 	free(path);
-	free(s);
-	if (rc)
-		_port_free(pt);
 	return rc;
+}
+
+/* Port pname of HCA hca under root into pt: its number, then its files in
+ * turn; -1 leaves nothing in pt to free. */
+static int _read_port(const char *root, const char *hca, const char *pname, struct fs_gres_port *pt,
+		      char *err, size_t errlen)
+{
+	const struct port_read r = { root, hca, pname, pt };
+
+	memset(pt, 0, sizeof(*pt));
+	pt->phys_state = -1;
+	if (_port_num(&r, err, errlen))
+		return -1;
+	if (_port_states(&r, err, errlen) || _port_rate(&r, err, errlen) ||
+	    _port_lid(&r, err, errlen) || _port_gid(&r, err, errlen)) {
+		_port_free(pt);
+		return -1;
+	}
+	return 0;
 }
 
 static int _cmp_port(const void *a, const void *b)
@@ -411,32 +474,13 @@ void fs_gres_hca_free_one(struct fs_gres_hca *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static int _read_hca(const char *root, const char *name, struct fs_gres_hca *h, char *err,
+/* node_guid ("" when missing). */
+static int _hca_guid(const char *root, const char *name, struct fs_gres_hca *h, char *err,
 		     size_t errlen)
 {
-	char *path = NULL, *s = NULL, q[80];
-	char **ports = NULL;
-	size_t np = 0;
-	int missing, rc = -1;
+	char *path = fs_gres_path(root, "/sys/class/infiniband/%s/node_guid", name), q[80];
+	int rc = -1;
 
-	memset(h, 0, sizeof(*h));
-	h->numa_node = -1;
-	if (!_name_ok(name)) {
-		fs_gres_quote(name, q, sizeof(q));
-		return fs_errf(err, errlen,
-			       "%s/sys/class/infiniband/%s: unusable device "
-			       "name; expected letters, digits, '_', '-', '.'",
-			       root, q);
-	}
-	if (!(h->name = strdup(name)) || !(h->type = _hca_type(name)) ||
-	    !(h->uverbs = strdup("")) || !(h->dev_path = strdup("")) || !(h->numa = strdup("")) ||
-	    !(h->cpus = strdup(""))) {
-		fs_errf(err, errlen, "out of memory");
-		goto out;
-	}
-	h->locality = "unknown";
-
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/node_guid", name);
 	if (_read_opt(path, &h->node_guid, err, errlen))
 		goto out;
 	if (h->node_guid[0] && !_hex_guid_ok(h->node_guid)) {
@@ -447,13 +491,22 @@ static int _read_hca(const char *root, const char *name, struct fs_gres_hca *h, 
 			path, q);
 		goto out;
 	}
+	rc = 0;
+out:
 	free(path);
+	return rc;
+}
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/device/numa_node", name);
+/* device/numa_node (left -1 when missing). */
+static int _hca_numa(const char *root, const char *name, struct fs_gres_hca *h, char *err,
+		     size_t errlen)
+{
+	char *path = fs_gres_path(root, "/sys/class/infiniband/%s/device/numa_node", name);
+	char *s = NULL, *end, q[80];
+	int missing, rc = -1;
+	long v;
+
 	if (!fs_gres_read(path, &s, &missing, err, errlen)) {
-		char *end;
-		long v;
-
 		errno = 0;
 		v = strtol(s, &end, 10);
 		if (!s[0] || *end || errno || v < -1 || v > 4095) {
@@ -468,9 +521,23 @@ static int _read_hca(const char *root, const char *name, struct fs_gres_hca *h, 
 	} else if (!missing) {
 		goto out;
 	}
+	rc = 0;
+out:
 	free(path);
+	free(s);
+	return rc;
+}
 
-	path = fs_gres_path(root, "/sys/class/infiniband/%s/ports", name);
+/* The ports (none when there is no ports directory), in number order;
+ * h->nports counts those read, h->nactive the ACTIVE ones. */
+static int _hca_ports(const char *root, const char *name, struct fs_gres_hca *h, char *err,
+		      size_t errlen)
+{
+	char *path = fs_gres_path(root, "/sys/class/infiniband/%s/ports", name);
+	char **ports = NULL;
+	size_t np = 0;
+	int missing, rc = -1;
+
 	if (_list(path, &ports, &np, &missing, err, errlen))
 		goto out;
 	if (np && !(h->ports = calloc(np, sizeof(*h->ports)))) {
@@ -489,11 +556,40 @@ static int _read_hca(const char *root, const char *name, struct fs_gres_hca *h, 
 	rc = 0;
 out:
 	free(path);
-	free(s);
 	_free_names(ports, np);
-	if (rc)
-		fs_gres_hca_free_one(h);
 	return rc;
+}
+
+/* HCA name under root into h: the name checked, then node_guid, numa_node
+ * and the ports; -1 leaves nothing in h to free. */
+static int _read_hca(const char *root, const char *name, struct fs_gres_hca *h, char *err,
+		     size_t errlen)
+{
+	char q[80];
+
+	memset(h, 0, sizeof(*h));
+	h->numa_node = -1;
+	if (!_name_ok(name)) {
+		fs_gres_quote(name, q, sizeof(q));
+		return fs_errf(err, errlen,
+			       "%s/sys/class/infiniband/%s: unusable device "
+			       "name; expected letters, digits, '_', '-', '.'",
+			       root, q);
+	}
+	if (!(h->name = strdup(name)) || !(h->type = _hca_type(name)) ||
+	    !(h->uverbs = strdup("")) || !(h->dev_path = strdup("")) || !(h->numa = strdup("")) ||
+	    !(h->cpus = strdup(""))) {
+		fs_errf(err, errlen, "out of memory");
+		fs_gres_hca_free_one(h);
+		return -1;
+	}
+	h->locality = "unknown";
+	if (_hca_guid(root, name, h, err, errlen) || _hca_numa(root, name, h, err, errlen) ||
+	    _hca_ports(root, name, h, err, errlen)) {
+		fs_gres_hca_free_one(h);
+		return -1;
+	}
+	return 0;
 }
 
 /* uverbsN -> ibdev links from /sys/class/infiniband_verbs */
@@ -591,91 +687,121 @@ static int _cmp_pool(const void *a, const void *b)
 	return (x->page_kb > y->page_kb) - (x->page_kb < y->page_kb);
 }
 
+/* The hugepage scan under way: its root, the inventory its pools go to and
+ * the room allocated for them. */
+struct huge_scan {
+	const char *root;
+	struct fs_gres_inventory *inv;
+	size_t cap; /* pools allocated at inv->pools */
+};
+
+/*
+ * One pool, hugepages/<size> of NUMA node node (directory nodename),
+ * appended to the inventory's pools.  *path (malloc'ed) is the last path
+ * read, replaced by each file read here: a bad entry's message names it,
+ * which is the hugepages directory for a node's first entry, the
+ * free_hugepages file of the entry before for the others.
+ */
+static int _huge_pool(struct huge_scan *sc, const char *nodename, long node, const char *size,
+		      char **path, char *err, size_t errlen)
+{
+	struct fs_gres_inventory *inv = sc->inv;
+	struct fs_gres_hugepool *p;
+	unsigned long long kb;
+	char *sp, q[80];
+	int missing;
+
+	if (strncmp(size, "hugepages-", 10) || !isdigit((unsigned char)size[10]) ||
+	    (errno = 0, kb = strtoull(size + 10, &sp, 10), errno || strcmp(sp, "kB") || !kb)) {
+		fs_gres_quote(size, q, sizeof(q));
+		return fs_errf(err, errlen,
+			       "%s/%s: unexpected entry; expected "
+			       "hugepages-<size>kB, e.g. "
+			       "hugepages-2048kB",
+			       *path, q);
+	}
+	if (inv->npools == sc->cap) {
+		struct fs_gres_hugepool *np;
+
+		sc->cap = sc->cap ? sc->cap * 2 : 8;
+		np = realloc(inv->pools, sc->cap * sizeof(*np));
+		if (!np)
+			return fs_errf(err, errlen, "out of memory");
+		inv->pools = np;
+	}
+	p = &inv->pools[inv->npools];
+	memset(p, 0, sizeof(*p));
+	p->numa_node = (int)node;
+	p->page_kb = kb;
+	fs_hp_page_name(kb, p->type, sizeof(p->type));
+	free(*path);
+	*path = fs_gres_path(sc->root, "/sys/devices/system/node/%s/hugepages/%s/nr_hugepages",
+			     nodename, size);
+	if (fs_gres_read_u64(*path, &p->total, NULL, err, errlen))
+		return -1;
+	free(*path);
+	*path = fs_gres_path(sc->root, "/sys/devices/system/node/%s/hugepages/%s/free_hugepages",
+			     nodename, size);
+	if (fs_gres_read_u64(*path, &p->free, &missing, err, errlen)) {
+		if (!missing)
+			return -1;
+		p->free = p->total;
+	}
+	if (p->free > p->total)
+		return fs_errf(err, errlen,
+			       "%s: %llu free pages of %llu; expected "
+			       "free_hugepages <= nr_hugepages",
+			       *path, (unsigned long long)p->free, (unsigned long long)p->total);
+	inv->npools++;
+	return 0;
+}
+
+/* The pools of NUMA node node (directory nodename): none when it has no
+ * hugepages directory. */
+static int _huge_node(struct huge_scan *sc, const char *nodename, long node, char *err,
+		      size_t errlen)
+{
+	char **sizes = NULL, *path;
+	size_t ns = 0;
+	int missing, rc = -1;
+
+	path = fs_gres_path(sc->root, "/sys/devices/system/node/%s/hugepages", nodename);
+	if (_list(path, &sizes, &ns, &missing, err, errlen))
+		goto out;
+	for (size_t j = 0; j < ns; j++)
+		if (_huge_pool(sc, nodename, node, sizes[j], &path, err, errlen))
+			goto out;
+	rc = 0;
+out:
+	free(path);
+	_free_names(sizes, ns);
+	return rc;
+}
+
 int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv, char *err,
 			   size_t errlen)
 {
-	char **nodes = NULL, **sizes = NULL, *path = NULL, q[80];
-	size_t nn = 0, ns = 0, cap = 0;
+	struct huge_scan sc = { root ? root : "", inv, 0 };
+	char **nodes = NULL, *path;
+	size_t nn = 0;
 	int missing, rc = -1;
 
-	if (!root)
-		root = "";
-	path = fs_gres_path(root, "/sys/devices/system/node");
+	path = fs_gres_path(sc.root, "/sys/devices/system/node");
 	if (_list(path, &nodes, &nn, &missing, err, errlen))
 		goto out;
 	for (size_t i = 0; i < nn; i++) {
 		char *end;
 		long node;
 
+		/* nodeN, N at most 4095; anything else is not a node */
 		if (strncmp(nodes[i], "node", 4) || !isdigit((unsigned char)nodes[i][4]))
 			continue;
 		errno = 0;
 		node = strtol(nodes[i] + 4, &end, 10);
 		if (*end || errno || node > 4095)
 			continue;
-		free(path);
-		path = fs_gres_path(root, "/sys/devices/system/node/%s/hugepages", nodes[i]);
-		_free_names(sizes, ns);
-		if (_list(path, &sizes, &ns, &missing, err, errlen))
+		if (_huge_node(&sc, nodes[i], node, err, errlen))
 			goto out;
-		for (size_t j = 0; j < ns; j++) {
-			struct fs_gres_hugepool *p;
-			unsigned long long kb;
-			char *sp;
-
-			if (strncmp(sizes[j], "hugepages-", 10) ||
-			    !isdigit((unsigned char)sizes[j][10]) ||
-			    (errno = 0, kb = strtoull(sizes[j] + 10, &sp, 10),
-			     errno || strcmp(sp, "kB") || !kb)) {
-				fs_gres_quote(sizes[j], q, sizeof(q));
-				fs_errf(err, errlen,
-					"%s/%s: unexpected entry; expected "
-					"hugepages-<size>kB, e.g. "
-					"hugepages-2048kB",
-					path, q);
-				goto out;
-			}
-			if (inv->npools == cap) {
-				struct fs_gres_hugepool *np;
-
-				cap = cap ? cap * 2 : 8;
-				np = realloc(inv->pools, cap * sizeof(*np));
-				if (!np) {
-					fs_errf(err, errlen, "out of memory");
-					goto out;
-				}
-				inv->pools = np;
-			}
-			p = &inv->pools[inv->npools];
-			memset(p, 0, sizeof(*p));
-			p->numa_node = (int)node;
-			p->page_kb = kb;
-			fs_hp_page_name(kb, p->type, sizeof(p->type));
-			free(path);
-			path = fs_gres_path(root,
-					    "/sys/devices/system/node/%s/hugepages/%s/nr_hugepages",
-					    nodes[i], sizes[j]);
-			if (fs_gres_read_u64(path, &p->total, NULL, err, errlen))
-				goto out;
-			free(path);
-			path = fs_gres_path(
-				root, "/sys/devices/system/node/%s/hugepages/%s/free_hugepages",
-				nodes[i], sizes[j]);
-			if (fs_gres_read_u64(path, &p->free, &missing, err, errlen)) {
-				if (!missing)
-					goto out;
-				p->free = p->total;
-			}
-			if (p->free > p->total) {
-				fs_errf(err, errlen,
-					"%s: %llu free pages of %llu; expected "
-					"free_hugepages <= nr_hugepages",
-					path, (unsigned long long)p->free,
-					(unsigned long long)p->total);
-				goto out;
-			}
-			inv->npools++;
-		}
 	}
 	if (inv->npools > 1)
 		qsort(inv->pools, inv->npools, sizeof(*inv->pools), _cmp_pool);
@@ -683,7 +809,6 @@ int fs_gres_hugepages_scan(const char *root, struct fs_gres_inventory *inv, char
 out:
 	free(path);
 	_free_names(nodes, nn);
-	_free_names(sizes, ns);
 	return rc;
 }
 

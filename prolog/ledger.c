@@ -129,6 +129,143 @@ static int _state(const char *s, const char *const *names, int n)
 	return -1;
 }
 
+/* A job line "job <id> uid <uid> gid <gid> step <step>" into l; false when
+ * the line is not one. */
+static bool _job_line(const char *line, struct fs_pl_ledger *l)
+{
+	unsigned u1, u2, u3;
+
+	if (sscanf(line, "job %u uid %u gid %u step %31s", &u1, &u2, &u3, l->step) != 4)
+		return false;
+	l->jobid = u1;
+	l->uid = u2;
+	l->gid = u3;
+	if (!strcmp(l->step, "-"))
+		l->step[0] = 0;
+	return true;
+}
+
+/* A pool line into the next pool of l: 0, 1 when the line is not one, -1
+ * with err. */
+static int _pool_line(const char *line, int lineno, struct fs_pl_ledger *l, char *err,
+		      size_t errlen)
+{
+	char st[32], node[16];
+	unsigned long long a, b, c, d, e, f;
+	struct fs_pl_pool_rec *r;
+	int k;
+
+	if (sscanf(line, "pool %15s %llu %llu %llu %llu %llu %llu %31s", node, &a, &b, &c, &d, &e,
+		   &f, st) != 8)
+		return 1;
+	if (l->npools == FS_PL_MAX_POOLS || (k = _state(st, _pool_states, 5)) < 0 ||
+	    !fs_pl_page_type(a))
+		return fs_errf(err, errlen, "ledger line %d: bad pool", lineno);
+	r = &l->pools[l->npools++];
+	r->node = strcmp(node, "any") ? atoi(node) : FS_PL_NODE_ANY;
+	if (r->node < FS_PL_NODE_ANY || r->node > FS_PL_MAX_NODE)
+		return fs_errf(err, errlen, "ledger line %d: bad node", lineno);
+	r->page_kb = a;
+	r->want = b;
+	r->before = c;
+	r->added = d;
+	r->target = e;
+	r->give = f;
+	r->state = k;
+	return 0;
+}
+
+/* A mount line into the next mount of l: 0, 1 when the line is not one, -1
+ * with err. */
+static int _mount_line(const char *line, int lineno, struct fs_pl_ledger *l, char *err,
+		       size_t errlen)
+{
+	char st[32];
+	unsigned long long a, b;
+	struct fs_pl_mount_rec *m;
+	int k, pos = 0;
+
+	if (sscanf(line, "mount %llu %llu %31s %n", &a, &b, st, &pos) != 3 || pos <= 0)
+		return 1;
+	if (l->nmounts == FS_PL_MAX_MOUNTS || (k = _state(st, _mount_states, 3)) < 0 ||
+	    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
+		return fs_errf(err, errlen, "ledger line %d: bad mount", lineno);
+	m = &l->mounts[l->nmounts++];
+	m->page_kb = a;
+	m->bytes = b;
+	m->state = k;
+	strcpy(m->path, line + pos);
+	return 0;
+}
+
+/* A line starting "scratch " into l's only scratch record: 0, or -1 with
+ * err. */
+static int _scratch_line(const char *line, int lineno, struct fs_pl_ledger *l, char *err,
+			 size_t errlen)
+{
+	struct fs_pl_scratch_rec *r = &l->scratch;
+	char st[32], fs[8], ctrl[32], dev[64];
+	unsigned long long a;
+	unsigned u1;
+	int k, pos = 0;
+
+	if (l->has_scratch ||
+	    sscanf(line, "scratch %31s %7s %llu %u %31s %63s %n", st, fs, &a, &u1, ctrl, dev,
+		   &pos) != 6 ||
+	    pos <= 0 || (k = _state(st, _scratch_states, 7)) < 0 ||
+	    (strcmp(fs, "xfs") && strcmp(fs, "ext4")) || line[pos] != '/' ||
+	    strlen(line + pos) >= FS_PL_PATH)
+		return fs_errf(err, errlen, "ledger line %d: bad scratch", lineno);
+	l->has_scratch = true;
+	r->state = k;
+	r->fs = strcmp(fs, "xfs") ? 1 : 0;
+	r->gib = a;
+	r->nsid = u1;
+	snprintf(r->ctrl, sizeof(r->ctrl), "%s", strcmp(ctrl, "-") ? ctrl : "");
+	snprintf(r->dev, sizeof(r->dev), "%s", strcmp(dev, "-") ? dev : "");
+	strcpy(r->path, line + pos);
+	return 0;
+}
+
+/* A cgroup line "cgroup <1|2> /<path>" into l; false when the line is not
+ * one. */
+static bool _cgroup_line(const char *line, struct fs_pl_ledger *l)
+{
+	char path[FS_PL_PATH];
+	unsigned u1;
+	int pos = 0;
+
+	if (sscanf(line, "cgroup %u %n", &u1, &pos) != 1 || pos <= 0 || (u1 != 1 && u1 != 2) ||
+	    line[pos] != '/')
+		return false;
+	l->cg_version = (int)u1;
+	snprintf(path, sizeof(path), "%s", line + pos);
+	strcpy(l->cgroup, path);
+	return true;
+}
+
+/* One line after the header into l, each kind tried in turn: 1 for the end
+ * line, 0 for a record, -1 with err. */
+static int _ledger_line(const char *line, int lineno, struct fs_pl_ledger *l, char *err,
+			size_t errlen)
+{
+	int rc;
+
+	if (!strcmp(line, "end"))
+		return 1;
+	if (_job_line(line, l))
+		return 0;
+	if ((rc = _pool_line(line, lineno, l, err, errlen)) != 1)
+		return rc;
+	if ((rc = _mount_line(line, lineno, l, err, errlen)) != 1)
+		return rc;
+	if (!strncmp(line, "scratch ", 8))
+		return _scratch_line(line, lineno, l, err, errlen);
+	if (_cgroup_line(line, l))
+		return 0;
+	return fs_errf(err, errlen, "ledger line %d: \"%.60s\" not understood", lineno, line);
+}
+
 int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err, size_t errlen)
 {
 	const char *p = buf;
@@ -138,10 +275,7 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err, size_
 	while (*p && !ended) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[FS_PL_PATH + 256], st[32], node[16], path[FS_PL_PATH];
-		unsigned long long a, b, c, d, e, f;
-		unsigned u1, u2, u3;
-		int k, pos = 0;
+		char line[FS_PL_PATH + 256];
 
 		lineno++;
 		if (len >= sizeof(line))
@@ -154,73 +288,8 @@ int fs_pl_ledger_parse(const char *buf, struct fs_pl_ledger *l, char *err, size_
 				return fs_errf(err, errlen, "ledger: bad header \"%.40s\"", line);
 			continue;
 		}
-		if (!strcmp(line, "end")) {
-			ended = 1;
-		} else if (sscanf(line, "job %u uid %u gid %u step %31s", &u1, &u2, &u3, l->step) ==
-			   4) {
-			l->jobid = u1;
-			l->uid = u2;
-			l->gid = u3;
-			if (!strcmp(l->step, "-"))
-				l->step[0] = 0;
-		} else if (sscanf(line, "pool %15s %llu %llu %llu %llu %llu %llu %31s", node, &a,
-				  &b, &c, &d, &e, &f, st) == 8) {
-			struct fs_pl_pool_rec *r;
-
-			if (l->npools == FS_PL_MAX_POOLS || (k = _state(st, _pool_states, 5)) < 0 ||
-			    !fs_pl_page_type(a))
-				return fs_errf(err, errlen, "ledger line %d: bad pool", lineno);
-			r = &l->pools[l->npools++];
-			r->node = strcmp(node, "any") ? atoi(node) : FS_PL_NODE_ANY;
-			if (r->node < FS_PL_NODE_ANY || r->node > FS_PL_MAX_NODE)
-				return fs_errf(err, errlen, "ledger line %d: bad node", lineno);
-			r->page_kb = a;
-			r->want = b;
-			r->before = c;
-			r->added = d;
-			r->target = e;
-			r->give = f;
-			r->state = k;
-		} else if (sscanf(line, "mount %llu %llu %31s %n", &a, &b, st, &pos) == 3 &&
-			   pos > 0) {
-			struct fs_pl_mount_rec *m;
-
-			if (l->nmounts == FS_PL_MAX_MOUNTS ||
-			    (k = _state(st, _mount_states, 3)) < 0 || line[pos] != '/' ||
-			    strlen(line + pos) >= FS_PL_PATH)
-				return fs_errf(err, errlen, "ledger line %d: bad mount", lineno);
-			m = &l->mounts[l->nmounts++];
-			m->page_kb = a;
-			m->bytes = b;
-			m->state = k;
-			strcpy(m->path, line + pos);
-		} else if (!strncmp(line, "scratch ", 8)) {
-			struct fs_pl_scratch_rec *r = &l->scratch;
-			char fs[8], ctrl[32], dev[64];
-
-			if (l->has_scratch ||
-			    sscanf(line, "scratch %31s %7s %llu %u %31s %63s %n", st, fs, &a, &u1,
-				   ctrl, dev, &pos) != 6 ||
-			    pos <= 0 || (k = _state(st, _scratch_states, 7)) < 0 ||
-			    (strcmp(fs, "xfs") && strcmp(fs, "ext4")) || line[pos] != '/' ||
-			    strlen(line + pos) >= FS_PL_PATH)
-				return fs_errf(err, errlen, "ledger line %d: bad scratch", lineno);
-			l->has_scratch = true;
-			r->state = k;
-			r->fs = strcmp(fs, "xfs") ? 1 : 0;
-			r->gib = a;
-			r->nsid = u1;
-			snprintf(r->ctrl, sizeof(r->ctrl), "%s", strcmp(ctrl, "-") ? ctrl : "");
-			snprintf(r->dev, sizeof(r->dev), "%s", strcmp(dev, "-") ? dev : "");
-			strcpy(r->path, line + pos);
-		} else if (sscanf(line, "cgroup %u %n", &u1, &pos) == 1 && pos > 0 &&
-			   (u1 == 1 || u1 == 2) && line[pos] == '/') {
-			l->cg_version = (int)u1;
-			snprintf(path, sizeof(path), "%s", line + pos);
-			strcpy(l->cgroup, path);
-		} else
-			return fs_errf(err, errlen, "ledger line %d: \"%.60s\" not understood",
-				       lineno, line);
+		if ((ended = _ledger_line(line, lineno, l, err, errlen)) < 0)
+			return -1;
 	}
 	if (!ended || !l->jobid)
 		return fs_errf(err, errlen, "ledger: truncated (no end line)");

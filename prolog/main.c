@@ -56,6 +56,8 @@ static const struct option _opts[] = {
 
 struct args {
 	const char *conf, *running, *query, *node;
+	/* --state-dir, --mount-base, --scratch-base; NULL when not given */
+	const char *state_dir, *mount_base, *scratch_base;
 	const char *hostnqn_file, *hostid_file;
 	const char *pkey_map; /* AccountIbPkeys, NULL when unset */
 	bool task;
@@ -91,14 +93,13 @@ static void _usage(const char *prog, FILE *out)
 		prog, fs_conf_default_path());
 }
 
-/* Parse options and fabsched.conf into ctx; 0 ok, 2 usage, 1 error. */
-static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx,
-		  struct fs_pl_ctx *seam, struct args *a)
+/* The context before the options: the defaults, the job's SLUID (a bad one
+ * logged and ignored), the caller's seams (NULL: none), the sysfs root of
+ * the environment. */
+static void _ctx_start(struct fs_pl_ctx *ctx, const char *prog, struct fs_pl_ctx *seam)
 {
-	struct fs_errors *errs;
-	const char *sd = NULL, *mb = NULL, *sb = NULL, *s;
+	const char *s;
 	char m[FS_MSG_SIZE];
-	int c;
 
 	fs_pl_ctx_init(ctx, prog);
 	/* from slurmd (25.11 and later): the job cgroup's name on 26.05 */
@@ -114,9 +115,17 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		ctx->hold = seam->hold;
 		ctx->running_jobs = seam->running_jobs;
 	}
-	memset(a, 0, sizeof(*a));
 	if ((s = getenv(FS_GRES_SYSFS_ENV)) && *s)
 		ctx->sysfs_root = s;
+}
+
+/* The command line into a (zeroed first) and ctx; 0 ok, 2 usage, 3 --help
+ * (the usage printed). */
+static int _options(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx, struct args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:qh", _opts, NULL)) != -1) {
 		switch (c) {
@@ -124,13 +133,13 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 			a->conf = optarg;
 			break;
 		case OPT_STATE:
-			sd = optarg;
+			a->state_dir = optarg;
 			break;
 		case OPT_BASE:
-			mb = optarg;
+			a->mount_base = optarg;
 			break;
 		case OPT_SCRATCH:
-			sb = optarg;
+			a->scratch_base = optarg;
 			break;
 		case OPT_SYSFS:
 			ctx->sysfs_root = optarg;
@@ -165,6 +174,16 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		fprintf(stderr, "%s: unexpected argument \"%s\"\n", prog, argv[optind]);
 		return 2;
 	}
+	return 0;
+}
+
+/* fabsched.conf (a->conf, else the default one) into a->cf and ctx, the
+ * options' bases winning; 0 ok, 1 error (printed). */
+static int _conf(const char *prog, struct fs_pl_ctx *ctx, struct args *a)
+{
+	struct fs_errors *errs;
+	char m[FS_MSG_SIZE];
+
 	if (!(errs = fs_errors_new()))
 		return 1;
 	if (fs_conf_load(a->conf, &a->cf, errs)) {
@@ -174,9 +193,9 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 		return 1;
 	}
 	fs_errors_free(errs);
-	ctx->state_dir = sd;
-	ctx->mount_base = mb;
-	ctx->scratch_base = sb;
+	ctx->state_dir = a->state_dir;
+	ctx->mount_base = a->mount_base;
+	ctx->scratch_base = a->scratch_base;
 	if (fs_pl_ctx_conf(ctx, a->cf, m, sizeof(m))) {
 		fprintf(stderr, "%s: %s\n", prog, m);
 		return 1;
@@ -185,6 +204,18 @@ static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx
 	a->hostnqn_file = fs_conf_get_str(a->cf, "ScratchHostNQNFile");
 	a->hostid_file = fs_conf_get_str(a->cf, "ScratchHostIDFile");
 	return 0;
+}
+
+/* Options and fabsched.conf into ctx; 0 ok, 2 usage, 3 --help, 1 error. */
+static int _setup(int argc, char **argv, const char *prog, struct fs_pl_ctx *ctx,
+		  struct fs_pl_ctx *seam, struct args *a)
+{
+	int rc;
+
+	_ctx_start(ctx, prog, seam);
+	if ((rc = _options(argc, argv, prog, ctx, a)))
+		return rc;
+	return _conf(prog, ctx, a);
 }
 
 static int _fail(const char *prog, uint32_t jobid, const char *msg)

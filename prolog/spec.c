@@ -92,73 +92,76 @@ int fs_pl_parse_jobid(const char *name, const char *s, uint32_t *out, char *err,
 	"comma-separated <type>:<numa node>=<pages>, type 2m or 1g, " \
 	"node 0..1023 or any, e.g. 2m:0=256,2m:1=256"
 
-int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb, struct fs_pl_job *job,
-			  char *err, size_t errlen)
+/* One entry "<type>:<node>=<pages>" of FABSCHED_HUGEPAGES s, the len bytes
+ * at p, into pg. */
+static int _hp_entry(const char *s, const char *p, size_t len, struct fs_pl_pages *pg, char *err,
+		     size_t errlen)
+{
+	const char *name = FS_ENV_HUGEPAGES;
+	const char *colon = memchr(p, ':', len);
+	const char *eq = memchr(p, '=', len);
+	char esc[FS_ESCAPE_SIZE];
+	uint64_t v;
+
+	if (!colon || !eq || eq < colon) {
+		fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; expected %s", name,
+			fs_escape(esc, sizeof(esc), s, strlen(s)),
+			fs_escape(esc, sizeof(esc), p, len), HP_FORM);
+		return -1;
+	}
+	/* the canonical names only: what gres/hugepages writes */
+	if (fs_hp_page_kb(p, (size_t)(colon - p), &pg->page_kb) || !fs_pl_page_type(pg->page_kb) ||
+	    strncmp(p, fs_pl_page_type(pg->page_kb), (size_t)(colon - p))) {
+		fs_errf(err, errlen, "%s: page size \"%s\" unknown; expected 2m or 1g", name,
+			fs_escape(esc, sizeof(esc), p, colon - p));
+		return -1;
+	}
+	if (eq - colon - 1 == 3 && !memcmp(colon + 1, "any", 3))
+		pg->node = FS_PL_NODE_ANY;
+	else if (_digits("FABSCHED_HUGEPAGES NUMA node", colon + 1, eq - colon - 1, 0,
+			 FS_PL_MAX_NODE, &v, err, errlen))
+		return -1;
+	else
+		pg->node = (int)v;
+	if (_digits("FABSCHED_HUGEPAGES pages", eq + 1, p + len - eq - 1, 1, 1u << 31, &v, err,
+		    errlen))
+		return -1;
+	pg->pages = v;
+	return 0;
+}
+
+/* pg, of the entry of len bytes at p, appended to the job's pages: not a
+ * pair twice, at most FS_PL_MAX_POOLS. */
+static int _hp_add(struct fs_pl_job *job, const struct fs_pl_pages *pg, const char *p, size_t len,
+		   char *err, size_t errlen)
+{
+	const char *name = FS_ENV_HUGEPAGES;
+	const char *eq = memchr(p, '=', len);
+	char esc[FS_ESCAPE_SIZE];
+
+	for (size_t i = 0; i < job->npages; i++)
+		if (job->pages[i].node == pg->node && job->pages[i].page_kb == pg->page_kb) {
+			fs_errf(err, errlen, "%s: \"%s\" given twice", name,
+				fs_escape(esc, sizeof(esc), p, eq - p));
+			return -1;
+		}
+	if (job->npages == FS_PL_MAX_POOLS) {
+		fs_errf(err, errlen, "%s: more than %d entries", name, FS_PL_MAX_POOLS);
+		return -1;
+	}
+	job->pages[job->npages++] = *pg;
+	return 0;
+}
+
+/* The whole of FABSCHED_HUGEPAGES s (total pages, total_kb KiB) against the
+ * machine's memory (mem_kb, 0: no check) and FABSCHED_HUGEPAGES_COUNT
+ * (count, NULL: unset). */
+static int _hp_totals(const char *s, const char *count, uint64_t mem_kb, uint64_t total,
+		      uint64_t total_kb, char *err, size_t errlen)
 {
 	const char *name = FS_ENV_HUGEPAGES;
 	char esc[FS_ESCAPE_SIZE];
-	uint64_t total = 0, total_kb = 0;
 
-	job->npages = 0;
-	if (!s || !*s) {
-		if (count && *count && strcmp(count, "0")) {
-			fs_errf(err, errlen,
-				"FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
-				fs_escape(esc, sizeof(esc), count, strlen(count)));
-			return -1;
-		}
-		return 0;
-	}
-	for (const char *p = s;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *colon = memchr(p, ':', len);
-		const char *eq = memchr(p, '=', len);
-		struct fs_pl_pages pg;
-		uint64_t v;
-
-		if (!colon || !eq || eq < colon) {
-			fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; expected %s", name,
-				fs_escape(esc, sizeof(esc), s, strlen(s)),
-				fs_escape(esc, sizeof(esc), p, len), HP_FORM);
-			return -1;
-		}
-		/* the canonical names only: what gres/hugepages writes */
-		if (fs_hp_page_kb(p, (size_t)(colon - p), &pg.page_kb) ||
-		    !fs_pl_page_type(pg.page_kb) ||
-		    strncmp(p, fs_pl_page_type(pg.page_kb), (size_t)(colon - p))) {
-			fs_errf(err, errlen, "%s: page size \"%s\" unknown; expected 2m or 1g",
-				name, fs_escape(esc, sizeof(esc), p, colon - p));
-			return -1;
-		}
-		if (eq - colon - 1 == 3 && !memcmp(colon + 1, "any", 3))
-			pg.node = FS_PL_NODE_ANY;
-		else if (_digits("FABSCHED_HUGEPAGES NUMA node", colon + 1, eq - colon - 1, 0,
-				 FS_PL_MAX_NODE, &v, err, errlen))
-			return -1;
-		else
-			pg.node = (int)v;
-		if (_digits("FABSCHED_HUGEPAGES pages", eq + 1, p + len - eq - 1, 1, 1u << 31, &v,
-			    err, errlen))
-			return -1;
-		pg.pages = v;
-		for (size_t i = 0; i < job->npages; i++)
-			if (job->pages[i].node == pg.node && job->pages[i].page_kb == pg.page_kb) {
-				fs_errf(err, errlen, "%s: \"%s\" given twice", name,
-					fs_escape(esc, sizeof(esc), p, eq - p));
-				return -1;
-			}
-		if (job->npages == FS_PL_MAX_POOLS) {
-			fs_errf(err, errlen, "%s: more than %d entries", name, FS_PL_MAX_POOLS);
-			return -1;
-		}
-		job->pages[job->npages++] = pg;
-		total += pg.pages;
-		total_kb += pg.pages * pg.page_kb; /* < 2^31 * 2^20 * 64 */
-		if (!end)
-			break;
-		p = end + 1;
-	}
 	if (mem_kb && total_kb > mem_kb) {
 		fs_errf(err, errlen,
 			"%s=\"%s\": %llu KiB of hugepages asked, more than the "
@@ -183,6 +186,39 @@ int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb, str
 		}
 	}
 	return 0;
+}
+
+int fs_pl_parse_hugepages(const char *s, const char *count, uint64_t mem_kb, struct fs_pl_job *job,
+			  char *err, size_t errlen)
+{
+	char esc[FS_ESCAPE_SIZE];
+	uint64_t total = 0, total_kb = 0;
+
+	job->npages = 0;
+	if (!s || !*s) {
+		if (count && *count && strcmp(count, "0")) {
+			fs_errf(err, errlen,
+				"FABSCHED_HUGEPAGES_COUNT=\"%s\" but FABSCHED_HUGEPAGES is empty",
+				fs_escape(esc, sizeof(esc), count, strlen(count)));
+			return -1;
+		}
+		return 0;
+	}
+	for (const char *p = s;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		struct fs_pl_pages pg;
+
+		if (_hp_entry(s, p, len, &pg, err, errlen) ||
+		    _hp_add(job, &pg, p, len, err, errlen))
+			return -1;
+		total += pg.pages;
+		total_kb += pg.pages * pg.page_kb; /* < 2^31 * 2^20 * 64 */
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return _hp_totals(s, count, mem_kb, total, total_kb, err, errlen);
 }
 
 int fs_pl_trim_hugepages(const char *asked, struct fs_pl_job *job, char *err, size_t errlen)
