@@ -235,8 +235,9 @@ static bool _cgroup_line(const char *line, struct fs_pl_ledger *l)
 	unsigned u1;
 	int pos = 0;
 
+	/* a path too long for the record is refused, not cut (as mounts) */
 	if (sscanf(line, "cgroup %u %n", &u1, &pos) != 1 || pos <= 0 || (u1 != 1 && u1 != 2) ||
-	    line[pos] != '/')
+	    line[pos] != '/' || strlen(line + pos) >= FS_PL_PATH)
 		return false;
 	l->cg_version = (int)u1;
 	snprintf(path, sizeof(path), "%s", line + pos);

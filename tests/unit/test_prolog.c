@@ -224,6 +224,19 @@ static void test_ledger_roundtrip(void **state)
 					    "mount 2048 1 mounted relative\nend\n",
 					    &b, _msg, sizeof(_msg)),
 			 -1);
+	/* a cgroup path longer than the record holds is refused, not cut to
+	 * a prefix (another cgroup) */
+	{
+		char big[FS_PL_PATH + 128];
+		int n = snprintf(big, sizeof(big),
+				 "fabsched-ledger 1\njob 1 uid 0 gid 0 step -\n"
+				 "cgroup 2 /sys/fs/cgroup/");
+
+		memset(big + n, 'x', FS_PL_PATH - 15); /* 512 bytes in all */
+		strcpy(big + n + FS_PL_PATH - 15, "\nend\n");
+		assert_int_equal(fs_pl_ledger_parse(big, &b, _msg, sizeof(_msg)), -1);
+		assert_non_null(strstr(_msg, "not understood"));
+	}
 }
 
 static char _root[1024];
