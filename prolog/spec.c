@@ -100,13 +100,13 @@ static int _hp_entry(const char *s, const char *p, size_t len, struct fs_pl_page
 	const char *name = FS_ENV_HUGEPAGES;
 	const char *colon = memchr(p, ':', len);
 	const char *eq = memchr(p, '=', len);
-	char esc[FS_ESCAPE_SIZE];
+	char esc[FS_ESCAPE_SIZE], esc2[FS_ESCAPE_SIZE];
 	uint64_t v;
 
 	if (!colon || !eq || eq < colon) {
 		fs_errf(err, errlen, "%s=\"%s\": bad entry \"%s\"; expected %s", name,
 			fs_escape(esc, sizeof(esc), s, strlen(s)),
-			fs_escape(esc, sizeof(esc), p, len), HP_FORM);
+			fs_escape(esc2, sizeof(esc2), p, len), HP_FORM);
 		return -1;
 	}
 	/* the canonical names only: what gres/hugepages writes */

@@ -102,6 +102,7 @@ static void test_hugepages_bad(void **state)
 		{ "2m:0=5,2m:0=6", NULL, "given twice" },
 		{ "2m:0=5,", NULL, "bad entry" },
 		{ "2m0=5", NULL, "bad entry" },
+		{ "2m:0=5,2m1=3", NULL, "bad entry \"2m1=3\"" }, /* the entry itself */
 		{ "2m:0=5", "6", "does not match" },
 		{ "2m:0=5", "5x", "not a number" },
 		{ "", "3", "but FABSCHED_HUGEPAGES is empty" },
