@@ -209,7 +209,8 @@ fi
 rm -f "$stamp"
 if [ ! -f "$tree/.fabsched-configured" ]; then
 	log "configuring $tree (prefix $prefix)"
-	(cd "$tree" && ./configure -q --prefix="$prefix" \
+	# shared libraries only: each file is compiled once instead of twice
+	(cd "$tree" && ./configure -q --prefix="$prefix" --disable-static \
 		--with-pmix=/usr/lib/x86_64-linux-gnu/pmix2 --with-hwloc --with-munge \
 		--with-mysql_config=/usr/bin >&2)
 	touch "$tree/.fabsched-configured"
