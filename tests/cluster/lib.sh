@@ -301,6 +301,10 @@ cl_job_field() {	# cl_job_field JOBID FIELD: one field of 'scontrol show job'
 	scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
 }
 
+cl_job_in() {	# cl_job_in JOBID STATE: the job's JobState is STATE (for cl_poll)
+	[ "$(cl_job_field "$1" JobState)" = "$2" ]
+}
+
 cl_job_output() {	# cl_job_output JOBID: path of the job's stdout file
 	cl_job_field "$1" StdOut
 }

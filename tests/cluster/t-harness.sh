@@ -56,8 +56,7 @@ tap_ok $? "allreduce ok"
 
 # 11-13: down with a job still running leaves nothing behind
 long=$(cl_sbatch --user "$TUSER" -J sleeper -N2 -n2 -t 5 -o sleeper-%j.out --wrap "srun sleep 300")
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
-cl_poll 10 running "$long"
+cl_poll 10 cl_job_in "$long" RUNNING
 tap_diag "job $long before down: $(cl_job_field "$long" JobState)"
 # every process of the cluster, with its start time (pids get reused)
 pstart() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }

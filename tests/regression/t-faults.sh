@@ -129,9 +129,8 @@ is_clean() { [ "$(snap "$1")" = "$CLEAN" ]; }	# is_clean NODE: all given back
 wait_clean() {	# wait_clean NODE [SECONDS=30]
 	cl_poll "${2:-30}" is_clean "$1"
 }
-in_state() { [ "$(cl_job_field "$1" JobState)" = "$2" ]; }	# in_state JOBID STATE
 wait_state() {	# wait_state JOBID STATE [SECONDS=60]
-	cl_poll "${3:-60}" in_state "$1" "$2"
+	cl_poll "${3:-60}" cl_job_in "$1" "$2"
 }
 node_state() { scontrol -o show node "$1" | tr ' ' '\n' | sed -n 's/^State=//p'; }
 node_reason() { scontrol -o show node "$1" | sed -n 's/.* Reason=\(.*\) \[[^]]*\].*/\1/p'; }

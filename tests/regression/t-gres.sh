@@ -202,9 +202,8 @@ tap_is "$got" "$want" "task on CPU 0 (NUMA 0) gets mlx5_0, task on CPU 1 (NUMA 1
 tap_is "$(grep '^batch' "$out" 2>/dev/null)" "batch ucx=mlx5_0:1,mlx5_1:1 loc=$loc" \
 	"the batch script keeps both HCAs and their locality"
 # one task while the other CPU is busy: bound to the free one
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 idb=$(cl_sbatch --user "$TUSER" -J busy -w n001 -n 1 -t 5 -o busy-%j.out --wrap "sleep 60")
-cl_poll 30 running "$idb"
+cl_poll 30 cl_job_in "$idb" RUNNING
 id=$(cl_sbatch --user "$TUSER" -J near1 -w n001 -n 1 -t 5 --gres=rdma:2 -o near1-%j.out \
 	--wrap "srun $STAGE/out/env2.sh")
 cl_wait_job "$id" 120

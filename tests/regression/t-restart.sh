@@ -45,7 +45,6 @@ total() {	# placements the locality record and the ledger hold for batch
 }
 rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo leaf01 || echo leaf02; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | wc -l; }
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 waits_for_rack() {	# waits_for_rack JOBID: its note says so (sets why)
 	why=$(squeue -h -j "$1" -O system_comment:300 2>/dev/null | sed 's/ *$//')
 	grep -q 'Locality: waiting for one rack' <<<"$why"
@@ -59,9 +58,9 @@ tap_ok $? "8-node cluster up: $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TOPOL
 
 # 2-3: two racks each 3/4 full, a 2-node job waiting for a rack
 a=$(cl_sbatch -J fillA -N 3 --exclusive -t 10 -o /dev/null --wrap "sleep 600")
-cl_poll 30 running "$a"
+cl_poll 30 cl_job_in "$a" RUNNING
 b=$(cl_sbatch -J fillB -N 3 --exclusive -t 10 -o /dev/null --wrap "sleep 600")
-cl_poll 30 running "$b"
+cl_poll 30 cl_job_in "$b" RUNNING
 na=$(cl_job_field "$a" NodeList) nb=$(cl_job_field "$b" NodeList)
 ra=$(rack_of "$(scontrol show hostnames "$na" | head -1)")
 rb=$(rack_of "$(scontrol show hostnames "$nb" | head -1)")

@@ -97,8 +97,7 @@ out=$(submit -N1 -t 2 --scratch=60G "$STAGE/bin/job.sh" 60)
 a=${out%%;*}
 out=$(submit -N1 -t 2 --scratch=60G "$STAGE/bin/job.sh" 1)
 b=${out%%;*}
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
-cl_poll 30 running "$a"
+cl_poll 30 cl_job_in "$a" RUNNING
 sleep 2
 tap_ok "[ '$(cl_job_field "$a" JobState)' = RUNNING ]" "job $a (scratch:60) RUNNING"
 st=$(cl_job_field "$b" JobState) reason=$(cl_job_field "$b" Reason)

@@ -130,7 +130,6 @@ run_shape() {
 	NODES=${NODES% }
 }
 
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 
 # run_all LABEL: every shape; fills RES[label:name]="acc done racks nodes"
 declare -A RES
@@ -148,7 +147,7 @@ run_all() {
 		elif [ "$name" = spread ]; then
 			filler=$(cl_sbatch -t 2 -o /dev/null -w n002 --exclusive --wrap 'sleep 40')
 		fi
-		[ -n "$filler" ] && cl_poll 20 running "$filler"
+		[ -n "$filler" ] && cl_poll 20 cl_job_in "$filler" RUNNING
 		if [ "$name" = reservation ]; then
 			# racks 2 and 3 reserved for root, for this job only
 			msg=$(scontrol create reservation reservationname=shapes users=root \
@@ -209,7 +208,7 @@ if [ "$(fs_flavour)" = 22.05 ]; then
 	tap_skip "Slurm 22.05 has no --exclusive=topo" "exclusive topo: a job's rack is its alone"
 else
 	xa=$(cl_sbatch -N2 --exclusive=topo -t 2 -o /dev/null --wrap 'sleep 60')
-	cl_poll 20 running "$xa"
+	cl_poll 20 cl_job_in "$xa" RUNNING
 	xb=$(cl_sbatch -N2 -t 2 -o /dev/null --wrap 'sleep 1')
 	cl_wait_job "$xb" 60 >/dev/null
 	ra=$(rack_names "$(cl_job_field "$xa" NodeList)")

@@ -80,7 +80,6 @@ export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
 rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo r1 || echo r2; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | tr '\n' ' '; }
 epoch() { date -d "$1" +%s 2>/dev/null || echo 0; }
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 t_start=$(date +%s)
 
 # 1: the model, then the cluster
@@ -100,9 +99,9 @@ run_case() {
 	# fillers, one per rack
 	fn=$(scontrol show hostnames "$la" | wc -l)
 	a=$(cl_sbatch -J "fill$c-a" -w "$la" --exclusive -t 10 -o /dev/null --wrap "sleep 600")
-	cl_poll 30 running "$a"
+	cl_poll 30 cl_job_in "$a" RUNNING
 	b=$(cl_sbatch -J "fill$c-b" -w "$lb" --exclusive -t 10 -o /dev/null --wrap "sleep 600")
-	cl_poll 30 running "$b"
+	cl_poll 30 cl_job_in "$b" RUNNING
 	na=$(cl_job_field "$a" NodeList) nb=$(cl_job_field "$b" NodeList)
 	tap_ok "[ '$(cl_job_field "$a" JobState)' = RUNNING ] && [ '$(cl_job_field "$b" JobState)' = RUNNING ] && [ '$(racks "$na")' != '$(racks "$nb")' ] && [ \$(wc -w <<<'$(racks "$na")') = 1 ] && [ \$(wc -w <<<'$(racks "$nb")') = 1 ]" \
 		"$c: $fn-node fillers $a on $na, $b on $nb: one rack each, no rack whole"

@@ -105,11 +105,10 @@ on_one_leaf() {	# on_one_leaf JOBID: prints "nodelist -> leaves"; true for 4 nod
 	echo "$nl -> ${leaves% }"
 	[ "$(wc -w <<<"$nodes")" -eq 4 ] && [ "$(wc -w <<<"$leaves")" -eq 1 ]
 }
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 wait_running() {	# wait_running JOBID...: up to 20 s
 	local id
 	for id in "$@"; do
-		cl_poll 20 running "$id"
+		cl_poll 20 cl_job_in "$id" RUNNING
 	done
 }
 hold=()

@@ -84,7 +84,6 @@ wait_leaf() {	# wait_leaf LEAF WANT: up to 20 s for show topology to say WANT
 	cl_poll 20 leaf_is "$1" "$2"
 }
 ctld_logged() { grep -q "$1" "$CTLD_LOG"; }	# ctld_logged PATTERN: in slurmctld's log
-running() { [ "$(cl_job_field "$1" JobState)" = RUNNING ]; }	# running JOBID
 
 # 1: the first model, before the cluster starts
 cl_first_model 8 "$FABRIC" "$MODEL" "$FABSCHED" topo watch --once --no-drain --conf "$WORK/fabsched.conf"
@@ -168,7 +167,7 @@ fi
 # n001, n002, n004; leaf02 n005, n007, n008, n006 drained by hand).  One
 # node of each rack taken: no rack has 3 free nodes.
 blk=$(cl_sbatch -N 2 -w n001,n005 --exclusive -t 5 -o /dev/null --wrap 'sleep 300')
-cl_poll 20 running "$blk"
+cl_poll 20 cl_job_in "$blk" RUNNING
 id=$(cl_sbatch -N 3 --exclusive -t 2 -o /dev/null --wrap true)
 # the placement swaps the new model in (22.05: at a placement, once the
 # file is seen changed); then a later placement's note (its wait time
