@@ -9,15 +9,24 @@
 #   --slurm 24.11.5      Slurm built from source into /var/cache/fabsched by
 #                        scripts/slurm-build.sh (once, cached); build dir
 #                        default ./build-slurm-24.11
+#   --slurm 26.05.4 --tarball FILE --sha256 SUM
+#                        a site's own micro release from its upstream
+#                        tarball (any 22.05.N, 24.11.N, 25.11.N, 26.05.N)
 # The last line of stdout is the build directory.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 release=
+own=()	# --tarball FILE --sha256 SUM, for scripts/slurm-build.sh
 if [ "${1:-}" = --slurm ]; then
 	[ $# -ge 2 ] || { echo "build: --slurm needs a release, e.g. --slurm 24.11.5" >&2; exit 2; }
 	release=$2
 	shift 2
+	while [ "${1:-}" = --tarball ] || [ "${1:-}" = --sha256 ]; do
+		[ $# -ge 2 ] || { echo "build: $1 needs a value" >&2; exit 2; }
+		own+=("$1" "$2")
+		shift 2
+	done
 fi
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -31,7 +40,7 @@ if [ -z "$release" ]; then
 	set -- --with-slurm-source="$slurm_src" "$@"
 else
 	build=${FABSCHED_BUILD:-$top/build-slurm-${release%.*}}
-	paths=$("$top/scripts/slurm-build.sh" "$release")
+	paths=$("$top/scripts/slurm-build.sh" "${own[@]}" "$release")
 	set -- --with-slurm="$(echo "$paths" | tail -n 2 | head -n 1)" \
 		--with-slurm-source="$(echo "$paths" | tail -n 1)" "$@"
 fi

@@ -4,8 +4,13 @@
 # is rebuilt when the cache is complete.
 #
 # Usage: scripts/slurm-build.sh [--tarball FILE --sha256 SUM] RELEASE [CACHE_DIR]
-#   e.g. 24.11.5, 25.11.7, 26.05.3; with --tarball, any release from a
-#   site's own upstream tarball, checked against SUM.
+#   e.g. 24.11.5, 25.11.7, 26.05.3; with --tarball, any micro release of a
+#   supported series (22.05, 24.11, 25.11, 26.05) from a site's own upstream
+#   tarball, checked against SUM and against the release it says it is.
+# Slurm loads a non-SPANK plugin only when it was built for its exact
+# release, micro included: build again for every upgrade.  The flavour of
+# fabsched that serves RELEASE is printed (the series: 22.05 places with
+# select/cons_tres_fabric, 24.11 and later with topology/fabric).
 # Exit status 3: the release's source is not on this machine (the message
 # says where it was looked for); 1: any other failure.
 # CACHE_DIR defaults to $FABSCHED_CACHE or /var/cache/fabsched.  Result:
@@ -19,7 +24,8 @@
 #                    in its own sources file; a pin keeps apt from ever
 #                    installing a trixie binary (they need a newer libc than
 #                    Debian 12's).
-#   25.11.7 26.05.3  the upstream tarball slurm-RELEASE.tar.gz in
+#   25.11.7 26.05.2 26.05.3
+#                    the upstream tarball slurm-RELEASE.tar.gz in
 #                    $FABSCHED_SLURM_TARBALLS, by default ../shared/slurm
 #                    beside the repository; it is checked against its sha256
 #                    below (from that directory's SOURCES.md) before it is
@@ -47,6 +53,21 @@ if [ -n "$own_tarball" ] && ! printf '%s\n' "$own_sha256" | grep -Eq '^[0-9a-f]{
 	exit 2
 fi
 release=$1
+case $release in
+22.05.[0-9]* | 24.11.[0-9]* | 25.11.[0-9]* | 26.05.[0-9]*)
+	flavour=${release%.*} ;;
+*)
+	echo "slurm-build: release \"$release\" is not a micro release of a supported series; accepted: 22.05.N, 24.11.N, 25.11.N or 26.05.N (e.g. 26.05.3)" >&2
+	exit 2 ;;
+esac
+if ! printf '%s\n' "$release" | grep -Eq '^[0-9]{2}\.[0-9]{2}\.[0-9]+$'; then
+	echo "slurm-build: release \"$release\" is not of the form MAJOR.MINOR.MICRO (e.g. 26.05.3)" >&2
+	exit 2
+fi
+case $flavour in
+22.05) serves="fabsched's 22.05 flavour (select/cons_tres_fabric places jobs)" ;;
+*) serves="fabsched's $flavour flavour (topology/fabric places jobs)" ;;
+esac
 cache=${2:-${FABSCHED_CACHE:-/var/cache/fabsched}}
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 tarballs=${FABSCHED_SLURM_TARBALLS:-$(dirname "$top")/shared/slurm}
@@ -60,8 +81,9 @@ case $release_case in
 own) sha256=$own_sha256 ;;
 24.11.*) suite=trixie ;;
 25.11.7) sha256=6c2d6cdc6615b850996c803aa3869546c0f584e0d5e640f9bcbc5a851199c6ad ;;
+26.05.2) sha256=50eb4f2999979c59efe282415bd73a21d0a538220213459f4aa9e3b030cf78ed ;;
 26.05.3) sha256=d41a71248d57816f873a990bcc085a79d746b69a9bbe6f2a0b64dc75536a5b51 ;;
-*) echo "slurm-build: release $release is not known here; known: 24.11.* (Debian 13, trixie), 25.11.7 and 26.05.3 (upstream tarballs in $tarballs)" >&2
+*) echo "slurm-build: no known source of Slurm $release; known here: 24.11.* (Debian 13, trixie), 25.11.7, 26.05.2 and 26.05.3 (upstream tarballs in $tarballs); any other: --tarball FILE --sha256 SUM" >&2
    exit 2 ;;
 esac
 
@@ -79,7 +101,7 @@ done_paths() {
 # cluster's accounting): a cached build without it is configured again
 if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ] &&
    [ -x "$prefix/sbin/slurmdbd" ] && [ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ]; then
-	echo "slurm-build: Slurm $release already built in $dir" >&2
+	echo "slurm-build: Slurm $release already built in $dir; served by $serves" >&2
 	done_paths
 	exit 0
 fi
@@ -158,7 +180,15 @@ unpack() {
 	fi
 	rm -rf "$tree.tmp"
 	mkdir -p "$tree.tmp"
-	tar -xzf "$1" -C "$tree.tmp" --strip-components=1
+	tar -xaf "$1" -C "$tree.tmp" --strip-components=1
+	# the release the tree says it is (Slurm's META: Major, Minor, Micro)
+	is=$(awk '$1 == "Major:" { ma = $2 } $1 == "Minor:" { mi = $2 } $1 == "Micro:" { mc = $2 }
+		END { if (ma != "" && mi != "" && mc != "") printf "%s.%s.%s", ma, mi, mc }' "$tree.tmp/META" 2>/dev/null)
+	if [ "$is" != "$release" ]; then
+		log "refusing $1: it holds Slurm ${is:-of no release (no META file with Major, Minor and Micro)}, not $release"
+		rm -rf "$tree.tmp"
+		exit 1
+	fi
 	mv "$tree.tmp" "$tree"
 }
 
@@ -221,5 +251,5 @@ log "installing into $prefix"
 (cd "$tree" && make install >"$dir/install.log" 2>&1) || { tail -n 40 "$dir/install.log" >&2; exit 1; }
 end=$(date +%s)
 echo "release=$release built=$(date -u +%Y-%m-%dT%H:%M:%SZ) seconds=$((end - start))" > "$stamp"
-log "Slurm $release built in $((end - start)) s"
+log "Slurm $release built in $((end - start)) s; served by $serves"
 done_paths

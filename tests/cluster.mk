@@ -50,3 +50,17 @@ bench-ctld: all
 	$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/bench/bench_ctld.sh
 .PHONY: bench-ctld
 EXTRA_DIST += tests/bench/bench_ctld.sh
+
+# `make check-micro`: fabsched built against a second micro release of one
+# series (MICRO_RELEASE, default 26.05.2: Slurm from its upstream tarball,
+# scripts/slurm-build.sh), in its own build directory beside this one, and
+# loaded by that release's daemons: t-plugins-load (every plugin, an MPI
+# job) and t-topology.  Not in scripts/check.sh: a Slurm build of its own
+# (figures in doc/TESTING.md).  Root.
+MICRO_RELEASE = 26.05.2
+MICRO_TESTS = tests/regression/t-plugins-load.sh tests/regression/t-topology.sh
+check-micro:
+	FABSCHED_BUILD='$(abs_top_builddir)/../build-slurm-$(MICRO_RELEASE)' \
+		$(top_srcdir)/scripts/build.sh --slurm $(MICRO_RELEASE) --enable-werror
+	$(MAKE) -C '$(abs_top_builddir)/../build-slurm-$(MICRO_RELEASE)' check TESTS='$(MICRO_TESTS)'
+.PHONY: check-micro

@@ -11,7 +11,10 @@
 # those arguments say.  Then the packages are purged, and no file of theirs,
 # no state directory and no systemd link is left; the administrator's own
 # fabsched.conf stays.  On a Slurm built from source the packages are built
-# and checked only (installing them would write into that shared build).
+# and checked only (installing them would write into that shared build), and
+# so are the RPMs of fabsched.spec, as a site of the Enterprise Linux family
+# builds them from the release tarball (rpmbuild -tb): rpmlint, and the same
+# files as the Debian packages.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -23,6 +26,8 @@ cl_require
 cl_require_build
 cl_require_cmd debhelper dh dpkg-buildpackage
 cl_require_cmd lintian lintian
+cl_require_cmd rpm rpmbuild
+cl_require_cmd rpmlint rpmlint
 mk() { sed -n "s/^$1 = //p" "$FABSCHED_BUILDDIR/Makefile"; }
 prefix=$(mk SLURM_PREFIX) source=$(mk SLURM_SOURCE_DIR) release=$(mk SLURM_INSTALLED_VERSION)
 plugindir=$(mk SLURM_PLUGINDIR)
@@ -38,7 +43,7 @@ if [ "$debian" = yes ]; then
 	BASE_PAGES=$(cat "$NODE0")
 	tap_plan 18
 else
-	tap_plan 3
+	tap_plan 7
 fi
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 WORK=/var/lib/fabsched-test/package
@@ -96,6 +101,65 @@ tap_diag "fabsched-slurm-plugins Depends: $dep"
 tap_ok "[ '$got_plugins' = '$want_sorted' ] && [ $have_helpers = 11 ] && [ '$pinned' = 1 ]" \
 	"fabsched-slurm-plugins: $got_plugins in $plugindir, $([ "$debian" = yes ] && echo "Depends pinned to" || echo "version names") Slurm $release; fabsched: the command and its bash completion, the helpers, their units and man pages"
 
+# 4-7 (a source-built Slurm): the RPMs of fabsched.spec, built as an EL
+# site builds them: rpmbuild -tb on the release tarball (make dist), with
+# EL's systemd macros and post-install steps (rpm-el-macros), checked by
+# rpmlint (rpmlint-el.toml: every filter with its reason).  rpmbuild runs
+# --nodeps: this machine has no RPM database of the BuildRequires.
+rpm_checks() {
+	local ver top rplug rhelp rel have want pin rec t0 rc
+	ver=$(sed -n 's/^PACKAGE_VERSION = //p' "$FABSCHED_BUILDDIR/Makefile")
+	top=$WORK/rpm
+	rm -f "$FABSCHED_BUILDDIR/fabsched-$ver.tar.gz"
+	if make -s -C "$FABSCHED_BUILDDIR" dist-gzip >"$WORK/dist.log" 2>&1; then
+		mv "$FABSCHED_BUILDDIR/fabsched-$ver.tar.gz" "$WORK/"
+	else
+		tap_diag "make dist-gzip: $(tail -n 20 "$WORK/dist.log")"
+	fi
+	t0=$(date +%s)
+	rpmbuild -tb --nodeps --without check --load "$SRC/tests/regression/rpm-el-macros" \
+		--define "rpm_el_strip $SRC/tests/regression/rpm-el-strip" \
+		--define "_topdir $top" --define "slurm_prefix $prefix" --define "slurm_source $source" \
+		"$WORK/fabsched-$ver.tar.gz" >"$WORK/rpmbuild.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || tap_diag "$(tail -n 30 "$WORK/rpmbuild.log")"
+	rhelp=$(ls "$top"/RPMS/*/fabsched-"$ver"-*.rpm 2>/dev/null)
+	rplug=$(ls "$top"/RPMS/*/fabsched-slurm-plugins-*.rpm 2>/dev/null)
+	rel=$(rpm -qp --qf '%{VERSION}' "$rplug" 2>/dev/null)
+	tap_ok "[ $rc -eq 0 ] && [ -f '$rhelp' ] && [ -f '$rplug' ] && [ '${rel##*+slurm}' = '$release' ]" \
+		"rpmbuild -tb fabsched-$ver.tar.gz for Slurm $release in $(($(date +%s) - t0)) s: fabsched, fabsched-slurm-plugins $rel"
+
+	rpmlint -c "$SRC/tests/regression/rpmlint-el.toml" "$SRC/fabsched.spec" "$rhelp" "$rplug" >"$WORK/rpmlint.txt" 2>&1
+	tap_diag "rpmlint: $(tail -n 1 "$WORK/rpmlint.txt")"
+	grep ': [EW]: ' "$WORK/rpmlint.txt" >/dev/null && tap_diag "$(grep ': [EW]: ' "$WORK/rpmlint.txt" | head -n 20)"
+	tap_ok "[ -s '$WORK/rpmlint.txt' ] && ! grep -q ': [EW]: ' '$WORK/rpmlint.txt' && grep -q ' 0 errors, 0 warnings' '$WORK/rpmlint.txt'" \
+		"rpmlint: no error and no warning on fabsched.spec and either RPM"
+
+	# the same files in the same package as the .debs; what differs by
+	# design: units in /usr/lib/systemd (/lib on Debian 12), the docs'
+	# directories, EL's preset that enables the sweep (a maintainer script
+	# of dh_installsystemd on Debian), rpm's build-id links
+	rpmfiles() {
+		rpm -qlp "$1" 2>/dev/null | sed 's|^/usr/lib/systemd/system/|/lib/systemd/system/|' |
+			grep -v -e '^/usr/share/doc/' -e '^/usr/share/licenses/' -e '^/usr/lib/\.build-id' \
+				-e '^/usr/lib/systemd/system-preset/80-fabsched\.preset$' | sort
+	}
+	debfiles() { list "$1" | grep -v -e '^/usr/share/doc/' -e '^/usr/share/lintian/'; }
+	have="$(rpmfiles "$rhelp")|$(rpmfiles "$rplug")"
+	want="$(debfiles "$helpers")|$(debfiles "$plugins")"
+	tap_is "$have" "$want" "rpm -qlp: the RPMs hold the files of the Debian packages, package for package ($(wc -l <<<"$want") files)"
+
+	# with Slurm installed from its RPMs (prefix /usr, here Debian's
+	# libslurm-dev at /usr as the stand-in), the plugins require exactly
+	# that release of SchedMD's or OpenHPC's package
+	rel=$(rpmspec -q --define 'slurm_prefix /usr' --qf '%{VERSION}\n' "$SRC/fabsched.spec" 2>/dev/null | sed -n 's/.*+slurm//p')
+	pin=$(rpmspec -q --define 'slurm_prefix /usr' --requires "$SRC/fabsched.spec" 2>/dev/null | grep slurm)
+	rec=$(rpm -qp --recommends "$rplug" 2>/dev/null)
+	tap_diag "with Slurm at /usr: Requires: $pin" "fabsched-slurm-plugins Recommends: $rec"
+	tap_ok "[ -n '$rel' ] && [ '$pin' = '(slurm(x86-64) = $rel or slurm-ohpc(x86-64) = $rel)' ] && grep -qx 'fabsched = $ver-[^ ]*' <<<'$rec'" \
+		"fabsched.spec with Slurm at /usr: fabsched-slurm-plugins requires slurm or slurm-ohpc of exactly ${rel:-no release}, recommends fabsched $ver"
+}
+
 # 3: lintian, at the level of Debian's own Slurm packages: no error, no
 # warning (its overrides are in debian/*.lintian-overrides, each with why)
 if [ "$debian" = yes ]; then
@@ -107,6 +171,7 @@ else
 	# outside Debian's file layout by design: lintian's verdict says nothing
 	tap_ok "dpkg-deb -f '$plugins' Package >/dev/null" \
 		"fabsched-slurm-plugins for a source-built Slurm is a well-formed package (lintian is for Debian's layout; not run)"
+	rpm_checks
 	tap_done
 	exit $?
 fi
