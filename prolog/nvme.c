@@ -192,7 +192,22 @@ static int _ns_create(const char *ctrl, uint64_t bytes, uint32_t *nsid, char *er
 	memset(&ns, 0, sizeof(ns));
 	ns.nsze = ns.ncap = htole64((bytes + lba - 1) / lba);
 	ns.flbas = 0;
-	if ((rc = nvme_ns_mgmt_create(fd, &ns, nsid, 0, NVME_CSI_NVM))) {
+	/*
+	 * nvme_ns_mgmt() with its argument struct: nvme_ns_mgmt_create()
+	 * has five arguments in libnvme 1.3 (Debian 12) and six in 1.13
+	 * (Debian 13); these fields are the same in both
+	 */
+	struct nvme_ns_mgmt_args args = {
+		.result = nsid,
+		.ns = &ns,
+		.args_size = sizeof(args),
+		.fd = fd,
+		.timeout = 0,
+		.nsid = NVME_NSID_NONE,
+		.sel = NVME_NS_MGMT_SEL_CREATE,
+		.csi = NVME_CSI_NVM,
+	};
+	if ((rc = nvme_ns_mgmt(&args))) {
 		close(fd);
 		return _status(rc, "create namespace (namespace management)", ctrl, err, errlen);
 	}

@@ -213,26 +213,7 @@ elif [ ! -f "$tree/configure" ]; then
 	fi
 	log "fetching source package slurm-wlm=$pkgver"
 	rm -rf "$tree"
-	(cd "$dir" && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2) || true
-	dsc="$dir/slurm-wlm_${pkgver#*:}.dsc"
-	orig="$dir/slurm-wlm_$release.orig.tar.gz"
-	if [ -f "$dsc" ]; then
-		(cd "$dir" && dpkg-source -x --no-check "$dsc" "$tree" >&2)
-	elif [ -f "$orig" ]; then
-		# Some mirrors serve the upstream tarball but not the Debian
-		# revision's .dsc/.debian.tar.xz.  apt checked the tarball
-		# against the signed Sources index: build upstream's source
-		# without Debian's patches (packaging only).
-		want=$(apt-cache showsrc slurm-wlm | awk -v ver="$pkgver" -v f="${orig##*/}" '
-			/^Package:/ { v = 0 } $0 == "Version: " ver { v = 1 }
-			/^Checksums-Sha256:/ { c = 1; next } /^[^ ]/ { c = 0 }
-			v && c && $3 == f { print $1; exit }')
-		unpack "$orig" "$want" "the signed Sources index"
-		log "WARNING: slurm-wlm_${pkgver#*:}.dsc could not be fetched; building the upstream tarball $orig (sha256 checked against the signed Sources index) without Debian's patches"
-	else
-		log "could not fetch the source package slurm-wlm=$pkgver"
-		exit 1
-	fi
+	"$top/scripts/debian-source.sh" "$pkgver" "$dir" "$tree"
 fi
 
 # ---- configure, build, install

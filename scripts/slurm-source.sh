@@ -1,6 +1,8 @@
 #!/bin/sh
 # Obtain the exact source of the installed Slurm from Debian's source package,
-# configure it once, and cache it outside the repository.
+# configure it once, and cache it outside the repository.  For 24.11 and
+# later (Debian 13's slurm-wlm), the topology code that topology/fabric links
+# (src/plugins/topology/common and tree) is built in it too.
 #
 # Usage: scripts/slurm-source.sh [CACHE_DIR]
 # Prints the path of the configured source tree on its last line of stdout.
@@ -20,7 +22,16 @@ upver=${pkgver%%-*}            # 22.05.8-4+deb12u3 -> 22.05.8
 dir="$cache/slurm-$pkgver"
 tree="$dir/slurm-wlm-$upver"
 
-if [ -f "$tree/config.h" ] && [ -f "$tree/slurm/slurm_version.h" ] && [ -f "$tree/.fabsched-configured" ]; then
+# 24.11 and later: topology/fabric links topology/common and topology/tree
+case $upver in
+22.05.*) topo_dirs="" ;;
+*) topo_dirs="src/plugins/topology/common src/plugins/topology/tree" ;;
+esac
+ready() {
+	[ -f "$tree/config.h" ] && [ -f "$tree/slurm/slurm_version.h" ] && [ -f "$tree/.fabsched-configured" ] &&
+		{ [ -z "$topo_dirs" ] || [ -f "$tree/.fabsched-topology-built" ]; }
+}
+if ready; then
 	echo "$tree"
 	exit 0
 fi
@@ -40,9 +51,9 @@ if [ ! -d "$tree" ]; then
 		fi
 		apt-get update -q >&2
 	fi
-	(cd "$dir" && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2 ||
-	 { apt-get update -q >&2 && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2; })
-	(cd "$dir" && dpkg-source -x --no-check ./*.dsc "$tree" >&2)
+	here=$(cd "$(dirname "$0")" && pwd)
+	"$here/debian-source.sh" "$pkgver" "$dir" "$tree" ||
+		{ apt-get update -q >&2 && "$here/debian-source.sh" "$pkgver" "$dir" "$tree"; }
 fi
 
 if [ ! -f "$tree/.fabsched-configured" ]; then
@@ -50,5 +61,13 @@ if [ ! -f "$tree/.fabsched-configured" ]; then
 	(cd "$tree" && ./configure -q --prefix=/usr --sysconfdir=/etc/slurm \
 		--libdir=/usr/lib/x86_64-linux-gnu >&2)
 	touch "$tree/.fabsched-configured"
+fi
+if [ -n "$topo_dirs" ] && [ ! -f "$tree/.fabsched-topology-built" ]; then
+	for d in $topo_dirs; do
+		echo "slurm-source: building $d" >&2
+		make -C "$tree/$d" -j"$(nproc)" >>"$dir/build-topology.log" 2>&1 ||
+			{ tail -n 30 "$dir/build-topology.log" >&2; exit 1; }
+	done
+	touch "$tree/.fabsched-topology-built"
 fi
 echo "$tree"

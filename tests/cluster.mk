@@ -64,3 +64,12 @@ check-micro:
 		$(top_srcdir)/scripts/build.sh --slurm $(MICRO_RELEASE) --enable-werror
 	$(MAKE) -C '$(abs_top_builddir)/../build-slurm-$(MICRO_RELEASE)' check TESTS='$(MICRO_TESTS)'
 .PHONY: check-micro
+
+# `make check-debian13`: the Debian packages built, checked with lintian and
+# installed in a Debian 13 chroot (debootstrap, cached), loaded by Debian
+# 13's own slurmctld and slurmd (24.11) with one job.  Not in
+# scripts/check.sh: the first run fetches about 1 GB (figures in
+# doc/TESTING.md).  Root.
+check-debian13:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/regression/t-debian13.sh
+.PHONY: check-debian13
