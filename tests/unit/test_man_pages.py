@@ -55,7 +55,8 @@ tests = []
 # 1: one date and one version
 ths = {}
 for p in pages:
-    first = open(p, encoding="utf-8").readline()
+    # the .TH line (after a preprocessor line such as '\" t, for tbl)
+    first = next((l for l in open(p, encoding="utf-8") if l.startswith(".TH")), "")
     f = re.findall(r'"[^"]*"|\S+', first)
     ths[os.path.basename(p)] = (f[3].strip('"') if len(f) > 3 else "",
                                 f[4].strip('"') if len(f) > 4 else "")
