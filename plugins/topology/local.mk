@@ -34,12 +34,16 @@ plugins_topology_fabric_topology_fabric_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) \
 # topology/tree's (eval_nodes_tree, switch_record_validate: Locality=off)
 # from that plugin's objects there.  That code
 # calls slurmctld functions, which slurmd and the commands (they load this
-# plugin too) do not have: bind lazily, as Slurm's own topology plugins do.
-plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) -Wl,-z,lazy \
+# plugin too; from 24.11 scontrol does to show the topology) do not have:
+# bind lazily, as Slurm's own topology plugins do.  -z lazy comes last on
+# the link line (PLUGIN_BIND_LAZY, after the LDFLAGS of a distribution's
+# hardened build, whose -z now would win otherwise); the helpers and the
+# other plugins keep -z now.
+plugins_topology_fabric_topology_fabric_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/topology/fabric/topology_fabric_24_11.map
 plugins_topology_fabric_topology_fabric_la_LIBADD = select/libfabsched_select.la \
 	topology/libfabsched_topology.la libfabsched_common.la \
-	$(SLURM_TOPOLOGY_TREE_LO) $(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD)
+	$(SLURM_TOPOLOGY_TREE_LO) $(SLURM_TOPOLOGY_COMMON_LA) $(SLURM_LIBADD) $(PLUGIN_BIND_LAZY)
 EXTRA_plugins_topology_fabric_topology_fabric_la_DEPENDENCIES = \
 	plugins/topology/fabric/topology_fabric_24_11.map
 endif

@@ -41,9 +41,9 @@ fi
 if [ "$debian" = yes ]; then
 	cl_require_hugepages
 	BASE_PAGES=$(cat "$NODE0")
-	tap_plan 18
+	tap_plan 19
 else
-	tap_plan 7
+	tap_plan 8
 fi
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 WORK=/var/lib/fabsched-test/package
@@ -101,7 +101,23 @@ tap_diag "fabsched-slurm-plugins Depends: $dep"
 tap_ok "[ '$got_plugins' = '$want_sorted' ] && [ $have_helpers = 11 ] && [ '$pinned' = 1 ]" \
 	"fabsched-slurm-plugins: $got_plugins in $plugindir, $([ "$debian" = yes ] && echo "Depends pinned to" || echo "version names") Slurm $release; fabsched: the command and its bash completion, the helpers, their units and man pages"
 
-# 4-7 (a source-built Slurm): the RPMs of fabsched.spec, built as an EL
+# 3: binding, with the distribution's hardening flags: the helpers and
+# plugins bind at load (-z now); from 24.11 topology/fabric binds lazily (it
+# calls slurmctld's functions, and scontrol loads it too); 22.05's is loaded
+# by slurmctld only
+mkdir -p "$WORK/x" && dpkg-deb -x "$plugins" "$WORK/x" && dpkg-deb -x "$helpers" "$WORK/x"
+now() { readelf -d "$WORK/x$1" 2>/dev/null | grep -Eq 'BIND_NOW|FLAGS_1.*[ (]NOW'; }
+topo=$plugindir/topology_fabric.so topo_ok=0 now_ok=0
+if [ "$(fs_flavour)" = 22.05 ]; then
+	now "$topo" && topo_ok=1 topo_is="binds at load (22.05: slurmctld alone loads it)"
+else
+	now "$topo" || topo_ok=1 topo_is="binds lazily"
+fi
+now /usr/sbin/fabsched-prolog && now "$plugindir/gres_rdma.so" && now_ok=1
+tap_ok "[ -f '$WORK/x$topo' ] && [ $topo_ok = 1 ] && [ $now_ok = 1 ]" \
+	"topology_fabric.so ${topo_is:-binds as it should not}; fabsched-prolog and gres_rdma.so bind at load (readelf -d)"
+
+# 5-8 (a source-built Slurm): the RPMs of fabsched.spec, built as an EL
 # site builds them: rpmbuild -tb on the release tarball (make dist), with
 # EL's systemd macros and post-install steps (rpm-el-macros), checked by
 # rpmlint (rpmlint-el.toml: every filter with its reason).  rpmbuild runs
@@ -160,7 +176,7 @@ rpm_checks() {
 		"fabsched.spec with Slurm at /usr: fabsched-slurm-plugins requires slurm or slurm-ohpc of exactly ${rel:-no release}, recommends fabsched $ver"
 }
 
-# 3: lintian, at the level of Debian's own Slurm packages: no error, no
+# 4: lintian, at the level of Debian's own Slurm packages: no error, no
 # warning (its overrides are in debian/*.lintian-overrides, each with why)
 if [ "$debian" = yes ]; then
 	lintian "$WORK"/fabsched_*_"$(dpkg --print-architecture)".changes >"$WORK/lintian.txt" 2>&1
@@ -191,15 +207,15 @@ rc=$?
 files=$( (dpkg -L fabsched; dpkg -L fabsched-slurm-plugins) 2>/dev/null | while read -r f; do [ -d "$f" ] || echo "$f"; done | sort)
 ok_files=$(for f in $files; do [ -e "$f" ] && echo "$f"; done | wc -l)
 
-# 4: installed, every file where Slurm and the nodes look
+# 5: installed, every file where Slurm and the nodes look
 tap_ok "[ $rc -eq 0 ] && [ -x /usr/sbin/fabsched-prolog ] && [ -f $plugindir/topology_fabric.so ] && [ $ok_files -eq $(wc -w <<<"$files") ]" \
 	"dpkg -i: $ok_files files installed, plugins in $plugindir"
-# 5: the sweep runs before slurmd, its timer is on; the watch is the admin's choice
+# 6: the sweep runs before slurmd, its timer is on; the watch is the admin's choice
 wants=/etc/systemd/system
 tap_ok "[ -L $wants/slurmd.service.wants/fabsched-sweep.service ] && [ -L $wants/timers.target.wants/fabsched-sweep.timer ] && ! ls $wants/*/fabsched-topo-watch.service >/dev/null 2>&1" \
 	"systemd: fabsched-sweep.service wanted by slurmd, fabsched-sweep.timer enabled, fabsched-topo-watch not enabled"
 
-# 6: a configless cluster that runs the installed files only.  The
+# 7: a configless cluster that runs the installed files only.  The
 # controller's fabsched.conf (partition policy, model) is beside its
 # slurm.conf; the nodes get theirs through plugstack.conf.
 mkdir -p "$WORK/state" "$WORK/prom" "$WORK/etc" && chmod 0755 "$WORK" "$WORK/prom"
@@ -235,7 +251,7 @@ scontrol reconfigure
 has_leaves() { scontrol show topology 2>/dev/null | grep -q '^SwitchName=leaf'; }	# the model's racks in Slurm
 cl_poll 20 has_leaves
 
-# 7: no build tree on any path of the daemons, no fabsched file on a node
+# 8: no build tree on any path of the daemons, no fabsched file on a node
 maps=""
 for p in $(cat "$D"/ctld/slurmctld.pid "$D"/nodes/*/slurmd.pid 2>/dev/null); do
 	maps="$maps$(grep -o '/[^ ]*fabsched[^ ]*' "/proc/$p/maps" 2>/dev/null | sort -u)"$'\n'
@@ -247,11 +263,11 @@ tap_diag "fabsched files the daemons map: $(grep -v '^$' <<<"$maps" | sort -u | 
 tap_ok "[ -z '$stray' ] && [ -f '$cache/plugstack.conf' ] && [ ! -e '$cache/fabsched.conf' ] && [ -z '$site_files' ]" \
 	"the daemons load fabsched only from $plugindir; each node has slurmd's copy of plugstack.conf and no fabsched.conf"
 
-# 8: the model lives on the controller: a node says so, it is no error
+# 9: the model lives on the controller: a node says so, it is no error
 tap_ok "! grep -q 'cannot use fabric model' $D/nodes/*/slurmd.log && grep -q 'is not on this node' $D/nodes/n001/slurmd.log" \
 	"no configless node's slurmd logs an error for the fabric model it does not have: $(grep -ho 'fabric model .* not on this node' "$D/nodes/n001/slurmd.log" | head -n 1)"
 
-# 9-12: an MPI job in one rack with gres/rdma and gres/hugepages
+# 10-13: an MPI job in one rack with gres/rdma and gres/hugepages
 id=$(cl_sbatch --user "$TUSER" -J pkg -N 2 -n 4 -t 5 --gres=rdma:1,hugepages:2m:4 \
 	-o pkg-%j.out --wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO; awk -v b='$HPBASE/' 'index(\$5, b) == 1 { print \"mount=\" \$5, \$NF }' /proc/self/mountinfo; env | grep -E '^(FABSCHED_|SLURM_JOB_GRES)' | sort")
 cl_wait_job "$id" 180
@@ -281,7 +297,7 @@ grep -q '^fabsched_helper_run_seconds_count{helper="epilog"} 2$' <<<"$prom" && m
 tap_ok "[ -d '$WORK/state/jobs' ] && [ -z \"\$(ls -A '$WORK/state/jobs')\" ] && [ \$(cat $NODE0) = $BASE_PAGES ] && [ $metrics = 1 ]" \
 	"the epilog gave the pages back (node0 at $BASE_PAGES), StateDir $WORK/state empty, node metrics in $WORK/prom"
 
-# 13: the sweep as systemd starts it on a configless node, with no
+# 14: the sweep as systemd starts it on a configless node, with no
 # SLURM_CONF: it finds slurmd's copy through /run/slurm/conf (the node's own
 # /run/slurm here) and the StateDir of fabsched.so's arguments
 rm -rf "$WORK/state"
@@ -292,7 +308,7 @@ tap_diag "$sweep"
 tap_ok "[ $rc -eq 0 ] && [ -f '$WORK/state/lock' ] && grep -q '0 ledger(s)' <<<'$sweep'" \
 	"fabsched-sweep without SLURM_CONF, in n005's namespace: StateDir $WORK/state from /run/slurm/conf/plugstack.conf"
 
-# 14: the cluster goes; the packages are purged
+# 15: the cluster goes; the packages are purged
 cl_down
 tap_ok $? "cluster down"
 # the state the units' StateDirectory= makes on a node (a ledger in it)
@@ -303,7 +319,7 @@ rm -f "$MARK"
 [ $rc -eq 0 ] || tap_diag "$(cat "$WORK/purge.log")"
 tap_ok "[ $rc -eq 0 ] && ! dpkg-query -W fabsched fabsched-slurm-plugins 2>/dev/null | grep -q ." "dpkg --purge fabsched fabsched-slurm-plugins"
 
-# 16-18: nothing of fabsched left but what the administrator keeps
+# 17-19: nothing of fabsched left but what the administrator keeps
 left=$(for f in $files; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done)
 tap_is "$left" "" "none of the $(wc -w <<<"$files") installed files is left"
 # (where a package's files, units, links and state go; /etc/apt holds the
