@@ -11,7 +11,7 @@ PKGS="build-essential autoconf automake libtool pkg-config dpkg-dev
  ibsim-utils infiniband-diags opensm libibnetdisc-dev libibumad-dev libibmad-dev libibverbs-dev
  python3-prometheus-client chromium python3-pil
  libcmocka-dev libjson-c-dev zlib1g-dev iproute2 util-linux psmisc procps
- debhelper lintian rpm rpmlint shellcheck clang-format
+ debhelper lintian rpm rpmlint systemd shellcheck clang-format
  mariadb-server slurmdbd libmariadb-dev libmariadb-dev-compat"
 
 missing=""
