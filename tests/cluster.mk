@@ -30,12 +30,15 @@ check-cluster: all
 
 # scripts/check.sh runs these on Debian's 22.05 and on the newest release
 # only (--full: on every release), to keep the test command within its
-# time: the package build (80 s a release) and the starvation bound's two
-# timed waits (110 s).  One plugin source and one packaging rule serve
-# 24.11 to 26.05; Slurm's own scheduler, which differs between them, the
-# other cluster tests exercise on every release.
+# time: the package build (80 s a release), the starvation bound's two
+# timed waits (110 s) and Locality=off against stock topology/tree (three
+# 37-step job mixes, 100 s).  One plugin source and one packaging rule
+# serve 24.11 to 26.05, and Locality=off's code (topology/tree's own node
+# choice, called as it is) is theirs alike; Slurm's own scheduler, which
+# differs between them, the other cluster tests exercise on every release
+# (t-placement, t-shapes, t-topology, t-watch's live model, ...).
 # (one line: scripts/check.sh reads it from the Makefile)
-CLUSTER_TESTS_TWO_RELEASES = tests/regression/t-starve.sh tests/regression/t-package.sh
+CLUSTER_TESTS_TWO_RELEASES = tests/regression/t-starve.sh tests/regression/t-package.sh tests/regression/t-off.sh
 
 # `make check-cluster-core`: every cluster test but those
 check-cluster-core: all

@@ -32,3 +32,12 @@ EXTRA_DIST += tests/unit/test_shellcheck.sh
 # every C file as clang-format leaves it (.clang-format)
 TESTS += tests/unit/test_format.sh
 EXTRA_DIST += tests/unit/test_format.sh .clang-format
+
+# `make distcheck-tarball`: make distcheck with every test but the lint of
+# the source files (shellcheck, clang-format: 80 s of CPU), which reads the
+# same files in the tarball as in the tree and ran there with `make check`;
+# scripts/check.sh runs this one
+LINT_TESTS = tests/unit/test_shellcheck.sh tests/unit/test_format.sh
+distcheck-tarball:
+	$(MAKE) $(AM_MAKEFLAGS) distcheck TESTS="$(filter-out $(LINT_TESTS),$(TESTS))"
+.PHONY: distcheck-tarball
