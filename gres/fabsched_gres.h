@@ -82,6 +82,16 @@ struct fs_gres_port {
 	unsigned lid;	       /* 0 when none */
 	char *gid;	       /* gids/0 or "" */
 	bool active;	       /* state ACTIVE */
+	/* link layer Ethernet (RoCE): from the port's GID table (gids/<i>,
+	 * gid_attrs/types/<i>, gid_attrs/ndevs/<i>) and its net device
+	 * (/sys/class/net/<netdev>/{mtu,operstate}); -1, 0, "" when none, and
+	 * the strings NULL when the link layer is not Ethernet */
+	int gid_v2_ipv4;  /* index of the RoCE v2 GID of an IPv4 address */
+	int gid_v2_ipv6;  /* of a global IPv6 address */
+	unsigned ngid_v2; /* RoCE v2 GIDs in all */
+	char *netdev;	  /* the net device of those GIDs */
+	unsigned mtu;	  /* its MTU */
+	char *operstate;  /* its operstate: "up", "down", ... */
 };
 
 struct fs_gres_hca {
@@ -415,9 +425,13 @@ int fs_gres_widen_cores(const char *cores, int sockets, int per, bool one, char 
 /* Why an HCA gets no gres/rdma record (no ACTIVE port, no uverbs
  * device); NULL: it gets one. */
 const char *fs_gres_hca_skip(const struct fs_gres_hca *h);
-/* Its ports that are not counted (not ACTIVE), one line each into
- * notes[0..max-1]; RET how many. */
+/* Its ports that are not counted (not ACTIVE), and its active RoCE ports
+ * (fs_gres_roce_note), one line each into notes[0..max-1]; RET how many. */
 size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE], size_t max);
+/* What an Ethernet port offers RoCE, in one line: "mlx5_0 port 1: RoCE on
+ * ens1f0np0 (MTU 9000, up): RoCE v2 GID index 3 for IPv4, 5 for IPv6". */
+void fs_gres_roce_note(const struct fs_gres_hca *h, const struct fs_gres_port *pt, char *buf,
+		       size_t size);
 /* The unit of one rdma device file @file of a record: the HCA's name,
  * active ports and local CPUs; for a file of no known HCA its base name
  * and @rec_cpus (the record's cores, or NULL).  RET true when the HCA is

@@ -36,4 +36,20 @@ void fs_gres_quote(const char *s, char *buf, size_t bufsz);
 
 char *fs_gres_strdup(const char *s);
 
+/* Whether s is a GID or GUID as sysfs prints them: 8 (or 4) groups of 4
+ * hexadecimal digits separated by ':'. */
+int fs_gres_hex_gid_ok(const char *s);
+
+/*
+ * The RoCE part of port @pname of HCA @hca under @root (link layer
+ * Ethernet) into pt's gid_v2_*, ngid_v2, netdev, mtu and operstate: the
+ * GID table read up to its first missing gids/<i>; an empty entry (all
+ * zero) and one whose type cannot be read are skipped; the net device is
+ * that of the first RoCE v2 GID of an IPv4 address, else of an IPv6 one,
+ * else of any entry.  -1 with a message naming the file on a malformed
+ * GID, device name, MTU or operstate.
+ */
+int fs_gres_roce_port(const char *root, const char *hca, const char *pname, struct fs_gres_port *pt,
+		      char *err, size_t errlen);
+
 #endif

@@ -17,6 +17,7 @@ gres_libfabsched_gres_la_SOURCES = \
 	gres/fabsched_gres.h \
 	gres/gres_private.h \
 	gres/sysfs.c \
+	gres/roce.c \
 	gres/topo.c \
 	gres/inventory.c \
 	gres/huge.c \

@@ -94,6 +94,29 @@ const char *fs_gres_hca_skip(const struct fs_gres_hca *h)
 	return NULL;
 }
 
+void fs_gres_roce_note(const struct fs_gres_hca *h, const struct fs_gres_port *pt, char *buf,
+		       size_t size)
+{
+	char v4[16] = "none", v6[16] = "none", mtu[16] = "unknown";
+
+	if (pt->gid_v2_ipv4 >= 0)
+		snprintf(v4, sizeof(v4), "%d", pt->gid_v2_ipv4);
+	if (pt->gid_v2_ipv6 >= 0)
+		snprintf(v6, sizeof(v6), "%d", pt->gid_v2_ipv6);
+	if (pt->mtu)
+		snprintf(mtu, sizeof(mtu), "%u", pt->mtu);
+	if (!pt->netdev || !pt->netdev[0])
+		snprintf(buf, size, "%s port %u: RoCE, no net device in its GID table", h->name,
+			 pt->num);
+	else
+		snprintf(
+			buf, size,
+			"%s port %u: RoCE on %s (MTU %s, %s): RoCE v2 GID index %s for IPv4, %s for IPv6",
+			h->name, pt->num, pt->netdev, mtu,
+			pt->operstate && pt->operstate[0] ? pt->operstate : "state unknown", v4,
+			v6);
+}
+
 size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE], size_t max)
 {
 	size_t n = 0;
@@ -108,6 +131,8 @@ size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
 				 h->name, pt->num, pt->state_name ? pt->state_name : "?",
 				 pt->phys_state_name && pt->phys_state_name[0] ? pt->phys_state_name
 									       : "unknown");
+		else if (pt->netdev)
+			fs_gres_roce_note(h, pt, notes[n++], FS_MSG_SIZE);
 	}
 	return n;
 }

@@ -227,7 +227,7 @@ static int _read_opt(const char *path, char **out, char *err, size_t errlen)
 	return *out ? 0 : fs_errf(err, errlen, "out of memory");
 }
 
-static int _hex_guid_ok(const char *s)
+int fs_gres_hex_gid_ok(const char *s)
 {
 	/* xxxx:xxxx:xxxx:xxxx (node_guid) or 8 groups (gid) */
 	size_t groups = 0, digits = 0;
@@ -257,6 +257,8 @@ static void _port_free(struct fs_gres_port *p)
 	free(p->link_layer);
 	free(p->rate);
 	free(p->gid);
+	free(p->netdev);
+	free(p->operstate);
 }
 
 /* A port being read: ports/<pname> of HCA hca under root, into pt. */
@@ -387,7 +389,7 @@ static int _port_gid(const struct port_read *r, char *err, size_t errlen)
 
 	if (_read_opt(path, &pt->gid, err, errlen))
 		goto out;
-	if (pt->gid[0] && !_hex_guid_ok(pt->gid)) {
+	if (pt->gid[0] && !fs_gres_hex_gid_ok(pt->gid)) {
 		fs_gres_quote(pt->gid, q, sizeof(q));
 		fs_errf(err, errlen,
 			"%s: \"%s\": malformed GID; expected 8 groups of 4 "
@@ -410,10 +412,13 @@ static int _read_port(const char *root, const char *hca, const char *pname, stru
 
 	memset(pt, 0, sizeof(*pt));
 	pt->phys_state = -1;
+	pt->gid_v2_ipv4 = pt->gid_v2_ipv6 = -1;
 	if (_port_num(&r, err, errlen))
 		return -1;
 	if (_port_states(&r, err, errlen) || _port_rate(&r, err, errlen) ||
-	    _port_lid(&r, err, errlen) || _port_gid(&r, err, errlen)) {
+	    _port_lid(&r, err, errlen) || _port_gid(&r, err, errlen) ||
+	    (!strcmp(pt->link_layer, "Ethernet") &&
+	     fs_gres_roce_port(root, hca, pname, pt, err, errlen))) {
 		_port_free(pt);
 		return -1;
 	}
@@ -483,7 +488,7 @@ static int _hca_guid(const char *root, const char *name, struct fs_gres_hca *h, 
 
 	if (_read_opt(path, &h->node_guid, err, errlen))
 		goto out;
-	if (h->node_guid[0] && !_hex_guid_ok(h->node_guid)) {
+	if (h->node_guid[0] && !fs_gres_hex_gid_ok(h->node_guid)) {
 		fs_gres_quote(h->node_guid, q, sizeof(q));
 		fs_errf(err, errlen,
 			"%s: \"%s\": malformed GUID; expected "

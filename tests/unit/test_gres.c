@@ -375,6 +375,68 @@ static void test_hca_lassen(void **state)
 	fs_gres_inventory_free(inv);
 }
 
+/* RoCE ports: the RoCE v2 GIDs of IPv4 and IPv6 addresses, the net device
+ * with its MTU and state, and the notes slurmd logs */
+static void test_hca_roce(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_2S, "roce", FS_GRES_ALL);
+	const struct fs_gres_port *pt;
+	char notes[FS_GRES_PORTS_MAX][FS_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(inv->nhca, 3);
+	pt = &fs_gres_hca_find(inv, "mlx5_0")->ports[0];
+	assert_string_equal(pt->link_layer, "Ethernet");
+	assert_true(pt->active);
+	assert_int_equal(pt->gid_v2_ipv4, 3);
+	assert_int_equal(pt->gid_v2_ipv6, 5);
+	assert_int_equal(pt->ngid_v2, 3); /* the link-local one counted too */
+	assert_string_equal(pt->netdev, "ens1f0np0");
+	assert_int_equal(pt->mtu, 9000);
+	assert_string_equal(pt->operstate, "up");
+	assert_string_equal(fs_gres_hca_find(inv, "mlx5_0")->cpus, "0");
+	/* IPv6 only, after an unused entry */
+	pt = &fs_gres_hca_find(inv, "mlx5_1")->ports[0];
+	assert_int_equal(pt->gid_v2_ipv4, -1);
+	assert_int_equal(pt->gid_v2_ipv6, 4);
+	assert_string_equal(pt->netdev, "ens2f0np0");
+	assert_int_equal(pt->mtu, 4200);
+	/* down, link-local GIDs only */
+	pt = &fs_gres_hca_find(inv, "mlx5_2")->ports[0];
+	assert_false(pt->active);
+	assert_int_equal(pt->gid_v2_ipv4, -1);
+	assert_int_equal(pt->gid_v2_ipv6, -1);
+	assert_int_equal(pt->ngid_v2, 1);
+	assert_string_equal(pt->netdev, "ens2f1np1");
+	assert_string_equal(pt->operstate, "down");
+	/* notes */
+	assert_int_equal(fs_gres_hca_notes(fs_gres_hca_find(inv, "mlx5_0"), notes, 8), 1);
+	assert_string_equal(notes[0], "mlx5_0 port 1: RoCE on ens1f0np0 (MTU 9000, up): "
+				      "RoCE v2 GID index 3 for IPv4, 5 for IPv6");
+	assert_int_equal(fs_gres_hca_notes(fs_gres_hca_find(inv, "mlx5_1"), notes, 8), 1);
+	assert_string_equal(notes[0], "mlx5_1 port 1: RoCE on ens2f0np0 (MTU 4200, up): "
+				      "RoCE v2 GID index none for IPv4, 4 for IPv6");
+	assert_int_equal(fs_gres_hca_notes(fs_gres_hca_find(inv, "mlx5_2"), notes, 8), 1);
+	assert_non_null(strstr(notes[0], "is DOWN"));
+	fs_gres_inventory_free(inv);
+
+	/* InfiniBand ports have none of it; a RoCE port without GID
+	 * attributes (kernels before 4.8 and the pkeys tree) has no choice */
+	inv = _load(XML_LASSEN, "lassen", FS_GRES_HCA);
+	pt = &inv->hca[0].ports[0];
+	assert_null(pt->netdev);
+	assert_int_equal(pt->gid_v2_ipv4, -1);
+	assert_int_equal(pt->gid_v2_ipv6, -1);
+	fs_gres_inventory_free(inv);
+	inv = _load(NULL, "pkeys", FS_GRES_HCA);
+	pt = &fs_gres_hca_find(inv, "mlx5_6")->ports[0];
+	assert_string_equal(pt->netdev, "");
+	assert_int_equal(pt->gid_v2_ipv4, -1);
+	assert_int_equal(fs_gres_hca_notes(fs_gres_hca_find(inv, "mlx5_6"), notes, 8), 1);
+	assert_string_equal(notes[0], "mlx5_6 port 1: RoCE, no net device in its GID table");
+	fs_gres_inventory_free(inv);
+}
+
 static void test_hca_spanning(void **state)
 {
 	struct fs_gres_inventory *inv = _load(XML_40, "40intel64", FS_GRES_ALL);
@@ -459,6 +521,9 @@ static void test_malformed(void **state)
 	_load_fails("malformed/hugefree", "free_hugepages", "nr_hugepages");
 	_load_fails("malformed/hugedir", "hugepages-2MB", "hugepages-<size>kB");
 	_load_fails("malformed/empty", "ports/1/state", "malformed state");
+	_load_fails("malformed/rocegid", "ports/1/gids/2", "malformed GID");
+	_load_fails("malformed/rocedev", "gid_attrs/ndevs/0", "eth0;reboot");
+	_load_fails("malformed/rocemtu", "class/net/eth0/mtu", "9k");
 }
 
 static void test_sysfs_root(void **state)
@@ -916,18 +981,31 @@ static void test_huge_plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpulist),	       cmocka_unit_test(test_socket_cores),
-		cmocka_unit_test(test_pick_nearest),   cmocka_unit_test(test_topo_32em64t),
-		cmocka_unit_test(test_topo_40intel64), cmocka_unit_test(test_topo_lassen),
-		cmocka_unit_test(test_topo_bad_xml),   cmocka_unit_test(test_hca_lassen),
-		cmocka_unit_test(test_hca_spanning),   cmocka_unit_test(test_hca_sysfs_locality),
-		cmocka_unit_test(test_no_hca),	       cmocka_unit_test(test_no_1g),
-		cmocka_unit_test(test_malformed),      cmocka_unit_test(test_sysfs_root),
-		cmocka_unit_test(test_page_type),      cmocka_unit_test(test_env),
-		cmocka_unit_test(test_locality_parse), cmocka_unit_test(test_task_env),
-		cmocka_unit_test(test_task_self),      cmocka_unit_test(test_task_cpus),
-		cmocka_unit_test(test_huge_type),      cmocka_unit_test(test_huge_plan_fixtures),
-		cmocka_unit_test(test_huge_plan),      cmocka_unit_test(test_huge_plan_units),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_socket_cores),
+		cmocka_unit_test(test_pick_nearest),
+		cmocka_unit_test(test_topo_32em64t),
+		cmocka_unit_test(test_topo_40intel64),
+		cmocka_unit_test(test_topo_lassen),
+		cmocka_unit_test(test_topo_bad_xml),
+		cmocka_unit_test(test_hca_lassen),
+		cmocka_unit_test(test_hca_roce),
+		cmocka_unit_test(test_hca_spanning),
+		cmocka_unit_test(test_hca_sysfs_locality),
+		cmocka_unit_test(test_no_hca),
+		cmocka_unit_test(test_no_1g),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_sysfs_root),
+		cmocka_unit_test(test_page_type),
+		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_locality_parse),
+		cmocka_unit_test(test_task_env),
+		cmocka_unit_test(test_task_self),
+		cmocka_unit_test(test_task_cpus),
+		cmocka_unit_test(test_huge_type),
+		cmocka_unit_test(test_huge_plan_fixtures),
+		cmocka_unit_test(test_huge_plan),
+		cmocka_unit_test(test_huge_plan_units),
 	};
 
 	return cmocka_run_group_tests_name("gres", tests, NULL, NULL);
