@@ -281,6 +281,32 @@ const struct fs_conf_key fsc_keys[] = {
 	  .doc = "most HCA objects (queue pairs, memory regions, ...) a job "
 		 "may create on each of its HCAs, written to the job cgroup's "
 		 "rdma.max like RdmaMaxHcaHandles; unset: no limit" },
+	{ .name = "RoceGidFamily",
+	  .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_ENUM,
+	  .def = "ipv4",
+	  .values = "ipv4|ipv6",
+	  .doc = "which RoCE v2 GID of a RoCE HCA's port a job is given "
+		 "(NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX): that of the port's "
+		 "IPv4 address, or of its global IPv6 address" },
+	{ .name = "RoceTrafficClass",
+	  .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT,
+	  .min = 0,
+	  .max = 255,
+	  .doc = "traffic class of a job's RoCE traffic (the IP header's "
+		 "DSCP and ECN bits: DSCP 26 is 104, or 106 with ECN), given to "
+		 "jobs on RoCE HCAs as NCCL_IB_TC and UCX_IB_TRAFFIC_CLASS, so "
+		 "that it lands in the switches' lossless (PFC) class; unset: "
+		 "none given" },
+	{ .name = "RoceServiceLevel",
+	  .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT,
+	  .min = 0,
+	  .max = 7,
+	  .doc = "service level of a job's RoCE traffic (its VLAN priority), "
+		 "given to jobs on RoCE HCAs as NCCL_IB_SL and UCX_IB_SL; "
+		 "unset: none given" },
 	{ .name = "FabricComputeHca",
 	  .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_STRING,

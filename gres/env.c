@@ -24,6 +24,11 @@ const char *const fs_gres_rdma_env_names[] = {
 	NULL,
 };
 
+const char *const fs_gres_roce_env_names[] = {
+	"NCCL_IB_GID_INDEX",	"UCX_IB_GID_INDEX", "NCCL_SOCKET_IFNAME", "NCCL_IB_TC",
+	"UCX_IB_TRAFFIC_CLASS", "NCCL_IB_SL",	    "UCX_IB_SL",	  NULL,
+};
+
 void fs_gres_env_clear(struct fs_gres_env *env)
 {
 	if (!env)
@@ -96,6 +101,53 @@ static int _name_ok(const char *s)
 	return 1;
 }
 
+/* A number variable, unless v is negative. */
+static int _put_int(struct fs_gres_env *env, const char *name, int v)
+{
+	struct sbuf b = { 0 };
+
+	if (v < 0)
+		return 0;
+	_add(&b, "%d", v);
+	return _put(env, name, &b);
+}
+
+/* The RoCE variables of the set (fs_gres_rdma_env): none without a RoCE
+ * HCA; the GID index when all agree; the traffic class and service level
+ * of the first (one fabsched.conf sets them for the node). */
+static int _roce_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gres_env *env)
+{
+	const struct fs_gres_roce *first = NULL;
+	struct sbuf ifs = { 0 };
+	int gid = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fs_gres_roce *r = devs[i].roce;
+		bool seen = false;
+
+		if (!r || !r->netdev[0])
+			continue;
+		if (!first)
+			gid = (first = r)->gid;
+		else if (r->gid != gid)
+			gid = -1;
+		for (size_t j = 0; j < i; j++)
+			seen |= devs[j].roce && !strcmp(devs[j].roce->netdev, r->netdev);
+		if (!seen)
+			_add(&ifs, "%s%s", ifs.len ? "," : "=", r->netdev);
+	}
+	if (!first)
+		return 0;
+	if (_put_int(env, "NCCL_IB_GID_INDEX", gid) || _put_int(env, "UCX_IB_GID_INDEX", gid) ||
+	    _put(env, "NCCL_SOCKET_IFNAME", &ifs) || _put_int(env, "NCCL_IB_TC", first->tc) ||
+	    _put_int(env, "UCX_IB_TRAFFIC_CLASS", first->tc) ||
+	    _put_int(env, "NCCL_IB_SL", first->sl) || _put_int(env, "UCX_IB_SL", first->sl)) {
+		free(ifs.s);
+		return -1;
+	}
+	return 0;
+}
+
 int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gres_env *env,
 		     char *err, size_t errlen)
 {
@@ -113,6 +165,13 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gr
 				       "digits, '_', '-', '.'",
 				       q);
 		}
+		if (devs[i].roce && devs[i].roce->netdev[0] && !_name_ok(devs[i].roce->netdev)) {
+			fs_gres_quote(devs[i].roce->netdev, q, sizeof(q));
+			return fs_errf(err, errlen,
+				       "net device of HCA %s \"%s\": unusable in the "
+				       "environment; expected letters, digits, '_', '-', '.'",
+				       devs[i].name, q);
+		}
 		if (!devs[i].cpus) {
 			with_cpus = 0;
 		} else if (fs_gres_cpulist_count(devs[i].cpus) < 0) {
@@ -128,6 +187,9 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gr
 		_add(&loc, "%s%s", i ? ";" : "", devs[i].name);
 		for (size_t p = 0; p < devs[i].nports; p++)
 			_add(&loc, "%s%u", p ? "," : ":", devs[i].ports[p]);
+		if (devs[i].roce && devs[i].roce->netdev[0])
+			_add(&loc, "@%d,%s,%d,%d", devs[i].roce->gid, devs[i].roce->netdev,
+			     devs[i].roce->tc, devs[i].roce->sl);
 		_add(&loc, "=%s", devs[i].cpus ? devs[i].cpus : "");
 		if (!devs[i].nports) {
 			_add(&ports, "%s%s", ports.len ? "," : "", devs[i].name);
@@ -146,6 +208,8 @@ int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gr
 	    _put(env, FS_ENV_RDMA_DEVICES, &names))
 		goto oom;
 	if (with_cpus && _put(env, FS_GRES_RDMA_LOCALITY_ENV, &loc))
+		goto oom;
+	if (_roce_env(devs, n, env))
 		goto oom;
 	free(loc.s);
 	return 0;

@@ -236,16 +236,36 @@ char *fs_gres_task_cpus(char *err, size_t errlen);
 
 /* ------------------------------------------------------------ environment */
 
+/*
+ * What a job on a RoCE HCA is told beyond the HCA's name: the RoCE v2 GID
+ * table index to use (-1: the port has none of the address family
+ * fabsched.conf's RoceGidFamily asks), the HCA's net device, and the
+ * traffic class and service level of its traffic (RoceTrafficClass,
+ * RoceServiceLevel; -1: not set).  netdev "": not a RoCE HCA.
+ */
+struct fs_gres_roce {
+	int gid;
+	char netdev[16];
+	int tc, sl;
+};
+
+/* fabsched.conf's RoCE keys, as slurmd read them. */
+struct fs_gres_roce_conf {
+	bool ipv6;  /* RoceGidFamily=ipv6 */
+	int tc, sl; /* -1: not set */
+};
+
 /* One HCA as the environment names it. */
 struct fs_gres_rdma_dev {
 	const char *name;      /* mlx5_0 */
 	const unsigned *ports; /* active ports */
 	size_t nports;
-	const char *cpus; /* its local CPUs (cpulist, "" unknown), or
+	const char *cpus;		 /* its local CPUs (cpulist, "" unknown), or
 				   NULL: no FABSCHED_RDMA_LOCALITY */
+	const struct fs_gres_roce *roce; /* NULL: not a RoCE HCA */
 };
 
-#define FS_GRES_ENV_MAX 8
+#define FS_GRES_ENV_MAX 16
 struct fs_gres_env {
 	size_t n;
 	char *name[FS_GRES_ENV_MAX];
@@ -263,11 +283,24 @@ struct fs_gres_env {
  *   FABSCHED_RDMA_LOCALITY           mlx5_0:1=0-19;mlx5_1:1=20-39
  * An HCA without active port is named without port (mlx5_0).  Names that
  * are not [A-Za-z0-9_.-]+ are refused.  env must be zeroed or cleared.
+ * When RoCE HCAs are among them (roce with a netdev), also:
+ *   NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX   3 (when every RoCE HCA of the
+ *                                   set has that index; otherwise unset,
+ *                                   and each task gets its HCA's)
+ *   NCCL_SOCKET_IFNAME               =ens1f0np0,ens2f0np0 (exact names)
+ *   NCCL_IB_TC, UCX_IB_TRAFFIC_CLASS the traffic class, when set
+ *   NCCL_IB_SL, UCX_IB_SL            the service level, when set
+ * and each RoCE HCA's entry of FABSCHED_RDMA_LOCALITY carries them:
+ *   mlx5_0:1@3,ens1f0np0,106,3=0-19  (gid,netdev,tc,sl; -1 not set)
  */
 int fs_gres_rdma_env(const struct fs_gres_rdma_dev *devs, size_t n, struct fs_gres_env *env,
 		     char *err, size_t errlen);
-/* Names of the variables fs_gres_rdma_env sets (NULL-terminated). */
+/* Names of the variables fs_gres_rdma_env sets for every set of HCAs
+ * (NULL-terminated); a step without HCA has none of them. */
 extern const char *const fs_gres_rdma_env_names[];
+/* Those it sets for RoCE HCAs only (NULL-terminated); left as they are
+ * for a step without RoCE HCA. */
+extern const char *const fs_gres_roce_env_names[];
 void fs_gres_env_clear(struct fs_gres_env *env);
 
 /* ------------------------------------------------------------ per task */
@@ -282,6 +315,7 @@ struct fs_gres_rdma_set {
 	struct fs_gres_rdma_dev dev[FS_GRES_RDMA_MAX];
 	char name[FS_GRES_RDMA_MAX][64];
 	unsigned ports[FS_GRES_RDMA_MAX][FS_GRES_PORTS_MAX];
+	struct fs_gres_roce roce[FS_GRES_RDMA_MAX];
 	char *cpus[FS_GRES_RDMA_MAX]; /* malloc'ed */
 };
 
@@ -357,12 +391,13 @@ int fs_gres_huge_plan(const struct fs_gres_hugepool *pools, size_t npools, uint6
  */
 struct fs_gres_unit {
 	uint64_t first, count;
-	char label[64];	   /* rdma: HCA name; hugepages: gres type */
-	int numa;	   /* hugepages: NUMA node, -1 unknown */
-	uint64_t page_kb;  /* hugepages: page size (0 unknown type) */
-	uint64_t per_unit; /* hugepages: pages per gres unit */
-	char ports[64];	   /* rdma: active ports "1,2", or "" */
-	char *cpus;	   /* machine CPUs (cpulist), malloc'ed */
+	char label[64];		  /* rdma: HCA name; hugepages: gres type */
+	int numa;		  /* hugepages: NUMA node, -1 unknown */
+	uint64_t page_kb;	  /* hugepages: page size (0 unknown type) */
+	uint64_t per_unit;	  /* hugepages: pages per gres unit */
+	char ports[64];		  /* rdma: active ports "1,2", or "" */
+	char *cpus;		  /* machine CPUs (cpulist), malloc'ed */
+	struct fs_gres_roce roce; /* rdma: a RoCE HCA's (netdev "": none) */
 };
 
 struct fs_gres_units {
@@ -433,11 +468,14 @@ size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
 void fs_gres_roce_note(const struct fs_gres_hca *h, const struct fs_gres_port *pt, char *buf,
 		       size_t size);
 /* The unit of one rdma device file @file of a record: the HCA's name,
- * active ports and local CPUs; for a file of no known HCA its base name
- * and @rec_cpus (the record's cores, or NULL).  RET true when the HCA is
- * known. */
+ * active ports and local CPUs, and for a RoCE HCA (its first active port
+ * on Ethernet) its net device, the RoCE v2 GID of the family @rc asks and
+ * rc's traffic class and service level; for a file of no known HCA its
+ * base name and @rec_cpus (the record's cores, or NULL).  RET true when
+ * the HCA is known. */
 bool fs_gres_rdma_unit_set(struct fs_gres_unit *u, const struct fs_gres_inventory *inv,
-			   const char *file, const char *rec_cpus);
+			   const char *file, const char *rec_cpus,
+			   const struct fs_gres_roce_conf *rc);
 /* The unit of a gres/hugepages record of File= @file and Type= @type:
  * its NUMA node from the file's /node<N>, page size and unit from the
  * type; -1 with a message when the type is none (fs_gres_unit_huge_type). */

@@ -137,8 +137,28 @@ size_t fs_gres_hca_notes(const struct fs_gres_hca *h, char notes[][FS_MSG_SIZE],
 	return n;
 }
 
+/* The RoCE part of HCA h's unit: its first active port on Ethernet with a
+ * net device. */
+static void _roce_unit(struct fs_gres_unit *u, const struct fs_gres_hca *h,
+		       const struct fs_gres_roce_conf *rc)
+{
+	for (size_t p = 0; p < h->nports; p++) {
+		const struct fs_gres_port *pt = &h->ports[p];
+
+		if (!pt->active || !pt->netdev || !pt->netdev[0] ||
+		    strlen(pt->netdev) >= sizeof(u->roce.netdev))
+			continue;
+		snprintf(u->roce.netdev, sizeof(u->roce.netdev), "%s", pt->netdev);
+		u->roce.gid = rc && rc->ipv6 ? pt->gid_v2_ipv6 : pt->gid_v2_ipv4;
+		u->roce.tc = rc ? rc->tc : -1;
+		u->roce.sl = rc ? rc->sl : -1;
+		return;
+	}
+}
+
 bool fs_gres_rdma_unit_set(struct fs_gres_unit *u, const struct fs_gres_inventory *inv,
-			   const char *file, const char *rec_cpus)
+			   const char *file, const char *rec_cpus,
+			   const struct fs_gres_roce_conf *rc)
 {
 	const struct fs_gres_hca *h = file ? fs_gres_hca_by_uverbs(inv, file) : NULL;
 	const char *base = file ? strrchr(file, '/') : NULL;
@@ -157,6 +177,7 @@ bool fs_gres_rdma_unit_set(struct fs_gres_unit *u, const struct fs_gres_inventor
 			o += (size_t)snprintf(u->ports + o, sizeof(u->ports) - o, "%s%u",
 					      o ? "," : "", h->ports[p].num);
 	u->cpus = strdup(h->cpus ? h->cpus : "");
+	_roce_unit(u, h, rc);
 	return true;
 }
 

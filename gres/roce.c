@@ -39,7 +39,7 @@ static int _netdev_ok(const char *s)
 	if (!n || n > 15 || !strcmp(s, ".") || !strcmp(s, ".."))
 		return 0;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("_.:-", *s))
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
 			return 0;
 	return 1;
 }
@@ -129,7 +129,7 @@ static int _gid_table(const char *root, const char *hca, const char *pname, stru
 					err, errlen,
 					"%s/sys/class/infiniband/%s/ports/%s/gid_attrs/ndevs/%u: "
 					"\"%s\": malformed net device name; expected 1 to 15 "
-					"of A-Z a-z 0-9 _ . : -",
+					"of A-Z a-z 0-9 _ . -",
 					root, hca, pname, i, q);
 			} else if (!strcmp(type, "RoCE v2")) {
 				pt->ngid_v2++;

@@ -17,9 +17,9 @@
 
 #include "gres_private.h"
 
-#define LOC_FORM                                       \
-	"<hca>[:<port>[,<port>...]]=<cpulist>[;...], " \
-	"e.g. mlx5_0:1=0-19;mlx5_2:1=20-39"
+#define LOC_FORM                                                                  \
+	"<hca>[:<port>[,<port>...]][@<gid>,<netdev>,<tc>,<sl>]=<cpulist>[;...], " \
+	"e.g. mlx5_0:1=0-19;mlx5_2:1=20-39 or mlx5_0:1@3,ens1f0np0,106,-1=0-19"
 
 void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set)
 {
@@ -49,15 +49,46 @@ static int _bad(const char *value, const char *e, size_t elen, const char *what,
 		       FS_GRES_RDMA_LOCALITY_ENV, qv, qe, what);
 }
 
+/* The RoCE part r[0..len) of entry e ("<gid>,<netdev>,<tc>,<sl>", each
+ * number -1 or more) into set->roce[i]. */
+static int _roce(const char *value, const char *e, size_t elen, const char *r, size_t len,
+		 struct fs_gres_rdma_set *set, size_t i, char *err, size_t errlen)
+{
+	struct fs_gres_roce *rc = &set->roce[i];
+	char buf[64];
+	int k = 0;
+
+	if (len >= sizeof(buf))
+		return _bad(value, e, elen, "RoCE part too long", err, errlen);
+	memcpy(buf, r, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "%d,%15[A-Za-z0-9_.-],%d,%d%n", &rc->gid, rc->netdev, &rc->tc, &rc->sl,
+		   &k) != 4 ||
+	    buf[k] || rc->gid < -1 || rc->tc < -1 || rc->tc > 255 || rc->sl < -1 || rc->sl > 15) {
+		memset(rc, 0, sizeof(*rc));
+		return _bad(value, e, elen,
+			    "RoCE part not <gid>,<netdev>,<tc>,<sl> (GID index, net device, "
+			    "traffic class 0-255, service level 0-15; -1 not set)",
+			    err, errlen);
+	}
+	return 0;
+}
+
 /* one entry e[0..len) into set->dev[set->n] */
 static int _entry(const char *value, const char *e, size_t len, struct fs_gres_rdma_set *set,
 		  char *err, size_t errlen)
 {
-	const char *eq = memchr(e, '=', len), *p = e, *end = e + len;
+	const char *eq = memchr(e, '=', len), *p = e, *end = e + len, *at;
 	size_t i = set->n, nlen = 0, np = 0;
 
 	if (!eq)
 		return _bad(value, e, len, "no '='", err, errlen);
+	/* the RoCE part, then the name and ports before it */
+	if ((at = memchr(e, '@', (size_t)(eq - e)))) {
+		if (_roce(value, e, len, at + 1, (size_t)(eq - at - 1), set, i, err, errlen))
+			return -1;
+		eq = at;
+	}
 	while (p < eq && _hca_char(*p))
 		p++;
 	nlen = (size_t)(p - e);
@@ -99,6 +130,7 @@ static int _entry(const char *value, const char *e, size_t len, struct fs_gres_r
 				return _bad(value, e, len, "empty port", err, errlen);
 		}
 	}
+	eq = memchr(e, '=', len); /* after the RoCE part, if any */
 	if (!(set->cpus[i] = malloc((size_t)(end - eq))))
 		return fs_errf(err, errlen, "out of memory");
 	memcpy(set->cpus[i], eq + 1, (size_t)(end - eq - 1));
@@ -115,6 +147,7 @@ static int _entry(const char *value, const char *e, size_t len, struct fs_gres_r
 	set->dev[i].ports = set->ports[i];
 	set->dev[i].nports = np;
 	set->dev[i].cpus = set->cpus[i];
+	set->dev[i].roce = set->roce[i].netdev[0] ? &set->roce[i] : NULL;
 	set->n++;
 	return 0;
 }

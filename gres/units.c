@@ -34,6 +34,7 @@ struct fs_gres_unit *fs_gres_units_add(struct fs_gres_units *t)
 	memset(&n[t->n], 0, sizeof(*n));
 	n[t->n].numa = -1;
 	n[t->n].per_unit = 1;
+	n[t->n].roce.gid = n[t->n].roce.tc = n[t->n].roce.sl = -1;
 	return &n[t->n++];
 }
 
@@ -57,7 +58,8 @@ const struct fs_gres_unit *fs_gres_units_of(const struct fs_gres_units *t, uint6
 	return NULL;
 }
 
-/* one line per unit: first count label numa ports cpus ('-' for empty) */
+/* one line per unit: first count label numa ports cpus roce ('-' for
+ * empty; roce "<gid>,<netdev>,<tc>,<sl>") */
 char *fs_gres_units_format(const struct fs_gres_units *t)
 {
 	char *s = NULL;
@@ -69,9 +71,14 @@ char *fs_gres_units_format(const struct fs_gres_units *t)
 	for (size_t i = 0; t && i < t->n; i++) {
 		const struct fs_gres_unit *u = &t->u[i];
 
-		fprintf(f, "%" PRIu64 " %" PRIu64 " %s %d %s %s\n", u->first, u->count,
+		fprintf(f, "%" PRIu64 " %" PRIu64 " %s %d %s %s ", u->first, u->count,
 			u->label[0] ? u->label : "-", u->numa, u->ports[0] ? u->ports : "-",
 			u->cpus && u->cpus[0] ? u->cpus : "-");
+		if (u->roce.netdev[0])
+			fprintf(f, "%d,%s,%d,%d\n", u->roce.gid, u->roce.netdev, u->roce.tc,
+				u->roce.sl);
+		else
+			fputs("-\n", f);
 	}
 	if (fclose(f)) {
 		free(s);
@@ -87,19 +94,23 @@ int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge, char 
 
 	fs_gres_units_clear(t);
 	while (p && *p) {
-		char label[64], ports[64], cpus[8192];
+		char label[64], ports[64], cpus[8192], roce[64];
 		unsigned long long first, count;
+		struct fs_gres_roce rc = { -1, "", -1, -1 };
 		struct fs_gres_unit *u;
-		int numa, n = 0;
+		int numa, n = 0, k = 0;
 
 		line++;
-		if (sscanf(p, "%llu %llu %63s %d %63s %8191s%n", &first, &count, label, &numa,
-			   ports, cpus, &n) != 6 ||
-		    !n) {
+		if (sscanf(p, "%llu %llu %63s %d %63s %8191s %63s%n", &first, &count, label, &numa,
+			   ports, cpus, roce, &n) != 7 ||
+		    !n ||
+		    (strcmp(roce, "-") && (sscanf(roce, "%d,%15[A-Za-z0-9_.-],%d,%d%n", &rc.gid,
+						  rc.netdev, &rc.tc, &rc.sl, &k) != 4 ||
+					   roce[k]))) {
 			fs_gres_units_clear(t);
 			return fs_errf(
 				err, errlen,
-				"unit table line %d: expected \"<first> <count> <label> <numa> <ports|-> <cpus|->\"",
+				"unit table line %d: expected \"<first> <count> <label> <numa> <ports|-> <cpus|-> <gid,netdev,tc,sl|->\"",
 				line);
 		}
 		if (!(u = fs_gres_units_add(t)) ||
@@ -114,6 +125,7 @@ int fs_gres_units_parse(struct fs_gres_units *t, const char *s, bool huge, char 
 			snprintf(u->label, sizeof(u->label), "%s", label);
 		if (strcmp(ports, "-"))
 			snprintf(u->ports, sizeof(u->ports), "%s", ports);
+		u->roce = rc;
 		if (huge)
 			fs_gres_unit_huge_type(u, NULL, 0);
 		p += n;
@@ -229,6 +241,7 @@ size_t fs_gres_rdma_devs(const struct fs_gres_units *t, const uint8_t *held, siz
 		s->dev[s->n].ports = s->ports[s->n];
 		s->dev[s->n].nports = np;
 		s->dev[s->n].cpus = u->cpus ? u->cpus : "";
+		s->dev[s->n].roce = u->roce.netdev[0] ? &u->roce : NULL;
 		s->n++;
 	}
 	return s->n;

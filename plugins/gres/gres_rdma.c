@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabsched_conf.h"
 #include "fs_env.h"
+#include "fs_plugin_conf.h"
 #include "slurm/slurm.h"
 #include "src/common/env.h"
 #include "src/common/log.h"
@@ -59,9 +61,22 @@ int fabsched_gres_detect(const struct fs_gres_inventory *inv, node_config_load_t
 	return n;
 }
 
+/* fabsched.conf's RoCE keys (validated when the file is read). */
+static void _conf_roce(struct fs_gres_roce_conf *rc)
+{
+	struct fs_conf *conf = fabsched_plugin_conf_load(plugin_type);
+	const char *fam = conf ? fs_conf_get_str(conf, "RoceGidFamily") : NULL;
+	uint64_t v;
+
+	rc->ipv6 = fam && !strcmp(fam, "ipv6");
+	rc->tc = conf && !fs_conf_get_uint(conf, "RoceTrafficClass", &v) ? (int)v : -1;
+	rc->sl = conf && !fs_conf_get_uint(conf, "RoceServiceLevel", &v) ? (int)v : -1;
+	fs_conf_destroy(conf);
+}
+
 /* unit table entry for one rdma device file of a record */
 static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next, gres_slurmd_conf_t *rec,
-		       const char *file)
+		       const char *file, const struct fs_gres_roce_conf *rc)
 {
 	struct fs_gres_unit *u = fs_gres_units_add(&fs_units);
 	char *cpus = rec->cpus_bitmap ? bit_fmt_full(rec->cpus_bitmap) : NULL;
@@ -70,7 +85,7 @@ static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next, gres
 		return;
 	u->first = (*next)++;
 	u->count = 1;
-	if (!fs_gres_rdma_unit_set(u, inv, file, cpus) && file)
+	if (!fs_gres_rdma_unit_set(u, inv, file, cpus, rc) && file)
 		verbose("%s: File=%s is no uverbs device of a known HCA: "
 			"named %s in the environment",
 			plugin_type, file, u->label);
@@ -80,6 +95,7 @@ static void _rdma_unit(const struct fs_gres_inventory *inv, uint64_t *next, gres
 void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv, gres_slurmd_conf_t *rec,
 				uint64_t *next)
 {
+	struct fs_gres_roce_conf rc;
 	fs_hostlist_t hl;
 	uint64_t k = 0;
 	char *f;
@@ -88,9 +104,10 @@ void fabsched_gres_units_of_rec(const struct fs_gres_inventory *inv, gres_slurmd
 		*next += rec->count;
 		return;
 	}
+	_conf_roce(&rc);
 	hl = slurm_hostlist_create(rec->file);
 	while (hl && k < rec->count && (f = slurm_hostlist_shift(hl))) {
-		_rdma_unit(inv, next, rec, f);
+		_rdma_unit(inv, next, rec, f, &rc);
 		free(f);
 		k++;
 	}

@@ -6,7 +6,7 @@ if BUILD_SLURM_PLUGINS
 # gres_common.c / gres_shim.h (22.05 and 24.11 differ only in names)
 GRES_COMMON_SOURCES = plugins/gres/gres_common.c plugins/gres/gres_shim.h
 slurmplugin_LTLIBRARIES += plugins/gres/gres_rdma.la plugins/gres/gres_hugepages.la
-plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_rdma.c $(GRES_COMMON_SOURCES)
+plugins_gres_gres_rdma_la_SOURCES = plugins/gres/gres_rdma.c $(GRES_COMMON_SOURCES) $(PLUGIN_COMMON_SOURCES)
 plugins_gres_gres_rdma_la_CPPFLAGS = $(PLUGIN_CPPFLAGS) -I$(top_srcdir)/gres
 plugins_gres_gres_rdma_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugins/gres/gres_fabsched.map

@@ -9,6 +9,10 @@
 # task/affinity, so that tasks are really bound: each task of a plain
 # srun step gets the HCA of its socket (SPANK plugin), and 2 x 4096 2m
 # pages (more than Slurm indexes per node) are still placed per NUMA node.
+# Then a third whose node has RoCE HCAs (sysfs/roce: ConnectX-6 Dx ports on
+# Ethernet with their GID tables and net devices) and a fabsched.conf with
+# the RoCE keys: the records, slurmd's RoCE lines, and each task's GID
+# index, net device, traffic class and service level.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
@@ -17,7 +21,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cl_require
 cl_require_build plugins/gres/.libs/gres_rdma.so plugins/gres/.libs/gres_hugepages.so \
 	plugins/spank/.libs/fabsched.so
-tap_plan 31
+tap_plan 37
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_GRES_TEST_DIR:-/var/lib/fabsched-test/gres}
@@ -32,6 +36,7 @@ cp -r "$FIX/sysfs/32em64t" "$STAGE/sysfs/n002"
 cp -r "$FIX/sysfs/40intel64" "$STAGE/sysfs/n003"
 cp -r "$FIX/sysfs/nohca" "$STAGE/sysfs/n004"
 cp -r "$FIX/sysfs/twosocket" "$STAGE/sysfs/twosocket"
+cp -r "$FIX/sysfs/roce" "$STAGE/sysfs/roce"
 chmod -R a+rX "$STAGE"
 chmod 1777 "$STAGE/out"
 cat > "$STAGE/nodes" <<EOF
@@ -236,5 +241,44 @@ tap_is "$b" "cpus=$o huge=2m:$o=800 count=800" \
 	"job $id: 100 units = 800 2m pages on NUMA node $o, the node of its CPU (FABSCHED_HUGEPAGES in pages)"
 tap_ok "grep -q 'hugepages=2m:$o=800 count=800' '$STAGE/out/prolog.$id'" \
 	"prolog of job $id got the pages in pages: $(cat "$STAGE/out/prolog.$id" 2>/dev/null)"
+
+# ---------------------------------------------------------------- third cluster
+# 32-36: RoCE HCAs (mlx5_0 on CPU 0, mlx5_1 on CPU 1; mlx5_2 DOWN), the
+# RoCE v2 GIDs of the ports' IPv6 addresses (mlx5_0: index 5, mlx5_1: 4)
+cl_down || tap_diag "second cluster: something survived"
+T3=$STAGE/sysfs/roce
+echo "n001 env=FABSCHED_SYSFS_ROOT=$T3 xml=$X2 gres=rdma:mlx5:2" > "$STAGE/nodes3"
+printf 'RoceGidFamily=ipv6\nRoceTrafficClass=106\nRoceServiceLevel=3\n' > "$STAGE/fabsched3.conf"
+cl_up --nodes-file "$STAGE/nodes3" --plugin-dir "$STAGE/plugins" \
+	--gres-types rdma --extra-conf "$STAGE/extra2.conf" --plugstack "$STAGE/plugstack.conf" \
+	--etc-file "fabsched.conf=$STAGE/fabsched3.conf"
+tap_ok $? "cluster up: 1 node with RoCE HCAs, fabsched.conf RoceGidFamily=ipv6 RoceTrafficClass=106 RoceServiceLevel=3" ||
+	tap_bail "the third cluster did not come up"
+got=$(cl_gres_lines n001 "$X2" "$T3")
+want="rdma mlx5 1 File=/dev/infiniband/uverbs0 Cores=0
+rdma mlx5 1 File=/dev/infiniband/uverbs1 Cores=1"
+tap_is "$got" "$want" "slurmd -G on roce: a unit per RoCE HCA with an ACTIVE port, its NUMA-local core"
+log=$FABSCHED_CLUSTER_DIR/nodes/n001/slurmd.log
+line='gres/rdma: mlx5_0 port 1: RoCE on ens1f0np0 (MTU 9000, up): RoCE v2 GID index 3 for IPv4, 5 for IPv6'
+tap_ok "grep -qF '$line' '$log' && grep -q 'mlx5_1 port 1: RoCE on ens2f0np0 (MTU 4200, up): RoCE v2 GID index none for IPv4, 4 for IPv6' '$log'" \
+	"slurmd logs what each RoCE port offers: $line"
+cat > "$STAGE/out/env3.sh" <<'EOF'
+#!/bin/sh
+echo "task=$SLURM_PROCID cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status) ucx=$UCX_NET_DEVICES gid=$NCCL_IB_GID_INDEX/$UCX_IB_GID_INDEX if=$NCCL_SOCKET_IFNAME tc=$NCCL_IB_TC/$UCX_IB_TRAFFIC_CLASS sl=$NCCL_IB_SL/$UCX_IB_SL"
+EOF
+chmod 755 "$STAGE/out/env3.sh"
+id=$(cl_sbatch --user "$TUSER" -J roce -w n001 -n 2 -t 5 --gres=rdma:2 -o roce-%j.out \
+	--wrap "echo \"batch gid=\${NCCL_IB_GID_INDEX-unset} if=\$NCCL_SOCKET_IFNAME tc=\$NCCL_IB_TC sl=\$UCX_IB_SL loc=\$FABSCHED_RDMA_LOCALITY\"; srun --mpi=pmix $STAGE/out/env3.sh | sort")
+cl_wait_job "$id" 120
+tap_ok $? "job $id --gres=rdma:2 -n 2 on the RoCE node COMPLETED"
+out=$(cl_job_output "$id")
+got=$(sed -n 's/^task=[01] //p' "$out" 2>/dev/null | sort)
+want="cpus=0 ucx=mlx5_0:1 gid=5/5 if==ens1f0np0 tc=106/106 sl=3/3
+cpus=1 ucx=mlx5_1:1 gid=4/4 if==ens2f0np0 tc=106/106 sl=3/3"
+bat="batch gid=unset if==ens1f0np0,ens2f0np0 tc=106 sl=3 loc=mlx5_0:1@5,ens1f0np0,106,3=0;mlx5_1:1@4,ens2f0np0,106,3=1"
+tap_is "$got" "$want" "each task its RoCE HCA's GID index (NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX), net device (NCCL_SOCKET_IFNAME), traffic class and service level" ||
+	tap_diag "$(cat "$out" 2>/dev/null)"
+tap_is "$(grep '^batch' "$out" 2>/dev/null)" "$bat" \
+	"the batch script: both net devices, the class and level, no GID index (5 and 4 differ), each HCA's in FABSCHED_RDMA_LOCALITY"
 
 tap_done

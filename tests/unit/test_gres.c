@@ -600,9 +600,9 @@ static void test_env(void **state)
 {
 	static const unsigned p1[] = { 1 }, p12[] = { 1, 2 };
 	struct fs_gres_rdma_dev d[] = {
-		{ "mlx5_0", p1, 1, NULL },
-		{ "mlx5_2", p12, 2, NULL },
-		{ "qib0", NULL, 0, NULL },
+		{ "mlx5_0", p1, 1, NULL, NULL },
+		{ "mlx5_2", p12, 2, NULL, NULL },
+		{ "qib0", NULL, 0, NULL, NULL },
 	};
 	struct fs_gres_env e = { 0 };
 	char msg[FS_MSG_SIZE];
@@ -647,6 +647,187 @@ static void test_env(void **state)
 	assert_int_equal(e.n, 0);
 }
 
+/* RoCE HCAs: GID index, net devices, traffic class and service level, in
+ * the step's variables, in its locality and in each task's */
+static void test_env_roce(void **state)
+{
+	static const unsigned p1[] = { 1 };
+	struct fs_gres_roce r0 = { 3, "ens1f0np0", 106, 3 }, r1 = { 3, "ens2f0np0", 106, 3 };
+	struct fs_gres_rdma_dev d[] = {
+		{ "mlx5_0", p1, 1, "0", &r0 },
+		{ "mlx5_1", p1, 1, "1", &r1 },
+		{ "mlx5_9", p1, 1, "1", NULL }, /* InfiniBand */
+	};
+	struct fs_gres_env e = { 0 };
+	struct fs_gres_rdma_set set = { 0 };
+	char msg[FS_MSG_SIZE];
+
+	(void)state;
+	assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), 0);
+	assert_string_equal(_env(&e, "UCX_NET_DEVICES"), "mlx5_0:1,mlx5_1:1");
+	assert_string_equal(_env(&e, "NCCL_IB_GID_INDEX"), "3");
+	assert_string_equal(_env(&e, "UCX_IB_GID_INDEX"), "3");
+	assert_string_equal(_env(&e, "NCCL_SOCKET_IFNAME"), "=ens1f0np0,ens2f0np0");
+	assert_string_equal(_env(&e, "NCCL_IB_TC"), "106");
+	assert_string_equal(_env(&e, "UCX_IB_TRAFFIC_CLASS"), "106");
+	assert_string_equal(_env(&e, "NCCL_IB_SL"), "3");
+	assert_string_equal(_env(&e, "UCX_IB_SL"), "3");
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_LOCALITY"),
+			    "mlx5_0:1@3,ens1f0np0,106,3=0;mlx5_1:1@3,ens2f0np0,106,3=1");
+	for (size_t i = 0; fs_gres_roce_env_names[i]; i++)
+		assert_non_null(_env(&e, fs_gres_roce_env_names[i]));
+	/* what the builder writes, the parser reads back */
+	assert_int_equal(fs_gres_rdma_locality_parse(_env(&e, "FABSCHED_RDMA_LOCALITY"), &set, msg,
+						     sizeof(msg)),
+			 0);
+	assert_int_equal(set.n, 2);
+	assert_non_null(set.dev[1].roce);
+	assert_int_equal(set.dev[1].roce->gid, 3);
+	assert_string_equal(set.dev[1].roce->netdev, "ens2f0np0");
+	assert_int_equal(set.dev[1].roce->tc, 106);
+	assert_int_equal(set.dev[1].roce->sl, 3);
+	assert_int_equal(set.dev[1].nports, 1);
+	assert_string_equal(set.dev[1].cpus, "1");
+	fs_gres_rdma_set_clear(&set);
+	fs_gres_env_clear(&e);
+
+	/* indexes that differ: none for the step, each task its HCA's */
+	r1.gid = 4;
+	r0.tc = r1.tc = r0.sl = r1.sl = -1;
+	assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), 0);
+	assert_null(_env(&e, "NCCL_IB_GID_INDEX"));
+	assert_null(_env(&e, "UCX_IB_GID_INDEX"));
+	assert_null(_env(&e, "NCCL_IB_TC")); /* not set in fabsched.conf */
+	assert_null(_env(&e, "UCX_IB_SL"));
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_LOCALITY"),
+			    "mlx5_0:1@3,ens1f0np0,-1,-1=0;mlx5_1:1@4,ens2f0np0,-1,-1=1");
+	{
+		struct fs_gres_env t = { 0 };
+
+		assert_int_equal(fs_gres_rdma_task_env(_env(&e, "FABSCHED_RDMA_LOCALITY"), "1", 0,
+						       &t, msg, sizeof(msg)),
+				 0);
+		assert_string_equal(_env(&t, "UCX_NET_DEVICES"), "mlx5_1:1");
+		assert_string_equal(_env(&t, "NCCL_IB_GID_INDEX"), "4");
+		assert_string_equal(_env(&t, "UCX_IB_GID_INDEX"), "4");
+		assert_string_equal(_env(&t, "NCCL_SOCKET_IFNAME"), "=ens2f0np0");
+		assert_null(_env(&t, "FABSCHED_RDMA_LOCALITY"));
+		fs_gres_env_clear(&t);
+	}
+	fs_gres_env_clear(&e);
+	/* a port without GID of the family: no index; one net device once */
+	r1.gid = -1;
+	strcpy(r1.netdev, "ens1f0np0");
+	assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), 0);
+	assert_null(_env(&e, "NCCL_IB_GID_INDEX"));
+	assert_string_equal(_env(&e, "NCCL_SOCKET_IFNAME"), "=ens1f0np0");
+	fs_gres_env_clear(&e);
+	/* InfiniBand only: none of them */
+	assert_int_equal(fs_gres_rdma_env(d + 2, 1, &e, msg, sizeof(msg)), 0);
+	for (size_t i = 0; fs_gres_roce_env_names[i]; i++)
+		assert_null(_env(&e, fs_gres_roce_env_names[i]));
+	assert_string_equal(_env(&e, "FABSCHED_RDMA_LOCALITY"), "mlx5_9:1=1");
+	fs_gres_env_clear(&e);
+	/* a net device name unfit for the environment */
+	strcpy(r0.netdev, "eth0;id");
+	assert_int_equal(fs_gres_rdma_env(d, 1, &e, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "eth0;id"));
+	assert_int_equal(e.n, 0);
+	/* malformed RoCE parts of the locality */
+	{
+		static const char *const bad[] = {
+			"mlx5_0:1@x,eth0,1,1=0",   "mlx5_0:1@3,eth0,300,1=0",
+			"mlx5_0:1@3,eth0,1,16=0",  "mlx5_0@3,eth0=0",
+			"mlx5_0:1@3,eth0,1,1,9=0", "mlx5_0:1@3,,1,1=0",
+			"mlx5_0:1@-2,eth0,1,1=0",  "mlx5_0:1@3,eth0/x,1,1=0",
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			memset(&set, 0, sizeof(set));
+			if (fs_gres_rdma_locality_parse(bad[i], &set, msg, sizeof(msg)) != -1)
+				print_error("accepted: %s\n", bad[i]);
+			assert_non_null(strstr(msg, "expected"));
+			fs_gres_rdma_set_clear(&set);
+		}
+	}
+}
+
+/* slurmd's unit of a RoCE HCA: the GID of the family fabsched.conf asks,
+ * kept through the unit table's text form */
+static void test_units_roce(void **state)
+{
+	struct fs_gres_inventory *inv = _load(XML_2S, "roce", FS_GRES_ALL);
+	struct fs_gres_roce_conf v4 = { false, 106, -1 }, v6 = { true, -1, 5 };
+	struct fs_gres_units t = { 0 }, back = { 0 };
+	struct fs_gres_unit *u;
+	char msg[FS_MSG_SIZE], *text, *text2;
+
+	(void)state;
+	u = fs_gres_units_add(&t);
+	u->first = 0;
+	u->count = 1;
+	assert_true(fs_gres_rdma_unit_set(u, inv, "/dev/infiniband/uverbs0", NULL, &v4));
+	assert_string_equal(u->label, "mlx5_0");
+	assert_string_equal(u->roce.netdev, "ens1f0np0");
+	assert_int_equal(u->roce.gid, 3);
+	assert_int_equal(u->roce.tc, 106);
+	assert_int_equal(u->roce.sl, -1);
+	u = fs_gres_units_add(&t);
+	u->first = 1;
+	u->count = 1;
+	assert_true(fs_gres_rdma_unit_set(u, inv, "/dev/infiniband/uverbs1", NULL, &v4));
+	assert_int_equal(u->roce.gid, -1); /* IPv6 only */
+	u = fs_gres_units_add(&t);
+	u->first = 2;
+	u->count = 1;
+	assert_true(fs_gres_rdma_unit_set(u, inv, "/dev/infiniband/uverbs1", NULL, &v6));
+	assert_int_equal(u->roce.gid, 4);
+	assert_int_equal(u->roce.tc, -1);
+	assert_int_equal(u->roce.sl, 5);
+	/* the port DOWN: no RoCE values */
+	u = fs_gres_units_add(&t);
+	u->first = 3;
+	u->count = 1;
+	assert_true(fs_gres_rdma_unit_set(u, inv, "/dev/infiniband/uverbs2", NULL, &v4));
+	assert_string_equal(u->roce.netdev, "");
+	assert_non_null(text = fs_gres_units_format(&t));
+	assert_non_null(strstr(text, " 3,ens1f0np0,106,-1\n"));
+	assert_non_null(strstr(text, " -1,ens2f0np0,106,-1\n"));
+	assert_int_equal(fs_gres_units_parse(&back, text, false, msg, sizeof(msg)), 0);
+	assert_int_equal(back.n, 4);
+	assert_int_equal(back.u[2].roce.gid, 4);
+	assert_int_equal(back.u[2].roce.sl, 5);
+	assert_string_equal(back.u[3].roce.netdev, "");
+	assert_non_null(text2 = fs_gres_units_format(&back));
+	assert_string_equal(text, text2);
+	/* what a step of units 0 and 2 is told */
+	{
+		struct fs_gres_rdma_sel sel;
+		struct fs_gres_env e = { 0 };
+		const uint8_t held[] = { 1, 0, 1, 0 };
+
+		assert_int_equal(fs_gres_rdma_devs(&back, held, 4, &sel), 2);
+		assert_int_equal(fs_gres_rdma_env(sel.dev, sel.n, &e, msg, sizeof(msg)), 0);
+		assert_string_equal(_env(&e, "NCCL_SOCKET_IFNAME"), "=ens1f0np0,ens2f0np0");
+		assert_null(_env(&e, "NCCL_IB_GID_INDEX")); /* 3 and 4 */
+		assert_string_equal(_env(&e, "NCCL_IB_TC"), "106");
+		fs_gres_env_clear(&e);
+	}
+	free(text2);
+	fs_gres_units_clear(&back);
+	/* malformed RoCE columns */
+	assert_int_equal(
+		fs_gres_units_parse(&back, "0 1 mlx5_0 0 1 0 3,eth0\n", false, msg, sizeof(msg)),
+		-1);
+	assert_non_null(strstr(msg, "gid,netdev,tc,sl"));
+	assert_int_equal(fs_gres_units_parse(&back, "0 1 mlx5_0 0 1 0 3,eth;0,1,1\n", false, msg,
+					     sizeof(msg)),
+			 -1);
+	free(text);
+	fs_gres_units_clear(&t);
+	fs_gres_inventory_free(inv);
+}
+
 static void test_locality_parse(void **state)
 {
 	struct fs_gres_rdma_set set = { 0 };
@@ -689,8 +870,8 @@ static void test_locality_parse(void **state)
 	{
 		static const unsigned p1[] = { 1 };
 		struct fs_gres_rdma_dev d[] = {
-			{ "mlx5_0", p1, 1, "0-7" },
-			{ "mlx5_1", p1, 1, "8-15" },
+			{ "mlx5_0", p1, 1, "0-7", NULL },
+			{ "mlx5_1", p1, 1, "8-15", NULL },
 		};
 
 		assert_int_equal(fs_gres_rdma_env(d, 2, &e, msg, sizeof(msg)), 0);
@@ -996,6 +1177,8 @@ int main(void)
 		cmocka_unit_test(test_no_1g),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_sysfs_root),
+		cmocka_unit_test(test_env_roce),
+		cmocka_unit_test(test_units_roce),
 		cmocka_unit_test(test_page_type),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_locality_parse),

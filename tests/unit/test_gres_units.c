@@ -69,7 +69,8 @@ static void test_text_roundtrip(void **state)
 	assert_null(fs_gres_units_of(&back, 581));
 	/* bad tables: nothing kept, the line named */
 	assert_int_equal(
-		fs_gres_units_parse(&back, "0 1 2m 0 - -\nrubbish\n", true, msg, sizeof(msg)), -1);
+		fs_gres_units_parse(&back, "0 1 2m 0 - - -\nrubbish\n", true, msg, sizeof(msg)),
+		-1);
 	assert_int_equal(back.n, 0);
 	assert_non_null(strstr(msg, "line 2"));
 	assert_int_equal(fs_gres_units_parse(&back, "", true, msg, sizeof(msg)), 0);
@@ -223,12 +224,12 @@ static void test_records(void **state)
 	assert_non_null(strstr(fs_gres_hca_skip(&hca), "no uverbs device"));
 	hca.dev_path = "/dev/infiniband/uverbs0";
 	u = fs_gres_units_add(&t);
-	assert_true(fs_gres_rdma_unit_set(u, &inv, "/dev/infiniband/uverbs0", "9"));
+	assert_true(fs_gres_rdma_unit_set(u, &inv, "/dev/infiniband/uverbs0", "9", NULL));
 	assert_string_equal(u->label, "mlx5_0");
 	assert_string_equal(u->ports, "1");
 	assert_string_equal(u->cpus, "0-7");
 	u = fs_gres_units_add(&t);
-	assert_false(fs_gres_rdma_unit_set(u, &inv, "/dev/infiniband/uverbs7", "9"));
+	assert_false(fs_gres_rdma_unit_set(u, &inv, "/dev/infiniband/uverbs7", "9", NULL));
 	assert_string_equal(u->label, "uverbs7");
 	assert_string_equal(u->cpus, "9");
 	fs_gres_units_clear(&t);
