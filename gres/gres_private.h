@@ -39,6 +39,9 @@ char *fs_gres_strdup(const char *s);
 /* Whether s is a GID or GUID as sysfs prints them: 8 (or 4) groups of 4
  * hexadecimal digits separated by ':'. */
 int fs_gres_hex_gid_ok(const char *s);
+/* 0 when @gid (read from @path) is one; else -1 with a message naming the
+ * file and the form expected. */
+int fs_gres_gid_check(const char *path, const char *gid, char *err, size_t errlen);
 
 /*
  * The RoCE part of port @pname of HCA @hca under @root (link layer

@@ -112,12 +112,8 @@ static int _gid_table(const char *root, const char *hca, const char *pname, stru
 			free(path);
 			break;
 		}
-		if (!fs_gres_hex_gid_ok(gid)) {
-			fs_gres_quote(gid, q, sizeof(q));
-			rc = fs_errf(err, errlen,
-				     "%s: \"%s\": malformed GID; expected 8 groups of 4 "
-				     "hexadecimal digits separated by ':'",
-				     path, q);
+		if (fs_gres_gid_check(path, gid, err, errlen)) {
+			rc = -1;
 		} else if ((kind = _gid_kind(gid)) != GID_EMPTY) {
 			type = _attr(root, hca, pname, "types", i);
 			nd = _attr(root, hca, pname, "ndevs", i);

@@ -250,6 +250,19 @@ int fs_gres_hex_gid_ok(const char *s)
 	return groups == 4 || groups == 8;
 }
 
+int fs_gres_gid_check(const char *path, const char *gid, char *err, size_t errlen)
+{
+	char q[80];
+
+	if (fs_gres_hex_gid_ok(gid))
+		return 0;
+	fs_gres_quote(gid, q, sizeof(q));
+	return fs_errf(err, errlen,
+		       "%s: \"%s\": malformed GID; expected 8 groups of 4 "
+		       "hexadecimal digits separated by ':'",
+		       path, q);
+}
+
 static void _port_free(struct fs_gres_port *p)
 {
 	free(p->state_name);
@@ -384,19 +397,13 @@ out:
 static int _port_gid(const struct port_read *r, char *err, size_t errlen)
 {
 	struct fs_gres_port *pt = r->pt;
-	char *path = _port_path(r, "gids/0"), q[80];
+	char *path = _port_path(r, "gids/0");
 	int rc = -1;
 
 	if (_read_opt(path, &pt->gid, err, errlen))
 		goto out;
-	if (pt->gid[0] && !fs_gres_hex_gid_ok(pt->gid)) {
-		fs_gres_quote(pt->gid, q, sizeof(q));
-		fs_errf(err, errlen,
-			"%s: \"%s\": malformed GID; expected 8 groups of 4 "
-			"hexadecimal digits separated by ':'",
-			path, q);
+	if (pt->gid[0] && fs_gres_gid_check(path, pt->gid, err, errlen))
 		goto out;
-	}
 	rc = 0;
 out:
 	free(path);
