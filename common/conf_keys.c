@@ -307,6 +307,15 @@ const struct fs_conf_key fsc_keys[] = {
 	  .doc = "service level of a job's RoCE traffic (its VLAN priority), "
 		 "given to jobs on RoCE HCAs as NCCL_IB_SL and UCX_IB_SL; "
 		 "unset: none given" },
+	{ .name = "RoceMtu",
+	  .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_UINT,
+	  .min = 68,
+	  .max = 65535,
+	  .doc = "least MTU of the net device of each RoCE port allocated to "
+		 "a job, checked by the prolog (e.g. 9000 where the fabric runs "
+		 "jumbo frames; 4200 gives RoCE its 4096-byte path MTU); unset: "
+		 "no MTU check" },
 	{ .name = "FabricComputeHca",
 	  .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_STRING,

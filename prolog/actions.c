@@ -418,6 +418,8 @@ static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char 
 		.rate = ctx->rdma_rate,
 		.pkey = job->ib_pkey,
 		.account = job->account,
+		.roce_ipv6 = ctx->roce_ipv6,
+		.roce_mtu = ctx->roce_mtu,
 	};
 
 	memset(&ctx->rdma_got, 0, sizeof(ctx->rdma_got));
@@ -429,9 +431,11 @@ static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char 
 			ctx->fault = FS_PL_FAULT_JOB;
 		return -1;
 	}
-	if (want.rate || want.pkey)
-		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s", ctx->rdma_got.nports,
+	if (want.rate || want.pkey || ctx->rdma_got.nroce)
+		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s%s", ctx->rdma_got.nports,
 			  want.rate ? ", at RdmaRate or faster" : "",
+			  ctx->rdma_got.nroce ? ", RoCE ones on a net device up with a RoCE v2 GID"
+					      : "",
 			  want.pkey ? ", holding the account's P_Key" : "",
 			  want.pkey && ctx->rdma_got.pkey_index < 0
 				  ? " (at different indexes: no NCCL_IB_PKEY)"

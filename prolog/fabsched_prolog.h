@@ -256,6 +256,11 @@ struct fs_pl_rdma_want {
 	uint64_t rate;	     /* least rate in Mb/s (RdmaRate); 0: any */
 	uint16_t pkey;	     /* P_Key the ports must hold; 0: none */
 	const char *account; /* whose key it is, for messages */
+	/* RoCE ports (link layer Ethernet) whose GID table names their net
+	   device: that device up, its MTU at least roce_mtu (RoceMtu; 0:
+	   any), and a RoCE v2 GID of the family RoceGidFamily names */
+	bool roce_ipv6;
+	unsigned roce_mtu;
 };
 
 /* What the checks found. */
@@ -263,6 +268,7 @@ struct fs_pl_rdma_got {
 	unsigned nports;   /* ports checked */
 	unsigned inactive; /* of them, not ACTIVE */
 	unsigned npkey;	   /* InfiniBand ports whose P_Key table held it */
+	unsigned nroce;	   /* RoCE ports checked as above */
 	int pkey_index;	   /* its index, the same in every such table;
 				   -1: none, or the indexes differ */
 	bool pkey_missing; /* the check failed because a port lacks the
@@ -360,6 +366,9 @@ struct fs_pl_ctx {
 	   of fs_pl_prolog: what the port checks found */
 	uint64_t rdma_rate;
 	struct fs_pl_rdma_got rdma_got;
+	/* RoCE: RoceGidFamily=ipv6, RoceMtu (0: any) */
+	bool roce_ipv6;
+	unsigned roce_mtu;
 	/* rdma cgroup limits per HCA of the job (RdmaMaxHcaHandles,
 	   RdmaMaxHcaObjects): 0 unset ("max"); both 0: rdma.max untouched */
 	uint32_t rdma_max_handles;

@@ -1,8 +1,9 @@
 /*
  * rdma.c - the checks of the job's HCA ports (FABSCHED_RDMA_DEVICES) under
  * a sysfs root: each port ACTIVE, at RdmaRate or faster, and holding the
- * P_Key of the job's account (AccountIbPkeys); and the variables that tell
- * the job's tasks which key to use.
+ * P_Key of the job's account (AccountIbPkeys); a RoCE port's net device up
+ * (at RoceMtu or more) with a RoCE v2 GID (RoceGidFamily); and the
+ * variables that tell the job's tasks which key to use.
  *
  * sysfs: /sys/class/infiniband/<dev>/ports/<n>/{state,phys_state,rate,
  * link_layer} through the gres inventory; ports/<n>/pkeys/<index> ("0x%04x"
@@ -152,6 +153,37 @@ static const char *_pkey_list(const struct _entry *t, size_t n, char *buf, size_
 	return buf;
 }
 
+/* A RoCE port whose GID table names its net device (kernels from 4.8):
+ * the device up (or of unknown state), its MTU at least RoceMtu, a RoCE v2
+ * GID of the family RoceGidFamily names. */
+static int _check_roce(const char *dev, const struct fs_gres_port *p,
+		       const struct fs_pl_rdma_want *want, struct fs_pl_rdma_got *got, char *err,
+		       size_t errlen)
+{
+	const char *fam = want->roce_ipv6 ? "IPv6" : "IPv4";
+
+	if (!p->netdev || !p->netdev[0])
+		return 0;
+	got->nroce++;
+	if (p->operstate && p->operstate[0] && strcmp(p->operstate, "up") &&
+	    strcmp(p->operstate, "unknown"))
+		return fs_errf(err, errlen,
+			       "RDMA device %s port %u: its net device %s is %s, expected up", dev,
+			       p->num, p->netdev, p->operstate);
+	if (want->roce_mtu && p->mtu && p->mtu < want->roce_mtu)
+		return fs_errf(err, errlen,
+			       "RDMA device %s port %u: its net device %s has MTU %u, expected at "
+			       "least %u (RoceMtu)",
+			       dev, p->num, p->netdev, p->mtu, want->roce_mtu);
+	if ((want->roce_ipv6 ? p->gid_v2_ipv6 : p->gid_v2_ipv4) < 0)
+		return fs_errf(err, errlen,
+			       "RDMA device %s port %u: no RoCE v2 GID of an %s address in its GID "
+			       "table (RoceGidFamily=%s); expected the %s address of %s there",
+			       dev, p->num, fam, want->roce_ipv6 ? "ipv6" : "ipv4",
+			       want->roce_ipv6 ? "global IPv6" : "IPv4", p->netdev);
+	return 0;
+}
+
 static int _check_port(const char *root, const char *dev, const struct fs_gres_port *p,
 		       const struct fs_pl_rdma_want *want, struct fs_pl_rdma_got *got, char *err,
 		       size_t errlen)
@@ -196,6 +228,8 @@ static int _check_port(const char *root, const char *dev, const struct fs_gres_p
 				       "(RdmaRate)",
 				       dev, p->num, fs_format_rate(mbps, a, sizeof(a)), p->rate, b);
 	}
+	if (_check_roce(dev, p, want, got, err, errlen))
+		return -1;
 	if (want->pkey && !(p->link_layer && !strcmp(p->link_layer, "Ethernet"))) {
 		char shown[128];
 		struct _entry *t;

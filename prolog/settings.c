@@ -60,6 +60,11 @@ int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err, s
 		ctx->rdma_max_handles = (uint32_t)u;
 	if (!fs_conf_get_uint(cf, "RdmaMaxHcaObjects", &u))
 		ctx->rdma_max_objects = (uint32_t)u;
+	/* RoceGidFamily: ipv4 (0) or ipv6 (1); RoceMtu validated 68..65535 */
+	if (!fs_conf_get_uint(cf, "RoceGidFamily", &u))
+		ctx->roce_ipv6 = u == 1;
+	if (!fs_conf_get_uint(cf, "RoceMtu", &u))
+		ctx->roce_mtu = (unsigned)u;
 	if (!fs_conf_get_uint(cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
 		ctx->verbose = true;
 	return 0;

@@ -4,7 +4,9 @@
 # a job --gres=hugepages:2m:N maps its pages through its hugetlbfs mount and
 # checks them; afterwards the machine's nr_hugepages and the node's mounts
 # are back where they were.  A prolog failure of the node drains it with
-# the reason; one of the job's own holds the job and leaves the node up.  Every slurmd of the cluster runs on this machine, so the pools
+# the reason; one of the job's own holds the job and leaves the node up.
+# An HCA port made RoCE in the node's sysfs tree: its net device down, or
+# below RoceMtu, drains the node.  Every slurmd of the cluster runs on this machine, so the pools
 # are this machine's (node0): reservations stay a few MiB and are given
 # back.  Asks scontrol, the jobs and the node's mount namespace.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -14,7 +16,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cl_require
 cl_require_build plugins/gres/.libs/gres_hugepages.so
 cl_require_hugepages
-tap_plan 31
+tap_plan 34
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_PROLOG_TEST_DIR:-/var/lib/fabsched-test/prolog}
@@ -220,6 +222,46 @@ want="RDMA device mlx4_0 port 1: P_Key 0x8002 of account physics not in the port
 tap_ok "! grep -q DRAIN <<<\"\$st\" && [ \"\$(cl_job_field $id JobState)\" = PENDING ] && grep -qF \"\$want\" <<<\"\$ac\"" \
 	"key of account physics (0x8002) missing from the port, the job's fault: job $id held with the reason ($(cl_job_field "$id" Reason), ${ac%% StdErr*}), n003 stays up (State=$st)"
 scancel "$id" 2>/dev/null
+cp "$STAGE/fabsched.conf.orig" "$STAGE/fabsched.conf"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+
+# RoCE: n003's mlx4_0 port made a RoCE port (link layer Ethernet, a GID
+# table naming eth2 with the RoCE v2 GID of 10.10.1.13 at index 3): eth2
+# down drains the node naming the device; up, but below RoceMtu=9000,
+# drains it naming the MTU; at 9000 the job runs
+p=$STAGE/sysfs/n003/sys/class/infiniband/mlx4_0/ports/1
+nd=$STAGE/sysfs/n003/sys/class/net/eth2
+mkdir -p "$p/gid_attrs/types" "$p/gid_attrs/ndevs" "$nd"
+i=0
+for g in fe80:0000:0000:0000:0202:c9ff:fef1:2a30 0000:0000:0000:0000:0000:ffff:0a0a:010d; do
+	for ty in "IB/RoCE v1" "RoCE v2"; do
+		echo "$g" > "$p/gids/$i"; echo "$ty" > "$p/gid_attrs/types/$i"; echo eth2 > "$p/gid_attrs/ndevs/$i"
+		i=$((i + 1))
+	done
+done
+echo Ethernet > "$p/link_layer"
+echo 1500 > "$nd/mtu"
+echo down > "$nd/operstate"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J rocedown -w n003 -n 1 -t 5 --gres=rdma:1 -o roce-%j.out --wrap true)
+wait_drain n003
+tap_ok "grep -q DRAIN <<<'$st' && grep -qF 'RDMA device mlx4_0 port 1: its net device eth2 is down, expected up' <<<'$reason'" \
+	"RoCE port whose net device is down: n003 drained naming the device (State=$st, Reason=$reason)"
+scancel "$id" 2>/dev/null
+echo up > "$nd/operstate"
+echo 'RoceMtu=9000' >> "$STAGE/fabsched.conf"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J rocemtu -w n003 -n 1 -t 5 --gres=rdma:1 -o roce-%j.out --wrap true)
+wait_drain n003
+tap_ok "grep -q DRAIN <<<'$st' && grep -qF 'RDMA device mlx4_0 port 1: its net device eth2 has MTU 1500, expected at least 9000 (RoceMtu)' <<<'$reason'" \
+	"RoCE port's net device below RoceMtu=9000: n003 drained naming the MTU (State=$st, Reason=$reason)"
+scancel "$id" 2>/dev/null
+echo 9000 > "$nd/mtu"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J roceok -w n003 -n 1 -t 5 --gres=rdma:1 -o roce-%j.out --wrap true)
+cl_wait_job "$id" 120
+tap_ok $? "RoCE port up at MTU 9000 with a RoCE v2 GID of an IPv4 address: job $id runs"
+echo InfiniBand > "$p/link_layer"
 cp "$STAGE/fabsched.conf.orig" "$STAGE/fabsched.conf"
 scontrol update nodename=n003 state=resume >/dev/null 2>&1
 

@@ -3,7 +3,8 @@
  * generated sysfs trees (tests/fixtures/sysfs/pkeys and malformed): the port
  * rate against RdmaRate, the account's P_Key in the port's table
  * (AccountIbPkeys), the variables exported to the job, and the two
- * fabsched.conf keys' validation with their line numbers.
+ * fabsched.conf keys' validation with their line numbers; RoCE ports (the
+ * roce and rocedown trees): net device up, RoceMtu, RoceGidFamily.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +129,48 @@ static void test_rate_unknown(void **state)
 	assert_int_equal(fs_pl_rdma_verify(root, "mlx5_0", &w, NULL, _msg, sizeof(_msg)), -1);
 	assert_non_null(strstr(_msg, "RDMA: "));
 	assert_non_null(strstr(_msg, "\"fast\": malformed rate"));
+}
+
+/* RoCE ports: net device up, RoceMtu, a RoCE v2 GID of RoceGidFamily */
+static int _roce(const char *tree, const char *list, bool ipv6, unsigned mtu)
+{
+	struct fs_pl_rdma_want w = { .roce_ipv6 = ipv6, .roce_mtu = mtu };
+	char root[1100];
+
+	snprintf(root, sizeof(root), "%s/sysfs/%s", _fix, tree);
+	_msg[0] = 0;
+	return fs_pl_rdma_verify(root, list, &w, &_got, _msg, sizeof(_msg));
+}
+
+static void test_roce(void **state)
+{
+	(void)state;
+	assert_int_equal(_roce("roce", "mlx5_0", false, 0), 0);
+	assert_int_equal(_got.nroce, 1);
+	assert_int_equal(_roce("roce", "mlx5_0:1", false, 9000), 0);
+	assert_int_equal(_roce("roce", "mlx5_0,mlx5_1", true, 4200), 0);
+	assert_int_equal(_got.nroce, 2);
+	/* IPv6 only: no GID for IPv4 */
+	assert_int_equal(_roce("roce", "mlx5_0,mlx5_1", false, 0), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_1 port 1: no RoCE v2 GID of an IPv4 address "
+				  "in its GID table (RoceGidFamily=ipv4); expected the IPv4 "
+				  "address of ens2f0np0 there");
+	assert_int_equal(_roce("roce", "mlx5_1", true, 9000), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_1 port 1: its net device ens2f0np0 has MTU "
+				  "4200, expected at least 9000 (RoceMtu)");
+	assert_int_equal(_roce("rocedown", "mlx5_0", false, 0), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_0 port 1: its net device ens1f0np0 is down, "
+				  "expected up");
+	/* the port DOWN: the message it always had */
+	assert_int_equal(_roce("roce", "mlx5_2", false, 0), -1);
+	assert_non_null(strstr(_msg, "state DOWN"));
+	/* a RoCE port whose GID table names no net device (kernels before
+	 * 4.8): nothing to check beyond ACTIVE */
+	assert_int_equal(_roce("pkeys", "mlx5_6", false, 9000), 0);
+	assert_int_equal(_got.nroce, 0);
+	/* InfiniBand ports: none of it */
+	assert_int_equal(_roce("lassen", "mlx5_0", true, 9000), 0);
+	assert_int_equal(_got.nroce, 0);
 }
 
 static void test_pkey_values(void **state)
@@ -372,7 +415,7 @@ int main(void)
 		cmocka_unit_test(test_pkey_values),  cmocka_unit_test(test_pkey_map),
 		cmocka_unit_test(test_conf_keys),    cmocka_unit_test(test_pkey_present),
 		cmocka_unit_test(test_pkey_missing), cmocka_unit_test(test_job_account),
-		cmocka_unit_test(test_exports),
+		cmocka_unit_test(test_exports),	     cmocka_unit_test(test_roce),
 	};
 
 	snprintf(_fix, sizeof(_fix), "%s", fix ? fix : "tests/fixtures");
