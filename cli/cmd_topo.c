@@ -35,7 +35,9 @@ enum {
 	O_NODRAIN,
 	O_CHCA,
 	O_LOAD,
-	O_MODEL
+	O_MODEL,
+	O_LLDP,
+	O_LLDPSW
 };
 
 /* The options of every topo subcommand (opts.h); fabsched(1), TOPO. */
@@ -46,6 +48,12 @@ static const struct fs_opt _topo_opts[] = {
 	  NULL },
 	{ O_MODEL, 0, "model", "FILE", "the JSON model fabsched topo discover wrote", NULL, NULL },
 	{ 'L', 'L', "live", NULL, "discover the fabric now (libibnetdisc)", NULL, NULL },
+	{ O_LLDP, 0, "lldp", "DIR",
+	  "Ethernet: the nodes' LLDP records, <node>.json each\n"
+	  "(lldpcli -f json0 show neighbors details)",
+	  NULL, NULL },
+	{ O_LLDPSW, 0, "lldp-switches", "DIR",
+	  "with --lldp: the switches' records, <switch>.json each", NULL, NULL },
 	{ O_CA, 0, "ca", "NAME", "the local HCA for --live (ibnetdiscover's -C)", NULL, NULL },
 	{ O_PORT, 0, "port", "N", "its port (ibnetdiscover's -P; default its first active)", NULL,
 	  NULL },
@@ -162,11 +170,17 @@ int fs_cli_slurm_nodes(struct topo_args *a)
 static int _load(struct topo_args *a, struct fst_model **m)
 {
 	char err[1024];
-	int rc, nsrc = !!a->input + !!a->cache + !!a->json + a->live;
+	int rc, nsrc = !!a->input + !!a->cache + !!a->json + a->live + !!a->lldp;
 
 	if (nsrc > 1) {
 		fprintf(stderr,
-			"fabsched topo: give one input (FILE, --input, --load-cache, --model or --live)\n");
+			"fabsched topo: give one input (FILE, --input, --load-cache, --model, --live or --lldp)\n");
+		return FS_EXIT_USAGE;
+	}
+	if (a->lldp_switches && !a->lldp) {
+		fprintf(stderr,
+			"fabsched topo: --lldp-switches %s: expected with --lldp DIR (the nodes' records)\n",
+			a->lldp_switches);
 		return FS_EXIT_USAGE;
 	}
 	if (a->json) {
@@ -194,6 +208,8 @@ static int _load(struct topo_args *a, struct fst_model **m)
 		rc = fst_parse_ibnet_file(m, a->input, err, sizeof(err));
 	} else if (a->cache) {
 		rc = fst_load_cache(m, a->cache, err, sizeof(err));
+	} else if (a->lldp) {
+		rc = fst_parse_lldp(m, a->lldp, a->lldp_switches, err, sizeof(err));
 	} else {
 		rc = fst_discover_live(m, a->ca, a->port, a->save_cache, err, sizeof(err));
 	}
@@ -239,6 +255,12 @@ static int _input_option(struct topo_args *a, int c)
 		break;
 	case O_MODEL:
 		a->json = optarg;
+		break;
+	case O_LLDP:
+		a->lldp = optarg;
+		break;
+	case O_LLDPSW:
+		a->lldp_switches = optarg;
 		break;
 	case 'L':
 		a->live = 1;
@@ -821,7 +843,7 @@ static int _run(int argc, char **argv)
 		return _watch(&a);
 	if ((rc = _one_input(&a, sub)))
 		return rc;
-	if (!a.input && !a.cache && !a.json)
+	if (!a.input && !a.cache && !a.json && !a.lldp)
 		a.live = 1;
 	rc = _load(&a, &m);
 	if (rc) {

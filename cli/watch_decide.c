@@ -571,7 +571,7 @@ static int _rails_up(const struct fst_model *m, const char *name)
 static void _degraded_text(const struct fst_model *m, const char *name, char *out, size_t n)
 {
 	int h = fst_find_host(m, name);
-	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE + 64];
+	char e1[FS_ESCAPE_SIZE], e2[FS_ESCAPE_SIZE + 64], ws[32];
 	size_t o = 0;
 
 	out[0] = '\0';
@@ -584,10 +584,10 @@ static void _degraded_text(const struct fst_model *m, const char *name, char *ou
 
 			if (!l || !l->degraded)
 				continue;
-			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s) at %dx%s",
+			o += (size_t)snprintf(out + o, n - o, "%s%s port %d (%s) at %s",
 					      o ? ", " : "", _esc(e1, fw_hca_name(d)), p,
-					      _peer_port(m, pt, e2), l->width,
-					      fst_speed_name(l->speed));
+					      _peer_port(m, pt, e2),
+					      fst_widthspeed(l->width, l->speed, ws, sizeof(ws)));
 		}
 	}
 }

@@ -4,8 +4,10 @@
 systemdunitdir = $(prefix)/lib/systemd/system
 SYSTEMD_UNITS = systemd/fabsched-topo-watch.service systemd/fabsched-sweep.service \
 	systemd/fabsched-sweep-periodic.service
-systemdunit_DATA = $(SYSTEMD_UNITS) systemd/fabsched-sweep.timer
-EXTRA_DIST += $(SYSTEMD_UNITS:=.in) systemd/fabsched-sweep.timer
+SYSTEMD_PLAIN = systemd/fabsched-sweep.timer systemd/fabsched-lldp-record.service \
+	systemd/fabsched-lldp-record.timer
+systemdunit_DATA = $(SYSTEMD_UNITS) $(SYSTEMD_PLAIN)
+EXTRA_DIST += $(SYSTEMD_UNITS:=.in) $(SYSTEMD_PLAIN)
 CLEANFILES += $(SYSTEMD_UNITS)
 
 $(SYSTEMD_UNITS): %: $(srcdir)/%.in Makefile

@@ -348,7 +348,8 @@ static int _degraded(struct fst_model *m)
 	}
 	qsort(tl, (size_t)n, sizeof(*tl), _tl_cmp);
 	for (int i = 0; i < n;) {
-		int j = i, wc[13] = { 0 }, sc[16] = { 0 }, mw, ms;
+		int j = i, wc[13] = { 0 }, sc[FST_SPEED_COUNT] = { 0 }, mw, ms;
+		char w1[32], w2[32];
 
 		while (j < n && tl[j].key == tl[i].key) {
 			wc[m->links[tl[j].link].width]++;
@@ -356,7 +357,7 @@ static int _degraded(struct fst_model *m)
 			j++;
 		}
 		mw = _mode(wc, 13);
-		ms = _mode(sc, 16);
+		ms = _mode(sc, FST_SPEED_COUNT);
 		for (int k = i; k < j; k++) {
 			struct fst_link *l = &m->links[tl[k].link];
 			char pa[320], pb[320];
@@ -366,13 +367,12 @@ static int _degraded(struct fst_model *m)
 			l->degraded = 1;
 			if (fst_add_issue(
 				    m, FST_ISSUE_DEGRADED_LINK, FST_PROBLEM, l->a, l->a_port, l->b,
-				    l->b_port,
-				    "degraded link %s <-> %s: %dx%s, its tier (%s) runs %dx%s",
+				    l->b_port, "degraded link %s <-> %s: %s, its tier (%s) runs %s",
 				    fst_port_text(m, l->a, l->a_port, pa, sizeof(pa)),
-				    fst_port_text(m, l->b, l->b_port, pb, sizeof(pb)), l->width,
-				    fst_speed_name(l->speed),
-				    l->tier < 0 ? "host links of this switch" : "switch links", mw,
-				    fst_speed_name((enum fst_speed)ms))) {
+				    fst_port_text(m, l->b, l->b_port, pb, sizeof(pb)),
+				    fst_widthspeed(l->width, l->speed, w1, sizeof(w1)),
+				    l->tier < 0 ? "host links of this switch" : "switch links",
+				    fst_widthspeed(mw, (enum fst_speed)ms, w2, sizeof(w2)))) {
 				free(tl);
 				return -1;
 			}

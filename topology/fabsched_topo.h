@@ -41,7 +41,8 @@ extern "C" {
 
 enum fst_devtype { FST_SWITCH = 1, FST_HCA = 2, FST_ROUTER = 3 };
 
-/* Per-lane signalling rates of InfiniBand generations. */
+/* Per-lane signalling rates of InfiniBand generations, then the rates of
+ * Ethernet links (width 1: the whole link's rate, as LLDP reports it). */
 enum fst_speed {
 	FST_SPEED_UNKNOWN = 0,
 	FST_SPEED_SDR,
@@ -52,7 +53,17 @@ enum fst_speed {
 	FST_SPEED_EDR,
 	FST_SPEED_HDR,
 	FST_SPEED_NDR,
-	FST_SPEED_XDR
+	FST_SPEED_XDR,
+	FST_SPEED_GBE1, /* Ethernet: 1 Gb/s ... */
+	FST_SPEED_GBE10,
+	FST_SPEED_GBE25,
+	FST_SPEED_GBE40,
+	FST_SPEED_GBE50,
+	FST_SPEED_GBE100,
+	FST_SPEED_GBE200,
+	FST_SPEED_GBE400,
+	FST_SPEED_GBE800,
+	FST_SPEED_COUNT
 };
 
 /* Role of a device after fst_classify(). */
@@ -183,6 +194,13 @@ const char *fst_speed_name(enum fst_speed s);				/* "QDR", "?" */
 int fst_speed_from_name(const char *s, enum fst_speed *out);		/* 0 / -1 */
 long fst_lane_mbps(enum fst_speed s);					/* nominal Mb/s per lane */
 long fst_link_mbps(int width, enum fst_speed s);			/* width x lane rate */
+int fst_speed_is_ethernet(enum fst_speed s);
+/* A link's width and speed as text: "4xHDR", "100GbE" (an Ethernet link
+ * has no lanes to count), "?" unknown; into @buf, returned. */
+const char *fst_widthspeed(int width, enum fst_speed s, char *buf, size_t n);
+/* The Ethernet speed of @mbps Mb/s (1000 -> FST_SPEED_GBE1), UNKNOWN for
+ * a rate not in the list. */
+enum fst_speed fst_speed_from_mbps(long mbps);
 const char *fst_role_name(enum fst_role r);
 const char *fst_issue_kind_name(enum fst_issue_kind k);
 
@@ -198,6 +216,19 @@ int fst_parse_ibnet_buf(struct fst_model **out, const char *buf, size_t len, con
  * built without libibnetdisc. */
 int fst_discover_live(struct fst_model **out, const char *ca, int port, const char *cache_out,
 		      char *err, size_t errlen);
+/* LLDP neighbour records (parse_lldp.c): @node_dir holds one file per
+ * node, <node>.json, with what `lldpcli -f json0 show neighbors details`
+ * (or -f json) prints there; @switch_dir (NULL: none) the same from the
+ * switches.  Hosts' interfaces become one-port HCAs ("H-<host>-<ifname>",
+ * described "<host> <ifname>"), switches' ports are numbered in the
+ * natural order of their names (kept as labels); Ethernet speeds from the
+ * MAU types.  Neighbours' strings that are not names are left out with an
+ * FST_ISSUE_IGNORED_LINE. */
+int fst_parse_lldp(struct fst_model **out, const char *node_dir, const char *switch_dir, char *err,
+		   size_t errlen);
+/* Mb/s of an IEEE 802.3 MAU type as lldpd names it ("100GbaseCR4",
+ * "10GigBaseR", "1000BaseTFD"), 0 when not one. */
+long fst_lldp_mau_mbps(const char *mau);
 /* ibnetdiscover --cache file, loaded with ibnd_load_fabric(). */
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen);
 /* The local InfiniBand ports whose link is up (state INIT, ARMED or

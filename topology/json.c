@@ -7,6 +7,7 @@
 #include "fabsched_config.h"
 #include "topo_private.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -595,13 +596,21 @@ static int _link_groups(struct rd *r, json_object *root, const char *key, struct
 }
 
 /* A port label: decimal numbers joined by '/' ("1/4/1"), as
- * parse_ibnet.c keeps them, at most FST_PORT_LABEL_MAX - 1 characters. */
-static int _label_ok(const char *s)
+ * parse_ibnet.c keeps them, or an Ethernet switch's port name ("swp1",
+ * "Ethernet1/1"), as parse_lldp.c keeps them: at most
+ * FST_PORT_LABEL_MAX - 1 characters. */
+int fst_port_label_ok(const char *s)
 {
 	size_t n = strlen(s);
 
 	if (!n || n >= FST_PORT_LABEL_MAX || s[0] == '/' || s[n - 1] == '/' || strstr(s, "//"))
 		return 0;
+	if (isalpha((unsigned char)s[0])) {
+		for (size_t i = 0; i < n; i++)
+			if (!isalnum((unsigned char)s[i]) && !strchr("._:/@+-", s[i]))
+				return 0;
+		return 1;
+	}
 	return strspn(s, "0123456789/") == n;
 }
 
@@ -614,11 +623,13 @@ static int _read_label(struct rd *r, json_object *o, size_t i, const char *key, 
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return 0; /* none, or null: no label */
 	snprintf(path, sizeof(path), "links[%zu].%s", i, key);
-	if (!json_object_is_type(v, json_type_string) || !_label_ok(json_object_get_string(v)) ||
+	if (!json_object_is_type(v, json_type_string) ||
+	    !fst_port_label_ok(json_object_get_string(v)) ||
 	    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
-		return _rerr(r, path,
-			     "a port label of numbers joined by '/' (\"1/4/1\"), "
-			     "at most 15 characters");
+		return _rerr(
+			r, path,
+			"a port label of numbers joined by '/' (\"1/4/1\") or a port name "
+			"(\"swp1\": a letter, then letters, digits, ._:/@+-), at most 15 characters");
 	snprintf(pt->label, sizeof(pt->label), "%s", json_object_get_string(v));
 	return 0;
 }
@@ -646,7 +657,9 @@ static int _read_links(struct rd *r, json_object *ln)
 		_geti(o, "width", &w);
 		_geti(o, "tier", &tier);
 		if (sp && strcmp(sp, "?") && fst_speed_from_name(sp, &s))
-			return _rerr(r, path, "speed SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR");
+			return _rerr(
+				r, path,
+				"speed SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR or 1GbE|10GbE|25GbE|40GbE|50GbE|100GbE|200GbE|400GbE|800GbE");
 		pa = &m->devs[da].ports[ap];
 		pb = &m->devs[db].ports[bp];
 		if (_read_label(r, o, i, "a_label", pa) || _read_label(r, o, i, "b_label", pb))
@@ -825,23 +838,21 @@ static int _read(struct rd *r, json_object *root)
 	return 0;
 }
 
-int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const char *name,
-		      char *err, size_t errlen)
+struct json_object *fst_json_parse(const char *buf, size_t len, const char *file, char *err,
+				   size_t errlen)
 {
 	struct json_tokener *tok;
 	json_object *root;
-	struct rd r = { 0 };
-	int rc;
 
-	*out = NULL;
-	r.file = name ? name : "<json>";
-	r.err = err;
-	r.errlen = errlen;
-	if (len > (size_t)1 << 30)
-		return fs_errf(err, errlen, "%s: too large", r.file);
+	if (len > (size_t)1 << 30) {
+		fs_errf(err, errlen, "%s: too large", file);
+		return NULL;
+	}
 	tok = json_tokener_new();
-	if (!tok)
-		return fs_errf(err, errlen, "out of memory");
+	if (!tok) {
+		fs_errf(err, errlen, "out of memory");
+		return NULL;
+	}
 	root = json_tokener_parse_ex(tok, buf, (int)len);
 	if (!root || json_tokener_get_error(tok) != json_tokener_success) {
 		enum json_tokener_error e = json_tokener_get_error(tok);
@@ -852,11 +863,29 @@ int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const
 			line += buf[i] == '\n';
 		json_object_put(root);
 		json_tokener_free(tok);
-		return fs_errf(err, errlen, "%s:%d: %s; expected a JSON document", r.file, line,
-			       e == json_tokener_continue ? "unexpected end of input"
-							  : json_tokener_error_desc(e));
+		fs_errf(err, errlen, "%s:%d: %s; expected a JSON document", file, line,
+			e == json_tokener_continue ? "unexpected end of input"
+						   : json_tokener_error_desc(e));
+		return NULL;
 	}
 	json_tokener_free(tok);
+	return root;
+}
+
+int fst_json_read_buf(struct fst_model **out, const char *buf, size_t len, const char *name,
+		      char *err, size_t errlen)
+{
+	json_object *root;
+	struct rd r = { 0 };
+	int rc;
+
+	*out = NULL;
+	r.file = name ? name : "<json>";
+	r.err = err;
+	r.errlen = errlen;
+	root = fst_json_parse(buf, len, r.file, err, errlen);
+	if (!root)
+		return -1;
 	if (!json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		return fs_errf(err, errlen,

@@ -7,6 +7,7 @@ TOPOLOGY_SOURCES = \
 	topology/model.c \
 	topology/hostlist.c \
 	topology/parse_ibnet.c \
+	topology/parse_lldp.c \
 	topology/discover.c \
 	topology/names.c \
 	topology/classify.c \

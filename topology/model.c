@@ -14,13 +14,19 @@ static const struct {
 	const char *name;
 	long lane_mbps;
 } _speeds[] = {
-	[FST_SPEED_UNKNOWN] = { "?", 0 },	[FST_SPEED_SDR] = { "SDR", 2500 },
-	[FST_SPEED_DDR] = { "DDR", 5000 },	[FST_SPEED_QDR] = { "QDR", 10000 },
-	[FST_SPEED_FDR10] = { "FDR10", 10000 }, [FST_SPEED_FDR] = { "FDR", 14000 },
-	[FST_SPEED_EDR] = { "EDR", 25000 },	[FST_SPEED_HDR] = { "HDR", 50000 },
-	[FST_SPEED_NDR] = { "NDR", 100000 },	[FST_SPEED_XDR] = { "XDR", 200000 },
+	[FST_SPEED_UNKNOWN] = { "?", 0 },	   [FST_SPEED_SDR] = { "SDR", 2500 },
+	[FST_SPEED_DDR] = { "DDR", 5000 },	   [FST_SPEED_QDR] = { "QDR", 10000 },
+	[FST_SPEED_FDR10] = { "FDR10", 10000 },	   [FST_SPEED_FDR] = { "FDR", 14000 },
+	[FST_SPEED_EDR] = { "EDR", 25000 },	   [FST_SPEED_HDR] = { "HDR", 50000 },
+	[FST_SPEED_NDR] = { "NDR", 100000 },	   [FST_SPEED_XDR] = { "XDR", 200000 },
+	[FST_SPEED_GBE1] = { "1GbE", 1000 },	   [FST_SPEED_GBE10] = { "10GbE", 10000 },
+	[FST_SPEED_GBE25] = { "25GbE", 25000 },	   [FST_SPEED_GBE40] = { "40GbE", 40000 },
+	[FST_SPEED_GBE50] = { "50GbE", 50000 },	   [FST_SPEED_GBE100] = { "100GbE", 100000 },
+	[FST_SPEED_GBE200] = { "200GbE", 200000 }, [FST_SPEED_GBE400] = { "400GbE", 400000 },
+	[FST_SPEED_GBE800] = { "800GbE", 800000 },
 };
 #define NSPEEDS ((int)(sizeof(_speeds) / sizeof(_speeds[0])))
+_Static_assert(NSPEEDS == FST_SPEED_COUNT, "a name and rate for every speed");
 
 const char *fst_speed_name(enum fst_speed s)
 {
@@ -51,6 +57,28 @@ long fst_link_mbps(int width, enum fst_speed s)
 	return (long)width * fst_lane_mbps(s);
 }
 
+int fst_speed_is_ethernet(enum fst_speed s)
+{
+	return s >= FST_SPEED_GBE1 && s < FST_SPEED_COUNT;
+}
+
+enum fst_speed fst_speed_from_mbps(long mbps)
+{
+	for (int i = FST_SPEED_GBE1; i < NSPEEDS; i++)
+		if (_speeds[i].lane_mbps == mbps)
+			return (enum fst_speed)i;
+	return FST_SPEED_UNKNOWN;
+}
+
+const char *fst_widthspeed(int width, enum fst_speed s, char *buf, size_t n)
+{
+	if (fst_speed_is_ethernet(s) && width == 1)
+		snprintf(buf, n, "%s", fst_speed_name(s));
+	else
+		snprintf(buf, n, "%dx%s", width, fst_speed_name(s));
+	return buf;
+}
+
 int fst_parse_widthspeed(const char *s, int *width, enum fst_speed *speed)
 {
 	char *end;
@@ -58,6 +86,10 @@ int fst_parse_widthspeed(const char *s, int *width, enum fst_speed *speed)
 
 	if (!isdigit((unsigned char)s[0]))
 		return -1;
+	if (!fst_speed_from_name(s, speed) && fst_speed_is_ethernet(*speed)) {
+		*width = 1; /* "100GbE" */
+		return 0;
+	}
 	w = strtol(s, &end, 10);
 	if (*end != 'x' || (w != 1 && w != 2 && w != 4 && w != 8 && w != 12))
 		return -1;
@@ -419,6 +451,7 @@ int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width, en
 {
 	struct fst_port *pa = &m->devs[a].ports[ap];
 	struct fst_port *pb = &m->devs[b].ports[bp];
+	char ws[32];
 	int l;
 
 	if (pa->peer == b && pa->peer_port == bp) {
@@ -463,8 +496,8 @@ int fst_connect(struct fst_model *m, int a, int ap, int b, int bp, int width, en
 	if (a == b)
 		return fst_add_issue(
 			m, FST_ISSUE_SELF_LOOP, FST_WARNING, a, ap, b, bp,
-			"self-loop cable on switch %s: port %d <-> port %d (%dx%s), ignored for the tree",
-			m->devs[a].id, ap, bp, width, fst_speed_name(speed));
+			"self-loop cable on switch %s: port %d <-> port %d (%s), ignored for the tree",
+			m->devs[a].id, ap, bp, fst_widthspeed(width, speed, ws, sizeof(ws)));
 	return 0;
 }
 

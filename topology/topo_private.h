@@ -31,6 +31,16 @@ struct fst_priv {
 #include "fs_err.h"
 #include "fs_file.h"
 
+/* A JSON document from @buf (json-c's object, the caller puts it), or NULL
+ * with "<file>:<line>: <what>; expected a JSON document". */
+struct json_object;
+struct json_object *fst_json_parse(const char *buf, size_t len, const char *file, char *err,
+				   size_t errlen);
+
+/* A port label the model keeps: "1/4/1" (ibdiagnet) or a port name
+ * ("swp1", LLDP), at most FST_PORT_LABEL_MAX - 1 characters. */
+int fst_port_label_ok(const char *s);
+
 /* Read a whole file into *bufp (caller frees), its size into *lenp. */
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);
 

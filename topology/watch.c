@@ -135,7 +135,7 @@ static int _emit(fst_change_f out, void *arg, int *n, const char *line)
 int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, fst_change_f out,
 		      void *arg)
 {
-	char line[1024], what[600];
+	char line[1024], what[600], w1[32], w2[32];
 	int n = 0;
 
 	/* devices gone and new */
@@ -163,8 +163,9 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, 
 		if (!peer || strcmp(peer, old->devs[o->b].id))
 			snprintf(line, sizeof(line), "%s: link down", what);
 		else if (c->width != o->width || c->speed != o->speed)
-			snprintf(line, sizeof(line), "%s: %dx%s -> %dx%s", what, o->width,
-				 fst_speed_name(o->speed), c->width, fst_speed_name(c->speed));
+			snprintf(line, sizeof(line), "%s: %s -> %s", what,
+				 fst_widthspeed(o->width, o->speed, w1, sizeof(w1)),
+				 fst_widthspeed(c->width, c->speed, w2, sizeof(w2)));
 		else
 			continue;
 		if (_emit(out, arg, &n, line))
@@ -180,8 +181,8 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, 
 		if (peer && !strcmp(peer, cur->devs[c->b].id))
 			continue;
 		_link_text(cur, c, what, sizeof(what));
-		snprintf(line, sizeof(line), "%s: link up (%dx%s)", what, c->width,
-			 fst_speed_name(c->speed));
+		snprintf(line, sizeof(line), "%s: link up (%s)", what,
+			 fst_widthspeed(c->width, c->speed, w1, sizeof(w1)));
 		if (_emit(out, arg, &n, line))
 			return -1;
 	}

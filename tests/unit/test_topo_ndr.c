@@ -321,16 +321,27 @@ static int _read_with_label(const char *js, const char *val, struct fst_model **
  * key; null is no label, 15 characters are fine. */
 static void test_json_bad_label(void **state)
 {
-	static const char *const bad[] = { "\"1/a/1\"",	    "\"\"",   "\"1//1\"",
-					   "\"/1\"",	    "\"1/\"", "\"1/2/3/4/5/6/7890\"",
-					   "\"1 /1\"",	    "5",      "[\"1/1\"]",
-					   "\"1/1\\u0000\"" };
+	static const char *const bad[] = { "\"1/a/1\"",
+					   "\"\"",
+					   "\"1//1\"",
+					   "\"/1\"",
+					   "\"1/\"",
+					   "\"1/2/3/4/5/6/7890\"",
+					   "\"1 /1\"",
+					   "5",
+					   "[\"1/1\"]",
+					   "\"1/1\\u0000\"",
+					   "\"1a\"",
+					   "\"swp1;x\"",
+					   "\"Ethernet1/1/1/1/1\"" };
 	static const struct {
 		const char *val, *label;
 	} good[] = {
 		{ "null", "" },
 		{ "\"1/2/3/4/5/6/789\"", "1/2/3/4/5/6/789" },
 		{ "\"7\"", "7" },
+		{ "\"swp1\"", "swp1" },
+		{ "\"Ethernet1/1\"", "Ethernet1/1" },
 	};
 	size_t len;
 	char *text = _dump(&len), *js, err[512];
@@ -343,7 +354,8 @@ static void test_json_bad_label(void **state)
 
 		if (rc != -1 || back ||
 		    strcmp(err, "model.json: links[0].a_label: bad or missing value; expected "
-				"a port label of numbers joined by '/' (\"1/4/1\"), at most 15 "
+				"a port label of numbers joined by '/' (\"1/4/1\") or a port name "
+				"(\"swp1\": a letter, then letters, digits, ._:/@+-), at most 15 "
 				"characters"))
 			fail_msg("label %s: rc %d, \"%s\"", bad[i], rc, err);
 	}

@@ -29,6 +29,13 @@ tests_unit_test_topo_ndr_SOURCES = tests/unit/test_topo_ndr.c
 tests_unit_test_topo_ndr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
 tests_unit_test_topo_ndr_LDADD = topology/libfabsched_topology.la libfabsched_common.la $(CMOCKA_LIBS)
 TESTS += tests/unit/test_topo_ndr
+
+# Ethernet fabrics from LLDP records (tests/fixtures/lldp)
+check_PROGRAMS += tests/unit/test_topo_lldp
+tests_unit_test_topo_lldp_SOURCES = tests/unit/test_topo_lldp.c
+tests_unit_test_topo_lldp_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology $(CMOCKA_CFLAGS)
+tests_unit_test_topo_lldp_LDADD = topology/libfabsched_topology.la libfabsched_common.la $(CMOCKA_LIBS)
+TESTS += tests/unit/test_topo_lldp
 endif
 
 if HAVE_IBNETDISC

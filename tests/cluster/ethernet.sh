@@ -1,0 +1,193 @@
+# shellcheck shell=bash
+# ethernet.sh - an emulated Ethernet leaf-spine fabric for the cluster harness
+# (sourced by ./cluster; uses its D, RUN, TAG, NODES, TIMEOUT, cg_exec, say, err).
+#
+# --fabric "roce:leaves=L,hosts=H,spines=S[,rails=R]": a network namespace per
+# switch and per node, veth cables between them, a Linux bridge in each
+# switch namespace, and lldpd in every namespace with a control socket of its
+# own (<dir>/fabric/lldp/<name>.sock).  Node i (of NODES) has interfaces
+# eth0..eth<R-1>; interface r is cabled to port swp<1 + (i mod H)> of leaf
+# (r * L + i / H + 1) (leaf01..); leaf ports swp<H+1>..swp<H+S> go up to the
+# spines, spine port swp<k> down to leaf k.  Switches send their port ids as
+# interface names (as Cumulus and SONiC do), nodes as MACs with the name in
+# the description (lldpd's default on Linux hosts); every instance sends each
+# second (TTL 10 s: a busy machine may delay a few).  LLDP frames are link-local: a bridge does not forward
+# them, so each neighbour is the real peer.  Traffic never leaves these
+# namespaces; the slurmd themselves stay on 127.0.0.1.
+#
+# Files: <dir>/fabric/ethernet.cables ("A IFA B IFB" per cable),
+# <dir>/fabric/ethernet.systems ("NAME switch|node" per namespace),
+# <dir>/fabric/lldp/ (sockets, configurations, logs).  Records:
+# `cluster fabric records DIR` writes DIR/nodes/<node>.json and
+# DIR/switches/<switch>.json (lldpcli -f json0 show neighbors details).
+
+ETH_PFX="fse$(printf '%s' "$D" | cksum | cut -c1-6)"
+ETH_DIR=$D/fabric/lldp
+
+eth_ns() { echo "$ETH_PFX-$1"; }
+
+eth_spec() {	# eth_spec "leaves=..,hosts=..": ETH_LEAVES ETH_HOSTS ETH_SPINES ETH_RAILS
+	local item k v
+	local IFS=,
+	ETH_HOSTS=4 ETH_SPINES=1 ETH_RAILS=1 ETH_LEAVES=""
+	for item in $1; do
+		[ -n "$item" ] || continue
+		k=${item%%=*} v=${item#*=}
+		[ "$k" != "$item" ] || { err "fabric spec roce: '$item' is not key=value"; return 1; }
+		case "$v" in ''|*[!0-9]*) err "fabric spec roce: $k=$v: expected a number"; return 1 ;; esac
+		case "$k" in
+		leaves) ETH_LEAVES=$v ;;
+		hosts) ETH_HOSTS=$v ;;
+		spines) ETH_SPINES=$v ;;
+		rails) ETH_RAILS=$v ;;
+		*) err "fabric spec roce: unknown key '$k'; expected leaves, hosts, spines, rails"; return 1 ;;
+		esac
+	done
+	[ "$ETH_HOSTS" -ge 1 ] && [ "$ETH_RAILS" -ge 1 ] && [ "$ETH_RAILS" -le 8 ] ||
+		{ err "fabric spec roce: expected hosts >= 1 and rails 1-8"; return 1; }
+	[ -n "$ETH_LEAVES" ] || ETH_LEAVES=$(((${#NODES[@]} + ETH_HOSTS - 1) / ETH_HOSTS))
+	if [ $((ETH_LEAVES * ETH_HOSTS)) -lt ${#NODES[@]} ]; then
+		err "fabric spec roce: $ETH_LEAVES leaves of $ETH_HOSTS hosts hold fewer than ${#NODES[@]} nodes"
+		return 1
+	fi
+}
+
+eth_switches() {	# the switch names of the fabric, one a line
+	local i
+	for ((i = 1; i <= ETH_LEAVES * ETH_RAILS; i++)); do printf 'leaf%02d\n' "$i"; done
+	for ((i = 1; i <= ETH_SPINES; i++)); do printf 'spine%02d\n' "$i"; done
+}
+
+eth_cables() {	# "A IFA B IFB" per cable
+	local i r l s
+	for ((i = 0; i < ${#NODES[@]}; i++)); do
+		for ((r = 0; r < ETH_RAILS; r++)); do
+			printf '%s eth%d leaf%02d swp%d\n' "${NODES[i]}" "$r" \
+				$((r * ETH_LEAVES + i / ETH_HOSTS + 1)) $((i % ETH_HOSTS + 1))
+		done
+	done
+	for ((l = 1; l <= ETH_LEAVES * ETH_RAILS; l++)); do
+		for ((s = 1; s <= ETH_SPINES; s++)); do
+			printf 'leaf%02d swp%d spine%02d swp%d\n' "$l" $((ETH_HOSTS + s)) "$s" "$l"
+		done
+	done
+}
+
+# eth_lldpd NAME KIND: lldpd of system NAME in its namespace
+eth_lldpd() {
+	local name=$1 kind=$2 conf=$ETH_DIR/$1.conf
+	{
+		echo "configure system hostname $name"
+		echo "configure system description \"fabsched test fabric $kind (Linux bridge and veth)\""
+		echo "configure lldp tx-interval 1"
+		echo "configure lldp tx-hold 10"
+		[ "$kind" = switch ] && echo "configure lldp portidsubtype ifname"
+	} > "$conf"
+	rm -f "$ETH_DIR/$name.sock"
+	(cg_exec "lldpd-$name" setsid env "$TAG" ip netns exec "$(eth_ns "$name")" \
+		lldpd -d -u "$ETH_DIR/$name.sock" -I 'eth*,swp*' -O "$conf" \
+		</dev/null >"$ETH_DIR/$name.log" 2>&1 9>&-) &
+	echo $! > "$RUN/lldpd-$name.pid"
+}
+
+# eth_neighbours NAME: how many neighbours NAME's lldpd knows ("" if it does not answer)
+eth_neighbours() {
+	lldpcli -u "$ETH_DIR/$1.sock" -f keyvalue show neighbors 2>/dev/null |
+		grep -c '^lldp\.[^.]*\.chassis\.name='
+}
+
+eth_stop() {	# lldpd stopped, namespaces deleted
+	local nss p n=0 i pids=()
+	# lldpd rewrites its command line and environment (setproctitle): its
+	# processes are found by their network namespace, not by the tag
+	mapfile -t nss < <(ip netns list 2>/dev/null | awk -v p="$ETH_PFX-" 'index($1, p) == 1 { print $1 }')
+	for p in "${nss[@]+"${nss[@]}"}"; do
+		mapfile -t -O "${#pids[@]}" pids < <(ip netns pids "$p" 2>/dev/null)
+	done
+	if [ ${#pids[@]} -gt 0 ]; then
+		kill -TERM "${pids[@]}" 2>/dev/null
+		wait_gone 5 "${pids[@]}" || { kill -KILL "${pids[@]}" 2>/dev/null; wait_gone 3 "${pids[@]}"; }
+	fi
+	rm -f "$RUN"/lldpd-*.pid
+	for p in "${nss[@]+"${nss[@]}"}"; do echo "netns del $p"; done | ip -batch - 2>/dev/null
+	for ((i = 0; i < ${#nss[@]}; i++)); do ip netns list | grep -q "^${nss[i]}\b" || n=$((n + 1)); done
+	[ ${#nss[@]} -gt 0 ] && say "fabric: ethernet stopped ($n of ${#nss[@]} namespaces deleted, ${#pids[@]} processes)"
+	return 0
+}
+
+eth_start() {	# eth_start SPEC (without "roce:")
+	local sw name a ia b ib i want got t0 cables left next
+	command -v lldpd >/dev/null && command -v lldpcli >/dev/null ||
+		{ err "fabric roce: no lldpd (package lldpd)"; return 1; }
+	eth_spec "$1" || return 1
+	eth_stop >/dev/null
+	mkdir -p "$ETH_DIR" "$RUN"
+	t0=$(now)
+	cables=$D/fabric/ethernet.cables
+	eth_cables > "$cables"
+	mapfile -t sw < <(eth_switches)
+	{ printf '%s switch\n' "${sw[@]}"; printf '%s node\n' "${NODES[@]}"; } > "$D/fabric/ethernet.systems"
+	# one ip(8) per step and per namespace: each costs a process and a setns
+	for name in "${sw[@]}" "${NODES[@]}"; do echo "netns add $(eth_ns "$name")"; done |
+		ip -batch - || { err "fabric roce: cannot create the namespaces"; return 1; }
+	while read -r a ia b ib; do
+		echo "link add name $ia netns $(eth_ns "$a") type veth peer name $ib netns $(eth_ns "$b")"
+	done < "$cables" | ip -batch - || { err "fabric roce: cannot lay the cables"; return 1; }
+	for name in "${sw[@]}" "${NODES[@]}"; do
+		{
+			echo "link set lo up"
+			case " ${sw[*]} " in
+			*" $name "*)
+				echo "link add br0 type bridge"
+				awk -v s="$name" '$1 == s { print $2 } $3 == s { print $4 }' "$cables" |
+					while read -r i; do echo "link set $i master br0"; echo "link set $i up"; done
+				echo "link set br0 up" ;;
+			*)
+				awk -v s="$name" '$1 == s { print "link set " $2 " up" }' "$cables" ;;
+			esac
+		} | ip -n "$(eth_ns "$name")" -batch - || { err "fabric roce: cannot set up $name"; return 1; }
+	done
+	for name in "${sw[@]}"; do eth_lldpd "$name" switch; done
+	for name in "${NODES[@]}"; do eth_lldpd "$name" node; done
+	# every system sees a neighbour on each of its cables
+	left=("${sw[@]}" "${NODES[@]}")
+	for ((i = 0; i < TIMEOUT * 5 && ${#left[@]}; i++)); do
+		[ $i -gt 0 ] && sleep 0.2
+		next=()
+		for name in "${left[@]}"; do
+			want=$(awk -v s="$name" '$1 == s || $3 == s' "$cables" | wc -l)
+			got=$(eth_neighbours "$name")
+			[ "${got:-0}" -ge "$want" ] || next+=("$name")
+		done
+		left=("${next[@]+"${next[@]}"}")
+	done
+	if [ ${#left[@]} -gt 0 ]; then
+		name=${left[0]}
+		err "fabric roce: $name sees ${got:-no} neighbour(s) of $want after ${TIMEOUT} s"
+		tail_log "$ETH_DIR/$name.log"
+		eth_stop >/dev/null
+		return 1
+	fi
+	say "fabric: ethernet up in $(elapsed "$t0") s: ${#NODES[@]} nodes x $ETH_RAILS rail(s), $((ETH_LEAVES * ETH_RAILS)) leaves, $ETH_SPINES spines, $(wc -l < "$cables") cables, lldpd in each namespace"
+}
+
+eth_records() {	# eth_records DIR [json0|json]: DIR/nodes/<node>.json, DIR/switches/<switch>.json
+	local out=$1 fmt=${2:-json0} name kind
+	[ -n "$out" ] || { err "fabric records: give a directory"; return 1; }
+	case "$fmt" in json0|json) ;; *) err "fabric records: format $fmt: expected json0 or json"; return 1 ;; esac
+	[ -s "$D/fabric/ethernet.systems" ] || { err "fabric records: no ethernet fabric at $D"; return 1; }
+	mkdir -p "$out/nodes" "$out/switches" || return 1
+	while read -r name kind; do
+		kind=${kind/node/nodes}; kind=${kind/switch/switches}
+		lldpcli -u "$ETH_DIR/$name.sock" -f "$fmt" show neighbors details > "$out/$kind/$name.json.tmp" &&
+			mv -f "$out/$kind/$name.json.tmp" "$out/$kind/$name.json" ||
+			{ err "fabric records: lldpd of $name does not answer"; return 1; }
+	done < "$D/fabric/ethernet.systems"
+	say "fabric: records of $(ls "$out/nodes" | wc -l) nodes and $(ls "$out/switches" | wc -l) switches in $out"
+}
+
+eth_link() {	# eth_link NAME IFACE up|down: a cable plugged or unplugged at NAME's end
+	case "${3:-}" in up|down) ;; *) err "fabric link: NAME IFACE up|down"; return 1 ;; esac
+	ip -n "$(eth_ns "$1")" link set "$2" "$3" || { err "fabric link: no $2 on $1"; return 1; }
+	say "fabric: $1 $2 $3"
+}

@@ -1,0 +1,341 @@
+/*
+ * test_topo_lldp.c — Ethernet fabrics from LLDP neighbour records
+ * (fst_parse_lldp).  Fixtures in tests/fixtures/lldp (SOURCES.md there):
+ * railopt/ and railopt-json/ are lldpd's own records of the cluster
+ * harness's emulated fabric (8 nodes with 2 rails, 4 leaves, 2 spines) in
+ * json0 and json form; speeds/ (SONiC leaves at 100G, one link at 40G),
+ * hostile/ and malformed/ are written by hand.  cmocka, TAP.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fabsched_topo.h"
+
+static const char *_dir(const char *sub, char *buf, size_t n)
+{
+	const char *dir = getenv("FABSCHED_FIXTURES");
+
+	if (!dir || !*dir)
+		dir = access("tests/fixtures/lldp", R_OK) == 0 ? "tests/fixtures" : "../fixtures";
+	snprintf(buf, n, "%s/lldp/%s", dir, sub);
+	return buf;
+}
+
+/* The fixture @name (nodes/, and switches/ when @switches), classified. */
+static struct fst_model *_load(const char *name, int switches, const struct fst_opts *o)
+{
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char nd[4096], sd[4096], sub[256], err[1024] = "";
+
+	snprintf(sub, sizeof(sub), "%s/nodes", name);
+	_dir(sub, nd, sizeof(nd));
+	snprintf(sub, sizeof(sub), "%s/switches", name);
+	_dir(sub, sd, sizeof(sd));
+	if (fst_parse_lldp(&m, nd, switches ? sd : NULL, err, sizeof(err)))
+		fail_msg("%s: %s", nd, err);
+	if (fst_classify(m, o ? o : &all, err, sizeof(err)))
+		fail_msg("classify: %s", err);
+	return m;
+}
+
+static char *_tree(const struct fst_model *m)
+{
+	struct fst_export_opts eo = { .plane = -1 };
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fst_export_tree(m, f, &eo, err, sizeof(err)), 0);
+	fclose(f);
+	/* the first line names the source directory */
+	return buf;
+}
+
+static const char *_body(const char *tree)
+{
+	const char *nl = strchr(tree, '\n');
+
+	return nl ? nl + 1 : tree;
+}
+
+static int _count(const struct fst_model *m, enum fst_issue_kind k)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->nissues; i++)
+		n += m->issues[i].kind == k;
+	return n;
+}
+
+static const struct fst_group *_rack(const struct fst_model *m, const char *name)
+{
+	for (int r = 0; r < m->nracks; r++)
+		if (!strcmp(m->racks[r].name, name))
+			return &m->racks[r];
+	return NULL;
+}
+
+static void _rack_is(const struct fst_model *m, const char *rack, const char *hosts)
+{
+	const struct fst_group *g = _rack(m, rack);
+	char **names = NULL, *got;
+
+	assert_non_null(g);
+	names = calloc((size_t)g->nmembers + 1, sizeof(*names));
+	for (int i = 0; i < g->nmembers; i++)
+		names[i] = m->hosts[g->members[i]].name;
+	got = fst_hostlist_compress(names, g->nmembers);
+	assert_string_equal(got, hosts);
+	free(got);
+	free(names);
+}
+
+/* lldpd's own json0 records of a two-rail leaf-spine fabric. */
+static void test_railopt(void **state)
+{
+	struct fst_model *m = _load("railopt", 1, NULL);
+	int leaf01 = fst_find_device(m, "leaf01"), n001 = fst_find_device(m, "H-n001-eth0");
+	int sw = 0, hca = 0;
+
+	(void)state;
+	for (int d = 0; d < m->ndevs; d++) {
+		sw += m->devs[d].type == FST_SWITCH;
+		hca += m->devs[d].type == FST_HCA;
+	}
+	assert_int_equal(sw, 6);
+	assert_int_equal(hca, 16);
+	assert_int_equal(m->nhosts, 8);
+	assert_int_equal(m->nlinks, 24);
+	assert_int_equal(m->nplanes, 1);
+	assert_int_equal(m->max_level, 1);
+	assert_int_equal(m->nracks, 2);
+	/* rail 0 (eth0, the first interface by name) makes racks */
+	_rack_is(m, "leaf01", "n[001-004]");
+	_rack_is(m, "leaf02", "n[005-008]");
+	assert_true(leaf01 >= 0 && n001 >= 0);
+	assert_int_equal(m->devs[leaf01].role, FST_ROLE_LEAF);
+	assert_int_equal(m->devs[fst_find_device(m, "spine02")].role, FST_ROLE_SPINE);
+	assert_string_equal(m->devs[n001].desc, "n001 eth0");
+	/* n001 eth0 on leaf01 swp1: the port named, at the veth's 10 Gb/s */
+	{
+		const struct fst_port *pt = &m->devs[n001].ports[1];
+
+		assert_int_equal(pt->peer, leaf01);
+		assert_string_equal(m->devs[leaf01].ports[pt->peer_port].label, "swp1");
+		assert_int_equal(m->links[pt->link].speed, FST_SPEED_GBE10);
+		assert_int_equal(fst_link_mbps(m->links[pt->link].width, m->links[pt->link].speed),
+				 10000);
+	}
+	/* leaf01: 4 hosts on swp1-4, spines on swp5-6 */
+	assert_int_equal(m->devs[leaf01].nports, 6);
+	assert_string_equal(m->devs[leaf01].ports[5].label, "swp5");
+	assert_int_equal(_count(m, FST_ISSUE_DEGRADED_LINK), 0);
+	assert_int_equal(_count(m, FST_ISSUE_ASYMMETRIC), 0);
+	fst_model_free(m);
+}
+
+/* The same records in lldpcli's json form make the same fabric. */
+static void test_json_form_same(void **state)
+{
+	struct fst_model *a = _load("railopt", 1, NULL), *b = _load("railopt-json", 1, NULL);
+	char *ta = _tree(a), *tb = _tree(b);
+
+	(void)state;
+	assert_string_equal(_body(ta), _body(tb));
+	assert_non_null(strstr(ta, "SwitchName=leaf01 Nodes=n[001-004] LinkSpeed=10000\n"));
+	assert_non_null(strstr(ta, "SwitchName=spine01 Switches=leaf[01-02] LinkSpeed=10000\n"));
+	assert_int_equal(a->nlinks, b->nlinks);
+	free(ta);
+	free(tb);
+	fst_model_free(a);
+	fst_model_free(b);
+}
+
+/* The nodes' records alone: the leaves (racks), no spines, a virtual root. */
+static void test_nodes_only(void **state)
+{
+	struct fst_model *m = _load("railopt", 0, NULL);
+	char *t = _tree(m);
+
+	(void)state;
+	assert_int_equal(m->nhosts, 8);
+	assert_int_equal(m->nlinks, 16);
+	assert_int_equal(m->max_level, 0);
+	_rack_is(m, "leaf01", "n[001-004]");
+	_rack_is(m, "leaf02", "n[005-008]");
+	assert_non_null(strstr(t, "SwitchName=fabric Switches=leaf[01-02]\n"));
+	free(t);
+	fst_model_free(m);
+}
+
+/* --compute-hca eth1: the second rail's leaves make racks. */
+static void test_compute_hca(void **state)
+{
+	struct fst_opts o = { .all_hosts = 1, .compute_hca = "eth1" };
+	struct fst_model *m = _load("railopt", 1, &o);
+
+	(void)state;
+	_rack_is(m, "leaf03", "n[001-004]");
+	_rack_is(m, "leaf04", "n[005-008]");
+	assert_null(_rack(m, "leaf01"));
+	fst_model_free(m);
+}
+
+/* MAU types give Ethernet speeds; a host link slower than its leaf's
+ * others is degraded; SONiC's local port ids name the ports. */
+static void test_speeds(void **state)
+{
+	struct fst_model *m = _load("speeds", 0, NULL);
+	int g3 = fst_find_device(m, "H-gpu003-ens1f0np0"), found = 0;
+	char *t = _tree(m), ws[32];
+
+	(void)state;
+	assert_true(g3 >= 0);
+	assert_int_equal(m->links[m->devs[g3].ports[1].link].speed, FST_SPEED_GBE40);
+	assert_non_null(strstr(t, "SwitchName=leaf-a Nodes=gpu[001-004] LinkSpeed=100000\n"));
+	for (int i = 0; i < m->nissues; i++)
+		if (m->issues[i].kind == FST_ISSUE_DEGRADED_LINK) {
+			assert_non_null(strstr(m->issues[i].msg, "leaf-a port 3 (etp3): 40GbE"));
+			assert_non_null(strstr(m->issues[i].msg, "runs 100GbE"));
+			found++;
+		}
+	assert_int_equal(found, 1);
+	assert_string_equal(fst_widthspeed(1, FST_SPEED_GBE100, ws, sizeof(ws)), "100GbE");
+	assert_string_equal(fst_widthspeed(4, FST_SPEED_HDR, ws, sizeof(ws)), "4xHDR");
+	free(t);
+	fst_model_free(m);
+}
+
+/* Ethernet speeds and port labels through the JSON model. */
+static void test_json_model(void **state)
+{
+	struct fst_model *m = _load("speeds", 0, NULL), *r = NULL;
+	char err[512] = "", *js = fst_json_string(m, err, sizeof(err)), *t1, *t2;
+
+	(void)state;
+	assert_non_null(js);
+	assert_non_null(strstr(js, "\"100GbE\""));
+	assert_int_equal(fst_json_read_buf(&r, js, strlen(js), "mem", err, sizeof(err)), 0);
+	t1 = _tree(m);
+	t2 = _tree(r);
+	assert_string_equal(_body(t1), _body(t2));
+	assert_int_equal(
+		r->links[r->devs[fst_find_device(r, "H-gpu003-ens1f0np0")].ports[1].link].speed,
+		FST_SPEED_GBE40);
+	free(t1);
+	free(t2);
+	free(js);
+	fst_model_free(m);
+	fst_model_free(r);
+}
+
+/* Strings off the wire that are not names are left out, with issues that
+ * show them escaped; the rest of the record is read. */
+static void test_hostile(void **state)
+{
+	struct fst_model *m = _load("hostile", 0, NULL);
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(m->nhosts, 1); /* n002, whose record is clean */
+	assert_true(fst_find_device(m, "leaf02") >= 0);
+	assert_int_equal(fst_find_device(m, "leaf03"), -1); /* its port was too long */
+	for (int i = 0; i < m->nissues; i++) {
+		const char *s = m->issues[i].msg;
+
+		if (m->issues[i].kind != FST_ISSUE_IGNORED_LINE)
+			continue;
+		n++;
+		for (; *s; s++)
+			assert_true(*s >= ' ' && *s < 127);
+	}
+	assert_int_equal(n, 4);
+	for (int d = 0; d < m->ndevs; d++) {
+		assert_null(strchr(m->devs[d].id, ';'));
+		assert_null(strchr(m->devs[d].id, '\033'));
+		if (m->devs[d].name)
+			assert_null(strchr(m->devs[d].name, '\033'));
+	}
+	fst_model_free(m);
+}
+
+static void _fails(const char *sub, const char *want)
+{
+	struct fst_model *m = (struct fst_model *)1;
+	char dir[4096], err[1024] = "";
+
+	if (sub[0] == '/')
+		snprintf(dir, sizeof(dir), "%s", sub);
+	else
+		_dir(sub, dir, sizeof(dir));
+	assert_int_equal(fst_parse_lldp(&m, dir, NULL, err, sizeof(err)), -1);
+	assert_null(m);
+	if (!strstr(err, want))
+		fail_msg("%s: \"%s\" lacks \"%s\"", sub, err, want);
+	if (!strstr(err, "expected") && !strstr(err, "cannot read"))
+		fail_msg("%s: \"%s\" does not say what is expected", sub, err);
+}
+
+static void test_malformed(void **state)
+{
+	char tmp[] = "/tmp/test_topo_lldp.XXXXXX", path[256];
+	FILE *f;
+
+	(void)state;
+	/* a file named other than <host>.json (made here: no such name in the tree) */
+	assert_non_null(mkdtemp(tmp));
+	snprintf(path, sizeof(path), "%s/n 001.json", tmp);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("{\"lldp\": {}}\n", f);
+	fclose(f);
+	_fails(tmp, "n 001.json: the file's name is not a host name");
+	unlink(path);
+	rmdir(tmp);
+	_fails("malformed/truncated/nodes", "n001.json:2: unexpected end of input");
+	_fails("malformed/nolldp/nodes", "n001.json: no \"lldp\" object");
+	_fails("malformed/ifnotobject/nodes", "\"eth0\" is not an object");
+	_fails("malformed/empty/nodes", "no LLDP neighbour in any record");
+	_fails("no-such-dir", "no-such-dir: cannot read the directory");
+}
+
+static void test_mau(void **state)
+{
+	(void)state;
+	assert_int_equal(fst_lldp_mau_mbps("100GbaseCR4 - 100GBASE-R"), 100000);
+	assert_int_equal(fst_lldp_mau_mbps("10GigBaseR - 10GBASE-R PCS"), 10000);
+	assert_int_equal(fst_lldp_mau_mbps("10GbaseT"), 10000);
+	assert_int_equal(fst_lldp_mau_mbps("1000BaseTFD - Four-pair"), 1000);
+	assert_int_equal(fst_lldp_mau_mbps("2p5GbaseT"), 2500);
+	assert_int_equal(fst_lldp_mau_mbps("25GbaseCR"), 25000);
+	assert_int_equal(fst_lldp_mau_mbps("400GbaseCR8"), 400000);
+	assert_int_equal(fst_lldp_mau_mbps("Other"), 0);
+	assert_int_equal(fst_lldp_mau_mbps(""), 0);
+	assert_int_equal(fst_lldp_mau_mbps(NULL), 0);
+	assert_int_equal(fst_lldp_mau_mbps("99999999999999GbaseT"), 0);
+	assert_int_equal(fst_speed_from_mbps(100000), FST_SPEED_GBE100);
+	assert_int_equal(fst_speed_from_mbps(2500), FST_SPEED_UNKNOWN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_railopt),	   cmocka_unit_test(test_json_form_same),
+		cmocka_unit_test(test_nodes_only), cmocka_unit_test(test_compute_hca),
+		cmocka_unit_test(test_speeds),	   cmocka_unit_test(test_json_model),
+		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_mau),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,632 @@
+/*
+ * parse_lldp.c — LLDP neighbour records (lldpd) -> model.
+ *
+ * The input is a directory of the nodes' records: one file per node,
+ * named <node>.json, holding what `lldpcli -f json0 show neighbors
+ * details` prints on that node (the plain `-f json` form is read too);
+ * and optionally a directory of the switches' records, the same command
+ * run on each switch, named <switch>.json.
+ *
+ * json0 gives every value as an array:
+ *   {"lldp": [{"interface": [{"name": "eth0", "chassis": [{"id": [{"type":
+ *     "mac", "value": "3a:75:..."}], "name": [{"value": "leaf01"}],
+ *     "capability": [{"type": "Bridge", "enabled": true}, ...]}],
+ *     "port": [{"id": [{"type": "ifname", "value": "swp1"}], "descr":
+ *     [{"value": "swp1"}], "auto-negotiation": [{"current": [{"value":
+ *     "100GbaseCR4 - ..."}]}]}]}]}]}
+ * json keys a chassis and an interface by name and drops the arrays of
+ * one element: {"lldp": {"interface": {"eth0": {"chassis": {"leaf01":
+ * {"id": {...}}}, "port": {...}}}}}; several interfaces make an array of
+ * such objects.
+ *
+ * Who is who: the systems with a node record are hosts, those with a
+ * switch record switches; a system seen only as the neighbour of a node is
+ * a switch, one seen only from switches a switch when it says it bridges
+ * or routes (capability Bridge or Router enabled) and a host otherwise.
+ * A switch's port is named by its port id when of the ifname or local
+ * type, else by its description (lldpd on Linux: the interface name), else
+ * by the id; its ports are numbered in the natural order of their names,
+ * the name kept as the port's label.  A host's interface is an HCA of the
+ * model ("H-<host>-<ifname>", described "<host> <ifname>", one port), so
+ * that naming, classification and export are those of InfiniBand.  The
+ * link's speed is the auto-negotiated MAU type a neighbour reports.
+ *
+ * Everything in a record but the file's name came off the wire: names are
+ * kept only when they are host names (switches) or interface names
+ * (ports); anything else is left out with an issue that shows it escaped.
+ */
+#define _GNU_SOURCE
+#include "fabsched_config.h"
+#include "topo_private.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <json.h>
+
+#define LLDP_FILES_MAX 100000
+#define LLDP_PORT_NAME_MAX 63
+#define LLDP_FORM "lldpcli -f json0 show neighbors details (or -f json)"
+
+enum { SYS_UNKNOWN = 0, SYS_HOST, SYS_SWITCH };
+
+struct lsys {
+	char *key;	/* host or switch name, or "chassis-<id>" */
+	uint64_t mac;	/* chassis id when a MAC address, else 0 */
+	int kind;	/* SYS_* */
+	int record;	/* has a record of its own */
+	int from_node;	/* seen as the neighbour of a node */
+	int bridge;	/* says it bridges or routes */
+	char **ports;	/* switch: port names; host: interface names */
+	uint64_t *pmac; /* host: each interface's MAC when seen, else 0 */
+	int nports, cap_ports;
+	int dev;  /* switch: its device */
+	int *nic; /* host: a device per interface */
+};
+
+struct lsight { /* one neighbour seen on one interface */
+	int src, nb;
+	char *ifname, *nb_port;
+	uint64_t nb_port_mac;
+	long mbps;
+};
+
+struct lstate {
+	struct fst_model *m;
+	struct lsys *sys;
+	int nsys, cap_sys;
+	struct fst_index keys; /* key -> system */
+	struct lsight *s;
+	int ns, cap_s;
+	const char *file; /* the record being read */
+	int src;	  /* its system */
+	char *err;
+	size_t errlen;
+};
+
+/* @s shown in a message: printable ASCII, anything else as '?', at most
+ * 64 characters then "...". */
+static const char *_shown(const char *s, char *buf, size_t n)
+{
+	size_t o = 0, i;
+
+	for (i = 0; s[i] && i < 64 && o + 4 < n; i++)
+		buf[o++] = (s[i] > ' ' && s[i] < 127) ? s[i] : '?';
+	if (s[i] && o + 4 < n)
+		o += (size_t)snprintf(buf + o, n - o, "...");
+	buf[o] = '\0';
+	return buf;
+}
+
+/* An interface or switch port name: 1-63 of [A-Za-z0-9._:/@+-]. */
+static int _port_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > LLDP_PORT_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._:/@+-", s[i]))
+			return 0;
+	return 1;
+}
+
+/* "aa:bb:cc:dd:ee:ff" -> 0xaabbccddeeff; 0 when not a MAC address. */
+static uint64_t _mac(const char *s)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 6; i++) {
+		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
+		    s[2] != (i < 5 ? ':' : '\0'))
+			return 0;
+		v = v << 8 | strtoul((char[3]){ s[0], s[1], 0 }, NULL, 16);
+		s += 3;
+	}
+	return v;
+}
+
+/* Mb/s of an IEEE 802.3 MAU type as lldpd names it ("100GbaseCR4",
+ * "10GigBaseR", "1000BaseTFD", "2p5GbaseT"), 0 when not one. */
+long fst_lldp_mau_mbps(const char *s)
+{
+	long v = 0, frac = 0;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return 0;
+	while (isdigit((unsigned char)*s) && v < 100000)
+		v = v * 10 + (*s++ - '0');
+	if ((*s == 'p' || *s == '.') && isdigit((unsigned char)s[1])) {
+		frac = s[1] - '0';
+		s += 2;
+	}
+	if (*s == 'G' || *s == 'g') {
+		s++;
+		if (!strncasecmp(s, "ig", 2))
+			s += 2;
+		return strncasecmp(s, "base", 4) ? 0 : v * 1000 + frac * 100;
+	}
+	return !frac && !strncasecmp(s, "base", 4) ? v : 0;
+}
+
+/* ------------------------------------------------------------ JSON access */
+static json_object *_get(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, k, &v))
+		return NULL;
+	return v;
+}
+
+/* json0's one-element arrays and json's bare values alike. */
+static json_object *_first(json_object *v)
+{
+	if (v && json_object_is_type(v, json_type_array))
+		return json_object_array_length(v) ? json_object_array_get_idx(v, 0) : NULL;
+	return v;
+}
+
+/* The text of @k in @o: a string, or the "value" of an object. */
+static const char *_text(json_object *o, const char *k)
+{
+	json_object *v = _first(_get(o, k));
+
+	if (v && json_object_is_type(v, json_type_object))
+		v = _first(_get(v, "value"));
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+/* ------------------------------------------------------------ systems */
+static int _sys_get(struct lstate *st, const char *key, uint64_t mac)
+{
+	int i = fst_index_get(&st->keys, key);
+	struct lsys *ns;
+
+	if (i >= 0) {
+		if (mac && !st->sys[i].mac)
+			st->sys[i].mac = mac;
+		return i;
+	}
+	ns = fst_grow(st->sys, &st->cap_sys, st->nsys + 1, sizeof(*st->sys));
+	if (!ns)
+		return -1;
+	st->sys = ns;
+	memset(&st->sys[st->nsys], 0, sizeof(*st->sys));
+	st->sys[st->nsys].dev = -1;
+	st->sys[st->nsys].mac = mac;
+	if (!(st->sys[st->nsys].key = strdup(key)) || fst_index_put(&st->keys, key, st->nsys)) {
+		free(st->sys[st->nsys].key);
+		return -1;
+	}
+	return st->nsys++;
+}
+
+/* The port (or interface) @name of system @i: its index, added when new. */
+static int _sys_port(struct lstate *st, int i, const char *name, uint64_t mac)
+{
+	struct lsys *y = &st->sys[i];
+	char **np;
+	uint64_t *nm;
+	int cap;
+
+	for (int p = 0; p < y->nports; p++)
+		if (!strcmp(y->ports[p], name)) {
+			if (mac && !y->pmac[p])
+				y->pmac[p] = mac;
+			return p;
+		}
+	cap = y->cap_ports;
+	np = fst_grow(y->ports, &cap, y->nports + 1, sizeof(*y->ports));
+	if (!np)
+		return -1;
+	y->ports = np;
+	cap = y->cap_ports;
+	nm = fst_grow(y->pmac, &cap, y->nports + 1, sizeof(*y->pmac));
+	if (!nm)
+		return -1;
+	y->pmac = nm;
+	y->cap_ports = cap;
+	if (!(y->ports[y->nports] = strdup(name)))
+		return -1;
+	y->pmac[y->nports] = mac;
+	return y->nports++;
+}
+
+static int _issue(struct lstate *st, const char *ifname, const char *what, const char *value)
+{
+	char b1[80], b2[80];
+
+	if (fst_add_issue(st->m, FST_ISSUE_IGNORED_LINE, FST_WARNING, -1, -1, -1, -1,
+			  "%s: interface %s: %s \"%s\", left out", st->file,
+			  _shown(ifname, b1, sizeof(b1)), what, _shown(value, b2, sizeof(b2))))
+		return fs_errf(st->err, st->errlen, "out of memory");
+	return 0;
+}
+
+/* The neighbour's system, from its chassis: by a valid name, else by its
+ * id ("chassis-<mac>"); -2 when it has neither (an issue says so). */
+static int _neighbour(struct lstate *st, const char *ifname, json_object *ch, const char *name)
+{
+	json_object *id = _first(_get(ch, "id")), *caps = _get(ch, "capability");
+	const char *idv = _text(id, "value"), *idt = _text(id, "type");
+	uint64_t mac = idv && idt && !strcmp(idt, "mac") ? _mac(idv) : 0;
+	char key[FST_NAME_MAX + 32];
+	int i, n;
+
+	if (!name)
+		name = _text(ch, "name");
+	if (name && fst_host_name_ok(name) && strlen(name) < FST_NAME_MAX) {
+		snprintf(key, sizeof(key), "%s", name);
+		/* a record may be named by the short host name */
+		if (fst_index_get(&st->keys, key) < 0 && strchr(key, '.')) {
+			char sh[FST_NAME_MAX + 32];
+
+			snprintf(sh, sizeof(sh), "%.*s", (int)strcspn(key, "."), key);
+			i = fst_index_get(&st->keys, sh);
+			if (i >= 0 && st->sys[i].record)
+				snprintf(key, sizeof(key), "%s", sh);
+		}
+	} else if (mac) {
+		if (name && _issue(st, ifname, "neighbour's system name", name))
+			return -1;
+		snprintf(key, sizeof(key), "chassis-%012" PRIx64, mac);
+	} else {
+		if (_issue(st, ifname, "neighbour without a usable name or MAC chassis id",
+			   name ? name : (idv ? idv : "")))
+			return -1;
+		return -2;
+	}
+	if ((i = _sys_get(st, key, mac)) < 0)
+		return fs_errf(st->err, st->errlen, "out of memory");
+	n = json_object_is_type(caps, json_type_array) ? (int)json_object_array_length(caps) : 1;
+	for (int k = 0; caps && k < n; k++) { /* json: one capability is not an array */
+		json_object *c = json_object_is_type(caps, json_type_array)
+					 ? json_object_array_get_idx(caps, k)
+					 : caps;
+		const char *t = _text(c, "type");
+		json_object *en = _get(c, "enabled");
+
+		if (t && (!strcmp(t, "Bridge") || !strcmp(t, "Router")) && en &&
+		    json_object_get_boolean(en))
+			st->sys[i].bridge = 1;
+	}
+	if (st->sys[st->src].kind == SYS_HOST)
+		st->sys[i].from_node = 1;
+	return i;
+}
+
+/* One interface of the record with its neighbour (@io: its object). */
+static int _interface(struct lstate *st, const char *ifname, json_object *io)
+{
+	json_object *ch = _first(_get(io, "chassis")), *pt = _first(_get(io, "port"));
+	json_object *pid = _first(_get(pt, "id"));
+	const char *chname = NULL, *pidt = _text(pid, "type"), *pidv = _text(pid, "value");
+	const char *pdesc = _text(pt, "descr"), *pname;
+	struct lsight *ns, *s;
+	int nb;
+
+	if (!_port_name_ok(ifname))
+		return _issue(st, ifname, "interface name", ifname);
+	if (!ch || !pt)
+		return _issue(st, ifname, "record without chassis or port", "");
+	/* json: {"leaf01": {"id": ...}}, a chassis keyed by its name */
+	if (!_get(ch, "id") && json_object_is_type(ch, json_type_object) &&
+	    json_object_object_length(ch) == 1) {
+		json_object_object_foreach(ch, k, v)
+		{
+			chname = k;
+			ch = v;
+		}
+	}
+	if (pidv && pidt && (!strcmp(pidt, "ifname") || !strcmp(pidt, "local")))
+		pname = pidv;
+	else
+		pname = pdesc && _port_name_ok(pdesc) ? pdesc : pidv;
+	if (!pname || !_port_name_ok(pname))
+		return _issue(st, ifname, "neighbour's port", pname ? pname : "");
+	nb = _neighbour(st, ifname, ch, chname);
+	if (nb == -2)
+		return 0;
+	if (nb < 0)
+		return -1;
+	ns = fst_grow(st->s, &st->cap_s, st->ns + 1, sizeof(*st->s));
+	if (!ns)
+		return fs_errf(st->err, st->errlen, "out of memory");
+	st->s = ns;
+	s = &st->s[st->ns];
+	memset(s, 0, sizeof(*s));
+	s->src = st->src;
+	s->nb = nb;
+	s->nb_port_mac = pidv && pidt && !strcmp(pidt, "mac") ? _mac(pidv) : 0;
+	s->mbps = fst_lldp_mau_mbps(_text(_first(_get(pt, "auto-negotiation")), "current"));
+	s->ifname = strdup(ifname);
+	s->nb_port = strdup(pname);
+	st->ns++;
+	if (!s->ifname || !s->nb_port)
+		return fs_errf(st->err, st->errlen, "out of memory");
+	return 0;
+}
+
+/* The interfaces of one "lldp" object: json0's array of objects with a
+ * "name", json's object keyed by name or array of such objects. */
+static int _interfaces(struct lstate *st, json_object *ifs)
+{
+	int n = json_object_is_type(ifs, json_type_array) ? (int)json_object_array_length(ifs) : 1;
+
+	for (int i = 0; i < n; i++) {
+		json_object *e = json_object_is_type(ifs, json_type_array)
+					 ? json_object_array_get_idx(ifs, i)
+					 : ifs;
+		const char *name = _text(e, "name");
+
+		if (!json_object_is_type(e, json_type_object))
+			return fs_errf(
+				st->err, st->errlen,
+				"%s: lldp.interface[%d] is not an object; expected " LLDP_FORM,
+				st->file, i);
+		if (name && _get(e, "chassis")) { /* json0 */
+			if (_interface(st, name, e))
+				return -1;
+			continue;
+		}
+		json_object_object_foreach(e, k, v)
+		{
+			if (!json_object_is_type(v, json_type_object))
+				return fs_errf(
+					st->err, st->errlen,
+					"%s: lldp.interface: \"%s\" is not an object; expected " LLDP_FORM,
+					st->file, _shown(k, (char[80]){ 0 }, 80));
+			if (_interface(st, k, v))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int _record(struct lstate *st, const char *buf, size_t len)
+{
+	json_object *root = fst_json_parse(buf, len, st->file, st->err, st->errlen), *l;
+	int rc = 0, n;
+
+	if (!root)
+		return -1;
+	l = _get(root, "lldp");
+	if (!l || !(json_object_is_type(l, json_type_object) ||
+		    json_object_is_type(l, json_type_array))) {
+		json_object_put(root);
+		return fs_errf(
+			st->err, st->errlen,
+			"%s: no \"lldp\" object at the top; expected the output of " LLDP_FORM,
+			st->file);
+	}
+	n = json_object_is_type(l, json_type_array) ? (int)json_object_array_length(l) : 1;
+	for (int i = 0; i < n && !rc; i++) {
+		json_object *e = json_object_is_type(l, json_type_array)
+					 ? json_object_array_get_idx(l, i)
+					 : l;
+		json_object *ifs = _get(e, "interface");
+
+		if (ifs)
+			rc = _interfaces(st, ifs);
+	}
+	json_object_put(root);
+	return rc;
+}
+
+/* ------------------------------------------------------------ files */
+static int _json_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+}
+
+/* The records of @dir, each system created first (so that the neighbours
+ * found in any record know who has one), then read. */
+static int _dir(struct lstate *st, const char *dir, int kind, int pass)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(dir, &ents, _json_file, alphasort), rc = 0;
+
+	if (n < 0)
+		return fs_errf(st->err, st->errlen, "%s: cannot read the directory: %s", dir,
+			       strerror(errno));
+	if (n > LLDP_FILES_MAX)
+		rc = fs_errf(st->err, st->errlen, "%s: %d records; expected at most %d", dir, n,
+			     LLDP_FILES_MAX);
+	for (int i = 0; i < n && !rc; i++) {
+		char path[4096], name[256];
+		char *buf = NULL;
+		size_t len;
+		int y;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strlen(ents[i]->d_name) - 5,
+			 ents[i]->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+		if (!fst_host_name_ok(name) || strlen(name) >= FST_NAME_MAX) {
+			rc = fs_errf(
+				st->err, st->errlen,
+				"%s: the file's name is not a host name; expected <name>.json, the name of the %s the record is from",
+				path, kind == SYS_HOST ? "node" : "switch");
+			break;
+		}
+		if ((y = _sys_get(st, name, 0)) < 0) {
+			rc = fs_errf(st->err, st->errlen, "out of memory");
+			break;
+		}
+		if (pass == 0) {
+			if (st->sys[y].record && st->sys[y].kind != kind)
+				rc = fs_errf(
+					st->err, st->errlen,
+					"%s: %s has a node record and a switch record; expected one",
+					path, name);
+			st->sys[y].record = 1;
+			st->sys[y].kind = kind;
+			continue;
+		}
+		if (fst_read_file(path, &buf, &len, st->err, st->errlen)) {
+			rc = -1;
+			break;
+		}
+		st->file = path;
+		st->src = y;
+		rc = _record(st, buf, len);
+		free(buf);
+	}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	return rc;
+}
+
+/* ------------------------------------------------------------ model */
+static int _cmp_name(const void *a, const void *b)
+{
+	return fst_str_cmp_natural(*(char *const *)a, *(char *const *)b);
+}
+
+/* Kinds of the systems without a record, their ports, their devices. */
+static int _devices(struct lstate *st)
+{
+	struct fst_model *m = st->m;
+	char id[FST_NAME_MAX * 2 + 80];
+
+	for (int i = 0; i < st->nsys; i++) {
+		struct lsys *y = &st->sys[i];
+
+		if (y->kind == SYS_UNKNOWN)
+			y->kind = y->from_node || y->bridge ? SYS_SWITCH : SYS_HOST;
+	}
+	for (int k = 0; k < st->ns; k++) { /* every port a sighting names */
+		if (_sys_port(st, st->s[k].src, st->s[k].ifname, 0) < 0 ||
+		    _sys_port(st, st->s[k].nb, st->s[k].nb_port, st->s[k].nb_port_mac) < 0)
+			return fs_errf(st->err, st->errlen, "out of memory");
+	}
+	for (int i = 0; i < st->nsys; i++) {
+		struct lsys *y = &st->sys[i];
+
+		if (y->kind == SYS_SWITCH) {
+			if (y->nports > 255)
+				return fs_errf(st->err, st->errlen,
+					       "switch %s: %d ports seen; expected at most 255",
+					       y->key, y->nports);
+			qsort(y->ports, (size_t)y->nports, sizeof(*y->ports), _cmp_name);
+			if (y->mac)
+				snprintf(id, sizeof(id), "S-%016" PRIx64, y->mac);
+			else
+				snprintf(id, sizeof(id), "S-%s", y->key);
+			if (fst_index_get(&m->priv->ids, id) >= 0) /* two names, one chassis */
+				snprintf(id, sizeof(id), "S-%s", y->key);
+			y->dev = fst_add_device(m, FST_SWITCH, id, y->mac, y->nports);
+			if (y->dev < 0 || fst_set_str(&m->devs[y->dev].desc,
+						      strncmp(y->key, "chassis-", 8) ? y->key : ""))
+				return fs_errf(st->err, st->errlen, "out of memory");
+			for (int p = 0; p < y->nports; p++)
+				if (fst_port_label_ok(y->ports[p]))
+					strcpy(m->devs[y->dev].ports[p + 1].label, y->ports[p]);
+			continue;
+		}
+		if (!(y->nic = calloc((size_t)y->nports + 1, sizeof(int))))
+			return fs_errf(st->err, st->errlen, "out of memory");
+		for (int p = 0; p < y->nports; p++) {
+			char desc[FST_NAME_MAX * 2 + 80];
+
+			snprintf(id, sizeof(id), "H-%s-%s", y->key, y->ports[p]);
+			snprintf(desc, sizeof(desc), "%s %s", y->key, y->ports[p]);
+			y->nic[p] = fst_add_device(m, FST_HCA, id, y->pmac[p], 1);
+			if (y->nic[p] < 0 || fst_set_str(&m->devs[y->nic[p]].desc, desc))
+				return fs_errf(st->err, st->errlen, "out of memory");
+			m->devs[y->nic[p]].ports[1].guid = y->pmac[p];
+		}
+	}
+	return 0;
+}
+
+/* The device and port of @name on system @i. */
+static void _end(const struct lstate *st, int i, const char *name, int *dev, int *port)
+{
+	const struct lsys *y = &st->sys[i];
+
+	for (int p = 0; p < y->nports; p++)
+		if (!strcmp(y->ports[p], name)) {
+			*dev = y->kind == SYS_SWITCH ? y->dev : y->nic[p];
+			*port = y->kind == SYS_SWITCH ? p + 1 : 1;
+			return;
+		}
+	*dev = -1;
+}
+
+static int _links(struct lstate *st)
+{
+	for (int k = 0; k < st->ns; k++) {
+		const struct lsight *s = &st->s[k];
+		enum fst_speed sp = fst_speed_from_mbps(s->mbps);
+		int a, ap, b, bp;
+
+		_end(st, s->src, s->ifname, &a, &ap);
+		_end(st, s->nb, s->nb_port, &b, &bp);
+		if (a < 0 || b < 0)
+			continue; /* not reached: every port was added */
+		if (fst_connect(st->m, a, ap, b, bp, sp != FST_SPEED_UNKNOWN, sp))
+			return fs_errf(st->err, st->errlen, "out of memory");
+	}
+	return 0;
+}
+
+static void _free(struct lstate *st)
+{
+	for (int i = 0; i < st->nsys; i++) {
+		for (int p = 0; p < st->sys[i].nports; p++)
+			free(st->sys[i].ports[p]);
+		free(st->sys[i].ports);
+		free(st->sys[i].pmac);
+		free(st->sys[i].nic);
+		free(st->sys[i].key);
+	}
+	free(st->sys);
+	for (int k = 0; k < st->ns; k++) {
+		free(st->s[k].ifname);
+		free(st->s[k].nb_port);
+	}
+	free(st->s);
+	fst_index_clear(&st->keys);
+	fst_model_free(st->m);
+}
+
+int fst_parse_lldp(struct fst_model **out, const char *node_dir, const char *switch_dir, char *err,
+		   size_t errlen)
+{
+	struct lstate st = { .err = err, .errlen = errlen };
+	char src[8192];
+	int rc = -1;
+
+	*out = NULL;
+	if (!(st.m = fst_model_new()))
+		return fs_errf(err, errlen, "out of memory");
+	snprintf(src, sizeof(src), "lldp:%s%s%s", node_dir, switch_dir ? "," : "",
+		 switch_dir ? switch_dir : "");
+	if (fst_set_str(&st.m->source, src))
+		goto out;
+	for (int pass = 0; pass < 2; pass++)
+		if (_dir(&st, node_dir, SYS_HOST, pass) ||
+		    (switch_dir && _dir(&st, switch_dir, SYS_SWITCH, pass)))
+			goto out;
+	if (!st.ns) {
+		fs_errf(err, errlen,
+			"%s: no LLDP neighbour in any record; expected <node>.json files holding the output of " LLDP_FORM,
+			node_dir);
+		goto out;
+	}
+	if (_devices(&st) || _links(&st))
+		goto out;
+	*out = st.m;
+	st.m = NULL;
+	rc = 0;
+out:
+	_free(&st);
+	return rc;
+}
