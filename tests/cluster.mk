@@ -9,6 +9,7 @@ CLUSTER_TESTS = \
 	tests/regression/t-placement.sh \
 	tests/regression/t-shapes.sh \
 	tests/regression/t-topology.sh \
+	tests/regression/t-ethernet.sh \
 	tests/regression/t-watch.sh \
 	tests/regression/t-restart.sh \
 	tests/regression/t-rollback.sh \
@@ -32,13 +33,14 @@ check-cluster: all
 # only (--full: on every release), to keep the test command within its
 # time: the package build (80 s a release), the starvation bound's two
 # timed waits (110 s) and Locality=off against stock topology/tree (three
-# 37-step job mixes, 100 s).  One plugin source and one packaging rule
+# 37-step job mixes, 100 s), and the Ethernet fabric's model from LLDP,
+# whose discovery is the fabsched command's, not a plugin's.  One plugin source and one packaging rule
 # serve 24.11 to 26.05, and Locality=off's code (topology/tree's own node
 # choice, called as it is) is theirs alike; Slurm's own scheduler, which
 # differs between them, the other cluster tests exercise on every release
 # (t-placement, t-shapes, t-topology, t-watch's live model, ...).
 # (one line: scripts/check.sh reads it from the Makefile)
-CLUSTER_TESTS_TWO_RELEASES = tests/regression/t-starve.sh tests/regression/t-package.sh tests/regression/t-off.sh
+CLUSTER_TESTS_TWO_RELEASES = tests/regression/t-starve.sh tests/regression/t-package.sh tests/regression/t-off.sh tests/regression/t-ethernet.sh
 
 # `make check-cluster-core`: every cluster test but those
 check-cluster-core: all

@@ -5,14 +5,17 @@
 # --fabric "roce:leaves=L,hosts=H,spines=S[,rails=R]": a network namespace per
 # switch and per node, veth cables between them, a Linux bridge in each
 # switch namespace, and lldpd in every namespace with a control socket of its
-# own (<dir>/fabric/lldp/<name>.sock).  Node i (of NODES) has interfaces
+# own (<dir>/fabric/lldp/<name>.sock).  A switch's bridge holds its ports
+# facing down only (hosts, lower switches): the fabric has cycles, and no
+# spanning tree runs here to break them.  Node i (of NODES) has interfaces
 # eth0..eth<R-1>; interface r is cabled to port swp<1 + (i mod H)> of leaf
 # (r * L + i / H + 1) (leaf01..); leaf ports swp<H+1>..swp<H+S> go up to the
 # spines, spine port swp<k> down to leaf k.  Switches send their port ids as
 # interface names (as Cumulus and SONiC do), nodes as MACs with the name in
 # the description (lldpd's default on Linux hosts); every instance sends each
-# second (TTL 10 s: a busy machine may delay a few).  LLDP frames are link-local: a bridge does not forward
-# them, so each neighbour is the real peer.  Traffic never leaves these
+# second (TTL 10 s: a busy machine may delay a few).  LLDP frames are
+# link-local: a bridge does not forward them, so each neighbour is the real
+# peer.  Traffic never leaves these
 # namespaces; the slurmd themselves stay on 127.0.0.1.
 #
 # Files: <dir>/fabric/ethernet.cables ("A IFA B IFB" per cable),
@@ -138,9 +141,12 @@ eth_start() {	# eth_start SPEC (without "roce:")
 			echo "link set lo up"
 			case " ${sw[*]} " in
 			*" $name "*)
+				# the bridge takes the ports facing down only: a leaf-spine
+				# fabric has cycles, and bridged uplinks would storm
 				echo "link add br0 type bridge"
-				awk -v s="$name" '$1 == s { print $2 } $3 == s { print $4 }' "$cables" |
+				awk -v s="$name" '$3 == s { print $4 }' "$cables" |
 					while read -r i; do echo "link set $i master br0"; echo "link set $i up"; done
+				awk -v s="$name" '$1 == s { print "link set " $2 " up" }' "$cables"
 				echo "link set br0 up" ;;
 			*)
 				awk -v s="$name" '$1 == s { print "link set " $2 " up" }' "$cables" ;;
@@ -190,4 +196,22 @@ eth_link() {	# eth_link NAME IFACE up|down: a cable plugged or unplugged at NAME
 	case "${3:-}" in up|down) ;; *) err "fabric link: NAME IFACE up|down"; return 1 ;; esac
 	ip -n "$(eth_ns "$1")" link set "$2" "$3" || { err "fabric link: no $2 on $1"; return 1; }
 	say "fabric: $1 $2 $3"
+}
+
+# eth_recable NAME IFACE SWITCH PORT: NAME's cable on IFACE moved to port PORT
+# (a free one) of SWITCH
+eth_recable() {
+	local name=$1 ifc=$2 swn=$3 port=$4 cables=$D/fabric/ethernet.cables
+	[ $# -eq 4 ] || { err "fabric recable: NAME IFACE SWITCH PORT"; return 1; }
+	grep -q "^$name $ifc " "$cables" || { err "fabric recable: no cable on $name $ifc"; return 1; }
+	awk -v s="$swn" -v p="$port" '($1 == s && $2 == p) || ($3 == s && $4 == p) { f = 1 } END { exit !f }' "$cables" &&
+		{ err "fabric recable: $swn $port is taken"; return 1; }
+	ip -n "$(eth_ns "$name")" link del "$ifc" &&
+		ip link add name "$ifc" netns "$(eth_ns "$name")" type veth peer name "$port" netns "$(eth_ns "$swn")" &&
+		ip -n "$(eth_ns "$swn")" link set "$port" master br0 &&
+		ip -n "$(eth_ns "$swn")" link set "$port" up &&
+		ip -n "$(eth_ns "$name")" link set "$ifc" up || { err "fabric recable: $name $ifc to $swn $port failed"; return 1; }
+	awk -v n="$name" -v i="$ifc" -v s="$swn" -v p="$port" '$1 == n && $2 == i { $3 = s; $4 = p } { print }' \
+		"$cables" > "$cables.new" && mv -f "$cables.new" "$cables"
+	say "fabric: $name $ifc recabled to $swn $port"
 }

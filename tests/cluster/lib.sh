@@ -206,9 +206,18 @@ EOF
 # ---------------------------------------------------------------- cluster
 cl_env() { eval "$("$CL" env)"; }
 
+# cl_at_exit CMD...: run CMD when the test ends (before the cluster goes
+# down; also without a cluster)
+CL_AT_EXIT=()
+cl_at_exit() {
+	CL_AT_EXIT+=("$(printf '%q ' "$@")")
+	trap _cl_trap EXIT
+}
+
 _cl_trap() {
-	local rc=$?
+	local rc=$? c
 	trap - EXIT INT TERM HUP
+	for c in "${CL_AT_EXIT[@]+"${CL_AT_EXIT[@]}"}"; do eval "$c" >/dev/null 2>&1; done
 	cl_down
 	exit "$rc"
 }

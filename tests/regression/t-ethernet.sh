@@ -1,0 +1,174 @@
+#!/bin/bash
+# t-ethernet.sh - an Ethernet leaf-spine fabric's model from LLDP, and Slurm
+# using it.  The harness's emulated fabric (tests/cluster/ethernet.sh: a
+# network namespace per switch and node, veth cables, Linux bridges, lldpd
+# in every namespace) for 16 nodes: 4 leaves of 4 hosts under 2 spines.
+#   - every lldpd's neighbours are recorded (what fabsched-lldp-record
+#     writes on a node) and `fabsched topo discover --lldp` builds the model:
+#     6 switches on 2 levels, the racks as cabled, 10GbE links (the veths);
+#     from the nodes' records alone the same racks under a virtual root;
+#   - a cable unplugged (ip link set down) takes the node out of the model,
+#     plugged again brings it back; a recabled node is seen in its new rack;
+#   - slurmctld with topology/fabric on that model: `scontrol show
+#     topology` has the leaves and spines LLDP found, tasks see
+#     SLURM_TOPOLOGY_ADDR spine.leaf.node, a --switches=1 job of a rack's
+#     size runs in one rack.
+# The fabric has a state directory of its own (<cluster dir>.eth), so that
+# its model exists before slurmctld starts.  Prints TAP.
+SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../cluster/lib.sh
+. "$SRC/tests/cluster/lib.sh"
+
+cl_require
+cl_require_build cli/fabsched
+cl_require_cmd lldpd lldpd lldpcli
+FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
+tap_plan 16
+
+SPEC="roce:leaves=4,hosts=4,spines=2"
+CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
+ETH=(--dir "$CL_DIR.eth" --nodes 16)
+WORK=$CL_DIR.ethernet
+REC=$WORK/lldp
+MODEL=$WORK/fabric.json
+unset FABSCHED_CONF
+rm -rf "$WORK"
+mkdir -p "$WORK"
+chmod 755 "$WORK"
+cl_stage_topology "$WORK/plugins"
+printf 'FabricModel=%s\n' "$MODEL" > "$WORK/fabsched.conf"
+
+leaf_of() {	# leaf_of nNNN: its leaf as cabled (4 hosts a leaf)
+	local i=$((10#${1#n}))
+	printf 'leaf%02d' $(((i - 1) / 4 + 1))
+}
+records() { rm -rf "$REC" && "$CL" "${ETH[@]}" fabric records "$REC" >/dev/null; }
+discover() {	# the model from the records, into MODEL
+	"$FABSCHED" topo discover --lldp "$REC/nodes" --lldp-switches "$REC/switches" \
+		-n "n[001-016]" -o "$MODEL" 2>"$WORK/discover.err"
+}
+tree() { "$FABSCHED" topo export --model "$MODEL" 2>&1 | grep -v '^#'; }
+
+# 1-2: the fabric and its records
+cl_at_exit "$CL" "${ETH[@]}" fabric stop
+out=$("$CL" "${ETH[@]}" --fabric "$SPEC" fabric start 2>&1)
+tap_ok $? "emulated Ethernet fabric up: $SPEC, lldpd in 22 namespaces" || {
+	tap_diag "$out"
+	tap_bail "no Ethernet fabric"
+}
+tap_diag "$out"
+records
+tap_is "$(ls "$REC/nodes" | wc -l) $(ls "$REC/switches" | wc -l)" "16 6" \
+	"records: 16 nodes' and 6 switches' (lldpcli -f json0 show neighbors details)"
+
+# 3-5: the model
+discover
+tap_ok $? "fabsched topo discover --lldp --lldp-switches wrote the model" ||
+	tap_diag "$(cat "$WORK/discover.err")"
+chk=$("$FABSCHED" topo check --model "$MODEL" 2>&1)
+tap_diag "$chk"
+tap_ok "grep -q 'switches: 6 (leaves 4, non-compute leaves 0, spines 2, isolated 0), levels 2' <<<\"\$chk\" &&
+	grep -q 'nodes: 16' <<<\"\$chk\" && grep -q 'racks: 4' <<<\"\$chk\" &&
+	grep -q 'links: 24; degraded: 0' <<<\"\$chk\" && grep -q 'issues: 0 problem' <<<\"\$chk\"" \
+	"topo check: 4 leaves and 2 spines on 2 levels, 16 nodes in 4 racks, 24 links, no problem"
+want_tree=$(for l in 1 2 3 4; do
+		printf 'SwitchName=leaf%02d Nodes=n[%03d-%03d] LinkSpeed=10000\n' $l $((l * 4 - 3)) $((l * 4))
+	done
+	for s in 1 2; do printf 'SwitchName=spine%02d Switches=leaf[01-04] LinkSpeed=10000\n' $s; done)
+tap_is "$(tree)" "$want_tree" "topology.conf from LLDP: racks as cabled, spines over the leaves, 10GbE"
+cp "$MODEL" "$WORK/fabric.json.good"
+
+# 6: the nodes' records alone
+"$FABSCHED" topo export --lldp "$REC/nodes" -n 'n[001-016]' >"$WORK/nodes-only.conf" 2>&1
+tap_is "$(grep -c '^SwitchName=leaf.* Nodes=' "$WORK/nodes-only.conf") $(grep -c '^SwitchName=fabric Switches=leaf\[01-04\]$' "$WORK/nodes-only.conf")" \
+	"4 1" "nodes' records alone: the same 4 racks under a virtual root" ||
+	tap_diag "$(cat "$WORK/nodes-only.conf")"
+diff <(grep '^SwitchName=leaf' "$WORK/nodes-only.conf") <(grep '^SwitchName=leaf' <<<"$want_tree") >/dev/null ||
+	tap_diag "$(cat "$WORK/nodes-only.conf")"
+
+# 7-8: a cable unplugged, then plugged again
+rack_has() {	# rack_has NODE LEAF: in the model, NODE is in LEAF's rack
+	cl_py -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+sys.exit(0 if any(r["name"] == sys.argv[3] and sys.argv[2] in r["nodes"] for r in m["racks"]) else 1)' \
+		"$MODEL" "$1" "$2" 2>/dev/null
+}
+in_rack() { records && discover && rack_has "$1" "$2"; }	# after a rediscovery
+gone() { records && discover && ! rack_has "$1" "$2"; }
+"$CL" "${ETH[@]}" fabric link n003 eth0 down >/dev/null
+t0=$SECONDS
+cl_poll 30 gone n003 leaf01
+tap_ok "! rack_has n003 leaf01 && grep -q 'not found in the fabric: n003' <<<\"\$(cat \"\$WORK/discover.err\"; \"\$FABSCHED\" topo check --model \"\$MODEL\" 2>&1)\"" \
+	"n003's cable unplugged: n003 leaves the model in $((SECONDS - t0)) s, discovery names it missing" ||
+	tap_diag "$("$FABSCHED" topo check --model "$MODEL" 2>&1)"
+"$CL" "${ETH[@]}" fabric link n003 eth0 up >/dev/null
+t0=$SECONDS
+cl_poll 30 in_rack n003 leaf01
+tap_ok $? "plugged again: n003 back in leaf01's rack in $((SECONDS - t0)) s"
+
+# 9: a node recabled to another leaf
+"$CL" "${ETH[@]}" fabric recable n005 eth0 leaf04 swp7 >/dev/null
+t0=$SECONDS
+cl_poll 30 in_rack n005 leaf04
+tap_ok $? "n005 recabled from leaf02 to leaf04 port swp7 (a free one): seen in leaf04's rack in $((SECONDS - t0)) s" ||
+	tap_diag "$(tree)"
+"$CL" "${ETH[@]}" fabric recable n005 eth0 leaf02 swp1 >/dev/null
+cl_poll 30 in_rack n005 leaf02 || tap_diag "n005 not back under leaf02: $(tree)"
+cp "$WORK/fabric.json.good" "$MODEL"
+
+# 10-: Slurm on the model LLDP gave
+cl_up --nodes 16 --etc-file "fabsched.conf=$WORK/fabsched.conf"
+tap_ok $? "16-node cluster up with TopologyPlugin=topology/fabric on the LLDP model" ||
+	tap_bail "the cluster did not come up"
+topo_lines() {	# one line per switch: name level speed nodes|switches
+	scontrol show topology 2>/dev/null | tr ' ' '\n' | awk -F= '
+		$1 == "SwitchName" { if (n) print n, l, s, c; n = $2; l = s = c = "" }
+		$1 == "Level" { l = $2 } $1 == "LinkSpeed" { s = $2 }
+		$1 == "Nodes" || $1 == "Switches" { c = $1 "=" $2 }
+		END { if (n) print n, l, s, c }' | sort
+}
+want_topo=$(for l in 1 2 3 4; do
+		printf 'leaf%02d 0 10000 Nodes=n[%03d-%03d]\n' $l $((l * 4 - 3)) $((l * 4))
+	done
+	for s in 1 2; do printf 'spine%02d 1 10000 Switches=leaf[01-04]\n' $s; done)
+got=$(topo_lines)
+tap_is "$(grep '^leaf' <<<"$got")" "$(grep '^leaf' <<<"$want_topo")" \
+	"scontrol show topology: the 4 leaves LLDP found, with their nodes" ||
+	tap_diag "$(scontrol show topology 2>&1)"
+tap_is "$(grep '^spine' <<<"$got")" "$(grep '^spine' <<<"$want_topo")" \
+	"scontrol show topology: 2 spines over the leaves, LinkSpeed=10000"
+
+# 13-14: the tasks' topology address
+want_addr=$(for i in $(seq 1 16); do
+		n=$(printf 'n%03d' "$i"); echo "$n spine01.$(leaf_of "$n").$n"
+	done)
+# shellcheck disable=SC2016
+got=$(cl_srun -t 2 -N16 -n16 sh -c 'echo "$SLURMD_NODENAME $SLURM_TOPOLOGY_ADDR"' 2>"$WORK/srun.err" | sort)
+tap_is "$got" "$want_addr" "SLURM_TOPOLOGY_ADDR = spine.leaf.node in all 16 tasks" ||
+	tap_diag "$(cat "$WORK/srun.err")"
+
+# 14-16: --switches=1 jobs of a rack's size while n[001-002] and n005 are busy
+hold=()
+for w in 'n[001-002]' 'n005'; do
+	hold+=("$(cl_sbatch --exclusive -w "$w" -N "$(scontrol show hostnames "$w" | wc -l)" -t 2 \
+		-J hold --wrap 'sleep 30')")
+done
+for id in "${hold[@]}"; do cl_poll 20 cl_job_in "$id" RUNNING; done
+tap_ok "[ \"\$(squeue -h -t R -n hold | wc -l)\" -eq 2 ]" "2 jobs hold n[001-002] and n005"
+sw=()
+for k in 1 2; do
+	sw+=("$(cl_sbatch --exclusive -N4 --switches=1@10:00 -t 2 -J sw$k --wrap 'sleep 3')")
+done
+racks="" leaves=""
+for id in "${sw[@]}"; do
+	cl_wait_job "$id" 120 >/dev/null
+	nodes=$(scontrol show hostnames "$(cl_job_field "$id" NodeList)" 2>/dev/null)
+	racks="$racks$(for n in $nodes; do leaf_of "$n"; echo; done | sort -u | wc -l)"
+	leaves="$leaves $(for n in $nodes; do leaf_of "$n"; echo; done | sort -u | head -1)"
+	tap_diag "job $id ($CL_JOB_STATE): $(cl_job_field "$id" NodeList)"
+done
+tap_is "$racks" "11" "two --switches=1 jobs of 4 nodes: each in one rack"
+tap_is "$(tr ' ' '\n' <<<"$leaves" | sort | xargs)" "leaf03 leaf04" \
+	"they took the two whole free racks, leaf03 and leaf04"
+
+tap_done
