@@ -258,6 +258,7 @@ static int _input_option(struct topo_args *a, int c)
 		break;
 	case O_LLDP:
 		a->lldp = optarg;
+		_source(a, 'E', optarg);
 		break;
 	case O_LLDPSW:
 		a->lldp_switches = optarg;

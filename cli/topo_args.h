@@ -10,7 +10,8 @@
 #define TOPO_SOURCES_MAX 16
 
 /* One input: 'i' ibnetdiscover text, 'C' cache file, 'L' live (ca NULL:
- * the first local port; port 0: its first active port). */
+ * the first local port; port 0: its first active port), 'E' a directory
+ * of nodes' LLDP records (with topo_args.lldp_switches). */
 struct topo_source {
 	int kind;
 	const char *arg;

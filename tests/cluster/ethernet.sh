@@ -199,15 +199,17 @@ eth_link() {	# eth_link NAME IFACE up|down: a cable plugged or unplugged at NAME
 }
 
 # eth_recable NAME IFACE SWITCH PORT: NAME's cable on IFACE moved to port PORT
-# (a free one) of SWITCH
+# (a free one) of SWITCH; the interface keeps its MAC address (the same NIC)
 eth_recable() {
-	local name=$1 ifc=$2 swn=$3 port=$4 cables=$D/fabric/ethernet.cables
+	local name=$1 ifc=$2 swn=$3 port=$4 cables=$D/fabric/ethernet.cables mac
 	[ $# -eq 4 ] || { err "fabric recable: NAME IFACE SWITCH PORT"; return 1; }
 	grep -q "^$name $ifc " "$cables" || { err "fabric recable: no cable on $name $ifc"; return 1; }
 	awk -v s="$swn" -v p="$port" '($1 == s && $2 == p) || ($3 == s && $4 == p) { f = 1 } END { exit !f }' "$cables" &&
 		{ err "fabric recable: $swn $port is taken"; return 1; }
-	ip -n "$(eth_ns "$name")" link del "$ifc" &&
-		ip link add name "$ifc" netns "$(eth_ns "$name")" type veth peer name "$port" netns "$(eth_ns "$swn")" &&
+	mac=$(ip -n "$(eth_ns "$name")" -o link show "$ifc" | sed -n 's|.* link/ether \([0-9a-f:]*\) .*|\1|p')
+	[ -n "$mac" ] && ip -n "$(eth_ns "$name")" link del "$ifc" &&
+		ip link add name "$ifc" address "$mac" netns "$(eth_ns "$name")" type veth \
+			peer name "$port" netns "$(eth_ns "$swn")" &&
 		ip -n "$(eth_ns "$swn")" link set "$port" master br0 &&
 		ip -n "$(eth_ns "$swn")" link set "$port" up &&
 		ip -n "$(eth_ns "$name")" link set "$ifc" up || { err "fabric recable: $name $ifc to $swn $port failed"; return 1; }

@@ -12,7 +12,9 @@
 #   - slurmctld with topology/fabric on that model: `scontrol show
 #     topology` has the leaves and spines LLDP found, tasks see
 #     SLURM_TOPOLOGY_ADDR spine.leaf.node, a --switches=1 job of a rack's
-#     size runs in one rack.
+#     size runs in one rack;
+#   - fabsched topo watch --lldp drains the node whose cable is pulled out
+#     and resumes it when it is back.
 # The fabric has a state directory of its own (<cluster dir>.eth), so that
 # its model exists before slurmctld starts.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -23,7 +25,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd lldpd lldpd lldpcli
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 16
+tap_plan 20
 
 SPEC="roce:leaves=4,hosts=4,spines=2"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -170,5 +172,34 @@ done
 tap_is "$racks" "11" "two --switches=1 jobs of 4 nodes: each in one rack"
 tap_is "$(tr ' ' '\n' <<<"$leaves" | sort | xargs)" "leaf03 leaf04" \
 	"they took the two whole free racks, leaf03 and leaf04"
+
+# 17-20: the fabric watch on the records (each cycle after the records are
+# written anew, as fabsched-lldp-record.timer does on the nodes)
+watch() {	# one watch cycle; its log in $WORK/watch.log
+	records && "$FABSCHED" topo watch --once --conf "$WORK/fabsched.conf" \
+		--lldp "$REC/nodes" --lldp-switches "$REC/switches" >"$WORK/watch.log" 2>&1
+}
+node_field() { scontrol -o show node "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+reason_of() { scontrol -o show node "$1" | sed -n 's/.* Reason=\(.*\) \[[^]]*\].*/\1/p'; }
+before=$(stat -c %Y.%i "$MODEL")
+watch
+rc=$?
+tap_ok "[ $rc -eq 0 ] && [ '$(stat -c %Y.%i "$MODEL")' = '$before' ]" \
+	"watch --lldp: nothing changed, the model is not rewritten" || tap_diag "$(cat "$WORK/watch.log")" \
+	"$(diff <(cl_py -m json.tool "$WORK/fabric.json.good") <(cl_py -m json.tool "$MODEL") | head -n 30)"
+"$CL" "${ETH[@]}" fabric link n007 eth0 down >/dev/null
+t0=$SECONDS
+down_seen() { watch && grep -q 'leaf02 port 3 (swp3) (n007 eth0): link down$' "$WORK/watch.log"; }
+cl_poll 30 down_seen
+tap_ok $? "n007's cable unplugged: the watch logs 'leaf02 port 3 (swp3) (n007 eth0): link down' in $((SECONDS - t0)) s" ||
+	tap_diag "$(cat "$WORK/watch.log")"
+st=$(node_field n007 State) why=$(reason_of n007)
+tap_ok "grep -q DRAIN <<<'$st' && [ '$why' = 'fabsched: every rail down: eth0 port 1 (leaf02 port 3 (swp3))' ]" \
+	"n007 drained: State=$st Reason=$why"
+"$CL" "${ETH[@]}" fabric link n007 eth0 up >/dev/null
+resumed() { watch && ! grep -q DRAIN <<<"$(node_field n007 State)"; }
+cl_poll 30 resumed
+tap_ok $? "plugged again: n007 resumed ($(node_field n007 State)), $(grep -o 'leaf02 port 3.*link up.*' "$WORK/watch.log")" ||
+	tap_diag "$(cat "$WORK/watch.log")"
 
 tap_done
