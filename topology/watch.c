@@ -126,6 +126,57 @@ static const char *_peer(const struct fst_model *m, const char *id, int p,
 	return m->devs[l->a == d && l->a_port == p ? l->b : l->a].id;
 }
 
+/* The HCA end (device, port) of @l, or -1 when both ends are switches. */
+static int _hca_end(const struct fst_model *m, const struct fst_link *l, int *port)
+{
+	if (m->devs[l->a].type != FST_SWITCH) {
+		*port = l->a_port;
+		return l->a;
+	}
+	if (m->devs[l->b].type != FST_SWITCH) {
+		*port = l->b_port;
+		return l->b;
+	}
+	return -1;
+}
+
+/* Whether @l of @m has an HCA end whose port has a link in @other too,
+ * to another peer or another port: a cable moved (recabled). */
+static int _moved(const struct fst_model *m, const struct fst_link *l,
+		  const struct fst_model *other)
+{
+	const struct fst_link *ol;
+	int hp = 0, h = _hca_end(m, l, &hp), oh, d, p, op;
+	const char *peer;
+
+	if (h < 0 || !(peer = _peer(other, m->devs[h].id, hp, &ol)))
+		return 0;
+	oh = fst_index_get(&other->priv->ids, m->devs[h].id);
+	d = l->a == h ? l->b : l->a;
+	p = l->a == h ? l->b_port : l->a_port;
+	op = ol->a == oh && ol->a_port == hp ? ol->b_port : ol->a_port;
+	return strcmp(peer, m->devs[d].id) || op != p;
+}
+
+/* "n005 eth0: recabled from leaf02 port 1 (swp1) to leaf04 port 7 (swp7)" */
+static void _moved_text(const struct fst_model *old, const struct fst_link *o,
+			const struct fst_model *cur, char *out, size_t n)
+{
+	const struct fst_link *c;
+	int hp = 0, h = _hca_end(old, o, &hp), ch, sw, swp, csw, cswp;
+	char ta[512], tb[512];
+
+	_peer(cur, old->devs[h].id, hp, &c);
+	ch = fst_index_get(&cur->priv->ids, old->devs[h].id);
+	sw = o->a == h ? o->b : o->a;
+	swp = o->a == h ? o->b_port : o->a_port;
+	csw = c->a == ch && c->a_port == hp ? c->b : c->a;
+	cswp = c->a == ch && c->a_port == hp ? c->b_port : c->a_port;
+	snprintf(out, n, "%s: recabled from %s to %s", _label(old, h),
+		 fst_port_label_text(old, sw, swp, _label(old, sw), ta, sizeof(ta)),
+		 fst_port_label_text(cur, csw, cswp, _label(cur, csw), tb, sizeof(tb)));
+}
+
 static int _emit(fst_change_f out, void *arg, int *n, const char *line)
 {
 	(*n)++;
@@ -160,7 +211,9 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, 
 			continue;
 		peer = _peer(cur, old->devs[o->a].id, o->a_port, &c);
 		_link_text(old, o, what, sizeof(what));
-		if (!peer || strcmp(peer, old->devs[o->b].id))
+		if (_moved(old, o, cur))
+			_moved_text(old, o, cur, line, sizeof(line));
+		else if (!peer || strcmp(peer, old->devs[o->b].id))
 			snprintf(line, sizeof(line), "%s: link down", what);
 		else if (c->width != o->width || c->speed != o->speed)
 			snprintf(line, sizeof(line), "%s: %s -> %s", what,
@@ -178,7 +231,7 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, 
 		if (c->self_loop)
 			continue;
 		peer = _peer(old, cur->devs[c->a].id, c->a_port, &o);
-		if (peer && !strcmp(peer, cur->devs[c->b].id))
+		if ((peer && !strcmp(peer, cur->devs[c->b].id)) || _moved(cur, c, old))
 			continue;
 		_link_text(cur, c, what, sizeof(what));
 		snprintf(line, sizeof(line), "%s: link up (%s)", what,

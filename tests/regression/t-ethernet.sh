@@ -14,7 +14,8 @@
 #     SLURM_TOPOLOGY_ADDR spine.leaf.node, a --switches=1 job of a rack's
 #     size runs in one rack;
 #   - fabsched topo watch --lldp drains the node whose cable is pulled out
-#     and resumes it when it is back.
+#     and resumes it when it is back, and reports a recabled node in one
+#     line, with its new rack as its feature.
 # The fabric has a state directory of its own (<cluster dir>.eth), so that
 # its model exists before slurmctld starts.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -25,7 +26,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd lldpd lldpd lldpcli
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 20
+tap_plan 22
 
 SPEC="roce:leaves=4,hosts=4,spines=2"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -201,5 +202,15 @@ resumed() { watch && ! grep -q DRAIN <<<"$(node_field n007 State)"; }
 cl_poll 30 resumed
 tap_ok $? "plugged again: n007 resumed ($(node_field n007 State)), $(grep -o 'leaf02 port 3.*link up.*' "$WORK/watch.log")" ||
 	tap_diag "$(cat "$WORK/watch.log")"
+
+# 21-22: a node recabled to another leaf: one line, its new rack as a feature
+"$CL" "${ETH[@]}" fabric recable n010 eth0 leaf04 swp7 >/dev/null
+line="n010 eth0: recabled from leaf03 port 2 (swp2) to leaf04 port 7 (swp7)"
+moved() { watch && grep -qF "$line" "$WORK/watch.log"; }
+cl_poll 30 moved
+tap_ok $? "n010 recabled: the watch says '$line'" || tap_diag "$(cat "$WORK/watch.log")"
+tap_is "$(node_field n010 AvailableFeatures)" "rack_leaf04,pod_pod0,plane_plane0" \
+	"n010's rack feature follows it to leaf04"
+"$CL" "${ETH[@]}" fabric recable n010 eth0 leaf03 swp2 >/dev/null
 
 tap_done

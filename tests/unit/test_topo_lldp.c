@@ -308,6 +308,54 @@ static void test_malformed(void **state)
 	_fails("no-such-dir", "no-such-dir: cannot read the directory");
 }
 
+static int _collect(const char *line, void *arg)
+{
+	strcat(arg, line);
+	strcat(arg, "\n");
+	return 0;
+}
+
+static struct fst_model *_ibnet(const char *text)
+{
+	struct fst_opts o = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char err[512] = "";
+
+	assert_int_equal(fst_parse_ibnet_buf(&m, text, strlen(text), "t", err, sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, &o, err, sizeof(err)), 0);
+	return m;
+}
+
+/* A host's cable moved to another switch port is one change line, not a
+ * link down and a link up; a cable pulled out stays a link down. */
+#define CA1 "Ca 1 \"H-1\" # \"n001 eth0\"\n[1] \"S-a\"[1]\n\n"
+#define CA2(sw, p) "Ca 1 \"H-2\" # \"n002 eth0\"\n[1] \"" sw "\"[" p "]\n\n"
+#define SWA_1 "Switch 8 \"S-a\" # \"leafA\"\n[1] \"H-1\"[1] # \"n001 eth0\" 1x100GbE\n"
+#define SWA_2 "[2] \"H-2\"[1] # \"n002 eth0\" 1x100GbE\n"
+#define SWB "Switch 8 \"S-b\" # \"leafB\"\n"
+#define SWB_5 "[5] \"H-2\"[1] # \"n002 eth0\" 1x100GbE\n"
+static void test_recabled(void **state)
+{
+	struct fst_model *old = _ibnet(SWA_1 SWA_2 "\n" SWB "\n" CA1 CA2("S-a", "2"));
+	struct fst_model *cur = _ibnet(SWA_1 "\n" SWB SWB_5 "\n" CA1 CA2("S-b", "5"));
+	struct fst_model *gone = _ibnet(SWA_1 "\n" SWB "\n" CA1);
+	char got[2048] = "";
+
+	(void)state;
+	assert_int_equal(fst_model_changes(old, cur, _collect, got), 1);
+	assert_string_equal(got, "n002 eth0: recabled from leafA port 2 to leafB port 5\n");
+	got[0] = '\0';
+	assert_int_equal(fst_model_changes(cur, old, _collect, got), 1);
+	assert_string_equal(got, "n002 eth0: recabled from leafB port 5 to leafA port 2\n");
+	/* pulled out: gone, and a link down */
+	got[0] = '\0';
+	assert_int_equal(fst_model_changes(old, gone, _collect, got), 2);
+	assert_string_equal(got, "n002 eth0: gone\nleafA port 2 (n002 eth0): link down\n");
+	fst_model_free(old);
+	fst_model_free(cur);
+	fst_model_free(gone);
+}
+
 static void test_mau(void **state)
 {
 	(void)state;
@@ -333,7 +381,7 @@ int main(void)
 		cmocka_unit_test(test_nodes_only), cmocka_unit_test(test_compute_hca),
 		cmocka_unit_test(test_speeds),	   cmocka_unit_test(test_json_model),
 		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_mau),
+		cmocka_unit_test(test_recabled),   cmocka_unit_test(test_mau),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
