@@ -97,7 +97,8 @@ static int _expand_term(struct strv *sv, const char *term, size_t len, char *err
 		if (errno || hi < lo || hi - lo >= HOSTLIST_MAX)
 			return fs_errf(err, errlen, "bad range \"%.*s\"; expected lo <= hi",
 				       ECHO(q - p), p);
-		for (unsigned long i = lo; i <= hi; i++) {
+		/* counted from 0: "i <= hi" never ends when hi is ULONG_MAX */
+		for (unsigned long k = 0, i = lo; k <= hi - lo; k++, i++) {
 			int n = snprintf(buf, sizeof(buf), "%.*s%0*lu%.*s", (int)(lb - term), term,
 					 width, i, (int)(len - (size_t)(rb + 1 - term)), rb + 1);
 

@@ -128,7 +128,7 @@ tests_fuzz_fuzz_observe_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 
 # the files read from outside besides fabsched.conf and fabric dumps:
 # model JSON, job logs (SWF, sacct --json, sacct -P), node-name-maps, rack maps, slurm.conf's node lines,
-# the watch's link counters (fuzz_files.c; seeds in tests/fuzz/corpus/files,
+# the watch's link counters, LLDP records (fuzz_files.c; seeds in tests/fuzz/corpus/files,
 # first byte: which reader)
 check_PROGRAMS += tests/fuzz/fuzz_files_smoke
 TESTS += tests/fuzz/fuzz_files_smoke

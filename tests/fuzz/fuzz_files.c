@@ -2,7 +2,8 @@
  * fuzz_files.c - fuzz target for the files fabsched reads from outside
  * besides fabsched.conf and fabric dumps: the JSON fabric model, job logs
  * (SWF, sacct --json, sacct -P: the reader told by content), node-name-maps and rack maps (applied to a small fabric),
- * slurm.conf's node lines, and the watch's link counters.  The first byte
+ * slurm.conf's node lines, the watch's link counters, and LLDP records
+ * (a node's, and the same as a switch's as well).  The first byte
  * chooses the reader, the rest is the file; file readers get it through
  * a memfd (/proc/self/fd/N), as they would a real file; slurm.conf, whose
  * Include lines name files beside it, is a file in a private directory of
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fabsched_sim.h"
@@ -81,14 +83,20 @@ static char conf_dir[64];
 
 static void _conf_dir_remove(void)
 {
+	static const char *const files[] = { "slurm.conf", "nodes/n001.json",
+					     "switches/leaf01.json", "nodes", "switches" };
 	char p[96];
 
-	snprintf(p, sizeof(p), "%s/slurm.conf", conf_dir);
-	unlink(p);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", conf_dir, files[i]);
+		if (unlink(p))
+			rmdir(p);
+	}
 	rmdir(conf_dir);
 }
 
-static int _as_conf(const uint8_t *data, size_t size, char *path, size_t n)
+/* The input as the file @name of the private directory (made once). */
+static int _as_private(const uint8_t *data, size_t size, const char *name, char *path, size_t n)
 {
 	int fd;
 
@@ -100,7 +108,11 @@ static int _as_conf(const uint8_t *data, size_t size, char *path, size_t n)
 		}
 		atexit(_conf_dir_remove);
 	}
-	snprintf(path, n, "%s/slurm.conf", conf_dir);
+	if (strchr(name, '/')) {
+		snprintf(path, n, "%s/%.*s", conf_dir, (int)strcspn(name, "/"), name);
+		mkdir(path, 0700);
+	}
+	snprintf(path, n, "%s/%s", conf_dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
@@ -110,6 +122,11 @@ static int _as_conf(const uint8_t *data, size_t size, char *path, size_t n)
 	}
 	close(fd);
 	return 0;
+}
+
+static int _as_conf(const uint8_t *data, size_t size, char *path, size_t n)
+{
+	return _as_private(data, size, "slurm.conf", path, n);
 }
 
 /* A model read back must classify, serialise and read again. */
@@ -126,6 +143,40 @@ static void _roundtrip(struct fst_model *m)
 	}
 	fst_model_free(m2);
 	free(js);
+}
+
+static int _no_change(const char *line, void *arg)
+{
+	fprintf(stderr, "fuzz_files: a model compared with itself changed: %s\n", line);
+	(void)arg;
+	abort();
+}
+
+/* LLDP records: the input as node n001's; with @as_switch, as switch
+ * leaf01's too.  A model made must classify, compare equal to itself and
+ * read back from JSON. */
+static void _lldp(const uint8_t *data, size_t size, int as_switch)
+{
+	struct fst_opts o = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char nodes[96], sw[96], err[1024];
+
+	if (_as_private(data, size, "nodes/n001.json", nodes, sizeof(nodes)) ||
+	    (as_switch && _as_private(data, size, "switches/leaf01.json", sw, sizeof(sw))))
+		return;
+	snprintf(nodes, sizeof(nodes), "%s/nodes", conf_dir);
+	snprintf(sw, sizeof(sw), "%s/switches", conf_dir);
+	if (fst_parse_lldp(&m, nodes, as_switch ? sw : NULL, err, sizeof(err))) {
+		_refused("LLDP record", err);
+		return;
+	}
+	if (fst_classify(m, &o, err, sizeof(err)))
+		_refused("LLDP model", err);
+	else {
+		fst_model_changes(m, m, _no_change, NULL);
+		_roundtrip(m);
+	}
+	fst_model_free(m);
 }
 
 static void _with_maps(const char *name_map, const char *rack_map)
@@ -158,7 +209,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = _as_file(data + 1, size - 1, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	switch (data[0] % 6) {
+	switch (data[0] % 8) {
 	case 0: { /* the JSON model, as topology/fabric reads it */
 		struct fst_model *m = NULL;
 
@@ -221,6 +272,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fst_counters_clear(&c);
 		break;
 	}
+	case 6: /* a node's LLDP record */
+	case 7: /* the same as a switch's too */
+		_lldp(data + 1, size - 1, data[0] % 8 == 7);
+		break;
 	}
 	close(fd);
 	return 0;

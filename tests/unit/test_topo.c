@@ -928,6 +928,14 @@ static void test_hostlist(void **state)
 	assert_int_equal(fst_hostlist_expand_max("n[1-40],m[1-40]", 80, &v, &n, err, sizeof(err)),
 			 0);
 	fst_strv_free(v, n);
+	/* the largest number a range can hold ends the range (found by
+	 * fuzz_files: the loop wrapped round for ever) */
+	assert_int_equal(fst_hostlist_expand("n[18446744073709551614-18446744073709551615]", &v, &n,
+					     err, sizeof(err)),
+			 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[1], "n18446744073709551615");
+	fst_strv_free(v, n);
 	/* a short line that names a trillion hosts */
 	assert_int_equal(
 		fst_hostlist_expand("a[0-9999]b[0-9999]c[0-9999]", &v, &n, err, sizeof(err)), -1);
