@@ -5,12 +5,14 @@
  * with -c 20 for director chassis).
  * Prints figures, the director chassis (switches sharing a system image
  * GUID) and the switch name warnings; not a pass/fail test.  Targets:
- * < 1 s, < 256 MiB.
+ * < 1 s, < 256 MiB.  `bench_topo --lldp DIR`: the LLDP records gen_lldp
+ * wrote (DIR/nodes, DIR/switches) instead of a dump.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -59,12 +61,22 @@ int main(int argc, char **argv)
 	struct fst_export_opts eo = { .plane = -1 };
 	int nnames = 0;
 
-	if (argc < 2 || !null) {
-		fprintf(stderr, "usage: bench_topo <ibnetdiscover dump>\n");
+	if (argc < 2 || !null || (!strcmp(argv[1], "--lldp") && argc < 3)) {
+		fprintf(stderr, "usage: bench_topo <ibnetdiscover dump> | --lldp DIR\n");
 		return 2;
 	}
 	t0 = _now();
-	if (fst_parse_ibnet_file(&m, argv[1], err, sizeof(err))) {
+	if (!strcmp(argv[1], "--lldp")) {
+		char nd[4096], sd[4096];
+
+		snprintf(nd, sizeof(nd), "%s/nodes", argv[2]);
+		snprintf(sd, sizeof(sd), "%s/switches", argv[2]);
+		argv++;
+		if (fst_parse_lldp(&m, nd, sd, err, sizeof(err))) {
+			fprintf(stderr, "bench_topo: %s\n", err);
+			return 1;
+		}
+	} else if (fst_parse_ibnet_file(&m, argv[1], err, sizeof(err))) {
 		fprintf(stderr, "bench_topo: %s\n", err);
 		return 1;
 	}

@@ -3,8 +3,9 @@
 EXTRA_DIST += tests/unit/test_topo_ibsim.sh tests/fuzz/corpus/ibnet
 
 # generator of fat-tree fabrics (ibsim net files, ibnetdiscover text)
-check_PROGRAMS += tests/bench/gen_fattree tests/bench/bench_topo
+check_PROGRAMS += tests/bench/gen_fattree tests/bench/bench_topo tests/bench/gen_lldp
 tests_bench_gen_fattree_SOURCES = tests/bench/gen_fattree.c
+tests_bench_gen_lldp_SOURCES = tests/bench/gen_lldp.c
 tests_bench_bench_topo_SOURCES = tests/bench/bench_topo.c
 tests_bench_bench_topo_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology
 tests_bench_bench_topo_LDADD = topology/libfabsched_topology.la
@@ -59,12 +60,18 @@ EXTRA_DIST += tests/unit/test_topo_railopt.sh
 
 # `make bench-topo`: 3-level fat tree with 20,000 HCAs, figures printed;
 # then the same tree whose level-1 and core switches are the ASICs of
-# director chassis of 20 (gen_fattree -c 20: 70 chassis)
-bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT)
+# director chassis of 20 (gen_fattree -c 20: 70 chassis); then an Ethernet
+# fabric of 20,000 NICs from LLDP records (gen_lldp: 10,000 nodes on 2
+# rails, 626 leaves, 160 spines, 16 cores: 10,802 files)
+bench-topo: tests/bench/gen_fattree$(EXEEXT) tests/bench/bench_topo$(EXEEXT) tests/bench/gen_lldp$(EXEEXT)
 	tests/bench/gen_fattree -l 3 -H 20000 -k 40 -f ibnet -o tests/bench/fattree-20k.ibnet
 	tests/bench/bench_topo tests/bench/fattree-20k.ibnet
 	tests/bench/gen_fattree -l 3 -H 20000 -k 40 -c 20 -f ibnet -o tests/bench/fattree-20k-chassis.ibnet
 	tests/bench/bench_topo tests/bench/fattree-20k-chassis.ibnet
+	rm -rf tests/bench/lldp-20k
+	tests/bench/gen_lldp -n 10000 -r 2 -H 32 -g 32 -s 8 -c 16 -o tests/bench/lldp-20k
+	tests/bench/bench_topo --lldp tests/bench/lldp-20k
+	rm -rf tests/bench/lldp-20k
 CLEANFILES += tests/bench/fattree-20k.ibnet tests/bench/fattree-20k-chassis.ibnet
 .PHONY: bench-topo
 
