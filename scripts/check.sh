@@ -116,7 +116,9 @@ make -j"$(nproc)" check
 phase "unit and fuzz-smoke tests" "$t0"
 if [ "$run_cluster" = yes ]; then
 	t0=$(date +%s)
-	make check-cluster
+	# t-placement on the emulated Ethernet fabric here and on the newest
+	# release, on InfiniBand on the others
+	FABSCHED_PLACEMENT_FABRIC=roce make check-cluster
 	phase "cluster suite, Slurm 22.05 (Debian)" "$t0"
 else
 	echo "check: cluster tests not run (--no-cluster)"
@@ -166,7 +168,9 @@ if [ "$run_cluster" = yes ]; then
 				extra_skip=$((extra_skip + 1))
 			done
 		   fi
-		   (cd "$rb" && make "$suite")
+		   pf=ib
+		   [ "$r" = "$newest" ] && pf=roce
+		   (cd "$rb" && FABSCHED_PLACEMENT_FABRIC=$pf make "$suite")
 		   phase "cluster suite, Slurm $r ($suite)" "$t1"
 		   echo "check: the cluster suite on Slurm $r ($suite) took $(($(date +%s) - t1)) s" ;;
 		3) echo "SKIP: Slurm $r: its source is not on this machine (see above): the cluster suite did not run on it"

@@ -19,7 +19,12 @@
 # setup for rack locality: the same, with --switches=1@$SWITCH_WAIT on every
 # job that fits in a rack (what an administrator's job_submit or
 # cli_filter rule adds).  All three are printed side by side (racks per
-# job, jobs split across racks, makespan).  Prints TAP.
+# job, jobs split across racks, makespan).
+# FABSCHED_PLACEMENT_FABRIC=roce: all of it on the harness's emulated
+# Ethernet fabric of the same shape (tests/cluster/ethernet.sh), the model
+# discovered from its lldpd records (fabsched topo discover --lldp);
+# scripts/check.sh runs it so on 22.05 and the newest release, on
+# InfiniBand (ibsim) on the others.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
@@ -28,7 +33,12 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 cl_require
 cl_require_build cli/fabsched
-cl_require_cmd "ibsim-utils, infiniband-diags" ibsim ibnetdiscover
+PLACEMENT_FABRIC=${FABSCHED_PLACEMENT_FABRIC:-ib}
+case "$PLACEMENT_FABRIC" in
+ib) cl_require_cmd "ibsim-utils, infiniband-diags" ibsim ibnetdiscover ;;
+roce) cl_require_cmd lldpd lldpd lldpcli ;;
+*) tap_bail "FABSCHED_PLACEMENT_FABRIC=$PLACEMENT_FABRIC: expected ib or roce" ;;
+esac
 
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 # The MPI mix runs as root: with every node on one host, Slurm 22.05's
@@ -41,6 +51,8 @@ MPI_USER=root
 D=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 export FABSCHED_CLUSTER_DIR=$D
 FABRIC="leaves=4,hosts=4,spines=2"
+FABRIC_ARG=$FABRIC
+[ "$PLACEMENT_FABRIC" = roce ] && FABRIC_ARG="roce:$FABRIC"
 RACK=4
 # Open MPI session files of concurrent jobs on one node must not collide
 export OMPI_MCA_btl_vader_backing_directory=/dev/shm
@@ -144,17 +156,25 @@ export FABSCHED_CLUSTER_SELECT
 FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
 export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
 export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
-cl_up --fabric "$FABRIC"
-tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TOPOLOGY_PLUGIN (Slurm $(fs_flavour) flavour), fabric $FABRIC" ||
+cl_up --fabric "$FABRIC_ARG"
+tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + $FABSCHED_CLUSTER_TOPOLOGY_PLUGIN (Slurm $(fs_flavour) flavour), fabric $FABRIC_ARG" ||
 	tap_bail "the cluster did not come up"
 
-# 2: the model, discovered live from the simulated fabric
-"$CL" fabric run timeout 60 "$FABSCHED_BUILDDIR/cli/fabsched" topo discover --live \
-	-o "$D/etc/fabric.json" >"$work/discover.log" 2>&1
+# 2: the model, discovered live from the simulated fabric (InfiniBand), or
+# from the lldpd records of the emulated one (Ethernet)
+if [ "$PLACEMENT_FABRIC" = roce ]; then
+	rm -rf "$work/lldp"
+	"$CL" fabric records "$work/lldp" >"$work/discover.log" 2>&1 &&
+		"$FABSCHED_BUILDDIR/cli/fabsched" topo discover --lldp "$work/lldp/nodes" \
+			--lldp-switches "$work/lldp/switches" -o "$D/etc/fabric.json" >>"$work/discover.log" 2>&1
+else
+	"$CL" fabric run timeout 60 "$FABSCHED_BUILDDIR/cli/fabsched" topo discover --live \
+		-o "$D/etc/fabric.json" >"$work/discover.log" 2>&1
+fi
 "$FABSCHED_BUILDDIR/cli/fabsched" topo export --model "$D/etc/fabric.json" \
 	-o "$work/topology.conf" >>"$work/discover.log" 2>&1
 load_racks "$work/topology.conf"
-tap_is "${#RACK_OF[@]}" 16 "fabric model: 16 nodes in racks ($(grep -c '^SwitchName=.* Nodes=' "$work/topology.conf") leaves)" ||
+tap_is "${#RACK_OF[@]}" 16 "fabric model ($PLACEMENT_FABRIC): 16 nodes in racks ($(grep -c '^SwitchName=.* Nodes=' "$work/topology.conf") leaves)" ||
 	tap_diag "$(cat "$work/discover.log")"
 
 # 3: a bad value fails at submission, with the parser's message
@@ -260,7 +280,7 @@ export FABSCHED_CLUSTER_SELECT=select/cons_tres
 export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
 export FABSCHED_CLUSTER_TOPOLOGY_CONF=$work/topology.conf
 unset FABSCHED_CLUSTER_ETC_FILES
-cl_up --fabric "$FABRIC"
+cl_up --fabric "$FABRIC_ARG"
 tap_ok $? "cluster up: stock select/cons_tres + topology/tree (exported topology.conf)" ||
 	tap_bail "the stock cluster did not come up"
 run_mix stock
@@ -272,7 +292,7 @@ tap_diag "sdiag (stock run): $sdiag_stock"
 cl_down
 
 # ------------------------------------------------------------ run 3: stock + --switches
-cl_up --fabric "$FABRIC"
+cl_up --fabric "$FABRIC_ARG"
 tap_ok $? "cluster up: stock again, the jobs that fit a rack with --switches=1@$SWITCH_WAIT" ||
 	tap_bail "the stock cluster did not come up"
 run_mix switches "$SWITCH_WAIT"
@@ -281,7 +301,7 @@ if [ "$MIX_OK" != "$NJOBS" ]; then
 	# once on 24.11): the jobs that failed, then the mix again on a fresh cluster
 	tap_diag "stock --switches mix: $MIX_OK of $NJOBS COMPLETED;$MIX_BAD; once more"
 	cl_down
-	cl_up --fabric "$FABRIC" || tap_bail "the stock cluster did not come up again"
+	cl_up --fabric "$FABRIC_ARG" || tap_bail "the stock cluster did not come up again"
 	run_mix switches "$SWITCH_WAIT"
 fi
 SW_MAKESPAN=$MAKESPAN
