@@ -318,6 +318,16 @@ cl_job_output() {	# cl_job_output JOBID: path of the job's stdout file
 	cl_job_field "$1" StdOut
 }
 
+# cl_topo_lines: `scontrol show topology` as one sorted line per switch:
+# "name level linkspeed Nodes=...|Switches=..."
+cl_topo_lines() {
+	scontrol show topology 2>/dev/null | tr ' ' '\n' | awk -F= '
+		$1 == "SwitchName" { if (n) print n, l, s, c; n = $2; l = s = c = "" }
+		$1 == "Level" { l = $2 } $1 == "LinkSpeed" { s = $2 }
+		$1 == "Nodes" || $1 == "Switches" { c = $1 "=" $2 }
+		END { if (n) print n, l, s, c }' | sort
+}
+
 # cl_poll SECONDS CMD...: run CMD every CL_POLL_INTERVAL seconds (0.2)
 # until it succeeds (0) or SECONDS have passed (1; CMD is run once more at
 # the end).

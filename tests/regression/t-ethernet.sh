@@ -123,18 +123,11 @@ cp "$WORK/fabric.json.good" "$MODEL"
 cl_up --nodes 16 --etc-file "fabsched.conf=$WORK/fabsched.conf"
 tap_ok $? "16-node cluster up with TopologyPlugin=topology/fabric on the LLDP model" ||
 	tap_bail "the cluster did not come up"
-topo_lines() {	# one line per switch: name level speed nodes|switches
-	scontrol show topology 2>/dev/null | tr ' ' '\n' | awk -F= '
-		$1 == "SwitchName" { if (n) print n, l, s, c; n = $2; l = s = c = "" }
-		$1 == "Level" { l = $2 } $1 == "LinkSpeed" { s = $2 }
-		$1 == "Nodes" || $1 == "Switches" { c = $1 "=" $2 }
-		END { if (n) print n, l, s, c }' | sort
-}
 want_topo=$(for l in 1 2 3 4; do
 		printf 'leaf%02d 0 10000 Nodes=n[%03d-%03d]\n' $l $((l * 4 - 3)) $((l * 4))
 	done
 	for s in 1 2; do printf 'spine%02d 1 10000 Switches=leaf[01-04]\n' $s; done)
-got=$(topo_lines)
+got=$(cl_topo_lines)
 tap_is "$(grep '^leaf' <<<"$got")" "$(grep '^leaf' <<<"$want_topo")" \
 	"scontrol show topology: the 4 leaves LLDP found, with their nodes" ||
 	tap_diag "$(scontrol show topology 2>&1)"

@@ -62,18 +62,11 @@ tap_is "$(scontrol show config | sed -n 's/^TopologyPlugin *= *//p')" "topology/
 	"scontrol: TopologyPlugin"
 
 # 4-5: scontrol show topology: leaves with their nodes, spines with link speeds
-topo_lines() {	# one line per switch: name level speed nodes|switches
-	scontrol show topology 2>/dev/null | tr ' ' '\n' | awk -F= '
-		$1 == "SwitchName" { if (n) print n, l, s, c; n = $2; l = s = c = "" }
-		$1 == "Level" { l = $2 } $1 == "LinkSpeed" { s = $2 }
-		$1 == "Nodes" || $1 == "Switches" { c = $1 "=" $2 }
-		END { if (n) print n, l, s, c }' | sort
-}
 want_topo=$(for l in 1 2 3 4; do
 		printf 'leaf%02d 0 %s Nodes=n[%03d-%03d]\n' $l $SPEED $((l * 4 - 3)) $((l * 4))
 	done
 	for s in 1 2; do printf 'spine%02d 1 %s Switches=leaf[01-04]\n' $s $SPEED; done)
-got=$(topo_lines)
+got=$(cl_topo_lines)
 tap_is "$(grep '^leaf' <<<"$got")" "$(grep '^leaf' <<<"$want_topo")" \
 	"scontrol show topology: 4 leaves with their nodes" || tap_diag "$(scontrol show topology 2>&1)"
 tap_is "$(grep '^spine' <<<"$got")" "$(grep '^spine' <<<"$want_topo")" \
@@ -148,14 +141,14 @@ tap_is "$leaves" 3 "the 3 concurrent --switches=1 jobs used 3 distinct leaves"
 printf '{ "format": "fabsched-topology", "version": 1, "devices": [ { oops\n' > "$MODEL"
 errs_before=$(grep -c 'topology/fabric: cannot use fabric model' "$CTLD_LOG" 2>/dev/null)
 scontrol reconfigure
-no_topology() { [ -z "$(topo_lines)" ]; }	# scontrol show topology is empty
+no_topology() { [ -z "$(cl_topo_lines)" ]; }	# scontrol show topology is empty
 cl_poll 20 no_topology
 tap_ok "scontrol ping | grep -q 'is UP'" "bad model + reconfigure: slurmctld still up"
 errs_after=$(grep -c 'topology/fabric: cannot use fabric model' "$CTLD_LOG" 2>/dev/null)
 tap_ok "[ '$errs_after' -gt '$errs_before' ]" "bad model: slurmctld logged the error" ||
 	tap_diag "$(tail -20 "$CTLD_LOG")"
 tap_diag "$(grep 'topology/fabric: cannot use fabric model' "$CTLD_LOG" | tail -1)"
-tap_is "$(topo_lines)" "" "bad model: scontrol show topology is empty"
+tap_is "$(cl_topo_lines)" "" "bad model: scontrol show topology is empty"
 # slurmd reconfigures too: tasks then see their node name only (an srun
 # per try: one a second)
 addr_is() {	# addr_is WANT: a task on n006 gives WANT (sets got)
@@ -170,9 +163,9 @@ tap_ok "[ \"\$(sinfo -h -N -o '%N %T' | sort -u | awk '\$2 == \"idle\"' | wc -l)
 # 20-22: the good model back + reconfigure: the topology is back
 cp "$WORK/fabric.json.good" "$MODEL"
 scontrol reconfigure
-topology_back() { [ "$(topo_lines)" = "$want_topo" ]; }	# scontrol show topology as at first
+topology_back() { [ "$(cl_topo_lines)" = "$want_topo" ]; }	# scontrol show topology as at first
 cl_poll 20 topology_back
-tap_is "$(topo_lines)" "$want_topo" "model back + reconfigure: scontrol show topology is back"
+tap_is "$(cl_topo_lines)" "$want_topo" "model back + reconfigure: scontrol show topology is back"
 CL_POLL_INTERVAL=1 cl_poll 20 addr_is "n006 spine01.leaf02.n006 switch.switch.node"
 tap_is "$got" "n006 spine01.leaf02.n006 switch.switch.node" \
 	"model back: SLURM_TOPOLOGY_ADDR is spine.leaf.node again"
