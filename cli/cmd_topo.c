@@ -37,7 +37,8 @@ enum {
 	O_LOAD,
 	O_MODEL,
 	O_LLDP,
-	O_LLDPSW
+	O_LLDPSW,
+	O_LLDPAGE
 };
 
 /* The options of every topo subcommand (opts.h); fabsched(1), TOPO. */
@@ -54,6 +55,10 @@ static const struct fs_opt _topo_opts[] = {
 	  NULL, NULL },
 	{ O_LLDPSW, 0, "lldp-switches", "DIR",
 	  "with --lldp: the switches' records, <switch>.json each", NULL, NULL },
+	{ O_LLDPAGE, 0, "lldp-max-age", "TIME",
+	  "with --lldp: leave out the neighbours of records\n"
+	  "written longer ago (Slurm time format; default none)",
+	  NULL, NULL },
 	{ O_CA, 0, "ca", "NAME", "the local HCA for --live (ibnetdiscover's -C)", NULL, NULL },
 	{ O_PORT, 0, "port", "N", "its port (ibnetdiscover's -P; default its first active)", NULL,
 	  NULL },
@@ -183,6 +188,11 @@ static int _load(struct topo_args *a, struct fst_model **m)
 			a->lldp_switches);
 		return FS_EXIT_USAGE;
 	}
+	if (a->lldp_max_age && !a->lldp) {
+		fprintf(stderr,
+			"fabsched topo: --lldp-max-age: expected with --lldp DIR (the nodes' records)\n");
+		return FS_EXIT_USAGE;
+	}
 	if (a->json) {
 		if (fst_json_read_file(m, a->json, err, sizeof(err))) {
 			fprintf(stderr, "fabsched topo: %s\n", err);
@@ -209,7 +219,8 @@ static int _load(struct topo_args *a, struct fst_model **m)
 	} else if (a->cache) {
 		rc = fst_load_cache(m, a->cache, err, sizeof(err));
 	} else if (a->lldp) {
-		rc = fst_parse_lldp(m, a->lldp, a->lldp_switches, err, sizeof(err));
+		rc = fst_parse_lldp_aged(m, a->lldp, a->lldp_switches, a->lldp_max_age, time(NULL),
+					 err, sizeof(err));
 	} else {
 		rc = fst_discover_live(m, a->ca, a->port, a->save_cache, err, sizeof(err));
 	}
@@ -263,6 +274,21 @@ static int _input_option(struct topo_args *a, int c)
 	case O_LLDPSW:
 		a->lldp_switches = optarg;
 		break;
+	case O_LLDPAGE: {
+		char msg[FS_MSG_SIZE];
+
+		if (fs_parse_duration("--lldp-max-age", optarg, &a->lldp_max_age, msg,
+				      sizeof(msg)) ||
+		    !a->lldp_max_age) {
+			fprintf(stderr,
+				"fabsched topo: --lldp-max-age %s: expected a duration above 0 in Slurm time format, e.g. 30:00 (30 minutes) or INFINITE\n",
+				optarg);
+			return -1;
+		}
+		if (a->lldp_max_age == FS_DURATION_INFINITE)
+			a->lldp_max_age = 0;
+		break;
+	}
 	case 'L':
 		a->live = 1;
 		break;
@@ -773,6 +799,12 @@ static int _watch(struct topo_args *a)
 
 	if (a->json) {
 		fprintf(stderr, "fabsched topo watch: --model is not a fabric source\n");
+		return FS_EXIT_USAGE;
+	}
+	if ((a->lldp_switches || a->lldp_max_age) && !a->lldp) {
+		fprintf(stderr,
+			"fabsched topo watch: --%s: expected with --lldp DIR (the nodes' records)\n",
+			a->lldp_switches ? "lldp-switches" : "lldp-max-age");
 		return FS_EXIT_USAGE;
 	}
 	if (fs_cli_slurm_nodes(a))

@@ -21,6 +21,7 @@ struct topo_source {
 struct topo_args {
 	const char *input, *cache, *json, *output, *format, *against, *save_cache, *ca;
 	const char *lldp, *lldp_switches; /* --lldp, --lldp-switches: record directories */
+	uint64_t lldp_max_age;		  /* --lldp-max-age, s; 0: none */
 	int live, port, verbose;
 	struct fst_opts opts;
 	struct fst_export_opts eo;

@@ -153,7 +153,8 @@ static int _discover(struct topo_args *a, struct fst_model **out)
 		else if (s->kind == 'C')
 			rc = fst_load_cache(&one, s->arg, err, sizeof(err));
 		else if (s->kind == 'E')
-			rc = fst_parse_lldp(&one, s->arg, a->lldp_switches, err, sizeof(err));
+			rc = fst_parse_lldp_aged(&one, s->arg, a->lldp_switches, a->lldp_max_age,
+						 time(NULL), err, sizeof(err));
 		else
 			rc = fst_discover_live(&one, s->arg, s->port, NULL, err, sizeof(err));
 		if (rc) {

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "fs_ib.h"
 
@@ -226,6 +227,12 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
  * FST_ISSUE_IGNORED_LINE. */
 int fst_parse_lldp(struct fst_model **out, const char *node_dir, const char *switch_dir, char *err,
 		   size_t errlen);
+/* The same, leaving out the neighbours of every record whose file was
+ * last written more than @max_age seconds before @now (0: no maximum),
+ * each with an FST_ISSUE_IGNORED_LINE saying its age: a node powered off
+ * keeps its last record. */
+int fst_parse_lldp_aged(struct fst_model **out, const char *node_dir, const char *switch_dir,
+			uint64_t max_age, time_t now, char *err, size_t errlen);
 /* Mb/s of an IEEE 802.3 MAU type as lldpd names it ("100GbaseCR4",
  * "10GigBaseR", "1000BaseTFD"), 0 when not one. */
 long fst_lldp_mau_mbps(const char *mau);

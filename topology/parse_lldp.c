@@ -31,6 +31,11 @@
  * that naming, classification and export are those of InfiniBand.  The
  * link's speed is the auto-negotiated MAU type a neighbour reports.
  *
+ * A record older than the caller's maximum age (its file's modification
+ * time; 0: no maximum) is stale: a node powered off keeps its last record,
+ * so its neighbours are left out with an issue saying how old it is, and
+ * the system counts as having a record (a host stays a host).
+ *
  * Everything in a record but the file's name came off the wire: names are
  * kept only when they are host names (switches) or interface names
  * (ports); anything else is left out with an issue that shows it escaped.
@@ -45,6 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <json.h>
 
 #define LLDP_FILES_MAX 100000
@@ -83,6 +90,9 @@ struct lstate {
 	int ns, cap_s;
 	const char *file; /* the record being read */
 	int src;	  /* its system */
+	uint64_t max_age; /* s; 0: records never stale */
+	time_t now;	  /* what max_age counts from */
+	int nstale;	  /* records left out as stale */
 	char *err;
 	size_t errlen;
 };
@@ -425,6 +435,29 @@ static int _json_file(const struct dirent *e)
 	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
 }
 
+/* Whether the record at @path is older than st->max_age: 1 (an issue
+ * says so), 0 when not or no maximum, -1 when it cannot be read or no
+ * memory for the issue. */
+static int _stale(struct lstate *st, const char *path)
+{
+	struct stat sb;
+
+	if (!st->max_age)
+		return 0;
+	if (stat(path, &sb))
+		return fs_errf(st->err, st->errlen, "%s: %s", path, strerror(errno));
+	if (sb.st_mtime >= st->now || (uint64_t)(st->now - sb.st_mtime) <= st->max_age)
+		return 0;
+	st->nstale++;
+	if (fst_add_issue(st->m, FST_ISSUE_IGNORED_LINE, FST_WARNING, -1, -1, -1, -1,
+			  "%s: written %" PRIu64
+			  " s ago, more than the records' maximum age of %" PRIu64
+			  " s: its neighbours left out",
+			  path, (uint64_t)(st->now - sb.st_mtime), st->max_age))
+		return fs_errf(st->err, st->errlen, "out of memory");
+	return 1;
+}
+
 /* The records of @dir, each system created first (so that the neighbours
  * found in any record know who has one), then read. */
 static int _dir(struct lstate *st, const char *dir, int kind, int pass)
@@ -442,7 +475,7 @@ static int _dir(struct lstate *st, const char *dir, int kind, int pass)
 		char path[4096], name[256];
 		char *buf = NULL;
 		size_t len;
-		int y;
+		int y, stale;
 
 		snprintf(name, sizeof(name), "%.*s", (int)strlen(ents[i]->d_name) - 5,
 			 ents[i]->d_name);
@@ -466,6 +499,10 @@ static int _dir(struct lstate *st, const char *dir, int kind, int pass)
 					path, name);
 			st->sys[y].record = 1;
 			st->sys[y].kind = kind;
+			continue;
+		}
+		if ((stale = _stale(st, path)) != 0) {
+			rc = stale < 0 ? -1 : 0;
 			continue;
 		}
 		if (fst_read_file(path, &buf, &len, st->err, st->errlen)) {
@@ -600,7 +637,13 @@ static void _free(struct lstate *st)
 int fst_parse_lldp(struct fst_model **out, const char *node_dir, const char *switch_dir, char *err,
 		   size_t errlen)
 {
-	struct lstate st = { .err = err, .errlen = errlen };
+	return fst_parse_lldp_aged(out, node_dir, switch_dir, 0, 0, err, errlen);
+}
+
+int fst_parse_lldp_aged(struct fst_model **out, const char *node_dir, const char *switch_dir,
+			uint64_t max_age, time_t now, char *err, size_t errlen)
+{
+	struct lstate st = { .err = err, .errlen = errlen, .max_age = max_age, .now = now };
 	char src[8192];
 	int rc = -1;
 
@@ -615,6 +658,13 @@ int fst_parse_lldp(struct fst_model **out, const char *node_dir, const char *swi
 		if (_dir(&st, node_dir, SYS_HOST, pass) ||
 		    (switch_dir && _dir(&st, switch_dir, SYS_SWITCH, pass)))
 			goto out;
+	if (!st.ns && st.nstale) {
+		fs_errf(err, errlen,
+			"%s: no LLDP neighbour in a record written in the last %" PRIu64
+			" s (%d record(s) older); expected records the nodes rewrite (fabsched-lldp-record.timer)",
+			node_dir, max_age, st.nstale);
+		goto out;
+	}
 	if (!st.ns) {
 		fs_errf(err, errlen,
 			"%s: no LLDP neighbour in any record; expected <node>.json files holding the output of " LLDP_FORM,

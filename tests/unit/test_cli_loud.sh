@@ -14,7 +14,7 @@ ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not o
 # the compute nodes by name only: no slurm.conf of this host
 SLURM_CONF=$tmp/none/slurm.conf
 export SLURM_CONF
-echo "1..18"
+echo "1..22"
 
 # X5: every HCA keeps "MT25408 ConnectX Mellanox Technologies"; names come
 # from X5.map only
@@ -129,4 +129,22 @@ ok $? "topo export FILE -m MAP: 82 nodes; the usage shows [FILE]"
 "$fab" topo export "$fx/3.topo" -i "$fx/1.topo" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "give one input" "$tmp/err"
 ok $? "a file and -i: one input too many, a usage error"
+
+# --lldp-max-age: records older than it are left out, said; a wrong value or
+# no --lldp is a usage error naming the option and the accepted form
+lx=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/lldp/railopt/nodes
+mkdir -p "$tmp/lldp" && cp "$lx"/*.json "$tmp/lldp/" && touch -d '-2 hours' "$tmp/lldp/n003.json"
+"$fab" topo check --lldp "$tmp/lldp" --all-hosts --lldp-max-age 30:00 >"$tmp/check" 2>&1
+[ $? -eq 3 ] && grep -q "nodes: 7\$" "$tmp/check" &&
+	grep -q "^  warning ignored-line .*/n003.json: written [0-9]* s ago, more than the records' maximum age of 1800 s: its neighbours left out" "$tmp/check"
+ok $? "--lldp-max-age 30:00: a record 2 hours old left out, with a warning ($(grep -c n003 "$tmp/check") line)"
+"$fab" topo check --lldp "$tmp/lldp" --all-hosts --lldp-max-age INFINITE >"$tmp/check" 2>&1
+[ $? -eq 0 ] && grep -q "nodes: 8\$" "$tmp/check"
+ok $? "--lldp-max-age INFINITE: every record kept"
+"$fab" topo check --lldp "$tmp/lldp" --lldp-max-age 0 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^fabsched topo: --lldp-max-age 0: expected a duration above 0 in Slurm time format" "$tmp/err"
+ok $? "--lldp-max-age 0: a usage error naming the form"
+"$fab" topo watch --once -i "$fx/3.topo" --lldp-max-age 10:00 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "lldp-max-age: expected with --lldp DIR" "$tmp/err"
+ok $? "watch --lldp-max-age without --lldp: a usage error"
 exit $bad

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -308,6 +310,71 @@ static void test_malformed(void **state)
 	_fails("no-such-dir", "no-such-dir: cannot read the directory");
 }
 
+/* @path's modification time set to @t. */
+static void _mtime(const char *path, time_t t)
+{
+	struct timespec ts[2] = { { t, 0 }, { t, 0 } };
+
+	assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* A record older than the maximum age is left out with an issue naming
+ * its file and age (a node powered off keeps its last record); none is
+ * stale without a maximum, nor when written after @now; all stale is an
+ * error that says so. */
+static void test_stale(void **state)
+{
+	char tmp[] = "/tmp/test_topo_lldp.XXXXXX", src[4096], cmd[8400], path[4200];
+	char err[1024] = "";
+	struct fst_model *m = NULL;
+	struct fst_opts all = { .all_hosts = 1 };
+	const time_t t0 = 1800000000;
+	int found = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	_dir("railopt/nodes", src, sizeof(src));
+	snprintf(cmd, sizeof(cmd), "cp %s/*.json %s/", src, tmp);
+	assert_int_equal(system(cmd), 0);
+	for (int i = 1; i <= 8; i++) {
+		snprintf(path, sizeof(path), "%s/n%03d.json", tmp, i);
+		_mtime(path, i == 3 ? t0 - 7200 : t0 - 60);
+	}
+	assert_int_equal(fst_parse_lldp_aged(&m, tmp, NULL, 1800, t0, err, sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, &all, err, sizeof(err)), 0);
+	assert_int_equal(fst_find_host(m, "n003"), -1);
+	assert_true(fst_find_host(m, "n004") >= 0);
+	for (int i = 0; i < m->nissues; i++)
+		found |= m->issues[i].kind == FST_ISSUE_IGNORED_LINE &&
+			 strstr(m->issues[i].msg, "n003.json: written 7200 s ago") &&
+			 strstr(m->issues[i].msg, "maximum age of 1800 s");
+	assert_true(found);
+	assert_int_equal(m->nissues, 1);
+	fst_model_free(m);
+	/* no maximum; a maximum the record is within; a clock behind the file */
+	assert_int_equal(fst_parse_lldp_aged(&m, tmp, NULL, 0, t0, err, sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, &all, err, sizeof(err)), 0);
+	assert_true(fst_find_host(m, "n003") >= 0);
+	fst_model_free(m);
+	assert_int_equal(fst_parse_lldp_aged(&m, tmp, NULL, 7200, t0, err, sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, &all, err, sizeof(err)), 0);
+	assert_true(fst_find_host(m, "n003") >= 0);
+	fst_model_free(m);
+	assert_int_equal(fst_parse_lldp_aged(&m, tmp, NULL, 10, t0 - 86400, err, sizeof(err)), 0);
+	assert_int_equal(fst_classify(m, &all, err, sizeof(err)), 0);
+	assert_true(fst_find_host(m, "n003") >= 0);
+	fst_model_free(m);
+	/* every record stale */
+	m = (struct fst_model *)1;
+	assert_int_equal(fst_parse_lldp_aged(&m, tmp, NULL, 30, t0, err, sizeof(err)), -1);
+	assert_null(m);
+	if (!strstr(err,
+		    "no LLDP neighbour in a record written in the last 30 s (8 record(s) older); expected"))
+		fail_msg("\"%s\"", err);
+	snprintf(cmd, sizeof(cmd), "rm -r %s", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 static int _collect(const char *line, void *arg)
 {
 	strcat(arg, line);
@@ -382,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_speeds),	   cmocka_unit_test(test_json_model),
 		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_recabled),   cmocka_unit_test(test_mau),
+		cmocka_unit_test(test_stale),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
