@@ -7,6 +7,8 @@
 #     writes on a node) and `fabsched topo discover --lldp` builds the model:
 #     6 switches on 2 levels, the racks as cabled, 10GbE links (the veths);
 #     from the nodes' records alone the same racks under a virtual root;
+#   - a node's record not rewritten for 2 hours is stale under
+#     --lldp-max-age 30:00: its node leaves its rack, a warning says why;
 #   - a cable unplugged (ip link set down) takes the node out of the model,
 #     plugged again brings it back; a recabled node is seen in its new rack;
 #   - slurmctld with topology/fabric on that model: `scontrol show
@@ -26,7 +28,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd lldpd lldpd lldpcli
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 22
+tap_plan 23
 
 SPEC="roce:leaves=4,hosts=4,spines=2"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
@@ -89,7 +91,19 @@ tap_is "$(grep -c '^SwitchName=leaf.* Nodes=' "$WORK/nodes-only.conf") $(grep -c
 diff <(grep '^SwitchName=leaf' "$WORK/nodes-only.conf") <(grep '^SwitchName=leaf' <<<"$want_tree") >/dev/null ||
 	tap_diag "$(cat "$WORK/nodes-only.conf")"
 
-# 7-8: a cable unplugged, then plugged again
+# 7: a record not rewritten (a node powered off keeps its last one)
+touch -d '-2 hours' "$REC/nodes/n007.json"
+"$FABSCHED" topo discover --lldp "$REC/nodes" -n 'n[001-016]' --lldp-max-age 30:00 \
+	-o "$WORK/stale.json" 2>"$WORK/stale.err"
+{ "$FABSCHED" topo export --model "$WORK/stale.json"; "$FABSCHED" topo check --model "$WORK/stale.json"; } \
+	>"$WORK/stale.out" 2>&1
+tap_ok "grep -qx 'SwitchName=leaf02 Nodes=n\[005-006,008\] LinkSpeed=10000' \"\$WORK/stale.out\" &&
+	grep -q 'warning ignored-line .*/n007.json: written 72[0-9][0-9] s ago, more than the records. maximum age of 1800 s' \"\$WORK/stale.out\" &&
+	grep -q 'not found in the fabric: n007' \"\$WORK/stale.out\"" \
+	"n007's record 2 hours old, --lldp-max-age 30:00: n007 left out of leaf02's rack, check names the file and the node" ||
+	tap_diag "$(cat "$WORK/stale.err" "$WORK/stale.out")"
+
+# 8-9: a cable unplugged, then plugged again
 rack_has() {	# rack_has NODE LEAF: in the model, NODE is in LEAF's rack
 	cl_py -c 'import json, sys
 m = json.load(open(sys.argv[1]))
@@ -109,7 +123,7 @@ t0=$SECONDS
 cl_poll 30 in_rack n003 leaf01
 tap_ok $? "plugged again: n003 back in leaf01's rack in $((SECONDS - t0)) s"
 
-# 9: a node recabled to another leaf
+# 10: a node recabled to another leaf
 "$CL" "${ETH[@]}" fabric recable n005 eth0 leaf04 swp7 >/dev/null
 t0=$SECONDS
 cl_poll 30 in_rack n005 leaf04
@@ -119,7 +133,7 @@ tap_ok $? "n005 recabled from leaf02 to leaf04 port swp7 (a free one): seen in l
 cl_poll 30 in_rack n005 leaf02 || tap_diag "n005 not back under leaf02: $(tree)"
 cp "$WORK/fabric.json.good" "$MODEL"
 
-# 10-: Slurm on the model LLDP gave
+# 11-: Slurm on the model LLDP gave
 cl_up --nodes 16 --etc-file "fabsched.conf=$WORK/fabsched.conf"
 tap_ok $? "16-node cluster up with TopologyPlugin=topology/fabric on the LLDP model" ||
 	tap_bail "the cluster did not come up"
@@ -134,7 +148,7 @@ tap_is "$(grep '^leaf' <<<"$got")" "$(grep '^leaf' <<<"$want_topo")" \
 tap_is "$(grep '^spine' <<<"$got")" "$(grep '^spine' <<<"$want_topo")" \
 	"scontrol show topology: 2 spines over the leaves, LinkSpeed=10000"
 
-# 13-14: the tasks' topology address
+# 14-15: the tasks' topology address
 want_addr=$(for i in $(seq 1 16); do
 		n=$(printf 'n%03d' "$i"); echo "$n spine01.$(leaf_of "$n").$n"
 	done)
@@ -143,7 +157,7 @@ got=$(cl_srun -t 2 -N16 -n16 sh -c 'echo "$SLURMD_NODENAME $SLURM_TOPOLOGY_ADDR"
 tap_is "$got" "$want_addr" "SLURM_TOPOLOGY_ADDR = spine.leaf.node in all 16 tasks" ||
 	tap_diag "$(cat "$WORK/srun.err")"
 
-# 14-16: --switches=1 jobs of a rack's size while n[001-002] and n005 are busy
+# 15-17: --switches=1 jobs of a rack's size while n[001-002] and n005 are busy
 hold=()
 for w in 'n[001-002]' 'n005'; do
 	hold+=("$(cl_sbatch --exclusive -w "$w" -N "$(scontrol show hostnames "$w" | wc -l)" -t 2 \
@@ -167,7 +181,7 @@ tap_is "$racks" "11" "two --switches=1 jobs of 4 nodes: each in one rack"
 tap_is "$(tr ' ' '\n' <<<"$leaves" | sort | xargs)" "leaf03 leaf04" \
 	"they took the two whole free racks, leaf03 and leaf04"
 
-# 17-20: the fabric watch on the records (each cycle after the records are
+# 18-21: the fabric watch on the records (each cycle after the records are
 # written anew, as fabsched-lldp-record.timer does on the nodes)
 watch() {	# one watch cycle; its log in $WORK/watch.log
 	records && "$FABSCHED" topo watch --once --conf "$WORK/fabsched.conf" \
@@ -196,7 +210,7 @@ cl_poll 30 resumed
 tap_ok $? "plugged again: n007 resumed ($(node_field n007 State)), $(grep -o 'leaf02 port 3.*link up.*' "$WORK/watch.log")" ||
 	tap_diag "$(cat "$WORK/watch.log")"
 
-# 21-22: a node recabled to another leaf: one line, its new rack as a feature
+# 22-23: a node recabled to another leaf: one line, its new rack as a feature
 "$CL" "${ETH[@]}" fabric recable n010 eth0 leaf04 swp7 >/dev/null
 line="n010 eth0: recabled from leaf03 port 2 (swp2) to leaf04 port 7 (swp7)"
 moved() { watch && grep -qF "$line" "$WORK/watch.log"; }
