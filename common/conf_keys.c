@@ -375,6 +375,17 @@ const struct fs_conf_key fsc_keys[] = {
 		 "its domain (up to LocalityWait), above it a job that cannot "
 		 "have its domain now starts across domains (0 = no target: "
 		 "every job waits)" },
+	{ .name = "LocalityWaitRatio",
+	  .scope = FS_SCOPE_PARTITION,
+	  .type = FS_TYPE_UINT,
+	  .def = "0",
+	  .min = 0,
+	  .max = 1000,
+	  .doc = "a job waits for one rack only while the time limits of the "
+		 "running jobs say a rack will hold it within this many times "
+		 "its own time limit; otherwise, and when it needs more than "
+		 "one rack, it starts now on the tightest placement free "
+		 "(0 = no ratio: it waits up to LocalityWait)" },
 	{ .name = "MaxRacks",
 	  .scope = FS_SCOPE_PARTITION,
 	  .type = FS_TYPE_UINT,

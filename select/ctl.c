@@ -715,6 +715,8 @@ static void _policy(struct fse_ctl *c, const struct fse_job *j, struct fse_polic
 
 	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityTarget", &ppm))
 		in.part_target = (double)ppm / 1e6;
+	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityWaitRatio", &mr) && mr <= 1000)
+		in.part_ratio = (uint32_t)mr;
 	if (fs_conf_part_locality(c->conf, j->part, &ploc) ||
 	    ploc.level == FS_LOCALITY_OFF) /* not placed here (plugins) */
 		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY, .wait_set = true };
@@ -830,6 +832,24 @@ static void _outcome(struct run *r, const struct fse_result *res, struct fse_out
 		fse_locality_count(c->locality, r->part, got);
 }
 
+/* How a job placed under LocalityWaitRatio was relaxed. */
+static void _expected_how(const struct run *r, const char *racks, char *how, size_t n)
+{
+	char in[32], limit[32];
+
+	if (r->res.expected == INT64_MAX) {
+		snprintf(how, n, "%d racks (%s); LocalityWaitRatio %u: no rack expected to hold it",
+			 r->res.nracks, racks, r->rq.wait_ratio);
+		return;
+	}
+	fs_format_duration((uint64_t)(r->res.expected - r->rq.now), in, sizeof(in));
+	fs_format_duration((uint64_t)r->rq.time_limit, limit, sizeof(limit));
+	snprintf(
+		how, n,
+		"%d racks (%s); LocalityWaitRatio %u: a rack expected in %s, over %u x its time limit %s",
+		r->res.nracks, racks, r->rq.wait_ratio, in, r->rq.wait_ratio, limit);
+}
+
 static void _started(struct run *r, struct fse_outcome *o)
 {
 	struct fse_ctl *c = r->c;
@@ -840,7 +860,9 @@ static void _started(struct run *r, struct fse_outcome *o)
 	_rack_names(c, &r->res, racks, sizeof(racks));
 	c->st.started++;
 	if (r->res.relaxed) {
-		if (r->by_target)
+		if (r->res.expected_far)
+			_expected_how(r, racks, how, sizeof(how));
+		else if (r->by_target)
 			snprintf(
 				how, sizeof(how),
 				"%d racks (%s); LocalityTarget %g%%: %u of the last %u jobs got their domain",
@@ -931,6 +953,13 @@ static void _request(struct run *r)
 	}
 	rq->skip_racks = c->skip;
 	memset(c->skip, 0, fse_topo_nracks(c->topo));
+	if (r->pol.ratio && j->free_at && (rq->free_at = j->free_at(j->free_at_arg))) {
+		/* a rack expected soon enough, or no wait (place.c) */
+		rq->wait_ratio = r->pol.ratio;
+		rq->now = (int64_t)time(NULL);
+		rq->time_limit = j->time_limit;
+		rq->tasks_idle = c->tasks_idle;
+	}
 }
 
 /* An observation line for the writer (appended to the log). */
@@ -1287,9 +1316,9 @@ static void _obs_would(struct run *r, struct fse_obs *ob)
 	if (r->res.status == FSE_OK) {
 		_obs_place(c, NULL, &r->res, &ob->would);
 		snprintf(ob->why, sizeof(ob->why), "%s%s", r->res.reason,
-			 !r->res.relaxed ? ""
-			 : r->by_target	 ? " (relaxed: LocalityTarget)"
-					 : " (relaxed: waited its LocalityWait)");
+			 !r->res.relaxed || r->res.expected_far ? ""
+			 : r->by_target				? " (relaxed: LocalityTarget)"
+					: " (relaxed: waited its LocalityWait)");
 		return;
 	}
 	switch (fse_decide_unplaced(&r->rq, &r->res, 0)) {

@@ -18,6 +18,7 @@ void fse_policy_resolve(const struct fse_policy_in *in, struct fse_policy *out)
 	out->wait = in->part_wait;
 	out->max_racks = in->part_max_racks;
 	out->target = in->part_target > 0 ? in->part_target : 0;
+	out->ratio = in->part_ratio;
 	out->from = FSE_FROM_PARTITION;
 	if (in->job_set) {
 		out->level = in->job_level;
@@ -30,6 +31,7 @@ void fse_policy_resolve(const struct fse_policy_in *in, struct fse_policy *out)
 		out->level = FSE_RACK;
 		out->wait = in->switches_wait;
 		out->max_racks = in->switches_racks;
+		out->ratio = 0;
 		out->from = FSE_FROM_SWITCHES;
 	}
 }

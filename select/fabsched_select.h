@@ -124,6 +124,24 @@ struct fse_request {
 	uint32_t ntasks;
 	const uint32_t *tasks_now;  /* [nnodes] */
 	const uint32_t *tasks_idle; /* [nnodes] */
+	/*
+	 * Waiting only for a rack expected soon (wait_ratio > 0 and free_at
+	 * given): a job that would wait for one rack (its level is FSE_RACK
+	 * and some rack holds it when idle) takes the tightest placement free
+	 * now (res.relaxed, res.expected_far) unless a rack is expected to
+	 * hold it within wait_ratio times its time limit after now; a job
+	 * that needs more than one rack does not wait for locality at all.
+	 * free_at[i]: when node i is expected to be free for the job, from
+	 * the time limits of the jobs on it (seconds, the clock of now; at
+	 * most now: free now; INT64_MAX: not expected); a node the job can
+	 * use now (avail) is free now.  tasks_idle, when given, says which
+	 * nodes the job could use at all (and, sized by tasks, how many of
+	 * its tasks each holds then).  time_limit 0 or INT64_MAX: none, so any
+	 * rack expected at all is soon enough.
+	 */
+	uint32_t wait_ratio;
+	const int64_t *free_at; /* [nnodes] */
+	int64_t now, time_limit;
 };
 
 enum fse_status {
@@ -146,6 +164,10 @@ struct fse_result {
 	const int *racks;     /* FSE_OK: [nracks] rack indices */
 	bool fits_domain;     /* the job fits one domain of its level on the
 				   idle machine (what LocalityTarget counts) */
+	bool expected_far;    /* FSE_OK relaxed by wait_ratio: no rack is
+				   expected to hold it soon enough */
+	int64_t expected;     /* with expected_far: when the first rack is
+				   expected to hold it, INT64_MAX: never */
 	char reason[192];     /* always: one line saying what and why */
 };
 
@@ -305,6 +327,7 @@ struct fse_policy_in {
 	uint64_t part_wait;	   /* LocalityWait, s; FSE_WAIT_INFINITE */
 	uint32_t part_max_racks;   /* MaxRacks, 0: none */
 	double part_target;	   /* LocalityTarget 0-1, 0: none */
+	uint32_t part_ratio;	   /* LocalityWaitRatio, 0: none */
 	bool job_set;		   /* --fabric-locality given */
 	enum fse_level job_level;
 	bool job_wait_set; /* with "@wait" */
@@ -319,12 +342,15 @@ struct fse_policy {
 	uint64_t wait;	    /* s; FSE_WAIT_INFINITE */
 	uint32_t max_racks; /* 0: no limit */
 	double target;	    /* 0: none */
+	uint32_t ratio;	    /* wait only for a rack expected within
+				   ratio x the job's time limit; 0: none */
 	enum fse_policy_from from;
 };
 
 /* --switches wins over --fabric-locality, which wins over the partition
- * (its wait only when given; MaxRacks and LocalityTarget stay the
- * partition's, but --switches sets the racks). */
+ * (its wait only when given; MaxRacks, LocalityTarget and
+ * LocalityWaitRatio stay the partition's, but --switches sets the racks
+ * and waits as Slurm's own, without a ratio). */
 void fse_policy_resolve(const struct fse_policy_in *in, struct fse_policy *out);
 const char *fse_policy_from_name(enum fse_policy_from from);
 
@@ -538,6 +564,11 @@ int fse_ctl_state_file(struct fse_ctl *c, const char *path);
  * StateSaveLocation); NULL or "": nowhere. */
 int fse_ctl_state_dir(struct fse_ctl *c, const char *dir);
 
+/* When each node is expected free for jobs (struct fse_request free_at:
+ * the time limits of the jobs on it), asked only for a job whose policy
+ * has a wait ratio; NULL: not known. */
+typedef const int64_t *(*fse_free_at_f)(void *arg);
+
 struct fse_job {
 	uint32_t job_id;
 	/* a task of a job array: the array's id and the task's (recorded
@@ -567,7 +598,10 @@ struct fse_job {
 	 * fse_outcome.unwait) */
 	uint32_t pass;
 	bool plan;
-	const uint8_t *cand; /* [nnodes] candidates */
+	const uint8_t *cand;   /* [nnodes] candidates */
+	fse_free_at_f free_at; /* NULL: no wait ratio applies */
+	void *free_at_arg;
+	int64_t time_limit;  /* s; INT64_MAX: none */
 	const uint8_t *idle; /* [nnodes] nodes without jobs, tried first;
 				   NULL: not known */
 	/* fse_ctl_observe: fabsched would leave the job to Slurm's choice,

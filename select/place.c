@@ -13,6 +13,7 @@
  * sort of the racks of each pod that could hold the job, O(N + R log R).
  */
 #define _GNU_SOURCE /* qsort_r */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +44,11 @@ struct fse_work *fse_work_new(const struct fse_topo *t)
 	w->rack_inodes = calloc(nr, sizeof(int));
 	w->rack_iunits = calloc(nr, sizeof(int64_t));
 	w->caps = calloc(nn, sizeof(uint32_t));
+	w->slots = calloc(nn, sizeof(*w->slots));
 	w->nodes = calloc(nn, sizeof(int));
 	if (!w->rack_free || !w->order || !w->sel || !w->take || !w->cand || !w->cand_take ||
 	    !w->racks || !w->rack_units || !w->rack_inodes || !w->rack_iunits || !w->caps ||
-	    !w->nodes) {
+	    !w->slots || !w->nodes) {
 		fse_work_free(w);
 		return NULL;
 	}
@@ -68,6 +70,7 @@ void fse_work_free(struct fse_work *w)
 	free(w->rack_inodes);
 	free(w->rack_iunits);
 	free(w->caps);
+	free(w->slots);
 	free(w->nodes);
 	free(w);
 }
@@ -606,8 +609,75 @@ static bool _any_racks(struct plan *p)
 	return true;
 }
 
+static int _cmp_slot(const void *a, const void *b)
+{
+	const struct fse_slot *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* When one rack is first expected to hold the job, from the nodes' free
+ * times (INT64_MAX: none is).  Per rack, its usable nodes by free time
+ * until they hold the job: O(N log R) over racks of R nodes. */
+static int64_t _expected(const struct plan *p)
+{
+	const struct fse_topo *t = p->t;
+	const struct fse_request *rq = p->rq;
+	struct fse_slot *sl = p->w->slots;
+	int64_t best = INT64_MAX;
+
+	for (int r = 0; r < t->nracks; r++) {
+		int m = 0;
+		int64_t nodes = 0, units = 0;
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
+			int node = t->rack_members[i];
+			uint32_t cap = rq->tasks_idle ? rq->tasks_idle[node] : 1;
+			bool now = p->avail[node] && (!p->caps || p->caps[node] >= cap);
+
+			if (!cap)
+				continue;
+			sl[m].cap = p->nd.tasks && cap > p->nd.tasks ? (uint32_t)p->nd.tasks : cap;
+			sl[m++].t =
+				now || rq->free_at[node] < rq->now ? rq->now : rq->free_at[node];
+		}
+		qsort(sl, m, sizeof(*sl), _cmp_slot);
+		for (int i = 0; i < m && sl[i].t < best; i++) {
+			nodes++;
+			units += sl[i].cap;
+			if (_fits(&p->nd, nodes, units)) {
+				best = sl[i].t;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/* Whether a request with a wait ratio takes the placement found now (no
+ * rack expected soon enough, or the job needs more than one); sets
+ * res->expected. */
+static bool _expected_far(const struct plan *p, struct fse_result *res)
+{
+	const struct fse_request *rq = p->rq;
+
+	if (!rq->wait_ratio || !rq->free_at)
+		return false;
+	if (p->idle.need_level != FSE_RACK) {
+		res->expected = INT64_MAX;
+		return true;
+	}
+	res->expected = _expected(p);
+	if (rq->time_limit <= 0 || rq->time_limit == INT64_MAX)
+		return res->expected == INT64_MAX;
+	return res->expected == INT64_MAX ||
+	       (double)(res->expected - rq->now) > (double)rq->wait_ratio * (double)rq->time_limit;
+}
+
 /* Whether the racks found miss the policy and the job waits (res says
- * why); a relaxed request takes them (res->relaxed). */
+ * why); a relaxed request takes them (res->relaxed), and so does one
+ * with a wait ratio whose rack is not expected soon enough
+ * (res->expected_far). */
 static bool _policy_waits(struct plan *p, struct fse_result *res)
 {
 	const struct idle_fit *idle = &p->idle;
@@ -616,6 +686,10 @@ static bool _policy_waits(struct plan *p, struct fse_result *res)
 		return false;
 	if (p->rq->relaxed) {
 		res->relaxed = true;
+		return false;
+	}
+	if (_expected_far(p, res)) {
+		res->relaxed = res->expected_far = true;
 		return false;
 	}
 	res->status = FSE_NOT_NOW;
@@ -708,6 +782,7 @@ int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_req
 {
 	struct plan p = { .t = t, .w = w, .rq = rq, .avail = avail, .level = FSE_ANY };
 	uint32_t n, max;
+	char why[96];
 
 	if (!res)
 		return -1;
@@ -753,11 +828,19 @@ int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_req
 	res->nodes = w->nodes;
 	res->racks = w->racks;
 	res->nracks = p.nsel;
+	if (res->expected_far && res->expected == INT64_MAX)
+		snprintf(why, sizeof(why), " (relaxed: no rack expected to hold it%s)",
+			 p.idle.need_level == FSE_RACK ? "" : ", it needs several");
+	else if (res->expected_far)
+		snprintf(why, sizeof(why),
+			 " (relaxed: a rack expected in %" PRId64 " s, over %u x its time limit)",
+			 res->expected - rq->now, rq->wait_ratio);
+	else
+		snprintf(why, sizeof(why), "%s", res->relaxed ? " (relaxed)" : "");
 	if (p.level == FSE_RACK)
-		_reason(res, "%u nodes in one rack%s", res->count,
-			res->relaxed ? " (relaxed)" : "");
+		_reason(res, "%u nodes in one rack%s", res->count, why);
 	else
 		_reason(res, "%u nodes in %d racks%s%s", res->count, p.nsel,
-			p.level == FSE_POD ? " of one pod" : "", res->relaxed ? " (relaxed)" : "");
+			p.level == FSE_POD ? " of one pod" : "", why);
 	return 0;
 }

@@ -44,8 +44,12 @@ struct fse_work {
 	int *rack_inodes;     /* [nracks] usable nodes when idle */
 	int64_t *rack_iunits; /* [nracks] tasks when idle */
 	uint32_t *caps;	      /* [nnodes] scratch: task counts of a rack */
-	int *nodes;	      /* [nnodes] result */
-	int *racks;	      /* [nracks] result */
+	struct fse_slot {     /* scratch: a node's free time and tasks */
+		int64_t t;
+		uint32_t cap;
+	} * slots;  /* [nnodes] */
+	int *nodes; /* [nnodes] result */
+	int *racks; /* [nracks] result */
 };
 
 /* Smallest k with capsum[k - 1] >= n over a prefix-sum array of len

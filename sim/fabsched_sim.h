@@ -289,14 +289,20 @@ struct fss_policy {
 				   SWITCHES: the @wait of --switches=1 */
 	double target;	      /* ENGINE: locality target in (0, 1] (see
 				   fse_share_relax), 0: none */
-	char name[48];	      /* "rack@00:10:00", "rack@1-00:00:00/99%", "tree" */
+	uint32_t ratio;	      /* ENGINE: wait only for a rack expected within
+				   ratio times the job's requested time
+				   (struct fse_request wait_ratio), 0: none */
+	char name[48];	      /* "rack@00:10:00", "rack@1-00:00:00/99%",
+				   "rack@2-00:00:00/2x", "tree" */
 };
 
 /*
- * "rack|pod|any[@wait][/target[%]]" (engine; wait in Slurm time format or
- * INFINITE, no @: INFINITE; target a percentage in (0, 100], rack and
- * pod only: the locality target of fse_share_relax over the last
- * FSE_SHARE_WINDOW counted jobs), "tree" (stock Slurm topology/tree),
+ * "rack|pod|any[@wait][/target[%]][/<ratio>x]" (engine; wait in Slurm time
+ * format or INFINITE, no @: INFINITE; target a percentage in (0, 100],
+ * rack and pod only: the locality target of fse_share_relax over the last
+ * FSE_SHARE_WINDOW counted jobs; ratio 1-1000, rack and pod only: a job
+ * waits for a rack only when one is expected within ratio times its
+ * requested time, as fse_request's wait_ratio), "tree" (stock Slurm topology/tree),
  * "switches[@wait]" (stock topology/tree with --switches=1@wait on every
  * job that fits in a rack, as a job_submit or cli_filter rule gives it;
  * no @: Slurm's default max_switch_wait, 300 s) or "firstfit".
@@ -323,6 +329,12 @@ enum fss_place_status {
  */
 enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail, int n, int64_t waited,
 				int *nodes, int *nracks, bool *locality_only);
+
+/* What the next fss_place calls know of time: when each node is expected
+ * free (the requested ends of its jobs, free_at[nnodes], kept by the
+ * caller), the time now and the job's requested time (s).  Used by the
+ * engine with a ratio. */
+void fss_placer_clock(struct fss_placer *pl, const int64_t *free_at, int64_t now, int64_t limit);
 
 /* The job of the last FSS_PLACED fss_place started: counts it toward the
  * policy's locality target (nothing for other policies). */

@@ -34,6 +34,8 @@ struct fss_placer {
 	struct fse_work *w;	    /* engine */
 	struct fse_share *share;    /* engine with a target */
 	struct fse_request last_rq; /* engine: last placement */
+	const int64_t *free_at;	    /* fss_placer_clock */
+	int64_t now, limit;
 	struct fse_result last_res;
 	int *rack_free;	   /* [nracks] */
 	int64_t *pod_free; /* [npods] */
@@ -59,6 +61,48 @@ static int _target(const char *pol, const char *v, double *out, char *err, size_
 			pol, v);
 	*out = x / 100;
 	return 0;
+}
+
+/* A wait ratio "<N>x", N in 1-1000. */
+static int _ratio(const char *pol, const char *v, size_t len, uint32_t *out, char *err,
+		  size_t errlen)
+{
+	unsigned long x = 0;
+	size_t i = 0;
+
+	for (; i + 1 < len && v[i] >= '0' && v[i] <= '9' && x <= 1000; i++)
+		x = x * 10 + (unsigned long)(v[i] - '0');
+	if (!i || i + 1 != len || (v[i] != 'x' && v[i] != 'X') || x < 1 || x > 1000)
+		return fs_errf(
+			err, errlen,
+			"policy '%s': wait ratio '%.*s': expected a whole number of 1 to 1000 and x (e.g. /2x)",
+			pol, (int)len, v);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* What follows the first '/' of an engine policy: "target[%]",
+ * "<ratio>x", or the target then the ratio. */
+static int _suffixes(const char *pol, const char *v, struct fss_policy *p, char *err, size_t errlen)
+{
+	const char *slash = strchr(v, '/');
+	size_t len = slash ? (size_t)(slash - v) : strlen(v);
+	char first[32];
+
+	if (len && (v[len - 1] == 'x' || v[len - 1] == 'X')) {
+		if (slash)
+			return fs_errf(
+				err, errlen,
+				"policy '%s': expected the target before the wait ratio (e.g. rack@2-0/99%%/2x)",
+				pol);
+		return _ratio(pol, v, len, &p->ratio, err, errlen);
+	}
+	if (len >= sizeof(first))
+		return _target(pol, v, &p->target, err, errlen);
+	snprintf(first, sizeof(first), "%.*s", (int)len, v);
+	if (_target(pol, first, &p->target, err, errlen))
+		return -1;
+	return slash ? _ratio(pol, slash + 1, strlen(slash + 1), &p->ratio, err, errlen) : 0;
 }
 
 /*
@@ -106,7 +150,7 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err, size_t errl
 		return 0;
 	}
 	slash = strchr(s, '/');
-	if (slash && _target(s, slash + 1, &p->target, err, errlen))
+	if (slash && _suffixes(s, slash + 1, p, err, errlen))
 		return -1;
 	if (slash) {
 		snprintf(base, sizeof(base), "%.*s", (int)(slash - s), s);
@@ -121,10 +165,10 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err, size_t errl
 	}
 	p->kind = FSS_POL_ENGINE;
 	p->level = (enum fse_level)loc.level;
-	if (p->target > 0 && p->level == FSE_ANY)
+	if ((p->target > 0 || p->ratio) && p->level == FSE_ANY)
 		return fs_errf(
 			err, errlen,
-			"policy '%s': a locality target needs rack or pod (any has no domain to keep)",
+			"policy '%s': a locality target or wait ratio needs rack or pod (any has no domain to keep)",
 			s);
 	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ? FSS_INFINITE
 								    : (int64_t)loc.wait;
@@ -133,7 +177,9 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err, size_t errl
 		    : snprintf(p->name, sizeof(p->name), "%s@%s", fse_level_name(p->level),
 			       fs_format_duration((uint64_t)p->wait, dur, sizeof(dur)));
 	if (p->target > 0 && o > 0 && (size_t)o < sizeof(p->name))
-		snprintf(p->name + o, sizeof(p->name) - o, "/%g%%", 100 * p->target);
+		o += snprintf(p->name + o, sizeof(p->name) - o, "/%g%%", 100 * p->target);
+	if (p->ratio && o > 0 && (size_t)o < sizeof(p->name))
+		snprintf(p->name + o, sizeof(p->name) - o, "/%ux", p->ratio);
 	return 0;
 }
 
@@ -203,6 +249,10 @@ static enum fss_place_status _engine(struct fss_placer *pl, const uint8_t *avail
 
 	rq.min_nodes = (uint32_t)n;
 	rq.level = pl->p.level;
+	rq.wait_ratio = pl->p.ratio;
+	rq.free_at = pl->free_at;
+	rq.now = pl->now;
+	rq.time_limit = pl->limit;
 	rq.relaxed = (pl->p.wait != FSS_INFINITE && waited >= pl->p.wait) ||
 		     fse_share_relax(pl->share, pl->m->topo, pl->p.target, rq.min_nodes, rq.level);
 	if (fse_place(pl->m->topo, pl->w, &rq, avail, &res))
@@ -333,6 +383,13 @@ enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail, int
 		return _firstfit(pl, avail, n, nodes, nracks);
 	}
 	return FSS_NEVER;
+}
+
+void fss_placer_clock(struct fss_placer *pl, const int64_t *free_at, int64_t now, int64_t limit)
+{
+	pl->free_at = free_at;
+	pl->now = now;
+	pl->limit = limit;
 }
 
 void fss_placer_started(struct fss_placer *pl)

@@ -155,6 +155,7 @@ struct state {
 	struct fss_run *run;
 	struct fss_placer *pl;
 	uint8_t *avail;
+	int64_t *free_at; /* [nnodes] requested end of the job on each node */
 	int nfree;
 	long *queue, nqueue;
 	long *running, nrunning;
@@ -179,6 +180,7 @@ static int _try(struct state *s, long j, int64_t now, const uint8_t *from, bool 
 	int64_t t0 = _now_ns();
 	enum fss_place_status st;
 
+	fss_placer_clock(s->pl, s->free_at, now, job->req);
 	st = fss_place(s->pl, from, job->nodes, now - job->submit, s->tmp_nodes, &nracks,
 		       locality_only);
 	_hist_add(&s->run->hist, _now_ns() - t0);
@@ -198,6 +200,7 @@ static int _try(struct state *s, long j, int64_t now, const uint8_t *from, bool 
 		memcpy(dst, s->tmp_nodes, job->nodes * sizeof(int));
 		for (int i = 0; i < job->nodes; i++) {
 			s->avail[dst[i]] = 0;
+			s->free_at[dst[i]] = now + job->req;
 			if (s->masked[dst[i]]) {
 				s->masked[dst[i]] = 0;
 				s->masked_free--;
@@ -268,6 +271,7 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 		}
 		if (nfut < job->nodes)
 			continue;
+		fss_placer_clock(s->pl, s->free_at, t, job->req);
 		st = fss_place(s->pl, s->fut, job->nodes, t - job->submit, s->tmp_nodes, &nracks,
 			       &loc);
 		if (st == FSS_NEVER)
@@ -378,6 +382,7 @@ static int _state_new(struct state *s, const struct fss_machine *m, const struct
 	s->run = run;
 	s->pl = fss_placer_new(m, p);
 	s->avail = malloc(m->nnodes);
+	s->free_at = calloc(m->nnodes, sizeof(int64_t));
 	s->queue = malloc((nj ? nj : 1) * sizeof(long));
 	s->running = malloc((nj ? nj : 1) * sizeof(long));
 	s->run_pos = malloc((nj ? nj : 1) * sizeof(long));
@@ -387,7 +392,8 @@ static int _state_new(struct state *s, const struct fss_machine *m, const struct
 	s->masked = calloc(m->nnodes, 1);
 	s->exp = malloc((nj ? nj : 1) * sizeof(*s->exp));
 	if (!run->jobs || !run->nodes || !s->pl || !s->avail || !s->queue || !s->running ||
-	    !s->run_pos || !s->woken || !s->tmp_nodes || !s->exp || !s->fut || !s->masked)
+	    !s->run_pos || !s->woken || !s->tmp_nodes || !s->exp || !s->fut || !s->masked ||
+	    !s->free_at)
 		return -1;
 	off = 0;
 	for (long j = 0; j < nj; j++) {
@@ -406,6 +412,7 @@ static void _state_free(struct state *s)
 	fss_run_free(s->run);
 	fss_placer_free(s->pl);
 	free(s->avail);
+	free(s->free_at);
 	free(s->queue);
 	free(s->running);
 	free(s->run_pos);

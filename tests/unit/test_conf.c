@@ -446,7 +446,7 @@ static void test_error_kinds(void **state)
 	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	bad("PartitionName=p MaxRack=2\n",
 	    "t.conf:1: unknown key 'MaxRack' (did you mean MaxRacks?); "
-	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
+	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, LocalityWaitRatio, MaxRacks");
 	bad("Fabricmodle=/x\n",
 	    "t.conf:1: unknown key 'Fabricmodle' (did you mean FabricModel?); "
 	    "accepted global keys: FabricModel, NodeNameMap, RackMap, "
@@ -472,13 +472,13 @@ static void test_error_kinds(void **state)
 	bad("PartitionName=p LcalityTragte=4\n",
 	    "t.conf:1: unknown key 'LcalityTragte' (did you mean "
 	    "LocalityTarget?); accepted partition keys: Locality, "
-	    "LocalityWait, LocalityTarget, MaxRacks");
+	    "LocalityWait, LocalityTarget, LocalityWaitRatio, MaxRacks");
 	bad("PartitionName=p LcalityTragtee=4\n",
 	    "t.conf:1: unknown key 'LcalityTragtee'; accepted partition keys: "
-	    "Locality, LocalityWait, LocalityTarget, MaxRacks");
+	    "Locality, LocalityWait, LocalityTarget, LocalityWaitRatio, MaxRacks");
 	bad("PartitionName=p LogLevl=info\n",
 	    "t.conf:1: unknown key 'LogLevl' (did you mean LogLevel, a global "
-	    "key?); accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
+	    "key?); accepted partition keys: Locality, LocalityWait, LocalityTarget, LocalityWaitRatio, MaxRacks");
 	/* bad values, one per type */
 	bad("\n\n\n\n\n\nPartitionName=p LocalityWait=abc\n",
 	    "t.conf:7: LocalityWait=abc: not a duration; expected minutes, "
@@ -486,6 +486,12 @@ static void test_error_kinds(void **state)
 	bad("PartitionName=p MaxRacks=65536\n",
 	    "t.conf:1: MaxRacks=65536: out of range; expected an integer from "
 	    "0 to 65535");
+	bad("PartitionName=p LocalityWaitRatio=1001\n",
+	    "t.conf:1: LocalityWaitRatio=1001: out of range; expected an integer from "
+	    "0 to 1000");
+	bad("PartitionName=p LocalityWaitRatio=2x\n",
+	    "t.conf:1: LocalityWaitRatio=2x: not an integer; expected an integer from "
+	    "0 to 1000");
 	bad("DefaultLocality=rack@\n",
 	    "t.conf:1: DefaultLocality=rack@: missing wait after '@'; expected "
 	    "off, or rack, pod, any or observe optionally followed by @<wait> in Slurm "
@@ -562,7 +568,7 @@ static void test_error_kinds(void **state)
 	/* the line of a continued logical line's token */
 	bad("PartitionName=p \\\n  MaxRacks=1 \\\n  Localityy=rack\n",
 	    "t.conf:3: unknown key 'Localityy' (did you mean Locality?); "
-	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, MaxRacks");
+	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, LocalityWaitRatio, MaxRacks");
 }
 
 static void test_bad_bytes(void **state)
@@ -1086,9 +1092,11 @@ static void test_dump(void **state)
 	assert_non_null(strstr(d, "\nStateDir=\"/var/lib/fab sched\"\t# line 7\n"));
 	assert_non_null(strstr(d, "\nScratchBase=\"/scratch#local\"\t# line 9\n"));
 	assert_non_null(strstr(d, "\nPartitionName=batch Locality=rack "
-				  "LocalityWait=30:00 LocalityTarget=0 MaxRacks=2\t# line 15\n"));
+				  "LocalityWait=30:00 LocalityTarget=0 LocalityWaitRatio=0 \\\n"
+				  "    MaxRacks=2\t# line 15\n"));
 	assert_non_null(strstr(d, "\nPartitionName=long Locality=pod "
-				  "LocalityWait=5 LocalityTarget=0 MaxRacks=0\t# line 18\n"
+				  "LocalityWait=5 LocalityTarget=0 LocalityWaitRatio=0 \\\n"
+				  "    MaxRacks=0\t# line 18\n"
 				  "#   Locality: from DefaultLocality\n"
 				  "#   LocalityWait: PartitionName=DEFAULT at "
 				  "line 13\n"));

@@ -230,6 +230,98 @@ static void test_fragmentation(void **state)
 	_free(&f);
 }
 
+/* A request with a wait ratio on @f: free_at[] by node, now 1000, the
+ * job's time limit @limit. */
+static int _place_ratio(struct fab *f, uint32_t n, const int64_t *free_at, int64_t limit,
+			uint32_t ratio, const uint32_t *idle)
+{
+	struct fse_request rq = { .min_nodes = n,
+				  .level = FSE_RACK,
+				  .wait_ratio = ratio,
+				  .free_at = free_at,
+				  .now = 1000,
+				  .time_limit = limit,
+				  .tasks_idle = idle };
+
+	assert_int_equal(fse_place(f->t, f->w, &rq, f->avail, &f->res), 0);
+	return f->res.status;
+}
+
+/* With a wait ratio a job waits for one rack only when the running jobs'
+ * ends free one within ratio x its time limit: else it takes the tightest
+ * placement now, marked; one that needs several racks never waits. */
+static void test_wait_ratio(void **state)
+{
+	struct fab f;
+	int64_t fa[16] = { 0 };
+	uint32_t idle[16];
+
+	(void)state;
+	_fab(&f, 4, four, NULL, 0, NULL);
+	_busy(&f, "0,4,8,12"); /* 3 free per rack */
+	for (int i = 0; i < 16; i++)
+		idle[i] = 1;
+	fa[0] = 1000 + 5000; /* rack 0 whole at 6000 */
+	fa[4] = 1000 + 900;  /* rack 1 whole at 1900 */
+	fa[8] = fa[12] = INT64_MAX;
+	/* 900 s away, limit 600, ratio 2 (1200 s): wait */
+	assert_int_equal(_place_ratio(&f, 4, fa, 600, 2, NULL), FSE_NOT_NOW);
+	assert_true(f.res.could_relax);
+	assert_false(f.res.expected_far);
+	/* ratio 1 (600 s): no rack soon enough, placed now over 2 racks */
+	assert_int_equal(_place_ratio(&f, 4, fa, 600, 1, NULL), FSE_OK);
+	assert_true(f.res.relaxed);
+	assert_true(f.res.expected_far);
+	assert_int_equal(f.res.expected, 1900);
+	assert_int_equal(f.res.nracks, 2);
+	assert_string_equal(f.res.reason,
+			    "4 nodes in 2 racks of one pod (relaxed: a rack expected in 900 s, "
+			    "over 1 x its "
+			    "time limit)");
+	/* no ratio, or no free times: waits as before */
+	assert_int_equal(_place_ratio(&f, 4, fa, 600, 0, NULL), FSE_NOT_NOW);
+	assert_int_equal(_place_ratio(&f, 4, NULL, 600, 1, NULL), FSE_NOT_NOW);
+	/* n004 cannot hold the job (tasks_idle 0): rack 1 never whole, the
+	 * next is rack 0 at 6000, 5000 s away: over 2 x 600 */
+	idle[5] = 0;
+	assert_int_equal(_place_ratio(&f, 4, fa, 600, 2, idle), FSE_OK);
+	assert_true(f.res.expected_far);
+	assert_int_equal(f.res.expected, 6000);
+	/* ... within 5 x 1200 */
+	assert_int_equal(_place_ratio(&f, 4, fa, 1200, 5, idle), FSE_NOT_NOW);
+	idle[5] = 1;
+	/* no rack expected at all: relaxed even without a time limit */
+	fa[0] = fa[4] = INT64_MAX;
+	assert_int_equal(_place_ratio(&f, 4, fa, INT64_MAX, 2, NULL), FSE_OK);
+	assert_true(f.res.expected_far);
+	assert_int_equal(f.res.expected, INT64_MAX);
+	assert_string_equal(f.res.reason,
+			    "4 nodes in 2 racks of one pod (relaxed: no rack expected to hold it)");
+	/* a rack expected at all, no time limit: waits */
+	fa[4] = 999999;
+	assert_int_equal(_place_ratio(&f, 4, fa, INT64_MAX, 2, NULL), FSE_NOT_NOW);
+	/* one rack free now: placed there, nothing relaxed */
+	f.avail[4] = 1;
+	assert_int_equal(_place_ratio(&f, 4, fa, 600, 1, NULL), FSE_OK);
+	assert_false(f.res.relaxed);
+	assert_int_equal(f.res.nracks, 1);
+	_free(&f);
+	/* 6 nodes need 2 racks of 4: they never wait for locality with a
+	 * ratio, even with racks expected free at once */
+	_fab(&f, 4, four, NULL, 0, NULL);
+	_busy(&f, "0,1,4,5,8,9,12"); /* free 2, 2, 2, 3 */
+	memset(fa, 0, sizeof(fa));
+	assert_int_equal(_place_ratio(&f, 6, fa, 600, 1000, NULL), FSE_OK);
+	assert_true(f.res.expected_far);
+	assert_int_equal(f.res.nracks, 3);
+	assert_string_equal(f.res.reason,
+			    "6 nodes in 3 racks of one pod (relaxed: no rack expected to hold it, "
+			    "it needs several)");
+	/* without a ratio it waits for 2 racks */
+	assert_int_equal(_place_ratio(&f, 6, fa, 600, 0, NULL), FSE_NOT_NOW);
+	_free(&f);
+}
+
 /* ------------------------------------------------------------ ties */
 
 static void test_ties(void **state)
@@ -894,6 +986,7 @@ int main(void)
 		cmocka_unit_test(test_gres_units),
 		cmocka_unit_test(test_node_tasks),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_wait_ratio),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);

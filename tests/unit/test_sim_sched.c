@@ -186,6 +186,30 @@ static void test_engine_target(void **state)
 	_done(r, tr, m);
 }
 
+/* Wait ratio: a job waits for a rack only when one is expected within
+ * ratio x its requested time (see the comments of ratio.swf). */
+static void test_engine_ratio(void **state)
+{
+	struct fss_trace *tr;
+	struct fss_machine *m;
+	struct fss_run *r = _run("ratio.swf", 8, 4, 0, "rack/1x", &tr, &m);
+
+	(void)state;
+	assert_string_equal(_job(r, 0), "0:0 1 2");
+	assert_string_equal(_job(r, 1), "0:4 5 6");
+	assert_string_equal(_job(r, 2), "1:3 7"); /* 99 s > 1 x 50 s: now */
+	assert_int_equal(r->jobs[2].nracks, 2);
+	_done(r, tr, m);
+	r = _run("ratio.swf", 8, 4, 0, "rack/2x", &tr, &m);
+	assert_string_equal(_job(r, 2), "100:4 5"); /* 99 s <= 100 s: waits */
+	assert_int_equal(r->jobs[2].nracks, 1);
+	_done(r, tr, m);
+	/* with a target too: relaxed by either */
+	r = _run("ratio.swf", 8, 4, 0, "rack/100%/1x", &tr, &m);
+	assert_string_equal(_job(r, 2), "1:3 7");
+	_done(r, tr, m);
+}
+
 static void test_tree(void **state)
 {
 	struct fss_trace *tr;
@@ -321,8 +345,27 @@ static void test_policy_parse(void **state)
 	assert_non_null(strstr(err, "target '0'"));
 	assert_int_equal(fss_policy_parse("rack/101%", &p, err, sizeof(err)), -1);
 	assert_int_equal(fss_policy_parse("rack/", &p, err, sizeof(err)), -1);
-	assert_int_equal(fss_policy_parse("rack/9x", &p, err, sizeof(err)), -1);
+	assert_int_equal(fss_policy_parse("rack/9y", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expected a percentage"));
+	/* wait ratios */
+	assert_int_equal(fss_policy_parse("rack@2-0/2x", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.ratio, 2);
+	assert_true(p.target == 0);
+	assert_int_equal(fss_policy_parse("pod/99%/1000X", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.ratio, 1000);
+	assert_true(p.target == 0.99);
+	static const char *const bad_ratio[] = { "rack/0x",   "rack/1001x", "rack/x",
+						 "rack/2.5x", "rack/99%/2", "rack/99%/2xx" };
+	for (size_t i = 0; i < sizeof(bad_ratio) / sizeof(bad_ratio[0]); i++) {
+		assert_int_equal(fss_policy_parse(bad_ratio[i], &p, err, sizeof(err)), -1);
+		if (!strstr(err, "expected a whole number of 1 to 1000 and x") &&
+		    !strstr(err, "expected a percentage"))
+			fail_msg("%s: %s", bad_ratio[i], err);
+	}
+	assert_int_equal(fss_policy_parse("rack/2x/99%", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected the target before the wait ratio"));
+	assert_int_equal(fss_policy_parse("any/2x", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "needs rack or pod"));
 	assert_int_equal(fss_policy_parse("rack@x/99", &p, err, sizeof(err)), -1);
 }
 
@@ -348,6 +391,8 @@ static void test_policy_name(void **state)
 		{ "pod@12:00:00/99.5%", "pod@12:00:00/99.5%", 43200 },
 		{ "rack", "rack", FSS_INFINITE },
 		{ "rack@INFINITE/99", "rack/99%", FSS_INFINITE },
+		{ "rack@2-0/2x", "rack@2-00:00:00/2x", 172800 },
+		{ "rack@2-0/99%/2x", "rack@2-00:00:00/99%/2x", 172800 },
 	};
 	struct fss_policy p, q;
 	char err[1024] = "";
@@ -363,6 +408,7 @@ static void test_policy_name(void **state)
 		assert_int_equal(q.level, p.level);
 		assert_true(q.wait == p.wait);
 		assert_true(q.target == p.target);
+		assert_int_equal(q.ratio, p.ratio);
 		assert_string_equal(q.name, p.name);
 		/* a label in CSV, JSON and SVG: no comma, quote or markup */
 		assert_null(strpbrk(p.name, ",\"<>&\\ "));
@@ -492,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_switches),
 		cmocka_unit_test(test_firstfit),
 		cmocka_unit_test(test_tree_pods),
+		cmocka_unit_test(test_engine_ratio),
 		cmocka_unit_test(test_policy_parse),
 		cmocka_unit_test(test_policy_name),
 		cmocka_unit_test(test_determinism),
