@@ -44,7 +44,13 @@
 # to end (at most STREAM_LEN).  Slurm's times are whole seconds (1 s).
 # And the stream flowed: small jobs started during the wait, every one of
 # them ran to completion, and no gap between two stream starts was longer
-# than the bound (no full stop of small jobs).  Prints TAP.
+# than the bound (no full stop of small jobs).
+# C. LocalityWaitRatio=2 (partition ratio): with 3-node fillers of a
+# 10-minute time limit in each rack, a 2-node job of a 1-minute limit does
+# not wait (no rack expected within 2 minutes): it starts at once over both
+# racks, its SystemComment saying why; a 2-node job of a 10-minute limit
+# waits for a rack (one is expected within 20 minutes) and gets one when a
+# filler ends.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
@@ -54,7 +60,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
-tap_plan 13
+tap_plan 16
 
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FABRIC="leaves=2,hosts=4,spines=1"
@@ -74,12 +80,21 @@ export FABSCHED_CLUSTER_PLUGSTACK=$WORK/plugins/plugstack.conf
 FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in this build"
 FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=$(fs_placement_topology)
 export FABSCHED_CLUSTER_SELECT FABSCHED_CLUSTER_TOPOLOGY_PLUGIN
-printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=INFINITE\n' "$MODEL" > "$WORK/fabsched.conf"
-printf 'SchedulerParameters=bf_interval=%s\n' "$BF_INTERVAL" > "$WORK/extra.conf"
+printf 'FabricModel=%s\nPartitionName=batch Locality=rack LocalityWait=INFINITE\n%s\n' "$MODEL" \
+	'PartitionName=ratio Locality=rack LocalityWait=INFINITE LocalityWaitRatio=2' > "$WORK/fabsched.conf"
+printf 'SchedulerParameters=bf_interval=%s\nPartitionName=ratio Nodes=ALL MaxTime=INFINITE State=UP\n' \
+	"$BF_INTERVAL" > "$WORK/extra.conf"
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
 rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo r1 || echo r2; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | tr '\n' ' '; }
 epoch() { date -d "$1" +%s 2>/dev/null || echo 0; }
+# locality_why ID: why the job waits for locality (22.05: its reason text;
+# from 24.11: its SystemComment); has_why ID: it says so
+locality_why() {
+	{ squeue -h -j "$1" -o %R; squeue -h -j "$1" -O system_comment:300; } 2>/dev/null |
+		grep -o 'Locality: waiting for one rack[^)]*' | head -1
+}
+has_why() { [ -n "$(locality_why "$1")" ]; }
 t_start=$(date +%s)
 
 # 1: the model, then the cluster
@@ -118,9 +133,7 @@ run_case() {
 		fi
 		id=$(cl_sbatch --user "$TUSER" -J "stream$c" -N 1 --exclusive -t 1 -o /dev/null \
 			--wrap "sleep $STREAM_LEN") && sids+=("$id")
-		# 22.05: the reason text; from 24.11: the SystemComment
-		[ -z "$why" ] && why=$({ squeue -h -j "$rid" -o %R; squeue -h -j "$rid" -O system_comment:300; } 2>/dev/null |
-			grep -o 'Locality: waiting for one rack[^)]*' | head -1)
+		[ -z "$why" ] && why=$(locality_why "$rid")
 		sleep "$STREAM_GAP"
 	done
 	tap_ok "[ -n \"\$why\" ]" "$c: rack job $rid ($rn nodes) waited for a rack: ${why:-no waiting note seen}"
@@ -171,6 +184,35 @@ run_case() {
 run_case A "n[001-002]" "n[005-006]" 3 "$FILL_A"
 # 8-13: no rack frees: relaxed at the bound
 run_case B "n[001-002]" "n[005-006]" 3 0
+
+# 14-16: C. LocalityWaitRatio=2, no rack whole: fillers of 10 minutes
+a=$(cl_sbatch -J fillC-a -w "n[001-003]" --exclusive -t 10 -o /dev/null --wrap "sleep 600")
+b=$(cl_sbatch -J fillC-b -w "n[005-007]" --exclusive -t 10 -o /dev/null --wrap "sleep 600")
+cl_poll 30 cl_job_in "$a" RUNNING
+cl_poll 30 cl_job_in "$b" RUNNING
+short=$(cl_sbatch -J ratio-short -p ratio -N 2 --exclusive -t 1 -o /dev/null --wrap "sleep 1")
+t0=$SECONDS
+cl_wait_job "$short" 60 >/dev/null
+comment=$(scontrol show job "$short" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
+rnodes=$(cl_job_field "$short" NodeList)
+start=$(epoch "$(cl_job_field "$short" StartTime)")
+submit=$(epoch "$(cl_job_field "$short" SubmitTime)")
+tap_ok "[ '$(cl_job_field "$short" JobState)' = COMPLETED ] && [ $((start - submit)) -le 5 ] &&
+	[ \$(wc -w <<<'$(racks "$rnodes")') = 2 ] &&
+	grep -Eq 'LocalityWaitRatio 2: a rack expected in 00:(0[89]|10):[0-9][0-9], over 2 x its time limit 00:01:00' <<<\"\$comment\"" \
+	"C: a 2-node job of 1 minute started $((start - submit)) s after submission over racks $(racks "$rnodes")($rnodes): no rack expected within 2 x 1 minute"
+tap_diag "C: SystemComment=$comment"
+long=$(cl_sbatch -J ratio-long -p ratio -N 2 --exclusive -t 10 -o /dev/null --wrap "sleep 1")
+cl_poll 20 has_why "$long"
+why=$(locality_why "$long")
+tap_ok "[ -n \"\$why\" ] && [ '$(cl_job_field "$long" JobState)' = PENDING ]" \
+	"C: a 2-node job of 10 minutes waits for a rack (expected within 2 x 10 minutes): ${why:-no waiting note seen}"
+scancel "$a"
+cl_wait_job "$long" 60 >/dev/null
+rnodes=$(cl_job_field "$long" NodeList)
+tap_ok "[ '$(cl_job_field "$long" JobState)' = COMPLETED ] && [ '$(racks "$rnodes")' = 'r1 ' ]" \
+	"C: it got rack 1 ($rnodes) when its filler ended, $((SECONDS - t0)) s into the case"
+scancel "$b" 2>/dev/null
 tap_diag "figures:" "${FIGURES[@]}"
 cl_down
 tap_diag "test time: $(($(date +%s) - t_start)) s"
