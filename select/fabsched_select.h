@@ -142,7 +142,19 @@ struct fse_request {
 	uint32_t wait_ratio;
 	const int64_t *free_at; /* [nnodes] */
 	int64_t now, time_limit;
+	/*
+	 * A job sized by nodes: the nodes of each rack with avail set, as
+	 * fse_rack_tally counts them, kept by the caller as nodes come and go
+	 * (NULL: counted here).  With it a decision passes over racks, not
+	 * nodes, but for the nodes of the racks it takes.  Ignored for a job
+	 * sized by tasks.
+	 */
+	const int *rack_free; /* [nracks] */
 };
+
+/* The nodes of each rack with avail[i] != 0 into out[nracks] (what
+ * struct fse_request rack_free holds): a pass over every node. */
+void fse_rack_tally(const struct fse_topo *t, const uint8_t *avail, int *out);
 
 enum fse_status {
 	FSE_OK = 0,	 /* nodes chosen */

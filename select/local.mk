@@ -19,7 +19,7 @@ select_libfabsched_select_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 	-I$(top_srcdir)/topology
 select_libfabsched_select_la_CFLAGS = $(AM_CFLAGS) -fPIC
 
-# `make bench-engine`: decision time at 1k, 10k and 50k nodes
+# `make bench-engine`: decision time at 1k, 10k, 50k and 100k nodes
 check_PROGRAMS += tests/bench/bench_engine
 tests_bench_bench_engine_SOURCES = tests/bench/bench_engine.c
 tests_bench_bench_engine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select

@@ -10,7 +10,10 @@
  * and `units` tasks (a node-sized job counts nodes only).
  *
  * Cost: one pass over the nodes (usable nodes and tasks per rack) plus a
- * sort of the racks of each pod that could hold the job, O(N + R log R).
+ * sort of the racks of each pod that could hold the job, O(N + R log R);
+ * for a job sized by nodes whose caller keeps the racks' free nodes
+ * (struct fse_request rack_free), O(R log R) plus the nodes of the racks
+ * taken.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <inttypes.h>
@@ -470,6 +473,9 @@ static void _tally_racks(struct plan *p)
 		if (p->rq->skip_racks && p->rq->skip_racks[r]) {
 			w->rack_free[r] = 0;
 			w->rack_units[r] = 0;
+		} else if (!p->caps && p->rq->rack_free) {
+			w->rack_free[r] = p->rq->rack_free[r];
+			w->rack_units[r] = w->rack_free[r];
 		} else {
 			_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r],
 			       &w->rack_units[r]);
@@ -478,6 +484,17 @@ static void _tally_racks(struct plan *p)
 		p->total_units += w->rack_units[r];
 		if (_key(&p->nd, w->rack_free[r], w->rack_units[r]) > p->max_rack_free)
 			p->max_rack_free = _key(&p->nd, w->rack_free[r], w->rack_units[r]);
+	}
+}
+
+void fse_rack_tally(const struct fse_topo *t, const uint8_t *avail, int *out)
+{
+	for (int r = 0; t && r < t->nracks; r++) {
+		int n = 0;
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++)
+			n += avail[t->rack_members[i]] != 0;
+		out[r] = n;
 	}
 }
 

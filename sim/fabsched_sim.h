@@ -330,6 +330,11 @@ enum fss_place_status {
 enum fss_place_status fss_place(struct fss_placer *pl, const uint8_t *avail, int n, int64_t waited,
 				int *nodes, int *nracks, bool *locality_only);
 
+/* The nodes of each of the machine's racks (its engine's domains) with
+ * avail set, kept by the caller, for the next fss_place calls (struct
+ * fse_request rack_free; NULL: counted at each call). */
+void fss_placer_racks(struct fss_placer *pl, const int *rack_free);
+
 /* What the next fss_place calls know of time: when each node is expected
  * free (the requested ends of its jobs, free_at[nnodes], kept by the
  * caller), the time now and the job's requested time (s).  Used by the
@@ -348,6 +353,9 @@ struct fss_sim_opts {
 				   bf_max_job_test default) */
 	bool progress;	   /* progress and ETA on stderr */
 	const char *label; /* in progress lines */
+	bool check_tally;  /* recount the racks' free nodes at every decision
+				   against those kept as jobs start and end; a
+				   difference fails the run (tests) */
 };
 
 /* Per job of the trace (same index). */

@@ -36,6 +36,7 @@ struct fss_placer {
 	struct fse_request last_rq; /* engine: last placement */
 	const int64_t *free_at;	    /* fss_placer_clock */
 	int64_t now, limit;
+	const int *racks_kept; /* fss_placer_racks */
 	struct fse_result last_res;
 	int *rack_free;	   /* [nracks] */
 	int64_t *pod_free; /* [npods] */
@@ -253,6 +254,7 @@ static enum fss_place_status _engine(struct fss_placer *pl, const uint8_t *avail
 	rq.free_at = pl->free_at;
 	rq.now = pl->now;
 	rq.time_limit = pl->limit;
+	rq.rack_free = pl->racks_kept;
 	rq.relaxed = (pl->p.wait != FSS_INFINITE && waited >= pl->p.wait) ||
 		     fse_share_relax(pl->share, pl->m->topo, pl->p.target, rq.min_nodes, rq.level);
 	if (fse_place(pl->m->topo, pl->w, &rq, avail, &res))
@@ -390,6 +392,11 @@ void fss_placer_clock(struct fss_placer *pl, const int64_t *free_at, int64_t now
 	pl->free_at = free_at;
 	pl->now = now;
 	pl->limit = limit;
+}
+
+void fss_placer_racks(struct fss_placer *pl, const int *rack_free)
+{
+	pl->racks_kept = rack_free;
 }
 
 void fss_placer_started(struct fss_placer *pl)

@@ -165,10 +165,51 @@ struct state {
 	int *tmp_nodes;
 	uint8_t *fut;	 /* [nnodes] free nodes at a future time */
 	uint8_t *masked; /* [nnodes] free and not reserved */
+	/* the nodes set in avail, fut and masked per rack of the engine's
+	 * domains, kept as nodes change (struct fse_request rack_free) */
+	int *rf_avail, *rf_fut, *rf_masked;
+	int *rf_check; /* [nracks] recount (check_tally) */
+	int nracks;
+	bool check_tally, tally_bad;
 	int masked_free;
 	struct hent *exp; /* scratch: running by expected end */
 	long started;
 };
+
+/* Node @node of @v (counted per rack in @rf) set to @on. */
+static void _set(const struct state *s, uint8_t *v, int *rf, int node, uint8_t on)
+{
+	if (v[node] == on)
+		return;
+	v[node] = on;
+	rf[fse_topo_rack_of(s->m->topo, node)] += on ? 1 : -1;
+}
+
+/* The per-rack counts that go with @v. */
+static int *_rf_of(const struct state *s, const uint8_t *v)
+{
+	return v == s->avail ? s->rf_avail : v == s->fut ? s->rf_fut : s->rf_masked;
+}
+
+/* fss_place with the racks' counts of @from; with opts' check_tally,
+ * those counts checked against a recount first (s->tally_bad when they
+ * differ). */
+static enum fss_place_status _place(struct state *s, const uint8_t *from, long j, int64_t now,
+				    int *nracks, bool *locality_only)
+{
+	const struct fss_job *job = &s->tr->jobs[j];
+	const int *rf = _rf_of(s, from);
+
+	if (s->check_tally) {
+		fse_rack_tally(s->m->topo, from, s->rf_check);
+		if (memcmp(s->rf_check, rf, s->nracks * sizeof(int)))
+			s->tally_bad = true;
+	}
+	fss_placer_clock(s->pl, s->free_at, now, job->req);
+	fss_placer_racks(s->pl, rf);
+	return fss_place(s->pl, from, job->nodes, now - job->submit, s->tmp_nodes, nracks,
+			 locality_only);
+}
 
 /* Places job j now if the policy can; a fss_place_status, or -1 when
  * out of memory. */
@@ -180,9 +221,7 @@ static int _try(struct state *s, long j, int64_t now, const uint8_t *from, bool 
 	int64_t t0 = _now_ns();
 	enum fss_place_status st;
 
-	fss_placer_clock(s->pl, s->free_at, now, job->req);
-	st = fss_place(s->pl, from, job->nodes, now - job->submit, s->tmp_nodes, &nracks,
-		       locality_only);
+	st = _place(s, from, j, now, &nracks, locality_only);
 	_hist_add(&s->run->hist, _now_ns() - t0);
 	s->run->decisions++;
 	if (st == FSS_NEVER) {
@@ -199,10 +238,10 @@ static int _try(struct state *s, long j, int64_t now, const uint8_t *from, bool 
 
 		memcpy(dst, s->tmp_nodes, job->nodes * sizeof(int));
 		for (int i = 0; i < job->nodes; i++) {
-			s->avail[dst[i]] = 0;
+			_set(s, s->avail, s->rf_avail, dst[i], 0);
 			s->free_at[dst[i]] = now + job->req;
 			if (s->masked[dst[i]]) {
-				s->masked[dst[i]] = 0;
+				_set(s, s->masked, s->rf_masked, dst[i], 0);
 				s->masked_free--;
 			}
 		}
@@ -233,6 +272,7 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 	int nfut = s->nfree;
 
 	memcpy(s->masked, s->avail, s->m->nnodes);
+	memcpy(s->rf_masked, s->rf_avail, s->nracks * sizeof(int));
 	s->masked_free = s->nfree;
 	for (long k = 0; k < s->nrunning; k++) {
 		long r = s->running[k];
@@ -242,6 +282,7 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 	}
 	qsort(s->exp, n, sizeof(*s->exp), _cmp_hent);
 	memcpy(s->fut, s->avail, s->m->nnodes);
+	memcpy(s->rf_fut, s->rf_avail, s->nracks * sizeof(int));
 	if ((s->run->policy.kind == FSS_POL_ENGINE || s->run->policy.kind == FSS_POL_SWITCHES) &&
 	    w != FSS_INFINITE && now - job->submit < w)
 		tb = job->submit + w;
@@ -261,7 +302,7 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 				const int *nodes = s->run->nodes + s->run->jobs[r].node_off;
 
 				for (int k = 0; k < s->tr->jobs[r].nodes; k++)
-					s->fut[nodes[k]] = 1;
+					_set(s, s->fut, s->rf_fut, nodes[k], 1);
 				nfut += s->tr->jobs[r].nodes;
 			}
 			if (tb <= t)
@@ -271,16 +312,14 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 		}
 		if (nfut < job->nodes)
 			continue;
-		fss_placer_clock(s->pl, s->free_at, t, job->req);
-		st = fss_place(s->pl, s->fut, job->nodes, t - job->submit, s->tmp_nodes, &nracks,
-			       &loc);
+		st = _place(s, s->fut, j, t, &nracks, &loc);
 		if (st == FSS_NEVER)
 			return FSS_INFINITE;
 		if (st != FSS_PLACED)
 			continue;
 		for (int k = 0; k < job->nodes; k++)
 			if (s->masked[s->tmp_nodes[k]]) {
-				s->masked[s->tmp_nodes[k]] = 0;
+				_set(s, s->masked, s->rf_masked, s->tmp_nodes[k], 0);
 				s->masked_free--;
 			}
 		return t;
@@ -390,10 +429,15 @@ static int _state_new(struct state *s, const struct fss_machine *m, const struct
 	s->tmp_nodes = malloc(m->nnodes * sizeof(int));
 	s->fut = malloc(m->nnodes);
 	s->masked = calloc(m->nnodes, 1);
+	s->nracks = fse_topo_nracks(m->topo);
+	s->rf_avail = calloc(s->nracks + 1, sizeof(int));
+	s->rf_fut = calloc(s->nracks + 1, sizeof(int));
+	s->rf_masked = calloc(s->nracks + 1, sizeof(int));
+	s->rf_check = calloc(s->nracks + 1, sizeof(int));
 	s->exp = malloc((nj ? nj : 1) * sizeof(*s->exp));
 	if (!run->jobs || !run->nodes || !s->pl || !s->avail || !s->queue || !s->running ||
 	    !s->run_pos || !s->woken || !s->tmp_nodes || !s->exp || !s->fut || !s->masked ||
-	    !s->free_at)
+	    !s->free_at || !s->rf_avail || !s->rf_fut || !s->rf_masked || !s->rf_check)
 		return -1;
 	off = 0;
 	for (long j = 0; j < nj; j++) {
@@ -403,6 +447,7 @@ static int _state_new(struct state *s, const struct fss_machine *m, const struct
 		s->run_pos[j] = -1;
 	}
 	memset(s->avail, 1, m->nnodes);
+	fse_rack_tally(m->topo, s->avail, s->rf_avail);
 	s->nfree = m->nnodes;
 	return 0;
 }
@@ -420,6 +465,10 @@ static void _state_free(struct state *s)
 	free(s->tmp_nodes);
 	free(s->fut);
 	free(s->masked);
+	free(s->rf_avail);
+	free(s->rf_fut);
+	free(s->rf_masked);
+	free(s->rf_check);
 	free(s->exp);
 	free(s->ends.a);
 	free(s->wakes.a);
@@ -449,7 +498,7 @@ static void _end_jobs(struct state *s, int64_t now)
 		const int *nodes = s->run->nodes + s->run->jobs[j].node_off;
 
 		for (int i = 0; i < s->tr->jobs[j].nodes; i++)
-			s->avail[nodes[i]] = 1;
+			_set(s, s->avail, s->rf_avail, nodes[i], 1);
 		s->nfree += s->tr->jobs[j].nodes;
 		s->running[pos] = s->running[--s->nrunning];
 		s->run_pos[s->running[pos]] = pos;
@@ -505,8 +554,11 @@ int fss_simulate(const struct fss_machine *m, const struct fss_trace *tr,
 	if (o.bf_depth <= 0)
 		o.bf_depth = 500;
 	*out = NULL;
+	s.check_tally = o.check_tally;
 	if (_state_new(&s, m, tr, p) || _events(&s, &o, t0, &now)) {
 		snprintf(err, errlen, "simulation: out of memory");
+	} else if (s.tally_bad) {
+		snprintf(err, errlen, "simulation: a rack's count of free nodes went wrong");
 	} else {
 		/* left in the queue with nothing running: can never start */
 		s.run->never += s.nqueue;

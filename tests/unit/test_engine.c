@@ -322,6 +322,55 @@ static void test_wait_ratio(void **state)
 	_free(&f);
 }
 
+/* The racks' free nodes kept by the caller (rack_free) give the very
+ * decisions counted here: every size and level on busy patterns of a
+ * fabric of 2 pods; and a rack the counts say is full is not used. */
+static void test_rack_free(void **state)
+{
+	static const int sizes[] = { 4, 3, 4, 2, 4, 4 }, pods[] = { 0, 0, 0, 1, 1, 1 };
+	struct fab f;
+	int kept[6];
+	unsigned seed = 7;
+
+	(void)state;
+	_fab(&f, 6, sizes, pods, 2, NULL);
+	for (int round = 0; round < 200; round++) {
+		for (int i = 0; i < f.nnodes; i++)
+			f.avail[i] = (seed = seed * 1103515245 + 12345) >> 16 & 1;
+		fse_rack_tally(f.t, f.avail, kept);
+		for (uint32_t n = 1; n <= (uint32_t)f.nnodes + 1; n++)
+			for (int level = FSE_RACK; level <= FSE_ANY; level++) {
+				struct fse_request rq = { .min_nodes = n,
+							  .level = (enum fse_level)level,
+							  .relaxed = round & 1 };
+				struct fse_result a, b;
+				int na[MAXN];
+
+				assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &a), 0);
+				memcpy(na, a.nodes ? a.nodes : na, a.count * sizeof(int));
+				rq.rack_free = kept;
+				assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &b), 0);
+				assert_int_equal(a.status, b.status);
+				assert_int_equal(a.count, b.count);
+				assert_memory_equal(na, b.nodes ? b.nodes : na,
+						    a.count * sizeof(int));
+				assert_string_equal(a.reason, b.reason);
+			}
+	}
+	/* rack 0 free, but counted full: the job goes to rack 2 */
+	memset(f.avail, 1, f.nnodes);
+	fse_rack_tally(f.t, f.avail, kept);
+	kept[0] = 0;
+	{
+		struct fse_request rq = { .min_nodes = 4, .level = FSE_RACK, .rack_free = kept };
+
+		assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+		assert_int_equal(f.res.status, FSE_OK);
+		assert_string_equal(_racks(&f), "2");
+	}
+	_free(&f);
+}
+
 /* ------------------------------------------------------------ ties */
 
 static void test_ties(void **state)
@@ -987,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(test_node_tasks),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_wait_ratio),
+		cmocka_unit_test(test_rack_free),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
