@@ -50,7 +50,7 @@ static const struct fs_opt _sim_opts[] = {
 	  "comma-separated, repeatable: rack|pod|any[@WAIT]\n"
 	  "(fabsched engine), rack|pod[@WAIT]/TARGET% (engine\n"
 	  "with a locality target, e.g. rack@2-0/99%),\n"
-	  "rack|pod[@WAIT][/TARGET%]/Nx (waiting only for a rack\n"
+	  "rack[@WAIT][/TARGET%]/Nx (waiting only for a rack\n"
 	  "expected within N times the job's time, e.g. /2x),\n"
 	  "tree (stock Slurm topology/tree),\n"
 	  "switches[@WAIT] (tree, --switches=1@WAIT on jobs that\n"

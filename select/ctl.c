@@ -838,8 +838,10 @@ static void _expected_how(const struct run *r, const char *racks, char *how, siz
 	char in[32], limit[32];
 
 	if (r->res.expected == INT64_MAX) {
-		snprintf(how, n, "%d racks (%s); LocalityWaitRatio %u: no rack expected to hold it",
-			 r->res.nracks, racks, r->rq.wait_ratio);
+		snprintf(how, n, "%d racks (%s); LocalityWaitRatio %u: %s", r->res.nracks, racks,
+			 r->rq.wait_ratio,
+			 r->res.fits_domain ? "no rack expected to hold it"
+					    : "it needs more than one rack");
 		return;
 	}
 	fs_format_duration((uint64_t)(r->res.expected - r->rq.now), in, sizeof(in));

@@ -125,9 +125,9 @@ struct fse_request {
 	const uint32_t *tasks_now;  /* [nnodes] */
 	const uint32_t *tasks_idle; /* [nnodes] */
 	/*
-	 * Waiting only for a rack expected soon (wait_ratio > 0 and free_at
-	 * given): a job that would wait for one rack (its level is FSE_RACK
-	 * and some rack holds it when idle) takes the tightest placement free
+	 * Waiting only for a rack expected soon (wait_ratio > 0, free_at
+	 * given, level FSE_RACK): a job that would wait for one rack (some
+	 * rack holds it when idle) takes the tightest placement free
 	 * now (res.relaxed, res.expected_far) unless a rack is expected to
 	 * hold it within wait_ratio times its time limit after now; a job
 	 * that needs more than one rack does not wait for locality at all.

@@ -678,7 +678,7 @@ static bool _expected_far(const struct plan *p, struct fse_result *res)
 {
 	const struct fse_request *rq = p->rq;
 
-	if (!rq->wait_ratio || !rq->free_at)
+	if (!rq->wait_ratio || !rq->free_at || rq->level != FSE_RACK)
 		return false;
 	if (p->idle.need_level != FSE_RACK) {
 		res->expected = INT64_MAX;

@@ -300,7 +300,7 @@ struct fss_policy {
  * "rack|pod|any[@wait][/target[%]][/<ratio>x]" (engine; wait in Slurm time
  * format or INFINITE, no @: INFINITE; target a percentage in (0, 100],
  * rack and pod only: the locality target of fse_share_relax over the last
- * FSE_SHARE_WINDOW counted jobs; ratio 1-1000, rack and pod only: a job
+ * FSE_SHARE_WINDOW counted jobs; ratio 1-1000, rack only: a job
  * waits for a rack only when one is expected within ratio times its
  * requested time, as fse_request's wait_ratio), "tree" (stock Slurm topology/tree),
  * "switches[@wait]" (stock topology/tree with --switches=1@wait on every

@@ -166,10 +166,15 @@ int fss_policy_parse(const char *s, struct fss_policy *p, char *err, size_t errl
 	}
 	p->kind = FSS_POL_ENGINE;
 	p->level = (enum fse_level)loc.level;
-	if ((p->target > 0 || p->ratio) && p->level == FSE_ANY)
+	if (p->target > 0 && p->level == FSE_ANY)
 		return fs_errf(
 			err, errlen,
-			"policy '%s': a locality target or wait ratio needs rack or pod (any has no domain to keep)",
+			"policy '%s': a locality target needs rack or pod (any has no domain to keep)",
+			s);
+	if (p->ratio && p->level != FSE_RACK)
+		return fs_errf(
+			err, errlen,
+			"policy '%s': a wait ratio needs rack (it waits for racks expected free)",
 			s);
 	p->wait = !loc.wait_set || loc.wait == FS_DURATION_INFINITE ? FSS_INFINITE
 								    : (int64_t)loc.wait;

@@ -351,9 +351,11 @@ static void test_policy_parse(void **state)
 	assert_int_equal(fss_policy_parse("rack@2-0/2x", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.ratio, 2);
 	assert_true(p.target == 0);
-	assert_int_equal(fss_policy_parse("pod/99%/1000X", &p, err, sizeof(err)), 0);
+	assert_int_equal(fss_policy_parse("rack/99%/1000X", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.ratio, 1000);
 	assert_true(p.target == 0.99);
+	assert_int_equal(fss_policy_parse("pod/99%/2x", &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "a wait ratio needs rack"));
 	static const char *const bad_ratio[] = { "rack/0x",   "rack/1001x", "rack/x",
 						 "rack/2.5x", "rack/99%/2", "rack/99%/2xx" };
 	for (size_t i = 0; i < sizeof(bad_ratio) / sizeof(bad_ratio[0]); i++) {
@@ -365,7 +367,7 @@ static void test_policy_parse(void **state)
 	assert_int_equal(fss_policy_parse("rack/2x/99%", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expected the target before the wait ratio"));
 	assert_int_equal(fss_policy_parse("any/2x", &p, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "needs rack or pod"));
+	assert_non_null(strstr(err, "a wait ratio needs rack"));
 	assert_int_equal(fss_policy_parse("rack@x/99", &p, err, sizeof(err)), -1);
 }
 
