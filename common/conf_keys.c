@@ -316,6 +316,15 @@ const struct fs_conf_key fsc_keys[] = {
 		 "a job, checked by the prolog (e.g. 9000 where the fabric runs "
 		 "jumbo frames; 4200 gives RoCE its 4096-byte path MTU); unset: "
 		 "no MTU check" },
+	{ .name = "RocePfc",
+	  .scope = FS_SCOPE_GLOBAL,
+	  .type = FS_TYPE_BOOL,
+	  .def = "no",
+	  .doc = "the prolog also checks, on each RoCE port allocated to a "
+		 "job whose net device's driver has DCB, that PFC is on for "
+		 "the priority of the job's RoCE traffic (RoceTrafficClass's "
+		 "DSCP through the device's DSCP table when it has one, else "
+		 "RoceServiceLevel); a device without DCB is not checked" },
 	{ .name = "FabricComputeHca",
 	  .scope = FS_SCOPE_GLOBAL,
 	  .type = FS_TYPE_STRING,

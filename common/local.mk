@@ -23,6 +23,8 @@ libfabsched_common_la_SOURCES = \
 	common/fs_ib.h \
 	common/fs_run.c \
 	common/fs_run.h \
+	common/fs_dcb.c \
+	common/fs_dcb.h \
 	common/fs_err.h \
 	common/fs_file.h
 

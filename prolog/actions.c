@@ -420,6 +420,9 @@ static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char 
 		.account = job->account,
 		.roce_ipv6 = ctx->roce_ipv6,
 		.roce_mtu = ctx->roce_mtu,
+		.roce_pfc = ctx->roce_pfc,
+		.roce_tclass = ctx->roce_tclass,
+		.roce_sl = ctx->roce_sl,
 	};
 
 	memset(&ctx->rdma_got, 0, sizeof(ctx->rdma_got));
@@ -432,10 +435,12 @@ static int _rdma_check(struct fs_pl_ctx *ctx, const struct fs_pl_job *job, char 
 		return -1;
 	}
 	if (want.rate || want.pkey || ctx->rdma_got.nroce)
-		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s%s", ctx->rdma_got.nports,
-			  want.rate ? ", at RdmaRate or faster" : "",
+		fs_pl_log(ctx, job->jobid, "RDMA: %u port(s) ACTIVE%s%s%s%s%s%s",
+			  ctx->rdma_got.nports, want.rate ? ", at RdmaRate or faster" : "",
 			  ctx->rdma_got.nroce ? ", RoCE ones on a net device up with a RoCE v2 GID"
 					      : "",
+			  ctx->rdma_got.npfc ? " and PFC on for the jobs' priority" : "",
+			  ctx->rdma_got.nodcb ? " (a net device without DCB: PFC not checked)" : "",
 			  want.pkey ? ", holding the account's P_Key" : "",
 			  want.pkey && ctx->rdma_got.pkey_index < 0
 				  ? " (at different indexes: no NCCL_IB_PKEY)"

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "fs_dcb.h"
 #include "fs_err.h"
 
 #define FS_PL_MAX_POOLS 64 /* (NUMA node, page size) pairs per job */
@@ -261,6 +262,13 @@ struct fs_pl_rdma_want {
 	   any), and a RoCE v2 GID of the family RoceGidFamily names */
 	bool roce_ipv6;
 	unsigned roce_mtu;
+	/* RocePfc: PFC on for the priority of the job's RoCE traffic (from
+	   roce_tclass, RoceTrafficClass, or roce_sl, RoceServiceLevel; -1:
+	   unset) where the net device has DCB, read by dcb_read (NULL:
+	   fs_dcb_read; tests give their own) */
+	bool roce_pfc;
+	int roce_tclass, roce_sl;
+	int (*dcb_read)(const char *ifname, struct fs_dcb *out, char *err, size_t errlen);
 };
 
 /* What the checks found. */
@@ -269,6 +277,8 @@ struct fs_pl_rdma_got {
 	unsigned inactive; /* of them, not ACTIVE */
 	unsigned npkey;	   /* InfiniBand ports whose P_Key table held it */
 	unsigned nroce;	   /* RoCE ports checked as above */
+	unsigned npfc;	   /* of them, PFC found on for the job's priority */
+	unsigned nodcb;	   /* of them, on a net device without DCB */
 	int pkey_index;	   /* its index, the same in every such table;
 				   -1: none, or the indexes differ */
 	bool pkey_missing; /* the check failed because a port lacks the
@@ -366,9 +376,12 @@ struct fs_pl_ctx {
 	   of fs_pl_prolog: what the port checks found */
 	uint64_t rdma_rate;
 	struct fs_pl_rdma_got rdma_got;
-	/* RoCE: RoceGidFamily=ipv6, RoceMtu (0: any) */
+	/* RoCE: RoceGidFamily=ipv6, RoceMtu (0: any), RocePfc with
+	   RoceTrafficClass and RoceServiceLevel (-1: unset) */
 	bool roce_ipv6;
 	unsigned roce_mtu;
+	bool roce_pfc;
+	int roce_tclass, roce_sl;
 	/* rdma cgroup limits per HCA of the job (RdmaMaxHcaHandles,
 	   RdmaMaxHcaObjects): 0 unset ("max"); both 0: rdma.max untouched */
 	uint32_t rdma_max_handles;

@@ -156,6 +156,55 @@ static const char *_pkey_list(const struct _entry *t, size_t n, char *buf, size_
 /* A RoCE port whose GID table names its net device (kernels from 4.8):
  * the device up (or of unknown state), its MTU at least RoceMtu, a RoCE v2
  * GID of the family RoceGidFamily names. */
+/* RocePfc: PFC on for the priority of the job's RoCE traffic on the
+ * port's net device, where its driver has DCB. */
+static int _check_pfc(const char *dev, const struct fs_gres_port *p,
+		      const struct fs_pl_rdma_want *want, struct fs_pl_rdma_got *got, char *err,
+		      size_t errlen)
+{
+	struct fs_dcb *d = calloc(1, sizeof(*d));
+	char m[FS_MSG_SIZE], on[32], why[96];
+	bool by_dscp;
+	int rc, prio;
+
+	if (!d)
+		return fs_errf(err, errlen, "out of memory");
+	rc = (want->dcb_read ? want->dcb_read : fs_dcb_read)(p->netdev, d, m, sizeof(m));
+	if (rc < 0) {
+		free(d);
+		return fs_errf(err, errlen,
+			       "RDMA device %s port %u: cannot read the DCB settings of its net "
+			       "device (RocePfc): %s",
+			       dev, p->num, m);
+	}
+	if (rc > 0 || !d->has_pfc) {
+		got->nodcb++; /* no DCB in its driver: nothing to check */
+		free(d);
+		return 0;
+	}
+	prio = fs_dcb_job_prio(d, want->roce_tclass, want->roce_sl, &by_dscp);
+	if (!(d->pfc_en & (1u << prio))) {
+		if (by_dscp)
+			snprintf(why, sizeof(why),
+				 "DSCP %d (RoceTrafficClass %d) in its DSCP table",
+				 want->roce_tclass > 0 ? want->roce_tclass >> 2 : 0,
+				 want->roce_tclass < 0 ? 0 : want->roce_tclass);
+		else
+			snprintf(why, sizeof(why), "VLAN priority (RoceServiceLevel %d)",
+				 want->roce_sl < 0 ? 0 : want->roce_sl);
+		rc = fs_errf(
+			err, errlen,
+			"RDMA device %s port %u: its net device %s has PFC off for priority %d, "
+			"that of the jobs' RoCE traffic by %s (PFC on: %s); expected on (RocePfc)",
+			dev, p->num, p->netdev, prio, why, fs_dcb_pfc_list(d, on, sizeof(on)));
+		free(d);
+		return rc;
+	}
+	got->npfc++;
+	free(d);
+	return 0;
+}
+
 static int _check_roce(const char *dev, const struct fs_gres_port *p,
 		       const struct fs_pl_rdma_want *want, struct fs_pl_rdma_got *got, char *err,
 		       size_t errlen)
@@ -181,7 +230,7 @@ static int _check_roce(const char *dev, const struct fs_gres_port *p,
 			       "table (RoceGidFamily=%s); expected the %s address of %s there",
 			       dev, p->num, fam, want->roce_ipv6 ? "ipv6" : "ipv4",
 			       want->roce_ipv6 ? "global IPv6" : "IPv4", p->netdev);
-	return 0;
+	return want->roce_pfc ? _check_pfc(dev, p, want, got, err, errlen) : 0;
 }
 
 static int _check_port(const char *root, const char *dev, const struct fs_gres_port *p,

@@ -65,6 +65,11 @@ int fs_pl_ctx_conf(struct fs_pl_ctx *ctx, const struct fs_conf *cf, char *err, s
 		ctx->roce_ipv6 = u == 1;
 	if (!fs_conf_get_uint(cf, "RoceMtu", &u))
 		ctx->roce_mtu = (unsigned)u;
+	/* RoceTrafficClass 0..255, RoceServiceLevel 0..7 (validated) */
+	if (fs_conf_get_bool(cf, "RocePfc", &ctx->roce_pfc))
+		ctx->roce_pfc = false;
+	ctx->roce_tclass = !fs_conf_get_uint(cf, "RoceTrafficClass", &u) ? (int)u : -1;
+	ctx->roce_sl = !fs_conf_get_uint(cf, "RoceServiceLevel", &u) ? (int)u : -1;
 	if (!fs_conf_get_uint(cf, "LogLevel", &u) && u >= FS_LOG_VERBOSE)
 		ctx->verbose = true;
 	return 0;

@@ -15,3 +15,12 @@ tests_unit_test_values_LDADD = libfabsched_common.la $(CMOCKA_LIBS)
 endif
 
 EXTRA_DIST += tests/fixtures/conf
+
+# a net device's DCB settings (common/fs_dcb.c)
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_dcb
+TESTS += tests/unit/test_dcb
+tests_unit_test_dcb_SOURCES = tests/unit/test_dcb.c
+tests_unit_test_dcb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_dcb_LDADD = libfabsched_common.la $(CMOCKA_LIBS)
+endif

@@ -443,7 +443,7 @@ static void test_error_kinds(void **state)
 	    "RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, RocePfc, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	bad("PartitionName=p MaxRack=2\n",
 	    "t.conf:1: unknown key 'MaxRack' (did you mean MaxRacks?); "
 	    "accepted partition keys: Locality, LocalityWait, LocalityTarget, LocalityWaitRatio, MaxRacks");
@@ -453,20 +453,20 @@ static void test_error_kinds(void **state)
 	    "LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, RocePfc, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	bad("PartitionNam=p\n",
 	    "t.conf:1: unknown key 'PartitionNam' (did you mean "
 	    "PartitionName?); accepted global keys: FabricModel, NodeNameMap, "
 	    "RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 	    "ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 	    "ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+	    "RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, RocePfc, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	bad("Foo=1\n",
 	    "t.conf:1: unknown key 'Foo'; accepted global keys: FabricModel, "
 	    "NodeNameMap, RackMap, LogLevel, StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, "
 	    "ScratchBase, ScratchTransport, ScratchTraddr, ScratchTrsvcid, "
 	    "ScratchSubsysNQN, ScratchHostNQNFile, ScratchHostIDFile, "
-	    "ScratchCapacity, RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+	    "ScratchCapacity, RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, RocePfc, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	/* at the limit (3 for long keys: a deletion and two
 	 * transpositions) and one past it */
 	bad("PartitionName=p LcalityTragte=4\n",
@@ -643,7 +643,7 @@ static void test_all_errors_collected(void **state)
 		"StateDir, HugepageMountBase, HugepageUnits, MetricsTextfile, JobRecordDir, JobRecordKeep, ScratchBase, "
 		"ScratchTransport, ScratchTraddr, ScratchTrsvcid, ScratchSubsysNQN, "
 		"ScratchHostNQNFile, ScratchHostIDFile, ScratchCapacity, "
-		"RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
+		"RdmaRate, AccountIbPkeys, RdmaMaxHcaHandles, RdmaMaxHcaObjects, RoceGidFamily, RoceTrafficClass, RoceServiceLevel, RoceMtu, RocePfc, FabricComputeHca, DrainOnDegradedLink, FabricErrorLimits, FabricWatchInterval, DefaultLocality, PartitionName");
 	/* errors are appended to what the list already holds */
 	assert_int_equal(fs_conf_load(path, &c, e), -1);
 	assert_int_equal(fs_errors_count(e), 2 * i);

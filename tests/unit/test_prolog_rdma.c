@@ -142,6 +142,85 @@ static int _roce(const char *tree, const char *list, bool ipv6, unsigned mtu)
 	return fs_pl_rdma_verify(root, list, &w, &_got, _msg, sizeof(_msg));
 }
 
+/* RocePfc: the DCB settings a fake driver reports, by net device */
+static int _fake_dcb_rc;
+static uint8_t _fake_pfc_en;
+static bool _fake_dscp;
+static char _fake_dev[32];
+static int _fake_dcb(const char *ifname, struct fs_dcb *out, char *err, size_t errlen)
+{
+	snprintf(_fake_dev, sizeof(_fake_dev), "%s", ifname);
+	memset(out, 0, sizeof(*out));
+	if (_fake_dcb_rc < 0)
+		return fs_errf(err, errlen, "%s: Permission denied", ifname);
+	if (_fake_dcb_rc > 0)
+		return 1;
+	out->has_pfc = true;
+	out->pfc_cap = 8;
+	out->pfc_en = _fake_pfc_en;
+	if (_fake_dscp) {
+		out->app[0] = (struct fs_dcb_app){ 5, 3, 26 }; /* DSCP 26 -> priority 3 */
+		out->napp = 1;
+	}
+	return 0;
+}
+
+static int _pfc(int tclass, int sl)
+{
+	struct fs_pl_rdma_want w = {
+		.roce_pfc = true, .roce_tclass = tclass, .roce_sl = sl, .dcb_read = _fake_dcb
+	};
+	char root[1100];
+
+	snprintf(root, sizeof(root), "%s/sysfs/roce", _fix);
+	_msg[0] = 0;
+	memset(&_got, 0, sizeof(_got));
+	return fs_pl_rdma_verify(root, "mlx5_0", &w, &_got, _msg, sizeof(_msg));
+}
+
+/* RocePfc: PFC on for the jobs' priority where the net device has DCB */
+static void test_roce_pfc(void **state)
+{
+	(void)state;
+	/* DSCP trusted: traffic class 106 is DSCP 26, priority 3 */
+	_fake_dcb_rc = 0;
+	_fake_dscp = true;
+	_fake_pfc_en = 1u << 3;
+	assert_int_equal(_pfc(106, 5), 0);
+	assert_string_equal(_fake_dev, "ens1f0np0");
+	assert_int_equal(_got.npfc, 1);
+	_fake_pfc_en = 1u << 4;
+	assert_int_equal(_pfc(106, 5), -1);
+	assert_string_equal(_msg,
+			    "RDMA device mlx5_0 port 1: its net device ens1f0np0 has PFC "
+			    "off for priority 3, that of the jobs' RoCE traffic by DSCP 26 "
+			    "(RoceTrafficClass 106) in its DSCP table (PFC on: 4); expected on "
+			    "(RocePfc)");
+	/* VLAN priorities trusted: RoceServiceLevel */
+	_fake_dscp = false;
+	assert_int_equal(_pfc(106, 4), 0);
+	assert_int_equal(_pfc(106, 3), -1);
+	assert_non_null(strstr(_msg, "PFC off for priority 3, that of the jobs' RoCE traffic by "
+				     "VLAN priority (RoceServiceLevel 3) (PFC on: 4)"));
+	/* nothing set: priority 0 */
+	_fake_pfc_en = 1;
+	assert_int_equal(_pfc(-1, -1), 0);
+	/* a driver without DCB: not checked, counted */
+	_fake_dcb_rc = 1;
+	assert_int_equal(_pfc(106, 3), 0);
+	assert_int_equal(_got.nodcb, 1);
+	assert_int_equal(_got.npfc, 0);
+	/* a read that fails: the node's fault, said */
+	_fake_dcb_rc = -1;
+	assert_int_equal(_pfc(106, 3), -1);
+	assert_string_equal(_msg, "RDMA device mlx5_0 port 1: cannot read the DCB settings of its "
+				  "net device (RocePfc): ens1f0np0: Permission denied");
+	/* without RocePfc nothing is read */
+	_fake_dev[0] = 0;
+	assert_int_equal(_roce("roce", "mlx5_0", false, 0), 0);
+	assert_string_equal(_fake_dev, "");
+}
+
 static void test_roce(void **state)
 {
 	(void)state;
@@ -416,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_conf_keys),    cmocka_unit_test(test_pkey_present),
 		cmocka_unit_test(test_pkey_missing), cmocka_unit_test(test_job_account),
 		cmocka_unit_test(test_exports),	     cmocka_unit_test(test_roce),
+		cmocka_unit_test(test_roce_pfc),
 	};
 
 	snprintf(_fix, sizeof(_fix), "%s", fix ? fix : "tests/fixtures");
