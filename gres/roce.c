@@ -171,8 +171,9 @@ static int _netdev_state(const char *root, struct fs_gres_port *pt, char *err, s
 		return fs_errf(err, errlen, "out of memory");
 	if (fs_gres_read_u64(path, &mtu, &missing, err, errlen) && !missing)
 		goto out;
-	if (mtu > 65535) {
-		fs_errf(err, errlen, "%s: %llu: not an MTU; expected 68-65535", path,
+	/* the kernel's MTU is an unsigned int: 65536 on the loopback device */
+	if (mtu > INT32_MAX) {
+		fs_errf(err, errlen, "%s: %llu: not an MTU; expected 0-2147483647", path,
 			(unsigned long long)mtu);
 		goto out;
 	}

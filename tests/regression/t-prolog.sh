@@ -6,7 +6,8 @@
 # are back where they were.  A prolog failure of the node drains it with
 # the reason; one of the job's own holds the job and leaves the node up.
 # An HCA port made RoCE in the node's sysfs tree: its net device down, or
-# below RoceMtu, drains the node.  Every slurmd of the cluster runs on this machine, so the pools
+# below RoceMtu, drains the node; with RocePfc=yes its DCB settings are read
+# from the kernel (a missing device drains, one without DCB is not checked).  Every slurmd of the cluster runs on this machine, so the pools
 # are this machine's (node0): reservations stay a few MiB and are given
 # back.  Asks scontrol, the jobs and the node's mount namespace.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -16,7 +17,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cl_require
 cl_require_build plugins/gres/.libs/gres_hugepages.so
 cl_require_hugepages
-tap_plan 34
+tap_plan 36
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FIX=$SRC/tests/fixtures
 STAGE=${FABSCHED_PROLOG_TEST_DIR:-/var/lib/fabsched-test/prolog}
@@ -261,6 +262,27 @@ scontrol update nodename=n003 state=resume >/dev/null 2>&1
 id=$(cl_sbatch --user "$TUSER" -J roceok -w n003 -n 1 -t 5 --gres=rdma:1 -o roce-%j.out --wrap true)
 cl_wait_job "$id" 120
 tap_ok $? "RoCE port up at MTU 9000 with a RoCE v2 GID of an IPv4 address: job $id runs"
+# RocePfc=yes: the prolog asks the kernel (DCB netlink) for eth2's PFC
+# settings: this machine has no eth2, so the node drains naming it; with
+# the GID table naming lo (whose driver has no DCB) the job runs, and the
+# prolog's log says PFC was not checked
+echo 'RocePfc=yes' >> "$STAGE/fabsched.conf"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J rocepfc -w n003 -n 1 -t 5 --gres=rdma:1 -o roce-%j.out --wrap true)
+wait_drain n003
+tap_ok "grep -q DRAIN <<<'$st' && grep -qF 'RDMA device mlx4_0 port 1: cannot read the DCB settings of its net device (RocePfc): eth2: No such device' <<<'$reason'" \
+	"RocePfc=yes, the port's net device eth2 not on the node: n003 drained naming it (State=$st, Reason=$reason)"
+scancel "$id" 2>/dev/null
+for f in "$p"/gid_attrs/ndevs/*; do echo lo > "$f"; done
+mkdir -p "$STAGE/sysfs/n003/sys/class/net/lo"
+echo 65536 > "$STAGE/sysfs/n003/sys/class/net/lo/mtu"
+echo unknown > "$STAGE/sysfs/n003/sys/class/net/lo/operstate"
+scontrol update nodename=n003 state=resume >/dev/null 2>&1
+id=$(cl_sbatch --user "$TUSER" -J rocelo -w n003 -n 1 -t 5 --gres=rdma:1 -o roce-%j.out --wrap true)
+cl_wait_job "$id" 120
+rc=$?
+tap_ok "[ $rc -eq 0 ] && grep -q 'job $id: RDMA: .*(a net device without DCB: PFC not checked)' '$STAGE/out/prolog.log'" \
+	"RocePfc=yes on lo, a device without DCB: job $id runs, the prolog says: $(grep "job $id: RDMA" "$STAGE/out/prolog.log" | tail -1)"
 echo InfiniBand > "$p/link_layer"
 cp "$STAGE/fabsched.conf.orig" "$STAGE/fabsched.conf"
 scontrol update nodename=n003 state=resume >/dev/null 2>&1

@@ -524,6 +524,8 @@ static void test_malformed(void **state)
 	_load_fails("malformed/rocegid", "ports/1/gids/2", "malformed GID");
 	_load_fails("malformed/rocedev", "gid_attrs/ndevs/0", "eth0;reboot");
 	_load_fails("malformed/rocemtu", "class/net/eth0/mtu", "9k");
+	/* above the kernel's unsigned int (the loopback device's 65536 is one) */
+	_load_fails("malformed/rocemtubig", "class/net/eth0/mtu", "4294967296: not an MTU");
 }
 
 static void test_sysfs_root(void **state)
