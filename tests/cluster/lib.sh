@@ -328,6 +328,17 @@ cl_topo_lines() {
 		END { if (n) print n, l, s, c }' | sort
 }
 
+# cl_gate NAME [SECONDS=120]: a command for a job's --wrap that waits until
+# the test calls cl_open NAME (at most SECONDS): a job that must run while
+# the test does something, for as long as that takes, not a fixed sleep.
+cl_gate() {
+	local f=$FABSCHED_CLUSTER_DIR/jobs/gates/$1
+	mkdir -p "${f%/*}" && chmod 755 "${f%/*}"
+	rm -f "$f"
+	echo "i=0; while [ ! -e $f ] && [ \$i -lt $((${2:-120} * 5)) ]; do sleep 0.2; i=\$((i + 1)); done"
+}
+cl_open() { touch "$FABSCHED_CLUSTER_DIR/jobs/gates/$1"; }	# cl_open NAME: the jobs waiting at NAME go on
+
 # cl_poll SECONDS CMD...: run CMD every CL_POLL_INTERVAL seconds (0.2)
 # until it succeeds (0) or SECONDS have passed (1; CMD is run once more at
 # the end).

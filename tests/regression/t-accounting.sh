@@ -47,7 +47,7 @@ RANDOM=4242
 ids=()
 t_start=$(date +%Y-%m-%dT%H:%M:%S)
 for ((j = 0; j < JOBS; j++)); do
-	n=$((RANDOM % 6 + 1)) s=$((RANDOM % 7 + 3))
+	n=$((RANDOM % 6 + 1)) s=$((RANDOM % 4 + 2))
 	id=$(cl_sbatch -J "mix$j" -N "$n" --exclusive -t 2 -o /dev/null --wrap "sleep $s") && ids+=("$id")
 done
 no_jobs() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }

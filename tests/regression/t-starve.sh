@@ -64,11 +64,11 @@ tap_plan 16
 
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FABRIC="leaves=2,hosts=4,spines=1"
-BOUND=30	# the rack job's --fabric-locality=rack@BOUND, seconds
+BOUND=20	# the rack job's --fabric-locality=rack@BOUND, seconds
 BF_INTERVAL=5
-STREAM_GAP=1.5 STREAM_LEN=4 STREAM_FOR=40
+STREAM_GAP=1.5 STREAM_LEN=4 STREAM_FOR=28
 SLACK=$((BF_INTERVAL + STREAM_LEN + 1))
-FILL_A=15	# case A: filler A's end, seconds after the rack job's submission
+FILL_A=10	# case A: filler A's end, seconds after the rack job's submission
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 WORK=$CL_DIR.starve
 MODEL=$WORK/fabric.json

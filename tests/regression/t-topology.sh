@@ -107,18 +107,18 @@ wait_running() {	# wait_running JOBID...: up to 20 s
 hold=()
 for w in 'n[001-002]' 'n005' 'n[009-011]'; do
 	hold+=("$(cl_sbatch --exclusive -w "$w" -N "$(scontrol show hostnames "$w" | wc -l)" -t 2 \
-		-J hold --wrap 'sleep 20')")
+		-J hold --wrap 'sleep 100')")
 done
 wait_running "${hold[@]}"
 tap_ok "[ \"\$(squeue -h -t R -n hold | wc -l)\" -eq 3 ]" \
 	"3 jobs hold n[001-002], n005 and n[009-011] (leaves 1-3 partly busy)"
-# the first holds leaf04 while the holders end and the others start
-# beside it (long enough for the three to run at once); the others are short
+# the first holds leaf04 until the others run beside it (its gate opens
+# then: the three run at once); the others are short
 sw=()
 for k in 1 2 3; do
-	s=3
-	[ "$k" = 1 ] && s=30
-	sw+=("$(cl_sbatch --exclusive -N4 --switches=1@10:00 -t 2 -J sw$k --wrap "sleep $s")")
+	w="sleep 1"
+	[ "$k" = 1 ] && w=$(cl_gate sw1)
+	sw+=("$(cl_sbatch --exclusive -N4 --switches=1@10:00 -t 2 -J sw$k --wrap "$w")")
 done
 wait_running "${sw[0]}"
 r=$(on_one_leaf "${sw[0]}")
@@ -127,6 +127,11 @@ tap_is "$r" "n[013-016] -> leaf04" "first --switches=1 job runs on the only free
 st=$(for id in "${sw[1]}" "${sw[2]}" "${hold[@]}"; do cl_job_field "$id" JobState; done | tr '\n' ' ')
 tap_is "$st" "PENDING PENDING RUNNING RUNNING RUNNING " \
 	"jobs 2 and 3 wait for a whole leaf while 6 nodes are free across leaves 1-3"
+# the holders end: jobs 2 and 3 start on the leaves they free, beside job 1
+scancel "${hold[@]}"
+started() { local st; st=$(cl_job_field "$1" JobState); [ -n "$st" ] && [ "$st" != PENDING ]; }	# started JOBID: no longer pending
+cl_poll 30 started "${sw[1]}" && cl_poll 30 started "${sw[2]}"
+cl_open sw1
 ok=0
 for id in "${sw[@]}"; do cl_wait_job "$id" 180 && ok=$((ok + 1)); done
 tap_is "$ok" 3 "3 jobs -N4 --switches=1@10:00 COMPLETED"
