@@ -23,14 +23,19 @@ find . \( -path ./.git -o -path './build*' -o -path ./autom4te.cache -o \
 	-path './fabsched-[0-9]*' -o -name '_build' -o -name '_inst' \) -prune -o \
 	-type f \( -name '*.c' -o -name '*.h' \) -print | sort >"$tmp/list"
 echo "1..$(wc -l <"$tmp/list")"
+# one clang-format per file, as many at once as there are CPUs; the
+# results in the list's order
+awk '{ printf "%d\0%s\0", NR, $0 }' "$tmp/list" |
+	CF=$cf xargs -0 -n 2 -P "$(nproc 2>/dev/null || echo 2)" sh -c \
+		'"$CF" --style=file "$2" | diff -u "$2" - > "$0/$1.diff"; echo $? > "$0/$1.rc"' "$tmp"
 n=0 bad=0
 while read -r f; do
 	n=$((n + 1))
-	if "$cf" --style=file "$f" | diff -u "$f" - >"$tmp/diff"; then
+	if [ "$(cat "$tmp/$n.rc" 2>/dev/null)" = 0 ]; then
 		echo "ok $n - $f"
 	else
 		echo "not ok $n - $f: clang-format -i $f"
-		head -n 20 "$tmp/diff" | sed 's/^/# /'
+		head -n 20 "$tmp/$n.diff" 2>/dev/null | sed 's/^/# /'
 		bad=1
 	fi
 done <"$tmp/list"
