@@ -198,8 +198,18 @@ eth_link() {	# eth_link NAME IFACE up|down: a cable plugged or unplugged at NAME
 	say "fabric: $1 $2 $3"
 }
 
+# eth_port_peers NAME IFACE: the systems NAME's lldpd sees on IFACE, one line each
+eth_port_peers() {
+	lldpcli -u "$ETH_DIR/$1.sock" -f keyvalue show neighbors ports "$2" 2>/dev/null |
+		sed -n 's/^lldp\.[^.]*\.chassis\.name=//p'
+}
+
 # eth_recable NAME IFACE SWITCH PORT: NAME's cable on IFACE moved to port PORT
-# (a free one) of SWITCH; the interface keeps its MAC address (the same NIC)
+# (a free one) of SWITCH; the interface keeps its MAC address (the same NIC).
+# As a cable pulled out and plugged in elsewhere: the link goes down first
+# (lldpd forgets the old neighbour, as when a NIC loses its carrier; with a
+# link that stays up it would keep it until its TTL, 10 s), and the
+# command returns once NAME's lldpd sees SWITCH there (at most 15 s).
 eth_recable() {
 	local name=$1 ifc=$2 swn=$3 port=$4 cables=$D/fabric/ethernet.cables mac
 	[ $# -eq 4 ] || { err "fabric recable: NAME IFACE SWITCH PORT"; return 1; }
@@ -207,6 +217,12 @@ eth_recable() {
 	awk -v s="$swn" -v p="$port" '($1 == s && $2 == p) || ($3 == s && $4 == p) { f = 1 } END { exit !f }' "$cables" &&
 		{ err "fabric recable: $swn $port is taken"; return 1; }
 	mac=$(ip -n "$(eth_ns "$name")" -o link show "$ifc" | sed -n 's|.* link/ether \([0-9a-f:]*\) .*|\1|p')
+	local i
+	ip -n "$(eth_ns "$name")" link set "$ifc" down
+	for ((i = 0; i < 50; i++)); do
+		[ -z "$(eth_port_peers "$name" "$ifc")" ] && break
+		sleep 0.1
+	done
 	[ -n "$mac" ] && ip -n "$(eth_ns "$name")" link del "$ifc" &&
 		ip link add name "$ifc" address "$mac" netns "$(eth_ns "$name")" type veth \
 			peer name "$port" netns "$(eth_ns "$swn")" &&
@@ -215,5 +231,9 @@ eth_recable() {
 		ip -n "$(eth_ns "$name")" link set "$ifc" up || { err "fabric recable: $name $ifc to $swn $port failed"; return 1; }
 	awk -v n="$name" -v i="$ifc" -v s="$swn" -v p="$port" '$1 == n && $2 == i { $3 = s; $4 = p } { print }' \
 		"$cables" > "$cables.new" && mv -f "$cables.new" "$cables"
+	for ((i = 0; i < 150; i++)); do
+		[ "$(eth_port_peers "$name" "$ifc")" = "$swn" ] && break
+		sleep 0.1
+	done
 	say "fabric: $name $ifc recabled to $swn $port"
 }

@@ -124,10 +124,10 @@ cl_poll 30 in_rack n003 leaf01
 tap_ok $? "plugged again: n003 back in leaf01's rack in $((SECONDS - t0)) s"
 
 # 10: a node recabled to another leaf
-"$CL" "${ETH[@]}" fabric recable n005 eth0 leaf04 swp7 >/dev/null
 t0=$SECONDS
+"$CL" "${ETH[@]}" fabric recable n005 eth0 leaf04 swp7 >/dev/null
 cl_poll 30 in_rack n005 leaf04
-tap_ok $? "n005 recabled from leaf02 to leaf04 port swp7 (a free one): seen in leaf04's rack in $((SECONDS - t0)) s" ||
+tap_ok $? "n005 recabled from leaf02 to leaf04 port swp7 (a free one): seen in leaf04's rack $((SECONDS - t0)) s after its cable was pulled" ||
 	tap_diag "$(tree)"
 "$CL" "${ETH[@]}" fabric recable n005 eth0 leaf02 swp1 >/dev/null
 cl_poll 30 in_rack n005 leaf02 || tap_diag "n005 not back under leaf02: $(tree)"
