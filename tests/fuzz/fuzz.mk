@@ -63,14 +63,67 @@ FUZZ_CONF_LIB_SOURCES = \
 	common/fs_values.c \
 	common/fs_hugepages.c \
 	common/fs_ib.c
+# the library sources of the other targets (their smoke tests, make fuzz-long)
+FUZZ_VALUES_LIB_SOURCES = common/fs_values.c common/fs_ib.c common/fs_jobreq.c \
+	common/fs_hugepages.c gres/util.c gres/cpulist.c gres/env.c gres/task.c
+FUZZ_LOCALITY_LIB_SOURCES = select/locality_record.c select/share.c
+FUZZ_OBSERVE_LIB_SOURCES = select/observe.c
+FUZZ_FILES_SOURCES = \
+	$(TOPOLOGY_SOURCES) \
+	sim/swf.c \
+	sim/trace.c \
+	sim/sacct.c \
+	sim/sacct_json.c \
+	sim/sacct_parsable.c \
+	common/fs_json.c \
+	common/fs_slurmconf.c \
+	common/fs_ib.c \
+	common/fs_values.c
+FUZZ_ENV_LIB_SOURCES = prolog/spec.c common/fs_values.c common/fs_ib.c \
+	common/fs_jobreq.c common/fs_hugepages.c
+FUZZ_CACHE_LIB_SOURCES = $(TOPOLOGY_SOURCES) common/fs_ib.c common/fs_values.c
+FUZZ_WATCH_LIB_SOURCES = cli/watch_formats.c $(TOPOLOGY_SOURCES) common/fs_ib.c \
+	common/fs_values.c
+
+# Every library source of the smoke tests (the union of the lists above,
+# each file once), compiled once with the sanitizers into one check-only
+# library that each smoke test links (a program takes only the objects it
+# uses), instead of once per target.
+check_LTLIBRARIES = tests/fuzz/libfuzzsan.la
+tests_fuzz_libfuzzsan_la_SOURCES = \
+	$(FUZZ_CONF_LIB_SOURCES) \
+	$(TOPOLOGY_SOURCES) \
+	$(FUZZ_LOCALITY_LIB_SOURCES) \
+	$(FUZZ_OBSERVE_LIB_SOURCES) \
+	common/fs_jobreq.c \
+	common/fs_json.c \
+	common/fs_slurmconf.c \
+	gres/util.c \
+	gres/cpulist.c \
+	gres/env.c \
+	gres/task.c \
+	sim/swf.c \
+	sim/trace.c \
+	sim/sacct.c \
+	sim/sacct_json.c \
+	sim/sacct_parsable.c \
+	prolog/spec.c \
+	cli/watch_formats.c
+tests_fuzz_libfuzzsan_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology \
+	-I$(top_srcdir)/sim -I$(top_srcdir)/select -I$(top_srcdir)/gres \
+	-I$(top_srcdir)/prolog -I$(top_srcdir)/cli $(JSONC_CFLAGS) $(ZLIB_CFLAGS)
+tests_fuzz_libfuzzsan_la_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
+FUZZ_LDADD = tests/fuzz/libfuzzsan.la $(JSONC_LIBS) $(ZLIB_LIBS) -lm
+if HAVE_IBNETDISC
+FUZZ_LDADD += $(IBNETDISC_LIBS)
+endif
+
 check_PROGRAMS += tests/fuzz/fuzz_conf_smoke
 TESTS += tests/fuzz/fuzz_conf_smoke
-tests_fuzz_fuzz_conf_smoke_SOURCES = \
-	tests/fuzz/fuzz_conf.c \
-	tests/fuzz/driver.c \
-	$(FUZZ_CONF_LIB_SOURCES)
+tests_fuzz_fuzz_conf_smoke_SOURCES = tests/fuzz/fuzz_conf.c tests/fuzz/driver.c
 tests_fuzz_fuzz_conf_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_conf_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
+tests_fuzz_fuzz_conf_smoke_LDADD = $(FUZZ_LDADD)
 
 # the driver itself: a hanging input fails the run (test_driver.sh)
 check_PROGRAMS += tests/fuzz/fuzz_selftest
@@ -83,17 +136,8 @@ EXTRA_DIST += tests/fuzz/test_driver.sh
 # (fuzz_values.c; seeds in tests/fuzz/corpus/values)
 check_PROGRAMS += tests/fuzz/fuzz_values_smoke
 TESTS += tests/fuzz/fuzz_values_smoke
-tests_fuzz_fuzz_values_smoke_SOURCES = \
-	tests/fuzz/fuzz_values.c \
-	tests/fuzz/driver.c \
-	common/fs_values.c \
-	common/fs_ib.c \
-	common/fs_jobreq.c \
-	common/fs_hugepages.c \
-	gres/util.c \
-	gres/cpulist.c \
-	gres/env.c \
-	gres/task.c
+tests_fuzz_fuzz_values_smoke_SOURCES = tests/fuzz/fuzz_values.c tests/fuzz/driver.c
+tests_fuzz_fuzz_values_smoke_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_values_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/gres \
 	-DFUZZ_NAME='"values"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_values_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
@@ -103,11 +147,8 @@ tests_fuzz_fuzz_values_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 # tests/fuzz/corpus/locality)
 check_PROGRAMS += tests/fuzz/fuzz_locality_smoke
 TESTS += tests/fuzz/fuzz_locality_smoke
-tests_fuzz_fuzz_locality_smoke_SOURCES = \
-	tests/fuzz/fuzz_locality.c \
-	tests/fuzz/driver.c \
-	select/locality_record.c \
-	select/share.c
+tests_fuzz_fuzz_locality_smoke_SOURCES = tests/fuzz/fuzz_locality.c tests/fuzz/driver.c
+tests_fuzz_fuzz_locality_smoke_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_locality_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 	-DFUZZ_NAME='"locality"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_locality_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
@@ -117,10 +158,8 @@ tests_fuzz_fuzz_locality_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 # tests/fuzz/corpus/observe)
 check_PROGRAMS += tests/fuzz/fuzz_observe_smoke
 TESTS += tests/fuzz/fuzz_observe_smoke
-tests_fuzz_fuzz_observe_smoke_SOURCES = \
-	tests/fuzz/fuzz_observe.c \
-	tests/fuzz/driver.c \
-	select/observe.c
+tests_fuzz_fuzz_observe_smoke_SOURCES = tests/fuzz/fuzz_observe.c tests/fuzz/driver.c
+tests_fuzz_fuzz_observe_smoke_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_observe_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/select \
 	-DFUZZ_NAME='"observe"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_observe_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
@@ -132,44 +171,21 @@ tests_fuzz_fuzz_observe_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 # first byte: which reader)
 check_PROGRAMS += tests/fuzz/fuzz_files_smoke
 TESTS += tests/fuzz/fuzz_files_smoke
-FUZZ_FILES_SOURCES = \
-	$(TOPOLOGY_SOURCES) \
-	sim/swf.c \
-	sim/trace.c \
-	sim/sacct.c \
-	sim/sacct_json.c \
-	sim/sacct_parsable.c \
-	common/fs_json.c \
-	common/fs_slurmconf.c \
-	common/fs_ib.c \
-	common/fs_values.c
-tests_fuzz_fuzz_files_smoke_SOURCES = \
-	tests/fuzz/fuzz_files.c \
-	tests/fuzz/driver.c \
-	$(FUZZ_FILES_SOURCES)
+tests_fuzz_fuzz_files_smoke_SOURCES = tests/fuzz/fuzz_files.c tests/fuzz/driver.c
 tests_fuzz_fuzz_files_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology \
 	-I$(top_srcdir)/sim -I$(top_srcdir)/select $(JSONC_CFLAGS) $(ZLIB_CFLAGS) \
 	-DFUZZ_NAME='"files"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_files_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_files_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
-tests_fuzz_fuzz_files_smoke_LDADD = $(JSONC_LIBS) $(ZLIB_LIBS) -lm
-if HAVE_IBNETDISC
-tests_fuzz_fuzz_files_smoke_LDADD += $(IBNETDISC_LIBS)
-endif
+tests_fuzz_fuzz_files_smoke_LDADD = $(FUZZ_LDADD)
 
 # the job as the prolog environment gives it to the node helpers, its
 # P_Key, and the --licenses values (fuzz_env.c; seeds in
 # tests/fuzz/corpus/env, one NAME=VALUE a line)
 check_PROGRAMS += tests/fuzz/fuzz_env_smoke
 TESTS += tests/fuzz/fuzz_env_smoke
-tests_fuzz_fuzz_env_smoke_SOURCES = \
-	tests/fuzz/fuzz_env.c \
-	tests/fuzz/driver.c \
-	prolog/spec.c \
-	common/fs_values.c \
-	common/fs_ib.c \
-	common/fs_jobreq.c \
-	common/fs_hugepages.c
+tests_fuzz_fuzz_env_smoke_SOURCES = tests/fuzz/fuzz_env.c tests/fuzz/driver.c
+tests_fuzz_fuzz_env_smoke_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_env_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/prolog \
 	-DFUZZ_NAME='"env"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_env_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
@@ -180,41 +196,24 @@ tests_fuzz_fuzz_env_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
 # libibnetdisc the reader refuses every file and the run is short
 check_PROGRAMS += tests/fuzz/fuzz_cache_smoke
 TESTS += tests/fuzz/fuzz_cache_smoke
-tests_fuzz_fuzz_cache_smoke_SOURCES = \
-	tests/fuzz/fuzz_cache.c \
-	tests/fuzz/driver.c \
-	$(TOPOLOGY_SOURCES) \
-	common/fs_ib.c \
-	common/fs_values.c
+tests_fuzz_fuzz_cache_smoke_SOURCES = tests/fuzz/fuzz_cache.c tests/fuzz/driver.c
 tests_fuzz_fuzz_cache_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/topology \
 	$(JSONC_CFLAGS) -DFUZZ_NAME='"cache"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_cache_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_cache_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
-tests_fuzz_fuzz_cache_smoke_LDADD = $(JSONC_LIBS) -lm
-if HAVE_IBNETDISC
-tests_fuzz_fuzz_cache_smoke_LDADD += $(IBNETDISC_LIBS)
-endif
+tests_fuzz_fuzz_cache_smoke_LDADD = $(FUZZ_LDADD)
 
 # what the watch reads besides fabric dumps: Slurm's nodes as fixed-width
 # sinfo records, its bindings file, a node-name map's GUIDs (fuzz_watch.c;
 # seeds in tests/fuzz/corpus/watch, first byte: which reader)
 check_PROGRAMS += tests/fuzz/fuzz_watch_smoke
 TESTS += tests/fuzz/fuzz_watch_smoke
-tests_fuzz_fuzz_watch_smoke_SOURCES = \
-	tests/fuzz/fuzz_watch.c \
-	tests/fuzz/driver.c \
-	cli/watch_formats.c \
-	$(TOPOLOGY_SOURCES) \
-	common/fs_ib.c \
-	common/fs_values.c
+tests_fuzz_fuzz_watch_smoke_SOURCES = tests/fuzz/fuzz_watch.c tests/fuzz/driver.c
 tests_fuzz_fuzz_watch_smoke_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli \
 	-I$(top_srcdir)/topology $(JSONC_CFLAGS) -DFUZZ_NAME='"watch"' -DFUZZ_FIXTURES='"none"'
 tests_fuzz_fuzz_watch_smoke_CFLAGS = $(AM_CFLAGS) $(FUZZ_SANITIZE)
 tests_fuzz_fuzz_watch_smoke_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_SANITIZE)
-tests_fuzz_fuzz_watch_smoke_LDADD = $(JSONC_LIBS) -lm
-if HAVE_IBNETDISC
-tests_fuzz_fuzz_watch_smoke_LDADD += $(IBNETDISC_LIBS)
-endif
+tests_fuzz_fuzz_watch_smoke_LDADD = $(FUZZ_LDADD)
 
 EXTRA_DIST += tests/fuzz/corpus
 
@@ -264,14 +263,14 @@ fuzz-long:
 	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/cli -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres -I$(abs_top_srcdir)/prolog $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
 	LIBS='$(JSONC_LIBS) $(ZLIB_LIBS) $(IBNETDISC_LIBS) -lm' \
 	SRCS_conf='$(FUZZ_CONF_SRCS:$(srcdir)/%=%)' \
-	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES)' \
+	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES) $(FUZZ_VALUES_LIB_SOURCES)' \
 	SRCS_ibnet='tests/fuzz/fuzz_ibnet.c $(TOPOLOGY_SOURCES)' \
-	SRCS_locality='$(tests_fuzz_fuzz_locality_smoke_SOURCES)' \
-	SRCS_observe='$(tests_fuzz_fuzz_observe_smoke_SOURCES)' \
-	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES)' \
-	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES)' \
-	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES)' \
-	SRCS_watch='$(tests_fuzz_fuzz_watch_smoke_SOURCES)' \
+	SRCS_locality='$(tests_fuzz_fuzz_locality_smoke_SOURCES) $(FUZZ_LOCALITY_LIB_SOURCES)' \
+	SRCS_observe='$(tests_fuzz_fuzz_observe_smoke_SOURCES) $(FUZZ_OBSERVE_LIB_SOURCES)' \
+	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES) $(FUZZ_FILES_SOURCES)' \
+	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES) $(FUZZ_ENV_LIB_SOURCES)' \
+	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES) $(FUZZ_CACHE_LIB_SOURCES)' \
+	SRCS_watch='$(tests_fuzz_fuzz_watch_smoke_SOURCES) $(FUZZ_WATCH_LIB_SOURCES)' \
 	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long.sh
 .PHONY: fuzz-long
 EXTRA_DIST += tests/fuzz/fuzz-long.sh tests/fuzz/RESULTS.md
