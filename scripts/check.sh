@@ -2,14 +2,16 @@
 # The test command: build everything (installing what is needed), run the
 # unit and fuzz-smoke tests (`make check`), the cluster and regression tests
 # (`make check-cluster`: real Slurm daemons, needs root) on Debian 12's Slurm
-# 22.05, `make distcheck`, then the same cluster suite on each Slurm release
-# built from source (24.11.5, 25.11.7, 26.05.3; each built once and cached:
-# scripts/slurm-build.sh), and print one line:
-# "N passed, N failed, N skipped".  Every build here is configured
-# --enable-werror: a compiler warning fails the check.  On the source-built
-# releases other than the newest, the cluster suite leaves out the tests of
-# CLUSTER_TESTS_TWO_RELEASES (tests/cluster.mk says why); --full runs them
-# there too.
+# 22.05, then the same cluster suite on each Slurm release built from source
+# (24.11.5, 25.11.7, 26.05.3; each built once and cached:
+# scripts/slurm-build.sh), and `make distcheck`, and print one line:
+# "N passed, N failed, N skipped".  The source-built releases' Slurm and
+# fabsched builds and distcheck run in the background at the lowest
+# priority, one after the other, while the suites run.  Every build here is
+# configured --enable-werror: a compiler warning fails the check.  On the
+# source-built releases other than the newest, the cluster suite leaves out
+# the tests of CLUSTER_TESTS_TWO_RELEASES (tests/cluster.mk says why); --full
+# runs them there too.
 #
 # Usage: scripts/check.sh [--no-cluster] [--no-distcheck] [--full]
 #                         [--releases "24.11.5 25.11.7 26.05.3" | --slurm R ...]
@@ -77,34 +79,65 @@ fi
 
 phase "build (scripts/build.sh)" "$t0"
 
-# A Slurm release not yet built and cached is built in the background,
-# one after the other at the lowest priority, while the unit tests and the
-# 22.05 suite run (they mostly wait on Slurm's daemons); each release's
-# suite below waits for its own build.  With every build cached this ends
-# at once.
-prebuild=$build/slurm-prebuild
-prebuild_pid=
-if [ "$run_cluster" = yes ] && [[ $releases = *[0-9]* ]]; then
-	rm -rf "$prebuild" && mkdir -p "$prebuild"
+# In the background, one after the other at the lowest priority (nice 19),
+# while the unit tests and the 22.05 suite run (they mostly wait on Slurm's
+# daemons): each source-built release's Slurm (built once and cached) and
+# fabsched for it, then `make distcheck` in a build directory of its own
+# ($build-dist).  Each release's suite below waits for its own builds, the
+# summary for distcheck.  With every Slurm build cached this is fabsched's
+# builds and distcheck only.
+bg=$build/background
+bg_pid=
+mkdir -p "$build"
+rm -rf "$bg" && mkdir -p "$bg"
+bg_releases=
+[ "$run_cluster" = yes ] && bg_releases=$releases
+bg_distcheck=no
+# distcheck in the foreground when no cluster suite gives it time to hide in
+[ "$run_distcheck" = yes ] && [ "$run_cluster" = yes ] && bg_distcheck=yes
+if [[ $bg_releases = *[0-9]* ]] || [ "$bg_distcheck" = yes ]; then
 	(
-		for r in $releases; do
-			nice -n 19 "$top/scripts/slurm-build.sh" "$r" >"$prebuild/$r.log" 2>&1
-			echo $? >"$prebuild/$r.rc"
+		for r in $bg_releases; do
+			date +%s >"$bg/$r.t0"
+			nice -n 19 "$top/scripts/slurm-build.sh" "$r" >"$bg/$r.log" 2>&1
+			rc=$?
+			if [ "$rc" -eq 0 ]; then
+				mkdir -p "$(dirname "$(rbuild "$r")")"
+				FABSCHED_BUILD=$(rbuild "$r") nice -n 19 "$top/scripts/build.sh" --slurm "$r" \
+					--enable-werror >"$(rbuild "$r").log" 2>&1 || rc=4
+			fi
+			date +%s >"$bg/$r.t1"
+			echo "$rc" >"$bg/$r.rc"
 		done
+		if [ "$bg_distcheck" = yes ]; then
+			date +%s >"$bg/distcheck.t0"
+			# the build's own configure arguments (--with-slurm-source ...)
+			mapfile -t args <"$build/configure.args"
+			rm -rf "$build-dist" && mkdir -p "$build-dist" && cd "$build-dist" &&
+				nice -n 19 "$top/configure" "${args[@]}" >distcheck.log 2>&1 &&
+				nice -n 19 make -j"$(nproc)" distcheck-tarball >>distcheck.log 2>&1
+			echo $? >"$bg/distcheck.rc"
+			date +%s >"$bg/distcheck.t1"
+		fi
 	) &
-	prebuild_pid=$!
+	bg_pid=$!
 	# a check that ends early stops the builds (make resumes them next time)
 	kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
-	trap 'kill -0 "$prebuild_pid" 2>/dev/null && kill_tree "$prebuild_pid"' EXIT
+	trap 'kill -0 "$bg_pid" 2>/dev/null && kill_tree "$bg_pid"' EXIT
 fi
-# prebuilt R: wait for release R's background build; its status
-prebuilt() {
-	[ -n "$prebuild_pid" ] || return 0
-	while [ ! -f "$prebuild/$1.rc" ] && kill -0 "$prebuild_pid" 2>/dev/null; do
+# bg_wait NAME: wait for the background's NAME (a release, distcheck); its status
+bg_wait() {
+	[ -n "$bg_pid" ] || return 1
+	while [ ! -f "$bg/$1.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do
 		sleep 5
 	done
-	[ -f "$prebuild/$1.rc" ] || return 1
-	return "$(cat "$prebuild/$1.rc")"
+	[ -f "$bg/$1.rc" ] || return 1
+	return "$(cat "$bg/$1.rc")"
+}
+# bg_phase NAME LABEL: the background's NAME in the phases, by its own clock
+bg_phase() {
+	[ -f "$bg/$1.t0" ] && [ -f "$bg/$1.t1" ] || return 0
+	phases="$phases$(printf '%6d  %s' $(($(cat "$bg/$1.t1") - $(cat "$bg/$1.t0"))) "$2 (in the background)")"$'\n'
 }
 
 cd "$build" || exit 1
@@ -123,7 +156,7 @@ if [ "$run_cluster" = yes ]; then
 else
 	echo "check: cluster tests not run (--no-cluster)"
 fi
-if [ "$run_distcheck" = yes ]; then
+if [ "$run_distcheck" = yes ] && [ "$bg_distcheck" = no ]; then
 	t0=$(date +%s)
 	# distcheck without the lint of the source files (ran above)
 	step "make distcheck" sh -c 'make -j"$(nproc)" distcheck-tarball >distcheck.log 2>&1 || { tail -n 40 distcheck.log; exit 1; }'
@@ -135,17 +168,13 @@ fi
 slurm_release() {
 	local t0 rc
 	t0=$(date +%s)
-	prebuilt "$1"
+	bg_wait "$1"
 	rc=$?
-	if [ "$rc" -ne 0 ]; then
-		tail -n 40 "$prebuild/$1.log"
-		return "$rc"
-	fi
-	FABSCHED_BUILD=$(rbuild "$1") "$top/scripts/build.sh" --slurm "$1" --enable-werror \
-		>"$(rbuild "$1").log" 2>&1
-	rc=$?
-	[ "$rc" -eq 0 ] || tail -n 40 "$(rbuild "$1").log"
-	[ "$rc" -eq 0 ] && echo "check: Slurm $1 and fabsched for it ready in $(($(date +%s) - t0)) s"
+	case $rc in
+	0) echo "check: Slurm $1 and fabsched for it ready (waited $(($(date +%s) - t0)) s)" ;;
+	4) tail -n 40 "$(rbuild "$1").log" ;;	# fabsched's build for it
+	*) tail -n 40 "$bg/$1.log" ;;
+	esac
 	return "$rc"
 }
 if [ "$run_cluster" = yes ]; then
@@ -154,11 +183,12 @@ if [ "$run_cluster" = yes ]; then
 		find "$rb/tests" -name '*.trs' -delete 2>/dev/null
 		t0=$(date +%s)
 		mkdir -p "$(dirname "$rb")"
-		echo "== Slurm $r: build Slurm (cached) and fabsched for it"
+		echo "== Slurm $r: Slurm (cached) and fabsched for it, built in the background"
 		slurm_release "$r"
 		case $? in
 		0) echo "PASS: Slurm $r: build"; extra_pass=$((extra_pass + 1))
-		   phase "Slurm $r and fabsched for it: build" "$t0"
+		   phase "Slurm $r: waiting for its builds" "$t0"
+		   bg_phase "$r" "Slurm $r and fabsched for it: build"
 		   t1=$(date +%s)
 		   suite=check-cluster
 		   if [ "$full" = no ] && [ "$r" != "$newest" ]; then
@@ -179,6 +209,17 @@ if [ "$run_cluster" = yes ]; then
 		esac
 	done
 	cd "$build" || exit 1
+fi
+distcheck_done() {	# the background's distcheck: its status, its log's end on failure
+	bg_wait distcheck && return 0
+	tail -n 40 "$build-dist/distcheck.log" 2>/dev/null
+	return 1
+}
+if [ "$bg_distcheck" = yes ]; then
+	t0=$(date +%s)
+	step "make distcheck" distcheck_done
+	phase "make distcheck: waiting for it" "$t0"
+	bg_phase distcheck "make distcheck"
 fi
 
 # Print the failing tests' logs, then the one summary line.
