@@ -134,7 +134,7 @@ run_shape() {
 # run_all LABEL: every shape; fills RES[label:name]="acc done racks nodes"
 declare -A RES
 run_all() {
-	local name exp args filler
+	local name exp args filler t_shape
 	while read -r name exp args; do
 		filler=
 		# a job that cannot run (nor is pinned) is not waited for long
@@ -154,8 +154,10 @@ run_all() {
 				nodes="n[005-012]" starttime=now duration=60 flags=ignore_jobs 2>&1) ||
 				tap_diag "$1: reservation not created: $msg"
 		fi
+		t_shape=$SECONDS
 		# shellcheck disable=SC2086
 		run_shape $args
+		tap_diag "$1: $name: $((SECONDS - t_shape)) s"
 		[ "$name" = reservation ] && scontrol delete reservation=shapes >/dev/null 2>&1
 		RES[$1:$name]="$ACC $DONE $RACKS $NODES"
 		[ "$DONE" = 1 ] || tap_diag "$1: $name: accepted=$ACC, not completed, reason $WHY $(cat "$work/sbatch.err")"
