@@ -3,7 +3,7 @@
 # unit and fuzz-smoke tests (`make check`), the cluster and regression tests
 # (`make check-cluster`: real Slurm daemons, needs root) on Debian 12's Slurm
 # 22.05, then the same cluster suite on each Slurm release built from source
-# (24.11.5, 25.11.7, 26.05.3; each built once and cached:
+# (the newest, 26.05.3, first, then 24.11.5 and 25.11.7; each built once and cached:
 # scripts/slurm-build.sh), and `make distcheck`, and print one line:
 # "N passed, N failed, N skipped".  The source-built releases' Slurm and
 # fabsched builds and distcheck run in the background at the lowest
@@ -71,27 +71,29 @@ step() {  # step NAME CMD...: one counted result for a whole command
 }
 
 t0=$(date +%s)
-if ! "$top/scripts/build.sh" --enable-werror; then
-	echo "check: the build failed"
+# the packages first (scripts/build.sh installs them too), so that the
+# background below can start at once
+if [ "$(id -u)" -eq 0 ] && ! "$top/scripts/install-deps.sh"; then
+	echo "check: the packages could not be installed"
 	echo "0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
-
-phase "build (scripts/build.sh)" "$t0"
-
 # In the background, one after the other at the lowest priority (nice 19),
-# while the unit tests and the 22.05 suite run (they mostly wait on Slurm's
-# daemons): each source-built release's Slurm (built once and cached) and
-# fabsched for it, then `make distcheck` in a build directory of its own
-# ($build-dist).  Each release's suite below waits for its own builds, the
-# summary for distcheck.  With every Slurm build cached this is fabsched's
+# from before fabsched's own build, while the unit tests and the suites
+# run (they mostly wait on Slurm's daemons): each source-built release's
+# Slurm (built once and cached) and fabsched for it (once fabsched's own
+# build, which makes the configure script, is done), then `make distcheck`
+# in a build directory of its own ($build-dist).  Each release's suite
+# below waits for its own builds, the summary for distcheck.  The newest
+# release comes first: its suite is the longest, and the last suite waits
+# for the last build.  With every Slurm build cached this is fabsched's
 # builds and distcheck only.
 bg=$build/background
 bg_pid=
 mkdir -p "$build"
 rm -rf "$bg" && mkdir -p "$bg"
 bg_releases=
-[ "$run_cluster" = yes ] && bg_releases=$releases
+[ "$run_cluster" = yes ] && bg_releases="$newest $(for r in $releases; do [ "$r" = "$newest" ] || echo "$r"; done)"
 bg_distcheck=no
 # distcheck in the foreground when no cluster suite gives it time to hide in
 [ "$run_distcheck" = yes ] && [ "$run_cluster" = yes ] && bg_distcheck=yes
@@ -101,6 +103,7 @@ if [[ $bg_releases = *[0-9]* ]] || [ "$bg_distcheck" = yes ]; then
 			date +%s >"$bg/$r.t0"
 			nice -n 19 "$top/scripts/slurm-build.sh" "$r" >"$bg/$r.log" 2>&1
 			rc=$?
+			while [ ! -f "$bg/main.done" ]; do sleep 2; done
 			if [ "$rc" -eq 0 ]; then
 				mkdir -p "$(dirname "$(rbuild "$r")")"
 				FABSCHED_BUILD=$(rbuild "$r") nice -n 19 "$top/scripts/build.sh" --slurm "$r" \
@@ -110,6 +113,7 @@ if [[ $bg_releases = *[0-9]* ]] || [ "$bg_distcheck" = yes ]; then
 			echo "$rc" >"$bg/$r.rc"
 		done
 		if [ "$bg_distcheck" = yes ]; then
+			while [ ! -f "$bg/main.done" ]; do sleep 2; done
 			date +%s >"$bg/distcheck.t0"
 			# the build's own configure arguments (--with-slurm-source ...)
 			mapfile -t args <"$build/configure.args"
@@ -139,6 +143,14 @@ bg_phase() {
 	[ -f "$bg/$1.t0" ] && [ -f "$bg/$1.t1" ] || return 0
 	phases="$phases$(printf '%6d  %s' $(($(cat "$bg/$1.t1") - $(cat "$bg/$1.t0"))) "$2 (in the background)")"$'\n'
 }
+
+if ! "$top/scripts/build.sh" --enable-werror; then
+	echo "check: the build failed"
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+touch "$bg/main.done"
+phase "build (scripts/build.sh)" "$t0"
 
 cd "$build" || exit 1
 # Results are read from the .trs files of this run only.
@@ -178,7 +190,7 @@ slurm_release() {
 	return "$rc"
 }
 if [ "$run_cluster" = yes ]; then
-	for r in $releases; do
+	for r in $bg_releases; do
 		rb=$(rbuild "$r")
 		find "$rb/tests" -name '*.trs' -delete 2>/dev/null
 		t0=$(date +%s)
