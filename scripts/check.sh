@@ -153,8 +153,8 @@ touch "$bg/main.done"
 phase "build (scripts/build.sh)" "$t0"
 
 cd "$build" || exit 1
-# Results are read from the .trs files of this run only.
-find "$build/tests" -name '*.trs' -delete 2>/dev/null
+# Results (and the test files' times) are read from this run's files only.
+find "$build/tests" \( -name '*.trs' -o -name '*.log' \) -delete 2>/dev/null
 
 t0=$(date +%s)
 make -j"$(nproc)" check
@@ -192,7 +192,7 @@ slurm_release() {
 if [ "$run_cluster" = yes ]; then
 	for r in $bg_releases; do
 		rb=$(rbuild "$r")
-		find "$rb/tests" -name '*.trs' -delete 2>/dev/null
+		find "$rb/tests" \( -name '*.trs' -o -name '*.log' \) -delete 2>/dev/null
 		t0=$(date +%s)
 		mkdir -p "$(dirname "$rb")"
 		echo "== Slurm $r: Slurm (cached) and fabsched for it, built in the background"
