@@ -26,8 +26,16 @@ CLUSTER_TESTS = \
 
 EXTRA_DIST += tests/cluster tests/regression tests/slurm-regression debian
 
+# Of the check programs, the cluster tests run only t-prolog's helper: they
+# build that and `all`, not the unit tests and the sanitized fuzz targets
+# (`make check`'s), which a build directory of its own for a release
+# (scripts/check.sh) otherwise compiled before its first cluster test.
+CLUSTER_TEST_HELPERS = tests/unit/test_prolog_map$(EXEEXT)
+cluster_check = $(MAKE) $(AM_MAKEFLAGS) check-TESTS \
+	check_PROGRAMS='$(CLUSTER_TEST_HELPERS)' check_LTLIBRARIES=
+
 check-cluster: all
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(CLUSTER_TESTS)"
+	$(cluster_check) TESTS="$(CLUSTER_TESTS)"
 
 # scripts/check.sh runs these on Debian's 22.05 and on the newest release
 # only (--full: on every release), to keep the test command within its
@@ -44,7 +52,7 @@ CLUSTER_TESTS_TWO_RELEASES = tests/regression/t-starve.sh tests/regression/t-pac
 
 # `make check-cluster-core`: every cluster test but those
 check-cluster-core: all
-	$(MAKE) $(AM_MAKEFLAGS) check \
+	$(cluster_check) \
 		TESTS="$(filter-out $(CLUSTER_TESTS_TWO_RELEASES),$(CLUSTER_TESTS))"
 
 .PHONY: check-cluster check-cluster-core
@@ -67,7 +75,8 @@ MICRO_TESTS = tests/regression/t-plugins-load.sh tests/regression/t-topology.sh
 check-micro:
 	FABSCHED_BUILD='$(abs_top_builddir)/../build-slurm-$(MICRO_RELEASE)' \
 		$(top_srcdir)/scripts/build.sh --slurm $(MICRO_RELEASE) --enable-werror
-	$(MAKE) -C '$(abs_top_builddir)/../build-slurm-$(MICRO_RELEASE)' check TESTS='$(MICRO_TESTS)'
+	$(MAKE) -C '$(abs_top_builddir)/../build-slurm-$(MICRO_RELEASE)' check-TESTS \
+		check_PROGRAMS= check_LTLIBRARIES= TESTS='$(MICRO_TESTS)'
 .PHONY: check-micro
 
 # `make check-debian13`: the Debian packages built, checked with lintian and
@@ -75,6 +84,6 @@ check-micro:
 # 13's own slurmctld and slurmd (24.11) with one job.  Not in
 # scripts/check.sh: the first run fetches about 1 GB (figures in
 # doc/TESTING.md).  Root.
-check-debian13:
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/regression/t-debian13.sh
+check-debian13: all
+	$(cluster_check) TESTS=tests/regression/t-debian13.sh
 .PHONY: check-debian13

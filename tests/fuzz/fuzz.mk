@@ -58,17 +58,17 @@ FUZZ_SANITIZE = $(eval FUZZ_SANITIZE := $(shell \
 
 # the library sources of the conf target, for its smoke test and its
 # libFuzzer build (make fuzz, make fuzz-long)
-FUZZ_CONF_LIB_SOURCES = \
+FUZZ_CONF_LIB_SRCS = \
 	$(FABSCHED_CONF_SOURCES) \
 	common/fs_values.c \
 	common/fs_hugepages.c \
 	common/fs_ib.c
 # the library sources of the other targets (their smoke tests, make fuzz-long)
-FUZZ_VALUES_LIB_SOURCES = common/fs_values.c common/fs_ib.c common/fs_jobreq.c \
+FUZZ_VALUES_LIB_SRCS = common/fs_values.c common/fs_ib.c common/fs_jobreq.c \
 	common/fs_hugepages.c gres/util.c gres/cpulist.c gres/env.c gres/task.c
-FUZZ_LOCALITY_LIB_SOURCES = select/locality_record.c select/share.c
-FUZZ_OBSERVE_LIB_SOURCES = select/observe.c
-FUZZ_FILES_SOURCES = \
+FUZZ_LOCALITY_LIB_SRCS = select/locality_record.c select/share.c
+FUZZ_OBSERVE_LIB_SRCS = select/observe.c
+FUZZ_FILES_SRCS = \
 	$(TOPOLOGY_SOURCES) \
 	sim/swf.c \
 	sim/trace.c \
@@ -79,10 +79,10 @@ FUZZ_FILES_SOURCES = \
 	common/fs_slurmconf.c \
 	common/fs_ib.c \
 	common/fs_values.c
-FUZZ_ENV_LIB_SOURCES = prolog/spec.c common/fs_values.c common/fs_ib.c \
+FUZZ_ENV_LIB_SRCS = prolog/spec.c common/fs_values.c common/fs_ib.c \
 	common/fs_jobreq.c common/fs_hugepages.c
-FUZZ_CACHE_LIB_SOURCES = $(TOPOLOGY_SOURCES) common/fs_ib.c common/fs_values.c
-FUZZ_WATCH_LIB_SOURCES = cli/watch_formats.c $(TOPOLOGY_SOURCES) common/fs_ib.c \
+FUZZ_CACHE_LIB_SRCS = $(TOPOLOGY_SOURCES) common/fs_ib.c common/fs_values.c
+FUZZ_WATCH_LIB_SRCS = cli/watch_formats.c $(TOPOLOGY_SOURCES) common/fs_ib.c \
 	common/fs_values.c
 
 # Every library source of the smoke tests (the union of the lists above,
@@ -91,10 +91,10 @@ FUZZ_WATCH_LIB_SOURCES = cli/watch_formats.c $(TOPOLOGY_SOURCES) common/fs_ib.c 
 # uses), instead of once per target.
 check_LTLIBRARIES = tests/fuzz/libfuzzsan.la
 tests_fuzz_libfuzzsan_la_SOURCES = \
-	$(FUZZ_CONF_LIB_SOURCES) \
+	$(FUZZ_CONF_LIB_SRCS) \
 	$(TOPOLOGY_SOURCES) \
-	$(FUZZ_LOCALITY_LIB_SOURCES) \
-	$(FUZZ_OBSERVE_LIB_SOURCES) \
+	$(FUZZ_LOCALITY_LIB_SRCS) \
+	$(FUZZ_OBSERVE_LIB_SRCS) \
 	common/fs_jobreq.c \
 	common/fs_json.c \
 	common/fs_slurmconf.c \
@@ -221,7 +221,7 @@ FUZZ_CLANG = clang
 FUZZ_TIME = 60
 FUZZ_CONF_SRCS = \
 	$(srcdir)/tests/fuzz/fuzz_conf.c \
-	$(filter %.c,$(FUZZ_CONF_LIB_SOURCES:%=$(srcdir)/%))
+	$(filter %.c,$(FUZZ_CONF_LIB_SRCS:%=$(srcdir)/%))
 
 tests/fuzz/fuzz_conf_libfuzzer: $(FUZZ_CONF_SRCS) \
 		$(srcdir)/common/fabsched_conf.h $(srcdir)/common/conf_private.h \
@@ -263,14 +263,14 @@ fuzz-long:
 	CFLAGS_EXTRA='-I$(abs_top_srcdir)/common -I$(abs_top_srcdir)/cli -I$(abs_top_srcdir)/topology -I$(abs_top_srcdir)/select -I$(abs_top_srcdir)/sim -I$(abs_top_srcdir)/gres -I$(abs_top_srcdir)/prolog $(JSONC_CFLAGS) $(ZLIB_CFLAGS)' \
 	LIBS='$(JSONC_LIBS) $(ZLIB_LIBS) $(IBNETDISC_LIBS) -lm' \
 	SRCS_conf='$(FUZZ_CONF_SRCS:$(srcdir)/%=%)' \
-	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES) $(FUZZ_VALUES_LIB_SOURCES)' \
+	SRCS_values='$(tests_fuzz_fuzz_values_smoke_SOURCES) $(FUZZ_VALUES_LIB_SRCS)' \
 	SRCS_ibnet='tests/fuzz/fuzz_ibnet.c $(TOPOLOGY_SOURCES)' \
-	SRCS_locality='$(tests_fuzz_fuzz_locality_smoke_SOURCES) $(FUZZ_LOCALITY_LIB_SOURCES)' \
-	SRCS_observe='$(tests_fuzz_fuzz_observe_smoke_SOURCES) $(FUZZ_OBSERVE_LIB_SOURCES)' \
-	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES) $(FUZZ_FILES_SOURCES)' \
-	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES) $(FUZZ_ENV_LIB_SOURCES)' \
-	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES) $(FUZZ_CACHE_LIB_SOURCES)' \
-	SRCS_watch='$(tests_fuzz_fuzz_watch_smoke_SOURCES) $(FUZZ_WATCH_LIB_SOURCES)' \
+	SRCS_locality='$(tests_fuzz_fuzz_locality_smoke_SOURCES) $(FUZZ_LOCALITY_LIB_SRCS)' \
+	SRCS_observe='$(tests_fuzz_fuzz_observe_smoke_SOURCES) $(FUZZ_OBSERVE_LIB_SRCS)' \
+	SRCS_files='$(tests_fuzz_fuzz_files_smoke_SOURCES) $(FUZZ_FILES_SRCS)' \
+	SRCS_env='$(tests_fuzz_fuzz_env_smoke_SOURCES) $(FUZZ_ENV_LIB_SRCS)' \
+	SRCS_cache='$(tests_fuzz_fuzz_cache_smoke_SOURCES) $(FUZZ_CACHE_LIB_SRCS)' \
+	SRCS_watch='$(tests_fuzz_fuzz_watch_smoke_SOURCES) $(FUZZ_WATCH_LIB_SRCS)' \
 	$(SHELL) $(srcdir)/tests/fuzz/fuzz-long.sh
 .PHONY: fuzz-long
 EXTRA_DIST += tests/fuzz/fuzz-long.sh tests/fuzz/RESULTS.md
