@@ -5,7 +5,7 @@
 # Glue shared by the non-SPANK plugins (compiled into each).
 PLUGIN_COMMON_SOURCES = plugins/common/fs_plugin_conf.c plugins/common/fs_plugin_conf.h
 FABRIC_PLACE_SOURCES = plugins/common/fabric_place.c plugins/common/fabric_place.h \
-	plugins/common/fabric_shape.c
+	plugins/common/fabric_shape.c plugins/common/fabric_time.c
 PLUGIN_CPPFLAGS += -I$(top_srcdir)/plugins/common
 
 include plugins/spank/local.mk

@@ -2,7 +2,8 @@
  * fabric_place.c - rack-local placement inside slurmctld, shared by the
  * plugin flavours (see fabric_place.h).  Every decision is select/ctl.c's
  * (fse_ctl_place: see there for the steps); this file turns Slurm's
- * records into a struct fse_job (the job's shape: fabric_shape.c), runs
+ * records into a struct fse_job (the job's shape: fabric_shape.c; when
+ * nodes free up and its time limit: fabric_time.c), runs
  * the flavour's node choice in the domains offered, and carries out the
  * outcome: the job's SystemComment and pending reason, and on 22.05 its
  * state_desc.
@@ -41,10 +42,6 @@ static struct {
 	uint8_t *cand, *idle; /* [nbuf] a job's candidates, idle nodes */
 	uint8_t *got;	      /* [nbuf] Slurm's choice (Locality=observe) */
 	int nbuf;
-	int64_t *free_at; /* [nfree_at] when each node is expected free */
-	int nfree_at;
-	time_t free_at_sec;	 /* computed in that second ... */
-	bool free_at_stale;	 /* ... and no job started since */
 	fabric_model_f on_model; /* told of each model swapped in */
 } fab = { .lock = PTHREAD_MUTEX_INITIALIZER, .name = "fabsched" };
 
@@ -265,77 +262,6 @@ static bool _try(const uint8_t *in, void *arg)
 	return t->rc == SLURM_SUCCESS;
 }
 
-/* A running job's nodes are expected free at its end time (suspended:
- * not expected). */
-static int _job_end(void *x, void *arg)
-{
-	job_record_t *job = x;
-	int64_t *fa = arg, end;
-	int first, last;
-
-	if ((!IS_JOB_RUNNING(job) && !IS_JOB_SUSPENDED(job)) || !job->node_bitmap ||
-	    (first = bit_ffs(job->node_bitmap)) < 0)
-		return 0;
-	end = IS_JOB_SUSPENDED(job) || !job->end_time ? INT64_MAX : (int64_t)job->end_time;
-	last = bit_fls(job->node_bitmap);
-	for (int i = first; i <= last && i < node_record_count; i++)
-		if (bit_test(job->node_bitmap, i) && end > fa[i])
-			fa[i] = end;
-	return 0;
-}
-
-/*
- * fse_free_at_f: when each node is expected free, from the end times (time
- * limits) of the jobs running there; a node down, drained or failing is
- * not expected.  Once a second, or after a start here (caller holds
- * fab.lock and slurmctld's job and node locks, as in job_test).
- * slurmctld's job list is looked up, not linked (commands load the
- * plugin too).
- */
-static const int64_t *_free_at(void *arg)
-{
-	static void **job_list_p;
-	static bool looked;
-	time_t now = time(NULL);
-
-	(void)arg;
-	if (!looked) {
-		job_list_p = dlsym(RTLD_DEFAULT, "job_list");
-		looked = true;
-	}
-	if (!job_list_p || !*job_list_p)
-		return NULL;
-	if (fab.nfree_at == node_record_count && fab.free_at_sec == now && !fab.free_at_stale)
-		return fab.free_at;
-	if (fab.nfree_at != node_record_count) {
-		xrecalloc(fab.free_at, node_record_count + 1, sizeof(int64_t));
-		fab.nfree_at = node_record_count;
-	}
-	for (int i = 0; i < node_record_count; i++) {
-		node_record_t *n = node_record_table_ptr[i];
-
-		fab.free_at[i] = (!n || IS_NODE_DOWN(n) || IS_NODE_DRAIN(n) || IS_NODE_FAIL(n))
-					 ? INT64_MAX
-					 : 0;
-	}
-	list_for_each(*job_list_p, _job_end, fab.free_at);
-	fab.free_at_sec = now;
-	fab.free_at_stale = false;
-	return fab.free_at;
-}
-
-/* The job's time limit in seconds, its partition's default when it gave
- * none; INT64_MAX: none. */
-static int64_t _time_limit(const job_record_t *job)
-{
-	uint32_t m = job->time_limit;
-
-	if (m == NO_VAL && job->part_ptr)
-		m = job->part_ptr->default_time != NO_VAL ? job->part_ptr->default_time
-							  : job->part_ptr->max_time;
-	return (m == NO_VAL || m == INFINITE) ? INT64_MAX : (int64_t)m * 60;
-}
-
 /* Bitmap to bytes, in @v (node_record_count of them). */
 static uint8_t *_bytes(bitstr_t *b, uint8_t *v)
 {
@@ -392,8 +318,8 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j, char **labe
 		.plan = job_ptr->bit_flags & BACKFILL_TEST,
 		.cand = fab.cand,
 		.idle = idle,
-		.free_at = _free_at,
-		.time_limit = _time_limit(job_ptr),
+		.free_at = fabric_free_at,
+		.time_limit = fabric_time_limit(job_ptr),
 	};
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	j->prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
@@ -431,7 +357,7 @@ int fabric_place(const struct fabric_ask *ask)
 	if (o.waits)
 		_set_pending(job_ptr, o.pending);
 	if (o.started)
-		fab.free_at_stale = true;
+		fabric_free_at_stale();
 	slurm_mutex_unlock(&fab.lock);
 	xfree(label);
 	if (o.started)
@@ -513,8 +439,7 @@ void fabric_place_fini(void)
 	xfree(fab.cand);
 	xfree(fab.idle);
 	xfree(fab.got);
-	xfree(fab.free_at);
-	fab.nfree_at = 0;
+	fabric_free_at_fini();
 	fab.nbuf = 0;
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);

@@ -71,6 +71,21 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 		      uint32_t *tasks_idle);
 
 /*
+ * fabric_time.c, for the engine's wait bound (callers hold fabric_place's
+ * lock): when each node (node_record_table_ptr index) is expected free,
+ * from the end times of the jobs running there (a node down, drained or
+ * failing: INT64_MAX, not expected), recounted once a second or after a
+ * start here (fabric_free_at_stale; fse_free_at_f, NULL outside
+ * slurmctld, whose job list is looked up, not linked: commands load the
+ * plugin too); the job's time limit in seconds, its partition's default
+ * when it gave none (INT64_MAX: none).
+ */
+const int64_t *fabric_free_at(void *arg);
+void fabric_free_at_stale(void);
+void fabric_free_at_fini(void);
+int64_t fabric_time_limit(const job_record_t *job);
+
+/*
  * Place a job with locality.  Calls ask->try once or more (at most a few
  * domains, or every candidate when locality is not wanted or the engine is
  * not usable).  RET SLURM_SUCCESS when a try succeeded; otherwise an error
