@@ -85,7 +85,14 @@ static int _old_line(struct old *o, char *s, int ln, char *err, size_t errlen)
 	int rc = 0;
 
 	if (!name) {
-		if (_value(s, "BlockName") || _value(s, "BlockSizes"))
+		char *block = _value(s, "BlockName");
+		bool is_block;
+
+		if (!block)
+			block = _value(s, "BlockSizes");
+		is_block = block != NULL;
+		free(block);
+		if (is_block)
 			return fs_errf(err, errlen,
 				       "%s:%d: block topology line; expected a tree "
 				       "topology.conf (SwitchName=...)",

@@ -2,7 +2,8 @@
 # fabsched topo fails loudly: a fabric without a compute node (real dumps
 # whose HCAs keep their vendor's description), an empty node-name map, a
 # node list that names none of the hosts, a --plane the fabric does not
-# have are errors naming the input and what to give, and write nothing;
+# have, a block topology.conf given to topo diff are errors naming the
+# input and what to give, and write nothing;
 # the check's summary counts the lines it lists; a file named alone is the
 # input (TAP).
 fab=${FABSCHED_BUILDDIR:-.}/cli/fabsched
@@ -14,7 +15,7 @@ ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not o
 # the compute nodes by name only: no slurm.conf of this host
 SLURM_CONF=$tmp/none/slurm.conf
 export SLURM_CONF
-echo "1..22"
+echo "1..23"
 
 # X5: every HCA keeps "MT25408 ConnectX Mellanox Technologies"; names come
 # from X5.map only
@@ -129,6 +130,11 @@ ok $? "topo export FILE -m MAP: 82 nodes; the usage shows [FILE]"
 "$fab" topo export "$fx/3.topo" -i "$fx/1.topo" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "give one input" "$tmp/err"
 ok $? "a file and -i: one input too many, a usage error"
+
+# topo diff against a block topology: refused, the file and line named
+"$fab" topo diff "$fx/X5.topofile" -m "$fx/X5.map" -a "$fx/X5.topofile.block" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "$fx/X5.topofile.block:[0-9]*: block topology line; expected a tree topology.conf" "$tmp/err"
+ok $? "topo diff -a with a block topology.conf: exit 1, the file and line named: $(tail -1 "$tmp/err")"
 
 # --lldp-max-age: records older than it are left out, said; a wrong value or
 # no --lldp is a usage error naming the option and the accepted form

@@ -186,6 +186,8 @@ static void test_1topo(void **state)
 	assert_int_equal(m->nlinks, 7);
 	conf = _export(m, 0);
 	_assert_valid_tree(conf, 0);
+	/* the header counts the levels: "1 level", "2 levels" */
+	assert_non_null(strstr(conf, m->max_level ? " levels; " : " 1 level; "));
 	free(conf);
 	fst_model_free(m);
 }
