@@ -270,6 +270,9 @@ struct fs_gres_env {
 	size_t n;
 	char *name[FS_GRES_ENV_MAX];
 	char *value[FS_GRES_ENV_MAX];
+	/* variables to unset (fs_gres_rdma_task_env; static strings) */
+	size_t nunset;
+	const char *unset[FS_GRES_ENV_MAX];
 };
 
 /*
@@ -336,8 +339,10 @@ void fs_gres_rdma_set_clear(struct fs_gres_rdma_set *set);
  * FABSCHED_RDMA_LOCALITY and the task's CPUs: the HCA whose CPUs overlap
  * the task's most (among k equals, the (spread mod k)-th listed: spread
  * is the task's local id, so tasks share equally near HCAs out), or every
- * HCA of the step when none shares a CPU with the task.  env must be
- * zeroed or cleared.
+ * HCA of the step when none shares a CPU with the task.  The RoCE
+ * variables the step's HCAs give and the task's do not (an InfiniBand HCA
+ * picked on a node with RoCE ones too) are in env->unset: the task must
+ * not keep the step's.  env must be zeroed or cleared.
  */
 /* The same for the calling task: its CPUs (into *cpus, malloc'ed, NULL on
  * failure) and its local id @localid (SLURM_LOCALID; NULL, "" or not a

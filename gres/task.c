@@ -175,6 +175,37 @@ int fs_gres_rdma_locality_parse(const char *value, struct fs_gres_rdma_set *set,
 	return 0;
 }
 
+/* True when @env sets @name. */
+static bool _has(const struct fs_gres_env *env, const char *name)
+{
+	for (size_t i = 0; i < env->n; i++)
+		if (!strcmp(env->name[i], name))
+			return true;
+	return false;
+}
+
+/* Into task->unset: the RoCE variables the step's set gives, the task's
+ * (task) does not. */
+static int _roce_unset(const struct fs_gres_rdma_set *set, struct fs_gres_env *task, char *err,
+		       size_t errlen)
+{
+	struct fs_gres_rdma_dev devs[FS_GRES_RDMA_MAX];
+	struct fs_gres_env step = { 0 };
+
+	for (size_t i = 0; i < set->n; i++) {
+		devs[i] = set->dev[i];
+		devs[i].cpus = NULL;
+	}
+	if (fs_gres_rdma_env(devs, set->n, &step, err, errlen))
+		return -1;
+	for (size_t i = 0; fs_gres_roce_env_names[i]; i++)
+		if (_has(&step, fs_gres_roce_env_names[i]) &&
+		    !_has(task, fs_gres_roce_env_names[i]))
+			task->unset[task->nunset++] = fs_gres_roce_env_names[i];
+	fs_gres_env_clear(&step);
+	return 0;
+}
+
 int fs_gres_rdma_task_env(const char *locality, const char *task_cpus, unsigned spread,
 			  struct fs_gres_env *env, char *err, size_t errlen)
 {
@@ -201,6 +232,10 @@ int fs_gres_rdma_task_env(const char *locality, const char *task_cpus, unsigned 
 		devs[n++].cpus = NULL;
 	}
 	rc = fs_gres_rdma_env(devs, n, env, err, errlen);
+	if (!rc && n < set->n && _roce_unset(set, env, err, errlen)) {
+		fs_gres_env_clear(env);
+		rc = -1;
+	}
 out:
 	fs_gres_rdma_set_clear(set);
 	free(set);

@@ -126,6 +126,8 @@ static void _rdma_clear_env(char ***env)
 
 static void _apply(char ***env, struct fs_gres_env *e)
 {
+	for (size_t i = 0; i < e->nunset; i++)
+		fabsched_gres_env_unset(env, e->unset[i]);
 	for (size_t i = 0; i < e->n; i++)
 		fabsched_gres_env_set(env, e->name[i], e->value[i]);
 	fs_gres_env_clear(e);

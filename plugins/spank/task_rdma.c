@@ -114,6 +114,9 @@ void fabsched_task_rdma(spank_t sp, const char *record_dir)
 		slurm_error("fabsched: task HCAs left as the step's: %s", msg);
 		goto out;
 	}
+	/* the step's RoCE variables, when the task's HCA is not RoCE */
+	for (size_t i = 0; i < env.nunset; i++)
+		spank_unsetenv(sp, env.unset[i]);
 	for (size_t i = 0; i < env.n; i++) {
 		spank_err_t rc = spank_setenv(sp, env.name[i], env.value[i], 1);
 

@@ -724,6 +724,36 @@ static void test_env_roce(void **state)
 	assert_null(_env(&e, "NCCL_IB_GID_INDEX"));
 	assert_string_equal(_env(&e, "NCCL_SOCKET_IFNAME"), "=ens1f0np0");
 	fs_gres_env_clear(&e);
+	/* a node with a RoCE HCA (CPU 0, traffic class 106) and an InfiniBand
+	 * one (CPU 1): the task on CPU 1 unsets the step's RoCE variables,
+	 * the one on CPU 0 keeps them as its own */
+	{
+		static const char *const loc = "mlx5_0:1@3,ens1f0np0,106,-1=0;mlx5_9:1=1";
+		static const char *const gone[] = { "NCCL_IB_GID_INDEX", "UCX_IB_GID_INDEX",
+						    "NCCL_SOCKET_IFNAME", "NCCL_IB_TC",
+						    "UCX_IB_TRAFFIC_CLASS" };
+		struct fs_gres_env t = { 0 };
+
+		assert_int_equal(fs_gres_rdma_task_env(loc, "1", 0, &t, msg, sizeof(msg)), 0);
+		assert_string_equal(_env(&t, "UCX_NET_DEVICES"), "mlx5_9:1");
+		for (size_t i = 0; fs_gres_roce_env_names[i]; i++)
+			assert_null(_env(&t, fs_gres_roce_env_names[i]));
+		assert_int_equal(t.nunset, sizeof(gone) / sizeof(gone[0]));
+		for (size_t i = 0; i < t.nunset; i++)
+			assert_string_equal(t.unset[i], gone[i]);
+		fs_gres_env_clear(&t);
+		assert_int_equal(t.nunset, 0);
+		assert_int_equal(fs_gres_rdma_task_env(loc, "0", 0, &t, msg, sizeof(msg)), 0);
+		assert_string_equal(_env(&t, "NCCL_IB_GID_INDEX"), "3");
+		assert_string_equal(_env(&t, "NCCL_IB_TC"), "106");
+		assert_int_equal(t.nunset, 0);
+		fs_gres_env_clear(&t);
+		/* no CPU near either: the step's HCAs, nothing unset */
+		assert_int_equal(fs_gres_rdma_task_env(loc, "2", 0, &t, msg, sizeof(msg)), 0);
+		assert_string_equal(_env(&t, "NCCL_IB_GID_INDEX"), "3");
+		assert_int_equal(t.nunset, 0);
+		fs_gres_env_clear(&t);
+	}
 	/* InfiniBand only: none of them */
 	assert_int_equal(fs_gres_rdma_env(d + 2, 1, &e, msg, sizeof(msg)), 0);
 	for (size_t i = 0; fs_gres_roce_env_names[i]; i++)
