@@ -85,7 +85,7 @@ static void _sim_usage(FILE *out)
 		"Replay a job log with FCFS + EASY backfill.  TRACE, plain or .gz, is\n"
 		"told by its content: an SWF log, the output of sacct --json, or that of\n"
 		"  sacct -a -P -X -S START -E END \\\n"
-		"    -o JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList\n"
+		"    -o JobIDRaw,Partition,Submit,Eligible,Start,End,Timelimit,NNodes,NCPUS,State,NodeList\n"
 		"(sacct -P: columns in any order, at least JobIDRaw, Submit, Start, End,\n"
 		"Timelimit, NNodes and State; step lines skipped).  Jobs that never\n"
 		"started or still run are dropped, counted by reason on stderr.\n");

@@ -128,6 +128,7 @@ struct fss_sacct_counts {
 	long bad_time;	     /* end before start */
 	long het_components; /* kept: components of heterogeneous jobs */
 	long array_tasks;    /* kept: tasks of job arrays (JSON only) */
+	long from_eligible;  /* kept: arriving at their eligible time */
 };
 
 /* A node type of an SWF header's notes. */
@@ -197,16 +198,16 @@ void fss_trace_free(struct fss_trace *tr);
  *    string) and 24.11, 25.11, 26.05 (data_parser v0.0.40 to v0.0.45:
  *    time/limit, array/task_id, het/job_offset as {"set", "infinite",
  *    "number"}, state/current a list, base state first).  Per job:
- *    job_id, time/submission, time/start, time/end (seconds since the
- *    epoch, 0 unset), time/limit (minutes), state/current,
+ *    job_id, time/submission, time/eligible, time/start, time/end (seconds
+ *    since the epoch, 0 unset), time/limit (minutes), state/current,
  *    allocation_nodes, required/CPUs, partition, nodes, het/job_id,
  *    array/job_id; steps and every other member ignored;
  *  - sacct -P (or -p) output: a header line naming, in any order, at least
  *    JobIDRaw, Submit, Start, End, Timelimit (or TimelimitRaw), NNodes and
- *    State; Partition, NCPUS (or AllocCPUS) and NodeList read when there,
- *    other columns ignored.  Times as sacct prints them (YYYY-MM-DDTHH:MM:SS
- *    in the local time zone, or seconds since the epoch with
- *    SLURM_TIME_FORMAT=%s; Unknown and None: unset); a line of another
+ *    State; Partition, NCPUS (or AllocCPUS), NodeList and Eligible read
+ *    when there, other columns ignored.  Times as sacct prints them
+ *    (YYYY-MM-DDTHH:MM:SS in the local time zone, or seconds since the
+ *    epoch with SLURM_TIME_FORMAT=%s; Unknown and None: unset); a line of another
  *    field count than the header, or a value of another form, fails the
  *    read with "file:line: what; expected ...".
  * Rules, per job record:
@@ -215,6 +216,10 @@ void fss_trace_free(struct fss_trace *tr);
  *  - no start time: dropped, as cancelled when its state is CANCELLED,
  *    else not_started; a start but no end: dropped (running); an end
  *    before the start: dropped (bad_time); no submit time: the read fails;
+ *  - arrival: the submit time, or the eligible time when it is later
+ *    (and not after the start: a job held, with --begin or a dependency
+ *    waited before it was eligible, not for the scheduler;
+ *    from_eligible);
  *  - run time = end - start; requested time = the time limit; none,
  *    UNLIMITED or Partition_Limit: the run time (req_from_run); shorter
  *    than the run time: raised to it (req_raised);

@@ -171,9 +171,9 @@ static void _json_sacct(FILE *f, const struct fss_trace *tr)
 	fprintf(f,
 		", \"records\": %ld, \"steps\": %ld, \"cancelled\": %ld, \"not_started\": %ld,"
 		" \"running\": %ld, \"no_nodes\": %ld, \"bad_time\": %ld, \"het_components\": %ld,"
-		" \"array_tasks\": %ld, \"hosts\": %d},\n",
+		" \"array_tasks\": %ld, \"from_eligible\": %ld, \"hosts\": %d},\n",
 		tr->lines, c->steps, c->cancelled, c->not_started, c->running, c->no_nodes,
-		c->bad_time, c->het_components, c->array_tasks, tr->hosts);
+		c->bad_time, c->het_components, c->array_tasks, c->from_eligible, tr->hosts);
 }
 
 void fss_report_json(FILE *f, struct fss_run *const *runs, int n)

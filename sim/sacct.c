@@ -190,7 +190,14 @@ int fss_sacct_add(struct sacct_build *b, const struct sacct_rec *r)
 		return 0;
 	j.id = r->id;
 	j.line = r->line;
+	/* a job eligible after its submission (held, --begin, a dependency)
+	 * arrives when it became eligible: its wait before is not the
+	 * scheduler's */
 	j.submit = r->submit;
+	if (r->eligible > r->submit && r->eligible <= r->start) {
+		j.submit = r->eligible;
+		tr->sacct.from_eligible++;
+	}
 	j.run = r->end - r->start;
 	j.nodes = r->nodes > INT32_MAX ? INT32_MAX : (int)r->nodes;
 	j.procs = r->cpus > INT32_MAX ? INT32_MAX : r->cpus > 0 ? (int)r->cpus : 0;
@@ -340,10 +347,11 @@ int fss_sacct_summary(const struct fss_trace *tr, char *buf, size_t size)
 		"%s: %ld job records, %ld jobs replayed (%ld array tasks, %ld heterogeneous job components as jobs of their own); "
 		"not replayed: %ld cancelled before they started, %ld never started, %ld still running, "
 		"%ld without nodes, %ld ending before they started, %ld too wide; %ld step lines skipped; "
+		"%ld arriving when eligible, after their submission; "
 		"time limit: %ld unlimited or none (run time used), %ld raised to the run time; "
 		"partitions, replayed as one machine: %s; %d nodes: %s",
 		tr->source, tr->lines, tr->njobs, c->array_tasks, c->het_components, c->cancelled,
 		c->not_started, c->running, c->no_nodes, c->bad_time, tr->dropped_too_wide,
-		c->steps, tr->req_from_run, tr->req_raised, *parts ? parts : "none named",
-		tr->machine_nodes, tr->nodes_why);
+		c->steps, c->from_eligible, tr->req_from_run, tr->req_raised,
+		*parts ? parts : "none named", tr->machine_nodes, tr->nodes_why);
 }

@@ -165,6 +165,7 @@ static int _job(json_object *j, long idx, struct sacct_rec *r, const char *path,
 			err, errlen,
 			"%s: job %ld (jobs[%ld]): no time/submission; expected a job of sacct --json",
 			path, r->id, idx);
+	r->eligible = _time(t, "eligible");
 	r->start = _time(t, "start");
 	r->end = _time(t, "end");
 	r->limit = fs_json_num(t, "limit", &v) && v > 0 && v < LIMIT_MAX ? v * 60 : -1;

@@ -24,7 +24,7 @@
 	"expected the output of sacct -P under its header line, naming at least "     \
 	"JobIDRaw, Submit, Start, End, Timelimit, NNodes and State in any order, as " \
 	"sacct -a -P -X -S START -E END -o "                                          \
-	"JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList prints"
+	"JobIDRaw,Partition,Submit,Eligible,Start,End,Timelimit,NNodes,NCPUS,State,NodeList prints"
 
 enum col {
 	C_ID,
@@ -37,6 +37,7 @@ enum col {
 	C_PART,
 	C_NCPUS,
 	C_NODELIST,
+	C_ELIGIBLE,
 	C_N
 };
 
@@ -55,6 +56,7 @@ static const struct {
 	[C_PART] = { "Partition", NULL, false },
 	[C_NCPUS] = { "NCPUS", "AllocCPUS", false },
 	[C_NODELIST] = { "NodeList", NULL, false },
+	[C_ELIGIBLE] = { "Eligible", NULL, false },
 };
 
 struct parsable {
@@ -212,6 +214,7 @@ static int _fill(struct parsable *p, struct sacct_rec *r, char *err, size_t errl
 	r->id = strtol(id, NULL, 10);
 	r->line = p->line;
 	if (_time(p, C_SUBMIT, &r->submit, err, errlen) ||
+	    _time(p, C_ELIGIBLE, &r->eligible, err, errlen) ||
 	    _time(p, C_START, &r->start, err, errlen) || _time(p, C_END, &r->end, err, errlen) ||
 	    _limit(p, &r->limit, err, errlen) || _count(p, C_NNODES, &r->nodes, err, errlen) ||
 	    _count(p, C_NCPUS, &r->cpus, err, errlen))

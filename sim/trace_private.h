@@ -31,6 +31,7 @@ struct sacct_rec {
 	long id;
 	long line;		    /* -P: line; JSON: index in "jobs", from 1 */
 	int64_t submit, start, end; /* seconds since the epoch, -1 unset */
+	int64_t eligible;	    /* the same; -1 unset (no such column) */
 	int64_t limit;		    /* seconds, -1 none or unlimited */
 	int64_t nodes, cpus;	    /* -1 unknown */
 	const char *state;	    /* base state, upper case ("" unknown) */

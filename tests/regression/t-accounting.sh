@@ -60,7 +60,7 @@ recorded() {
 cl_poll 60 recorded
 sacct -a -X --json -S "$t_start" -E "$t_end" > "$WORK/sacct.json" 2>"$WORK/sacct.err"
 sacct -a -X -P -S "$t_start" -E "$t_end" \
-	-o JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList > "$WORK/sacct.txt" 2>>"$WORK/sacct.err"
+	-o JobIDRaw,Partition,Submit,Eligible,Start,End,Timelimit,NNodes,NCPUS,State,NodeList > "$WORK/sacct.txt" 2>>"$WORK/sacct.err"
 got=$(grep -c '|COMPLETED|' "$WORK/sacct.txt")
 tap_ok "[ ${#ids[@]} -eq $JOBS ] && [ $got -eq $JOBS ] && grep -q '\"jobs\"' '$WORK/sacct.json'" \
 	"$JOBS jobs ran; sacct reads $got completed records back from MariaDB (--json and -P)"
@@ -82,7 +82,7 @@ tap_diag "$(cat "$WORK/replay-json.csv.err")"
 racks_of() { local h; for h in $(scontrol show hostnames "$1"); do echo "${RACK_OF[$h]:-?}"; done | sort -u | wc -l; }
 same=0 one_real=0 one_sim=0 fit=0
 table="job nodes real-racks replay-racks real-nodes"
-while IFS='|' read -r id _ _ _ _ _ nn _ _ nl; do
+while IFS='|' read -r id _ _ _ _ _ _ nn _ _ nl; do
 	real=$(racks_of "$nl")
 	sim_r=$(awk -F, -v j="$id" '$1 == j { print $6 }' "$WORK/replay-json.csv")
 	[ "$real" = "$sim_r" ] && same=$((same + 1))

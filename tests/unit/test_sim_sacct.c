@@ -287,6 +287,69 @@ static void test_json_placeholders(void **state)
 	fss_trace_free(tr);
 }
 
+/* A job eligible after its submission (held, --begin, a dependency)
+ * arrives at its eligible time; one eligible at submission, or with an
+ * eligible time after its start (not a time the scheduler saw), at its
+ * submission.  sacct --json and sacct -P with an Eligible column alike. */
+static void test_eligible(void **state)
+{
+	struct fss_trace *tr;
+	const char *p = _tmp(
+		"{\"jobs\": [\n"
+		" {\"job_id\": 1, \"allocation_nodes\": 1, \"nodes\": \"x1\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
+		"  \"time\": {\"submission\": 100, \"eligible\": 100, \"start\": 110, \"end\": 170, \"limit\": 5}},\n"
+		" {\"job_id\": 2, \"allocation_nodes\": 1, \"nodes\": \"x2\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
+		"  \"time\": {\"submission\": 105, \"eligible\": 400, \"start\": 410, \"end\": 470, \"limit\": 5}},\n"
+		" {\"job_id\": 3, \"allocation_nodes\": 1, \"nodes\": \"x3\", \"state\": {\"current\": [\"COMPLETED\"]},\n"
+		"  \"time\": {\"submission\": 120, \"eligible\": 900, \"start\": 130, \"end\": 190, \"limit\": 5}}\n"
+		"]}\n",
+		0);
+	char line[2048];
+
+	(void)state;
+	tr = _read(p, NULL);
+	unlink(p);
+	assert_int_equal(tr->njobs, 3);
+	assert_int_equal(tr->sacct.from_eligible, 1);
+	/* by arrival: 1 (0 s), 3 (20 s), 2 (300 s) */
+	assert_int_equal(tr->jobs[0].id, 1);
+	assert_int_equal(tr->jobs[1].id, 3);
+	assert_int_equal(tr->jobs[1].submit, 20);
+	assert_int_equal(tr->jobs[2].id, 2);
+	assert_int_equal(tr->jobs[2].submit, 300);
+	assert_true(fss_sacct_summary(tr, line, sizeof(line)) > 0);
+	assert_non_null(strstr(line, "; 1 arriving when eligible, after their submission; "));
+	fss_trace_free(tr);
+
+	p = _tmp(
+		"JobIDRaw|Submit|Eligible|Start|End|Timelimit|NNodes|State\n"
+		"7|2023-11-14T10:00:00|2023-11-14T10:00:00|2023-11-14T10:01:00|2023-11-14T10:02:00|5|1|COMPLETED\n"
+		"8|2023-11-14T10:00:30|2023-11-14T10:30:00|2023-11-14T10:31:00|2023-11-14T10:32:00|5|1|COMPLETED\n"
+		"9|2023-11-14T10:00:40|Unknown|2023-11-14T10:01:00|2023-11-14T10:02:00|5|1|COMPLETED\n",
+		0);
+	tr = _read(p, NULL);
+	unlink(p);
+	assert_int_equal(tr->njobs, 3);
+	assert_int_equal(tr->sacct.from_eligible, 1);
+	assert_int_equal(tr->jobs[0].id, 7);
+	assert_int_equal(tr->jobs[1].id, 9);
+	assert_int_equal(tr->jobs[1].submit, 40);
+	assert_int_equal(tr->jobs[2].id, 8);
+	assert_int_equal(tr->jobs[2].submit, 1800);
+	fss_trace_free(tr);
+	/* an Eligible of another form: the line named */
+	p = _tmp("JobIDRaw|Submit|Eligible|Start|End|Timelimit|NNodes|State\n"
+		 "7|1700000000|soon|1700000060|1700000120|5|1|COMPLETED\n",
+		 0);
+	{
+		char err[2048] = "";
+
+		assert_int_not_equal(fss_trace_read(p, NULL, &tr, err, sizeof(err)), 0);
+		assert_non_null(strstr(err, ":2: Eligible 'soon' is not a time"));
+	}
+	unlink(p);
+}
+
 static void test_detect(void **state)
 {
 	enum fss_trace_format f;
@@ -346,7 +409,7 @@ static void _expect_errors(const char *head, const struct bad *bad, size_t n)
 	"expected the output of sacct -P under its header line, naming at least "     \
 	"JobIDRaw, Submit, Start, End, Timelimit, NNodes and State in any order, as " \
 	"sacct -a -P -X -S START -E END -o "                                          \
-	"JobIDRaw,Partition,Submit,Start,End,Timelimit,NNodes,NCPUS,State,NodeList prints"
+	"JobIDRaw,Partition,Submit,Eligible,Start,End,Timelimit,NNodes,NCPUS,State,NodeList prints"
 #define J_FORM "expected the output of sacct --json (an object with \"jobs\": [...])"
 
 static void test_errors(void **state)
@@ -401,7 +464,7 @@ int main(void)
 		cmocka_unit_test(test_parsable_steps), cmocka_unit_test(test_parsable_forms),
 		cmocka_unit_test(test_options),	       cmocka_unit_test(test_json_placeholders),
 		cmocka_unit_test(test_detect),	       cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_errors),    cmocka_unit_test(test_eligible),
 	};
 
 	/* sacct -P prints times in the local time zone: the fixtures' is UTC */
