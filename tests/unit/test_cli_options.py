@@ -20,7 +20,7 @@ page = os.path.join(top, "doc", "fabsched.1")
 # --options of other tools a section may name (what they are for)
 FOREIGN = {
     "topo": {"--cache", "--node-name-map", "--constraint"},  # ibnetdiscover, sbatch
-    "sim": {"--switches", "--exclusive"},       # sbatch, which the policies stand for
+    "sim": {"--switches", "--exclusive", "--begin"},  # sbatch (the policies; jobs eligible later)
     "job": {"--fabric-locality", "--json"},     # sbatch's SPANK option; scontrol --json
     "show": set(),
     "metrics": set(),
