@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build a Slurm release that Debian 12 does not package into its own prefix,
 # with Debian 12's libraries, and cache it outside the repository.  Nothing
-# is rebuilt when the cache is complete.
+# is rebuilt when the cache is complete.  It is the build fabsched's plugins
+# are compiled against and its test clusters run: without slurmrestd.
 #
 # Usage: scripts/slurm-build.sh [--tarball FILE --sha256 SUM] RELEASE [CACHE_DIR]
 #   e.g. 24.11.5, 25.11.7, 26.05.3; with --tarball, any micro release of a
