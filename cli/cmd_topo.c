@@ -54,7 +54,9 @@ static const struct fs_opt _topo_opts[] = {
 	  "(lldpcli -f json0 show neighbors details)",
 	  NULL, NULL },
 	{ O_LLDPSW, 0, "lldp-switches", "DIR",
-	  "with --lldp: the switches' records, <switch>.json each", NULL, NULL },
+	  "with --lldp: the switches' records, <switch>.json each,\n"
+	  "or <switch>.snmpwalk (snmpwalk -On SWITCH 1.0.8802.1.1.2)",
+	  NULL, NULL },
 	{ O_LLDPAGE, 0, "lldp-max-age", "TIME",
 	  "with --lldp: leave out the neighbours of records\n"
 	  "written longer ago (Slurm time format; default none)",

@@ -10,7 +10,7 @@ PKGS="build-essential autoconf automake libtool pkg-config dpkg-dev
  openmpi-bin libopenmpi-dev
  ibsim-utils infiniband-diags opensm libibnetdisc-dev libibumad-dev libibmad-dev libibverbs-dev
  python3-prometheus-client chromium python3-pil
- libcmocka-dev libjson-c-dev zlib1g-dev iproute2 util-linux psmisc procps lldpd
+ libcmocka-dev libjson-c-dev zlib1g-dev iproute2 util-linux psmisc procps lldpd snmpd snmp
  debhelper lintian rpm rpmlint systemd shellcheck clang-format
  mariadb-server slurmdbd libmariadb-dev libmariadb-dev-compat"
 

@@ -5,7 +5,8 @@ systemdunitdir = $(prefix)/lib/systemd/system
 SYSTEMD_UNITS = systemd/fabsched-topo-watch.service systemd/fabsched-sweep.service \
 	systemd/fabsched-sweep-periodic.service
 SYSTEMD_PLAIN = systemd/fabsched-sweep.timer systemd/fabsched-lldp-record.service \
-	systemd/fabsched-lldp-record.timer
+	systemd/fabsched-lldp-record.timer systemd/fabsched-lldp-snmp.service \
+	systemd/fabsched-lldp-snmp.timer
 systemdunit_DATA = $(SYSTEMD_UNITS) $(SYSTEMD_PLAIN)
 EXTRA_DIST += $(SYSTEMD_UNITS:=.in) $(SYSTEMD_PLAIN)
 CLEANFILES += $(SYSTEMD_UNITS)

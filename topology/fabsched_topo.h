@@ -220,7 +220,8 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
 /* LLDP neighbour records (parse_lldp.c): @node_dir holds one file per
  * node, <node>.json, with what `lldpcli -f json0 show neighbors details`
  * (or -f json) prints there; @switch_dir (NULL: none) the same from the
- * switches.  Hosts' interfaces become one-port HCAs ("H-<host>-<ifname>",
+ * switches, or for a switch without lldpd <switch>.snmpwalk, what
+ * `snmpwalk -On SWITCH 1.0.8802.1.1.2` prints (LLDP-MIB).  Hosts' interfaces become one-port HCAs ("H-<host>-<ifname>",
  * described "<host> <ifname>"), switches' ports are numbered in the
  * natural order of their names (kept as labels); Ethernet speeds from the
  * MAU types.  Neighbours' strings that are not names are left out with an
@@ -236,6 +237,9 @@ int fst_parse_lldp_aged(struct fst_model **out, const char *node_dir, const char
 /* Mb/s of an IEEE 802.3 MAU type as lldpd names it ("100GbaseCR4",
  * "10GigBaseR", "1000BaseTFD"), 0 when not one. */
 long fst_lldp_mau_mbps(const char *mau);
+/* Mb/s of an IANA-MAU-MIB dot3MauType number (LLDP-MIB's 802.3 extension
+ * gives the MAU type so), 0 when not known. */
+long fst_lldp_mau_type_mbps(long type);
 /* ibnetdiscover --cache file, loaded with ibnd_load_fabric(). */
 int fst_load_cache(struct fst_model **out, const char *path, char *err, size_t errlen);
 /* The local InfiniBand ports whose link is up (state INIT, ARMED or

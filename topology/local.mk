@@ -8,6 +8,7 @@ TOPOLOGY_SOURCES = \
 	topology/hostlist.c \
 	topology/parse_ibnet.c \
 	topology/parse_lldp.c \
+	topology/parse_lldp_snmp.c \
 	topology/discover.c \
 	topology/names.c \
 	topology/classify.c \

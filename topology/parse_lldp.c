@@ -5,7 +5,10 @@
  * named <node>.json, holding what `lldpcli -f json0 show neighbors
  * details` prints on that node (the plain `-f json` form is read too);
  * and optionally a directory of the switches' records, the same command
- * run on each switch, named <switch>.json.
+ * run on each switch, named <switch>.json.  A switch that speaks SNMP but
+ * runs no lldpd has instead <switch>.snmpwalk, its LLDP-MIB as snmpwalk
+ * prints it (parse_lldp_snmp.c): the same neighbours, read into the same
+ * rows (struct fst_lldp_row), then the same rules.
  *
  * json0 gives every value as an array:
  *   {"lldp": [{"interface": [{"name": "eth0", "chassis": [{"id": [{"type":
@@ -257,18 +260,14 @@ static int _issue(struct lstate *st, const char *ifname, const char *what, const
 	return 0;
 }
 
-/* The neighbour's system, from its chassis: by a valid name, else by its
- * id ("chassis-<mac>"); -2 when it has neither (an issue says so). */
-static int _neighbour(struct lstate *st, const char *ifname, json_object *ch, const char *name)
+/* The neighbour's system of @r: by a valid name, else by its chassis id
+ * when a MAC ("chassis-<mac>"); -2 when it has neither (an issue says so). */
+static int _neighbour(struct lstate *st, const struct fst_lldp_row *r)
 {
-	json_object *id = _first(_get(ch, "id")), *caps = _get(ch, "capability");
-	const char *idv = _text(id, "value"), *idt = _text(id, "type");
-	uint64_t mac = idv && idt && !strcmp(idt, "mac") ? _mac(idv) : 0;
+	const char *name = r->sys_name;
 	char key[FST_NAME_MAX + 32];
-	int i, n;
+	int i;
 
-	if (!name)
-		name = _text(ch, "name");
 	if (name && fst_host_name_ok(name) && strlen(name) < FST_NAME_MAX) {
 		snprintf(key, sizeof(key), "%s", name);
 		/* a record may be named by the short host name */
@@ -280,65 +279,47 @@ static int _neighbour(struct lstate *st, const char *ifname, json_object *ch, co
 			if (i >= 0 && st->sys[i].record)
 				snprintf(key, sizeof(key), "%s", sh);
 		}
-	} else if (mac) {
-		if (name && _issue(st, ifname, "neighbour's system name", name))
+	} else if (r->chassis_mac) {
+		if (name && _issue(st, r->ifname, "neighbour's system name", name))
 			return -1;
-		snprintf(key, sizeof(key), "chassis-%012" PRIx64, mac);
+		snprintf(key, sizeof(key), "chassis-%012" PRIx64, r->chassis_mac);
 	} else {
-		if (_issue(st, ifname, "neighbour without a usable name or MAC chassis id",
-			   name ? name : (idv ? idv : "")))
+		if (_issue(st, r->ifname, "neighbour without a usable name or MAC chassis id",
+			   name ? name : (r->chassis_id ? r->chassis_id : "")))
 			return -1;
 		return -2;
 	}
-	if ((i = _sys_get(st, key, mac)) < 0)
+	if ((i = _sys_get(st, key, r->chassis_mac)) < 0)
 		return fs_errf(st->err, st->errlen, "out of memory");
-	n = json_object_is_type(caps, json_type_array) ? (int)json_object_array_length(caps) : 1;
-	for (int k = 0; caps && k < n; k++) { /* json: one capability is not an array */
-		json_object *c = json_object_is_type(caps, json_type_array)
-					 ? json_object_array_get_idx(caps, k)
-					 : caps;
-		const char *t = _text(c, "type");
-		json_object *en = _get(c, "enabled");
-
-		if (t && (!strcmp(t, "Bridge") || !strcmp(t, "Router")) && en &&
-		    json_object_get_boolean(en))
-			st->sys[i].bridge = 1;
-	}
+	if (r->bridge)
+		st->sys[i].bridge = 1;
 	if (st->sys[st->src].kind == SYS_HOST)
 		st->sys[i].from_node = 1;
 	return i;
 }
 
-/* One interface of the record with its neighbour (@io: its object). */
-static int _interface(struct lstate *st, const char *ifname, json_object *io)
+/* One neighbour of the record's system, whichever form the record has. */
+static int _row(struct lstate *st, const struct fst_lldp_row *r)
 {
-	json_object *ch = _first(_get(io, "chassis")), *pt = _first(_get(io, "port"));
-	json_object *pid = _first(_get(pt, "id"));
-	const char *chname = NULL, *pidt = _text(pid, "type"), *pidv = _text(pid, "value");
-	const char *pdesc = _text(pt, "descr"), *pname;
+	const char *pname;
 	struct lsight *ns, *s;
 	int nb;
 
-	if (!_port_name_ok(ifname))
-		return _issue(st, ifname, "interface name", ifname);
-	if (!ch || !pt)
-		return _issue(st, ifname, "record without chassis or port", "");
-	/* json: {"leaf01": {"id": ...}}, a chassis keyed by its name */
-	if (!_get(ch, "id") && json_object_is_type(ch, json_type_object) &&
-	    json_object_object_length(ch) == 1) {
-		json_object_object_foreach(ch, k, v)
-		{
-			chname = k;
-			ch = v;
-		}
+	if (!r->ifname) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "#%u", r->port_num);
+		return _issue(st, num, "local port without a name (lldpLocPortTable, ifName)", "");
 	}
-	if (pidv && pidt && (!strcmp(pidt, "ifname") || !strcmp(pidt, "local")))
-		pname = pidv;
+	if (!_port_name_ok(r->ifname))
+		return _issue(st, r->ifname, "interface name", r->ifname);
+	if (r->port_id && r->port_id_name)
+		pname = r->port_id;
 	else
-		pname = pdesc && _port_name_ok(pdesc) ? pdesc : pidv;
+		pname = r->port_desc && _port_name_ok(r->port_desc) ? r->port_desc : r->port_id;
 	if (!pname || !_port_name_ok(pname))
-		return _issue(st, ifname, "neighbour's port", pname ? pname : "");
-	nb = _neighbour(st, ifname, ch, chname);
+		return _issue(st, r->ifname, "neighbour's port", pname ? pname : "");
+	nb = _neighbour(st, r);
 	if (nb == -2)
 		return 0;
 	if (nb < 0)
@@ -351,14 +332,63 @@ static int _interface(struct lstate *st, const char *ifname, json_object *io)
 	memset(s, 0, sizeof(*s));
 	s->src = st->src;
 	s->nb = nb;
-	s->nb_port_mac = pidv && pidt && !strcmp(pidt, "mac") ? _mac(pidv) : 0;
-	s->mbps = fst_lldp_mau_mbps(_text(_first(_get(pt, "auto-negotiation")), "current"));
-	s->ifname = strdup(ifname);
+	s->nb_port_mac = r->port_mac;
+	s->mbps = r->mbps;
+	s->ifname = strdup(r->ifname);
 	s->nb_port = strdup(pname);
 	st->ns++;
 	if (!s->ifname || !s->nb_port)
 		return fs_errf(st->err, st->errlen, "out of memory");
 	return 0;
+}
+
+/* One interface of a JSON record with its neighbour (@io: its object). */
+static int _interface(struct lstate *st, const char *ifname, json_object *io)
+{
+	json_object *ch = _first(_get(io, "chassis")), *pt = _first(_get(io, "port"));
+	json_object *pid = _first(_get(pt, "id")), *id, *caps;
+	const char *pidt = _text(pid, "type"), *idt;
+	struct fst_lldp_row r = { .ifname = ifname };
+	int n;
+
+	if (!_port_name_ok(ifname))
+		return _issue(st, ifname, "interface name", ifname);
+	if (!ch || !pt)
+		return _issue(st, ifname, "record without chassis or port", "");
+	/* json: {"leaf01": {"id": ...}}, a chassis keyed by its name */
+	if (!_get(ch, "id") && json_object_is_type(ch, json_type_object) &&
+	    json_object_object_length(ch) == 1) {
+		json_object_object_foreach(ch, k, v)
+		{
+			r.sys_name = k;
+			ch = v;
+		}
+	}
+	if (!r.sys_name)
+		r.sys_name = _text(ch, "name");
+	id = _first(_get(ch, "id"));
+	idt = _text(id, "type");
+	r.chassis_id = _text(id, "value");
+	r.chassis_mac = r.chassis_id && idt && !strcmp(idt, "mac") ? _mac(r.chassis_id) : 0;
+	caps = _get(ch, "capability");
+	n = json_object_is_type(caps, json_type_array) ? (int)json_object_array_length(caps) : 1;
+	for (int k = 0; caps && k < n; k++) { /* json: one capability is not an array */
+		json_object *c = json_object_is_type(caps, json_type_array)
+					 ? json_object_array_get_idx(caps, k)
+					 : caps;
+		const char *t = _text(c, "type");
+		json_object *en = _get(c, "enabled");
+
+		if (t && (!strcmp(t, "Bridge") || !strcmp(t, "Router")) && en &&
+		    json_object_get_boolean(en))
+			r.bridge = 1;
+	}
+	r.port_id = _text(pid, "value");
+	r.port_id_name = pidt && (!strcmp(pidt, "ifname") || !strcmp(pidt, "local"));
+	r.port_mac = r.port_id && pidt && !strcmp(pidt, "mac") ? _mac(r.port_id) : 0;
+	r.port_desc = _text(pt, "descr");
+	r.mbps = fst_lldp_mau_mbps(_text(_first(_get(pt, "auto-negotiation")), "current"));
+	return _row(st, &r);
 }
 
 /* The interfaces of one "lldp" object: json0's array of objects with a
@@ -428,11 +458,37 @@ static int _record(struct lstate *st, const char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------ files */
-static int _json_file(const struct dirent *e)
-{
-	size_t n = strlen(e->d_name);
+#define SNMP_EXT ".snmpwalk"
 
-	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+/* The length of a record file's extension: ".json" or ".snmpwalk", else 0. */
+static size_t _ext(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 5 && !strcmp(name + n - 5, ".json"))
+		return 5;
+	if (n > strlen(SNMP_EXT) && !strcmp(name + n - strlen(SNMP_EXT), SNMP_EXT))
+		return strlen(SNMP_EXT);
+	return 0;
+}
+
+static int _record_file(const struct dirent *e)
+{
+	return e->d_name[0] != '.' && _ext(e->d_name);
+}
+
+/* An LLDP-MIB walk's neighbours (parse_lldp_snmp.c). */
+static int _walk_record(struct lstate *st, const char *buf, size_t len)
+{
+	struct fst_lldp_row *rows;
+	int n, rc = 0;
+
+	if (fst_lldp_snmp_rows(buf, len, st->file, &rows, &n, st->err, st->errlen))
+		return -1;
+	for (int i = 0; i < n && !rc; i++)
+		rc = _row(st, &rows[i]);
+	fst_lldp_rows_free(rows, n);
+	return rc;
 }
 
 /* Whether the record at @path is older than st->max_age: 1 (an issue
@@ -463,7 +519,7 @@ static int _stale(struct lstate *st, const char *path)
 static int _dir(struct lstate *st, const char *dir, int kind, int pass)
 {
 	struct dirent **ents = NULL;
-	int n = scandir(dir, &ents, _json_file, alphasort), rc = 0;
+	int n = scandir(dir, &ents, _record_file, alphasort), rc = 0;
 
 	if (n < 0)
 		return fs_errf(st->err, st->errlen, "%s: cannot read the directory: %s", dir,
@@ -476,14 +532,16 @@ static int _dir(struct lstate *st, const char *dir, int kind, int pass)
 		char *buf = NULL;
 		size_t len;
 		int y, stale;
+		size_t ext = _ext(ents[i]->d_name);
 
-		snprintf(name, sizeof(name), "%.*s", (int)strlen(ents[i]->d_name) - 5,
+		snprintf(name, sizeof(name), "%.*s", (int)(strlen(ents[i]->d_name) - ext),
 			 ents[i]->d_name);
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 		if (!fst_host_name_ok(name) || strlen(name) >= FST_NAME_MAX) {
 			rc = fs_errf(
 				st->err, st->errlen,
-				"%s: the file's name is not a host name; expected <name>.json, the name of the %s the record is from",
+				"%s: the file's name is not a host name; expected <name>.json (or <name>" SNMP_EXT
+				"), the name of the %s the record is from",
 				path, kind == SYS_HOST ? "node" : "switch");
 			break;
 		}
@@ -497,6 +555,11 @@ static int _dir(struct lstate *st, const char *dir, int kind, int pass)
 					st->err, st->errlen,
 					"%s: %s has a node record and a switch record; expected one",
 					path, name);
+			else if (st->sys[y].record)
+				rc = fs_errf(st->err, st->errlen,
+					     "%s: %s has two records (.json and " SNMP_EXT
+					     "); expected one",
+					     path, name);
 			st->sys[y].record = 1;
 			st->sys[y].kind = kind;
 			continue;
@@ -511,7 +574,7 @@ static int _dir(struct lstate *st, const char *dir, int kind, int pass)
 		}
 		st->file = path;
 		st->src = y;
-		rc = _record(st, buf, len);
+		rc = ext == 5 ? _record(st, buf, len) : _walk_record(st, buf, len);
 		free(buf);
 	}
 	for (int i = 0; i < n; i++)

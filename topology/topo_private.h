@@ -44,6 +44,28 @@ int fst_port_label_ok(const char *s);
 /* Read a whole file into *bufp (caller frees), its size into *lenp. */
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);
 
+/* One neighbour seen on one local port, as both LLDP readers give it:
+ * parse_lldp.c from lldpd's JSON, parse_lldp_snmp.c from an LLDP-MIB walk.
+ * Every string came off the wire. */
+struct fst_lldp_row {
+	const char *ifname;	/* the local port or interface, NULL: no name */
+	unsigned port_num;	/* LLDP-MIB's local port number (0: JSON) */
+	const char *sys_name;	/* the neighbour's system name, or NULL */
+	const char *chassis_id; /* its chassis id as text, or NULL */
+	uint64_t chassis_mac;	/* that id when a MAC address, else 0 */
+	int bridge;		/* it says it bridges or routes */
+	const char *port_id;	/* its port id as text, or NULL */
+	int port_id_name;	/* that id is of the interface-name or local kind */
+	uint64_t port_mac;	/* that id when a MAC address, else 0 */
+	const char *port_desc;	/* its port description, or NULL */
+	long mbps;		/* the link's speed, 0: unknown */
+};
+/* The rows of an LLDP-MIB walk (parse_lldp_snmp.c); @file names it in
+ * errors.  0, or -1 with "<file>:<line>: <what>; expected ...". */
+int fst_lldp_snmp_rows(const char *buf, size_t len, const char *file, struct fst_lldp_row **rows,
+		       int *nrows, char *err, size_t errlen);
+void fst_lldp_rows_free(struct fst_lldp_row *rows, int n);
+
 /* Model building (return index, or -1 on ENOMEM). */
 int fst_add_device(struct fst_model *m, enum fst_devtype type, const char *id, uint64_t guid,
 		   int nports);

@@ -2,7 +2,7 @@
 # ethernet.sh - an emulated Ethernet leaf-spine fabric for the cluster harness
 # (sourced by ./cluster; uses its D, RUN, TAG, NODES, TIMEOUT, cg_exec, say, err).
 #
-# --fabric "roce:leaves=L,hosts=H,spines=S[,rails=R]": a network namespace per
+# --fabric "roce:leaves=L,hosts=H,spines=S[,rails=R][,snmp=1]": a network namespace per
 # switch and per node, veth cables between them, a Linux bridge in each
 # switch namespace, and lldpd in every namespace with a control socket of its
 # own (<dir>/fabric/lldp/<name>.sock).  A switch's bridge holds its ports
@@ -16,13 +16,18 @@
 # second (TTL 10 s: a busy machine may delay a few).  LLDP frames are
 # link-local: a bridge does not forward them, so each neighbour is the real
 # peer.  Traffic never leaves these
-# namespaces; the slurmd themselves stay on 127.0.0.1.
+# namespaces; the slurmd themselves stay on 127.0.0.1.  With snmp=1 each
+# switch also runs snmpd (net-snmp) on 127.0.0.1:161 of its namespace, and
+# its lldpd serves LLDP-MIB to it as an AgentX subagent: a switch that
+# speaks SNMP.
 #
 # Files: <dir>/fabric/ethernet.cables ("A IFA B IFB" per cable),
 # <dir>/fabric/ethernet.systems ("NAME switch|node" per namespace),
 # <dir>/fabric/lldp/ (sockets, configurations, logs).  Records:
 # `cluster fabric records DIR` writes DIR/nodes/<node>.json and
-# DIR/switches/<switch>.json (lldpcli -f json0 show neighbors details).
+# DIR/switches/<switch>.json (lldpcli -f json0 show neighbors details);
+# `... records DIR snmp` the switches' as DIR/switches/<switch>.snmpwalk
+# (snmpwalk -On of LLDP-MIB), the nodes' as json0.
 
 ETH_PFX="fse$(printf '%s' "$D" | cksum | cut -c1-6)"
 ETH_DIR=$D/fabric/lldp
@@ -32,7 +37,7 @@ eth_ns() { echo "$ETH_PFX-$1"; }
 eth_spec() {	# eth_spec "leaves=..,hosts=..": ETH_LEAVES ETH_HOSTS ETH_SPINES ETH_RAILS
 	local item k v
 	local IFS=,
-	ETH_HOSTS=4 ETH_SPINES=1 ETH_RAILS=1 ETH_LEAVES=""
+	ETH_HOSTS=4 ETH_SPINES=1 ETH_RAILS=1 ETH_LEAVES="" ETH_SNMP=0
 	for item in $1; do
 		[ -n "$item" ] || continue
 		k=${item%%=*} v=${item#*=}
@@ -43,11 +48,12 @@ eth_spec() {	# eth_spec "leaves=..,hosts=..": ETH_LEAVES ETH_HOSTS ETH_SPINES ET
 		hosts) ETH_HOSTS=$v ;;
 		spines) ETH_SPINES=$v ;;
 		rails) ETH_RAILS=$v ;;
-		*) err "fabric spec roce: unknown key '$k'; expected leaves, hosts, spines, rails"; return 1 ;;
+		snmp) ETH_SNMP=$v ;;
+		*) err "fabric spec roce: unknown key '$k'; expected leaves, hosts, spines, rails, snmp"; return 1 ;;
 		esac
 	done
-	[ "$ETH_HOSTS" -ge 1 ] && [ "$ETH_RAILS" -ge 1 ] && [ "$ETH_RAILS" -le 8 ] ||
-		{ err "fabric spec roce: expected hosts >= 1 and rails 1-8"; return 1; }
+	[ "$ETH_HOSTS" -ge 1 ] && [ "$ETH_RAILS" -ge 1 ] && [ "$ETH_RAILS" -le 8 ] && [ "$ETH_SNMP" -le 1 ] ||
+		{ err "fabric spec roce: expected hosts >= 1, rails 1-8 and snmp 0 or 1"; return 1; }
 	[ -n "$ETH_LEAVES" ] || ETH_LEAVES=$(((${#NODES[@]} + ETH_HOSTS - 1) / ETH_HOSTS))
 	if [ $((ETH_LEAVES * ETH_HOSTS)) -lt ${#NODES[@]} ]; then
 		err "fabric spec roce: $ETH_LEAVES leaves of $ETH_HOSTS hosts hold fewer than ${#NODES[@]} nodes"
@@ -87,10 +93,30 @@ eth_lldpd() {
 		[ "$kind" = switch ] && echo "configure lldp portidsubtype ifname"
 	} > "$conf"
 	rm -f "$ETH_DIR/$name.sock"
+	local agentx=()
+	[ -S "$ETH_DIR/$name.agentx" ] && agentx=(-x -X "unix:$ETH_DIR/$name.agentx")
 	(cg_exec "lldpd-$name" setsid env "$TAG" ip netns exec "$(eth_ns "$name")" \
-		lldpd -d -u "$ETH_DIR/$name.sock" -I 'eth*,swp*' -O "$conf" \
+		lldpd -d -u "$ETH_DIR/$name.sock" "${agentx[@]+"${agentx[@]}"}" -I 'eth*,swp*' -O "$conf" \
 		</dev/null >"$ETH_DIR/$name.log" 2>&1 9>&-) &
 	echo $! > "$RUN/lldpd-$name.pid"
+}
+
+# eth_snmpd NAME: snmpd (net-snmp) of switch NAME in its namespace, on
+# 127.0.0.1:161 there (community "public"), master of the AgentX socket
+# <dir>/fabric/lldp/NAME.agentx that its lldpd serves LLDP-MIB through
+eth_snmpd() {
+	local name=$1 conf=$ETH_DIR/$1.snmpd.conf
+	mkdir -p "$ETH_DIR/$name.snmp"
+	{
+		echo "agentaddress udp:127.0.0.1:161"
+		echo "rocommunity public 127.0.0.1"
+		echo "master agentx"
+		echo "agentXSocket unix:$ETH_DIR/$name.agentx"
+	} > "$conf"
+	rm -f "$ETH_DIR/$name.agentx"
+	(cg_exec "snmpd-$name" setsid env "$TAG" SNMP_PERSISTENT_DIR="$ETH_DIR/$name.snmp" \
+		ip netns exec "$(eth_ns "$name")" snmpd -f -C -c "$conf" -Lf "$ETH_DIR/$name.snmpd.log" \
+		</dev/null >/dev/null 2>&1 9>&-) &
 }
 
 # eth_neighbours NAME: how many neighbours NAME's lldpd knows ("" if it does not answer)
@@ -153,6 +179,19 @@ eth_start() {	# eth_start SPEC (without "roce:")
 			esac
 		} | ip -n "$(eth_ns "$name")" -batch - || { err "fabric roce: cannot set up $name"; return 1; }
 	done
+	if [ "$ETH_SNMP" = 1 ]; then
+		command -v snmpd >/dev/null && command -v snmpwalk >/dev/null ||
+			{ err "fabric roce: snmp=1 needs snmpd and snmpwalk (packages snmpd, snmp)"; return 1; }
+		for name in "${sw[@]}"; do eth_snmpd "$name"; done
+		for name in "${sw[@]}"; do	# lldpd connects to a listening master
+			for ((i = 0; i < TIMEOUT * 10; i++)); do
+				[ -S "$ETH_DIR/$name.agentx" ] && break
+				sleep 0.1
+			done
+			[ -S "$ETH_DIR/$name.agentx" ] ||
+				{ err "fabric roce: snmpd of $name did not start"; tail_log "$ETH_DIR/$name.snmpd.log"; return 1; }
+		done
+	fi
 	for name in "${sw[@]}"; do eth_lldpd "$name" switch; done
 	for name in "${NODES[@]}"; do eth_lldpd "$name" node; done
 	# every system sees a neighbour on each of its cables
@@ -174,18 +213,33 @@ eth_start() {	# eth_start SPEC (without "roce:")
 		eth_stop >/dev/null
 		return 1
 	fi
-	say "fabric: ethernet up in $(elapsed "$t0") s: ${#NODES[@]} nodes x $ETH_RAILS rail(s), $((ETH_LEAVES * ETH_RAILS)) leaves, $ETH_SPINES spines, $(wc -l < "$cables") cables, lldpd in each namespace"
+	say "fabric: ethernet up in $(elapsed "$t0") s: ${#NODES[@]} nodes x $ETH_RAILS rail(s), $((ETH_LEAVES * ETH_RAILS)) leaves, $ETH_SPINES spines, $(wc -l < "$cables") cables, lldpd in each namespace$([ "$ETH_SNMP" = 1 ] && echo ", snmpd in each switch's")"
 }
 
-eth_records() {	# eth_records DIR [json0|json]: DIR/nodes/<node>.json, DIR/switches/<switch>.json
-	local out=$1 fmt=${2:-json0} name kind
+eth_records() {	# eth_records DIR [json0|json|snmp]: DIR/nodes/<node>.json, DIR/switches/<switch>.json (.snmpwalk)
+	local out=$1 fmt=${2:-json0} name kind i
 	[ -n "$out" ] || { err "fabric records: give a directory"; return 1; }
-	case "$fmt" in json0|json) ;; *) err "fabric records: format $fmt: expected json0 or json"; return 1 ;; esac
+	case "$fmt" in json0|json|snmp) ;; *) err "fabric records: format $fmt: expected json0, json or snmp"; return 1 ;; esac
 	[ -s "$D/fabric/ethernet.systems" ] || { err "fabric records: no ethernet fabric at $D"; return 1; }
 	mkdir -p "$out/nodes" "$out/switches" || return 1
 	while read -r name kind; do
 		kind=${kind/node/nodes}; kind=${kind/switch/switches}
-		lldpcli -u "$ETH_DIR/$name.sock" -f "$fmt" show neighbors details > "$out/$kind/$name.json.tmp" &&
+		if [ "$fmt" = snmp ] && [ "$kind" = switches ]; then
+			[ -S "$ETH_DIR/$name.agentx" ] ||
+				{ err "fabric records: $name runs no snmpd (start the fabric with snmp=1)"; return 1; }
+			# the subagent registers LLDP-MIB a moment after it connects
+			for ((i = 0; i < 50; i++)); do
+				ip netns exec "$(eth_ns "$name")" snmpwalk -v2c -c public -On -t 2 -r 1 \
+					127.0.0.1 1.0.8802.1.1.2 > "$out/$kind/$name.snmpwalk.tmp" 2>/dev/null &&
+					grep -q '^\.1\.0\.8802\.1\.1\.2\.1\.4\.1\.1\.9\.' "$out/$kind/$name.snmpwalk.tmp" && break
+				sleep 0.1
+			done
+			grep -q '^\.1\.0\.8802\.1\.1\.2\.1\.4\.1\.1\.9\.' "$out/$kind/$name.snmpwalk.tmp" &&
+				mv -f "$out/$kind/$name.snmpwalk.tmp" "$out/$kind/$name.snmpwalk" ||
+				{ err "fabric records: snmpd of $name gives no LLDP neighbour"; return 1; }
+			continue
+		fi
+		lldpcli -u "$ETH_DIR/$name.sock" -f "${fmt/snmp/json0}" show neighbors details > "$out/$kind/$name.json.tmp" &&
 			mv -f "$out/$kind/$name.json.tmp" "$out/$kind/$name.json" ||
 			{ err "fabric records: lldpd of $name does not answer"; return 1; }
 	done < "$D/fabric/ethernet.systems"

@@ -83,8 +83,10 @@ static char conf_dir[64];
 
 static void _conf_dir_remove(void)
 {
-	static const char *const files[] = { "slurm.conf", "nodes/n001.json",
-					     "switches/leaf01.json", "nodes", "switches" };
+	static const char *const files[] = {
+		"slurm.conf", "nodes/n001.json", "switches/leaf01.json", "switches/leaf01.snmpwalk",
+		"nodes",      "switches"
+	};
 	char p[96];
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -153,8 +155,8 @@ static int _no_change(const char *line, void *arg)
 }
 
 /* LLDP records: the input as node n001's; with @as_switch, as switch
- * leaf01's too.  A model made must classify, compare equal to itself and
- * read back from JSON. */
+ * leaf01's too (1: lldpd's JSON, 2: an LLDP-MIB walk).  A model made must
+ * classify, compare equal to itself and read back from JSON. */
 static void _lldp(const uint8_t *data, size_t size, int as_switch)
 {
 	struct fst_opts o = { .all_hosts = 1 };
@@ -162,8 +164,16 @@ static void _lldp(const uint8_t *data, size_t size, int as_switch)
 	char nodes[96], sw[96], err[1024];
 
 	if (_as_private(data, size, "nodes/n001.json", nodes, sizeof(nodes)) ||
-	    (as_switch && _as_private(data, size, "switches/leaf01.json", sw, sizeof(sw))))
+	    (as_switch &&
+	     _as_private(data, size,
+			 as_switch == 2 ? "switches/leaf01.snmpwalk" : "switches/leaf01.json", sw,
+			 sizeof(sw))))
 		return;
+	if (as_switch) { /* one record a switch: the other form's goes */
+		snprintf(sw, sizeof(sw), "%s/switches/leaf01.%s", conf_dir,
+			 as_switch == 2 ? "json" : "snmpwalk");
+		unlink(sw);
+	}
 	snprintf(nodes, sizeof(nodes), "%s/nodes", conf_dir);
 	snprintf(sw, sizeof(sw), "%s/switches", conf_dir);
 	if (fst_parse_lldp(&m, nodes, as_switch ? sw : NULL, err, sizeof(err))) {
@@ -273,8 +283,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 6: /* a node's LLDP record */
-	case 7: /* the same as a switch's too */
-		_lldp(data + 1, size - 1, data[0] % 8 == 7);
+	case 7: /* the same as a switch's too: JSON, or (bit 3) a walk */
+		_lldp(data + 1, size - 1, data[0] % 8 == 7 ? 1 + (data[0] >> 3 & 1) : 0);
 		break;
 	}
 	close(fd);

@@ -7,6 +7,8 @@
 #     writes on a node) and `fabsched topo discover --lldp` builds the model:
 #     6 switches on 2 levels, the racks as cabled, 10GbE links (the veths);
 #     from the nodes' records alone the same racks under a virtual root;
+#   - the switches' LLDP-MIB, walked through snmpd (lldpd its AgentX
+#     subagent) as for a switch that speaks SNMP only, gives the same model;
 #   - a node's record not rewritten for 2 hours is stale under
 #     --lldp-max-age 30:00: its node leaves its rack, a warning says why;
 #   - a cable unplugged (ip link set down) takes the node out of the model,
@@ -28,9 +30,11 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd lldpd lldpd lldpcli
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 23
+tap_plan 24
 
 SPEC="roce:leaves=4,hosts=4,spines=2"
+SNMP=0	# the switches also speak SNMP (snmpd, lldpd its AgentX subagent)
+command -v snmpd >/dev/null && command -v snmpwalk >/dev/null && SNMP=1 SPEC+=",snmp=1"
 CL_DIR=${FABSCHED_CLUSTER_DIR:-/var/lib/fabsched-cluster}
 ETH=(--dir "$CL_DIR.eth" --nodes 16)
 WORK=$CL_DIR.ethernet
@@ -57,7 +61,7 @@ tree() { "$FABSCHED" topo export --model "$MODEL" 2>&1 | grep -v '^#'; }
 # 1-2: the fabric and its records
 cl_at_exit "$CL" "${ETH[@]}" fabric stop
 out=$("$CL" "${ETH[@]}" --fabric "$SPEC" fabric start 2>&1)
-tap_ok $? "emulated Ethernet fabric up: $SPEC, lldpd in 22 namespaces" || {
+tap_ok $? "emulated Ethernet fabric up: $SPEC, lldpd in 22 namespaces$([ "$SNMP" = 1 ] && echo ", snmpd in the 6 switches'")" || {
 	tap_diag "$out"
 	tap_bail "no Ethernet fabric"
 }
@@ -83,7 +87,22 @@ want_tree=$(for l in 1 2 3 4; do
 tap_is "$(tree)" "$want_tree" "topology.conf from LLDP: racks as cabled, spines over the leaves, 10GbE"
 cp "$MODEL" "$WORK/fabric.json.good"
 
-# 6: the nodes' records alone
+# 6: switches that speak SNMP only: their LLDP-MIB (snmpwalk -On) instead
+# of lldpd's JSON, with the same nodes' records
+if [ "$SNMP" = 1 ]; then
+	"$CL" "${ETH[@]}" fabric records "$WORK/snmp" snmp >/dev/null 2>"$WORK/snmp.err" &&
+		"$FABSCHED" topo discover --lldp "$REC/nodes" --lldp-switches "$WORK/snmp/switches" \
+			-n "n[001-016]" -o "$WORK/snmp.json" 2>>"$WORK/snmp.err"
+	rc=$?
+	tap_ok "[ $rc = 0 ] && [ \$(ls \"\$WORK/snmp/switches\"/*.snmpwalk | wc -l) = 6 ] &&
+		diff <(grep -v '\"source\":' \"\$MODEL\") <(grep -v '\"source\":' \"\$WORK/snmp.json\")" \
+		"6 switches' LLDP-MIB walked through snmpd (lldpd its AgentX subagent): the same model as from their lldpd JSON" ||
+		tap_diag "$(cat "$WORK/snmp.err"; diff "$MODEL" "$WORK/snmp.json" | head -20)"
+else
+	tap_skip "no snmpd or snmpwalk (packages snmpd, snmp)" "switches' LLDP-MIB through snmpd"
+fi
+
+# 7: the nodes' records alone
 "$FABSCHED" topo export --lldp "$REC/nodes" -n 'n[001-016]' >"$WORK/nodes-only.conf" 2>&1
 tap_is "$(grep -c '^SwitchName=leaf.* Nodes=' "$WORK/nodes-only.conf") $(grep -c '^SwitchName=fabric Switches=leaf\[01-04\]$' "$WORK/nodes-only.conf")" \
 	"4 1" "nodes' records alone: the same 4 racks under a virtual root" ||
@@ -91,7 +110,7 @@ tap_is "$(grep -c '^SwitchName=leaf.* Nodes=' "$WORK/nodes-only.conf") $(grep -c
 diff <(grep '^SwitchName=leaf' "$WORK/nodes-only.conf") <(grep '^SwitchName=leaf' <<<"$want_tree") >/dev/null ||
 	tap_diag "$(cat "$WORK/nodes-only.conf")"
 
-# 7: a record not rewritten (a node powered off keeps its last one)
+# 8: a record not rewritten (a node powered off keeps its last one)
 touch -d '-2 hours' "$REC/nodes/n007.json"
 "$FABSCHED" topo discover --lldp "$REC/nodes" -n 'n[001-016]' --lldp-max-age 30:00 \
 	-o "$WORK/stale.json" 2>"$WORK/stale.err"
@@ -103,7 +122,7 @@ tap_ok "grep -qx 'SwitchName=leaf02 Nodes=n\[005-006,008\] LinkSpeed=10000' \"\$
 	"n007's record 2 hours old, --lldp-max-age 30:00: n007 left out of leaf02's rack, check names the file and the node" ||
 	tap_diag "$(cat "$WORK/stale.err" "$WORK/stale.out")"
 
-# 8-9: a cable unplugged, then plugged again
+# 9-10: a cable unplugged, then plugged again
 rack_has() {	# rack_has NODE LEAF: in the model, NODE is in LEAF's rack
 	cl_py -c 'import json, sys
 m = json.load(open(sys.argv[1]))
@@ -123,7 +142,7 @@ t0=$SECONDS
 cl_poll 30 in_rack n003 leaf01
 tap_ok $? "plugged again: n003 back in leaf01's rack in $((SECONDS - t0)) s"
 
-# 10: a node recabled to another leaf
+# 11: a node recabled to another leaf
 t0=$SECONDS
 "$CL" "${ETH[@]}" fabric recable n005 eth0 leaf04 swp7 >/dev/null
 cl_poll 30 in_rack n005 leaf04
@@ -133,7 +152,7 @@ tap_ok $? "n005 recabled from leaf02 to leaf04 port swp7 (a free one): seen in l
 cl_poll 30 in_rack n005 leaf02 || tap_diag "n005 not back under leaf02: $(tree)"
 cp "$WORK/fabric.json.good" "$MODEL"
 
-# 11-: Slurm on the model LLDP gave
+# 12-: Slurm on the model LLDP gave
 cl_up --nodes 16 --etc-file "fabsched.conf=$WORK/fabsched.conf"
 tap_ok $? "16-node cluster up with TopologyPlugin=topology/fabric on the LLDP model" ||
 	tap_bail "the cluster did not come up"
@@ -148,7 +167,7 @@ tap_is "$(grep '^leaf' <<<"$got")" "$(grep '^leaf' <<<"$want_topo")" \
 tap_is "$(grep '^spine' <<<"$got")" "$(grep '^spine' <<<"$want_topo")" \
 	"scontrol show topology: 2 spines over the leaves, LinkSpeed=10000"
 
-# 14-15: the tasks' topology address
+# 15-16: the tasks' topology address
 want_addr=$(for i in $(seq 1 16); do
 		n=$(printf 'n%03d' "$i"); echo "$n spine01.$(leaf_of "$n").$n"
 	done)
@@ -157,7 +176,7 @@ got=$(cl_srun -t 2 -N16 -n16 sh -c 'echo "$SLURMD_NODENAME $SLURM_TOPOLOGY_ADDR"
 tap_is "$got" "$want_addr" "SLURM_TOPOLOGY_ADDR = spine.leaf.node in all 16 tasks" ||
 	tap_diag "$(cat "$WORK/srun.err")"
 
-# 15-17: --switches=1 jobs of a rack's size while n[001-002] and n005 are busy
+# 16-18: --switches=1 jobs of a rack's size while n[001-002] and n005 are busy
 hold=()
 for w in 'n[001-002]' 'n005'; do
 	hold+=("$(cl_sbatch --exclusive -w "$w" -N "$(scontrol show hostnames "$w" | wc -l)" -t 2 \
@@ -181,7 +200,7 @@ tap_is "$racks" "11" "two --switches=1 jobs of 4 nodes: each in one rack"
 tap_is "$(tr ' ' '\n' <<<"$leaves" | sort | xargs)" "leaf03 leaf04" \
 	"they took the two whole free racks, leaf03 and leaf04"
 
-# 18-21: the fabric watch on the records (each cycle after the records are
+# 19-22: the fabric watch on the records (each cycle after the records are
 # written anew, as fabsched-lldp-record.timer does on the nodes)
 watch() {	# one watch cycle; its log in $WORK/watch.log
 	records && "$FABSCHED" topo watch --once --conf "$WORK/fabsched.conf" \
@@ -210,7 +229,7 @@ cl_poll 30 resumed
 tap_ok $? "plugged again: n007 resumed ($(node_field n007 State)), $(grep -o 'leaf02 port 3.*link up.*' "$WORK/watch.log")" ||
 	tap_diag "$(cat "$WORK/watch.log")"
 
-# 22-23: a node recabled to another leaf: one line, its new rack as a feature
+# 23-24: a node recabled to another leaf: one line, its new rack as a feature
 "$CL" "${ETH[@]}" fabric recable n010 eth0 leaf04 swp7 >/dev/null
 line="n010 eth0: recabled from leaf03 port 2 (swp2) to leaf04 port 7 (swp7)"
 moved() { watch && grep -qF "$line" "$WORK/watch.log"; }

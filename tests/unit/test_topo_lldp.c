@@ -3,7 +3,9 @@
  * (fst_parse_lldp).  Fixtures in tests/fixtures/lldp (SOURCES.md there):
  * railopt/ and railopt-json/ are lldpd's own records of the cluster
  * harness's emulated fabric (8 nodes with 2 rails, 4 leaves, 2 spines) in
- * json0 and json form; speeds/ (SONiC leaves at 100G, one link at 40G),
+ * json0 and json form; railopt-snmp/ the same fabric's switches through
+ * snmpd (LLDP-MIB walks) beside their JSON of the same run; speeds/
+ * (SONiC leaves at 100G, one link at 40G; switches-snmp/ leaf-a's walk),
  * hostile/ and malformed/ are written by hand.  cmocka, TAP.
  */
 #define _GNU_SOURCE
@@ -441,15 +443,255 @@ static void test_mau(void **state)
 	assert_int_equal(fst_speed_from_mbps(2500), FST_SPEED_UNKNOWN);
 }
 
+/* A model of the nodes' records in @nodes and the switches' in @switches
+ * (fixture subdirectories; @nodes NULL: an empty directory), classified. */
+static struct fst_model *_load2(const char *nodes, const char *switches)
+{
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char nd[4096], sd[4096], tmp[] = "/tmp/test_topo_lldp.XXXXXX", err[1024] = "";
+
+	if (nodes)
+		_dir(nodes, nd, sizeof(nd));
+	else
+		snprintf(nd, sizeof(nd), "%s", mkdtemp(tmp));
+	_dir(switches, sd, sizeof(sd));
+	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)))
+		fail_msg("%s: %s", sd, err);
+	if (!nodes)
+		rmdir(tmp);
+	if (fst_classify(m, &all, err, sizeof(err)))
+		fail_msg("classify: %s", err);
+	return m;
+}
+
+/* The switches' LLDP-MIB (snmpwalk -On through snmpd, lldpd its AgentX
+ * subagent) and their lldpd JSON, of the same run: the same fabric. */
+static void test_snmp_same(void **state)
+{
+	struct fst_model *a = _load2("railopt-snmp/nodes", "railopt-snmp/switches");
+	struct fst_model *b = _load2("railopt-snmp/nodes", "railopt-snmp/switches-json");
+	struct fst_model *c = _load2(NULL, "railopt-snmp/switches");
+	char *ta = _tree(a), *tb = _tree(b), *tc = _tree(c);
+
+	(void)state;
+	assert_string_equal(_body(ta), _body(tb));
+	assert_non_null(strstr(ta, "SwitchName=leaf01 Nodes=n[001-004] LinkSpeed=10000\n"));
+	assert_non_null(strstr(ta, "SwitchName=spine02 Switches=leaf[01-02] LinkSpeed=10000\n"));
+	assert_int_equal(a->nlinks, b->nlinks);
+	assert_int_equal(a->ndevs, b->ndevs);
+	assert_int_equal(_count(a, FST_ISSUE_IGNORED_LINE), 0);
+	/* the switches' walks alone know every cable: the same tree */
+	assert_string_equal(_body(ta), _body(tc));
+	assert_int_equal(a->nlinks, c->nlinks);
+	free(ta);
+	free(tb);
+	free(tc);
+	fst_model_free(a);
+	fst_model_free(b);
+	fst_model_free(c);
+}
+
+/* A vendor's walk written by hand: port ids of the local kind, neighbours
+ * named by FQDN, speeds from the remote MAU types (98: 100GbaseCR4, 71:
+ * 40GbaseCR4) and, for the one without, IF-MIB's ifHighSpeed of the
+ * interface of the port's name (ifIndex other than the LLDP port number);
+ * a description over two lines, a Hex-STRING over two, "No Such Instance". */
+static void test_snmp_vendor(void **state)
+{
+	struct fst_model *m = _load2(NULL, "speeds/switches-snmp");
+	struct fst_model *both = _load2("speeds/nodes", "speeds/switches-snmp");
+	struct fst_model *nodes = _load("speeds", 0, NULL);
+	int g3 = fst_find_device(m, "H-gpu003.hpc.example.org-ens1f0np0");
+	int g4 = fst_find_device(m, "H-gpu004.hpc.example.org-ens1f0np0");
+	char *tb = _tree(both), *tn = _tree(nodes);
+
+	(void)state;
+	assert_true(g3 >= 0 && g4 >= 0);
+	assert_int_equal(m->links[m->devs[g3].ports[1].link].speed, FST_SPEED_GBE40);
+	assert_int_equal(m->links[m->devs[g4].ports[1].link].speed, FST_SPEED_GBE100);
+	assert_int_equal(m->nhosts, 4);
+	assert_int_equal(_count(m, FST_ISSUE_IGNORED_LINE), 0);
+	/* with the nodes' records: the FQDNs are those nodes, nothing new */
+	assert_string_equal(_body(tb), _body(tn));
+	assert_int_equal(both->nlinks, nodes->nlinks);
+	free(tb);
+	free(tn);
+	fst_model_free(m);
+	fst_model_free(both);
+	fst_model_free(nodes);
+}
+
+/* @text written to @dir/@name. */
+static void _write(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+#define REM ".1.0.8802.1.1.2.1.4.1.1."
+#define LOCP ".1.0.8802.1.1.2.1.3.7.1."
+
+/* @walk as sw1.snmpwalk alone in a switch directory: fst_parse_lldp's
+ * return, its error in @err. */
+static int _walk(const char *walk, char *err, size_t errlen, struct fst_model **mp)
+{
+	char nodes[] = "/tmp/test_topo_lldp.XXXXXX", sw[] = "/tmp/test_topo_lldp.XXXXXX", p[512];
+	struct fst_model *m = NULL;
+	int rc;
+
+	assert_non_null(mkdtemp(nodes));
+	assert_non_null(mkdtemp(sw));
+	_write(sw, "sw1.snmpwalk", walk);
+	rc = fst_parse_lldp(&m, nodes, sw, err, errlen);
+	snprintf(p, sizeof(p), "%s/sw1.snmpwalk", sw);
+	unlink(p);
+	rmdir(sw);
+	rmdir(nodes);
+	if (mp)
+		*mp = m;
+	else
+		fst_model_free(m);
+	return rc;
+}
+
+static void _walk_fails(const char *walk, const char *want)
+{
+	char err[1024] = "";
+
+	assert_int_equal(_walk(walk, err, sizeof(err), NULL), -1);
+	if (!strstr(err, want))
+		fail_msg("error \"%s\" does not say \"%s\"", err, want);
+	assert_non_null(strstr(err, "sw1.snmpwalk"));
+}
+
+/* What a switch's agent may hold that came off the wire, and walks that
+ * are not snmpwalk -On output. */
+static void test_snmp_hostile(void **state)
+{
+	struct fst_model *m = NULL;
+	char err[1024] = "", tmp[] = "/tmp/test_topo_lldp.XXXXXX", p[512];
+	int esc = 0, port = 0, quote = 0, noname = 0;
+
+	(void)state;
+	assert_int_equal(_walk(LOCP "2.1 = INTEGER: 5\n" LOCP "3.1 = STRING: \"swp1\"\n" LOCP
+				    "2.2 = INTEGER: 5\n" LOCP "3.2 = STRING: \"swp2\"\n" LOCP
+				    "3.3 = STRING: \"swp3\"\n"
+			       /* port 1: a name with a terminal escape, a MAC chassis id */
+			       REM "4.0.1.1 = INTEGER: 4\n" REM
+				    "5.0.1.1 = Hex-STRING: 02 00 00 00 00 01 \n" REM
+				    "6.0.1.1 = INTEGER: 5\n" REM "7.0.1.1 = STRING: \"eth0\"\n" REM
+				    "9.0.1.1 = Hex-STRING: 6E 31 1B 5B 32 4A \n"
+			       /* port 2: "n2\0n9" (a NUL is no end of the name), port "a;b" */
+			       REM "4.0.2.1 = INTEGER: 7\n" REM "5.0.2.1 = STRING: \"x\"\n" REM
+				    "6.0.2.1 = INTEGER: 5\n" REM "7.0.2.1 = STRING: \"a;b\"\n" REM
+				    "9.0.2.1 = Hex-STRING: 6E 32 00 6E 39 \n"
+			       /* port 3: a port id with an escaped quote */
+			       REM "6.0.3.1 = INTEGER: 7\n" REM "7.0.3.1 = STRING: \"p\\\"q\"\n" REM
+				    "8.0.3.1 = STRING: \"eth0\"\n" REM "9.0.3.1 = STRING: \"n3\"\n"
+			       /* port 9: no name anywhere */
+			       REM "6.0.9.1 = INTEGER: 5\n" REM "7.0.9.1 = STRING: \"eth0\"\n" REM
+				    "9.0.9.1 = STRING: \"n4\"\n",
+			       err, sizeof(err), &m),
+			 0);
+	for (int i = 0; i < m->nissues; i++) {
+		const char *s = m->issues[i].msg;
+
+		assert_null(strchr(s, 0x1b));
+		esc += strstr(s, "interface swp1: neighbour's system name \"n1?[2J\"") != NULL;
+		port += strstr(s, "interface swp2: neighbour's port \"a;b\"") != NULL;
+		quote += strstr(s, "interface swp3: neighbour's port \"p\"q\"") != NULL;
+		noname += strstr(s, "interface #9: local port without a name") != NULL;
+	}
+	assert_int_equal(esc + port + quote + noname, 4);
+	assert_int_equal(m->nlinks, 1); /* to chassis-020000000001 */
+	fst_model_free(m);
+	m = NULL;
+	/* "n2\0n9": its port is refused first; a clean port and that name */
+	assert_int_equal(_walk(REM "6.0.1.1 = INTEGER: 5\n" REM "7.0.1.1 = STRING: \"eth0\"\n" REM
+				   "9.0.1.1 = Hex-STRING: 6E 32 00 6E 39 \n" REM
+				   "4.0.1.1 = INTEGER: 4\n" REM
+				   "5.0.1.1 = Hex-STRING: 02 00 00 00 00 02 \n" LOCP
+				   "2.1 = INTEGER: 5\n" LOCP "3.1 = STRING: \"swp1\"\n",
+			       err, sizeof(err), &m),
+			 0);
+	assert_int_equal(_count(m, FST_ISSUE_IGNORED_LINE), 1);
+	assert_non_null(strstr(m->issues[0].msg, "neighbour's system name \"n2?n9\""));
+	fst_model_free(m);
+
+	_walk_fails("LLDP-MIB::lldpRemSysName.0.1.1 = STRING: \"n1\"\n",
+		    "sw1.snmpwalk:1: an OID by name (a MIB loaded): run snmpwalk with -On");
+	_walk_fails(REM "9.0.1.1 = STRING: \"n1\"\nTimeout: No Response from 10.0.0.1\n",
+		    "sw1.snmpwalk:2: not an snmpwalk line; expected the output of snmpwalk -On");
+	_walk_fails(REM "9.0.1.1 = STRING: \"n1\n\n",
+		    "sw1.snmpwalk:1: a STRING's closing quote missing");
+	_walk_fails(REM "5.0.1.1 = Hex-STRING: 0G 11\n", "sw1.snmpwalk:1: a Hex-STRING of other");
+	_walk_fails(".1.0.8802.1.1.2.1.5.4623.1.3.1.1.4.0.1.1 = STRING: \"fast\"\n",
+		    "sw1.snmpwalk:1: a MAU type or speed that is not an integer");
+	_walk_fails(REM "4.0.1.1 = INTEGER: many\n",
+		    "sw1.snmpwalk:1: an integer value that is not");
+	_walk_fails("", "sw1.snmpwalk: empty (did the switch answer?)");
+	_walk_fails("\n\n", "sw1.snmpwalk: empty");
+	/* line numbers count the lines a value runs over */
+	_walk_fails(REM "10.0.1.1 = STRING: \"a\nb\nc\"\n" REM "5.0.1.1 = Hex-STRING: 01 02\n03\n"
+			"bad\n",
+		    "sw1.snmpwalk:6: not an snmpwalk line");
+	/* "iso." for "1.", as snmpwalk prints without -On nor LLDP-MIB */
+	assert_int_equal(_walk("iso.0.8802.1.1.2.1.3.7.1.3.1 = STRING: \"swp1\"\n"
+			       "iso.0.8802.1.1.2.1.3.7.1.2.1 = INTEGER: 5\n"
+			       "iso.0.8802.1.1.2.1.4.1.1.9.0.1.1 = STRING: \"n1\"\n"
+			       "iso.0.8802.1.1.2.1.4.1.1.6.0.1.1 = INTEGER: 5\n"
+			       "iso.0.8802.1.1.2.1.4.1.1.7.0.1.1 = STRING: \"eth0\"\n",
+			       err, sizeof(err), &m),
+			 0);
+	assert_int_equal(m->nlinks, 1);
+	fst_model_free(m);
+	/* one switch, two records */
+	assert_non_null(mkdtemp(tmp));
+	_write(tmp, "sw1.json", "{\"lldp\": {}}\n");
+	_write(tmp, "sw1.snmpwalk", REM "9.0.1.1 = STRING: \"n1\"\n");
+	assert_int_equal(fst_parse_lldp(&m, tmp, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sw1 has two records (.json and .snmpwalk); expected one"));
+	snprintf(p, sizeof(p), "%s/sw1.json", tmp);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/sw1.snmpwalk", tmp);
+	unlink(p);
+	rmdir(tmp);
+}
+
+static void test_mau_type(void **state)
+{
+	(void)state;
+	assert_int_equal(fst_lldp_mau_type_mbps(54), 10000);   /* 10GbaseT */
+	assert_int_equal(fst_lldp_mau_type_mbps(98), 100000);  /* 100GbaseCR4 */
+	assert_int_equal(fst_lldp_mau_type_mbps(71), 40000);   /* 40GbaseCR4 */
+	assert_int_equal(fst_lldp_mau_type_mbps(88), 25000);   /* 25GbaseCR */
+	assert_int_equal(fst_lldp_mau_type_mbps(117), 50000);  /* 50GbaseCR */
+	assert_int_equal(fst_lldp_mau_type_mbps(131), 200000); /* 200GbaseCR4 */
+	assert_int_equal(fst_lldp_mau_type_mbps(137), 400000); /* 400GbaseDR4 */
+	assert_int_equal(fst_lldp_mau_type_mbps(30), 1000);    /* 1000BaseTFD */
+	assert_int_equal(fst_lldp_mau_type_mbps(0), 0);
+	assert_int_equal(fst_lldp_mau_type_mbps(60), 0); /* 10/1G asymmetric */
+	assert_int_equal(fst_lldp_mau_type_mbps(100000), 0);
+	assert_int_equal(fst_lldp_mau_type_mbps(-3), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_railopt),	   cmocka_unit_test(test_json_form_same),
-		cmocka_unit_test(test_nodes_only), cmocka_unit_test(test_compute_hca),
-		cmocka_unit_test(test_speeds),	   cmocka_unit_test(test_json_model),
-		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_recabled),   cmocka_unit_test(test_mau),
-		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_railopt),	    cmocka_unit_test(test_json_form_same),
+		cmocka_unit_test(test_nodes_only),  cmocka_unit_test(test_compute_hca),
+		cmocka_unit_test(test_speeds),	    cmocka_unit_test(test_json_model),
+		cmocka_unit_test(test_hostile),	    cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_recabled),    cmocka_unit_test(test_mau),
+		cmocka_unit_test(test_stale),	    cmocka_unit_test(test_snmp_same),
+		cmocka_unit_test(test_snmp_vendor), cmocka_unit_test(test_snmp_hostile),
+		cmocka_unit_test(test_mau_type),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
