@@ -212,6 +212,9 @@ run_setup() {	# run_setup NAME ROUND
 	# fabsched logs its timing figures once a minute (the same level in
 	# every setup, and the usual one)
 	printf 'SlurmctldDebug=info\nSlurmdDebug=error\n' > "$extra"
+	# slurmctld refuses jobs beyond MaxJobCount (default 10,000), counting
+	# those ended within MinJobAge: room for the queue twice over
+	[ $((2 * JOBS + 1000)) -gt 10000 ] && echo "MaxJobCount=$((2 * JOBS + 1000))" >> "$extra"
 	case $name in
 	stock*)
 		export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
