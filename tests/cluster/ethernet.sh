@@ -137,7 +137,7 @@ eth_stop() {	# lldpd stopped, namespaces deleted
 		kill -TERM "${pids[@]}" 2>/dev/null
 		wait_gone 5 "${pids[@]}" || { kill -KILL "${pids[@]}" 2>/dev/null; wait_gone 3 "${pids[@]}"; }
 	fi
-	rm -f "$RUN"/lldpd-*.pid
+	rm -f "$RUN"/lldpd-*.pid "$ETH_DIR"/*.agentx	# no lldpd of a next fabric finds an old master
 	for p in "${nss[@]+"${nss[@]}"}"; do echo "netns del $p"; done | ip -batch - 2>/dev/null
 	for ((i = 0; i < ${#nss[@]}; i++)); do ip netns list | grep -q "^${nss[i]}\b" || n=$((n + 1)); done
 	[ ${#nss[@]} -gt 0 ] && say "fabric: ethernet stopped ($n of ${#nss[@]} namespaces deleted, ${#pids[@]} processes)"
