@@ -590,6 +590,7 @@ int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t
 		return fs_errf(err, errlen, "%s: read error", path);
 	}
 	fclose(f);
+	buf[len] = '\0'; /* the loop above always leaves room */
 	*bufp = buf;
 	*lenp = len;
 	return 0;

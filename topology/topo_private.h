@@ -41,7 +41,8 @@ struct json_object *fst_json_parse(const char *buf, size_t len, const char *file
  * ("swp1", LLDP), at most FST_PORT_LABEL_MAX - 1 characters. */
 int fst_port_label_ok(const char *s);
 
-/* Read a whole file into *bufp (caller frees), its size into *lenp. */
+/* Read a whole file into *bufp (caller frees), its size into *lenp; a
+ * '\0' follows the data (text readers may stop at it). */
 int fst_read_file(const char *path, char **bufp, size_t *lenp, char *err, size_t errlen);
 
 /* One neighbour seen on one local port, as both LLDP readers give it:
@@ -60,8 +61,9 @@ struct fst_lldp_row {
 	const char *port_desc;	/* its port description, or NULL */
 	long mbps;		/* the link's speed, 0: unknown */
 };
-/* The rows of an LLDP-MIB walk (parse_lldp_snmp.c); @file names it in
- * errors.  0, or -1 with "<file>:<line>: <what>; expected ...". */
+/* The rows of an LLDP-MIB walk (parse_lldp_snmp.c): @len bytes at @buf
+ * and a '\0' after them (fst_read_file's); @file names it in errors.  0,
+ * or -1 with "<file>:<line>: <what>; expected ...". */
 int fst_lldp_snmp_rows(const char *buf, size_t len, const char *file, struct fst_lldp_row **rows,
 		       int *nrows, char *err, size_t errlen);
 void fst_lldp_rows_free(struct fst_lldp_row *rows, int n);
