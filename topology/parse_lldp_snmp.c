@@ -508,8 +508,8 @@ static uint64_t _mac6(const struct sval *v)
 	return m;
 }
 
-/* An id by its subtype: MAC (@mac_sub) as "aa:bb:..", a text subtype
- * kept, anything else as text when printable, else as hex. */
+/* An id as text: a MAC address (@is_mac, 6 octets) as "aa:bb:..", else
+ * its octets when printable, else in hex. */
 static char *_id_text(const struct sval *v, int is_mac, int *nomem)
 {
 	char *s;
