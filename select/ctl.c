@@ -766,7 +766,7 @@ struct run {
 	char loc[32], waited[32]; /* for messages */
 	struct fse_request rq;
 	struct fse_result res;
-	int part, tries;
+	int part, tries, calls, refused; /* domains tried; backend calls, refusals */
 	bool by_target, shared_pass;
 	fse_try_f try;
 	void *arg;
@@ -792,6 +792,8 @@ static bool _try(struct run *r, const struct fse_result *res)
 	ok = r->try(res ? c->in : NULL, r->arg);
 
 	r->backend_us += _now_us() - t;
+	r->calls++;
+	r->refused += !ok;
 	return ok;
 }
 
@@ -1165,10 +1167,13 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 		if (s->calls_by[k])
 			_log(c, level,
 			     "%s: %" PRIu64
-			     " placement decisions: fabsched %.1f us, backend %.1f us on average; fabsched %.3f s in all",
+			     " placement decisions: fabsched %.1f us, backend %.1f us on average (%.2f node choices a decision, %.2f refused); fabsched %.3f s in all",
 			     k ? "plans (backfill)" : "starts now (main scheduler)", s->calls_by[k],
 			     s->hook_us_by[k] / s->calls_by[k],
-			     s->backend_us_by[k] / s->calls_by[k], s->hook_us_by[k] / 1e6);
+			     s->backend_us_by[k] / s->calls_by[k],
+			     (double)s->backend_calls_by[k] / s->calls_by[k],
+			     (double)s->backend_refused_by[k] / s->calls_by[k],
+			     s->hook_us_by[k] / 1e6);
 }
 
 /* The figures so far, at most once a minute (slurmctld may never call
@@ -1253,10 +1258,12 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 	c->st.calls_by[j->plan]++;
 	c->st.hook_us_by[j->plan] += hook;
 	c->st.backend_us_by[j->plan] += r.backend_us;
+	c->st.backend_calls_by[j->plan] += r.calls;
+	c->st.backend_refused_by[j->plan] += r.refused;
 	_log(c, FSE_LOG_DEBUG,
-	     "%s: placement %s: fabsched %.0f us, backend %.0f us (%d calls); mean fabsched %.1f us over %" PRIu64
+	     "%s: placement %s: fabsched %.0f us, backend %.0f us (%d calls, %d refused); mean fabsched %.1f us over %" PRIu64
 	     " calls, max %.0f us",
-	     j->label, o->started ? "started" : "not now", hook, r.backend_us, r.tries,
+	     j->label, o->started ? "started" : "not now", hook, r.backend_us, r.calls, r.refused,
 	     c->st.hook_us / c->st.calls, c->st.calls, c->st.hook_us_max);
 	_stats_now_and_then(c);
 	return 0;

@@ -695,6 +695,9 @@ struct fse_ctl_stats {
 	 * (the main scheduler), [1] a plan (backfill) */
 	uint64_t calls_by[2];
 	double hook_us_by[2], backend_us_by[2];
+	/* the backend's node choices asked for (FSE_CTL_TRIES domains, then
+	 * maybe every candidate) and those it refused, by kind of call */
+	uint64_t backend_calls_by[2], backend_refused_by[2];
 };
 const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
 

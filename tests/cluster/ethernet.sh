@@ -112,6 +112,7 @@ eth_snmpd() {
 		echo "rocommunity public 127.0.0.1"
 		echo "master agentx"
 		echo "agentXSocket unix:$ETH_DIR/$name.agentx"
+		echo "agentXTimeout 10"	# a loaded machine's slow subagent is waited for
 	} > "$conf"
 	rm -f "$ETH_DIR/$name.agentx"
 	(cg_exec "snmpd-$name" setsid env "$TAG" SNMP_PERSISTENT_DIR="$ETH_DIR/$name.snmp" \
@@ -193,6 +194,16 @@ eth_start() {	# eth_start SPEC (without "roce:")
 		done
 	fi
 	for name in "${sw[@]}"; do eth_lldpd "$name" switch; done
+	if [ "$ETH_SNMP" = 1 ]; then	# each switch's lldpd connected as snmpd's subagent
+		for name in "${sw[@]}"; do
+			for ((i = 0; i < TIMEOUT * 10; i++)); do
+				grep -q 'AgentX subagent connected' "$ETH_DIR/$name.log" 2>/dev/null && break
+				sleep 0.1
+			done
+			grep -q 'AgentX subagent connected' "$ETH_DIR/$name.log" 2>/dev/null ||
+				{ err "fabric roce: lldpd of $name did not connect to its snmpd (AgentX)"; tail_log "$ETH_DIR/$name.log"; return 1; }
+		done
+	fi
 	for name in "${NODES[@]}"; do eth_lldpd "$name" node; done
 	# every system sees a neighbour on each of its cables
 	left=("${sw[@]}" "${NODES[@]}")
@@ -227,16 +238,21 @@ eth_records() {	# eth_records DIR [json0|json|snmp]: DIR/nodes/<node>.json, DIR/
 		if [ "$fmt" = snmp ] && [ "$kind" = switches ]; then
 			[ -S "$ETH_DIR/$name.agentx" ] ||
 				{ err "fabric records: $name runs no snmpd (start the fabric with snmp=1)"; return 1; }
-			# the subagent registers LLDP-MIB a moment after it connects
-			for ((i = 0; i < 50; i++)); do
+			# the subagent registers LLDP-MIB a moment after it connects:
+			# walked until the walk holds as many neighbours (lldpRemSysName
+			# rows) as lldpd knows, a complete walk
+			local want got=
+			want=$(eth_neighbours "$name")
+			for ((i = 0; i < TIMEOUT * 5; i++)); do
+				[ $i -gt 0 ] && sleep 0.2
 				ip netns exec "$(eth_ns "$name")" snmpwalk -v2c -c public -On -t 2 -r 1 \
-					127.0.0.1 1.0.8802.1.1.2 > "$out/$kind/$name.snmpwalk.tmp" 2>/dev/null &&
-					grep -q '^\.1\.0\.8802\.1\.1\.2\.1\.4\.1\.1\.9\.' "$out/$kind/$name.snmpwalk.tmp" && break
-				sleep 0.1
+					127.0.0.1 1.0.8802.1.1.2 > "$out/$kind/$name.snmpwalk.tmp" 2>/dev/null || continue
+				got=$(grep -c '^\.1\.0\.8802\.1\.1\.2\.1\.4\.1\.1\.9\.' "$out/$kind/$name.snmpwalk.tmp")
+				[ -n "$want" ] && [ "$got" = "$want" ] && break
 			done
-			grep -q '^\.1\.0\.8802\.1\.1\.2\.1\.4\.1\.1\.9\.' "$out/$kind/$name.snmpwalk.tmp" &&
+			[ -n "$want" ] && [ "$got" = "$want" ] &&
 				mv -f "$out/$kind/$name.snmpwalk.tmp" "$out/$kind/$name.snmpwalk" ||
-				{ err "fabric records: snmpd of $name gives no LLDP neighbour"; return 1; }
+				{ err "fabric records: snmpd of $name gives ${got:-no} LLDP neighbour(s), its lldpd knows ${want:-none (no answer)}"; return 1; }
 			continue
 		fi
 		lldpcli -u "$ETH_DIR/$name.sock" -f "${fmt/snmp/json0}" show neighbors details > "$out/$kind/$name.json.tmp" &&

@@ -570,7 +570,11 @@ static void test_stats(void **state)
 
 	(void)state;
 	j.prep_us = 5e6; /* 5 s: more than the call itself takes */
+	ch.refuse_first = true; /* the first rack refused: the second taken */
 	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.started);
+	assert_int_equal(s->backend_calls_by[0], 2);
+	assert_int_equal(s->backend_refused_by[0], 1);
 	j = _job(2, 2, all);
 	j.plan = true;
 	j.final = false;
@@ -582,12 +586,15 @@ static void test_stats(void **state)
 	assert_true(s->hook_us_by[1] < 5e6);
 	assert_true(s->hook_us == s->hook_us_by[0] + s->hook_us_by[1]);
 	assert_true(s->backend_us == s->backend_us_by[0] + s->backend_us_by[1]);
+	assert_int_equal(s->backend_calls_by[1], 1);
+	assert_int_equal(s->backend_refused_by[1], 0);
 	free(logged);
 	logged = NULL;
 	fse_ctl_finish(c);
 	assert_non_null(logged);
 	assert_non_null(
 		strstr(logged, "starts now (main scheduler): 1 placement decisions: fabsched 5"));
+	assert_non_null(strstr(logged, "on average (2.00 node choices a decision, 1.00 refused)"));
 	assert_non_null(strstr(logged, "plans (backfill): 1 placement decisions"));
 	fse_ctl_free(c);
 }
