@@ -24,6 +24,7 @@ enum {
 	O_PPN = 256,
 	O_LIMIT,
 	O_DEPTH,
+	O_BACKFILL,
 	O_CSV,
 	O_JSON,
 	O_SVG,
@@ -59,6 +60,10 @@ static const struct fs_opt _sim_opts[] = {
 	  "default " DEFAULT_POLICIES,
 	  "scheduling", NULL },
 	{ O_DEPTH, 0, "bf-depth", "N", "jobs tested per backfill pass (default 500)", NULL, NULL },
+	{ O_BACKFILL, 0, "backfill", "KIND",
+	  "easy (default: the first blocked job reserves) or\n"
+	  "slurm (every blocked job tested reserves, as Slurm's)",
+	  NULL, NULL },
 	{ O_CSV, 0, "csv", "FILE", "one row per policy", "output (the table goes to stdout)",
 	  NULL },
 	{ O_JSON, 0, "json", "FILE", "trace facts and one object per policy", NULL, NULL },
@@ -181,7 +186,8 @@ static void _summary(const char *path, const struct fss_trace *tr, const struct 
 struct sim_args {
 	const char *model, *csv, *json, *svg, *occ, *sched, *title, *trace_path;
 	int nodes, rack, rpp, ppn, limit, depth, progress;
-	int np; /* policies in pol */
+	bool reserve_all; /* --backfill slurm */
+	int np;		  /* policies in pol */
 	struct fss_policy pol[MAX_POLICIES];
 };
 
@@ -231,6 +237,14 @@ static int _sim_option(struct sim_args *a, int c)
 	case O_DEPTH:
 		if (_uint("--bf-depth", optarg, INT32_MAX, &a->depth))
 			return FS_EXIT_USAGE;
+		break;
+	case O_BACKFILL:
+		if (strcmp(optarg, "easy") && strcmp(optarg, "slurm")) {
+			fprintf(stderr, "fabsched sim: --backfill '%s': expected easy or slurm\n",
+				optarg);
+			return FS_EXIT_USAGE;
+		}
+		a->reserve_all = !strcmp(optarg, "slurm");
 		break;
 	case O_CSV:
 		a->csv = optarg;
@@ -330,6 +344,7 @@ static int _sim_policies(const struct sim_args *a, struct sim *s)
 
 	for (int i = 0; i < a->np; i++) {
 		struct fss_sim_opts o = { .bf_depth = a->depth,
+					  .reserve_all = a->reserve_all,
 					  .progress = a->progress,
 					  .label = a->pol[i].name };
 

@@ -361,6 +361,12 @@ struct fss_sim_opts {
 	bool check_tally;  /* recount the racks' free nodes at every decision
 				   against those kept as jobs start and end; a
 				   difference fails the run (tests) */
+	bool reserve_all;  /* Slurm's backfill: every blocked job tested gets
+				   a reservation (its earliest start on the
+				   nodes the policy gives it then), and a later
+				   job starts now only on nodes no earlier
+				   reservation holds over its requested time;
+				   false: EASY (the first blocked job only) */
 };
 
 /* Per job of the trace (same index). */

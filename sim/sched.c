@@ -15,6 +15,11 @@
  *    either they end by their requested time before the shadow time or
  *    they use none of the reserved nodes (bf_depth of them tested per
  *    pass).
+ * With reserve_all, backfill as Slurm's makes it: every blocked job tested
+ * (bf_depth) gets a reservation of its own, the earliest time the policy
+ * places it on the nodes free then and held by no earlier reservation over
+ * its requested time; a job starts now only on nodes no earlier
+ * reservation holds before it would end.
  * Ties are broken by trace order, so runs are deterministic.
  */
 #define _GNU_SOURCE
@@ -174,6 +179,19 @@ struct state {
 	int masked_free;
 	struct hent *exp; /* scratch: running by expected end */
 	long started;
+	/* reserve_all: this pass's reservations, their nodes in resv_nodes */
+	struct resv {
+		int64_t start, end;
+		long off;
+		int n;
+	} * resv;
+	long nresv, cap_resv;
+	int *resv_nodes;
+	long nresv_nodes, cap_resv_nodes;
+	uint8_t *cmask; /* [nnodes] scratch: free at a time, not reserved */
+	int *rf_cmask;
+	int64_t *times; /* scratch: a reservation's candidate times */
+	long cap_times;
 };
 
 /* Node @node of @v (counted per rack in @rf) set to @on. */
@@ -188,7 +206,10 @@ static void _set(const struct state *s, uint8_t *v, int *rf, int node, uint8_t o
 /* The per-rack counts that go with @v. */
 static int *_rf_of(const struct state *s, const uint8_t *v)
 {
-	return v == s->avail ? s->rf_avail : v == s->fut ? s->rf_fut : s->rf_masked;
+	return v == s->avail   ? s->rf_avail
+	       : v == s->fut   ? s->rf_fut
+	       : v == s->cmask ? s->rf_cmask
+			       : s->rf_masked;
 }
 
 /* fss_place with the racks' counts of @from; with opts' check_tally,
@@ -384,6 +405,147 @@ static int _pass(struct state *s, int64_t now, int bf_depth)
 	return 0;
 }
 
+/* reserve_all: s->cmask (and its racks' counts) = the nodes free at @t
+ * (free now, or their running job expected to end by then) that no
+ * reservation of this pass holds during [@t, @t + @len); RET how many. */
+static int _cmask_at(struct state *s, int64_t t, int64_t len)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->m->nnodes; i++)
+		s->cmask[i] = s->avail[i] || s->free_at[i] <= t;
+	for (long r = 0; r < s->nresv; r++)
+		if (s->resv[r].start < t + len && s->resv[r].end > t)
+			for (int k = 0; k < s->resv[r].n; k++)
+				s->cmask[s->resv_nodes[s->resv[r].off + k]] = 0;
+	for (int i = 0; i < s->m->nnodes; i++)
+		n += s->cmask[i];
+	fse_rack_tally(s->m->topo, s->cmask, s->rf_cmask);
+	return n;
+}
+
+static int _cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* reserve_all: job j's reservation, at the first of the times nodes come
+ * free (running jobs' expected ends, reservations' ends, its wait bound)
+ * where the policy places it.  0 (none found: FSS_NEVER or no such time),
+ * or -1 when out of memory. */
+static int _reserve_own(struct state *s, long j, int64_t now)
+{
+	const struct fss_job *job = &s->tr->jobs[j];
+	int64_t w = s->run->policy.wait;
+	long nt = 0, need = s->nrunning + s->nresv + 1, ri = 0;
+	int nf = s->nfree; /* free at a time, reservations aside */
+
+	if (need > s->cap_times) {
+		int64_t *nt_ = realloc(s->times, need * sizeof(int64_t));
+
+		if (!nt_)
+			return -1;
+		s->times = nt_;
+		s->cap_times = need;
+	}
+	for (long k = 0; k < s->nrunning; k++) {
+		long r = s->running[k];
+
+		s->exp[k].key = s->times[nt++] = s->run->jobs[r].start + s->tr->jobs[r].req;
+		s->exp[k].idx = r;
+	}
+	qsort(s->exp, s->nrunning, sizeof(*s->exp), _cmp_hent);
+	for (long r = 0; r < s->nresv; r++)
+		s->times[nt++] = s->resv[r].end;
+	if ((s->run->policy.kind == FSS_POL_ENGINE || s->run->policy.kind == FSS_POL_SWITCHES) &&
+	    w != FSS_INFINITE && now - job->submit < w)
+		s->times[nt++] = job->submit + w; /* relaxed from then on */
+	qsort(s->times, nt, sizeof(int64_t), _cmp_i64);
+	for (long i = 0; i < nt; i++) {
+		int64_t t = s->times[i];
+		int nracks = 0;
+		bool loc;
+		enum fss_place_status st;
+
+		for (; ri < s->nrunning && s->exp[ri].key <= t; ri++)
+			nf += s->tr->jobs[s->exp[ri].idx].nodes;
+		if (t <= now || (i && t == s->times[i - 1]) || nf < job->nodes)
+			continue;
+		if (_cmask_at(s, t, job->req) < job->nodes)
+			continue;
+		st = _place(s, s->cmask, j, t, &nracks, &loc);
+		if (st == FSS_NEVER)
+			return 0;
+		if (st != FSS_PLACED)
+			continue;
+		if (s->nresv == s->cap_resv) {
+			long nc = s->cap_resv ? 2 * s->cap_resv : 64;
+			struct resv *nr = realloc(s->resv, nc * sizeof(*nr));
+
+			if (!nr)
+				return -1;
+			s->resv = nr;
+			s->cap_resv = nc;
+		}
+		if (s->nresv_nodes + job->nodes > s->cap_resv_nodes) {
+			long nc = 2 * (s->nresv_nodes + job->nodes);
+			int *nn = realloc(s->resv_nodes, nc * sizeof(int));
+
+			if (!nn)
+				return -1;
+			s->resv_nodes = nn;
+			s->cap_resv_nodes = nc;
+		}
+		memcpy(s->resv_nodes + s->nresv_nodes, s->tmp_nodes, job->nodes * sizeof(int));
+		s->resv[s->nresv++] = (struct resv){
+			.start = t, .end = t + job->req, .off = s->nresv_nodes, .n = job->nodes
+		};
+		s->nresv_nodes += job->nodes;
+		return 0;
+	}
+	return 0;
+}
+
+/* The pass with reserve_all: as _pass, every blocked job tested reserving. */
+static int _pass_all(struct state *s, int64_t now, int bf_depth)
+{
+	bool blocked = false;
+	long k = 0, tested = 0;
+
+	s->nresv = s->nresv_nodes = 0;
+	for (long qi = 0; qi < s->nqueue; qi++) {
+		long j = s->queue[qi];
+		const struct fss_job *job = &s->tr->jobs[j];
+		bool loc = false;
+		int st;
+
+		if (blocked && tested >= bf_depth) {
+			s->queue[k++] = j;
+			continue;
+		}
+		if (blocked)
+			tested++;
+		if (job->nodes <= s->nfree &&
+		    (!blocked || _cmask_at(s, now, job->req) >= job->nodes)) {
+			st = _try(s, j, now, blocked ? s->cmask : s->avail, &loc);
+			if (st < 0)
+				return -1;
+			if (st == FSS_PLACED || st == FSS_NEVER)
+				continue;
+			if (loc)
+				_wake(s, j, now);
+		}
+		blocked = true;
+		if (_reserve_own(s, j, now))
+			return -1;
+		s->queue[k++] = j;
+	}
+	s->nqueue = k;
+	return 0;
+}
+
 static void _progress(struct state *s, const char *label, double t0, int64_t now, bool last)
 {
 	double el = _now_s() - t0;
@@ -435,6 +597,10 @@ static int _state_new(struct state *s, const struct fss_machine *m, const struct
 	s->rf_masked = calloc(s->nracks + 1, sizeof(int));
 	s->rf_check = calloc(s->nracks + 1, sizeof(int));
 	s->exp = malloc((nj ? nj : 1) * sizeof(*s->exp));
+	s->cmask = calloc(m->nnodes, 1);
+	s->rf_cmask = calloc(s->nracks + 1, sizeof(int));
+	if (!s->cmask || !s->rf_cmask)
+		return -1;
 	if (!run->jobs || !run->nodes || !s->pl || !s->avail || !s->queue || !s->running ||
 	    !s->run_pos || !s->woken || !s->tmp_nodes || !s->exp || !s->fut || !s->masked ||
 	    !s->free_at || !s->rf_avail || !s->rf_fut || !s->rf_masked || !s->rf_check)
@@ -470,6 +636,11 @@ static void _state_free(struct state *s)
 	free(s->rf_masked);
 	free(s->rf_check);
 	free(s->exp);
+	free(s->cmask);
+	free(s->rf_cmask);
+	free(s->resv);
+	free(s->resv_nodes);
+	free(s->times);
 	free(s->ends.a);
 	free(s->wakes.a);
 }
@@ -525,7 +696,7 @@ static int _events(struct state *s, const struct fss_sim_opts *o, double t0, int
 			s->queue[s->nqueue++] = next++;
 		while (s->wakes.n && s->wakes.a[0].key <= t)
 			_hpop(&s->wakes);
-		if (_pass(s, t, o->bf_depth))
+		if (o->reserve_all ? _pass_all(s, t, o->bf_depth) : _pass(s, t, o->bf_depth))
 			return -1;
 		if (o->progress && (++iter & 1023) == 0) {
 			double tn = _now_s();

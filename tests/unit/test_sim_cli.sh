@@ -6,7 +6,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
-echo "1..12"
+echo "1..13"
 
 "$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress \
 	--schedule "$tmp/sched.csv" >"$tmp/out" 2>"$tmp/err"
@@ -44,8 +44,19 @@ ok $? "sim: a broken trace exits 1 naming file and line"
 rc1=$?
 "$fab" sim "$fx/locality.swf" -p switch >/dev/null 2>&1
 rc2=$?
-[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ]
+"$fab" sim "$fx/locality.swf" --backfill conservative >/dev/null 2>"$tmp/err"
+rc3=$?
+[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] &&
+	grep -q "\-\-backfill 'conservative': expected easy or slurm" "$tmp/err"
 ok $? "sim: usage errors exit 2"
+# --backfill slurm: every blocked job reserves (resvall.swf: job 4 waits
+# behind job 3's reservation instead of starting at once, as under EASY)
+"$fab" sim "$fx/resvall.swf" -r 4 -p firstfit --backfill slurm --no-progress \
+	--schedule "$tmp/ra.csv" >/dev/null 2>&1 &&
+	"$fab" sim "$fx/resvall.swf" -r 4 -p firstfit --backfill easy --no-progress \
+		--schedule "$tmp/re.csv" >/dev/null 2>&1 &&
+	grep -q '^4,3,300,' "$tmp/ra.csv" && grep -q '^4,3,3,' "$tmp/re.csv"
+ok $? "sim: --backfill slurm against easy"
 # node types of the header notes: the majority type's size, said on
 # stderr; a note of another form is ignored, and stderr says why
 {

@@ -1,7 +1,8 @@
 /*
  * test_sim_sched.c - the simulator of sim/ on tiny hand-checked traces:
  * exact schedules (start times and nodes) under FCFS + EASY backfill
- * (reserved nodes included) and each placement policy, the metrics of one run, the policy parser, and
+ * (reserved nodes included), Slurm's backfill (every blocked job
+ * reserving) and each placement policy, the metrics of one run, the policy parser, and
  * determinism and consistency (no node used twice at once) on a larger
  * generated trace.
  */
@@ -105,6 +106,38 @@ static void test_reserved_nodes(void **state)
 	assert_string_equal(_job(r, 3), "2:7");
 	assert_string_equal(_job(r, 4), "150:0");
 	_done(r, tr, m);
+}
+
+/* Job 2 reserves nodes 0-6 at 100; job 3 (8 nodes) waits behind it.
+ * EASY (only job 2 reserves): job 4, running past 100, starts now on node
+ * 7 and delays job 3 to 253.  Slurm's backfill (every blocked job
+ * reserves): job 3 holds every node from 200, so job 4 waits until 300. */
+static void test_reserve_all(void **state)
+{
+	const struct fss_sim_opts all = { .reserve_all = true, .check_tally = true };
+	struct fss_trace *tr;
+	struct fss_machine *m;
+	struct fss_policy p;
+	struct fss_run *r = _run("resvall.swf", 8, 4, 0, "firstfit", &tr, &m);
+	char err[512];
+
+	(void)state;
+	assert_string_equal(_job(r, 1), "100:0 1 2 3 4 5 6");
+	assert_string_equal(_job(r, 2), "253:0 1 2 3 4 5 6 7");
+	assert_string_equal(_job(r, 3), "3:7");
+	fss_run_free(r);
+	for (int k = 0; k < 2; k++) { /* and under tree: the same */
+		assert_int_equal(fss_policy_parse(k ? "tree" : "firstfit", &p, err, sizeof(err)),
+				 0);
+		assert_int_equal(fss_simulate(m, tr, &p, &all, &r, err, sizeof(err)), 0);
+		assert_string_equal(_job(r, 0), "0:0 1 2 3 4 5");
+		assert_string_equal(_job(r, 1), "100:0 1 2 3 4 5 6");
+		assert_string_equal(_job(r, 2), "200:0 1 2 3 4 5 6 7");
+		assert_string_equal(_job(r, 3), "300:0");
+		fss_run_free(r);
+	}
+	fss_trace_free(tr);
+	fss_machine_free(m);
 }
 
 static void test_engine_rack_waits(void **state)
@@ -490,7 +523,9 @@ static void test_determinism(void **state)
 				      "tree",	  "switches@600", "firstfit" };
 	/* the second run recounts every rack's free nodes at each decision
 	 * against those the simulator keeps as jobs start and end */
-	const struct fss_sim_opts check = { .check_tally = true };
+	const struct fss_sim_opts check = { .check_tally = true }, all = { .check_tally = true,
+									   .reserve_all = true,
+									   .bf_depth = 20 };
 	const char *p = _gen_trace();
 	struct fss_trace *tr;
 	struct fss_machine *m;
@@ -502,7 +537,7 @@ static void test_determinism(void **state)
 	assert_int_equal(fss_machine_fattree(64, 16, 2, &m, err, sizeof(err)), 0);
 	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
 		struct fss_policy pol;
-		struct fss_run *a, *b;
+		struct fss_run *a, *b, *c;
 		char *ta = NULL, *tb = NULL;
 		size_t la = 0, lb = 0;
 		FILE *fa, *fb;
@@ -513,6 +548,12 @@ static void test_determinism(void **state)
 			fail_msg("%s: %s", pols[i], err);
 		assert_int_equal(a->never, 0);
 		_consistent(a);
+		/* Slurm's backfill: as consistent, every job started */
+		if (fss_simulate(m, tr, &pol, &all, &c, err, sizeof(err)))
+			fail_msg("%s, every blocked job reserving: %s", pols[i], err);
+		assert_int_equal(c->never, 0);
+		_consistent(c);
+		fss_run_free(c);
 		fa = open_memstream(&ta, &la);
 		fb = open_memstream(&tb, &lb);
 		fss_schedule_csv(fa, a);
@@ -535,19 +576,13 @@ static void test_determinism(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_easy_backfill),
-		cmocka_unit_test(test_easy_no_delay),
-		cmocka_unit_test(test_reserved_nodes),
-		cmocka_unit_test(test_engine_rack_waits),
-		cmocka_unit_test(test_engine_wait_bound),
-		cmocka_unit_test(test_engine_target),
-		cmocka_unit_test(test_tree),
-		cmocka_unit_test(test_switches),
-		cmocka_unit_test(test_firstfit),
-		cmocka_unit_test(test_tree_pods),
-		cmocka_unit_test(test_engine_ratio),
-		cmocka_unit_test(test_policy_parse),
-		cmocka_unit_test(test_policy_name),
+		cmocka_unit_test(test_easy_backfill),	  cmocka_unit_test(test_easy_no_delay),
+		cmocka_unit_test(test_reserved_nodes),	  cmocka_unit_test(test_reserve_all),
+		cmocka_unit_test(test_engine_rack_waits), cmocka_unit_test(test_engine_wait_bound),
+		cmocka_unit_test(test_engine_target),	  cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_switches),	  cmocka_unit_test(test_firstfit),
+		cmocka_unit_test(test_tree_pods),	  cmocka_unit_test(test_engine_ratio),
+		cmocka_unit_test(test_policy_parse),	  cmocka_unit_test(test_policy_name),
 		cmocka_unit_test(test_determinism),
 	};
 
