@@ -248,11 +248,11 @@ eth_records() {	# eth_records DIR [json0|json|snmp]: DIR/nodes/<node>.json, DIR/
 				ip netns exec "$(eth_ns "$name")" snmpwalk -v2c -c public -On -t 2 -r 1 \
 					127.0.0.1 1.0.8802.1.1.2 > "$out/$kind/$name.snmpwalk.tmp" 2>/dev/null || continue
 				got=$(grep -c '^\.1\.0\.8802\.1\.1\.2\.1\.4\.1\.1\.9\.' "$out/$kind/$name.snmpwalk.tmp")
-				[ -n "$want" ] && [ "$got" = "$want" ] && break
+				[ "${want:-0}" -gt 0 ] && [ "$got" = "$want" ] && break
 			done
-			[ -n "$want" ] && [ "$got" = "$want" ] &&
+			[ "${want:-0}" -gt 0 ] && [ "$got" = "$want" ] &&
 				mv -f "$out/$kind/$name.snmpwalk.tmp" "$out/$kind/$name.snmpwalk" ||
-				{ err "fabric records: snmpd of $name gives ${got:-no} LLDP neighbour(s), its lldpd knows ${want:-none (no answer)}"; return 1; }
+				{ err "fabric records: snmpd of $name gives ${got:-no} LLDP neighbour(s), its lldpd knows ${want:-0}"; return 1; }
 			continue
 		fi
 		lldpcli -u "$ETH_DIR/$name.sock" -f "${fmt/snmp/json0}" show neighbors details > "$out/$kind/$name.json.tmp" &&
