@@ -569,7 +569,7 @@ static void test_stats(void **state)
 	struct fse_outcome o;
 
 	(void)state;
-	j.prep_us = 5e6; /* 5 s: more than the call itself takes */
+	j.prep_us = 5e6;	/* 5 s: more than the call itself takes */
 	ch.refuse_first = true; /* the first rack refused: the second taken */
 	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 	assert_true(o.started);
