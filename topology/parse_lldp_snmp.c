@@ -607,6 +607,20 @@ static void _walk_free(struct walk *w)
 	free(w->ifx);
 }
 
+/* lldpRemTable's rows by local port and neighbour index: a walk lists
+ * them by time mark first (when the agent last saw each change), so the
+ * same neighbours come in another order after a port flaps. */
+static int _rem_cmp(const void *a, const void *b)
+{
+	const struct rem *x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
 int fst_lldp_snmp_rows(const char *buf, size_t len, const char *file, struct fst_lldp_row **rowsp,
 		       int *nrowsp, char *err, size_t errlen)
 {
@@ -620,6 +634,8 @@ int fst_lldp_snmp_rows(const char *buf, size_t len, const char *file, struct fst
 		_walk_free(&w);
 		return -1;
 	}
+	if (w.nrem)
+		qsort(w.rem, (size_t)w.nrem, sizeof(*w.rem), _rem_cmp);
 	if (w.nrem && !(rows = calloc((size_t)w.nrem, sizeof(*rows))))
 		nomem = 1;
 	for (int i = 0; i < w.nrem && !nomem; i++) {

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -664,6 +665,83 @@ static void test_snmp_hostile(void **state)
 	rmdir(tmp);
 }
 
+/* lldpLocPortTable of a switch with ports swp1 and swp2 */
+#define ORDER_LOC                                                                                \
+	LOCP "2.1 = INTEGER: 5\n" LOCP "3.1 = STRING: \"swp1\"\n" LOCP "2.2 = INTEGER: 5\n" LOCP \
+	     "3.2 = STRING: \"swp2\"\n"
+
+/* The walk of ports 1 and 2's neighbours, port 1's at time mark T1 and
+ * port 2's at T2, listed in time mark order. */
+static char *_order_walk(const char *t1, const char *t2)
+{
+	bool two_first = strtol(t2, NULL, 10) < strtol(t1, NULL, 10);
+	size_t len = 0;
+	char *w = NULL;
+	FILE *f = open_memstream(&w, &len);
+	static const int cols[] = { 4, 5, 6, 7, 9 };
+
+	assert_non_null(f);
+	fputs(ORDER_LOC, f);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		for (int k = 0; k < 2; k++) {
+			bool one = (k == 0) != two_first;
+			int c = cols[i];
+
+			fprintf(f, "%s%d.%s.%d.1 = ", REM, c, one ? t1 : t2, one ? 1 : 2);
+			if (c == 4 || c == 6)
+				fprintf(f, "INTEGER: %d\n", c == 4 ? 4 : 5);
+			else if (c == 5)
+				fprintf(f, "Hex-STRING: 02 00 00 00 00 0%d \n", one ? 1 : 2);
+			else if (c == 7)
+				fprintf(f, "STRING: \"eth0\"\n");
+			else
+				fprintf(f, "STRING: \"n%d\"\n", one ? 1 : 2);
+		}
+	fclose(f);
+	return w;
+}
+
+/* The model's JSON (classified) without its "source" line (the records'
+ * directory). */
+static char *_json_nosource(struct fst_model *m)
+{
+	struct fst_opts all = { .all_hosts = 1 };
+	char err[256] = "", *j = NULL, *src, *nl;
+
+	if (fst_classify(m, &all, err, sizeof(err)) || !(j = fst_json_string(m, err, sizeof(err))))
+		fail_msg("%s", err);
+	assert_non_null(src = strstr(j, "\"source\":"));
+	assert_non_null(nl = strchr(src, '\n'));
+	memmove(src, nl + 1, strlen(nl + 1) + 1);
+	return j;
+}
+
+/* The same neighbours give the same model whatever their time marks (port
+ * 2's neighbour seen before port 1's, as after port 1 flapped): the walk's
+ * rows are taken by local port, not in the walk's order. */
+static void test_snmp_order(void **state)
+{
+	struct fst_model *a = NULL, *b = NULL;
+	char err[1024] = "", *ja, *jb;
+
+	(void)state;
+	char *wa = _order_walk("0", "0"), *wb = _order_walk("700", "0");
+
+	assert_int_equal(_walk(wa, err, sizeof(err), &a), 0);
+	assert_int_equal(_walk(wb, err, sizeof(err), &b), 0);
+	assert_non_null(strstr(wb, "9.0.2.1 = STRING: \"n2\"\n" REM "9.700.1.1"));
+	free(wa);
+	free(wb);
+	assert_int_equal(a->nlinks, 2);
+	ja = _json_nosource(a);
+	jb = _json_nosource(b);
+	assert_string_equal(ja, jb);
+	free(ja);
+	free(jb);
+	fst_model_free(a);
+	fst_model_free(b);
+}
+
 static void test_mau_type(void **state)
 {
 	(void)state;
@@ -691,7 +769,7 @@ int main(void)
 		cmocka_unit_test(test_recabled),    cmocka_unit_test(test_mau),
 		cmocka_unit_test(test_stale),	    cmocka_unit_test(test_snmp_same),
 		cmocka_unit_test(test_snmp_vendor), cmocka_unit_test(test_snmp_hostile),
-		cmocka_unit_test(test_mau_type),
+		cmocka_unit_test(test_mau_type),    cmocka_unit_test(test_snmp_order),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
