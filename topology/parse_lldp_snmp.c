@@ -609,7 +609,7 @@ static void _walk_free(struct walk *w)
 
 /* lldpRemTable's rows by local port and neighbour index: a walk lists
  * them by time mark first (when the agent last saw each change), so the
- * same neighbours come in another order after a port flaps. */
+ * same neighbours come in another order when they were seen in another. */
 static int _rem_cmp(const void *a, const void *b)
 {
 	const struct rem *x = a, *y = b;
