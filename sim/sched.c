@@ -19,7 +19,9 @@
  * (bf_depth) gets a reservation of its own, the earliest time the policy
  * places it on the nodes free then and held by no earlier reservation over
  * its requested time; a job starts now only on nodes no earlier
- * reservation holds before it would end.
+ * reservation holds before it would end.  As in Slurm's backfill, the
+ * pass keeps a node space (free nodes per time segment, _ns_*): a time is
+ * tried only when every segment of the job's window has enough nodes.
  * Ties are broken by trace order, so runs are deterministic.
  */
 #define _GNU_SOURCE
@@ -179,19 +181,17 @@ struct state {
 	int masked_free;
 	struct hent *exp; /* scratch: running by expected end */
 	long started;
-	/* reserve_all: this pass's reservations, their nodes in resv_nodes */
-	struct resv {
-		int64_t start, end;
-		long off;
-		int n;
-	} * resv;
-	long nresv, cap_resv;
-	int *resv_nodes;
-	long nresv_nodes, cap_resv_nodes;
-	uint8_t *cmask; /* [nnodes] scratch: free at a time, not reserved */
+	/* reserve_all: the pass's node space (_ns_mask) */
+	int64_t *seg_t;
+	int *seg_n;
+	long *seg_next;
+	uint8_t *seg_frees;
+	uint64_t *seg_bits; /* [cap_seg * seg_words] */
+	long nseg, cap_seg;
+	int seg_words;
+	uint64_t *seg_acc; /* [seg_words] scratch */
+	uint8_t *cmask;	   /* [nnodes] scratch: free through a time, not reserved */
 	int *rf_cmask;
-	int64_t *times; /* scratch: a reservation's candidate times */
-	long cap_times;
 };
 
 /* Node @node of @v (counted per rack in @rf) set to @on. */
@@ -347,15 +347,28 @@ static int64_t _reserve(struct state *s, long j, int64_t now)
 	}
 }
 
-static void _wake(struct state *s, long j, int64_t now)
+static int _wake(struct state *s, long j, int64_t now)
 {
 	const struct fss_job *job = &s->tr->jobs[j];
 	int64_t w = s->run->policy.wait;
 
 	if (s->woken[j] || w == FSS_INFINITE || now - job->submit >= w)
-		return;
+		return 0;
 	s->woken[j] = 1;
-	_hpush(&s->wakes, job->submit + w, j);
+	return _hpush(&s->wakes, job->submit + w, j);
+}
+
+/* _try on @from, and a job kept waiting for locality woken at its wait
+ * bound: FSS_PLACED, FSS_NEVER, another status when it stays queued, or
+ * -1 when out of memory. */
+static int _try_wake(struct state *s, long j, int64_t now, const uint8_t *from)
+{
+	bool loc = false;
+	int st = _try(s, j, now, from, &loc);
+
+	if (st < 0 || st == FSS_PLACED || st == FSS_NEVER || !loc)
+		return st;
+	return _wake(s, j, now) ? -1 : st;
 }
 
 static int _pass(struct state *s, int64_t now, int bf_depth)
@@ -367,18 +380,16 @@ static int _pass(struct state *s, int64_t now, int bf_depth)
 	for (long qi = 0; qi < s->nqueue; qi++) {
 		long j = s->queue[qi];
 		const struct fss_job *job = &s->tr->jobs[j];
-		bool loc = false, late;
+		bool late;
 		int st;
 
 		if (!blocked) {
 			if (job->nodes <= s->nfree) {
-				st = _try(s, j, now, s->avail, &loc);
+				st = _try_wake(s, j, now, s->avail);
 				if (st < 0)
 					return -1;
 				if (st == FSS_PLACED || st == FSS_NEVER)
 					continue;
-				if (loc)
-					_wake(s, j, now);
 			}
 			blocked = true;
 			shadow = _reserve(s, j, now);
@@ -392,133 +403,245 @@ static int _pass(struct state *s, int64_t now, int bf_depth)
 			continue;
 		}
 		tested++;
-		st = _try(s, j, now, late ? s->masked : s->avail, &loc);
+		st = _try_wake(s, j, now, late ? s->masked : s->avail);
 		if (st < 0)
 			return -1;
 		if (st == FSS_PLACED || st == FSS_NEVER)
 			continue;
-		if (loc)
-			_wake(s, j, now);
 		s->queue[k++] = j;
 	}
 	s->nqueue = k;
 	return 0;
 }
 
-/* reserve_all: s->cmask (and its racks' counts) = the nodes free at @t
- * (free now, or their running job expected to end by then) that no
- * reservation of this pass holds during [@t, @t + @len); RET how many. */
-static int _cmask_at(struct state *s, int64_t t, int64_t len)
+/*
+ * reserve_all's node space, as Slurm's backfill keeps it for one pass: a
+ * list of segments in time order (seg_next from segment 0, which starts
+ * now); segment k holds, from seg_t[k] until the next one starts, the
+ * nodes free then (free now, or their running job expected to end by
+ * then) that no reservation of the pass holds: seg_n[k] of them, a bit
+ * each in _ns_bits(s, k).  seg_frees[k]: nodes come free at seg_t[k] (a running job's
+ * expected end, a reservation's end), the times a reservation is tried.
+ */
+static uint64_t *_ns_bits(const struct state *s, long k)
 {
-	int n = 0;
-
-	for (int i = 0; i < s->m->nnodes; i++)
-		s->cmask[i] = s->avail[i] || s->free_at[i] <= t;
-	for (long r = 0; r < s->nresv; r++)
-		if (s->resv[r].start < t + len && s->resv[r].end > t)
-			for (int k = 0; k < s->resv[r].n; k++)
-				s->cmask[s->resv_nodes[s->resv[r].off + k]] = 0;
-	for (int i = 0; i < s->m->nnodes; i++)
-		n += s->cmask[i];
-	fse_rack_tally(s->m->topo, s->cmask, s->rf_cmask);
-	return n;
+	return s->seg_bits + (size_t)k * s->seg_words;
 }
 
-static int _cmp_i64(const void *a, const void *b)
+/* Node @x of segment @k held (taken from the free ones) or freed. */
+static void _ns_set(struct state *s, long k, int x, bool on)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	uint64_t *w = _ns_bits(s, k) + x / 64, b = UINT64_C(1) << (x % 64);
 
-	return x < y ? -1 : x > y;
+	if (!(*w & b) == !on)
+		return;
+	*w ^= b;
+	s->seg_n[k] += on ? 1 : -1;
 }
 
-/* reserve_all: job j's reservation, at the first of the times nodes come
- * free (running jobs' expected ends, reservations' ends, its wait bound)
- * where the policy places it.  0 (none found: FSS_NEVER or no such time),
- * or -1 when out of memory. */
-static int _reserve_own(struct state *s, long j, int64_t now)
+/* A new segment from @t with the nodes of segment @from (none: -1),
+ * linked nowhere; its index, -1 when out of memory. */
+static long _ns_new(struct state *s, int64_t t, long from)
 {
-	const struct fss_job *job = &s->tr->jobs[j];
-	int64_t w = s->run->policy.wait;
-	long nt = 0, need = s->nrunning + s->nresv + 1, ri = 0;
-	int nf = s->nfree; /* free at a time, reservations aside */
+	long k;
 
-	if (need > s->cap_times) {
-		int64_t *nt_ = realloc(s->times, need * sizeof(int64_t));
+	if (s->nseg == s->cap_seg) {
+		long nc = s->cap_seg ? 2 * s->cap_seg : 64;
+		int64_t *t_ = realloc(s->seg_t, nc * sizeof(*t_));
+		int *n_ = t_ ? realloc(s->seg_n, nc * sizeof(*n_)) : NULL;
+		long *x_ = n_ ? realloc(s->seg_next, nc * sizeof(*x_)) : NULL;
+		uint8_t *f_ = x_ ? realloc(s->seg_frees, nc) : NULL;
+		uint64_t *m_ = f_ ? realloc(s->seg_bits, (size_t)nc * s->seg_words * 8) : NULL;
 
-		if (!nt_)
+		s->seg_t = t_ ? t_ : s->seg_t;
+		s->seg_n = n_ ? n_ : s->seg_n;
+		s->seg_next = x_ ? x_ : s->seg_next;
+		s->seg_frees = f_ ? f_ : s->seg_frees;
+		s->seg_bits = m_ ? m_ : s->seg_bits;
+		if (!m_)
 			return -1;
-		s->times = nt_;
-		s->cap_times = need;
+		s->cap_seg = nc;
 	}
+	k = s->nseg++;
+	s->seg_t[k] = t;
+	s->seg_next[k] = -1;
+	s->seg_frees[k] = 0;
+	s->seg_n[k] = 0;
+	if (from >= 0) {
+		memcpy(_ns_bits(s, k), _ns_bits(s, from), s->seg_words * 8);
+		s->seg_n[k] = s->seg_n[from];
+	} else {
+		memset(_ns_bits(s, k), 0, s->seg_words * 8);
+	}
+	return k;
+}
+
+/* The pass's node space from the free nodes and the running jobs. */
+static int _ns_build(struct state *s, int64_t now)
+{
+	long n = 0, last;
+
 	for (long k = 0; k < s->nrunning; k++) {
 		long r = s->running[k];
 
-		s->exp[k].key = s->times[nt++] = s->run->jobs[r].start + s->tr->jobs[r].req;
-		s->exp[k].idx = r;
+		s->exp[n].key = s->run->jobs[r].start + s->tr->jobs[r].req;
+		s->exp[n++].idx = r;
 	}
-	qsort(s->exp, s->nrunning, sizeof(*s->exp), _cmp_hent);
-	for (long r = 0; r < s->nresv; r++)
-		s->times[nt++] = s->resv[r].end;
-	if ((s->run->policy.kind == FSS_POL_ENGINE || s->run->policy.kind == FSS_POL_SWITCHES) &&
-	    w != FSS_INFINITE && now - job->submit < w)
-		s->times[nt++] = job->submit + w; /* relaxed from then on */
-	qsort(s->times, nt, sizeof(int64_t), _cmp_i64);
-	for (long i = 0; i < nt; i++) {
-		int64_t t = s->times[i];
-		int nracks = 0;
-		bool loc;
-		enum fss_place_status st;
+	qsort(s->exp, n, sizeof(*s->exp), _cmp_hent);
+	s->nseg = 0;
+	last = _ns_new(s, now, -1);
+	if (last < 0)
+		return -1;
+	for (int x = 0; x < s->m->nnodes; x++)
+		if (s->avail[x])
+			_ns_set(s, last, x, true);
+	for (long i = 0; i < n; i++) {
+		long r = s->exp[i].idx;
+		const int *nodes = s->run->nodes + s->run->jobs[r].node_off;
 
-		for (; ri < s->nrunning && s->exp[ri].key <= t; ri++)
-			nf += s->tr->jobs[s->exp[ri].idx].nodes;
-		if (t <= now || (i && t == s->times[i - 1]) || nf < job->nodes)
-			continue;
-		if (_cmask_at(s, t, job->req) < job->nodes)
-			continue;
-		st = _place(s, s->cmask, j, t, &nracks, &loc);
-		if (st == FSS_NEVER)
-			return 0;
-		if (st != FSS_PLACED)
-			continue;
-		if (s->nresv == s->cap_resv) {
-			long nc = s->cap_resv ? 2 * s->cap_resv : 64;
-			struct resv *nr = realloc(s->resv, nc * sizeof(*nr));
+		if (s->exp[i].key > s->seg_t[last]) {
+			long k = _ns_new(s, s->exp[i].key, last);
 
-			if (!nr)
+			if (k < 0)
 				return -1;
-			s->resv = nr;
-			s->cap_resv = nc;
+			s->seg_next[last] = k;
+			s->seg_frees[k] = 1;
+			last = k;
 		}
-		if (s->nresv_nodes + job->nodes > s->cap_resv_nodes) {
-			long nc = 2 * (s->nresv_nodes + job->nodes);
-			int *nn = realloc(s->resv_nodes, nc * sizeof(int));
-
-			if (!nn)
-				return -1;
-			s->resv_nodes = nn;
-			s->cap_resv_nodes = nc;
-		}
-		memcpy(s->resv_nodes + s->nresv_nodes, s->tmp_nodes, job->nodes * sizeof(int));
-		s->resv[s->nresv++] = (struct resv){
-			.start = t, .end = t + job->req, .off = s->nresv_nodes, .n = job->nodes
-		};
-		s->nresv_nodes += job->nodes;
-		return 0;
+		for (int x = 0; x < s->tr->jobs[r].nodes; x++)
+			_ns_set(s, last, nodes[x], true);
 	}
 	return 0;
 }
 
-/* The pass with reserve_all: as _pass, every blocked job tested reserving. */
+/* The segment starting at @t, made by splitting the one holding it when
+ * none does, searched from segment @k (starting by @t); -1 when out of
+ * memory. */
+static long _ns_split(struct state *s, long k, int64_t t)
+{
+	long nk;
+
+	while (s->seg_next[k] >= 0 && s->seg_t[s->seg_next[k]] <= t)
+		k = s->seg_next[k];
+	if (s->seg_t[k] == t)
+		return k;
+	nk = _ns_new(s, t, k);
+	if (nk < 0)
+		return -1;
+	s->seg_next[nk] = s->seg_next[k];
+	s->seg_next[k] = nk;
+	return nk;
+}
+
+/* @nodes (@n of them) held during [@t0, @t1), @t0 in segment @k: a
+ * reservation, or a job started now. */
+static int _ns_take(struct state *s, long k, int64_t t0, int64_t t1, const int *nodes, int n)
+{
+	long a = _ns_split(s, k, t0), b = a < 0 ? -1 : _ns_split(s, a, t1);
+
+	if (b < 0)
+		return -1;
+	s->seg_frees[b] = 1;
+	for (k = a; k >= 0 && k != b; k = s->seg_next[k])
+		for (int x = 0; x < n; x++)
+			_ns_set(s, k, nodes[x], false);
+	return 0;
+}
+
+/* The first segment from @k on that starts before @end with fewer than
+ * @want nodes, or -1: no time from segment k's on whose window reaches it
+ * can hold @want nodes. */
+static long _ns_short(const struct state *s, long k, int64_t end, int want)
+{
+	for (; k >= 0 && s->seg_t[k] < end; k = s->seg_next[k])
+		if (s->seg_n[k] < want)
+			return k;
+	return -1;
+}
+
+/* s->cmask (and its racks' counts) = the nodes free and held by no
+ * reservation through [@t, @t + @len), @t in segment @k; RET how many
+ * (s->cmask left as it was when fewer than @want). */
+static int _ns_window(struct state *s, long k, int64_t t, int64_t len, int want)
+{
+	uint64_t *acc = s->seg_acc;
+	int n = 0, nw = s->seg_words;
+
+	memcpy(acc, _ns_bits(s, k), nw * 8);
+	for (k = s->seg_next[k]; k >= 0 && s->seg_t[k] < t + len; k = s->seg_next[k]) {
+		const uint64_t *b = _ns_bits(s, k);
+
+		for (int i = 0; i < nw; i++)
+			acc[i] &= b[i];
+	}
+	for (int i = 0; i < nw; i++)
+		n += __builtin_popcountll(acc[i]);
+	if (n < want)
+		return n;
+	for (int x = 0; x < s->m->nnodes; x++)
+		s->cmask[x] = acc[x / 64] >> (x % 64) & 1;
+	fse_rack_tally(s->m->topo, s->cmask, s->rf_cmask);
+	return n;
+}
+
+/* reserve_all: job j's reservation, at the first of the times nodes come
+ * free (running jobs' expected ends, reservations' ends, its wait bound)
+ * where the policy places it on the nodes the node space holds through
+ * its requested time.  0 (none found: FSS_NEVER or no such time), or -1
+ * when out of memory. */
+static int _reserve_own(struct state *s, long j, int64_t now)
+{
+	const struct fss_job *job = &s->tr->jobs[j];
+	int64_t w = s->run->policy.wait, tb = FSS_INFINITE;
+
+	if ((s->run->policy.kind == FSS_POL_ENGINE || s->run->policy.kind == FSS_POL_SWITCHES) &&
+	    w != FSS_INFINITE && now - job->submit < w)
+		tb = job->submit + w; /* relaxed from then on */
+	for (long k = 0; k >= 0; k = s->seg_next[k]) {
+		int64_t tk = s->seg_t[k],
+			next = s->seg_next[k] >= 0 ? s->seg_t[s->seg_next[k]] : FSS_INFINITE;
+		int64_t cand[2];
+		int nc = 0;
+
+		if (s->seg_frees[k] && tk > now)
+			cand[nc++] = tk;
+		if (tb > now && tb >= tk && tb < next && (!nc || tb != tk))
+			cand[nc++] = tb;
+		for (int c = 0; c < nc; c++) {
+			int64_t t = cand[c];
+			long bad = _ns_short(s, k, t + job->req, job->nodes);
+			int nracks = 0;
+			bool loc;
+			enum fss_place_status st;
+
+			if (bad >= 0) {
+				/* every time from here to segment bad's end
+				 * holds too few nodes somewhere */
+				k = bad;
+				break;
+			}
+			if (_ns_window(s, k, t, job->req, job->nodes) < job->nodes)
+				continue;
+			st = _place(s, s->cmask, j, t, &nracks, &loc);
+			if (st == FSS_NEVER)
+				return 0;
+			if (st == FSS_PLACED)
+				return _ns_take(s, k, t, t + job->req, s->tmp_nodes, job->nodes);
+		}
+	}
+	return 0;
+}
+
+/* The pass with reserve_all: as _pass, every blocked job tested reserving
+ * in the node space built when the first job blocks. */
 static int _pass_all(struct state *s, int64_t now, int bf_depth)
 {
 	bool blocked = false;
 	long k = 0, tested = 0;
 
-	s->nresv = s->nresv_nodes = 0;
 	for (long qi = 0; qi < s->nqueue; qi++) {
 		long j = s->queue[qi];
 		const struct fss_job *job = &s->tr->jobs[j];
-		bool loc = false;
 		int st;
 
 		if (blocked && tested >= bf_depth) {
@@ -528,15 +651,19 @@ static int _pass_all(struct state *s, int64_t now, int bf_depth)
 		if (blocked)
 			tested++;
 		if (job->nodes <= s->nfree &&
-		    (!blocked || _cmask_at(s, now, job->req) >= job->nodes)) {
-			st = _try(s, j, now, blocked ? s->cmask : s->avail, &loc);
+		    (!blocked || (_ns_short(s, 0, now + job->req, job->nodes) < 0 &&
+				  _ns_window(s, 0, now, job->req, job->nodes) >= job->nodes))) {
+			st = _try_wake(s, j, now, blocked ? s->cmask : s->avail);
 			if (st < 0)
+				return -1;
+			if (st == FSS_PLACED && blocked &&
+			    _ns_take(s, 0, now, now + job->req, s->tmp_nodes, job->nodes))
 				return -1;
 			if (st == FSS_PLACED || st == FSS_NEVER)
 				continue;
-			if (loc)
-				_wake(s, j, now);
 		}
+		if (!blocked && _ns_build(s, now))
+			return -1;
 		blocked = true;
 		if (_reserve_own(s, j, now))
 			return -1;
@@ -599,7 +726,9 @@ static int _state_new(struct state *s, const struct fss_machine *m, const struct
 	s->exp = malloc((nj ? nj : 1) * sizeof(*s->exp));
 	s->cmask = calloc(m->nnodes, 1);
 	s->rf_cmask = calloc(s->nracks + 1, sizeof(int));
-	if (!s->cmask || !s->rf_cmask)
+	s->seg_words = (m->nnodes + 63) / 64;
+	s->seg_acc = malloc((s->seg_words ? s->seg_words : 1) * sizeof(uint64_t));
+	if (!s->cmask || !s->rf_cmask || !s->seg_acc)
 		return -1;
 	if (!run->jobs || !run->nodes || !s->pl || !s->avail || !s->queue || !s->running ||
 	    !s->run_pos || !s->woken || !s->tmp_nodes || !s->exp || !s->fut || !s->masked ||
@@ -638,9 +767,12 @@ static void _state_free(struct state *s)
 	free(s->exp);
 	free(s->cmask);
 	free(s->rf_cmask);
-	free(s->resv);
-	free(s->resv_nodes);
-	free(s->times);
+	free(s->seg_t);
+	free(s->seg_n);
+	free(s->seg_next);
+	free(s->seg_frees);
+	free(s->seg_bits);
+	free(s->seg_acc);
 	free(s->ends.a);
 	free(s->wakes.a);
 }

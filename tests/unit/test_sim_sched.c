@@ -138,6 +138,24 @@ static void test_reserve_all(void **state)
 	}
 	fss_trace_free(tr);
 	fss_machine_free(m);
+	/* the node space over time (see resvgap.swf's comments) */
+	r = _run("resvgap.swf", 8, 4, 0, "firstfit", &tr, &m);
+	fss_run_free(r);
+	assert_int_equal(fss_policy_parse("firstfit", &p, err, sizeof(err)), 0);
+	assert_int_equal(fss_simulate(m, tr, &p, &all, &r, err, sizeof(err)), 0);
+	assert_string_equal(_job(r, 1), "100:0 1 2 3 4 5 6 7");
+	assert_string_equal(_job(r, 2), "2:4 5");
+	assert_string_equal(_job(r, 3), "200:0 1 2");
+	assert_string_equal(_job(r, 4), "4:6 7");
+	assert_string_equal(_job(r, 5), "200:3");  /* not at 52: job 2's nodes */
+	assert_string_equal(_job(r, 6), "52:4 5"); /* ends by 100 */
+	_done(r, tr, m);
+	r = _run("resvwin.swf", 6, 2, 0, "firstfit", &tr, &m);
+	fss_run_free(r);
+	assert_int_equal(fss_simulate(m, tr, &p, &all, &r, err, sizeof(err)), 0);
+	assert_string_equal(_job(r, 2), "100:0 1 2 3");
+	assert_string_equal(_job(r, 3), "100:4 5");
+	_done(r, tr, m);
 }
 
 static void test_engine_rack_waits(void **state)
