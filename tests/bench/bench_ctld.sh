@@ -104,6 +104,14 @@ pin_daemons() {
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
 rss_mib() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
+# a process's proportional set size in MiB (pages shared by N processes
+# count 1/N in each, so the daemons' sum is what they hold together);
+# VmRSS where the kernel has no smaps_rollup
+pss_mib() {
+	awk '/^Pss:/ { printf "%.0f", $2 / 1024; found = 1; exit } END { if (!found) exit 1 }' \
+		"/proc/$1/smaps_rollup" 2>/dev/null ||
+		rss_mib "$1"
+}
 # sdiag (kept in sdiag-SETUP.txt): the main and backfill cycles' mean and
 # max (us), their mean depth (jobs tried per cycle; backfill's "try
 # depth", the jobs it tested for a start), jobs started and backfilled
@@ -239,7 +247,7 @@ run_setup() {	# run_setup NAME ROUND
 		pin_daemons || { echo "bench-ctld: $name: taskset could not pin the daemons"; return 1; }
 	fi
 	for p in $(slurmd_pids) $(ctld_pid); do
-		mem=$((mem + $(rss_mib "$p" || echo 0)))
+		mem=$((mem + $(pss_mib "$p" || echo 0)))
 	done
 	submit_queue "$([ "$name" = stock+sw ] && echo yes || echo no)" || { echo "bench-ctld: $name: sbatch failed"; return 1; }
 	pid=$(ctld_pid)
@@ -291,7 +299,7 @@ run_setup() {	# run_setup NAME ROUND
 			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
 			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
 	SHARE[$name#$round]=$(one_rack_share)
-	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB; $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
+	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB (PSS); $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
 	cl_down >/dev/null 2>&1
 	# fabsched's own time per placement, split from the backend's (its
 	# node choice: cons_tres), as slurmctld last logged it (over its whole
