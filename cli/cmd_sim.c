@@ -1,7 +1,7 @@
 /*
  * fabsched sim — replay a job log (SWF, or a site's own sacct --json or
  * sacct -P history, told apart by content) on a fat tree or the site's
- * fabric model with FCFS + EASY backfill under several placement policies
+ * fabric model with FCFS + backfill under several placement policies
  * and report what each buys and costs (libfabsched_sim).
  */
 #define _GNU_SOURCE
@@ -61,8 +61,8 @@ static const struct fs_opt _sim_opts[] = {
 	  "scheduling", NULL },
 	{ O_DEPTH, 0, "bf-depth", "N", "jobs tested per backfill pass (default 500)", NULL, NULL },
 	{ O_BACKFILL, 0, "backfill", "KIND",
-	  "easy (default: the first blocked job reserves) or\n"
-	  "slurm (every blocked job tested reserves, as Slurm's)",
+	  "slurm (default: every blocked job tested reserves,\n"
+	  "as Slurm's) or easy (the first blocked job only)",
 	  NULL, NULL },
 	{ O_CSV, 0, "csv", "FILE", "one row per policy", "output (the table goes to stdout)",
 	  NULL },
@@ -87,7 +87,7 @@ static void _sim_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fabsched sim TRACE [options]\n"
-		"Replay a job log with FCFS + EASY backfill.  TRACE, plain or .gz, is\n"
+		"Replay a job log with FCFS + backfill.  TRACE, plain or .gz, is\n"
 		"told by its content: an SWF log, the output of sacct --json, or that of\n"
 		"  sacct -a -P -X -S START -E END \\\n"
 		"    -o JobIDRaw,Partition,Submit,Eligible,Start,End,Timelimit,NNodes,NCPUS,State,NodeList\n"
@@ -186,8 +186,8 @@ static void _summary(const char *path, const struct fss_trace *tr, const struct 
 struct sim_args {
 	const char *model, *csv, *json, *svg, *occ, *sched, *title, *trace_path;
 	int nodes, rack, rpp, ppn, limit, depth, progress;
-	bool reserve_all; /* --backfill slurm */
-	int np;		  /* policies in pol */
+	bool easy; /* --backfill easy */
+	int np;	   /* policies in pol */
 	struct fss_policy pol[MAX_POLICIES];
 };
 
@@ -244,7 +244,7 @@ static int _sim_option(struct sim_args *a, int c)
 				optarg);
 			return FS_EXIT_USAGE;
 		}
-		a->reserve_all = !strcmp(optarg, "slurm");
+		a->easy = !strcmp(optarg, "easy");
 		break;
 	case O_CSV:
 		a->csv = optarg;
@@ -344,7 +344,7 @@ static int _sim_policies(const struct sim_args *a, struct sim *s)
 
 	for (int i = 0; i < a->np; i++) {
 		struct fss_sim_opts o = { .bf_depth = a->depth,
-					  .reserve_all = a->reserve_all,
+					  .reserve_all = !a->easy,
 					  .progress = a->progress,
 					  .label = a->pol[i].name };
 

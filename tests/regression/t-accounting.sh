@@ -95,12 +95,11 @@ while IFS='|' read -r id _ _ _ _ _ _ nn _ _ nl; do
 $id $nn $real ${sim_r:-?} $nl"
 done < <(grep '|COMPLETED|' "$WORK/sacct.txt")
 tap_diag "$table"
-# The replay's backfill is EASY (one reservation, the queue's head), Slurm's
-# reserves nodes for every job it tests, and Slurm starts a job a moment
-# after the nodes it waits for are free (the epilog, its scheduling
-# passes), the replay at once: with 16 jobs of seconds queued together, a
-# few start at other moments than Slurm's, hence on other free nodes (a
-# loaded machine moves them further).  Within a quarter of the jobs: an
+# Slurm starts a job a moment after the nodes it waits for are free (the
+# epilog, its scheduling passes), the replay at once, and the replay's
+# requested and run times are whole seconds: with 16 jobs of seconds
+# queued together, a few start at other moments than Slurm's, hence on
+# other free nodes (a loaded machine moves them further).  Within a quarter of the jobs: an
 # error in the replay's tree (a rack-fittable job spread while a rack was
 # free) or in what it reads of sacct moves most of them.
 d=$((one_real - one_sim)) tol=$((fit / 4 > 1 ? fit / 4 : 1))

@@ -55,8 +55,11 @@ ok $? "sim: usage errors exit 2"
 	--schedule "$tmp/ra.csv" >/dev/null 2>&1 &&
 	"$fab" sim "$fx/resvall.swf" -r 4 -p firstfit --backfill easy --no-progress \
 		--schedule "$tmp/re.csv" >/dev/null 2>&1 &&
-	grep -q '^4,3,300,' "$tmp/ra.csv" && grep -q '^4,3,3,' "$tmp/re.csv"
-ok $? "sim: --backfill slurm against easy"
+	"$fab" sim "$fx/resvall.swf" -r 4 -p firstfit --no-progress \
+		--schedule "$tmp/rd.csv" >/dev/null 2>&1 &&
+	grep -q '^4,3,300,' "$tmp/ra.csv" && grep -q '^4,3,3,' "$tmp/re.csv" &&
+	cmp -s "$tmp/ra.csv" "$tmp/rd.csv"
+ok $? "sim: --backfill slurm (the default) against easy"
 # node types of the header notes: the majority type's size, said on
 # stderr; a note of another form is ignored, and stderr says why
 {
