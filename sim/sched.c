@@ -181,7 +181,7 @@ struct state {
 	int masked_free;
 	struct hent *exp; /* scratch: running by expected end */
 	long started;
-	/* reserve_all: the pass's node space (_ns_mask) */
+	/* reserve_all: the pass's node space (_ns_bits) */
 	int64_t *seg_t;
 	int *seg_n;
 	long *seg_next;
@@ -420,8 +420,9 @@ static int _pass(struct state *s, int64_t now, int bf_depth)
  * now); segment k holds, from seg_t[k] until the next one starts, the
  * nodes free then (free now, or their running job expected to end by
  * then) that no reservation of the pass holds: seg_n[k] of them, a bit
- * each in _ns_bits(s, k).  seg_frees[k]: nodes come free at seg_t[k] (a running job's
- * expected end, a reservation's end), the times a reservation is tried.
+ * each in _ns_bits(s, k).  seg_frees[k]: nodes come free at seg_t[k] (a
+ * running job's expected end, a reservation's end), the times a
+ * reservation is tried.
  */
 static uint64_t *_ns_bits(const struct state *s, long k)
 {

@@ -96,12 +96,12 @@ $id $nn $real ${sim_r:-?} $nl"
 done < <(grep '|COMPLETED|' "$WORK/sacct.txt")
 tap_diag "$table"
 # Slurm starts a job a moment after the nodes it waits for are free (the
-# epilog, its scheduling passes), the replay at once, and the replay's
-# requested and run times are whole seconds: with 16 jobs of seconds
-# queued together, a few start at other moments than Slurm's, hence on
-# other free nodes (a loaded machine moves them further).  Within a quarter of the jobs: an
-# error in the replay's tree (a rack-fittable job spread while a rack was
-# free) or in what it reads of sacct moves most of them.
+# epilog, its scheduling passes), the replay at once: with 16 jobs of
+# seconds queued together, a few start at other moments than Slurm's,
+# hence on other free nodes (a loaded machine moves them further).
+# Within a quarter of the jobs: an error in the replay's tree (a
+# rack-fittable job spread while a rack was free) or in what it reads of
+# sacct moves most of them.
 d=$((one_real - one_sim)) tol=$((fit / 4 > 1 ? fit / 4 : 1))
 tap_ok "[ ${d#-} -le $tol ]" \
 	"the replay keeps rack-fittable jobs in one rack as Slurm did, within $tol job(s): $one_sim (replay) and $one_real (Slurm) of $fit"
