@@ -109,7 +109,7 @@ machines together take about 12 minutes on a 2-core machine, HPC2N's
 
 Locality at no extra wait (the *free* column) is not reached by one
 setting on all four machines: each of the closest settings falls short
-on KTH, by less than the chaos above, and some on Atlas too.  `rack`
+on KTH, by 1.5 to 1.9 % of mean wait, and some on Atlas too.  `rack`
 (wait for one rack, never relax; a job wider than a rack takes the
 fewest racks of one pod) puts every rack-fittable job in one rack, with a
 shorter mean wait and slowdown than tree on HPC2N (−7.6 % and −3.7 %)
