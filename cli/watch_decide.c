@@ -425,7 +425,10 @@ static int _bind_known(struct bind *c, struct fw_bindings *next, int *pending, i
 /* Second pass: an HCA not bound claiming a name that has no binding is
  * bound (first seen; all of a new node's HCAs at once); claiming a bound
  * name, it is bound only on a plane seen late where that name has no
- * HCA; else the name is held. */
+ * HCA; else the name is held.  An Ethernet interface whose MAC no switch
+ * has reported yet (GUID 0) that its node's own LLDP record lists is the
+ * node's word, not the fabric's: it neither binds nor holds (a node's
+ * record written before its new switch's, after a recabling). */
 static int _bind_new(struct bind *c, struct fw_bindings *next, const int *pending, int npending)
 {
 	const struct fst_model *cur = c->cur;
@@ -438,6 +441,8 @@ static int _bind_new(struct bind *c, struct fw_bindings *next, const int *pendin
 		const char *name = cur->hosts[dv->host].name;
 		int lo, hi = _named(c, name, &lo), clash = hi > lo;
 
+		if (!dv->guid && dv->own_record)
+			continue;
 		if (hi > lo && dv->guid && dv->plane >= 0 && c->newplane[dv->plane]) {
 			clash = 0;
 			for (int k = lo; k < hi && !clash; k++) {

@@ -123,6 +123,8 @@ struct fst_device {
 	int nports;
 	struct fst_port *ports; /* nports + 1 entries, index = port number */
 	int line;		/* line of its record in the input, 0 otherwise */
+	int own_record;		/* HCA from LLDP: an interface its host's own
+				   record lists (the host said it is its own) */
 	/* filled by fst_classify() */
 	enum fst_role role;
 	int level;	    /* switches: 0 leaf, 1.. above, -1 isolated; HCAs -1 */

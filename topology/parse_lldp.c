@@ -72,6 +72,7 @@ struct lsys {
 	int bridge;	/* says it bridges or routes */
 	char **ports;	/* switch: port names; host: interface names */
 	uint64_t *pmac; /* host: each interface's MAC when seen, else 0 */
+	char *own;	/* host: each interface listed in its own record */
 	int nports, cap_ports;
 	int dev;  /* switch: its device */
 	int *nic; /* host: a device per interface */
@@ -218,11 +219,12 @@ static int _sys_get(struct lstate *st, const char *key, uint64_t mac)
 	return st->nsys++;
 }
 
-/* The port (or interface) @name of system @i: its index, added when new. */
-static int _sys_port(struct lstate *st, int i, const char *name, uint64_t mac)
+/* The port (or interface) @name of system @i: its index, added when new;
+ * @own: named by the system's own record. */
+static int _sys_port(struct lstate *st, int i, const char *name, uint64_t mac, int own)
 {
 	struct lsys *y = &st->sys[i];
-	char **np;
+	char **np, *no;
 	uint64_t *nm;
 	int cap;
 
@@ -230,6 +232,7 @@ static int _sys_port(struct lstate *st, int i, const char *name, uint64_t mac)
 		if (!strcmp(y->ports[p], name)) {
 			if (mac && !y->pmac[p])
 				y->pmac[p] = mac;
+			y->own[p] |= (char)own;
 			return p;
 		}
 	cap = y->cap_ports;
@@ -242,10 +245,16 @@ static int _sys_port(struct lstate *st, int i, const char *name, uint64_t mac)
 	if (!nm)
 		return -1;
 	y->pmac = nm;
+	cap = y->cap_ports;
+	no = fst_grow(y->own, &cap, y->nports + 1, sizeof(*y->own));
+	if (!no)
+		return -1;
+	y->own = no;
 	y->cap_ports = cap;
 	if (!(y->ports[y->nports] = strdup(name)))
 		return -1;
 	y->pmac[y->nports] = mac;
+	y->own[y->nports] = (char)own;
 	return y->nports++;
 }
 
@@ -602,8 +611,8 @@ static int _devices(struct lstate *st)
 			y->kind = y->from_node || y->bridge ? SYS_SWITCH : SYS_HOST;
 	}
 	for (int k = 0; k < st->ns; k++) { /* every port a sighting names */
-		if (_sys_port(st, st->s[k].src, st->s[k].ifname, 0) < 0 ||
-		    _sys_port(st, st->s[k].nb, st->s[k].nb_port, st->s[k].nb_port_mac) < 0)
+		if (_sys_port(st, st->s[k].src, st->s[k].ifname, 0, 1) < 0 ||
+		    _sys_port(st, st->s[k].nb, st->s[k].nb_port, st->s[k].nb_port_mac, 0) < 0)
 			return fs_errf(st->err, st->errlen, "out of memory");
 	}
 	for (int i = 0; i < st->nsys; i++) {
@@ -641,6 +650,7 @@ static int _devices(struct lstate *st)
 			if (y->nic[p] < 0 || fst_set_str(&m->devs[y->nic[p]].desc, desc))
 				return fs_errf(st->err, st->errlen, "out of memory");
 			m->devs[y->nic[p]].ports[1].guid = y->pmac[p];
+			m->devs[y->nic[p]].own_record = y->own[p];
 		}
 	}
 	return 0;
@@ -684,6 +694,7 @@ static void _free(struct lstate *st)
 			free(st->sys[i].ports[p]);
 		free(st->sys[i].ports);
 		free(st->sys[i].pmac);
+		free(st->sys[i].own);
 		free(st->sys[i].nic);
 		free(st->sys[i].key);
 	}

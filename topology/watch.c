@@ -29,6 +29,7 @@ int fst_model_merge(struct fst_model *dst, const struct fst_model *src, char *er
 				return fs_errf(err, errlen, "out of memory");
 			}
 			dst->devs[k].sysimgguid = s->sysimgguid;
+			dst->devs[k].own_record = s->own_record;
 			for (int p = 1; p <= s->nports; p++) {
 				dst->devs[k].ports[p].guid = s->ports[p].guid;
 				dst->devs[k].ports[p].lid = s->ports[p].lid;

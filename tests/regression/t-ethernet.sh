@@ -236,7 +236,7 @@ moved() { watch && grep -qF "$line" "$WORK/watch.log"; }
 cl_poll 30 moved
 tap_ok $? "n010 recabled: the watch says '$line'" || tap_diag "$(cat "$WORK/watch.log")"
 tap_is "$(node_field n010 AvailableFeatures)" "rack_leaf04,pod_pod0,plane_plane0" \
-	"n010's rack feature follows it to leaf04"
+	"n010's rack feature follows it to leaf04" || tap_diag "$(cat "$WORK/watch.log")"
 "$CL" "${ETH[@]}" fabric recable n010 eth0 leaf03 swp2 >/dev/null
 
 tap_done

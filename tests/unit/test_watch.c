@@ -5,7 +5,8 @@
  * up resumes, nodes drained by others stay so; an HCA that claims another
  * node's name (new, or bound to another node) drains, resumes and changes
  * nothing until the node-name map names it; fabric text with control
- * bytes reaches no action unescaped.  Also sinfo's fixed-width records
+ * bytes reaches no action unescaped; an Ethernet interface its node's own
+ * LLDP record lists moves the node before its switch has heard it.  Also sinfo's fixed-width records
  * (a reason cannot forge a node), the bindings file, the map's GUIDs, and
  * fw_apply through a recording seam.
  */
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "fabsched_topo.h"
@@ -924,6 +926,118 @@ static void test_apply_through_seam(void **state)
 	fst_model_free(cur);
 }
 
+/* ------------------------------------------------------------ Ethernet (LLDP) */
+
+/* A json0 neighbour entry: interface @ifname sees @sys, its port @port
+ * (MAC @mac, "" for a port id of the ifname type), a bridge when @bridge. */
+static void _nb(FILE *f, int first, const char *ifname, const char *sys, const char *port,
+		const char *mac, int bridge)
+{
+	fprintf(f,
+		"%s{\"name\": \"%s\", \"chassis\": [{\"name\": [{\"value\": \"%s\"}], "
+		"\"capability\": [{\"type\": \"Bridge\", \"enabled\": %s}]}], \"port\": [",
+		first ? "" : ", ", ifname, sys, bridge ? "true" : "false");
+	if (*mac)
+		fprintf(f,
+			"{\"id\": [{\"type\": \"mac\", \"value\": \"%s\"}], \"descr\": "
+			"[{\"value\": \"%s\"}]}]}",
+			mac, port);
+	else
+		fprintf(f, "{\"id\": [{\"type\": \"ifname\", \"value\": \"%s\"}]}]}", port);
+}
+
+/* Records under @dir (nodes/, switches/) of n001 and n002 on leaf01 and
+ * leaf02 (port swp1 each, uplinks swp9 to spine01), as the nodes' and
+ * the leaves' lldpd print them.  @n001_leaf: the leaf n001's own record
+ * sees (its port swp2 on leaf02); @leaf_lists_n001: the leaves' records
+ * list n001 where it is (else its new leaf has not heard it yet);
+ * @rogue: leaf02 also hears a system calling itself n001 on swp5, its
+ * port "eth9" (no MAC). */
+static struct fst_model *_lldp_model(const char *dir, int n001_leaf, int leaf_lists_n001, int rogue)
+{
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char nd[512], sd[512], path[600], err[512] = "";
+	const char *n001_port = n001_leaf == 1 ? "swp1" : "swp2";
+	FILE *f;
+
+	snprintf(nd, sizeof(nd), "%s/nodes", dir);
+	snprintf(sd, sizeof(sd), "%s/switches", dir);
+	mkdir(nd, 0700);
+	mkdir(sd, 0700);
+	for (int n = 1; n <= 2; n++) {
+		snprintf(path, sizeof(path), "%s/n%03d.json", nd, n);
+		assert_non_null(f = fopen(path, "w"));
+		fprintf(f, "{\"lldp\": [{\"interface\": [");
+		if (n == 1)
+			_nb(f, 1, "eth0", n001_leaf == 1 ? "leaf01" : "leaf02", n001_port, "", 1);
+		else
+			_nb(f, 1, "eth0", "leaf02", "swp1", "", 1);
+		fprintf(f, "]}]}\n");
+		fclose(f);
+	}
+	for (int l = 1; l <= 2; l++) {
+		snprintf(path, sizeof(path), "%s/leaf%02d.json", sd, l);
+		assert_non_null(f = fopen(path, "w"));
+		fprintf(f, "{\"lldp\": [{\"interface\": [");
+		_nb(f, 1, "swp9", "spine01", l == 1 ? "swp1" : "swp2", "", 1);
+		if (l == 2)
+			_nb(f, 0, "swp1", "n002", "eth0", "02:00:00:00:00:02", 0);
+		if (leaf_lists_n001 && l == n001_leaf)
+			_nb(f, 0, n001_port, "n001", "eth0", "02:00:00:00:00:01", 0);
+		if (rogue && l == 2)
+			_nb(f, 0, "swp5", "n001", "eth9", "", 0);
+		fprintf(f, "]}]}\n");
+		fclose(f);
+	}
+	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
+		fail_msg("%s", err);
+	return m;
+}
+
+/* n001 recabled from leaf01 to leaf02: its own record says so before
+ * leaf02's does, so this cycle its interface has no MAC (GUID 0).  The
+ * node's own word moves its rack feature; nothing held.  A system that
+ * only a switch hears calling itself n001 (no record of n001 lists that
+ * interface) still holds n001. */
+static void test_lldp_recabled_before_switch(void **state)
+{
+	char dir[] = "/tmp/test_watch.XXXXXX", cmd[64];
+	struct fst_model *old, *cur, *rogue;
+	struct fw_bindings b;
+	struct fw_node nodes[2] = { { "n001", "idle", "none", "", 0 },
+				    { "n002", "idle", "none", "", 0 } };
+	struct fw_input in = { .nodes = nodes, .nnodes = 2 };
+	const struct fw_action *a;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	old = _lldp_model(dir, 1, 1, 0);
+	_bound_from(old, &b);
+	assert_string_equal(_bound_name(&b, 0x020000000001), "n001");
+	cur = _lldp_model(dir, 2, 0, 0);
+	in.old = old;
+	in.cur = cur;
+	in.bound = &b;
+	_decide(&in);
+	assert_null(_said("held"));
+	assert_non_null(a = _find(FW_FEATURES, "n001"));
+	assert_int_equal(strncmp(a->arg, "rack_leaf02,", 12), 0);
+	assert_string_equal(_bound_name(&_next, 0x020000000001), "n001");
+	/* the rogue: n001 held, its features left as they are */
+	rogue = _lldp_model(dir, 2, 0, 1);
+	in.cur = rogue;
+	_decide(&in);
+	_untouched("n001");
+	assert_non_null(_said("n001 held"));
+	fw_bindings_clear(&b);
+	fst_model_free(old);
+	fst_model_free(cur);
+	fst_model_free(rogue);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -938,6 +1052,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_accepted_by_map, _teardown),
 		cmocka_unit_test_teardown(test_first_seen_and_late_plane, _teardown),
 		cmocka_unit_test_teardown(test_hostile_descriptions, _teardown),
+		cmocka_unit_test_teardown(test_lldp_recabled_before_switch, _teardown),
 		cmocka_unit_test(test_printable),
 		cmocka_unit_test(test_sinfo_records),
 		cmocka_unit_test(test_bindings_file),
