@@ -224,8 +224,10 @@ int fst_discover_live(struct fst_model **out, const char *ca, int port, const ch
  * (or -f json) prints there; @switch_dir (NULL: none) the same from the
  * switches, or for a switch without lldpd <switch>.snmpwalk, what
  * `snmpwalk -On SWITCH 1.0.8802.1.1.2` prints (LLDP-MIB).  Hosts' interfaces become one-port HCAs ("H-<host>-<ifname>",
- * described "<host> <ifname>"), switches' ports are numbered in the
- * natural order of their names (kept as labels); Ethernet speeds from the
+ * described "<host> <ifname>"; own_record set for those its host's own
+ * record lists), switches' ports are numbered by the numbers ending their
+ * names (swp7: 7) when those are 1-255 and distinct, else in the natural
+ * order of the names (kept as labels); Ethernet speeds from the
  * MAU types.  Neighbours' strings that are not names are left out with an
  * FST_ISSUE_IGNORED_LINE. */
 int fst_parse_lldp(struct fst_model **out, const char *node_dir, const char *switch_dir, char *err,

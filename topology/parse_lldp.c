@@ -28,8 +28,10 @@
  * or routes (capability Bridge or Router enabled) and a host otherwise.
  * A switch's port is named by its port id when of the ifname or local
  * type, else by its description (lldpd on Linux: the interface name), else
- * by the id; its ports are numbered in the natural order of their names,
- * the name kept as the port's label.  A host's interface is an HCA of the
+ * by the id, the name kept as the port's label.  Its ports are numbered
+ * by the number that ends their names when every name ends in one, from
+ * 1 to 255 and no two alike (swp7 is port 7, whichever other ports have
+ * a neighbour now), else in the natural order of their names.  A host's interface is an HCA of the
  * model ("H-<host>-<ifname>", described "<host> <ifname>", one port), so
  * that naming, classification and export are those of InfiniBand.  The
  * link's speed is the auto-negotiated MAU type a neighbour reports.
@@ -75,6 +77,7 @@ struct lsys {
 	char *own;	/* host: each interface listed in its own record */
 	int nports, cap_ports;
 	int dev;  /* switch: its device */
+	int *num; /* switch: each port's number */
 	int *nic; /* host: a device per interface */
 };
 
@@ -598,6 +601,43 @@ static int _cmp_name(const void *a, const void *b)
 	return fst_str_cmp_natural(*(char *const *)a, *(char *const *)b);
 }
 
+/* The number ending @name (swp12: 12), -1 when none or above 255. */
+static int _trailing_number(const char *name)
+{
+	size_t n = strlen(name), k = n;
+
+	while (k > 0 && isdigit((unsigned char)name[k - 1]))
+		k--;
+	if (k == n || n - k > 3)
+		return -1;
+	return atoi(name + k) <= 255 ? atoi(name + k) : -1;
+}
+
+/* The numbers of switch @y's ports (sorted by name); the highest.  By the
+ * names' numbers when those are all 1-255 and distinct: stable whichever
+ * ports have a neighbour; else 1, 2, ... in the names' order. */
+static int _number_ports(struct lsys *y)
+{
+	unsigned char seen[256] = { 0 };
+	int top = 0, named = 1;
+
+	for (int p = 0; p < y->nports && named; p++) {
+		int k = _trailing_number(y->ports[p]);
+
+		named = k >= 1 && !seen[k];
+		if (named) {
+			seen[k] = 1;
+			y->num[p] = k;
+			top = k > top ? k : top;
+		}
+	}
+	if (named)
+		return top;
+	for (int p = 0; p < y->nports; p++)
+		y->num[p] = p + 1;
+	return y->nports;
+}
+
 /* Kinds of the systems without a record, their ports, their devices. */
 static int _devices(struct lstate *st)
 {
@@ -619,24 +659,29 @@ static int _devices(struct lstate *st)
 		struct lsys *y = &st->sys[i];
 
 		if (y->kind == SYS_SWITCH) {
+			int top;
+
 			if (y->nports > 255)
 				return fs_errf(st->err, st->errlen,
 					       "switch %s: %d ports seen; expected at most 255",
 					       y->key, y->nports);
 			qsort(y->ports, (size_t)y->nports, sizeof(*y->ports), _cmp_name);
+			if (!(y->num = calloc((size_t)y->nports + 1, sizeof(int))))
+				return fs_errf(st->err, st->errlen, "out of memory");
+			top = _number_ports(y);
 			if (y->mac)
 				snprintf(id, sizeof(id), "S-%016" PRIx64, y->mac);
 			else
 				snprintf(id, sizeof(id), "S-%s", y->key);
 			if (fst_index_get(&m->priv->ids, id) >= 0) /* two names, one chassis */
 				snprintf(id, sizeof(id), "S-%s", y->key);
-			y->dev = fst_add_device(m, FST_SWITCH, id, y->mac, y->nports);
+			y->dev = fst_add_device(m, FST_SWITCH, id, y->mac, top);
 			if (y->dev < 0 || fst_set_str(&m->devs[y->dev].desc,
 						      strncmp(y->key, "chassis-", 8) ? y->key : ""))
 				return fs_errf(st->err, st->errlen, "out of memory");
 			for (int p = 0; p < y->nports; p++)
 				if (fst_port_label_ok(y->ports[p]))
-					strcpy(m->devs[y->dev].ports[p + 1].label, y->ports[p]);
+					strcpy(m->devs[y->dev].ports[y->num[p]].label, y->ports[p]);
 			continue;
 		}
 		if (!(y->nic = calloc((size_t)y->nports + 1, sizeof(int))))
@@ -664,7 +709,7 @@ static void _end(const struct lstate *st, int i, const char *name, int *dev, int
 	for (int p = 0; p < y->nports; p++)
 		if (!strcmp(y->ports[p], name)) {
 			*dev = y->kind == SYS_SWITCH ? y->dev : y->nic[p];
-			*port = y->kind == SYS_SWITCH ? p + 1 : 1;
+			*port = y->kind == SYS_SWITCH ? y->num[p] : 1;
 			return;
 		}
 	*dev = -1;
@@ -695,6 +740,7 @@ static void _free(struct lstate *st)
 		free(st->sys[i].ports);
 		free(st->sys[i].pmac);
 		free(st->sys[i].own);
+		free(st->sys[i].num);
 		free(st->sys[i].nic);
 		free(st->sys[i].key);
 	}

@@ -111,20 +111,40 @@ static void _link_text(const struct fst_model *m, const struct fst_link *l, char
 		snprintf(out, n, "%s (%s)", ta, _label(m, b));
 }
 
-/* The device id at the other end of the port (device id @id, port @p) of
- * @m, and that link; NULL when the port has no link. */
-static const char *_peer(const struct fst_model *m, const char *id, int p,
+/* Port @p of device @d of @m in model @o: the port of the same label
+ * (a switch's port name from LLDP: its number may differ between two
+ * discoveries), else the same number; -1 when @o has no such device or
+ * port. */
+static int _port_in(const struct fst_model *m, int d, int p, const struct fst_model *o, int *od)
+{
+	const char *label = m->devs[d].ports[p].label;
+	const struct fst_device *x;
+
+	if ((*od = fst_index_get(&o->priv->ids, m->devs[d].id)) < 0)
+		return -1;
+	x = &o->devs[*od];
+	if (!label[0])
+		return p <= x->nports ? p : -1;
+	for (int k = 1; k <= x->nports; k++)
+		if (!strcmp(x->ports[k].label, label))
+			return k;
+	return -1;
+}
+
+/* The device id at the other end of port @p of device @d of @m, as model
+ * @o has it, and that link of @o; NULL when @o has no link there. */
+static const char *_peer(const struct fst_model *m, int d, int p, const struct fst_model *o,
 			 const struct fst_link **lk)
 {
-	int d = fst_index_get(&m->priv->ids, id);
+	int od, op = _port_in(m, d, p, o, &od);
 	const struct fst_link *l;
 
 	*lk = NULL;
-	if (d < 0 || p < 0 || p > m->devs[d].nports || m->devs[d].ports[p].link < 0)
+	if (op < 0 || o->devs[od].ports[op].link < 0)
 		return NULL;
-	l = &m->links[m->devs[d].ports[p].link];
+	l = &o->links[o->devs[od].ports[op].link];
 	*lk = l;
-	return m->devs[l->a == d && l->a_port == p ? l->b : l->a].id;
+	return o->devs[l->a == od && l->a_port == op ? l->b : l->a].id;
 }
 
 /* The HCA end (device, port) of @l, or -1 when both ends are switches. */
@@ -147,16 +167,16 @@ static int _moved(const struct fst_model *m, const struct fst_link *l,
 		  const struct fst_model *other)
 {
 	const struct fst_link *ol;
-	int hp = 0, h = _hca_end(m, l, &hp), oh, d, p, op;
+	int hp = 0, h = _hca_end(m, l, &hp), oh, d, p, op, od;
 	const char *peer;
 
-	if (h < 0 || !(peer = _peer(other, m->devs[h].id, hp, &ol)))
+	if (h < 0 || !(peer = _peer(m, h, hp, other, &ol)))
 		return 0;
 	oh = fst_index_get(&other->priv->ids, m->devs[h].id);
 	d = l->a == h ? l->b : l->a;
 	p = l->a == h ? l->b_port : l->a_port;
 	op = ol->a == oh && ol->a_port == hp ? ol->b_port : ol->a_port;
-	return strcmp(peer, m->devs[d].id) || op != p;
+	return strcmp(peer, m->devs[d].id) || _port_in(m, d, p, other, &od) != op;
 }
 
 /* "n005 eth0: recabled from leaf02 port 1 (swp1) to leaf04 port 7 (swp7)" */
@@ -167,7 +187,7 @@ static void _moved_text(const struct fst_model *old, const struct fst_link *o,
 	int hp = 0, h = _hca_end(old, o, &hp), ch, sw, swp, csw, cswp;
 	char ta[512], tb[512];
 
-	_peer(cur, old->devs[h].id, hp, &c);
+	_peer(old, h, hp, cur, &c);
 	ch = fst_index_get(&cur->priv->ids, old->devs[h].id);
 	sw = o->a == h ? o->b : o->a;
 	swp = o->a == h ? o->b_port : o->a_port;
@@ -210,7 +230,7 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, 
 
 		if (o->self_loop)
 			continue;
-		peer = _peer(cur, old->devs[o->a].id, o->a_port, &c);
+		peer = _peer(old, o->a, o->a_port, cur, &c);
 		_link_text(old, o, what, sizeof(what));
 		if (_moved(old, o, cur))
 			_moved_text(old, o, cur, line, sizeof(line));
@@ -231,7 +251,7 @@ int fst_model_changes(const struct fst_model *old, const struct fst_model *cur, 
 
 		if (c->self_loop)
 			continue;
-		peer = _peer(old, cur->devs[c->a].id, c->a_port, &o);
+		peer = _peer(cur, c->a, c->a_port, old, &o);
 		if ((peer && !strcmp(peer, cur->devs[c->b].id)) || _moved(cur, c, old))
 			continue;
 		_link_text(cur, c, what, sizeof(what));

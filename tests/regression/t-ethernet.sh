@@ -30,7 +30,7 @@ cl_require
 cl_require_build cli/fabsched
 cl_require_cmd lldpd lldpd lldpcli
 FABSCHED=$FABSCHED_BUILDDIR/cli/fabsched
-tap_plan 24
+tap_plan 25
 
 SPEC="roce:leaves=4,hosts=4,spines=2"
 SNMP=0	# the switches also speak SNMP (snmpd, lldpd its AgentX subagent)
@@ -229,12 +229,17 @@ cl_poll 30 resumed
 tap_ok $? "plugged again: n007 resumed ($(node_field n007 State)), $(grep -o 'leaf02 port 3.*link up.*' "$WORK/watch.log")" ||
 	tap_diag "$(cat "$WORK/watch.log")"
 
-# 23-24: a node recabled to another leaf: one line, its new rack as a feature
+# 23-25: a node recabled to another leaf: one line, its new rack as a feature
 "$CL" "${ETH[@]}" fabric recable n010 eth0 leaf04 swp7 >/dev/null
 line="n010 eth0: recabled from leaf03 port 2 (swp2) to leaf04 port 7 (swp7)"
 moved() { watch && grep -qF "$line" "$WORK/watch.log"; }
 cl_poll 30 moved
 tap_ok $? "n010 recabled: the watch says '$line'" || tap_diag "$(cat "$WORK/watch.log")"
+# the other ports of leaf03 keep their numbers (swp3 is port 3 whichever
+# ports have a neighbour): no other line
+tap_ok "grep -q ': 1 change(s) written' '$WORK/watch.log'" \
+	"and nothing else: $(grep -o '[0-9]* change(s) written' "$WORK/watch.log")" ||
+	tap_diag "$(cat "$WORK/watch.log")"
 tap_is "$(node_field n010 AvailableFeatures)" "rack_leaf04,pod_pod0,plane_plane0" \
 	"n010's rack feature follows it to leaf04" || tap_diag "$(cat "$WORK/watch.log")"
 "$CL" "${ETH[@]}" fabric recable n010 eth0 leaf03 swp2 >/dev/null

@@ -995,6 +995,13 @@ static struct fst_model *_lldp_model(const char *dir, int n001_leaf, int leaf_li
 	return m;
 }
 
+static int _collect(const char *line, void *arg)
+{
+	strcat(arg, line);
+	strcat(arg, "\n");
+	return 0;
+}
+
 /* n001 recabled from leaf01 to leaf02: its own record says so before
  * leaf02's does, so this cycle its interface has no MAC (GUID 0).  The
  * node's own word moves its rack feature; nothing held.  A system that
@@ -1002,7 +1009,7 @@ static struct fst_model *_lldp_model(const char *dir, int n001_leaf, int leaf_li
  * interface) still holds n001. */
 static void test_lldp_recabled_before_switch(void **state)
 {
-	char dir[] = "/tmp/test_watch.XXXXXX", cmd[64];
+	char dir[] = "/tmp/test_watch.XXXXXX", cmd[64], got[1024] = "";
 	struct fst_model *old, *cur, *rogue;
 	struct fw_bindings b;
 	struct fw_node nodes[2] = { { "n001", "idle", "none", "", 0 },
@@ -1021,6 +1028,10 @@ static void test_lldp_recabled_before_switch(void **state)
 	in.bound = &b;
 	_decide(&in);
 	assert_null(_said("held"));
+	/* one line: no other port of leaf01 or leaf02 renumbered */
+	assert_int_equal(fst_model_changes(old, cur, _collect, got), 1);
+	assert_string_equal(got, "n001 eth0: recabled from leaf01 port 1 (swp1) to leaf02 port 2 "
+				 "(swp2)\n");
 	assert_non_null(a = _find(FW_FEATURES, "n001"));
 	assert_int_equal(strncmp(a->arg, "rack_leaf02,", 12), 0);
 	assert_string_equal(_bound_name(&_next, 0x020000000001), "n001");
@@ -1034,6 +1045,70 @@ static void test_lldp_recabled_before_switch(void **state)
 	fst_model_free(old);
 	fst_model_free(cur);
 	fst_model_free(rogue);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A switch's ports numbered by their names' numbers (swp3 is port 3 with
+ * no swp1 or swp2 seen); names without distinct numbers from 1 to 255
+ * (Ethernet0, Ethernet4) in the natural order of the names, and then a
+ * port is the same port in two models by its name. */
+static void test_lldp_port_numbers(void **state)
+{
+	char dir[] = "/tmp/test_watch.XXXXXX", nd[64], sd[64], path[128], cmd[64], err[512] = "";
+	const char *ports[2][2] = { { "swp7", "swp3" }, { "Ethernet4", "Ethernet0" } };
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = NULL, *m2 = NULL;
+	char got[1024] = "";
+	int top[2] = { 7, 2 }, at[2][2] = { { 7, 3 }, { 2, 1 } };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(nd, sizeof(nd), "%s/nodes", dir);
+	snprintf(sd, sizeof(sd), "%s/switches", dir);
+	assert_int_equal(mkdir(nd, 0700) | mkdir(sd, 0700), 0);
+	for (int w = 0; w < 2; w++) {
+		snprintf(path, sizeof(path), "%s/sw%d.json", sd, w + 1);
+		assert_non_null(f = fopen(path, "w"));
+		fprintf(f, "{\"lldp\": [{\"interface\": [");
+		for (int k = 0; k < 2; k++) {
+			char host[8], mac[24];
+
+			snprintf(host, sizeof(host), "h%d%d", w, k);
+			snprintf(mac, sizeof(mac), "02:00:00:00:0%d:0%d", w, k);
+			_nb(f, !k, ports[w][k], host, "eth0", mac, 0);
+		}
+		fprintf(f, "]}]}\n");
+		fclose(f);
+	}
+	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (int w = 0; w < 2; w++) {
+		char name[8];
+		int d;
+
+		snprintf(name, sizeof(name), "sw%d", w + 1);
+		assert_true((d = fst_find_device(m, name)) >= 0);
+		assert_int_equal(m->devs[d].nports, top[w]);
+		for (int k = 0; k < 2; k++)
+			assert_string_equal(m->devs[d].ports[at[w][k]].label, ports[w][k]);
+	}
+	/* Ethernet0's host gone: Ethernet4 is port 1 now, the same port by its
+	 * name: the change is that host alone */
+	snprintf(path, sizeof(path), "%s/sw2.json", sd);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "{\"lldp\": [{\"interface\": [");
+	_nb(f, 1, "Ethernet4", "h10", "eth0", "02:00:00:00:01:00", 0);
+	fprintf(f, "]}]}\n");
+	fclose(f);
+	if (fst_parse_lldp(&m2, nd, sd, err, sizeof(err)) ||
+	    fst_classify(m2, &all, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(fst_model_changes(m, m2, _collect, got), 2);
+	assert_string_equal(got, "h11 eth0: gone\nsw2 port 1 (Ethernet0) (h11 eth0): link down\n");
+	fst_model_free(m2);
+	fst_model_free(m);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -1053,6 +1128,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_first_seen_and_late_plane, _teardown),
 		cmocka_unit_test_teardown(test_hostile_descriptions, _teardown),
 		cmocka_unit_test_teardown(test_lldp_recabled_before_switch, _teardown),
+		cmocka_unit_test(test_lldp_port_numbers),
 		cmocka_unit_test(test_printable),
 		cmocka_unit_test(test_sinfo_records),
 		cmocka_unit_test(test_bindings_file),
