@@ -14,6 +14,11 @@
 #   fabsched    fabsched's placement (22.05: select/cons_tres_fabric; later:
 #               select/cons_tres + topology/fabric), Locality=rack
 #               LocalityWait=BENCH_WAIT; nodes configured as stock's
+#   fabsched+target  the same with LocalityTarget=100%: a job that fits a
+#               rack waits for one up to BENCH_WAIT, a bigger job takes the
+#               fewest racks free now (under plain Locality=rack it waits
+#               up to BENCH_WAIT for its fewest racks): the requests of
+#               stock+sw, whose bigger jobs have no --switches
 #   fabsched-off, fabsched-observe  fabsched loaded with Locality=off
 #               (stock placement) and with Locality=observe (stock
 #               placement, and what fabsched would have done recorded):
@@ -233,10 +238,14 @@ run_setup() {	# run_setup NAME ROUND
 		[ "$name" != fabsched+gres ] && unset FABSCHED_CLUSTER_GRES_TYPES
 		[ "${BENCH_SPANK:-yes}" = no ] && unset FABSCHED_CLUSTER_PLUGSTACK
 		export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
-		local loc=rack
-		case $name in fabsched-off) loc=off ;; fabsched-observe) loc=observe ;; esac
-		printf 'FabricModel=%s\nPartitionName=batch Locality=%s LocalityWait=%s\n' \
-			"$WORK/fabric.json" "$loc" "$WAIT" > "$WORK/fabsched.conf"
+		local loc=rack target=""
+		case $name in
+		fabsched-off) loc=off ;;
+		fabsched-observe) loc=observe ;;
+		fabsched+target) target=" LocalityTarget=100%" ;;
+		esac
+		printf 'FabricModel=%s\nPartitionName=batch Locality=%s LocalityWait=%s%s\n' \
+			"$WORK/fabric.json" "$loc" "$WAIT" "$target" > "$WORK/fabsched.conf"
 		export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$WORK/fabsched.conf" ;;
 	esac
 	export FABSCHED_CLUSTER_EXTRA_CONF=$extra
@@ -405,7 +414,7 @@ ratios() {	# ratios F BASE FIGS-F FIGS-BASE LABEL
 			sm ? fm / sm : 0, sb ? fb / sb : 0, smj ? fmj / smj : 0, sbj ? fbj / sbj : 0,
 			spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
 }
-for f in fabsched fabsched+gres fabsched-observe; do
+for f in fabsched fabsched+target fabsched+gres fabsched-observe; do
 	[ -n "${MED[$f]:-}" ] || continue
 	bases="stock stock+sw"
 	[ "$f" = fabsched+gres ] && bases=stock+gres
