@@ -31,10 +31,12 @@
  * by the id, the name kept as the port's label.  Its ports are numbered
  * by the number that ends their names when every name ends in one, from
  * 1 to 255 and no two alike (swp7 is port 7, whichever other ports have
- * a neighbour now), else in the natural order of their names.  A host's interface is an HCA of the
- * model ("H-<host>-<ifname>", described "<host> <ifname>", one port), so
- * that naming, classification and export are those of InfiniBand.  The
- * link's speed is the auto-negotiated MAU type a neighbour reports.
+ * a neighbour now), else in the natural order of their names.  A host's
+ * interface is an HCA of the model ("H-<host>-<ifname>", described
+ * "<host> <ifname>", one port; own_record when the host's own record
+ * lists it), so that naming, classification and export are those of
+ * InfiniBand.  The link's speed is the auto-negotiated MAU type a
+ * neighbour reports.
  *
  * A record older than the caller's maximum age (its file's modification
  * time; 0: no maximum) is stale: a node powered off keeps its last record,
