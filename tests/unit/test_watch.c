@@ -6,9 +6,9 @@
  * node's name (new, or bound to another node) drains, resumes and changes
  * nothing until the node-name map names it; fabric text with control
  * bytes reaches no action unescaped; an Ethernet interface its node's own
- * LLDP record lists moves the node before its switch has heard it.  Also sinfo's fixed-width records
- * (a reason cannot forge a node), the bindings file, the map's GUIDs, and
- * fw_apply through a recording seam.
+ * LLDP record lists moves the node before its switch has heard it.  Also
+ * sinfo's fixed-width records (a reason cannot forge a node), the bindings
+ * file, the map's GUIDs, and fw_apply through a recording seam.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -946,6 +946,19 @@ static void _nb(FILE *f, int first, const char *ifname, const char *sys, const c
 		fprintf(f, "{\"id\": [{\"type\": \"ifname\", \"value\": \"%s\"}]}]}", port);
 }
 
+/* The classified model of the LLDP records in @nd (nodes) and @sd
+ * (switches), every host a compute node. */
+static struct fst_model *_lldp_parse(const char *nd, const char *sd)
+{
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char err[512] = "";
+
+	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
+		fail_msg("%s", err);
+	return m;
+}
+
 /* Records under @dir (nodes/, switches/) of n001 and n002 on leaf01 and
  * leaf02 (port swp1 each, uplinks swp9 to spine01), as the nodes' and
  * the leaves' lldpd print them.  @n001_leaf: the leaf n001's own record
@@ -955,9 +968,7 @@ static void _nb(FILE *f, int first, const char *ifname, const char *sys, const c
  * port "eth9" (no MAC). */
 static struct fst_model *_lldp_model(const char *dir, int n001_leaf, int leaf_lists_n001, int rogue)
 {
-	struct fst_opts all = { .all_hosts = 1 };
-	struct fst_model *m = NULL;
-	char nd[512], sd[512], path[600], err[512] = "";
+	char nd[512], sd[512], path[600];
 	const char *n001_port = n001_leaf == 1 ? "swp1" : "swp2";
 	FILE *f;
 
@@ -990,9 +1001,7 @@ static struct fst_model *_lldp_model(const char *dir, int n001_leaf, int leaf_li
 		fprintf(f, "]}]}\n");
 		fclose(f);
 	}
-	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
-		fail_msg("%s", err);
-	return m;
+	return _lldp_parse(nd, sd);
 }
 
 static int _collect(const char *line, void *arg)
@@ -1055,10 +1064,9 @@ static void test_lldp_recabled_before_switch(void **state)
  * port is the same port in two models by its name. */
 static void test_lldp_port_numbers(void **state)
 {
-	char dir[] = "/tmp/test_watch.XXXXXX", nd[64], sd[64], path[128], cmd[64], err[512] = "";
+	char dir[] = "/tmp/test_watch.XXXXXX", nd[64], sd[64], path[128], cmd[64];
 	const char *ports[2][2] = { { "swp7", "swp3" }, { "Ethernet4", "Ethernet0" } };
-	struct fst_opts all = { .all_hosts = 1 };
-	struct fst_model *m = NULL, *m2 = NULL;
+	struct fst_model *m, *m2;
 	char got[1024] = "";
 	int top[2] = { 7, 2 }, at[2][2] = { { 7, 3 }, { 2, 1 } };
 	FILE *f;
@@ -1082,8 +1090,7 @@ static void test_lldp_port_numbers(void **state)
 		fprintf(f, "]}]}\n");
 		fclose(f);
 	}
-	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
-		fail_msg("%s", err);
+	m = _lldp_parse(nd, sd);
 	for (int w = 0; w < 2; w++) {
 		char name[8];
 		int d;
@@ -1102,9 +1109,7 @@ static void test_lldp_port_numbers(void **state)
 	_nb(f, 1, "Ethernet4", "h10", "eth0", "02:00:00:00:01:00", 0);
 	fprintf(f, "]}]}\n");
 	fclose(f);
-	if (fst_parse_lldp(&m2, nd, sd, err, sizeof(err)) ||
-	    fst_classify(m2, &all, err, sizeof(err)))
-		fail_msg("%s", err);
+	m2 = _lldp_parse(nd, sd);
 	assert_int_equal(fst_model_changes(m, m2, _collect, got), 2);
 	assert_string_equal(got, "h11 eth0: gone\nsw2 port 1 (Ethernet0) (h11 eth0): link down\n");
 	fst_model_free(m2);
