@@ -36,7 +36,10 @@ else
 fi
 if [ -z "$release" ]; then
 	build=${FABSCHED_BUILD:-$top/build}
-	slurm_src=$("$top/scripts/slurm-source.sh" | tail -n 1)
+	# without the source only the SPANK plugin would be built: stop here
+	out=$("$top/scripts/slurm-source.sh") ||
+		{ echo "build: no Slurm source tree for the installed Slurm (scripts/slurm-source.sh failed, above)" >&2; exit 1; }
+	slurm_src=$(echo "$out" | tail -n 1)
 	set -- --with-slurm-source="$slurm_src" "$@"
 else
 	build=${FABSCHED_BUILD:-$top/build-slurm-${release%.*}}

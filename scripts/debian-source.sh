@@ -14,6 +14,7 @@ if [ $# -ne 3 ]; then
 	exit 2
 fi
 pkgver=$1 dir=$2 tree=$3
+here=$(cd "$(dirname "$0")" && pwd)
 log() { echo "debian-source: $*" >&2; }
 up=${pkgver#*:}
 up=${up%-*}
@@ -21,7 +22,7 @@ dsc="$dir/slurm-wlm_${pkgver#*:}.dsc"
 orig="$dir/slurm-wlm_$up.orig.tar.gz"
 
 mkdir -p "$dir"
-(cd "$dir" && apt-get source -q --download-only "slurm-wlm=$pkgver" >&2) || true
+(cd "$dir" && "$here/apt-get-locked" source -q --download-only "slurm-wlm=$pkgver" >&2) || true
 if [ -f "$dsc" ]; then
 	dpkg-source -x --no-check "$dsc" "$tree" >&2
 	exit 0

@@ -35,6 +35,6 @@ if [ ! -e /usr/sbin/policy-rc.d ]; then
 	chmod 755 /usr/sbin/policy-rc.d
 	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 fi
-apt-get update -q
+"$(dirname "$0")/apt-get-locked" update -q
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+"$(dirname "$0")/apt-get-locked" install -y -q --no-install-recommends $missing

@@ -157,7 +157,7 @@ EOF
 	fi
 fi
 if [ -n "$missing" ] || [ "$need_update" = yes ]; then
-	apt-get update -q >&2
+	"$top/scripts/apt-get-locked" update -q >&2
 fi
 if [ -n "$missing" ]; then
 	log "installing build dependencies:$missing"
@@ -168,7 +168,7 @@ if [ -n "$missing" ]; then
 		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 	fi
 	# shellcheck disable=SC2086
-	apt-get install -y -q --no-install-recommends $missing >&2
+	"$top/scripts/apt-get-locked" install -y -q --no-install-recommends $missing >&2
 fi
 
 # unpack TARBALL SHA256 WHENCE: extract TARBALL as $tree if its sha256 is
@@ -204,7 +204,7 @@ elif [ ! -f "$tree/configure" ]; then
 	pkgver=$(apt-cache showsrc slurm-wlm 2>/dev/null | sed -n 's/^Version: //p' |
 		grep "^$release-" | sort -V | tail -n 1 || true)
 	if [ -z "$pkgver" ]; then
-		apt-get update -q >&2
+		"$top/scripts/apt-get-locked" update -q >&2
 		pkgver=$(apt-cache showsrc slurm-wlm 2>/dev/null | sed -n 's/^Version: //p' |
 			grep "^$release-" | sort -V | tail -n 1 || true)
 	fi

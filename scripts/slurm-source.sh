@@ -37,6 +37,7 @@ if ready; then
 fi
 
 mkdir -p "$dir"
+here=$(cd "$(dirname "$0")" && pwd)
 if [ ! -d "$tree" ]; then
 	src=/etc/apt/sources.list.d/fabsched-deb-src.sources
 	# The installed release's own suites, as deb-src (other deb-src entries,
@@ -49,11 +50,10 @@ if [ ! -d "$tree" ]; then
 			echo "slurm-source: no /etc/apt/sources.list.d/debian.sources to derive a deb-src entry from" >&2
 			exit 1
 		fi
-		apt-get update -q >&2
+		"$here/apt-get-locked" update -q >&2
 	fi
-	here=$(cd "$(dirname "$0")" && pwd)
 	"$here/debian-source.sh" "$pkgver" "$dir" "$tree" ||
-		{ apt-get update -q >&2 && "$here/debian-source.sh" "$pkgver" "$dir" "$tree"; }
+		{ "$here/apt-get-locked" update -q >&2 && "$here/debian-source.sh" "$pkgver" "$dir" "$tree"; }
 fi
 
 if [ ! -f "$tree/.fabsched-configured" ]; then

@@ -26,8 +26,8 @@ TESTS += tests/unit/test_examples.sh
 EXTRA_DIST += tests/unit/test_examples.sh examples
 # every shell script passes shellcheck (warnings and errors)
 TESTS += tests/unit/test_shellcheck.sh
-TESTS += tests/unit/test_slurm_build_args.sh
-EXTRA_DIST += tests/unit/test_slurm_build_args.sh
+TESTS += tests/unit/test_slurm_build_args.sh tests/unit/test_apt_lock.sh
+EXTRA_DIST += tests/unit/test_slurm_build_args.sh tests/unit/test_apt_lock.sh
 EXTRA_DIST += tests/unit/test_shellcheck.sh
 # every C file as clang-format leaves it (.clang-format)
 TESTS += tests/unit/test_format.sh
