@@ -1091,6 +1091,24 @@ static void _domain(struct run *r)
 	}
 }
 
+/* The domains found for the job, best first, offered to the node choice
+ * in turn (at most FSE_CTL_TRIES); true when it took one (r->res). */
+static bool _domains_tried(struct run *r)
+{
+	struct fse_ctl *c = r->c;
+
+	_domain(r);
+	while (r->res.status == FSE_OK && r->tries < FSE_CTL_TRIES) {
+		r->tries++;
+		if (_try(r, &r->res))
+			return true;
+		for (int k = 0; k < r->res.nracks; k++)
+			c->skip[r->res.racks[k]] = 1;
+		fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
+	}
+	return false;
+}
+
 /* Pending decisions of jobs that now hold an allocation are counted, at
  * most once a second (placement calls come by the hundred per cycle). */
 static void _commit(struct fse_ctl *c, fse_job_state_f state, void *arg)
@@ -1174,6 +1192,14 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 			     (double)s->backend_calls_by[k] / s->calls_by[k],
 			     (double)s->backend_refused_by[k] / s->calls_by[k],
 			     s->hook_us_by[k] / 1e6);
+	if (s->plans)
+		_log(c, level,
+		     "plans (will-run): %" PRIu64 " (%" PRIu64 " in a domain free now, %" PRIu64
+		     " in a rack expected later, %" PRIu64
+		     " in no rack of the nodes offered, %" PRIu64
+		     " on every candidate): fabsched %.1f us, backend %.1f us on average",
+		     s->plans, s->plans_now, s->plans_later, s->plans_none, s->plans_any,
+		     s->plan_us / s->plans, s->plan_backend_us / s->plans);
 }
 
 /* The figures so far, at most once a minute (slurmctld may never call
@@ -1230,17 +1256,7 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 		&r.pol, j->waited, fse_locality_share(c->locality, r.part),
 		r.pol.target > 0 && fse_request_fits_domain(c->topo, c->work, &r.rq), &r.by_target);
 
-	_domain(&r);
-	while (r.res.status == FSE_OK && r.tries < FSE_CTL_TRIES) {
-		r.tries++;
-		if (_try(&r, &r.res)) {
-			o->started = true;
-			break;
-		}
-		for (int k = 0; k < r.res.nracks; k++)
-			c->skip[r.res.racks[k]] = 1;
-		fse_place(c->topo, c->work, &r.rq, c->avail, &r.res);
-	}
+	o->started = _domains_tried(&r);
 
 	_wait_over(c, j, o);
 	c->st.calls++;
@@ -1266,6 +1282,98 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 	     j->label, o->started ? "started" : "not now", hook, r.backend_us, r.calls, r.refused,
 	     c->st.hook_us / c->st.calls, c->st.calls, c->st.hook_us_max);
 	_stats_now_and_then(c);
+	return 0;
+}
+
+/* ------------------------------------------------------------ plan */
+
+/* The node choice inside rack @rk alone. */
+static bool _try_rack(struct run *r, int rk)
+{
+	struct fse_result one = { .status = FSE_OK, .level = FSE_RACK, .nracks = 1, .racks = &rk };
+
+	return _try(r, &one);
+}
+
+/* "rack leaf03, expected to hold it in 40 s" */
+static void _plan_why(struct run *r, struct fse_plan *o, int rk, int64_t at)
+{
+	const struct fst_model *m = r->c->model;
+
+	snprintf(o->why, sizeof(o->why), "rack %s, expected to hold it in %" PRId64 " s",
+		 rk < m->nracks ? m->racks[rk].name : "(none)",
+		 at > r->rq.now ? at - r->rq.now : 0);
+}
+
+int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void *arg,
+		 struct fse_plan *o)
+{
+	struct run r = { .c = c, .j = j, .try = try, .arg = arg };
+	int racks[FSE_CTL_TRIES], n;
+	int64_t at[FSE_CTL_TRIES];
+	double t0 = _now_us();
+	bool rack_bound;
+
+	memset(o, 0, sizeof(*o));
+	if (!fse_ctl_usable(c) || !j || !j->cand) {
+		o->placed = try(NULL, arg);
+		return -1;
+	}
+	_policy(c, j, &r.pol);
+	_request(&r);
+	r.part = _share_of(c, j->part);
+	r.rq.relaxed = fse_decide_relaxed(
+		&r.pol, j->waited, fse_locality_share(c->locality, r.part),
+		r.pol.target > 0 && fse_request_fits_domain(c->topo, c->work, &r.rq), &r.by_target);
+
+	/* 1. a domain free now: the plan is a start there (or later, when
+	 * the node choice finds its cores busy) */
+	if (_domains_tried(&r)) {
+		o->placed = o->in_domain = true;
+		_rack_names(c, &r.res, o->why, sizeof(o->why));
+		c->st.plans_now++;
+		goto out;
+	}
+	/* 2. a job that waits for one rack: the racks expected to hold it
+	 * soonest, each alone (the node choice says when); none: not in
+	 * this plan's nodes (the scheduler tries a later time) */
+	rack_bound = r.rq.level == FSE_RACK && !r.rq.relaxed && j->free_at &&
+		     fse_request_fits_domain(c->topo, c->work, &r.rq);
+	if (rack_bound) {
+		r.rq.free_at = j->free_at(j->free_at_arg);
+		r.rq.now = (int64_t)time(NULL);
+		r.rq.tasks_idle = c->tasks_idle;
+		/* racks whose node choice failed in 1. stay out: it looked
+		 * at their later times too */
+		n = r.rq.free_at ? fse_place_expected(c->topo, c->work, &r.rq, c->avail, j->cand,
+						      racks, at, FSE_CTL_TRIES)
+				 : -1;
+		for (int k = 0; k < n; k++)
+			if (_try_rack(&r, racks[k])) {
+				o->placed = o->in_domain = true;
+				_plan_why(&r, o, racks[k], at[k]);
+				c->st.plans_later++;
+				goto out;
+			}
+		if (n >= 0) {
+			snprintf(o->why, sizeof(o->why),
+				 "no rack of these nodes holds it (%d tried)", n);
+			c->st.plans_none++;
+			goto out;
+		}
+	}
+	/* 3. not bound to a rack (relaxed, wider than a rack, or no free
+	 * times): every candidate, as the job may start */
+	o->placed = _try(&r, NULL);
+	snprintf(o->why, sizeof(o->why), "every candidate");
+	c->st.plans_any++;
+out:
+	memset(c->skip, 0, fse_topo_nracks(c->topo));
+	c->st.plans++;
+	c->st.plan_us += _now_us() - t0 - r.backend_us + (j->prep_us > 0 ? j->prep_us : 0);
+	c->st.plan_backend_us += r.backend_us;
+	_log(c, FSE_LOG_DEBUG, "%s: plan %s: %s (%d node choices, %d refused)", j->label,
+	     o->placed ? "placed" : "none", o->why, r.calls, r.refused);
 	return 0;
 }
 

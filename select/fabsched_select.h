@@ -192,6 +192,20 @@ struct fse_result {
 int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
 	      const uint8_t *avail, struct fse_result *res);
 
+/*
+ * For a plan of a later start (backfill's will-run question): the racks
+ * that could each hold the job by themselves, soonest first, and when.  A
+ * rack's time is when enough of its nodes are expected free: a node in
+ * @avail (with room for its share, for a job sized by tasks) now, any
+ * other node of @cand (NULL: every node) at rq->free_at[i]; nodes the job
+ * could not use on the idle machine (rq->tasks_idle 0) and racks in
+ * rq->skip_racks do not count.  Ties by rank.  Needs rq->free_at and
+ * rq->now.  Fills racks[] and at[] with at most @max; returns how many,
+ * -1 on bad arguments.  O(N log R).
+ */
+int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+		       const uint8_t *avail, const uint8_t *cand, int *racks, int64_t *at, int max);
+
 /* ------------------------------------------------------------ job shape */
 
 /*
@@ -665,6 +679,27 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 		  fse_job_state_f state, void *state_arg, struct fse_outcome *o);
 
 /*
+ * A plan of a later start for @j (the scheduler's will-run question:
+ * backfill's, on Slurm releases whose node choice does not go through the
+ * topology plugin), without recording anything for the job (no share, no
+ * notes, no wait): @try is the node choice in will-run mode, which says
+ * when the job could start on the nodes offered.  The nodes offered are
+ * those fse_ctl_place would place the job on now, when it would; else,
+ * for a job that waits for one rack, the racks expected to hold it
+ * soonest (fse_place_expected over j->free_at), one at a time (at most
+ * FSE_CTL_TRIES), and none when no rack of the candidates can (the
+ * scheduler then asks about a later time); else every candidate.  RET 0;
+ * -1 when the ctl is not usable (@try ran on every candidate).
+ */
+struct fse_plan {
+	bool placed;	/* a node choice succeeded */
+	bool in_domain; /* ... inside the racks in why */
+	char why[160];	/* the racks, or why none */
+};
+int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void *arg,
+		 struct fse_plan *o);
+
+/*
  * Locality=observe (fs_conf_part_observe) for the job's partition: after
  * Slurm's own node choice placed it on @got ([nnodes] != 0), record what
  * fse_ctl_place would have done with the same candidates (j->cand) and
@@ -698,6 +733,11 @@ struct fse_ctl_stats {
 	/* the backend's node choices asked for (FSE_CTL_TRIES domains, then
 	 * maybe every candidate) and those it refused, by kind of call */
 	uint64_t backend_calls_by[2], backend_refused_by[2];
+	/* plans (fse_ctl_plan): in all, in a domain free now, in a rack
+	 * expected later, refused (no rack of the nodes offered), on every
+	 * candidate; fabsched's time and the node choice's */
+	uint64_t plans, plans_now, plans_later, plans_none, plans_any;
+	double plan_us, plan_backend_us;
 };
 const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
 

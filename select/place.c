@@ -633,40 +633,51 @@ static int _cmp_slot(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
+/* When rack @r is first expected to hold the job (need @nd), from the
+ * nodes' free times; INT64_MAX: not before @bound (or never).  A node
+ * counts when the job could use it on the idle machine (rq->tasks_idle,
+ * when given) and, with @cand, when it is one of the candidates; it is free
+ * now when in @avail with room for its share (@caps), else at its
+ * rq->free_at.  O(R log R) for a rack of R nodes, in @sl. */
+static int64_t _rack_expected(const struct fse_topo *t, const struct fse_request *rq,
+			      const struct need *nd, const uint8_t *avail, const uint32_t *caps,
+			      const uint8_t *cand, struct fse_slot *sl, int r, int64_t bound)
+{
+	int m = 0;
+	int64_t nodes = 0, units = 0;
+
+	for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
+		int node = t->rack_members[i];
+		uint32_t cap = rq->tasks_idle ? rq->tasks_idle[node] : 1;
+		bool now = avail[node] && (!caps || caps[node] >= cap);
+
+		if (!cap || (cand && !cand[node]))
+			continue;
+		sl[m].cap = nd->tasks && cap > nd->tasks ? (uint32_t)nd->tasks : cap;
+		sl[m++].t = now || rq->free_at[node] < rq->now ? rq->now : rq->free_at[node];
+	}
+	qsort(sl, m, sizeof(*sl), _cmp_slot);
+	for (int i = 0; i < m && sl[i].t < bound; i++) {
+		nodes++;
+		units += sl[i].cap;
+		if (_fits(nd, nodes, units))
+			return sl[i].t;
+	}
+	return INT64_MAX;
+}
+
 /* When one rack is first expected to hold the job, from the nodes' free
- * times (INT64_MAX: none is).  Per rack, its usable nodes by free time
- * until they hold the job: O(N log R) over racks of R nodes. */
+ * times (INT64_MAX: none is): O(N log R) over racks of R nodes. */
 static int64_t _expected(const struct plan *p)
 {
-	const struct fse_topo *t = p->t;
-	const struct fse_request *rq = p->rq;
-	struct fse_slot *sl = p->w->slots;
 	int64_t best = INT64_MAX;
 
-	for (int r = 0; r < t->nracks; r++) {
-		int m = 0;
-		int64_t nodes = 0, units = 0;
+	for (int r = 0; r < p->t->nracks; r++) {
+		int64_t at = _rack_expected(p->t, p->rq, &p->nd, p->avail, p->caps, NULL,
+					    p->w->slots, r, best);
 
-		for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
-			int node = t->rack_members[i];
-			uint32_t cap = rq->tasks_idle ? rq->tasks_idle[node] : 1;
-			bool now = p->avail[node] && (!p->caps || p->caps[node] >= cap);
-
-			if (!cap)
-				continue;
-			sl[m].cap = p->nd.tasks && cap > p->nd.tasks ? (uint32_t)p->nd.tasks : cap;
-			sl[m++].t =
-				now || rq->free_at[node] < rq->now ? rq->now : rq->free_at[node];
-		}
-		qsort(sl, m, sizeof(*sl), _cmp_slot);
-		for (int i = 0; i < m && sl[i].t < best; i++) {
-			nodes++;
-			units += sl[i].cap;
-			if (_fits(&p->nd, nodes, units)) {
-				best = sl[i].t;
-				break;
-			}
-		}
+		if (at < best)
+			best = at;
 	}
 	return best;
 }
@@ -792,6 +803,49 @@ static uint32_t _nodes_by_tasks(const struct plan *p)
 	while (cnt < m && cnt < p->nd.max && (cnt < p->want || !_fits(&p->nd, cnt, u)))
 		u += p->caps[w->nodes[cnt++]];
 	return cnt;
+}
+
+/* Racks by expected time (ctx's ru: their times), then by rank. */
+static int _cmp_expected(const void *a, const void *b, void *arg)
+{
+	const struct ctx *c = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (c->ru[x] != c->ru[y])
+		return c->ru[x] < c->ru[y] ? -1 : 1;
+	return _cmp_rack_rank(a, b, (void *)c->t);
+}
+
+int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+		       const uint8_t *avail, const uint8_t *cand, int *racks, int64_t *at, int max)
+{
+	struct need nd;
+	struct ctx c;
+	int n = 0;
+
+	if (_bad(t, w, rq, avail) || !rq->free_at || !racks || !at || max < 0)
+		return -1;
+	nd.n = rq->min_nodes;
+	nd.max = rq->max_nodes > nd.n ? rq->max_nodes : nd.n;
+	nd.tasks = rq->ntasks;
+	for (int r = 0; r < t->nracks; r++) {
+		if (rq->skip_racks && rq->skip_racks[r])
+			continue;
+		w->rack_units[r] =
+			_rack_expected(t, rq, &nd, avail, nd.tasks ? rq->tasks_now : NULL, cand,
+				       w->slots, r, INT64_MAX);
+		if (w->rack_units[r] != INT64_MAX)
+			w->order[n++] = r;
+	}
+	c = (struct ctx){ .t = t, .nd = &nd, .ru = w->rack_units };
+	qsort_r(w->order, n, sizeof(int), _cmp_expected, &c);
+	if (n > max)
+		n = max;
+	for (int k = 0; k < n; k++) {
+		racks[k] = w->order[k];
+		at[k] = w->rack_units[w->order[k]];
+	}
+	return n;
 }
 
 int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,

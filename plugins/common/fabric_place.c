@@ -330,6 +330,22 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j, char **labe
 	}
 }
 
+/* With fab.lock taken and the engine ready, the job as it sees it (true,
+ * the lock held); else, the lock released, the flavour's node choice on
+ * every candidate (false, its status in t->rc). */
+static bool _engine_job(const struct fabric_ask *ask, struct try_arg *t, struct fse_job *j,
+			char **label)
+{
+	slurm_mutex_lock(&fab.lock);
+	if (!_ready() || bit_size(ask->cand) != node_record_count) {
+		slurm_mutex_unlock(&fab.lock);
+		_try(NULL, t);
+		return false;
+	}
+	_job_of(ask, j, label);
+	return true;
+}
+
 int fabric_place(const struct fabric_ask *ask)
 {
 	job_record_t *job_ptr = ask->job;
@@ -338,13 +354,8 @@ int fabric_place(const struct fabric_ask *ask)
 	struct fse_outcome o;
 	char *label;
 
-	slurm_mutex_lock(&fab.lock);
-	if (!_ready() || bit_size(ask->cand) != node_record_count) {
-		slurm_mutex_unlock(&fab.lock);
-		_try(NULL, &t);
+	if (!_engine_job(ask, &t, &j, &label))
 		return t.rc;
-	}
-	_job_of(ask, &j, &label);
 	fse_ctl_place(fab.ctl, &j, _try, &t, _job_state, NULL, &o);
 	/* an earlier call's note taken back: that placement was no start */
 	if (fse_note_drop_last(job_ptr->system_comment, o.take_back))
@@ -361,6 +372,24 @@ int fabric_place(const struct fabric_ask *ask)
 	slurm_mutex_unlock(&fab.lock);
 	xfree(label);
 	if (o.started)
+		return SLURM_SUCCESS;
+	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
+}
+
+int fabric_plan(const struct fabric_ask *ask)
+{
+	struct try_arg t = { .ask = ask, .rc = SLURM_ERROR };
+	struct fse_job j;
+	struct fse_plan o;
+	char *label;
+
+	if (!_engine_job(ask, &t, &j, &label))
+		return t.rc;
+	j.plan = true;
+	fse_ctl_plan(fab.ctl, &j, _try, &t, &o);
+	slurm_mutex_unlock(&fab.lock);
+	xfree(label);
+	if (o.placed)
 		return SLURM_SUCCESS;
 	return (t.all && t.rc != SLURM_SUCCESS) ? t.rc : SLURM_ERROR;
 }

@@ -95,6 +95,16 @@ int64_t fabric_time_limit(const job_record_t *job);
  */
 int fabric_place(const struct fabric_ask *ask);
 
+/*
+ * A plan of a later start (the scheduler's will-run question, where the
+ * flavour's node choice is not asked otherwise): ask->try, in will-run mode,
+ * on the nodes fse_ctl_plan offers: the domain the job would get now, else
+ * for a job waiting for one rack the racks expected to hold it soonest
+ * (none: an error, the scheduler asks about a later time), else every
+ * candidate.  Records nothing for the job.  RET SLURM_SUCCESS when a try
+ * succeeded.
+ */
+int fabric_plan(const struct fabric_ask *ask);
 /* Locality applies to this job: not to one pinned to nodes, nor to one
  * of a partition with Locality=off or observe (its placement is stock
  * Slurm's). */

@@ -34,14 +34,13 @@
 # after its bound; such calls come at least once a bf_interval (backfill)
 # when no job event brings the main scheduler earlier.  The relaxed job may
 # then still wait for small jobs that hold the free nodes at that moment:
-# on 22.05 backfill plans the waiting job with cons_tres alone (locality
-# unseen), finds it could start now, and when the start is refused reserves
-# the nodes it planned, so small jobs only get the other nodes and the
-# relaxed job starts at once; from 24.11 backfill's plan goes through
-# topology/fabric too and holds no free nodes for the waiting job (seen on
-# 24.11 to 26.05: small jobs ran on 3 of the 4 free nodes through the wait), so
-# the relaxed job, first in priority, waits for the small jobs on its nodes
-# to end (at most STREAM_LEN).  Slurm's times are whole seconds (1 s).
+# backfill's plan for the waiting job goes through fabsched (22.05: its
+# will-run test, select/cons_tres_fabric's fabric_plan; from 24.11:
+# topology/fabric) and holds the rack expected to hold it, not any free
+# nodes now (seen on 24.11 to 26.05: small jobs ran on 3 of the 4 free
+# nodes through the wait), so the relaxed job, first in priority, waits
+# for the small jobs on its nodes to end (at most STREAM_LEN).  Slurm's
+# times are whole seconds (1 s).
 # And the stream flowed: small jobs started during the wait, every one of
 # them ran to completion, and no gap between two stream starts was longer
 # than the bound (no full stop of small jobs).
@@ -50,7 +49,14 @@
 # not wait (no rack expected within 2 minutes): it starts at once over both
 # racks, its SystemComment saying why; a 2-node job of a 10-minute limit
 # waits for a rack (one is expected within 20 minutes) and gets one when a
-# filler ends.  Prints TAP.
+# filler ends.
+# D. Backfill holds the rack a waiting job is expected to get, not the
+# free nodes: fillers of 3 and 10 minutes leave two free nodes per rack, a
+# 3-node job waits for a rack (rack 1, when filler A's 3 minutes end); a
+# 2-node job of 2 minutes submitted after it starts within three backfill
+# intervals (on 22.05 before fabric_plan, backfill held 3 of the 4 free
+# nodes for the waiting job and the 2-node job waited for it), and the
+# rack job gets rack 1 once filler A ends.  Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=../cluster/lib.sh
 . "$SRC/tests/cluster/lib.sh"
@@ -60,7 +66,7 @@ SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cl_require
 cl_require_build cli/fabsched
 cl_require_cmd ibsim-utils ibsim
-tap_plan 16
+tap_plan 20
 
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 FABRIC="leaves=2,hosts=4,spines=1"
@@ -212,6 +218,46 @@ cl_wait_job "$long" 60 >/dev/null
 rnodes=$(cl_job_field "$long" NodeList)
 tap_ok "[ '$(cl_job_field "$long" JobState)' = COMPLETED ] && [ '$(racks "$rnodes")' = 'r1 ' ]" \
 	"C: it got rack 1 ($rnodes) when its filler ended, $((SECONDS - t0)) s into the case"
+scancel "$b" 2>/dev/null
+cl_wait_job "$b" 30 >/dev/null
+
+# 17-19: D. backfill's plan of a job waiting for a rack holds that rack,
+# not any free nodes: fillers of 3 and 10 minutes leave 2 free nodes per
+# rack; a 3-node rack job waits (rack 1 expected first, when filler A's
+# time limit ends); a 2-node job of 2 minutes submitted after it starts
+# at once on free nodes backfill does not hold for the rack job
+started() { case $(cl_job_field "$1" JobState) in RUNNING | COMPLETING | COMPLETED) return 0 ;; esac; return 1; }
+a=$(cl_sbatch -J fillD-a -w "n[001-002]" --exclusive -t 3 -o /dev/null --wrap "sleep 600")
+b=$(cl_sbatch -J fillD-b -w "n[005-006]" --exclusive -t 10 -o /dev/null --wrap "sleep 600")
+cl_poll 30 cl_job_in "$a" RUNNING
+cl_poll 30 cl_job_in "$b" RUNNING
+rid=$(cl_sbatch -J rackD -N 3 --exclusive -t 5 -o /dev/null --wrap "sleep 2")
+cl_poll 20 has_why "$rid"
+why=$(locality_why "$rid")
+small=$(cl_sbatch --user "$TUSER" -J smallD -N 2 --exclusive -t 2 -o /dev/null --wrap "sleep 5")
+t0=$SECONDS
+cl_poll $((3 * BF_INTERVAL + 5)) started "$small"
+took=$((SECONDS - t0))
+snodes=$(cl_job_field "$small" NodeList)
+tap_ok "[ -n \"\$why\" ] && [ '$(cl_job_field "$rid" JobState)' = PENDING ] && started $small" \
+	"D: with the rack job $rid waiting (${why:-no waiting note seen}), a later 2-node job of 2 minutes started within $took s on $snodes (racks $(racks "$snodes" 2>/dev/null))"
+# backfill's plan for the rack job: the nodes it holds (SchedNodes) and
+# when (StartTime), rack 1 at filler A's end
+sched_nodes() { scontrol show job "$1" 2>/dev/null | grep -o 'SchedNodes=[^ ]*' | cut -d= -f2; }
+planned() { local n; n=$(sched_nodes "$1"); [ -n "$n" ] && [ "$n" != "(null)" ]; }
+cl_poll $((2 * BF_INTERVAL + 5)) planned "$rid"
+pnodes=$(sched_nodes "$rid")
+pstart=$(epoch "$(cl_job_field "$rid" StartTime)")
+aend=$(epoch "$(cl_job_field "$a" EndTime)")
+tap_ok "[ '$(racks "$pnodes" 2>/dev/null)' = 'r1 ' ] && [ $pstart -ge $((aend - 2)) ]" \
+	"D: backfill holds rack 1 for the rack job (SchedNodes=$pnodes), from $((pstart - aend)) s after filler A's time limit ends"
+scancel "$a"
+cl_wait_job "$rid" 60 >/dev/null
+rnodes=$(cl_job_field "$rid" NodeList)
+tap_ok "[ '$(cl_job_field "$rid" JobState)' = COMPLETED ] && [ '$(racks "$rnodes")' = 'r1 ' ]" \
+	"D: the rack job got rack 1 ($rnodes) once filler A ended"
+cl_wait_job "$small" 60 >/dev/null
+tap_is "$(cl_job_field "$small" JobState)" COMPLETED "D: the 2-node job ran to completion"
 scancel "$b" 2>/dev/null
 tap_diag "figures:" "${FIGURES[@]}"
 cl_down

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -599,6 +600,113 @@ static void test_stats(void **state)
 	fse_ctl_free(c);
 }
 
+/* will-run plans (fse_ctl_plan): the domain free now; else, for a job
+ * waiting for one rack, the racks expected to hold it soonest, one at a
+ * time, and none when no rack of the candidates can; else every candidate;
+ * nothing recorded for the job */
+static int64_t plan_free_at[NN];
+
+static const int64_t *_plan_free_at(void *arg)
+{
+	(void)arg;
+	return plan_free_at;
+}
+
+static void test_plan(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	/* free now: n001 (leaf01), n004 and n005 (leaf02) */
+	static const uint8_t idle[NN] = { 1, 0, 0, 1, 1, 0 };
+	static const uint8_t idle01[NN] = { 1, 1, 1, 0, 0, 0 };
+	/* n006 held by another job's plan: not a candidate */
+	static const uint8_t no6[NN] = { 1, 1, 1, 1, 1, 0 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=10:00\n");
+	const struct fse_ctl_stats *s = fse_ctl_stats(c);
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(7, 3, all);
+	struct fse_plan o;
+	int64_t now = (int64_t)time(NULL);
+	long in = -1;
+	const char *p;
+
+	(void)state;
+	/* busy nodes expected free: leaf02 holds 3 at +100 (n006), leaf01
+	 * at +600 (n003) */
+	plan_free_at[0] = plan_free_at[3] = plan_free_at[4] = 0;
+	plan_free_at[1] = now + 300;
+	plan_free_at[2] = now + 600;
+	plan_free_at[5] = now + 100;
+	j.idle = idle;
+	j.free_at = _plan_free_at;
+	j.waited = 60;
+	j.plan = true;
+	j.final = false;
+	assert_int_equal(fse_ctl_plan(c, &j, _choose, &ch, &o), 0);
+	assert_true(o.placed);
+	assert_true(o.in_domain);
+	assert_int_equal(ch.calls, 1);
+	assert_int_equal(_racks(&ch), 2); /* leaf02 alone ... */
+	for (int i = 3; i < NN; i++)	  /* ... with its busy node n006 */
+		assert_int_equal(ch.in[i], 1);
+	assert_non_null(p = strstr(o.why, "rack leaf02, expected to hold it in "));
+	in = strtol(p + strlen("rack leaf02, expected to hold it in "), NULL, 10);
+	assert_true(in >= 99 && in <= 100);
+	/* refused there (cores busy beyond the plan's window): leaf01 next */
+	ch = (struct chooser){ .refuse_first = true };
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed);
+	assert_int_equal(ch.calls, 2);
+	assert_int_equal(_racks(&ch), 1);
+	/* refused in both: no plan on these nodes, and no fall-back to every
+	 * candidate (which would hold free nodes the job does not take) */
+	ch = (struct chooser){ .refuse = true };
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_false(o.placed);
+	assert_int_equal(ch.calls, 2);
+	assert_false(ch.offered_all);
+	assert_non_null(strstr(o.why, "no rack of these nodes holds it (2 tried)"));
+	/* n006 not a candidate: leaf02 cannot hold 3, leaf01 is offered */
+	ch = (struct chooser){ 0 };
+	j.cand = no6;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed);
+	assert_int_equal(_racks(&ch), 1);
+	assert_non_null(strstr(o.why, "rack leaf01"));
+	/* a rack free now: the plan is there */
+	ch = (struct chooser){ 0 };
+	j.cand = all;
+	j.idle = idle01;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed && o.in_domain);
+	assert_int_equal(_racks(&ch), 1);
+	assert_string_equal(o.why, "leaf01");
+	/* past its bound: relaxed now, over both racks' free nodes */
+	ch = (struct chooser){ 0 };
+	j.idle = idle;
+	j.waited = 600;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed);
+	assert_int_equal(_racks(&ch), 3);
+	/* wider than a rack: every candidate */
+	ch = (struct chooser){ 0 };
+	j = _job(8, 4, all);
+	j.idle = idle;
+	j.free_at = _plan_free_at;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed);
+	assert_true(ch.offered_all);
+	assert_false(o.in_domain);
+	/* nothing recorded as a placement; the plans counted apart */
+	assert_int_equal(s->calls, 0);
+	assert_int_equal(s->started + s->waits + s->relaxed, 0);
+	assert_int_equal(s->plans, 7);
+	assert_int_equal(s->plans_now, 2);
+	assert_int_equal(s->plans_later, 3);
+	assert_int_equal(s->plans_none, 1);
+	assert_int_equal(s->plans_any, 1);
+	fse_ctl_free(c);
+}
+
 /* a model file replaced under a running controller: swapped in when it
  * is valid, kept when not; the file looked at every FSE_CTL_RECHECK s */
 static void test_refresh(void **state)
@@ -862,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_bad_setup), cmocka_unit_test(test_refresh),
 		cmocka_unit_test(test_stats),	  cmocka_unit_test(test_saver),
 		cmocka_unit_test(test_observe),	  cmocka_unit_test(test_observe_record),
+		cmocka_unit_test(test_plan),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -247,6 +247,64 @@ static int _place_ratio(struct fab *f, uint32_t n, const int64_t *free_at, int64
 	return f->res.status;
 }
 
+/* The racks expected to hold a job, soonest first (a will-run plan's
+ * offers): a node in avail is free now, another candidate at its free
+ * time; non-candidates, nodes the job cannot use and skipped racks do not
+ * count; ties by rank; at most max. */
+static void test_expected(void **state)
+{
+	struct fab f;
+	int64_t fa[16] = { 0 };
+	uint32_t idle[16];
+	uint8_t cand[16], skip[4] = { 0 };
+	int racks[4];
+	int64_t at[4];
+	struct fse_request rq = { .min_nodes = 3, .level = FSE_RACK, .now = 1000 };
+
+	(void)state;
+	_fab(&f, 4, four, NULL, 0, NULL);
+	for (int i = 0; i < 16; i++) {
+		idle[i] = 1;
+		cand[i] = 1;
+		fa[i] = 1000;
+	}
+	/* rack 0: 2 free, then 1300, 1400; rack 1: 1 free, then 1200 x3;
+	 * rack 2: 3 free, rack 3: 3 free (a tie with rack 2, by rank) */
+	_busy(&f, "2,3,5,6,7,11,15");
+	fa[2] = 1300, fa[3] = 1400;
+	fa[5] = fa[6] = fa[7] = 1200;
+	fa[11] = fa[15] = INT64_MAX;
+	assert_int_equal(fse_place_expected(f.t, f.w, &rq, f.avail, NULL, racks, at, 4), -1);
+	rq.free_at = fa;
+	assert_int_equal(fse_place_expected(f.t, f.w, &rq, f.avail, NULL, racks, at, 4), 4);
+	assert_int_equal(racks[0], 2);
+	assert_int_equal(at[0], 1000);
+	assert_int_equal(racks[1], 3);
+	assert_int_equal(at[1], 1000);
+	assert_int_equal(racks[2], 1);
+	assert_int_equal(at[2], 1200);
+	assert_int_equal(racks[3], 0);
+	assert_int_equal(at[3], 1300);
+	/* at most 2 */
+	assert_int_equal(fse_place_expected(f.t, f.w, &rq, f.avail, NULL, racks, at, 2), 2);
+	/* node 8 not a candidate, node 12 unusable on the idle machine,
+	 * rack 1 skipped: rack 2 is short of a node (11 never frees), rack 3
+	 * too (15 never frees), rack 0 remains */
+	cand[8] = 0;
+	idle[12] = 0;
+	skip[1] = 1;
+	rq.tasks_idle = idle;
+	rq.skip_racks = skip;
+	assert_int_equal(fse_place_expected(f.t, f.w, &rq, f.avail, cand, racks, at, 4), 1);
+	assert_int_equal(racks[0], 0);
+	assert_int_equal(at[0], 1300);
+	/* free times already past count as now */
+	fa[2] = 500;
+	assert_int_equal(fse_place_expected(f.t, f.w, &rq, f.avail, cand, racks, at, 4), 1);
+	assert_int_equal(at[0], 1000);
+	_free(&f);
+}
+
 /* With a wait ratio a job waits for one rack only when the running jobs'
  * ends free one within ratio x its time limit: else it takes the tightest
  * placement now, marked; one that needs several racks never waits. */
@@ -1037,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_wait_ratio),
 		cmocka_unit_test(test_rack_free),
+		cmocka_unit_test(test_expected),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);

@@ -11,10 +11,19 @@
  * keeps the text of a WAIT_BLOCK_MAX_ERR reason (node_scheduler.c,
  * select_nodes).
  *
- * Left to cons_tres unchanged: TEST_ONLY and WILL_RUN (expected start
- * times, backfill planning), jobs with --switches (stock topology
- * handling), jobs with required nodes (--nodelist), calls with preemption
- * candidates, and every job while no fabric model is loaded.
+ * In select_p_job_test(SELECT_MODE_WILL_RUN) (expected start times,
+ * backfill's plans), fabric_plan() offers cons_tres's will-run test the
+ * nodes the job would be placed on: its domain free now, or for a job
+ * waiting for one rack the racks expected to hold it soonest, so that
+ * backfill plans (and holds nodes for) the rack the job waits for, as on
+ * 24.11 and later, where the will-run test goes through topology/fabric.
+ * Without it, cons_tres's plan found the waiting job could start now on
+ * any free nodes, the start was refused, and backfill held those nodes
+ * for the job's whole time limit: free nodes idle while it waited.
+ *
+ * Left to cons_tres unchanged: TEST_ONLY, jobs with --switches (stock
+ * topology handling), jobs with required nodes (--nodelist), calls with
+ * preemption candidates, and every job while no fabric model is loaded.
  *
  * Nothing here stops the daemon: a bad fabsched.conf, a missing model or
  * a bad --fabric-locality value is logged and the job is handed to
@@ -133,7 +142,7 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr, bitstr
 	/* before fabric_applies, whose first call makes the engine (and
 	 * names it in the log) */
 	fabric_place_set_name(PLUGIN);
-	if (mode != SELECT_MODE_RUN_NOW ||
+	if ((mode != SELECT_MODE_RUN_NOW && mode != SELECT_MODE_WILL_RUN) ||
 	    (preemptee_candidates && list_count(preemptee_candidates)))
 		return backend(job_ptr, bitmap, min_nodes, max_nodes, req_nodes, mode,
 			       preemptee_candidates, preemptee_job_list, exc_core_bitmap);
@@ -143,13 +152,13 @@ int fabric_job_test(const slurm_select_ops_t *ops, job_record_t *job_ptr, bitstr
 		idle = dlsym(RTLD_DEFAULT, "idle_node_bitmap");
 	ask.idle = c.idle = idle;
 	if (!fabric_applies(job_ptr, false)) {
-		if (!fabric_observes(job_ptr, false))
+		if (mode == SELECT_MODE_WILL_RUN || !fabric_observes(job_ptr, false))
 			return backend(job_ptr, bitmap, min_nodes, max_nodes, req_nodes, mode,
 				       preemptee_candidates, preemptee_job_list, exc_core_bitmap);
 		/* Locality=observe: cons_tres's own choice, observed */
 		return fabric_observe(&ask, bitmap);
 	}
-	rc = fabric_place(&ask);
+	rc = mode == SELECT_MODE_WILL_RUN ? fabric_plan(&ask) : fabric_place(&ask);
 	return rc == SLURM_ERROR ? EINVAL : rc; /* cons_tres says EINVAL */
 }
 
