@@ -241,16 +241,16 @@ took=$((SECONDS - t0))
 snodes=$(cl_job_field "$small" NodeList)
 tap_ok "[ -n \"\$why\" ] && [ '$(cl_job_field "$rid" JobState)' = PENDING ] && started $small" \
 	"D: with the rack job $rid waiting (${why:-no waiting note seen}), a later 2-node job of 2 minutes started within $took s on $snodes (racks $(racks "$snodes" 2>/dev/null))"
-# backfill's plan for the rack job: the nodes it holds (SchedNodes) and
+# backfill's plan for the rack job: the nodes it holds (SchedNodeList) and
 # when (StartTime), rack 1 at filler A's end
-sched_nodes() { scontrol show job "$1" 2>/dev/null | grep -o 'SchedNodes=[^ ]*' | cut -d= -f2; }
+sched_nodes() { scontrol show job "$1" 2>/dev/null | grep -o 'SchedNodeList=[^ ]*' | cut -d= -f2; }
 planned() { local n; n=$(sched_nodes "$1"); [ -n "$n" ] && [ "$n" != "(null)" ]; }
 cl_poll $((2 * BF_INTERVAL + 5)) planned "$rid"
 pnodes=$(sched_nodes "$rid")
 pstart=$(epoch "$(cl_job_field "$rid" StartTime)")
 aend=$(epoch "$(cl_job_field "$a" EndTime)")
 tap_ok "[ '$(racks "$pnodes" 2>/dev/null)' = 'r1 ' ] && [ $pstart -ge $((aend - 2)) ]" \
-	"D: backfill holds rack 1 for the rack job (SchedNodes=$pnodes), from $((pstart - aend)) s after filler A's time limit ends"
+	"D: backfill holds rack 1 for the rack job (SchedNodeList=$pnodes), from $((pstart - aend)) s after filler A's time limit ends"
 scancel "$a"
 cl_wait_job "$rid" 60 >/dev/null
 rnodes=$(cl_job_field "$rid" NodeList)
