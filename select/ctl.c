@@ -1196,10 +1196,11 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 		_log(c, level,
 		     "plans (will-run): %" PRIu64 " (%" PRIu64 " in a domain free now, %" PRIu64
 		     " in a rack expected later, %" PRIu64
+		     " in racks expected later for a job wider than one, %" PRIu64
 		     " in no rack of the nodes offered, %" PRIu64
 		     " on every candidate): fabsched %.1f us, backend %.1f us on average",
-		     s->plans, s->plans_now, s->plans_later, s->plans_none, s->plans_any,
-		     s->plan_us / s->plans, s->plan_backend_us / s->plans);
+		     s->plans, s->plans_now, s->plans_later, s->plans_span, s->plans_none,
+		     s->plans_any, s->plan_us / s->plans, s->plan_backend_us / s->plans);
 }
 
 /* The figures so far, at most once a minute (slurmctld may never call
@@ -1305,6 +1306,17 @@ static void _plan_why(struct run *r, struct fse_plan *o, int rk, int64_t at)
 		 at > r->rq.now ? at - r->rq.now : 0);
 }
 
+/* "racks leaf03,leaf04, expected to hold it in 40 s" */
+static void _plan_span_why(struct run *r, struct fse_plan *o, const struct fse_result *span,
+			   int64_t at)
+{
+	char names[100]; /* with the rest, within o->why */
+
+	_rack_names(r->c, span, names, sizeof(names));
+	snprintf(o->why, sizeof(o->why), "racks %s, expected to hold it in %" PRId64 " s", names,
+		 at > r->rq.now ? at - r->rq.now : 0);
+}
+
 int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void *arg,
 		 struct fse_plan *o)
 {
@@ -1362,8 +1374,33 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 			goto out;
 		}
 	}
-	/* 3. not bound to a rack (relaxed, wider than a rack, or no free
-	 * times): every candidate, as the job may start */
+	/* 2b. a job that waits for several racks (wider than one; under a
+	 * LocalityWaitRatio it does not wait): the racks expected to hold it
+	 * soonest, together; none: a later time */
+	if (!rack_bound && r.rq.level == FSE_RACK && !r.rq.relaxed && !r.rq.wait_ratio &&
+	    j->free_at && (r.rq.free_at = j->free_at(j->free_at_arg))) {
+		struct fse_result span = { .status = FSE_OK, .level = FSE_ANY };
+		int64_t when = 0;
+
+		r.rq.now = (int64_t)time(NULL);
+		r.rq.tasks_idle = c->tasks_idle;
+		span.nracks = fse_place_expected_span(c->topo, c->work, &r.rq, c->avail, j->cand,
+						      &span.racks, &when);
+		if (span.nracks > 0 && _try(&r, &span)) {
+			o->placed = o->in_domain = true;
+			_plan_span_why(&r, o, &span, when);
+			c->st.plans_span++;
+			goto out;
+		}
+		if (span.nracks >= 0) {
+			snprintf(o->why, sizeof(o->why), "no %s of these nodes holds it",
+				 span.nracks ? "set of racks expected soonest" : "set of racks");
+			c->st.plans_none++;
+			goto out;
+		}
+	}
+	/* 3. not bound to racks (relaxed, wider than a rack under a wait
+	 * ratio, or no free times): every candidate, as the job may start */
 	o->placed = _try(&r, NULL);
 	snprintf(o->why, sizeof(o->why), "every candidate");
 	c->st.plans_any++;

@@ -206,6 +206,21 @@ int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_req
 int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
 		       const uint8_t *avail, const uint8_t *cand, int *racks, int64_t *at, int max);
 
+/*
+ * The same for a job that the policy makes wait for several racks (wider
+ * than a rack: the fewest racks of one pod, or of the fabric): the set of
+ * racks expected to hold it soonest, and when.  Each node counts as for
+ * fse_place_expected; the time is the earliest of the nodes' free times by
+ * which at most the racks the policy asks (one for a job that fits a rack)
+ * hold the job, found by a binary search over those times, each step a
+ * pass over the nodes and the racks' span.  Sets *racks (by rank; valid
+ * until the next call with @w) and *at; returns how many racks, 0 when no
+ * racks ever hold it, -1 on bad arguments.  O((N + R log R) log N).
+ */
+int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
+			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,
+			    const int **racks, int64_t *at);
+
 /* ------------------------------------------------------------ job shape */
 
 /*
@@ -688,7 +703,10 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
  * for a job that waits for one rack, the racks expected to hold it
  * soonest (fse_place_expected over j->free_at), one at a time (at most
  * FSE_CTL_TRIES), and none when no rack of the candidates can (the
- * scheduler then asks about a later time); else every candidate.  RET 0;
+ * scheduler then asks about a later time); for a job that waits for
+ * several racks (wider than one), the racks expected to hold it soonest
+ * together (fse_place_expected_span), else none; else (relaxed, no free
+ * times) every candidate.  RET 0;
  * -1 when the ctl is not usable (@try ran on every candidate).
  */
 struct fse_plan {
@@ -734,9 +752,10 @@ struct fse_ctl_stats {
 	 * maybe every candidate) and those it refused, by kind of call */
 	uint64_t backend_calls_by[2], backend_refused_by[2];
 	/* plans (fse_ctl_plan): in all, in a domain free now, in a rack
-	 * expected later, refused (no rack of the nodes offered), on every
-	 * candidate; fabsched's time and the node choice's */
-	uint64_t plans, plans_now, plans_later, plans_none, plans_any;
+	 * expected later, in racks expected later (a job wider than a rack),
+	 * refused (no rack of the nodes offered), on every candidate;
+	 * fabsched's time and the node choice's */
+	uint64_t plans, plans_now, plans_later, plans_span, plans_none, plans_any;
 	double plan_us, plan_backend_us;
 };
 const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);

@@ -48,10 +48,11 @@ struct fse_work *fse_work_new(const struct fse_topo *t)
 	w->rack_iunits = calloc(nr, sizeof(int64_t));
 	w->caps = calloc(nn, sizeof(uint32_t));
 	w->slots = calloc(nn, sizeof(*w->slots));
+	w->times = calloc(nn, sizeof(int64_t));
 	w->nodes = calloc(nn, sizeof(int));
 	if (!w->rack_free || !w->order || !w->sel || !w->take || !w->cand || !w->cand_take ||
 	    !w->racks || !w->rack_units || !w->rack_inodes || !w->rack_iunits || !w->caps ||
-	    !w->slots || !w->nodes) {
+	    !w->slots || !w->times || !w->nodes) {
 		fse_work_free(w);
 		return NULL;
 	}
@@ -74,6 +75,7 @@ void fse_work_free(struct fse_work *w)
 	free(w->rack_iunits);
 	free(w->caps);
 	free(w->slots);
+	free(w->times);
 	free(w->nodes);
 	free(w);
 }
@@ -639,6 +641,21 @@ static int _cmp_slot(const void *a, const void *b)
  * when given) and, with @cand, when it is one of the candidates; it is free
  * now when in @avail with room for its share (@caps), else at its
  * rq->free_at.  O(R log R) for a rack of R nodes, in @sl. */
+/* Whether @node counts for the job (see _rack_expected), and its slot:
+ * when it is expected free for it and the tasks it takes. */
+static bool _slot_of(const struct fse_request *rq, const struct need *nd, const uint8_t *avail,
+		     const uint32_t *caps, const uint8_t *cand, int node, struct fse_slot *s)
+{
+	uint32_t cap = rq->tasks_idle ? rq->tasks_idle[node] : 1;
+	bool now = avail[node] && (!caps || caps[node] >= cap);
+
+	if (!cap || (cand && !cand[node]))
+		return false;
+	s->cap = nd->tasks && cap > nd->tasks ? (uint32_t)nd->tasks : cap;
+	s->t = now || rq->free_at[node] < rq->now ? rq->now : rq->free_at[node];
+	return true;
+}
+
 static int64_t _rack_expected(const struct fse_topo *t, const struct fse_request *rq,
 			      const struct need *nd, const uint8_t *avail, const uint32_t *caps,
 			      const uint8_t *cand, struct fse_slot *sl, int r, int64_t bound)
@@ -646,16 +663,8 @@ static int64_t _rack_expected(const struct fse_topo *t, const struct fse_request
 	int m = 0;
 	int64_t nodes = 0, units = 0;
 
-	for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
-		int node = t->rack_members[i];
-		uint32_t cap = rq->tasks_idle ? rq->tasks_idle[node] : 1;
-		bool now = avail[node] && (!caps || caps[node] >= cap);
-
-		if (!cap || (cand && !cand[node]))
-			continue;
-		sl[m].cap = nd->tasks && cap > nd->tasks ? (uint32_t)nd->tasks : cap;
-		sl[m++].t = now || rq->free_at[node] < rq->now ? rq->now : rq->free_at[node];
-	}
+	for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++)
+		m += _slot_of(rq, nd, avail, caps, cand, t->rack_members[i], &sl[m]);
 	qsort(sl, m, sizeof(*sl), _cmp_slot);
 	for (int i = 0; i < m && sl[i].t < bound; i++) {
 		nodes++;
@@ -846,6 +855,144 @@ int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struc
 		at[k] = w->rack_units[w->order[k]];
 	}
 	return n;
+}
+
+static int _cmp_time(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every usable node's slot (as _rack_expected counts them) at its place
+ * among its rack's members in w->slots, each rack's sorted by time (a node
+ * that does not count: INT64_MAX); the finite times, sorted, in w->times.
+ * RET how many. */
+static int _all_slots(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+		      const struct need *nd, const uint8_t *avail, const uint8_t *cand)
+{
+	const uint32_t *caps = nd->tasks ? rq->tasks_now : NULL;
+	int m = 0;
+
+	for (int r = 0; r < t->nracks; r++) {
+		int a = t->rack_start[r], b = t->rack_start[r + 1];
+
+		for (int i = a; i < b; i++) {
+			struct fse_slot *s = &w->slots[i];
+
+			if ((rq->skip_racks && rq->skip_racks[r]) ||
+			    !_slot_of(rq, nd, avail, caps, cand, t->rack_members[i], s)) {
+				s->t = INT64_MAX;
+				s->cap = 0;
+			} else if (s->t != INT64_MAX) {
+				w->times[m++] = s->t;
+			}
+		}
+		qsort(w->slots + a, b - a, sizeof(*w->slots), _cmp_slot);
+	}
+	qsort(w->times, m, sizeof(*w->times), _cmp_time);
+	return m;
+}
+
+/* Each rack's nodes and tasks free by @at (w->rack_free, w->rack_units),
+ * from _all_slots. */
+static void _free_by(const struct fse_topo *t, struct fse_work *w, int64_t at)
+{
+	for (int r = 0; r < t->nracks; r++) {
+		int n = 0;
+		int64_t u = 0;
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1] && w->slots[i].t <= at;
+		     i++) {
+			n++;
+			u += w->slots[i].cap;
+		}
+		w->rack_free[r] = n;
+		w->rack_units[r] = u;
+	}
+}
+
+/* The fewest racks, at most @kmax, of one pod (@level FSE_POD) or of the
+ * fabric that hold the job by w->rack_free and w->rack_units: RET how many
+ * (0: none); with @fill, the racks in w->sel (the first pod of the fewest). */
+static int _span_in(const struct fse_topo *t, struct fse_work *w, const struct need *nd,
+		    enum fse_level level, int kmax, bool fill)
+{
+	int best = 0, len = 0, k;
+
+	if (level == FSE_POD) {
+		for (int p = 0; p < t->npods; p++) {
+			k = _span(t, w, nd, t->pod_racks + t->pod_start[p],
+				  t->pod_start[p + 1] - t->pod_start[p], w->rack_free,
+				  w->rack_units, fill);
+			if (!k || k > kmax || (best && k >= best))
+				continue;
+			best = k;
+			if (fill)
+				memcpy(w->sel, w->cand, k * sizeof(int));
+		}
+		return best;
+	}
+	for (int r = 0; r < t->nracks; r++)
+		w->racks[len++] = r;
+	k = _span(t, w, nd, w->racks, len, w->rack_free, w->rack_units, fill);
+	if (!k || k > kmax)
+		return 0;
+	if (fill)
+		memcpy(w->sel, w->cand, k * sizeof(int));
+	return k;
+}
+
+int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
+			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,
+			    const int **racks, int64_t *at)
+{
+	struct need nd;
+	struct idle_fit f;
+	enum fse_level level;
+	int m, lo, hi, kmax, k;
+
+	if (_bad(t, w, rq, avail) || !rq->free_at || !racks || !at)
+		return -1;
+	nd.n = rq->min_nodes;
+	nd.max = rq->max_nodes > nd.n ? rq->max_nodes : nd.n;
+	nd.tasks = rq->ntasks;
+	_idle(t, w, rq, &nd, &f);
+	if (f.kcap == INT32_MAX || (rq->max_racks && (uint32_t)f.kcap > rq->max_racks))
+		return 0;
+	/* the racks the policy waits for: one (a rack as a span of one),
+	 * need_k of one pod, need_k of the fabric; any number of one pod or
+	 * of the fabric when it asks no count */
+	level = f.need_level == FSE_POD ? FSE_POD : FSE_ANY;
+	kmax = f.need_level == FSE_RACK ? 1 : f.need_k ? f.need_k : INT32_MAX;
+	if (rq->max_racks && (uint32_t)kmax > rq->max_racks)
+		kmax = (int)rq->max_racks;
+	m = _all_slots(t, w, rq, &nd, avail, cand);
+	if (!m)
+		return 0;
+	/* the earliest free time by which enough racks hold it: holding is
+	 * monotone in time, so a binary search over the nodes' times */
+	_free_by(t, w, w->times[m - 1]);
+	if (!_span_in(t, w, &nd, level, kmax, false))
+		return 0;
+	lo = 0;
+	hi = m - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		_free_by(t, w, w->times[mid]);
+		if (_span_in(t, w, &nd, level, kmax, false))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	_free_by(t, w, w->times[hi]);
+	k = _span_in(t, w, &nd, level, kmax, true);
+	memcpy(w->racks, w->sel, k * sizeof(int));
+	qsort_r(w->racks, k, sizeof(int), _cmp_rack_rank, (void *)t);
+	*racks = w->racks;
+	*at = w->times[hi];
+	return k;
 }
 
 int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,

@@ -47,9 +47,10 @@ struct fse_work {
 	struct fse_slot {     /* scratch: a node's free time and tasks */
 		int64_t t;
 		uint32_t cap;
-	} * slots;  /* [nnodes] */
-	int *nodes; /* [nnodes] result */
-	int *racks; /* [nracks] result */
+	} * slots;	/* [nnodes] */
+	int64_t *times; /* [nnodes] scratch: free times, sorted */
+	int *nodes;	/* [nnodes] result */
+	int *racks;	/* [nracks] result */
 };
 
 /* Smallest k with capsum[k - 1] >= n over a prefix-sum array of len

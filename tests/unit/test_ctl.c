@@ -602,8 +602,9 @@ static void test_stats(void **state)
 
 /* will-run plans (fse_ctl_plan): the domain free now; else, for a job
  * waiting for one rack, the racks expected to hold it soonest, one at a
- * time, and none when no rack of the candidates can; else every candidate;
- * nothing recorded for the job */
+ * time, and none when no rack of the candidates can; for a job waiting for
+ * several racks, the racks expected to hold it soonest together, else
+ * none; else every candidate; nothing recorded for the job */
 static int64_t plan_free_at[NN];
 
 static const int64_t *_plan_free_at(void *arg)
@@ -687,23 +688,62 @@ static void test_plan(void **state)
 	fse_ctl_plan(c, &j, _choose, &ch, &o);
 	assert_true(o.placed);
 	assert_int_equal(_racks(&ch), 3);
-	/* wider than a rack: every candidate */
+	/* wider than a rack: the racks expected to hold it soonest, together
+	 * (3 free now, n006 at +100 makes 4 over both) */
 	ch = (struct chooser){ 0 };
 	j = _job(8, 4, all);
 	j.idle = idle;
 	j.free_at = _plan_free_at;
 	fse_ctl_plan(c, &j, _choose, &ch, &o);
-	assert_true(o.placed);
-	assert_true(ch.offered_all);
+	assert_true(o.placed && o.in_domain);
+	assert_false(ch.offered_all);
+	assert_int_equal(_racks(&ch), 3);
+	assert_non_null(p = strstr(o.why, "racks leaf01,leaf02, expected to hold it in "));
+	in = strtol(p + strlen("racks leaf01,leaf02, expected to hold it in "), NULL, 10);
+	assert_true(in >= 99 && in <= 100);
+	/* refused there: no plan on these nodes, no fall-back to every
+	 * candidate */
+	ch = (struct chooser){ .refuse = true };
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_false(o.placed);
+	assert_int_equal(ch.calls, 1);
+	assert_false(ch.offered_all);
+	assert_non_null(strstr(o.why, "no set of racks expected soonest of these nodes holds it"));
+	/* n006 not a candidate, n002 and n003 never free: no set of racks
+	 * ever holds 4, and no node choice is asked */
+	ch = (struct chooser){ 0 };
+	plan_free_at[1] = plan_free_at[2] = INT64_MAX;
+	j.cand = no6;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_false(o.placed);
+	assert_int_equal(ch.calls, 0);
+	assert_non_null(strstr(o.why, "no set of racks of these nodes holds it"));
+	plan_free_at[1] = now + 300;
+	plan_free_at[2] = now + 600;
+	/* past its bound: relaxed, every candidate */
+	ch = (struct chooser){ 0 };
+	j.cand = all;
+	j.waited = 600;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed && ch.offered_all);
 	assert_false(o.in_domain);
 	/* nothing recorded as a placement; the plans counted apart */
 	assert_int_equal(s->calls, 0);
 	assert_int_equal(s->started + s->waits + s->relaxed, 0);
-	assert_int_equal(s->plans, 7);
+	assert_int_equal(s->plans, 10);
 	assert_int_equal(s->plans_now, 2);
 	assert_int_equal(s->plans_later, 3);
-	assert_int_equal(s->plans_none, 1);
+	assert_int_equal(s->plans_span, 1);
+	assert_int_equal(s->plans_none, 3);
 	assert_int_equal(s->plans_any, 1);
+	fse_ctl_free(c);
+	/* under a LocalityWaitRatio a job wider than a rack does not wait
+	 * for its racks: every candidate */
+	c = _ctl("PartitionName=batch Locality=rack LocalityWaitRatio=2\n");
+	ch = (struct chooser){ 0 };
+	j.waited = 60;
+	fse_ctl_plan(c, &j, _choose, &ch, &o);
+	assert_true(o.placed && ch.offered_all);
 	fse_ctl_free(c);
 }
 

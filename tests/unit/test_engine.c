@@ -305,6 +305,88 @@ static void test_expected(void **state)
 	_free(&f);
 }
 
+/* A job wider than a rack: the racks expected to hold it soonest,
+ * together (the fewest the policy asks, of one pod where it asks one), and
+ * when; a job that fits a rack: the one rack expected soonest. */
+static void test_expected_span(void **state)
+{
+	static const int pods[] = { 0, 0, 1, 1 };
+	struct fab f;
+	int64_t fa[16];
+	uint8_t cand[16], skip[4] = { 0 };
+	const int *racks = NULL;
+	int64_t at = 0;
+	struct fse_request rq = { .min_nodes = 6, .level = FSE_RACK, .now = 1000 };
+
+	(void)state;
+	_fab(&f, 4, four, NULL, 0, NULL);
+	for (int i = 0; i < 16; i++) {
+		cand[i] = 1;
+		fa[i] = 1000;
+	}
+	/* free now: 2 in rack 0, 1 in rack 1; rack 0's others at 1500,
+	 * rack 1's at 1200, rack 2 whole at 1100, rack 3's never or late */
+	_busy(&f, "0,1,4,5,6,8,9,10,11,12,13,14,15");
+	fa[0] = fa[1] = 1500;
+	fa[4] = fa[5] = fa[6] = 1200;
+	fa[8] = fa[9] = fa[10] = fa[11] = 1100;
+	fa[12] = fa[13] = 2000;
+	fa[14] = fa[15] = INT64_MAX;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), -1);
+	rq.free_at = fa;
+	/* at 1100: rack 2's 4 and rack 0's 2 (rack 1's 1 does not complete
+	 * it: best fit) */
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
+	assert_int_equal(racks[0], 0);
+	assert_int_equal(racks[1], 2);
+	assert_int_equal(at, 1100);
+	/* rack 2 skipped: racks 0 and 1 at 1200 */
+	rq.skip_racks = skip;
+	skip[2] = 1;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
+	assert_int_equal(racks[0], 0);
+	assert_int_equal(racks[1], 1);
+	assert_int_equal(at, 1200);
+	/* node 4 not a candidate: 5 in racks 0 and 1 at 1200, 7 at 1500 */
+	cand[4] = 0;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, cand, &racks, &at), 2);
+	assert_int_equal(at, 1500);
+	/* 9 nodes: 3 racks at least; rack 3's two at 2000 make 9 */
+	rq.min_nodes = 9;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, cand, &racks, &at), 3);
+	assert_int_equal(at, 2000);
+	/* 10: the policy's 3 racks never hold it (rack 2 skipped) */
+	rq.min_nodes = 10;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, cand, &racks, &at), 0);
+	/* more than the fabric: never */
+	rq.min_nodes = 17;
+	rq.skip_racks = NULL;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 0);
+	/* a job that fits a rack: the one expected soonest, as
+	 * fse_place_expected has it */
+	rq.min_nodes = 3;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 1);
+	assert_int_equal(racks[0], 2);
+	assert_int_equal(at, 1100);
+	/* past free times count as now */
+	fa[8] = fa[9] = fa[10] = fa[11] = 900;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 1);
+	assert_int_equal(at, 1000);
+	_free(&f);
+
+	/* two pods of two racks: 6 nodes in one pod; rack 2 (pod 1) at 1100
+	 * has no partner in its pod before 2000, pod 0 holds 6 at 1200 */
+	_fab(&f, 4, four, pods, 2, NULL);
+	_busy(&f, "0,1,4,5,6,8,9,10,11,12,13,14,15");
+	fa[8] = fa[9] = fa[10] = fa[11] = 1100;
+	rq.min_nodes = 6;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
+	assert_int_equal(racks[0], 0);
+	assert_int_equal(racks[1], 1);
+	assert_int_equal(at, 1200);
+	_free(&f);
+}
+
 /* With a wait ratio a job waits for one rack only when the running jobs'
  * ends free one within ratio x its time limit: else it takes the tightest
  * placement now, marked; one that needs several racks never waits. */
@@ -1096,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_wait_ratio),
 		cmocka_unit_test(test_rack_free),
 		cmocka_unit_test(test_expected),
+		cmocka_unit_test(test_expected_span),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
