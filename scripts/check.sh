@@ -7,7 +7,9 @@
 # scripts/slurm-build.sh), and `make distcheck`, and print one line:
 # "N passed, N failed, N skipped".  The source-built releases' Slurm and
 # fabsched builds and distcheck run in the background at the lowest
-# priority, one after the other, while the suites run.  Every build here is
+# priority, one after the other, while the suites run; so do the unit and
+# fuzz-smoke tests, once the 22.05 suite is done (with --no-cluster: in the
+# foreground), their output at the end.  Every build here is
 # configured --enable-werror: a compiler warning fails the check.  On the
 # source-built releases other than the newest, the cluster suite leaves out
 # the tests of CLUSTER_TESTS_TWO_RELEASES (tests/cluster.mk says why); --full
@@ -90,6 +92,11 @@ fi
 # builds and distcheck only.
 bg=$build/background
 bg_pid=
+unit_pid=
+# a check that ends early stops what runs in the background (make resumes
+# the builds next time)
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
+stop_background() { local p; for p in $bg_pid $unit_pid; do kill -0 "$p" 2>/dev/null && kill_tree "$p"; done; }
 mkdir -p "$build"
 rm -rf "$bg" && mkdir -p "$bg"
 bg_releases=
@@ -125,9 +132,7 @@ if [[ $bg_releases = *[0-9]* ]] || [ "$bg_distcheck" = yes ]; then
 		fi
 	) &
 	bg_pid=$!
-	# a check that ends early stops the builds (make resumes them next time)
-	kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
-	trap 'kill -0 "$bg_pid" 2>/dev/null && kill_tree "$bg_pid"' EXIT
+	trap stop_background EXIT
 fi
 # bg_wait NAME: wait for the background's NAME (a release, distcheck); its status
 bg_wait() {
@@ -156,16 +161,30 @@ cd "$build" || exit 1
 # Results (and the test files' times) are read from this run's files only.
 find "$build/tests" \( -name '*.trs' -o -name '*.log' \) -delete 2>/dev/null
 
-t0=$(date +%s)
-make -j"$(nproc)" check
-phase "unit and fuzz-smoke tests" "$t0"
 if [ "$run_cluster" = yes ]; then
 	t0=$(date +%s)
 	# t-placement on the emulated Ethernet fabric here and on the newest
 	# release, on InfiniBand on the others
 	FABSCHED_PLACEMENT_FABRIC=roce make check-cluster
 	phase "cluster suite, Slurm 22.05 (Debian)" "$t0"
+	# The unit and fuzz-smoke tests (no cluster, no Slurm release) in
+	# the background at the lowest priority while the source-built
+	# releases' suites run, each in its own build directory (not beside
+	# the 22.05 suite: both would build and test in $build); the tests
+	# that change the machine's hugepage pools take one lock with the
+	# cluster tests that do.  Their output comes at the end.
+	(
+		date +%s >"$bg/unit.t0"
+		nice -n 19 make -j"$(nproc)" check >"$bg/unit.log" 2>&1
+		echo $? >"$bg/unit.rc"
+		date +%s >"$bg/unit.t1"
+	) &
+	unit_pid=$!
+	trap stop_background EXIT
 else
+	t0=$(date +%s)
+	make -j"$(nproc)" check
+	phase "unit and fuzz-smoke tests" "$t0"
 	echo "check: cluster tests not run (--no-cluster)"
 fi
 if [ "$run_distcheck" = yes ] && [ "$bg_distcheck" = no ]; then
@@ -220,6 +239,21 @@ if [ "$run_cluster" = yes ]; then
 		*) echo "FAIL: Slurm $r: build"; extra_fail=$((extra_fail + 1)) ;;
 		esac
 	done
+	cd "$build" || exit 1
+fi
+if [ -n "$unit_pid" ]; then
+	t0=$(date +%s)
+	wait "$unit_pid"
+	echo "== unit and fuzz-smoke tests (make check, run in the background)"
+	cat "$bg/unit.log"
+	# a make that failed before its tests ran leaves no result to count
+	if [ "$(cat "$bg/unit.rc" 2>/dev/null)" != 0 ] &&
+	   ! grep -Eqs '^:test-result: (FAIL|ERROR|XPASS)' "$build"/tests/*/*.trs; then
+		echo "FAIL: make check (its output above)"
+		extra_fail=$((extra_fail + 1))
+	fi
+	phase "unit and fuzz-smoke tests: waiting for them" "$t0"
+	bg_phase unit "unit and fuzz-smoke tests"
 	cd "$build" || exit 1
 fi
 distcheck_done() {	# the background's distcheck: its status, its log's end on failure
