@@ -768,10 +768,24 @@ struct run {
 	struct fse_result res;
 	int part, tries, calls, refused; /* domains tried; backend calls, refusals */
 	bool by_target, shared_pass;
+	struct fse_fit fit; /* of rq on the idle machine, once fit_known */
+	bool fit_known;
 	fse_try_f try;
 	void *arg;
 	double backend_us;
 };
+
+/* What the idle machine says of the request (a pass over every node for
+ * a job sized by tasks): found once a run. */
+static const struct fse_fit *_fit(struct run *r)
+{
+	if (!r->fit_known) {
+		if (fse_request_fit(r->c->topo, r->c->work, &r->rq, &r->fit))
+			r->fit = (struct fse_fit){ .need_level = FSE_ANY, .kcap = INT32_MAX };
+		r->fit_known = true;
+	}
+	return &r->fit;
+}
 
 /* The node choice inside the racks of @res (NULL: every candidate). */
 static bool _try(struct run *r, const struct fse_result *res)
@@ -918,8 +932,7 @@ static void _unplaced(struct run *r, struct fse_outcome *o)
 		/* counted as a miss: no domain was chosen */
 		struct fse_result any = { .status = FSE_OK,
 					  .level = FSE_ANY,
-					  .fits_domain = fse_request_fits_domain(c->topo, c->work,
-										 &r->rq) };
+					  .fits_domain = _fit(r)->fits_domain };
 
 		if (r->rq.level != FSE_ANY) {
 			c->st.relaxed++;
@@ -1253,9 +1266,9 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 	r.part = _share_of(c, j->part);
 	/* whether the job fits a domain of its level when idle: a pass over
 	 * every node, needed only under a LocalityTarget */
-	r.rq.relaxed = fse_decide_relaxed(
-		&r.pol, j->waited, fse_locality_share(c->locality, r.part),
-		r.pol.target > 0 && fse_request_fits_domain(c->topo, c->work, &r.rq), &r.by_target);
+	r.rq.relaxed =
+		fse_decide_relaxed(&r.pol, j->waited, fse_locality_share(c->locality, r.part),
+				   r.pol.target > 0 && _fit(&r)->fits_domain, &r.by_target);
 
 	o->started = _domains_tried(&r);
 
@@ -1288,33 +1301,14 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 
 /* ------------------------------------------------------------ plan */
 
-/* The node choice inside rack @rk alone. */
-static bool _try_rack(struct run *r, int rk)
-{
-	struct fse_result one = { .status = FSE_OK, .level = FSE_RACK, .nracks = 1, .racks = &rk };
-
-	return _try(r, &one);
-}
-
-/* "rack leaf03, expected to hold it in 40 s" */
-static void _plan_why(struct run *r, struct fse_plan *o, int rk, int64_t at)
-{
-	const struct fst_model *m = r->c->model;
-
-	snprintf(o->why, sizeof(o->why), "rack %s, expected to hold it in %" PRId64 " s",
-		 rk < m->nracks ? m->racks[rk].name : "(none)",
-		 at > r->rq.now ? at - r->rq.now : 0);
-}
-
-/* "racks leaf03,leaf04, expected to hold it in 40 s" */
-static void _plan_span_why(struct run *r, struct fse_plan *o, const struct fse_result *span,
-			   int64_t at)
+/* "rack leaf03, expected to hold it in 40 s", "racks leaf03,leaf04, ..." */
+static void _plan_why(struct run *r, struct fse_plan *o, const struct fse_result *res, int64_t at)
 {
 	char names[100]; /* with the rest, within o->why */
 
-	_rack_names(r->c, span, names, sizeof(names));
-	snprintf(o->why, sizeof(o->why), "racks %s, expected to hold it in %" PRId64 " s", names,
-		 at > r->rq.now ? at - r->rq.now : 0);
+	_rack_names(r->c, res, names, sizeof(names));
+	snprintf(o->why, sizeof(o->why), "rack%s %s, expected to hold it in %" PRId64 " s",
+		 res->nracks > 1 ? "s" : "", names, at > r->rq.now ? at - r->rq.now : 0);
 }
 
 int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void *arg,
@@ -1334,9 +1328,9 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 	_policy(c, j, &r.pol);
 	_request(&r);
 	r.part = _share_of(c, j->part);
-	r.rq.relaxed = fse_decide_relaxed(
-		&r.pol, j->waited, fse_locality_share(c->locality, r.part),
-		r.pol.target > 0 && fse_request_fits_domain(c->topo, c->work, &r.rq), &r.by_target);
+	r.rq.relaxed =
+		fse_decide_relaxed(&r.pol, j->waited, fse_locality_share(c->locality, r.part),
+				   r.pol.target > 0 && _fit(&r)->fits_domain, &r.by_target);
 
 	/* 1. a domain free now: the plan is a start there (or later, when
 	 * the node choice finds its cores busy) */
@@ -1349,8 +1343,7 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 	/* 2. a job that waits for one rack: the racks expected to hold it
 	 * soonest, each alone (the node choice says when); none: not in
 	 * this plan's nodes (the scheduler tries a later time) */
-	rack_bound = r.rq.level == FSE_RACK && !r.rq.relaxed && j->free_at &&
-		     fse_request_fits_domain(c->topo, c->work, &r.rq);
+	rack_bound = r.rq.level == FSE_RACK && !r.rq.relaxed && j->free_at && _fit(&r)->fits_domain;
 	if (rack_bound) {
 		r.rq.free_at = j->free_at(j->free_at_arg);
 		r.rq.now = (int64_t)time(NULL);
@@ -1360,13 +1353,18 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 		n = r.rq.free_at ? fse_place_expected(c->topo, c->work, &r.rq, c->avail, j->cand,
 						      racks, at, FSE_CTL_TRIES)
 				 : -1;
-		for (int k = 0; k < n; k++)
-			if (_try_rack(&r, racks[k])) {
+		for (int k = 0; k < n; k++) {
+			struct fse_result one = {
+				.status = FSE_OK, .level = FSE_RACK, .nracks = 1, .racks = &racks[k]
+			};
+
+			if (_try(&r, &one)) {
 				o->placed = o->in_domain = true;
-				_plan_why(&r, o, racks[k], at[k]);
+				_plan_why(&r, o, &one, at[k]);
 				c->st.plans_later++;
 				goto out;
 			}
+		}
 		if (n >= 0) {
 			snprintf(o->why, sizeof(o->why),
 				 "no rack of these nodes holds it (%d tried)", n);
@@ -1384,11 +1382,11 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 
 		r.rq.now = (int64_t)time(NULL);
 		r.rq.tasks_idle = c->tasks_idle;
-		span.nracks = fse_place_expected_span(c->topo, c->work, &r.rq, c->avail, j->cand,
-						      &span.racks, &when);
+		span.nracks = fse_place_expected_span(c->topo, c->work, &r.rq, _fit(&r), c->avail,
+						      j->cand, &span.racks, &when);
 		if (span.nracks > 0 && _try(&r, &span)) {
 			o->placed = o->in_domain = true;
-			_plan_span_why(&r, o, &span, when);
+			_plan_why(&r, o, &span, when);
 			c->st.plans_span++;
 			goto out;
 		}

@@ -207,6 +207,20 @@ int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struc
 		       const uint8_t *avail, const uint8_t *cand, int *racks, int64_t *at, int max);
 
 /*
+ * What the idle machine says of a job (fse_request_fit): the level it needs
+ * (need_level: its own, or looser when no domain of its own holds it even
+ * idle) and the racks it needs at least there (need_k; 0: not counted),
+ * the racks it needs at least anywhere (kcap; INT32_MAX: never), and
+ * whether one domain of its own level holds it (fits_domain).
+ */
+struct fse_fit {
+	enum fse_level need_level;
+	int need_k;
+	int kcap;
+	bool fits_domain;
+};
+
+/*
  * The same for a job that the policy makes wait for several racks (wider
  * than a rack: the fewest racks of one pod, or of the fabric): the set of
  * racks expected to hold it soonest, and when.  Each node counts as for
@@ -215,11 +229,14 @@ int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struc
  * hold the job, found by a binary search over those times, each step a
  * pass over the nodes and the racks' span.  Sets *racks (by rank; valid
  * until the next call with @w) and *at; returns how many racks, 0 when no
- * racks ever hold it, -1 on bad arguments.  O((N + R log R) log N).
+ * racks ever hold it, -1 on bad arguments.  @fit: the request's
+ * fse_request_fit when the caller has it, NULL: found here.
+ * O((N + R log R) log N).
  */
 int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
-			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,
-			    const int **racks, int64_t *at);
+			    const struct fse_request *rq, const struct fse_fit *fit,
+			    const uint8_t *avail, const uint8_t *cand, const int **racks,
+			    int64_t *at);
 
 /* ------------------------------------------------------------ job shape */
 
@@ -328,6 +345,13 @@ bool fse_share_relax_fit(const struct fse_share *s, double target, bool counts);
  * @w is scratch.  false on bad arguments. */
 bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
 			     const struct fse_request *rq);
+
+/* The same with what else the idle machine says of the job: a pass over
+ * every node for a job sized by tasks, over racks or pods for one sized by
+ * nodes; the fit depends on the request's size, level and tasks_idle (or
+ * tasks_now) only.  RET 0, -1 on bad arguments. */
+int fse_request_fit(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+		    struct fse_fit *f);
 
 /* Records a started job: rq as asked, res its FSE_OK result.  Jobs that
  * do not count (res->fits_domain false) are ignored.  got = placed in one

@@ -329,20 +329,9 @@ static const char *_what(const struct need *nd, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * The idle machine: what the job needs (need_level, need_k: racks of the
- * tightest domain that can hold it), whether it fits a domain of its level
- * and the racks it needs at least (*kcap, INT32_MAX: never).
- */
-struct idle_fit {
-	enum fse_level need_level;
-	int need_k;
-	int kcap;
-	bool fits_domain;
-};
-
+/* The idle machine: struct fse_fit (fabsched_select.h). */
 static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
-		  const struct need *nd, struct idle_fit *f)
+		  const struct need *nd, struct fse_fit *f)
 {
 	bool rack_ok = false, pod_ok = false;
 	int pod_k = INT32_MAX;
@@ -405,7 +394,7 @@ static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse
 }
 
 /* Why a node-sized job waits for its locality. */
-static void _why_nodes(struct fse_result *res, const struct idle_fit *f, uint32_t n, int nsel,
+static void _why_nodes(struct fse_result *res, const struct fse_fit *f, uint32_t n, int nsel,
 		       enum fse_level found_level, int64_t max_rack_free, int64_t max_pod_free)
 {
 	if (f->need_level == FSE_RACK)
@@ -430,21 +419,28 @@ static bool _bad(const struct fse_topo *t, const struct fse_work *w, const struc
 	       rq->level > FSE_ANY || (rq->ntasks && !rq->tasks_now);
 }
 
-bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
-			     const struct fse_request *rq)
+int fse_request_fit(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
+		    struct fse_fit *f)
 {
 	struct need nd;
-	struct idle_fit f;
 
-	if (!t || !w || !rq || w->nracks != t->nracks || w->nnodes != t->nnodes ||
+	if (!t || !w || !rq || !f || w->nracks != t->nracks || w->nnodes != t->nnodes ||
 	    rq->min_nodes < 1 || rq->level < FSE_RACK || rq->level > FSE_ANY ||
 	    (rq->ntasks && !rq->tasks_now))
-		return false;
+		return -1;
 	nd.n = rq->min_nodes;
 	nd.max = rq->max_nodes > nd.n ? rq->max_nodes : nd.n;
 	nd.tasks = rq->ntasks;
-	_idle(t, w, rq, &nd, &f);
-	return f.fits_domain;
+	_idle(t, w, rq, &nd, f);
+	return 0;
+}
+
+bool fse_request_fits_domain(const struct fse_topo *t, struct fse_work *w,
+			     const struct fse_request *rq)
+{
+	struct fse_fit f;
+
+	return !fse_request_fit(t, w, rq, &f) && f.fits_domain;
 }
 
 /* One decision's state, passed from phase to phase. */
@@ -459,7 +455,7 @@ struct plan {
 	char what[64];			     /* the tasks, for reasons */
 	int64_t total_free, total_units;     /* what the job can use now */
 	int64_t max_rack_free, max_pod_free; /* most in a rack, a pod */
-	struct idle_fit idle;		     /* what the idle machine allows */
+	struct fse_fit idle;		     /* what the idle machine allows */
 	int nsel;			     /* racks chosen: w->sel, w->take */
 	enum fse_level level;		     /* their domain */
 };
@@ -717,7 +713,7 @@ static bool _expected_far(const struct plan *p, struct fse_result *res)
  * (res->expected_far). */
 static bool _policy_waits(struct plan *p, struct fse_result *res)
 {
-	const struct idle_fit *idle = &p->idle;
+	const struct fse_fit *idle = &p->idle;
 
 	if (p->level <= idle->need_level && !(idle->need_k && p->nsel > idle->need_k))
 		return false;
@@ -944,11 +940,12 @@ static int _span_in(const struct fse_topo *t, struct fse_work *w, const struct n
 }
 
 int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
-			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,
-			    const int **racks, int64_t *at)
+			    const struct fse_request *rq, const struct fse_fit *fit,
+			    const uint8_t *avail, const uint8_t *cand, const int **racks,
+			    int64_t *at)
 {
 	struct need nd;
-	struct idle_fit f;
+	struct fse_fit f;
 	enum fse_level level;
 	int m, lo, hi, kmax, k;
 
@@ -957,7 +954,10 @@ int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
 	nd.n = rq->min_nodes;
 	nd.max = rq->max_nodes > nd.n ? rq->max_nodes : nd.n;
 	nd.tasks = rq->ntasks;
-	_idle(t, w, rq, &nd, &f);
+	if (fit)
+		f = *fit;
+	else
+		_idle(t, w, rq, &nd, &f);
 	if (f.kcap == INT32_MAX || (rq->max_racks && (uint32_t)f.kcap > rq->max_racks))
 		return 0;
 	/* the racks the policy waits for: one (a rack as a span of one),
