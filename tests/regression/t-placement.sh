@@ -112,7 +112,6 @@ racks_of_job() {	# racks_of_job ID: the distinct racks of its nodes
 	done | sort -u | wc -l
 }
 
-epoch() { date -d "$1" +%s 2>/dev/null || echo 0; }
 
 # run_mix LABEL [WAIT]: submit the mix (with WAIT, --switches=1@WAIT on
 # the jobs that fit in a rack), wait for it, set IDS, MIX_OK, MAKESPAN
@@ -136,8 +135,8 @@ run_mix() {
 		else
 			MIX_BAD="$MIX_BAD $name=job${id:-?}:${CL_JOB_STATE:-unsubmitted}:$(tail -c 300 "$(cl_job_output "$id")" 2>/dev/null | tr '\n' ' ')"
 		fi
-		st=$(epoch "$(cl_job_field "$id" StartTime)")
-		en=$(epoch "$(cl_job_field "$id" EndTime)")
+		st=$(cl_epoch "$(cl_job_field "$id" StartTime)")
+		en=$(cl_epoch "$(cl_job_field "$id" EndTime)")
 		{ [ "$first" -eq 0 ] || [ "$st" -lt "$first" ]; } && first=$st
 		[ "$en" -gt "$last" ] && last=$en
 	done
@@ -238,7 +237,7 @@ tap_ok "grep -q 'Locality: waiting for one rack' <<<\"\$reason\"" "pending job $
 	tap_diag "${seen[@]}" "$(scontrol show job "$rid")"
 cl_wait_job "$rid" 120
 tap_ok $? "job $rid ran once its wait bound (15 s) had passed"
-started=$(epoch "$(cl_job_field "$rid" StartTime)")
+started=$(cl_epoch "$(cl_job_field "$rid" StartTime)")
 comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
 tap_ok "[ $((started - t0)) -ge 14 ] && grep -q 'locality rack@00:00:15 relaxed' <<<\"\$comment\" &&
 	! grep -q 'fabsched: Locality:' <<<\"\$comment\"" \
@@ -302,20 +301,17 @@ want=$(printf '%s\n' "${RACK_OF[n009]:-?}" "${RACK_OF[n013]:-?}" | sort -u | tr 
 wid=$(cl_sbatch --user "$TUSER" -J span -N6 --exclusive -t 5 -o /dev/null --wrap 'sleep 1')
 small=$(cl_sbatch --user "$TUSER" -J spansmall -N1 --exclusive -t 2 -o /dev/null --wrap 'sleep 5')
 t0=$SECONDS
-sched_nodes() { scontrol show job "$1" 2>/dev/null | grep -o 'SchedNodeList=[^ ]*' | cut -d= -f2; }
-planned() { local n; n=$(sched_nodes "$1"); [ -n "$n" ] && [ "$n" != "(null)" ]; }
-has_started() { case $(cl_job_field "$1" JobState) in RUNNING | COMPLETING | COMPLETED) return 0 ;; esac; return 1; }
-cl_poll $((3 * BF_INTERVAL + 5)) planned "$wid"
-pnodes=$(sched_nodes "$wid")
+cl_poll $((3 * BF_INTERVAL + 5)) cl_planned "$wid"
+pnodes=$(cl_sched_nodes "$wid")
 prk=$(rack_set "$pnodes")
-pstart=$(epoch "$(cl_job_field "$wid" StartTime)")
-cend=$(epoch "$(cl_job_field "${sfill[2]}" EndTime)")
+pstart=$(cl_epoch "$(cl_job_field "$wid" StartTime)")
+cend=$(cl_epoch "$(cl_job_field "${sfill[2]}" EndTime)")
 tap_ok "[ '$prk' = '$want' ] && [ '$(cl_job_field "$wid" JobState)' = PENDING ] && [ $pstart -ge $((cend - 2)) ]" \
 	"a 6-node job waiting for 2 racks: backfill holds racks $prk(SchedNodeList=$pnodes; expected: $want), from $((pstart - cend)) s after the third rack's filler's time limit" ||
 	tap_diag "$(scontrol show job "$wid")"
-cl_poll $((3 * BF_INTERVAL + 5)) has_started "$small"
+cl_poll $((3 * BF_INTERVAL + 5)) cl_job_started "$small"
 snodes=$(cl_job_field "$small" NodeList)
-tap_ok "has_started $small" "beside it, a later 1-node job of 2 minutes started within $((SECONDS - t0)) s of the two submissions, on $snodes"
+tap_ok "cl_job_started $small" "beside it, a later 1-node job of 2 minutes started within $((SECONDS - t0)) s of the two submissions, on $snodes"
 scancel "${sfill[2]}"
 cl_wait_job "$wid" 60 >/dev/null
 rnodes=$(cl_job_field "$wid" NodeList)

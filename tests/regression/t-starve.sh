@@ -93,7 +93,6 @@ printf 'SchedulerParameters=bf_interval=%s\nPartitionName=ratio Nodes=ALL MaxTim
 export FABSCHED_CLUSTER_EXTRA_CONF=$WORK/extra.conf
 rack_of() { [ "$((10#${1#n}))" -le 4 ] && echo r1 || echo r2; }
 racks() { for h in $(scontrol show hostnames "$1"); do rack_of "$h"; done | sort -u | tr '\n' ' '; }
-epoch() { date -d "$1" +%s 2>/dev/null || echo 0; }
 # locality_why ID: why the job waits for locality (22.05: its reason text;
 # from 24.11: its SystemComment); has_why ID: it says so
 locality_why() {
@@ -147,9 +146,9 @@ run_case() {
 	# its wait, against its bound
 	cl_wait_job "$rid" 120 >/dev/null
 	st=$(cl_job_field "$rid" JobState)
-	start=$(epoch "$(cl_job_field "$rid" StartTime)")
-	elig=$(epoch "$(cl_job_field "$rid" EligibleTime)")
-	[ "$elig" -gt 0 ] || elig=$(epoch "$(cl_job_field "$rid" SubmitTime)")
+	start=$(cl_epoch "$(cl_job_field "$rid" StartTime)")
+	elig=$(cl_epoch "$(cl_job_field "$rid" EligibleTime)")
+	[ "$elig" -gt 0 ] || elig=$(cl_epoch "$(cl_job_field "$rid" SubmitTime)")
 	wait=$((start - elig))
 	rnodes=$(cl_job_field "$rid" NodeList)
 	comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
@@ -162,7 +161,7 @@ run_case() {
 	for id in "${sids[@]}"; do cl_wait_job "$id" 60 >/dev/null; done
 	squeue -h -t all -n "stream$c" -o '%i %S %N %T' > "$WORK/stream$c.txt" 2>/dev/null
 	while read -r id s n state; do
-		se=$(epoch "$s")
+		se=$(cl_epoch "$s")
 		[ "$state" = COMPLETED ] && done_ok=$((done_ok + 1))
 		[ "$se" -gt 0 ] && starts+=("$se")
 		if [ "$se" -ge "$elig" ] && [ "$se" -lt "$start" ]; then
@@ -201,8 +200,8 @@ t0=$SECONDS
 cl_wait_job "$short" 60 >/dev/null
 comment=$(scontrol show job "$short" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
 rnodes=$(cl_job_field "$short" NodeList)
-start=$(epoch "$(cl_job_field "$short" StartTime)")
-submit=$(epoch "$(cl_job_field "$short" SubmitTime)")
+start=$(cl_epoch "$(cl_job_field "$short" StartTime)")
+submit=$(cl_epoch "$(cl_job_field "$short" SubmitTime)")
 tap_ok "[ '$(cl_job_field "$short" JobState)' = COMPLETED ] && [ $((start - submit)) -le 5 ] &&
 	[ \$(wc -w <<<'$(racks "$rnodes")') = 2 ] &&
 	grep -Eq 'LocalityWaitRatio 2: a rack expected in 00:(0[89]|10):[0-9][0-9], over 2 x its time limit 00:01:00' <<<\"\$comment\"" \
@@ -226,7 +225,6 @@ cl_wait_job "$b" 30 >/dev/null
 # rack; a 3-node rack job waits (rack 1 expected first, when filler A's
 # time limit ends); a 2-node job of 2 minutes submitted after it starts
 # at once on free nodes backfill does not hold for the rack job
-started() { case $(cl_job_field "$1" JobState) in RUNNING | COMPLETING | COMPLETED) return 0 ;; esac; return 1; }
 a=$(cl_sbatch -J fillD-a -w "n[001-002]" --exclusive -t 3 -o /dev/null --wrap "sleep 600")
 b=$(cl_sbatch -J fillD-b -w "n[005-006]" --exclusive -t 10 -o /dev/null --wrap "sleep 600")
 cl_poll 30 cl_job_in "$a" RUNNING
@@ -236,19 +234,17 @@ cl_poll 20 has_why "$rid"
 why=$(locality_why "$rid")
 small=$(cl_sbatch --user "$TUSER" -J smallD -N 2 --exclusive -t 2 -o /dev/null --wrap "sleep 5")
 t0=$SECONDS
-cl_poll $((3 * BF_INTERVAL + 5)) started "$small"
+cl_poll $((3 * BF_INTERVAL + 5)) cl_job_started "$small"
 took=$((SECONDS - t0))
 snodes=$(cl_job_field "$small" NodeList)
-tap_ok "[ -n \"\$why\" ] && [ '$(cl_job_field "$rid" JobState)' = PENDING ] && started $small" \
+tap_ok "[ -n \"\$why\" ] && [ '$(cl_job_field "$rid" JobState)' = PENDING ] && cl_job_started $small" \
 	"D: with the rack job $rid waiting (${why:-no waiting note seen}), a later 2-node job of 2 minutes started within $took s on $snodes (racks $(racks "$snodes" 2>/dev/null))"
 # backfill's plan for the rack job: the nodes it holds (SchedNodeList) and
 # when (StartTime), rack 1 at filler A's end
-sched_nodes() { scontrol show job "$1" 2>/dev/null | grep -o 'SchedNodeList=[^ ]*' | cut -d= -f2; }
-planned() { local n; n=$(sched_nodes "$1"); [ -n "$n" ] && [ "$n" != "(null)" ]; }
-cl_poll $((2 * BF_INTERVAL + 5)) planned "$rid"
-pnodes=$(sched_nodes "$rid")
-pstart=$(epoch "$(cl_job_field "$rid" StartTime)")
-aend=$(epoch "$(cl_job_field "$a" EndTime)")
+cl_poll $((2 * BF_INTERVAL + 5)) cl_planned "$rid"
+pnodes=$(cl_sched_nodes "$rid")
+pstart=$(cl_epoch "$(cl_job_field "$rid" StartTime)")
+aend=$(cl_epoch "$(cl_job_field "$a" EndTime)")
 tap_ok "[ '$(racks "$pnodes" 2>/dev/null)' = 'r1 ' ] && [ $pstart -ge $((aend - 2)) ]" \
 	"D: backfill holds rack 1 for the rack job (SchedNodeList=$pnodes), from $((pstart - aend)) s after filler A's time limit ends"
 scancel "$a"
