@@ -891,17 +891,23 @@ static int _all_slots(const struct fse_topo *t, struct fse_work *w, const struct
 }
 
 /* Each rack's nodes and tasks free by @at (w->rack_free, w->rack_units),
- * from _all_slots. */
-static void _free_by(const struct fse_topo *t, struct fse_work *w, int64_t at)
+ * from _all_slots; the tasks, as _tally counts them, those of the nd->max
+ * nodes holding most. */
+static void _free_by(const struct fse_topo *t, struct fse_work *w, const struct need *nd,
+		     int64_t at)
 {
 	for (int r = 0; r < t->nracks; r++) {
-		int n = 0;
+		int a = t->rack_start[r], n = 0;
 		int64_t u = 0;
 
-		for (int i = t->rack_start[r]; i < t->rack_start[r + 1] && w->slots[i].t <= at;
-		     i++) {
+		for (int i = a; i < t->rack_start[r + 1] && w->slots[i].t <= at; i++) {
 			n++;
 			u += w->slots[i].cap;
+		}
+		if (nd->tasks && (uint32_t)n > nd->max) {
+			for (int i = 0; i < n; i++)
+				w->caps[i] = w->slots[a + i].cap;
+			u = _top_sum(w->caps, n, nd->max);
 		}
 		w->rack_free[r] = n;
 		w->rack_units[r] = u;
@@ -972,7 +978,7 @@ int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
 		return 0;
 	/* the earliest free time by which enough racks hold it: holding is
 	 * monotone in time, so a binary search over the nodes' times */
-	_free_by(t, w, w->times[m - 1]);
+	_free_by(t, w, &nd, w->times[m - 1]);
 	if (!_span_in(t, w, &nd, level, kmax, false))
 		return 0;
 	lo = 0;
@@ -980,13 +986,13 @@ int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		_free_by(t, w, w->times[mid]);
+		_free_by(t, w, &nd, w->times[mid]);
 		if (_span_in(t, w, &nd, level, kmax, false))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	_free_by(t, w, w->times[hi]);
+	_free_by(t, w, &nd, w->times[hi]);
 	k = _span_in(t, w, &nd, level, kmax, true);
 	memcpy(w->racks, w->sel, k * sizeof(int));
 	qsort_r(w->racks, k, sizeof(int), _cmp_rack_rank, (void *)t);

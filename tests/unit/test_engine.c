@@ -316,6 +316,7 @@ static void test_expected_span(void **state)
 	uint8_t cand[16], skip[4] = { 0 };
 	const int *racks = NULL;
 	int64_t at = 0;
+	uint32_t tn[16];
 	struct fse_fit fit;
 	struct fse_request rq = { .min_nodes = 6, .level = FSE_RACK, .now = 1000 };
 
@@ -412,6 +413,34 @@ static void test_expected_span(void **state)
 	assert_int_equal(fse_request_fit(f.t, f.w, &rq, NULL), -1);
 	rq.min_nodes = 0;
 	assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fit), -1);
+	_free(&f);
+
+	/* a job sized by tasks: a rack's tasks are those of the max_nodes
+	 * nodes holding most (each rack: one node of 8 tasks, three of 1; 2
+	 * nodes hold 9 there, all four 11), so 10 tasks on at most 2 nodes
+	 * take two racks, not one */
+	_fab(&f, 4, four, NULL, 0, NULL);
+	for (int i = 0; i < 16; i++) {
+		tn[i] = i % 4 ? 1 : 8;
+		fa[i] = 1000;
+	}
+	rq = (struct fse_request){ .min_nodes = 1,
+				   .max_nodes = 2,
+				   .ntasks = 10,
+				   .level = FSE_RACK,
+				   .tasks_now = tn,
+				   .tasks_idle = tn,
+				   .free_at = fa,
+				   .now = 1000 };
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
+			 2);
+	assert_int_equal(racks[0], 0);
+	assert_int_equal(racks[1], 1);
+	assert_int_equal(at, 1000);
+	/* on 4 nodes one rack holds 11 */
+	rq.max_nodes = 4;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
+			 1);
 	_free(&f);
 }
 
