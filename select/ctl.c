@@ -775,13 +775,17 @@ struct run {
 	double backend_us;
 };
 
-/* What the idle machine says of the request (a pass over every node for
- * a job sized by tasks): found once a run. */
+/* What the idle machine says of the request (a pass over every node the
+ * job could use): found once a run, and given to every placement of the
+ * run with the request (rq.fit). */
 static const struct fse_fit *_fit(struct run *r)
 {
 	if (!r->fit_known) {
+		r->rq.fit = NULL;
 		if (fse_request_fit(r->c->topo, r->c->work, &r->rq, &r->fit))
 			r->fit = (struct fse_fit){ .need_level = FSE_ANY, .kcap = INT32_MAX };
+		else
+			r->rq.fit = &r->fit;
 		r->fit_known = true;
 	}
 	return &r->fit;
@@ -1264,11 +1268,11 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 	}
 	_request(&r);
 	r.part = _share_of(c, j->part);
-	/* whether the job fits a domain of its level when idle: a pass over
-	 * every node, needed only under a LocalityTarget */
+	/* whether the job fits a domain of its level when idle (a pass over
+	 * the nodes it could use), for a LocalityTarget and every placement */
 	r.rq.relaxed =
 		fse_decide_relaxed(&r.pol, j->waited, fse_locality_share(c->locality, r.part),
-				   r.pol.target > 0 && _fit(&r)->fits_domain, &r.by_target);
+				   _fit(&r)->fits_domain && r.pol.target > 0, &r.by_target);
 
 	o->started = _domains_tried(&r);
 
@@ -1330,7 +1334,7 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 	r.part = _share_of(c, j->part);
 	r.rq.relaxed =
 		fse_decide_relaxed(&r.pol, j->waited, fse_locality_share(c->locality, r.part),
-				   r.pol.target > 0 && _fit(&r)->fits_domain, &r.by_target);
+				   _fit(&r)->fits_domain && r.pol.target > 0, &r.by_target);
 
 	/* 1. a domain free now: the plan is a start there (or later, when
 	 * the node choice finds its cores busy) */
@@ -1382,8 +1386,8 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 
 		r.rq.now = (int64_t)time(NULL);
 		r.rq.tasks_idle = c->tasks_idle;
-		span.nracks = fse_place_expected_span(c->topo, c->work, &r.rq, _fit(&r), c->avail,
-						      j->cand, &span.racks, &when);
+		span.nracks = fse_place_expected_span(c->topo, c->work, &r.rq, c->avail, j->cand,
+						      &span.racks, &when);
 		if (span.nracks > 0 && _try(&r, &span)) {
 			o->placed = o->in_domain = true;
 			_plan_why(&r, o, &span, when);
@@ -1515,7 +1519,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j, const uint8_t *g
 		_commit(c, state, state_arg);
 	_request(&r);
 	r.part = _share_of(c, j->part);
-	ob.fits = fse_request_fits_domain(c->topo, c->work, &r.rq);
+	ob.fits = _fit(&r)->fits_domain;
 	r.rq.relaxed =
 		fse_decide_relaxed(&r.pol, j->waited, fse_locality_share(c->locality, r.part),
 				   r.pol.target > 0 && ob.fits, &r.by_target);

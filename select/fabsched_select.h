@@ -102,6 +102,20 @@ struct fse_work;
 struct fse_work *fse_work_new(const struct fse_topo *t); /* NULL: ENOMEM */
 void fse_work_free(struct fse_work *w);			 /* NULL is fine */
 
+/*
+ * What the idle machine says of a job (fse_request_fit): the level it needs
+ * (need_level: its own, or looser when no domain of its own holds it even
+ * idle) and the racks it needs at least there (need_k; 0: not counted),
+ * the racks it needs at least anywhere (kcap; INT32_MAX: never), and
+ * whether one domain of its own level holds it (fits_domain).
+ */
+struct fse_fit {
+	enum fse_level need_level;
+	int need_k;
+	int kcap;
+	bool fits_domain;
+};
+
 struct fse_request {
 	uint32_t min_nodes;	   /* >= 1 */
 	uint32_t max_nodes;	   /* 0: same as min_nodes */
@@ -150,6 +164,14 @@ struct fse_request {
 	 * sized by tasks.
 	 */
 	const int *rack_free; /* [nracks] */
+	/*
+	 * What the idle machine says of this very request (fse_request_fit:
+	 * it depends on the size, level, tasks_now and tasks_idle only), when
+	 * the caller has it: a request placed several times (other racks
+	 * skipped, a plan after a start) then does not count its nodes again.
+	 * NULL: found at each call.
+	 */
+	const struct fse_fit *fit;
 };
 
 /* The nodes of each rack with avail[i] != 0 into out[nracks] (what
@@ -207,20 +229,6 @@ int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struc
 		       const uint8_t *avail, const uint8_t *cand, int *racks, int64_t *at, int max);
 
 /*
- * What the idle machine says of a job (fse_request_fit): the level it needs
- * (need_level: its own, or looser when no domain of its own holds it even
- * idle) and the racks it needs at least there (need_k; 0: not counted),
- * the racks it needs at least anywhere (kcap; INT32_MAX: never), and
- * whether one domain of its own level holds it (fits_domain).
- */
-struct fse_fit {
-	enum fse_level need_level;
-	int need_k;
-	int kcap;
-	bool fits_domain;
-};
-
-/*
  * The same for a job that the policy makes wait for several racks (wider
  * than a rack: the fewest racks of one pod, or of the fabric): the set of
  * racks expected to hold it soonest, and when.  Each node counts as for
@@ -229,14 +237,11 @@ struct fse_fit {
  * hold the job, found by a binary search over those times, each step a
  * pass over the nodes and the racks' span.  Sets *racks (by rank; valid
  * until the next call with @w) and *at; returns how many racks, 0 when no
- * racks ever hold it, -1 on bad arguments.  @fit: the request's
- * fse_request_fit when the caller has it, NULL: found here.
- * O((N + R log R) log N).
+ * racks ever hold it, -1 on bad arguments.  O((N + R log R) log N).
  */
 int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
-			    const struct fse_request *rq, const struct fse_fit *fit,
-			    const uint8_t *avail, const uint8_t *cand, const int **racks,
-			    int64_t *at);
+			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,
+			    const int **racks, int64_t *at);
 
 /* ------------------------------------------------------------ job shape */
 

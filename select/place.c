@@ -336,6 +336,10 @@ static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse
 	bool rack_ok = false, pod_ok = false;
 	int pod_k = INT32_MAX;
 
+	if (rq->fit) {
+		*f = *rq->fit;
+		return;
+	}
 	memset(f, 0, sizeof(*f));
 	f->need_level = rq->level;
 	if (!nd->tasks) {
@@ -946,9 +950,8 @@ static int _span_in(const struct fse_topo *t, struct fse_work *w, const struct n
 }
 
 int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
-			    const struct fse_request *rq, const struct fse_fit *fit,
-			    const uint8_t *avail, const uint8_t *cand, const int **racks,
-			    int64_t *at)
+			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,
+			    const int **racks, int64_t *at)
 {
 	struct need nd;
 	struct fse_fit f;
@@ -960,10 +963,7 @@ int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
 	nd.n = rq->min_nodes;
 	nd.max = rq->max_nodes > nd.n ? rq->max_nodes : nd.n;
 	nd.tasks = rq->ntasks;
-	if (fit)
-		f = *fit;
-	else
-		_idle(t, w, rq, &nd, &f);
+	_idle(t, w, rq, &nd, &f);
 	if (f.kcap == INT32_MAX || (rq->max_racks && (uint32_t)f.kcap > rq->max_racks))
 		return 0;
 	/* the racks the policy waits for: one (a rack as a span of one),

@@ -334,54 +334,45 @@ static void test_expected_span(void **state)
 	fa[8] = fa[9] = fa[10] = fa[11] = 1100;
 	fa[12] = fa[13] = 2000;
 	fa[14] = fa[15] = INT64_MAX;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 -1);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), -1);
 	rq.free_at = fa;
 	/* at 1100: rack 2's 4 and rack 0's 2 (rack 1's 1 does not complete
 	 * it: best fit) */
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 2);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
 	assert_int_equal(racks[0], 0);
 	assert_int_equal(racks[1], 2);
 	assert_int_equal(at, 1100);
 	/* rack 2 skipped: racks 0 and 1 at 1200 */
 	rq.skip_racks = skip;
 	skip[2] = 1;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 2);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
 	assert_int_equal(racks[0], 0);
 	assert_int_equal(racks[1], 1);
 	assert_int_equal(at, 1200);
 	/* node 4 not a candidate: 5 in racks 0 and 1 at 1200, 7 at 1500 */
 	cand[4] = 0;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, cand, &racks, &at),
-			 2);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, cand, &racks, &at), 2);
 	assert_int_equal(at, 1500);
 	/* 9 nodes: 3 racks at least; rack 3's two at 2000 make 9 */
 	rq.min_nodes = 9;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, cand, &racks, &at),
-			 3);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, cand, &racks, &at), 3);
 	assert_int_equal(at, 2000);
 	/* 10: the policy's 3 racks never hold it (rack 2 skipped) */
 	rq.min_nodes = 10;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, cand, &racks, &at),
-			 0);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, cand, &racks, &at), 0);
 	/* more than the fabric: never */
 	rq.min_nodes = 17;
 	rq.skip_racks = NULL;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 0);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 0);
 	/* a job that fits a rack: the one expected soonest, as
 	 * fse_place_expected has it */
 	rq.min_nodes = 3;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 1);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 1);
 	assert_int_equal(racks[0], 2);
 	assert_int_equal(at, 1100);
 	/* past free times count as now */
 	fa[8] = fa[9] = fa[10] = fa[11] = 900;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 1);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 1);
 	assert_int_equal(at, 1000);
 	_free(&f);
 
@@ -391,8 +382,7 @@ static void test_expected_span(void **state)
 	_busy(&f, "0,1,4,5,6,8,9,10,11,12,13,14,15");
 	fa[8] = fa[9] = fa[10] = fa[11] = 1100;
 	rq.min_nodes = 6;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 2);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
 	assert_int_equal(racks[0], 0);
 	assert_int_equal(racks[1], 1);
 	assert_int_equal(at, 1200);
@@ -402,14 +392,14 @@ static void test_expected_span(void **state)
 	assert_int_equal(fit.need_level, FSE_POD);
 	assert_int_equal(fit.need_k, 2);
 	assert_false(fit.fits_domain);
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, &fit, f.avail, NULL, &racks, &at),
-			 2);
+	rq.fit = &fit;
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
 	assert_int_equal(racks[0], 0);
 	assert_int_equal(racks[1], 1);
 	assert_int_equal(at, 1200);
 	fit.kcap = INT32_MAX;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, &fit, f.avail, NULL, &racks, &at),
-			 0);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 0);
+	rq.fit = NULL;
 	assert_int_equal(fse_request_fit(f.t, f.w, &rq, NULL), -1);
 	rq.min_nodes = 0;
 	assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fit), -1);
@@ -432,15 +422,13 @@ static void test_expected_span(void **state)
 				   .tasks_idle = tn,
 				   .free_at = fa,
 				   .now = 1000 };
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 2);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 2);
 	assert_int_equal(racks[0], 0);
 	assert_int_equal(racks[1], 1);
 	assert_int_equal(at, 1000);
 	/* on 4 nodes one rack holds 11 */
 	rq.max_nodes = 4;
-	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, NULL, f.avail, NULL, &racks, &at),
-			 1);
+	assert_int_equal(fse_place_expected_span(f.t, f.w, &rq, f.avail, NULL, &racks, &at), 1);
 	_free(&f);
 }
 
