@@ -963,7 +963,6 @@ static void _request(struct run *r)
 		 * tasks, not only its node count */
 		rq->ntasks = j->ntasks;
 		rq->tasks_now = c->tasks_now;
-		rq->tasks_idle = c->tasks_idle;
 		if (j->spread)
 			/* --spread-job: one node per task, as far as the
 			 * candidates go, as Slurm's own spreading does */
@@ -972,6 +971,10 @@ static void _request(struct run *r)
 		if (rq->max_nodes < rq->min_nodes)
 			rq->max_nodes = rq->min_nodes;
 	}
+	/* the nodes it could use at all, for every job: a job that fits a
+	 * rack of the fabric but none of its partition's or features' nodes
+	 * does not wait for one */
+	rq->tasks_idle = c->tasks_idle;
 	rq->skip_racks = c->skip;
 	memset(c->skip, 0, fse_topo_nracks(c->topo));
 	if (r->pol.ratio && j->free_at && (rq->free_at = j->free_at(j->free_at_arg))) {
@@ -979,7 +982,6 @@ static void _request(struct run *r)
 		rq->wait_ratio = r->pol.ratio;
 		rq->now = (int64_t)time(NULL);
 		rq->time_limit = j->time_limit;
-		rq->tasks_idle = c->tasks_idle;
 	}
 }
 
@@ -1351,7 +1353,6 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 	if (rack_bound) {
 		r.rq.free_at = j->free_at(j->free_at_arg);
 		r.rq.now = (int64_t)time(NULL);
-		r.rq.tasks_idle = c->tasks_idle;
 		/* racks whose node choice failed in 1. stay out: it looked
 		 * at their later times too */
 		n = r.rq.free_at ? fse_place_expected(c->topo, c->work, &r.rq, c->avail, j->cand,
@@ -1385,7 +1386,6 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 		int64_t when = 0;
 
 		r.rq.now = (int64_t)time(NULL);
-		r.rq.tasks_idle = c->tasks_idle;
 		span.nracks = fse_place_expected_span(c->topo, c->work, &r.rq, c->avail, j->cand,
 						      &span.racks, &when);
 		if (span.nracks > 0 && _try(&r, &span)) {

@@ -133,7 +133,11 @@ struct fse_request {
 	 * (tasks_idle, NULL: tasks_now).  A domain then fits when it has
 	 * min_nodes usable nodes and, on at most max_nodes of them, room for
 	 * ntasks tasks; the level the job needs is the tightest whose domains
-	 * can hold it when idle.  ntasks 0: sized by min_nodes alone.
+	 * can hold it when idle.  ntasks 0: sized by min_nodes alone; then
+	 * tasks_idle, when given, says which nodes the job could use at all
+	 * (its partition, features, memory and GRES per node: not 0), and
+	 * the level it needs is that of the domains those nodes fill (a pass
+	 * over every node); NULL: every node of the fabric (racks' sizes).
 	 */
 	uint32_t ntasks;
 	const uint32_t *tasks_now;  /* [nnodes] */

@@ -342,7 +342,8 @@ static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse
 	}
 	memset(f, 0, sizeof(*f));
 	f->need_level = rq->level;
-	if (!nd->tasks) {
+	if (!nd->tasks && !rq->tasks_idle) {
+		/* sized by nodes, every node usable: the fabric's own counts */
 		uint32_t n = nd->n;
 
 		f->kcap = fse_kmin(t->all_capsum, t->nracks, n);
@@ -380,7 +381,7 @@ static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse
 				pod_k = k;
 		}
 		f->kcap = _span(t, w, nd, all, t->nracks, w->rack_inodes, w->rack_iunits, false);
-		if (!f->kcap || _fabric_units(t, w, nd, NULL, caps) < nd->tasks)
+		if (!f->kcap || (nd->tasks && _fabric_units(t, w, nd, NULL, caps) < nd->tasks))
 			f->kcap = INT32_MAX;
 	}
 	if (rq->level == FSE_RACK && !rack_ok) {

@@ -14,6 +14,9 @@
 #include "src/common/list.h"
 #include "src/common/read_config.h"
 #include "src/slurmctld/slurmctld.h"
+#if __has_include("src/common/job_features.h")
+#include "src/common/job_features.h" /* job_feature_t from 23.02 */
+#endif
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 #include "src/interfaces/gres.h"
 #else
@@ -118,12 +121,61 @@ static void _node_config(const struct job_shape *js, node_record_t *node_ptr,
 	_node_gres(js, node_ptr, false, r);
 }
 
+/* The job's --constraint folded over the nodes' available features, left
+ * to right as Slurm folds a list without parentheses. */
+struct feature_fold {
+	bitstr_t *nodes; /* NULL: none folded yet */
+	int op;		 /* the separator after the last one folded */
+	bool unknown;
+};
+
+static int _feature_fold(void *x, void *arg)
+{
+	job_feature_t *f = x;
+	struct feature_fold *ff = arg;
+	bitstr_t *b = f->node_bitmap_avail;
+
+	/* counts ("big*2") and parentheses are Slurm's to weigh; a feature
+	 * whose nodes Slurm has not looked up (or for another node count):
+	 * not known */
+	if (f->count || f->paren || !b || bit_size(b) != node_record_count) {
+		ff->unknown = true;
+		return -1;
+	}
+	if (!ff->nodes)
+		ff->nodes = bit_copy(b);
+	else if (ff->op == FEATURE_OP_AND)
+		bit_and(ff->nodes, b);
+	else /* |, and "[a|b]" (one of them on all the job's nodes), where
+	      * the union holds every node either may give */
+		bit_or(ff->nodes, b);
+	ff->op = f->op_code;
+	return 0;
+}
+
+/* The nodes whose features the job's --constraint allows (the caller
+ * frees it), or NULL: it names none, or one fabsched leaves to Slurm, and
+ * every node counts, as before the constraint was read.  Either way no
+ * node the job could get is left out. */
+static bitstr_t *_feature_nodes(job_record_t *job_ptr)
+{
+	struct feature_fold ff = { 0 };
+
+	if (!job_ptr->details || !job_ptr->details->feature_list)
+		return NULL;
+	list_for_each(job_ptr->details->feature_list, _feature_fold, &ff);
+	if (ff.unknown)
+		FREE_NULL_BITMAP(ff.nodes);
+	return ff.nodes;
+}
+
 void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
 		      uint32_t *tasks_idle)
 {
 	struct job_shape jsv, *js = &jsv;
 	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap : NULL;
 	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
+	bitstr_t *feat = _feature_nodes(ask->job);
 
 	_job_shape(ask->job, ask->min_nodes ? ask->min_nodes : 1, js);
 	*shape = js->s;
@@ -135,7 +187,10 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 		if (!node_ptr)
 			continue;
 		_node_config(js, node_ptr, &r);
-		if (!part || bit_test(part, i) || bit_test(ask->cand, i))
+		/* what it could use on the idle machine: its partition's
+		 * nodes with its features, and its candidates now */
+		if (bit_test(ask->cand, i) ||
+		    ((!part || bit_test(part, i)) && (!feat || bit_test(feat, i))))
 			tasks_idle[i] = fse_node_tasks(&js->s, &r);
 		if (!bit_test(ask->cand, i))
 			continue;
@@ -147,4 +202,5 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 			ask->node_free(i, &r, ask->arg);
 		tasks_now[i] = fse_node_tasks(&js->s, &r);
 	}
+	FREE_NULL_BITMAP(feat);
 }

@@ -1197,6 +1197,56 @@ static void test_spread(void **state)
 	assert_int_equal(fse_spread_nodes(0, 3, 8, now, cand, 6), 3);
 }
 
+/* A job sized by nodes that can use only some nodes (tasks_idle: its
+ * partition, features, memory per node): its level is that of the domains
+ * those nodes fill, not of the fabric's racks.  Two usable nodes a rack:
+ * -N 3 fits no rack, so it takes two racks now instead of waiting for one
+ * that never comes; -N 2 still gets one rack; -N 9 can never run. */
+static void test_idle_nodes(void **state)
+{
+	struct fab f;
+	uint32_t idle[16], all[16];
+	struct fse_request rq = { .min_nodes = 3, .level = FSE_RACK, .tasks_idle = idle };
+
+	(void)state;
+	_fab(&f, 4, four, NULL, 0, NULL);
+	for (int i = 0; i < 16; i++) {
+		idle[i] = i % 4 < 2;
+		all[i] = 1;
+		f.avail[i] = (uint8_t)idle[i];
+	}
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_OK);
+	assert_int_equal(f.res.nracks, 2);
+	assert_int_equal(f.res.count, 3);
+	assert_false(f.res.fits_domain);
+	assert_false(f.res.relaxed);
+	assert_false(fse_request_fits_domain(f.t, f.w, &rq));
+	/* the fabric's racks alone: it waits for one with 3 free nodes */
+	rq.tasks_idle = NULL;
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_NOT_NOW);
+	assert_true(f.res.fits_domain);
+	assert_true(fse_request_fits_domain(f.t, f.w, &rq));
+	/* every node usable: as without tasks_idle */
+	rq.tasks_idle = all;
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_NOT_NOW);
+	assert_true(f.res.fits_domain);
+	/* 2 nodes: one rack */
+	rq.tasks_idle = idle;
+	rq.min_nodes = 2;
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_OK);
+	assert_int_equal(f.res.nracks, 1);
+	assert_true(f.res.fits_domain);
+	/* 9 nodes: 8 usable */
+	rq.min_nodes = 9;
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_NEVER);
+	_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1224,6 +1274,7 @@ int main(void)
 		cmocka_unit_test(test_rack_free),
 		cmocka_unit_test(test_expected),
 		cmocka_unit_test(test_expected_span),
+		cmocka_unit_test(test_idle_nodes),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
