@@ -21,6 +21,7 @@
 CL_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CL=$CL_HERE/cluster
 CL_UP=0
+CL_HP_LOCK=/run/lock/fabsched-hugepages-test.lock	# the hugepage pools' lock (see cl_require_hugepages)
 TAP_N=0
 TAP_FAILED=0
 TAP_PLANNED=
@@ -144,8 +145,25 @@ cl_require_hugepages() {
 		exit 0
 	fi
 	# see test_prolog_real.sh
-	exec 9>>/run/lock/fabsched-hugepages-test.lock
+	exec 9>>"$CL_HP_LOCK"
 	flock -w 900 9 || { echo "1..0 # SKIP another hugepage test holds the lock"; exit 0; }
+	CL_HP_HELD=exclusive
+}
+
+# _cl_hp_share: a cluster's nodes count the machine's free hugepages
+# (gres/hugepages autodetects them), so no test may change the pools while
+# one runs: a cluster test that does not hold the lock already takes it
+# shared (fd 8) for the rest of the test.  A test changing the pools
+# (cl_require_hugepages, tests/unit/test_prolog_real.sh) takes it alone.
+_cl_hp_share() {
+	[ -z "${CL_HP_HELD:-}" ] || return 0
+	exec 8>>"$CL_HP_LOCK" || return 1
+	if ! flock -s -w 900 8; then
+		tap_diag "$CL_HP_LOCK: held by a test changing the hugepage pools for 15 minutes"
+		exec 8>&-
+		return 1
+	fi
+	CL_HP_HELD=shared
 }
 
 # ---------------------------------------------------------------- fabric
@@ -229,6 +247,7 @@ cl_up() {	# cl_up [cluster options]: start the cluster; output as TAP diagnostic
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 	CL_UP=1
+	_cl_hp_share || return 1
 	out=$("$CL" "$@" up 2>&1)
 	rc=$?
 	tap_diag "$out"

@@ -9,7 +9,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 cl_require
 T0=$(date +%s.%N)
-tap_plan 13
+tap_plan 14
 
 NODES="n001 n002 n003 n004 n005 n006 n007 n008"
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
@@ -34,11 +34,19 @@ tap_is "$links" "${want_links:-?}" "ibnetdiscover: $want_links links, as in the 
 idle=$(sinfo -h -N -o '%N %T' | sort -u | awk '$2 == "idle" { printf "%s ", $1 }')
 tap_is "$idle" "$NODES " "sinfo: 8 idle nodes"
 
-# 6: every node has its own hostname (job as root)
+# 6: the nodes count the machine's hugepages, so while they run no test may
+# change the pools: the test holds their lock shared, no daemon holds it
+flock -n -x "$CL_HP_LOCK" true
+busy=$?
+holders=$(for p in $("$CL" pids); do ls -l "/proc/$p/fd" 2>/dev/null; done | grep -c -F "$CL_HP_LOCK")
+tap_ok "[ $busy -ne 0 ] && [ $holders -eq 0 ]" \
+	"while the cluster runs the hugepage pools' lock is the test's, shared: no exclusive hold (flock rc $busy), no cluster process holds it ($holders)"
+
+# 7: every node has its own hostname (job as root)
 names=$(cl_srun -N8 hostname 2>&1 | sort | tr '\n' ' ')
 tap_is "$names" "$NODES " "srun -N8 hostname: 8 distinct host names"
 
-# 7-10: MPI over PMIx, submitted as the unprivileged user
+# 8-11: MPI over PMIx, submitted as the unprivileged user
 id=$(cl_sbatch --user "$TUSER" -J hello -N4 -n8 -t 5 -o hello-%j.out \
 	--wrap "srun --mpi=pmix $FABSCHED_MPI_HELLO")
 cl_wait_job "$id" 120
@@ -54,7 +62,7 @@ tap_ok "[ '$ranks' = 8 ] && [ '$nodes' = 4 ]" "8 ranks on 4 distinct nodes (got 
 grep -qx "allreduce=ok" "$out" 2>/dev/null
 tap_ok $? "allreduce ok"
 
-# 11-13: down with a job still running leaves nothing behind
+# 12-14: down with a job still running leaves nothing behind
 long=$(cl_sbatch --user "$TUSER" -J sleeper -N2 -n2 -t 5 -o sleeper-%j.out --wrap "srun sleep 300")
 cl_poll 10 cl_job_in "$long" RUNNING
 tap_diag "job $long before down: $(cl_job_field "$long" JobState)"

@@ -32,8 +32,9 @@ ok() { N=$((N + 1)); if [ "$1" = 0 ]; then echo "ok $N - $2"; else echo "not ok 
 is() { N=$((N + 1)); if [ "$1" = "$2" ]; then echo "ok $N - $3"; else echo "not ok $N - $3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; FAILED=$((FAILED + 1)); fi; }
 diag() { sed 's/^/# /' <<<"$*"; }
 
-# Tests that change the machine's hugepage pools take this lock, so that
-# two of them (two `make check` in parallel, a cluster test) never mix.
+# Tests that change the machine's hugepage pools take this lock alone, so
+# that two of them (two `make check` in parallel, a cluster test) never mix;
+# every other cluster test holds it shared while its nodes count the pools.
 LOCK=/run/lock/fabsched-hugepages-test.lock
 exec 9>>"$LOCK"
 if ! flock -w 900 9; then echo "1..0 # SKIP $LOCK held by another test for 15 minutes"; exit 0; fi
