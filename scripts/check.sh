@@ -158,8 +158,16 @@ touch "$bg/main.done"
 phase "build (scripts/build.sh)" "$t0"
 
 cd "$build" || exit 1
-# Results (and the test files' times) are read from this run's files only.
-find "$build/tests" \( -name '*.trs' -o -name '*.log' \) -delete 2>/dev/null
+# Results (and the test files' times) are read from this run's files only
+# (every release's: a test of a release may run before its suite).
+for b in $builds; do
+	find "$b/tests" \( -name '*.trs' -o -name '*.log' \) -delete 2>/dev/null
+done
+# The newest release's t-package builds and checks the packages (two
+# builds of fabsched) and starts no cluster: it runs in the background
+# after the unit tests, beside the suites, not in the newest's suite.
+aside=
+[ "$run_cluster" = yes ] && [ -n "$newest" ] && aside=tests/regression/t-package.sh
 
 if [ "$run_cluster" = yes ]; then
 	t0=$(date +%s)
@@ -178,6 +186,14 @@ if [ "$run_cluster" = yes ]; then
 		nice -n 19 make -j"$(nproc)" check >"$bg/unit.log" 2>&1
 		echo $? >"$bg/unit.rc"
 		date +%s >"$bg/unit.t1"
+		if [ -n "$aside" ] && bg_wait "$newest"; then
+			date +%s >"$bg/aside.t0"
+			(cd "$(rbuild "$newest")" && nice -n 19 make check-TESTS check_PROGRAMS= \
+				check_LTLIBRARIES= TESTS="$aside" TEST_SUITE_LOG=aside-suite.log) \
+				>"$bg/aside.log" 2>&1
+			echo $? >"$bg/aside.rc"
+			date +%s >"$bg/aside.t1"
+		fi
 	) &
 	unit_pid=$!
 	trap stop_background EXIT
@@ -211,7 +227,6 @@ slurm_release() {
 if [ "$run_cluster" = yes ]; then
 	for r in $bg_releases; do
 		rb=$(rbuild "$r")
-		find "$rb/tests" \( -name '*.trs' -o -name '*.log' \) -delete 2>/dev/null
 		t0=$(date +%s)
 		mkdir -p "$(dirname "$rb")"
 		echo "== Slurm $r: Slurm (cached) and fabsched for it, built in the background"
@@ -229,9 +244,9 @@ if [ "$run_cluster" = yes ]; then
 				extra_skip=$((extra_skip + 1))
 			done
 		   fi
-		   pf=ib
-		   [ "$r" = "$newest" ] && pf=roce
-		   (cd "$rb" && FABSCHED_PLACEMENT_FABRIC=$pf make "$suite")
+		   pf=ib asidev=
+		   [ "$r" = "$newest" ] && pf=roce asidev=$aside
+		   (cd "$rb" && FABSCHED_PLACEMENT_FABRIC=$pf make "$suite" CLUSTER_TESTS_ASIDE="$asidev")
 		   phase "cluster suite, Slurm $r ($suite)" "$t1"
 		   echo "check: the cluster suite on Slurm $r ($suite) took $(($(date +%s) - t1)) s" ;;
 		3) echo "SKIP: Slurm $r: its source is not on this machine (see above): the cluster suite did not run on it"
@@ -252,8 +267,21 @@ if [ -n "$unit_pid" ]; then
 		echo "FAIL: make check (its output above)"
 		extra_fail=$((extra_fail + 1))
 	fi
+	if [ -f "$bg/aside.rc" ]; then
+		echo "== Slurm $newest: $aside (run in the background)"
+		cat "$bg/aside.log"
+		if [ "$(cat "$bg/aside.rc")" != 0 ] &&
+		   ! grep -Eqs '^:test-result: (FAIL|ERROR|XPASS)' "$(rbuild "$newest")"/tests/regression/*.trs; then
+			echo "FAIL: Slurm $newest: $aside (its output above)"
+			extra_fail=$((extra_fail + 1))
+		fi
+	elif [ -n "$aside" ] && [ -f "$bg/$newest.rc" ] && [ "$(cat "$bg/$newest.rc")" = 0 ]; then
+		echo "FAIL: Slurm $newest: $aside did not run"
+		extra_fail=$((extra_fail + 1))
+	fi
 	phase "unit and fuzz-smoke tests: waiting for them" "$t0"
 	bg_phase unit "unit and fuzz-smoke tests"
+	bg_phase aside "Slurm $newest: $aside"
 	cd "$build" || exit 1
 fi
 distcheck_done() {	# the background's distcheck: its status, its log's end on failure
