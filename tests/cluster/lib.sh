@@ -338,18 +338,18 @@ cl_job_started() {	# cl_job_started JOBID: RUNNING, COMPLETING or COMPLETED (for
 	return 1
 }
 
-cl_sched_nodes() {	# cl_sched_nodes JOBID: the nodes backfill plans a pending job on (SchedNodeList)
-	scontrol show job "$1" 2>/dev/null | grep -o 'SchedNodeList=[^ ]*' | cut -d= -f2
-}
-
-cl_planned() {	# cl_planned JOBID: backfill has planned the job's nodes (for cl_poll)
+cl_planned() {	# cl_planned JOBID: backfill has planned the job's nodes (SchedNodeList; for cl_poll)
 	local n
-	n=$(cl_sched_nodes "$1")
+	n=$(cl_job_field "$1" SchedNodeList)
 	[ -n "$n" ] && [ "$n" != "(null)" ]
 }
 
 cl_epoch() {	# cl_epoch TIME: a time of scontrol's in seconds since the epoch, 0 when none
 	date -d "$1" +%s 2>/dev/null || echo 0
+}
+
+cl_job_time() {	# cl_job_time JOBID FIELD: a time field of the job (StartTime, ...) as cl_epoch gives it
+	cl_epoch "$(cl_job_field "$1" "$2")"
 }
 
 cl_job_output() {	# cl_job_output JOBID: path of the job's stdout file

@@ -135,8 +135,8 @@ run_mix() {
 		else
 			MIX_BAD="$MIX_BAD $name=job${id:-?}:${CL_JOB_STATE:-unsubmitted}:$(tail -c 300 "$(cl_job_output "$id")" 2>/dev/null | tr '\n' ' ')"
 		fi
-		st=$(cl_epoch "$(cl_job_field "$id" StartTime)")
-		en=$(cl_epoch "$(cl_job_field "$id" EndTime)")
+		st=$(cl_job_time "$id" StartTime)
+		en=$(cl_job_time "$id" EndTime)
 		{ [ "$first" -eq 0 ] || [ "$st" -lt "$first" ]; } && first=$st
 		[ "$en" -gt "$last" ] && last=$en
 	done
@@ -237,7 +237,7 @@ tap_ok "grep -q 'Locality: waiting for one rack' <<<\"\$reason\"" "pending job $
 	tap_diag "${seen[@]}" "$(scontrol show job "$rid")"
 cl_wait_job "$rid" 120
 tap_ok $? "job $rid ran once its wait bound (15 s) had passed"
-started=$(cl_epoch "$(cl_job_field "$rid" StartTime)")
+started=$(cl_job_time "$rid" StartTime)
 comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
 tap_ok "[ $((started - t0)) -ge 14 ] && grep -q 'locality rack@00:00:15 relaxed' <<<\"\$comment\" &&
 	! grep -q 'fabsched: Locality:' <<<\"\$comment\"" \
@@ -302,10 +302,10 @@ wid=$(cl_sbatch --user "$TUSER" -J span -N6 --exclusive -t 5 -o /dev/null --wrap
 small=$(cl_sbatch --user "$TUSER" -J spansmall -N1 --exclusive -t 2 -o /dev/null --wrap 'sleep 5')
 t0=$SECONDS
 cl_poll $((3 * BF_INTERVAL + 5)) cl_planned "$wid"
-pnodes=$(cl_sched_nodes "$wid")
+pnodes=$(cl_job_field "$wid" SchedNodeList)
 prk=$(rack_set "$pnodes")
-pstart=$(cl_epoch "$(cl_job_field "$wid" StartTime)")
-cend=$(cl_epoch "$(cl_job_field "${sfill[2]}" EndTime)")
+pstart=$(cl_job_time "$wid" StartTime)
+cend=$(cl_job_time "${sfill[2]}" EndTime)
 tap_ok "[ '$prk' = '$want' ] && [ '$(cl_job_field "$wid" JobState)' = PENDING ] && [ $pstart -ge $((cend - 2)) ]" \
 	"a 6-node job waiting for 2 racks: backfill holds racks $prk(SchedNodeList=$pnodes; expected: $want), from $((pstart - cend)) s after the third rack's filler's time limit" ||
 	tap_diag "$(scontrol show job "$wid")"

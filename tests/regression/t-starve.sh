@@ -146,9 +146,9 @@ run_case() {
 	# its wait, against its bound
 	cl_wait_job "$rid" 120 >/dev/null
 	st=$(cl_job_field "$rid" JobState)
-	start=$(cl_epoch "$(cl_job_field "$rid" StartTime)")
-	elig=$(cl_epoch "$(cl_job_field "$rid" EligibleTime)")
-	[ "$elig" -gt 0 ] || elig=$(cl_epoch "$(cl_job_field "$rid" SubmitTime)")
+	start=$(cl_job_time "$rid" StartTime)
+	elig=$(cl_job_time "$rid" EligibleTime)
+	[ "$elig" -gt 0 ] || elig=$(cl_job_time "$rid" SubmitTime)
 	wait=$((start - elig))
 	rnodes=$(cl_job_field "$rid" NodeList)
 	comment=$(scontrol show job "$rid" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
@@ -200,8 +200,8 @@ t0=$SECONDS
 cl_wait_job "$short" 60 >/dev/null
 comment=$(scontrol show job "$short" | sed -n 's/.*SystemComment=\(.*\)$/\1/p')
 rnodes=$(cl_job_field "$short" NodeList)
-start=$(cl_epoch "$(cl_job_field "$short" StartTime)")
-submit=$(cl_epoch "$(cl_job_field "$short" SubmitTime)")
+start=$(cl_job_time "$short" StartTime)
+submit=$(cl_job_time "$short" SubmitTime)
 tap_ok "[ '$(cl_job_field "$short" JobState)' = COMPLETED ] && [ $((start - submit)) -le 5 ] &&
 	[ \$(wc -w <<<'$(racks "$rnodes")') = 2 ] &&
 	grep -Eq 'LocalityWaitRatio 2: a rack expected in 00:(0[89]|10):[0-9][0-9], over 2 x its time limit 00:01:00' <<<\"\$comment\"" \
@@ -242,9 +242,9 @@ tap_ok "[ -n \"\$why\" ] && [ '$(cl_job_field "$rid" JobState)' = PENDING ] && c
 # backfill's plan for the rack job: the nodes it holds (SchedNodeList) and
 # when (StartTime), rack 1 at filler A's end
 cl_poll $((2 * BF_INTERVAL + 5)) cl_planned "$rid"
-pnodes=$(cl_sched_nodes "$rid")
-pstart=$(cl_epoch "$(cl_job_field "$rid" StartTime)")
-aend=$(cl_epoch "$(cl_job_field "$a" EndTime)")
+pnodes=$(cl_job_field "$rid" SchedNodeList)
+pstart=$(cl_job_time "$rid" StartTime)
+aend=$(cl_job_time "$a" EndTime)
 tap_ok "[ '$(racks "$pnodes" 2>/dev/null)' = 'r1 ' ] && [ $pstart -ge $((aend - 2)) ]" \
 	"D: backfill holds rack 1 for the rack job (SchedNodeList=$pnodes), from $((pstart - aend)) s after filler A's time limit ends"
 scancel "$a"
