@@ -294,6 +294,25 @@ uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec);
  * nodes, 1 when the node can run it).  At most s->ntasks. */
 uint32_t fse_node_tasks(const struct fse_shape *s, const struct fse_node_res *r);
 
+/* One feature of a job's --constraint, in the order Slurm lists them. */
+struct fse_feature_term {
+	const void *set; /* the nodes with the feature, for has(); NULL: not known */
+	bool and_next;	 /* the separator after it is '&' (else '|', a bracketed
+			  * alternative, or the end) */
+	bool counted;	 /* a count ("big*2") */
+	bool paren;	 /* inside parentheses */
+};
+
+/* The nodes a job's --constraint of @nterms features allows, one byte a
+ * node into @out (@nnodes): the features folded left to right, '&'
+ * intersecting and any other separator uniting ("[a|b]", all the job's
+ * nodes from one alternative, may give a node of either).  1: @out holds
+ * them; 0: the expression is left to Slurm and every node counts (no
+ * feature, a count, parentheses, a feature whose nodes are not known);
+ * -1: bad arguments.  Never leaves out a node the job could get. */
+int fse_feature_nodes(const struct fse_feature_term *t, size_t nterms, size_t nnodes,
+		      bool (*has)(const void *set, size_t node), uint8_t *out);
+
 /* A job that asks to be spread (srun/sbatch --spread-job): the nodes it
  * needs at least, one per task up to max_nodes (0: no limit), as many as
  * the candidates (cand[i] != 0, NULL: all) can take now.  Never below

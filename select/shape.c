@@ -1,7 +1,7 @@
 /*
  * shape.c - how many of a job's tasks a node can take, from what one task
- * needs (CPUs, memory, GRES) and what the node has free.  See
- * fabsched_select.h (struct fse_shape).
+ * needs (CPUs, memory, GRES) and what the node has free, and which nodes
+ * its --constraint allows.  See fabsched_select.h (struct fse_shape).
  */
 #include <stdint.h>
 
@@ -77,4 +77,27 @@ uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec)
 	if (!counted)
 		return UINT64_MAX;
 	return real > spec ? real - spec : 0;
+}
+
+int fse_feature_nodes(const struct fse_feature_term *t, size_t nterms, size_t nnodes,
+		      bool (*has)(const void *set, size_t node), uint8_t *out)
+{
+	if ((nterms && !t) || !has || (nnodes && !out))
+		return -1;
+	if (!nterms)
+		return 0;
+	/* counts and parentheses are Slurm's to weigh; a feature whose nodes
+	 * are not known allows any */
+	for (size_t k = 0; k < nterms; k++)
+		if (t[k].counted || t[k].paren || !t[k].set)
+			return 0;
+	for (size_t i = 0; i < nnodes; i++) {
+		bool in = has(t[0].set, i);
+
+		for (size_t k = 1; k < nterms; k++)
+			in = t[k - 1].and_next ? (in && has(t[k].set, i))
+					       : (in || has(t[k].set, i));
+		out[i] = in;
+	}
+	return 1;
 }

@@ -121,52 +121,56 @@ static void _node_config(const struct job_shape *js, node_record_t *node_ptr,
 	_node_gres(js, node_ptr, false, r);
 }
 
-/* The job's --constraint folded over the nodes' available features, left
- * to right as Slurm folds a list without parentheses. */
-struct feature_fold {
-	bitstr_t *nodes; /* NULL: none folded yet */
-	int op;		 /* the separator after the last one folded */
-	bool unknown;
+static bool _has(const void *set, size_t node)
+{
+	return bit_test((bitstr_t *)set, node);
+}
+
+struct feature_terms {
+	struct fse_feature_term *t;
+	size_t n, cap;
 };
 
-static int _feature_fold(void *x, void *arg)
+static int _feature_term(void *x, void *arg)
 {
 	job_feature_t *f = x;
-	struct feature_fold *ff = arg;
+	struct feature_terms *ft = arg;
+	struct fse_feature_term *t;
 	bitstr_t *b = f->node_bitmap_avail;
 
-	/* counts ("big*2") and parentheses are Slurm's to weigh; a feature
-	 * whose nodes Slurm has not looked up (or for another node count):
-	 * not known */
-	if (f->count || f->paren || !b || bit_size(b) != node_record_count) {
-		ff->unknown = true;
+	if (ft->n == ft->cap)
 		return -1;
-	}
-	if (!ff->nodes)
-		ff->nodes = bit_copy(b);
-	else if (ff->op == FEATURE_OP_AND)
-		bit_and(ff->nodes, b);
-	else /* |, and "[a|b]" (one of them on all the job's nodes), where
-	      * the union holds every node either may give */
-		bit_or(ff->nodes, b);
-	ff->op = f->op_code;
+	t = &ft->t[ft->n++];
+
+	t->set = (b && bit_size(b) == node_record_count) ? b : NULL;
+	t->and_next = f->op_code == FEATURE_OP_AND;
+	t->counted = f->count;
+	t->paren = f->paren;
 	return 0;
 }
 
-/* The nodes whose features the job's --constraint allows (the caller
- * frees it), or NULL: it names none, or one fabsched leaves to Slurm, and
- * every node counts, as before the constraint was read.  Either way no
- * node the job could get is left out. */
-static bitstr_t *_feature_nodes(job_record_t *job_ptr)
+/* The nodes whose features the job's --constraint allows, one byte a node
+ * (the caller xfrees it), or NULL: it names none, or one fabsched leaves to
+ * Slurm (fse_feature_nodes), and every node counts.  Read only: a feature
+ * whose bitmap Slurm has not looked up, or for another node count, is not
+ * known. */
+static uint8_t *_feature_nodes(job_record_t *job_ptr)
 {
-	struct feature_fold ff = { 0 };
+	struct feature_terms ft = { 0 };
+	uint8_t *out;
+	int n;
 
-	if (!job_ptr->details || !job_ptr->details->feature_list)
+	if (!job_ptr->details || !job_ptr->details->feature_list ||
+	    (n = list_count(job_ptr->details->feature_list)) <= 0)
 		return NULL;
-	list_for_each(job_ptr->details->feature_list, _feature_fold, &ff);
-	if (ff.unknown)
-		FREE_NULL_BITMAP(ff.nodes);
-	return ff.nodes;
+	ft.t = xcalloc(n, sizeof(*ft.t));
+	ft.cap = n;
+	list_for_each_ro(job_ptr->details->feature_list, _feature_term, &ft);
+	out = xcalloc(node_record_count ? node_record_count : 1, 1);
+	if (fse_feature_nodes(ft.t, ft.n, node_record_count, _has, out) != 1)
+		xfree(out);
+	xfree(ft.t);
+	return out;
 }
 
 void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
@@ -175,7 +179,7 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 	struct job_shape jsv, *js = &jsv;
 	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap : NULL;
 	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
-	bitstr_t *feat = _feature_nodes(ask->job);
+	uint8_t *feat = _feature_nodes(ask->job);
 
 	_job_shape(ask->job, ask->min_nodes ? ask->min_nodes : 1, js);
 	*shape = js->s;
@@ -189,8 +193,7 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 		_node_config(js, node_ptr, &r);
 		/* what it could use on the idle machine: its partition's
 		 * nodes with its features, and its candidates now */
-		if (bit_test(ask->cand, i) ||
-		    ((!part || bit_test(part, i)) && (!feat || bit_test(feat, i))))
+		if (bit_test(ask->cand, i) || ((!part || bit_test(part, i)) && (!feat || feat[i])))
 			tasks_idle[i] = fse_node_tasks(&js->s, &r);
 		if (!bit_test(ask->cand, i))
 			continue;
@@ -202,5 +205,5 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 			ask->node_free(i, &r, ask->arg);
 		tasks_now[i] = fse_node_tasks(&js->s, &r);
 	}
-	FREE_NULL_BITMAP(feat);
+	xfree(feat);
 }

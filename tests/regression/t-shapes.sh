@@ -3,7 +3,7 @@
 # stock Slurm, side by side, on one 16-node cluster of 4 racks (4 nodes of
 # 4 cores and 2000 MB each; racks 2-4 also hold gres rdma:2 and
 # hugepages:2m:512 per node, count-only; the first two nodes of each rack
-# have the feature "big").
+# have the feature "big", the third "fast").
 #
 # Run 1: fabsched's placement (select/cons_tres_fabric + topology/fabric on
 # Slurm 22.05; select/cons_tres + topology/fabric from 23.11) with
@@ -64,6 +64,7 @@ n12-rdma 1 -n 12 --gres=rdma:1
 N3-huge 1 -N 3 --gres=hugepages:2m:256
 N3-feat 2 -N 3 --constraint=big
 n12-feat 2 -n 12 --constraint=big
+N4-feat-or 2 -N 4 --constraint=big|fast
 nodelist - -w n005,n009 -n 2
 exclude 1 -x n005,n009 -N 4
 switches 1 -N 4 --switches=1
@@ -79,12 +80,14 @@ NSHAPES=$(wc -l <<<"$SHAPES")
 tap_plan $((4 + 3 * NSHAPES))
 
 # nodes: rack 1 (n001-n004) without gres; "big" the first two of a rack
-# (no rack holds 3 of them: a job asking for 3 fits none)
+# (no rack holds 3 of them: a job asking for 3 fits none), "fast" the third
+# (big|fast: 3 a rack, so -N 4 fits none either)
 : > "$work/nodes"
 for i in $(seq 1 16); do
 	n=$(printf 'n%03d' "$i")
 	f=
 	[ $(((i - 1) % 4)) -lt 2 ] && f=" features=big"
+	[ $(((i - 1) % 4)) -eq 2 ] && f=" features=fast"
 	if [ "$i" -le 4 ]; then
 		echo "$n$f" >> "$work/nodes"
 	else

@@ -1197,6 +1197,82 @@ static void test_spread(void **state)
 	assert_int_equal(fse_spread_nodes(0, 3, 8, now, cand, 6), 3);
 }
 
+/* Node sets of a test constraint: one string of '0'/'1' per feature. */
+static bool _has_char(const void *set, size_t node)
+{
+	return ((const char *)set)[node] == '1';
+}
+
+static const char *_fold(const struct fse_feature_term *t, size_t n, int *rc)
+{
+	static char text[9];
+	uint8_t out[8];
+
+	memset(out, 7, sizeof(out));
+	*rc = fse_feature_nodes(t, n, 8, _has_char, out);
+	for (int i = 0; i < 8; i++)
+		text[i] = *rc == 1 ? (char)('0' + out[i]) : '-';
+	text[8] = '\0';
+	return text;
+}
+
+/* --constraint as Slurm lists it: '&' intersects, '|' and brackets unite
+ * (all of the job's nodes from one alternative: either may give a node),
+ * left to right; counts, parentheses and features whose nodes are not
+ * known leave every node counting. */
+static void test_feature_nodes(void **state)
+{
+	const char *big = "11001100", *fast = "10101010", *gpu = "00001111";
+	struct fse_feature_term t[3];
+	uint8_t out[8];
+	int rc;
+
+	(void)state;
+	/* big */
+	t[0] = (struct fse_feature_term){ .set = big };
+	assert_string_equal(_fold(t, 1, &rc), big);
+	assert_int_equal(rc, 1);
+	/* big&fast */
+	t[0].and_next = true;
+	t[1] = (struct fse_feature_term){ .set = fast };
+	assert_string_equal(_fold(t, 2, &rc), "10001000");
+	/* big|fast, and [big|fast] (the plugin gives its separator as not
+	 * '&'): the union */
+	t[0].and_next = false;
+	assert_string_equal(_fold(t, 2, &rc), "11101110");
+	/* big|fast&gpu: left to right, (big|fast)&gpu */
+	t[1].and_next = true;
+	t[2] = (struct fse_feature_term){ .set = gpu };
+	assert_string_equal(_fold(t, 3, &rc), "00001110");
+	/* big&fast|gpu: (big&fast)|gpu */
+	t[0].and_next = true;
+	t[1].and_next = false;
+	assert_string_equal(_fold(t, 3, &rc), "10001111");
+	/* a count (big*2&fast): Slurm's to weigh, every node counts */
+	t[0].counted = true;
+	assert_string_equal(_fold(t, 3, &rc), "--------");
+	assert_int_equal(rc, 0);
+	t[0].counted = false;
+	/* parentheses ((big|fast)&gpu) */
+	t[1].paren = true;
+	assert_string_equal(_fold(t, 3, &rc), "--------");
+	assert_int_equal(rc, 0);
+	t[1].paren = false;
+	/* a feature whose nodes are not known */
+	t[2].set = NULL;
+	assert_string_equal(_fold(t, 3, &rc), "--------");
+	assert_int_equal(rc, 0);
+	/* a feature no node has: none allowed (not "no filter") */
+	t[0] = (struct fse_feature_term){ .set = "00000000" };
+	assert_string_equal(_fold(t, 1, &rc), "00000000");
+	assert_int_equal(rc, 1);
+	/* no feature; bad arguments */
+	assert_int_equal(fse_feature_nodes(t, 0, 8, _has_char, out), 0);
+	assert_int_equal(fse_feature_nodes(NULL, 1, 8, _has_char, out), -1);
+	assert_int_equal(fse_feature_nodes(t, 1, 8, NULL, out), -1);
+	assert_int_equal(fse_feature_nodes(t, 1, 8, _has_char, NULL), -1);
+}
+
 /* A job sized by nodes that can use only some nodes (tasks_idle: its
  * partition, features, memory per node): its level is that of the domains
  * those nodes fill, not of the fabric's racks.  Two usable nodes a rack:
@@ -1275,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(test_expected),
 		cmocka_unit_test(test_expected_span),
 		cmocka_unit_test(test_idle_nodes),
+		cmocka_unit_test(test_feature_nodes),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
