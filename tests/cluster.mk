@@ -56,7 +56,7 @@ CLUSTER_TESTS_TWO_RELEASES = tests/regression/t-starve.sh tests/regression/t-pac
 
 # `make check-cluster-core`: every cluster test but those, and t-placement
 # and t-shapes without their runs of stock Slurm (FABSCHED_STOCK_COMPARE=no:
-# 55 and 45 s a release)
+# 55 and 70 s a release)
 check-cluster-core: all
 	FABSCHED_STOCK_COMPARE=no $(cluster_check) \
 		TESTS="$(filter-out $(CLUSTER_TESTS_TWO_RELEASES),$(CLUSTER_TESTS))"
