@@ -14,8 +14,8 @@
 # as check-cluster-core leaves it on the releases between 22.05 and the
 # newest; fabsched is then held to what stock does on those two: every
 # shape that can run accepted and COMPLETED, one that cannot refused or
-# left pending for a reason its partition never lifts, as stock's
-# releases do either).
+# left pending for a reason its partition never lifts: 24.11 refuses such
+# a job, 22.05 and 26.05 leave it pending).
 # Each shape is submitted alone on the idle cluster (the shared-node case
 # beside a job holding half of rack 1; --spread-job beside an exclusive job
 # on n002, so that rack 1 holds the tasks but not one node per task).  Per shape, three checks:
