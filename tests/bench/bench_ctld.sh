@@ -100,11 +100,22 @@ slurmd_pids() { cat "$D"/nodes/*/slurmd.pid 2>/dev/null; }
 # thread; what they start later inherits it) on the others (BENCH_PIN)
 CTLD_CPU=${CPUS[0]:-0}
 NODE_CPUS=$(IFS=,; echo "${CPUS[*]:1}")
+# pin CPUS PID: every thread of PID on CPUS; a thread that ends while
+# taskset walks them fails the walk, which is tried again (5 times)
+pin() {
+	local i
+	for ((i = 0; i < 5; i++)); do
+		taskset -a -p -c "$1" "$2" >/dev/null 2>&1 && return 0
+		[ -d "/proc/$2" ] || break
+		sleep 0.1
+	done
+	taskset -a -p -c "$1" "$2" >/dev/null
+}
 pin_daemons() {
 	local p
-	taskset -a -p -c "$CTLD_CPU" "$(ctld_pid)" >/dev/null || return 1
+	pin "$CTLD_CPU" "$(ctld_pid)" || return 1
 	for p in $(slurmd_pids); do
-		taskset -a -p -c "$NODE_CPUS" "$p" >/dev/null || return 1
+		pin "$NODE_CPUS" "$p" || return 1
 	done
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }
