@@ -101,16 +101,8 @@ slurmd_pids() { cat "$D"/nodes/*/slurmd.pid 2>/dev/null; }
 CTLD_CPU=${CPUS[0]:-0}
 NODE_CPUS=$(IFS=,; echo "${CPUS[*]:1}")
 # pin CPUS PID: every thread of PID on CPUS; a thread that ends while
-# taskset walks them fails the walk, which is tried again (5 times)
-pin() {
-	local i
-	for ((i = 0; i < 5; i++)); do
-		taskset -a -p -c "$1" "$2" >/dev/null 2>&1 && return 0
-		[ -d "/proc/$2" ] || break
-		sleep 0.1
-	done
-	taskset -a -p -c "$1" "$2" >/dev/null
-}
+# taskset walks them fails the walk, which is tried again for a second
+pin() { cl_poll 1 taskset -a -p -c "$1" "$2" >/dev/null 2>&1; }
 pin_daemons() {
 	local p
 	pin "$CTLD_CPU" "$(ctld_pid)" || return 1
