@@ -303,15 +303,19 @@ struct fse_feature_term {
 	bool paren;	 /* inside parentheses */
 };
 
-/* The nodes a job's --constraint of @nterms features allows, one byte a
- * node into @out (@nnodes): the features folded left to right, '&'
- * intersecting and any other separator uniting ("[a|b]", all the job's
- * nodes from one alternative, may give a node of either).  1: @out holds
- * them; 0: the expression is left to Slurm and every node counts (no
- * feature, a count, parentheses, a feature whose nodes are not known);
- * -1: bad arguments.  Never leaves out a node the job could get. */
-int fse_feature_nodes(const struct fse_feature_term *t, size_t nterms, size_t nnodes,
-		      bool (*has)(const void *set, size_t node), uint8_t *out);
+/* Whether fabsched weighs a job's --constraint of @nterms features itself
+ * (fse_feature_allows then says which nodes it allows): 1 yes; 0 the
+ * expression is left to Slurm and every node counts (no feature, a count,
+ * parentheses, a feature whose nodes are not known); -1 bad arguments. */
+int fse_feature_folds(const struct fse_feature_term *t, size_t nterms);
+
+/* Whether the --constraint allows @node, for one fse_feature_folds() took
+ * (1): the features folded left to right, '&' intersecting and any other
+ * separator uniting ("[a|b]", all the job's nodes from one alternative,
+ * may give a node of either), each read through @has.  Never leaves out a
+ * node the job could get. */
+bool fse_feature_allows(const struct fse_feature_term *t, size_t nterms,
+			bool (*has)(const void *set, size_t node), size_t node);
 
 /* A job that asks to be spread (srun/sbatch --spread-job): the nodes it
  * needs at least, one per task up to max_nodes (0: no limit), as many as

@@ -79,10 +79,9 @@ uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec)
 	return real > spec ? real - spec : 0;
 }
 
-int fse_feature_nodes(const struct fse_feature_term *t, size_t nterms, size_t nnodes,
-		      bool (*has)(const void *set, size_t node), uint8_t *out)
+int fse_feature_folds(const struct fse_feature_term *t, size_t nterms)
 {
-	if ((nterms && !t) || !has || (nnodes && !out))
+	if (nterms && !t)
 		return -1;
 	if (!nterms)
 		return 0;
@@ -91,13 +90,18 @@ int fse_feature_nodes(const struct fse_feature_term *t, size_t nterms, size_t nn
 	for (size_t k = 0; k < nterms; k++)
 		if (t[k].counted || t[k].paren || !t[k].set)
 			return 0;
-	for (size_t i = 0; i < nnodes; i++) {
-		bool in = has(t[0].set, i);
-
-		for (size_t k = 1; k < nterms; k++)
-			in = t[k - 1].and_next ? (in && has(t[k].set, i))
-					       : (in || has(t[k].set, i));
-		out[i] = in;
-	}
 	return 1;
+}
+
+bool fse_feature_allows(const struct fse_feature_term *t, size_t nterms,
+			bool (*has)(const void *set, size_t node), size_t node)
+{
+	bool in;
+
+	if (!nterms || !t || !has)
+		return true;
+	in = has(t[0].set, node);
+	for (size_t k = 1; k < nterms; k++)
+		in = t[k - 1].and_next ? (in && has(t[k].set, node)) : (in || has(t[k].set, node));
+	return in;
 }

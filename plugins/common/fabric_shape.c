@@ -149,28 +149,22 @@ static int _feature_term(void *x, void *arg)
 	return 0;
 }
 
-/* The nodes whose features the job's --constraint allows, one byte a node
- * (the caller xfrees it), or NULL: it names none, or one fabsched leaves to
- * Slurm (fse_feature_nodes), and every node counts.  Read only: a feature
- * whose bitmap Slurm has not looked up, or for another node count, is not
- * known. */
-static uint8_t *_feature_nodes(job_record_t *job_ptr)
+/* The features of the job's --constraint into @ft (the caller xfrees
+ * ft->t), when fabsched weighs them (fse_feature_folds); else ft->n is 0
+ * and every node counts.  Read only: a feature whose bitmap Slurm has not
+ * looked up, or for another node count, is not known. */
+static void _feature_terms(job_record_t *job_ptr, struct feature_terms *ft)
 {
-	struct feature_terms ft = { 0 };
-	uint8_t *out;
 	int n;
 
 	if (!job_ptr->details || !job_ptr->details->feature_list ||
 	    (n = list_count(job_ptr->details->feature_list)) <= 0)
-		return NULL;
-	ft.t = xcalloc(n, sizeof(*ft.t));
-	ft.cap = n;
-	list_for_each_ro(job_ptr->details->feature_list, _feature_term, &ft);
-	out = xcalloc(node_record_count ? node_record_count : 1, 1);
-	if (fse_feature_nodes(ft.t, ft.n, node_record_count, _has, out) != 1)
-		xfree(out);
-	xfree(ft.t);
-	return out;
+		return;
+	ft->t = xcalloc(n, sizeof(*ft->t));
+	ft->cap = n;
+	list_for_each_ro(job_ptr->details->feature_list, _feature_term, ft);
+	if (fse_feature_folds(ft->t, ft->n) != 1)
+		ft->n = 0;
 }
 
 void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
@@ -179,8 +173,9 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 	struct job_shape jsv, *js = &jsv;
 	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap : NULL;
 	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
-	uint8_t *feat = _feature_nodes(ask->job);
+	struct feature_terms feat = { 0 };
 
+	_feature_terms(ask->job, &feat);
 	_job_shape(ask->job, ask->min_nodes ? ask->min_nodes : 1, js);
 	*shape = js->s;
 	for (int i = 0; i < node_record_count; i++) {
@@ -193,7 +188,8 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 		_node_config(js, node_ptr, &r);
 		/* what it could use on the idle machine: its partition's
 		 * nodes with its features, and its candidates now */
-		if (bit_test(ask->cand, i) || ((!part || bit_test(part, i)) && (!feat || feat[i])))
+		if (bit_test(ask->cand, i) ||
+		    ((!part || bit_test(part, i)) && fse_feature_allows(feat.t, feat.n, _has, i)))
 			tasks_idle[i] = fse_node_tasks(&js->s, &r);
 		if (!bit_test(ask->cand, i))
 			continue;
@@ -205,5 +201,5 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 			ask->node_free(i, &r, ask->arg);
 		tasks_now[i] = fse_node_tasks(&js->s, &r);
 	}
-	xfree(feat);
+	xfree(feat.t);
 }

@@ -1206,12 +1206,9 @@ static bool _has_char(const void *set, size_t node)
 static const char *_fold(const struct fse_feature_term *t, size_t n, int *rc)
 {
 	static char text[9];
-	uint8_t out[8];
-
-	memset(out, 7, sizeof(out));
-	*rc = fse_feature_nodes(t, n, 8, _has_char, out);
-	for (int i = 0; i < 8; i++)
-		text[i] = *rc == 1 ? (char)('0' + out[i]) : '-';
+	*rc = fse_feature_folds(t, n);
+	for (size_t i = 0; i < 8; i++)
+		text[i] = *rc == 1 ? (char)('0' + fse_feature_allows(t, n, _has_char, i)) : '-';
 	text[8] = '\0';
 	return text;
 }
@@ -1224,7 +1221,6 @@ static void test_feature_nodes(void **state)
 {
 	const char *big = "11001100", *fast = "10101010", *gpu = "00001111";
 	struct fse_feature_term t[3];
-	uint8_t out[8];
 	int rc;
 
 	(void)state;
@@ -1267,10 +1263,10 @@ static void test_feature_nodes(void **state)
 	assert_string_equal(_fold(t, 1, &rc), "00000000");
 	assert_int_equal(rc, 1);
 	/* no feature; bad arguments */
-	assert_int_equal(fse_feature_nodes(t, 0, 8, _has_char, out), 0);
-	assert_int_equal(fse_feature_nodes(NULL, 1, 8, _has_char, out), -1);
-	assert_int_equal(fse_feature_nodes(t, 1, 8, NULL, out), -1);
-	assert_int_equal(fse_feature_nodes(t, 1, 8, _has_char, NULL), -1);
+	assert_int_equal(fse_feature_folds(t, 0), 0);
+	assert_int_equal(fse_feature_folds(NULL, 1), -1);
+	assert_true(fse_feature_allows(t, 0, _has_char, 0));
+	assert_true(fse_feature_allows(t, 1, NULL, 0));
 }
 
 /* A job sized by nodes that can use only some nodes (tasks_idle: its
