@@ -10,7 +10,8 @@
  * them; jobs sized by tasks), the time to build the domains, and the heap bytes the
  * engine holds (domains, one workspace, a locality-target record), from
  * malloc's own accounting (mallinfo2) before and after building them,
- * per node.  Figures, not a test.
+ * per node, and a digest of the decisions (the same before and after a
+ * change that should only make them faster).  Figures, not a test.
  *
  * Usage: bench_engine [decisions per size, default 2000]
  */
@@ -62,6 +63,18 @@ static uint32_t _rand(void)
 	return (uint32_t)_rng;
 }
 
+/* A digest of the decisions (status, nodes, reason): a change that only
+ * makes the engine faster keeps it. */
+static uint64_t _digest(uint64_t h, const struct fse_result *res)
+{
+	h = h * 31 + (uint64_t)res->status * 7 + (uint64_t)res->level * 131 + res->relaxed;
+	for (uint32_t i = 0; res->status == FSE_OK && i < res->count; i++)
+		h = h * 1000003u + (uint64_t)res->nodes[i];
+	for (const char *c = res->reason; *c; c++)
+		h = h * 33 + (uint8_t)*c;
+	return h;
+}
+
 enum mode { BY_NODES, BY_NODES_KEPT, BY_TASKS };
 
 /* BY_TASKS: jobs sized by tasks (sbatch -n) on nodes of 64 cores whose
@@ -85,6 +98,7 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 	struct fse_share *sh;
 	struct fse_result res;
 	int ok = 0, wait = 0, never = 0;
+	uint64_t digest = 0;
 	size_t heap0, heap_topo, heap_all;
 	char err[256];
 
@@ -157,18 +171,19 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 		t0 = _now_us();
 		fse_place(t, w, &rq, avail, &res);
 		t_us[d] = _now_us() - t0;
+		digest = _digest(digest, &res);
 		ok += res.status == FSE_OK;
 		wait += res.status == FSE_NOT_NOW;
 		never += res.status == FSE_NEVER;
 	}
 	qsort(t_us, decisions, sizeof(double), _cmp_double);
-	printf("%6d nodes %5d racks %4d pods  %s  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never)\n",
+	printf("%6d nodes %5d racks %4d pods  %s  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never; digest %016llx)\n",
 	       nnodes, nracks, npods,
 	       mode == BY_TASKS	       ? "by tasks       "
 	       : mode == BY_NODES_KEPT ? "by nodes, kept"
 				       : "by nodes      ",
 	       build, t_us[decisions / 2], t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok,
-	       wait, never);
+	       wait, never, (unsigned long long)digest);
 	if (mode == BY_NODES)
 		printf("%6d nodes  memory: domains %9zu B (%5.1f B/node)  + workspace + target record %9zu B  = %9zu B (%5.1f B/node)\n",
 		       nnodes, heap_topo, (double)heap_topo / nnodes, heap_all - heap_topo,
