@@ -241,7 +241,8 @@ int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struc
  * hold the job, found by a binary search over those times, each step a
  * pass over the nodes and the racks' span.  Sets *racks (by rank; valid
  * until the next call with @w) and *at; returns how many racks, 0 when no
- * racks ever hold it, -1 on bad arguments.  O((N + R log R) log N).
+ * racks ever hold it, -1 on bad arguments.  O((N + R + k log R) log N)
+ * for k racks taken.
  */
 int fse_place_expected_span(const struct fse_topo *t, struct fse_work *w,
 			    const struct fse_request *rq, const uint8_t *avail, const uint8_t *cand,

@@ -9,11 +9,14 @@
  * for the tasks.  One code path for both: a rack holds `nodes` usable nodes
  * and `units` tasks (a node-sized job counts nodes only).
  *
- * Cost: one pass over the nodes (usable nodes and tasks per rack) plus a
- * sort of the racks of each pod that could hold the job, O(N + R log R);
- * for a job sized by nodes whose caller keeps the racks' free nodes
- * (struct fse_request rack_free), O(R log R) plus the nodes of the racks
- * taken.
+ * Cost: one pass over the nodes (usable nodes and tasks per rack; a job
+ * sized by tasks or usable on some nodes only, a second one for the idle
+ * machine unless the caller gives it, struct fse_request fit), then, for
+ * a job that no rack holds, the k racks it spans drawn from a heap of the
+ * racks (of each pod that could hold it, then of the fabric):
+ * O(N + R + k log R).  For a job sized by nodes whose caller keeps the
+ * racks' free nodes (struct fse_request rack_free), O(R + k log R) plus
+ * the nodes of the racks taken.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <inttypes.h>
@@ -239,6 +242,25 @@ static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w, const
 	return _top_sum(w->caps, m, nd->max);
 }
 
+/* Sift o[i] down the heap o[0..h) whose root holds most (_cmp_free_desc). */
+static void _sift(int *o, int h, int i, struct ctx *c)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i, x;
+
+		if (l < h && _cmp_free_desc(&o[l], &o[m], c) < 0)
+			m = l;
+		if (l + 1 < h && _cmp_free_desc(&o[l + 1], &o[m], c) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		x = o[i];
+		o[i] = o[m];
+		o[m] = x;
+		i = m;
+	}
+}
+
 /*
  * Fewest racks among racks[0..len) that together fit the job, by what
  * (rn, ru) say they hold: the k-1 racks holding most, then the rack
@@ -250,14 +272,23 @@ static int _span(const struct fse_topo *t, struct fse_work *w, const struct need
 		 const int *racks, int len, const int *rn, const int64_t *ru, bool fill)
 {
 	struct ctx c = { .t = t, .nd = nd, .rn = rn, .ru = ru };
-	int *o = w->order, k = 0, best = -1;
+	int *o = w->order, k = 0, h = len, best = -1;
 	int64_t sn = 0, su = 0, bn, bu;
 
+	/* the racks holding most, one at a time and only as many as the job
+	 * needs, from a heap of o[0..h) to o's end (o[len - 1] first): no
+	 * sort of every rack */
 	memcpy(o, racks, len * sizeof(int));
-	qsort_r(o, len, sizeof(int), _cmp_free_desc, &c);
-	while (k < len && !_fits(nd, sn, su) && rn[o[k]] > 0) {
-		sn += rn[o[k]];
-		su += ru[o[k]];
+	for (int i = len / 2 - 1; i >= 0; i--)
+		_sift(o, len, i, &c);
+	while (h > 0 && !_fits(nd, sn, su) && rn[o[0]] > 0) {
+		int x = o[0];
+
+		o[0] = o[--h];
+		o[h] = x;
+		_sift(o, h, 0, &c);
+		sn += rn[x];
+		su += ru[x];
 		k++;
 	}
 	if (!k || !_fits(nd, sn, su))
@@ -265,20 +296,22 @@ static int _span(const struct fse_topo *t, struct fse_work *w, const struct need
 	if (!fill)
 		return k;
 	/* the first k-1 are taken whole */
-	bn = sn - rn[o[k - 1]];
-	bu = su - ru[o[k - 1]];
+	bn = sn - rn[o[len - k]];
+	bu = su - ru[o[len - k]];
 	for (int i = 0; i < k - 1; i++) {
-		w->cand[i] = o[i];
-		w->cand_take[i] = rn[o[i]];
+		w->cand[i] = o[len - 1 - i];
+		w->cand_take[i] = rn[o[len - 1 - i]];
 	}
-	/* sorted by what they hold, then rank: the first rack seen holding
-	 * a given amount is the lowest-ranked one */
-	for (int i = k - 1; i < len; i++) {
+	/* the last: the k-th (o[h]) or one left in the heap, holding least
+	 * (lowest rank on ties) */
+	for (int i = h; i >= 0; i--) {
 		int x = o[i];
 
 		if (!_fits(nd, bn + rn[x], bu + ru[x]))
 			continue;
-		if (best < 0 || _key(nd, rn[x], ru[x]) < _key(nd, rn[best], ru[best]))
+		if (best < 0 || _key(nd, rn[x], ru[x]) < _key(nd, rn[best], ru[best]) ||
+		    (_key(nd, rn[x], ru[x]) == _key(nd, rn[best], ru[best]) &&
+		     _cmp_rack_rank(&x, &best, (void *)t) < 0))
 			best = x;
 	}
 	w->cand[k - 1] = best;
@@ -374,14 +407,21 @@ static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse
 			if (!_fits(nd, pn, pu))
 				continue;
 			pod_ok = true;
+			if (rack_ok)
+				continue; /* the racks of a pod count only without one */
 			k = _span(t, w, nd, t->pod_racks + t->pod_start[p],
 				  t->pod_start[p + 1] - t->pod_start[p], w->rack_inodes,
 				  w->rack_iunits, false);
 			if (k && k < pod_k)
 				pod_k = k;
 		}
-		f->kcap = _span(t, w, nd, all, t->nracks, w->rack_inodes, w->rack_iunits, false);
-		if (!f->kcap || (nd->tasks && _fabric_units(t, w, nd, NULL, caps) < nd->tasks))
+		/* a rack that holds it alone: one, with no sort of the racks nor
+		 * a count of the fabric's tasks (that rack's are among them) */
+		f->kcap = rack_ok ? 1
+				  : _span(t, w, nd, all, t->nracks, w->rack_inodes, w->rack_iunits,
+					  false);
+		if (!f->kcap ||
+		    (!rack_ok && nd->tasks && _fabric_units(t, w, nd, NULL, caps) < nd->tasks))
 			f->kcap = INT32_MAX;
 	}
 	if (rq->level == FSE_RACK && !rack_ok) {
@@ -501,6 +541,15 @@ void fse_rack_tally(const struct fse_topo *t, const uint8_t *avail, int *out)
 	}
 }
 
+/* Whether one rack holds the job now (w->rack_free, w->rack_units). */
+static bool _rack_now(const struct plan *p)
+{
+	for (int r = 0; r < p->t->nracks; r++)
+		if (_fits(&p->nd, p->w->rack_free[r], p->w->rack_units[r]))
+			return true;
+	return false;
+}
+
 /* Whether the job can never run (res says why) or cannot run now. */
 static bool _never_or_not_now(struct plan *p, struct fse_result *res)
 {
@@ -526,7 +575,9 @@ static bool _never_or_not_now(struct plan *p, struct fse_result *res)
 			p->rq->max_racks);
 		return true;
 	}
-	if (nd->tasks && nd->max < (uint32_t)t->nnodes)
+	/* the racks' tasks add up to the fabric's unless more nodes than the
+	 * job takes are free; and a rack that holds it now says it fits */
+	if (nd->tasks && p->total_free > nd->max && !_rack_now(p))
 		p->total_units = _fabric_units(t, p->w, nd, p->avail, p->caps);
 	if (!_fits(nd, p->total_free, p->total_units)) {
 		res->status = FSE_NOT_NOW;

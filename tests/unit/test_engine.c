@@ -995,6 +995,31 @@ static int _place_tasks(struct fab *f, uint32_t ntasks, uint32_t min, uint32_t m
 	return f->res.status;
 }
 
+/* -N 3 -n 6 within one rack (max_racks 1): the rack whose nodes hold
+ * most tasks has too few nodes, the other holds the job alone, so the job
+ * needs one rack, not two, and runs there. */
+static void test_tasks_one_rack_of_nodes(void **state)
+{
+	static const int sizes[] = { 2, 3 };
+	uint32_t caps[5] = { 8, 8, 2, 2, 2 };
+	struct fab f;
+	struct fse_request rq = { .min_nodes = 3,
+				  .max_nodes = 3,
+				  .level = FSE_RACK,
+				  .max_racks = 1,
+				  .ntasks = 6,
+				  .tasks_now = caps,
+				  .tasks_idle = caps };
+
+	(void)state;
+	_fab(&f, 2, sizes, NULL, 0, NULL);
+	assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+	assert_int_equal(f.res.status, FSE_OK);
+	assert_int_equal(f.res.level, FSE_RACK);
+	assert_string_equal(_nodes(&f), "2,3,4");
+	_free(&f);
+}
+
 /* 4 racks of 4 nodes of 4 cores, one pod: what sbatch -n asks. */
 static void test_tasks(void **state)
 {
@@ -1348,6 +1373,7 @@ int main(void)
 		cmocka_unit_test(test_expected_span),
 		cmocka_unit_test(test_idle_nodes),
 		cmocka_unit_test(test_feature_nodes),
+		cmocka_unit_test(test_tasks_one_rack_of_nodes),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
