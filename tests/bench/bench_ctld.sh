@@ -46,7 +46,8 @@
 # emulated nodes' job launches then no longer stretch the controller's
 # cycles by taking its CPU (BENCH_PIN=no: all share every CPU).
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
-# its hottest functions to perf-SETUP.txt in the work directory
+# its hottest functions to perf-SETUP.txt in the work directory (perf's
+# own messages to perf-SETUP.log)
 # (BENCH_PERF=dwarf: with DWARF call graphs, for perf report --children).
 set -u
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -272,11 +273,22 @@ run_setup() {	# run_setup NAME ROUND
 		local how=(-F 499 -g)
 		# shellcheck disable=SC2054 # perf's own comma
 		[ "$BENCH_PERF" = dwarf ] && how=(-F 99 --call-graph dwarf,16384)
-		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$WORK/perf-$name$tag.data" \
-			-- sleep "$WINDOW" >/dev/null 2>&1
-		perf report -i "$WORK/perf-$name$tag.data" --stdio --no-children -g none --sort dso,symbol \
-			2>/dev/null | grep -E '^ +[0-9]' | head -40 > "$WORK/perf-$name$tag.txt"
-		echo "bench-ctld: $name: slurmctld's profile in $WORK/perf-$name$tag.txt" >&2
+		# beside the window, not its clock: a perf that ends early (it
+		# once did, at 1,024 nodes, with an unfinished file) does not
+		# shorten the window; what it said goes to perf-SETUP.log
+		local prof=$WORK/perf-$name$tag perf_pid
+		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$prof.data" >"$prof.log" 2>&1 &
+		perf_pid=$!
+		sleep "$WINDOW"
+		kill -INT "$perf_pid" 2>/dev/null
+		wait "$perf_pid"
+		perf report -i "$prof.data" --stdio --no-children -g none --sort dso,symbol \
+			2>>"$prof.log" | grep -E '^ +[0-9]' | head -40 > "$prof.txt"
+		if [ -s "$prof.txt" ]; then
+			echo "bench-ctld: $name: slurmctld's profile in $prof.txt" >&2
+		else
+			echo "bench-ctld: $name: no profile of slurmctld (perf: $prof.log)" >&2
+		fi
 	else
 		sleep "$WINDOW"
 	fi
