@@ -155,6 +155,16 @@ static int _cmp_node_caps(const void *a, const void *b, void *arg)
 	return _cmp_node_rank(a, b, (void *)c->t);
 }
 
+/* Whether rack @x, holding @kx, fits tighter than rack @best holding @kb
+ * (best -1: none yet): it holds less, then it comes first by rank, then
+ * by index. */
+static bool _tighter(const struct fse_topo *t, int x, int64_t kx, int best, int64_t kb)
+{
+	if (best < 0 || kx != kb)
+		return best < 0 || kx < kb;
+	return _cmp_rack_rank(&x, &best, (void *)t) < 0;
+}
+
 /* Sum of the k largest of a[0..m) (reorders a): quickselect, O(m). */
 static int64_t _top_sum(uint32_t *a, int m, uint32_t k)
 {
@@ -309,9 +319,8 @@ static int _span(const struct fse_topo *t, struct fse_work *w, const struct need
 
 		if (!_fits(nd, bn + rn[x], bu + ru[x]))
 			continue;
-		if (best < 0 || _key(nd, rn[x], ru[x]) < _key(nd, rn[best], ru[best]) ||
-		    (_key(nd, rn[x], ru[x]) == _key(nd, rn[best], ru[best]) &&
-		     _cmp_rack_rank(&x, &best, (void *)t) < 0))
+		if (_tighter(t, x, _key(nd, rn[x], ru[x]), best,
+			     best < 0 ? 0 : _key(nd, rn[best], ru[best])))
 			best = x;
 	}
 	w->cand[k - 1] = best;
@@ -598,16 +607,16 @@ static bool _one_rack(struct plan *p)
 	const struct fse_topo *t = p->t;
 	struct fse_work *w = p->w;
 	int best = -1;
+	int64_t kb = 0;
 
 	for (int r = 0; r < t->nracks; r++) {
 		int64_t k = _key(&p->nd, w->rack_free[r], w->rack_units[r]);
-		int64_t kb;
 
-		if (!_fits(&p->nd, w->rack_free[r], w->rack_units[r]))
-			continue;
-		kb = best < 0 ? 0 : _key(&p->nd, w->rack_free[best], w->rack_units[best]);
-		if (best < 0 || k < kb || (k == kb && t->rack_rank[r] < t->rack_rank[best]))
+		if (_fits(&p->nd, w->rack_free[r], w->rack_units[r]) &&
+		    _tighter(t, r, k, best, kb)) {
 			best = r;
+			kb = k;
+		}
 	}
 	if (best < 0)
 		return false;
