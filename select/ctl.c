@@ -75,6 +75,8 @@ struct fse_ctl {
 	uint32_t *tasks_now;  /* [nnodes] */
 	uint32_t *tasks_idle; /* [nnodes] */
 	uint8_t *skip;	      /* [nracks + 1] */
+	int *rack_free;	      /* [nracks + 1] avail nodes per rack */
+	int64_t *rack_room;   /* [nracks + 1] their tasks_now */
 	uint8_t *in;	      /* [nnodes] candidates of the domain tried */
 	/* kept across loads */
 	struct fse_locality *locality;
@@ -203,6 +205,10 @@ static void _domains_free(struct fse_ctl *c)
 	free(c->tasks_idle);
 	free(c->skip);
 	free(c->in);
+	free(c->rack_free);
+	free(c->rack_room);
+	c->rack_free = NULL;
+	c->rack_room = NULL;
 	c->model = NULL;
 	c->work = NULL;
 	c->topo = NULL;
@@ -267,7 +273,9 @@ static int _domains(struct fse_ctl *c, const char *path, const char *const *name
 	    !(c->work = fse_work_new(c->topo)) || !(c->avail = calloc(k, 1)) ||
 	    !(c->in = calloc(k, 1)) || !(c->tasks_now = calloc(k, sizeof(uint32_t))) ||
 	    !(c->tasks_idle = calloc(k, sizeof(uint32_t))) ||
-	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1))) {
+	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1)) ||
+	    !(c->rack_free = calloc(fse_topo_nracks(c->topo) + 1, sizeof(int))) ||
+	    !(c->rack_room = calloc(fse_topo_nracks(c->topo) + 1, sizeof(int64_t)))) {
 		if (!err[0])
 			snprintf(err, errlen, "out of memory");
 		_domains_free(c);
@@ -369,6 +377,8 @@ int fse_ctl_refresh(struct fse_ctl *c, time_t now)
 	c->tasks_now = t.tasks_now;
 	c->tasks_idle = t.tasks_idle;
 	c->skip = t.skip;
+	c->rack_free = t.rack_free;
+	c->rack_room = t.rack_room;
 	c->nnodes = t.nnodes;
 	_log(c, FSE_LOG_INFO,
 	     "fabric model %s changed: %d nodes in %d racks (largest %d), %d pods, %d Slurm nodes not in it: placement follows it",
@@ -1090,6 +1100,33 @@ static void _obs_save_soon(struct fse_ctl *c)
 	pthread_mutex_unlock(&c->sv.lock);
 }
 
+/* c->avail: the job's candidates with room for it (@idle_only: and no job,
+ * where the caller knows), and, counted in the same pass, each rack's such
+ * nodes and their tasks, given to the request (rack_free; rack_room for a
+ * job sized by tasks) so that the engine does not count them again. */
+static void _avail(struct run *r, bool idle_only)
+{
+	struct fse_ctl *c = r->c;
+	const struct fse_job *j = r->j;
+	int nr = fse_topo_nracks(c->topo);
+
+	memset(c->rack_free, 0, nr * sizeof(*c->rack_free));
+	memset(c->rack_room, 0, nr * sizeof(*c->rack_room));
+	for (int i = 0; i < c->nnodes; i++) {
+		int k;
+
+		c->avail[i] =
+			j->cand[i] && c->tasks_now[i] && (!idle_only || !j->idle || j->idle[i]);
+		if (!c->avail[i])
+			continue;
+		k = fse_topo_rack_of(c->topo, i);
+		c->rack_free[k]++;
+		c->rack_room[k] += c->tasks_now[i];
+	}
+	r->rq.rack_free = c->rack_free;
+	r->rq.rack_room = r->rq.ntasks ? c->rack_room : NULL;
+}
+
 /* Step 3: the domain, first among the candidates without jobs (where the
  * caller knows them) that can run the job; then, for a job that shares
  * nodes and may fit beside others, among what is free on every candidate
@@ -1099,12 +1136,10 @@ static void _domain(struct run *r)
 	struct fse_ctl *c = r->c;
 	const struct fse_job *j = r->j;
 
-	for (int i = 0; i < c->nnodes; i++)
-		c->avail[i] = j->cand[i] && c->tasks_now[i] && (!j->idle || j->idle[i]);
+	_avail(r, true);
 	fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
 	if (r->res.status == FSE_NOT_NOW && j->idle && j->may_share) {
-		for (int i = 0; i < c->nnodes; i++)
-			c->avail[i] = j->cand[i] && c->tasks_now[i];
+		_avail(r, false);
 		fse_place(c->topo, c->work, &r->rq, c->avail, &r->res);
 		r->shared_pass = true;
 	}

@@ -169,6 +169,19 @@ struct fse_request {
 	 */
 	const int *rack_free; /* [nracks] */
 	/*
+	 * A job sized by tasks: the tasks each rack's avail nodes hold now,
+	 * uncapped (fse_rack_room of tasks_now), or an upper bound of it, as
+	 * the caller has them (NULL: counted here).  One rack's best fit is
+	 * the least of this room among the racks that hold the job.  With it,
+	 * a job that one rack holds is decided in O(racks) plus the nodes of
+	 * the racks with room enough, least room first, until one holds it;
+	 * rack_room_idle (the same of tasks_idle, NULL: none) likewise says
+	 * that a rack holds it on the idle machine.  Otherwise, or when no
+	 * rack holds it, the decision passes over every node.
+	 */
+	const int64_t *rack_room;      /* [nracks] */
+	const int64_t *rack_room_idle; /* [nracks] */
+	/*
 	 * What the idle machine says of this very request (fse_request_fit:
 	 * it depends on the size, level, tasks_now and tasks_idle only), when
 	 * the caller has it: a request placed several times (other racks
@@ -181,6 +194,12 @@ struct fse_request {
 /* The nodes of each rack with avail[i] != 0 into out[nracks] (what
  * struct fse_request rack_free holds): a pass over every node. */
 void fse_rack_tally(const struct fse_topo *t, const uint8_t *avail, int *out);
+
+/* The tasks of each rack's nodes with avail[i] != 0 (NULL: every node),
+ * tasks[i] each, into out[nracks] (what struct fse_request rack_room and
+ * rack_room_idle hold): a pass over every node. */
+void fse_rack_room(const struct fse_topo *t, const uint8_t *avail, const uint32_t *tasks,
+		   int64_t *out);
 
 enum fse_status {
 	FSE_OK = 0,	 /* nodes chosen */

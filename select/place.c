@@ -16,7 +16,10 @@
  * racks (of each pod that could hold it, then of the fabric):
  * O(N + R + k log R).  For a job sized by nodes whose caller keeps the
  * racks' free nodes (struct fse_request rack_free), O(R + k log R) plus
- * the nodes of the racks taken.
+ * the nodes of the racks taken.  For a job sized by tasks that one rack
+ * holds, whose caller keeps the racks' room for its tasks (rack_room,
+ * rack_room_idle), O(R) plus the nodes of the racks with room enough,
+ * counted least room first until one holds it.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <inttypes.h>
@@ -47,6 +50,7 @@ struct fse_work *fse_work_new(const struct fse_topo *t)
 	w->cand_take = calloc(nr, sizeof(int));
 	w->racks = calloc(nr, sizeof(int));
 	w->rack_units = calloc(nr, sizeof(int64_t));
+	w->rack_room = calloc(nr, sizeof(int64_t));
 	w->rack_inodes = calloc(nr, sizeof(int));
 	w->rack_iunits = calloc(nr, sizeof(int64_t));
 	w->caps = calloc(nn, sizeof(uint32_t));
@@ -54,8 +58,8 @@ struct fse_work *fse_work_new(const struct fse_topo *t)
 	w->times = calloc(nn, sizeof(int64_t));
 	w->nodes = calloc(nn, sizeof(int));
 	if (!w->rack_free || !w->order || !w->sel || !w->take || !w->cand || !w->cand_take ||
-	    !w->racks || !w->rack_units || !w->rack_inodes || !w->rack_iunits || !w->caps ||
-	    !w->slots || !w->times || !w->nodes) {
+	    !w->racks || !w->rack_units || !w->rack_room || !w->rack_inodes || !w->rack_iunits ||
+	    !w->caps || !w->slots || !w->times || !w->nodes) {
 		fse_work_free(w);
 		return NULL;
 	}
@@ -74,6 +78,7 @@ void fse_work_free(struct fse_work *w)
 	free(w->cand_take);
 	free(w->racks);
 	free(w->rack_units);
+	free(w->rack_room);
 	free(w->rack_inodes);
 	free(w->rack_iunits);
 	free(w->caps);
@@ -208,13 +213,16 @@ static int64_t _top_sum(uint32_t *a, int m, uint32_t k)
  * Usable nodes and tasks of rack r for the job, from the per-node task
  * counts @caps (NULL: a node-sized job, usable where avail) and @avail
  * (NULL: every node).  The tasks are those of the nd->max nodes holding
- * most, since the job gets no more nodes than that.
+ * most, since the job gets no more nodes than that, each up to the job's
+ * own; @room (NULL: not wanted) gets them all, uncapped, what a one-rack
+ * best fit compares.
  */
 static void _tally(const struct fse_topo *t, struct fse_work *w, const struct need *nd, int r,
-		   const uint8_t *avail, const uint32_t *caps, int *nodes, int64_t *units)
+		   const uint8_t *avail, const uint32_t *caps, int *nodes, int64_t *units,
+		   int64_t *room)
 {
 	int m = 0;
-	int64_t u = 0;
+	int64_t u = 0, all = 0;
 
 	for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
 		int node = t->rack_members[i];
@@ -225,6 +233,7 @@ static void _tally(const struct fse_topo *t, struct fse_work *w, const struct ne
 		c = caps ? caps[node] : 1;
 		if (!c)
 			continue;
+		all += c;
 		if (nd->tasks && c > nd->tasks)
 			c = (uint32_t)nd->tasks;
 		w->caps[m++] = c;
@@ -234,6 +243,8 @@ static void _tally(const struct fse_topo *t, struct fse_work *w, const struct ne
 		u = _top_sum(w->caps, m, nd->max);
 	*nodes = m;
 	*units = u;
+	if (room)
+		*room = all;
 }
 
 /* Tasks the job's nodes can hold at most over the whole fabric: those of
@@ -252,15 +263,15 @@ static int64_t _fabric_units(const struct fse_topo *t, struct fse_work *w, const
 	return _top_sum(w->caps, m, nd->max);
 }
 
-/* Sift o[i] down the heap o[0..h) whose root holds most (_cmp_free_desc). */
-static void _sift(int *o, int h, int i, struct ctx *c)
+/* Sift o[i] down the heap o[0..h) whose root comes first by @cmp. */
+static void _sift(int *o, int h, int i, int (*cmp)(const void *, const void *, void *), void *c)
 {
 	for (;;) {
 		int l = 2 * i + 1, m = i, x;
 
-		if (l < h && _cmp_free_desc(&o[l], &o[m], c) < 0)
+		if (l < h && cmp(&o[l], &o[m], c) < 0)
 			m = l;
-		if (l + 1 < h && _cmp_free_desc(&o[l + 1], &o[m], c) < 0)
+		if (l + 1 < h && cmp(&o[l + 1], &o[m], c) < 0)
 			m = l + 1;
 		if (m == i)
 			return;
@@ -290,13 +301,13 @@ static int _span(const struct fse_topo *t, struct fse_work *w, const struct need
 	 * sort of every rack */
 	memcpy(o, racks, len * sizeof(int));
 	for (int i = len / 2 - 1; i >= 0; i--)
-		_sift(o, len, i, &c);
+		_sift(o, len, i, _cmp_free_desc, &c);
 	while (h > 0 && !_fits(nd, sn, su) && rn[o[0]] > 0) {
 		int x = o[0];
 
 		o[0] = o[--h];
 		o[h] = x;
-		_sift(o, h, 0, &c);
+		_sift(o, h, 0, _cmp_free_desc, &c);
 		sn += rn[x];
 		su += ru[x];
 		k++;
@@ -371,6 +382,29 @@ static const char *_what(const struct need *nd, char *buf, size_t size)
 	return buf;
 }
 
+/* A rack that holds the job on the idle machine, from the racks' idle room
+ * (rq->rack_room_idle), counting node by node only racks with room enough:
+ * RET the rack; -1 when no room is given, no rack holds the job, or the
+ * one found is in no pod while there are pods (whether one holds it is then
+ * the full count's to say). */
+static int _idle_rack_kept(const struct fse_topo *t, struct fse_work *w,
+			   const struct fse_request *rq, const struct need *nd,
+			   const uint32_t *caps)
+{
+	for (int r = 0; nd->tasks && rq->rack_room_idle && r < t->nracks; r++) {
+		int m;
+		int64_t u;
+
+		if (rq->rack_room_idle[r] < nd->tasks ||
+		    t->rack_start[r + 1] - t->rack_start[r] < (int64_t)nd->n)
+			continue;
+		_tally(t, w, nd, r, NULL, caps, &m, &u, NULL);
+		if (_fits(nd, m, u))
+			return (t->npods > 0 && t->rack_pod[r] < 0) ? -1 : r;
+	}
+	return -1;
+}
+
 /* The idle machine: struct fse_fit (fabsched_select.h). */
 static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
 		  const struct need *nd, struct fse_fit *f)
@@ -399,12 +433,19 @@ static void _idle(const struct fse_topo *t, struct fse_work *w, const struct fse
 				if (k < pod_k)
 					pod_k = k;
 			}
+	} else if (_idle_rack_kept(t, w, rq, nd, rq->tasks_idle ? rq->tasks_idle : rq->tasks_now) >=
+		   0) {
+		/* a rack holds it: one, and its pod holds it too */
+		rack_ok = true;
+		pod_ok = t->npods > 0;
+		f->kcap = 1;
 	} else {
 		const uint32_t *caps = rq->tasks_idle ? rq->tasks_idle : rq->tasks_now;
 		int *all = w->racks;
 
 		for (int r = 0; r < t->nracks; r++) {
-			_tally(t, w, nd, r, NULL, caps, &w->rack_inodes[r], &w->rack_iunits[r]);
+			_tally(t, w, nd, r, NULL, caps, &w->rack_inodes[r], &w->rack_iunits[r],
+			       NULL);
 			rack_ok |= _fits(nd, w->rack_inodes[r], w->rack_iunits[r]);
 			all[r] = r;
 		}
@@ -512,6 +553,7 @@ struct plan {
 	struct fse_fit idle;		     /* what the idle machine allows */
 	int nsel;			     /* racks chosen: w->sel, w->take */
 	enum fse_level level;		     /* their domain */
+	bool have_idle;			     /* idle is known already */
 };
 
 /* What the job can use now, per rack (w->rack_free, w->rack_units) and in
@@ -530,7 +572,7 @@ static void _tally_racks(struct plan *p)
 			w->rack_units[r] = w->rack_free[r];
 		} else {
 			_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r],
-			       &w->rack_units[r]);
+			       &w->rack_units[r], &w->rack_room[r]);
 		}
 		p->total_free += w->rack_free[r];
 		p->total_units += w->rack_units[r];
@@ -547,6 +589,22 @@ void fse_rack_tally(const struct fse_topo *t, const uint8_t *avail, int *out)
 		for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++)
 			n += avail[t->rack_members[i]] != 0;
 		out[r] = n;
+	}
+}
+
+void fse_rack_room(const struct fse_topo *t, const uint8_t *avail, const uint32_t *tasks,
+		   int64_t *out)
+{
+	for (int r = 0; t && r < t->nracks; r++) {
+		int64_t u = 0;
+
+		for (int i = t->rack_start[r]; i < t->rack_start[r + 1]; i++) {
+			int node = t->rack_members[i];
+
+			if (!avail || avail[node])
+				u += tasks[node];
+		}
+		out[r] = u;
 	}
 }
 
@@ -570,7 +628,9 @@ static bool _never_or_not_now(struct plan *p, struct fse_result *res)
 		_reason(res, "%u nodes asked, the fabric has %d", nd->n, t->nnodes);
 		return true;
 	}
-	_idle(t, p->w, p->rq, nd, &p->idle);
+	if (!p->have_idle)
+		_idle(t, p->w, p->rq, nd, &p->idle);
+	p->have_idle = true;
 	res->fits_domain = p->idle.fits_domain;
 	if (p->idle.kcap == INT32_MAX) {
 		res->status = FSE_NEVER;
@@ -601,6 +661,17 @@ static bool _never_or_not_now(struct plan *p, struct fse_result *res)
 	return false;
 }
 
+/* What one rack's best fit compares: a node-sized job's usable nodes; a
+ * task-sized job's room for its tasks (the caller's rq->rack_room, else
+ * the rack's tasks_now, uncapped: so a rack whose room the job fills goes
+ * before one where it takes a part of a larger node). */
+static int64_t _room(const struct plan *p, int r)
+{
+	if (!p->nd.tasks)
+		return p->w->rack_free[r];
+	return p->rq->rack_room ? p->rq->rack_room[r] : p->w->rack_room[r];
+}
+
 /* 1. one rack: the one holding least that fits the job. */
 static bool _one_rack(struct plan *p)
 {
@@ -610,7 +681,7 @@ static bool _one_rack(struct plan *p)
 	int64_t kb = 0;
 
 	for (int r = 0; r < t->nracks; r++) {
-		int64_t k = _key(&p->nd, w->rack_free[r], w->rack_units[r]);
+		int64_t k = _room(p, r);
 
 		if (_fits(&p->nd, w->rack_free[r], w->rack_units[r]) &&
 		    _tighter(t, r, k, best, kb)) {
@@ -625,6 +696,74 @@ static bool _one_rack(struct plan *p)
 	p->nsel = 1;
 	p->level = FSE_RACK;
 	return true;
+}
+
+/* Racks by room (ctx's ru), least first; then by rank. */
+static int _cmp_room_asc(const void *a, const void *b, void *arg)
+{
+	const struct ctx *c = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (c->ru[x] != c->ru[y])
+		return c->ru[x] < c->ru[y] ? -1 : 1;
+	return _cmp_rack_rank(a, b, (void *)c->t);
+}
+
+/* Racks of at least @n nodes whose @room reaches @tasks, not skipped,
+ * into a heap in w->order, least room first: RET how many. */
+static int _room_heap(const struct fse_topo *t, struct fse_work *w, const int64_t *room,
+		      int64_t tasks, uint32_t n, const uint8_t *skip, struct ctx *c)
+{
+	int h = 0;
+
+	for (int r = 0; r < t->nracks; r++)
+		if (room[r] >= tasks && t->rack_start[r + 1] - t->rack_start[r] >= (int64_t)n &&
+		    !(skip && skip[r]))
+			w->order[h++] = r;
+	for (int i = h / 2 - 1; i >= 0; i--)
+		_sift(w->order, h, i, _cmp_room_asc, c);
+	return h;
+}
+
+/*
+ * 1, in O(racks) for a job sized by tasks whose caller gives the racks'
+ * room (rq->rack_room): the racks with room for its tasks, least first,
+ * are counted node by node until one holds it, the rack _one_rack would
+ * take.  False, with nothing decided but the idle machine (p->idle), when
+ * none does or the job cannot run: the full path decides.
+ */
+static bool _one_rack_kept(struct plan *p, struct fse_result *res)
+{
+	const struct fse_topo *t = p->t;
+	struct fse_work *w = p->w;
+	const struct fse_request *rq = p->rq;
+	struct ctx c = { .t = t, .ru = rq->rack_room };
+	int h;
+
+	if (!p->nd.tasks || !rq->rack_room || (int64_t)p->nd.n > t->nnodes)
+		return false;
+	_idle(t, w, rq, &p->nd, &p->idle);
+	p->have_idle = true;
+	if (p->idle.kcap == INT32_MAX || (rq->max_racks && (uint32_t)p->idle.kcap > rq->max_racks))
+		return false;
+	h = _room_heap(t, w, rq->rack_room, p->nd.tasks, p->nd.n, rq->skip_racks, &c);
+	while (h > 0) {
+		int r = w->order[0];
+
+		w->order[0] = w->order[--h];
+		_sift(w->order, h, 0, _cmp_room_asc, &c);
+		_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r], &w->rack_units[r],
+		       NULL);
+		if (_fits(&p->nd, w->rack_free[r], w->rack_units[r])) {
+			w->sel[0] = r;
+			w->take[0] = p->nd.n;
+			p->nsel = 1;
+			p->level = FSE_RACK;
+			res->fits_domain = p->idle.fits_domain;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* 2. racks of one pod: fewest racks, then least free (and the most any
@@ -1089,17 +1228,20 @@ int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_req
 	p.caps = p.nd.tasks ? rq->tasks_now : NULL;
 	_what(&p.nd, p.what, sizeof(p.what));
 
-	_tally_racks(&p);
-	if (_never_or_not_now(&p, res))
-		return 0;
-	if (!_one_rack(&p) && !_one_pod(&p) && !_any_racks(&p)) {
-		res->status = FSE_NOT_NOW;
-		if (p.nd.tasks)
-			_reason(res, "waiting for room for %s within %u racks", p.what,
-				rq->max_racks);
-		else
-			_reason(res, "waiting for %u free nodes within %u racks", n, rq->max_racks);
-		return 0;
+	if (!_one_rack_kept(&p, res)) {
+		_tally_racks(&p);
+		if (_never_or_not_now(&p, res))
+			return 0;
+		if (!_one_rack(&p) && !_one_pod(&p) && !_any_racks(&p)) {
+			res->status = FSE_NOT_NOW;
+			if (p.nd.tasks)
+				_reason(res, "waiting for room for %s within %u racks", p.what,
+					rq->max_racks);
+			else
+				_reason(res, "waiting for %u free nodes within %u racks", n,
+					rq->max_racks);
+			return 0;
+		}
 	}
 	if (_policy_waits(&p, res))
 		return 0;

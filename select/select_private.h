@@ -41,6 +41,7 @@ struct fse_work {
 	int *cand;	      /* [nracks] racks of the placement being built */
 	int *cand_take;	      /* [nracks] */
 	int64_t *rack_units;  /* [nracks] tasks the rack can take now */
+	int64_t *rack_room;   /* [nracks] the same, uncapped (best fit) */
 	int *rack_inodes;     /* [nracks] usable nodes when idle */
 	int64_t *rack_iunits; /* [nracks] tasks when idle */
 	uint32_t *caps;	      /* [nnodes] scratch: task counts of a rack */

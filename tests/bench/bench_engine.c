@@ -7,11 +7,15 @@
  * Prints the median, 99th percentile and maximum of fse_place() per
  * decision (jobs sized by nodes; the same with the racks' free nodes kept
  * by the caller, struct fse_request rack_free, as the simulator keeps
- * them; jobs sized by tasks), the time to build the domains, and the heap bytes the
- * engine holds (domains, one workspace, a locality-target record), from
- * malloc's own accounting (mallinfo2) before and after building them,
- * per node, and a digest of the decisions (the same before and after a
- * change that should only make them faster).  Figures, not a test.
+ * them; jobs sized by tasks; the same with the racks' room for the tasks
+ * kept, rack_room and rack_room_idle), the time to build the domains, and
+ * the heap bytes the engine holds (domains, one workspace, a
+ * locality-target record), from malloc's own accounting (mallinfo2)
+ * before and after building them, per node, and a digest of the
+ * decisions (the same before and after a change that should only make
+ * them faster).  Each fabric's jobs and occupancies are the same in all
+ * four ways, so kept counts must give the digest of their own count: it
+ * exits 1 when they do not.  Figures, not a test.
  *
  * Usage: bench_engine [decisions per size, default 2000]
  */
@@ -53,8 +57,9 @@ static int _cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* xorshift: the same sequence on every run */
-static uint64_t _rng = 88172645463325252ull;
+/* xorshift: the same sequence on every run (reset for each fabric) */
+#define SEED 88172645463325252ull
+static uint64_t _rng = SEED;
 static uint32_t _rand(void)
 {
 	_rng ^= _rng << 13;
@@ -75,16 +80,18 @@ static uint64_t _digest(uint64_t h, const struct fse_result *res)
 	return h;
 }
 
-enum mode { BY_NODES, BY_NODES_KEPT, BY_TASKS };
+enum mode { BY_NODES, BY_NODES_KEPT, BY_TASKS, BY_TASKS_KEPT };
 
 /* BY_TASKS: jobs sized by tasks (sbatch -n) on nodes of 64 cores whose
  * free cores vary, instead of by nodes; BY_NODES_KEPT: by nodes, with the
  * racks' free nodes given (counted when the occupancy changes, outside
- * the decisions timed) */
-static int _bench(int nnodes, int decisions, enum mode mode)
+ * the decisions timed); BY_TASKS_KEPT: by tasks, with the racks' room now
+ * and when idle given (the same).  The decisions' digest into @out. */
+static int _bench(int nnodes, int decisions, enum mode mode, uint64_t *out)
 {
-	bool tasks = mode == BY_TASKS;
+	bool tasks = mode >= BY_TASKS;
 	int *kept = NULL;
+	int64_t *room = NULL, *room_idle = NULL;
 	int nracks = 0, npods;
 	int *node_rack = malloc(nnodes * sizeof(int));
 	int *rack_pod = malloc(nnodes * sizeof(int));
@@ -104,6 +111,7 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 
 	if (!node_rack || !rack_pod || !avail || !t_us || !now || !idle)
 		return -1;
+	_rng = SEED;
 	for (int i = 0; i < nnodes; i++)
 		idle[i] = 64;
 	/* racks of RACK_MIN..RACK_MAX nodes, the last one what is left */
@@ -132,8 +140,10 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 	w = fse_work_new(t);
 	sh = fse_share_new(0);
 	kept = calloc(fse_topo_nracks(t) + 1, sizeof(int));
+	room = calloc(fse_topo_nracks(t) + 1, sizeof(int64_t));
+	room_idle = calloc(fse_topo_nracks(t) + 1, sizeof(int64_t));
 	heap_all = _heap() - heap0;
-	if (!w || !sh || !kept) {
+	if (!w || !sh || !kept || !room || !room_idle) {
 		fprintf(stderr, "bench_engine: out of memory\n");
 		return -1;
 	}
@@ -154,6 +164,10 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 			}
 		if (d % 50 == 0 && mode == BY_NODES_KEPT)
 			fse_rack_tally(t, avail, kept);
+		if (d % 50 == 0 && mode == BY_TASKS_KEPT) {
+			fse_rack_room(t, avail, now, room);
+			fse_rack_room(t, NULL, idle, room_idle);
+		}
 		rq.min_nodes = kind < 6	  ? 1 + _rand() % 8
 			       : kind < 9 ? 9 + _rand() % 24
 					  : 33 + _rand() % 224;
@@ -168,6 +182,10 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 		}
 		if (mode == BY_NODES_KEPT)
 			rq.rack_free = kept;
+		if (mode == BY_TASKS_KEPT) {
+			rq.rack_room = room;
+			rq.rack_room_idle = room_idle;
+		}
 		t0 = _now_us();
 		fse_place(t, w, &rq, avail, &res);
 		t_us[d] = _now_us() - t0;
@@ -179,7 +197,8 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 	qsort(t_us, decisions, sizeof(double), _cmp_double);
 	printf("%6d nodes %5d racks %4d pods  %s  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never; digest %016llx)\n",
 	       nnodes, nracks, npods,
-	       mode == BY_TASKS	       ? "by tasks       "
+	       mode == BY_TASKS_KEPT   ? "by tasks, kept"
+	       : mode == BY_TASKS      ? "by tasks      "
 	       : mode == BY_NODES_KEPT ? "by nodes, kept"
 				       : "by nodes      ",
 	       build, t_us[decisions / 2], t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok,
@@ -198,6 +217,9 @@ static int _bench(int nnodes, int decisions, enum mode mode)
 	free(idle);
 	free(t_us);
 	free(kept);
+	free(room);
+	free(room_idle);
+	*out = digest;
 	return 0;
 }
 
@@ -210,9 +232,19 @@ int main(int argc, char **argv)
 		decisions = 10;
 	printf("fse_place: racks of %d-%d nodes, %d racks per pod, %d decisions per fabric\n",
 	       RACK_MIN, RACK_MAX, RACKS_PER_POD, decisions);
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		for (int mode = BY_NODES; mode <= BY_TASKS; mode++)
-			if (_bench(sizes[i], decisions, (enum mode)mode))
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t dg[BY_TASKS_KEPT + 1];
+
+		for (int mode = BY_NODES; mode <= BY_TASKS_KEPT; mode++)
+			if (_bench(sizes[i], decisions, (enum mode)mode, &dg[mode]))
 				return 1;
+		if (dg[BY_NODES] != dg[BY_NODES_KEPT] || dg[BY_TASKS] != dg[BY_TASKS_KEPT]) {
+			fprintf(stderr,
+				"bench_engine: %d nodes: kept counts gave other decisions than "
+				"counting (digests above)\n",
+				sizes[i]);
+			return 1;
+		}
+	}
 	return 0;
 }

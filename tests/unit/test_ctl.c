@@ -197,6 +197,41 @@ static void test_one_rack(void **state)
 	fse_ctl_free(c);
 }
 
+/* A job sized by tasks (-n 30) gets the rack whose room it fills: leaf02's
+ * three nodes with 10 free cores each, not leaf01's one node with 64; and
+ * with a job on n004 (not idle), leaf02 holds 20 and leaf01 it is. */
+static void test_tasks_room(void **state)
+{
+	static const uint8_t all[NN] = { 1, 1, 1, 1, 1, 1 };
+	static const uint8_t idle[NN] = { 1, 1, 1, 0, 1, 1 };
+	static const uint32_t now[NN] = { 64, 0, 0, 10, 10, 10 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(1, 1, all);
+	struct fse_outcome o;
+
+	(void)state;
+	for (int i = 0; i < NN; i++) {
+		fse_ctl_tasks(c, false)[i] = now[i];
+		fse_ctl_tasks(c, true)[i] = 64;
+	}
+	j.max_nodes = 30;
+	j.ntasks = 30;
+	assert_int_equal(fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o), 0);
+	assert_true(o.started);
+	assert_int_equal(_racks(&ch), 2);
+	assert_int_equal(ch.in[3] + ch.in[4] + ch.in[5], 3);
+	ch = (struct chooser){ 0 };
+	j = _job(2, 1, all);
+	j.max_nodes = 30;
+	j.ntasks = 30;
+	j.idle = idle;
+	assert_int_equal(fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o), 0);
+	assert_true(o.started);
+	assert_int_equal(_racks(&ch), 1);
+	fse_ctl_free(c);
+}
+
 static void test_wait_then_relax(void **state)
 {
 	/* one free node per rack: a two-node job waits for a rack */
@@ -1003,13 +1038,21 @@ static void test_observe_record(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_one_rack),  cmocka_unit_test(test_wait_then_relax),
-		cmocka_unit_test(test_too_big),	  cmocka_unit_test(test_not_final_and_state_file),
-		cmocka_unit_test(test_wait_over), cmocka_unit_test(test_notes),
-		cmocka_unit_test(test_applies),	  cmocka_unit_test(test_state_dir),
-		cmocka_unit_test(test_bad_setup), cmocka_unit_test(test_refresh),
-		cmocka_unit_test(test_stats),	  cmocka_unit_test(test_saver),
-		cmocka_unit_test(test_observe),	  cmocka_unit_test(test_observe_record),
+		cmocka_unit_test(test_one_rack),
+		cmocka_unit_test(test_tasks_room),
+		cmocka_unit_test(test_wait_then_relax),
+		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_not_final_and_state_file),
+		cmocka_unit_test(test_wait_over),
+		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_applies),
+		cmocka_unit_test(test_state_dir),
+		cmocka_unit_test(test_bad_setup),
+		cmocka_unit_test(test_refresh),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_saver),
+		cmocka_unit_test(test_observe),
+		cmocka_unit_test(test_observe_record),
 		cmocka_unit_test(test_plan),
 	};
 

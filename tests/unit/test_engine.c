@@ -1020,6 +1020,157 @@ static void test_tasks_one_rack_of_nodes(void **state)
 	_free(&f);
 }
 
+/* One rack's best fit for a job sized by tasks is by the rack's room for
+ * them, uncapped: 30 tasks go to the rack of three nodes with 10 free
+ * cores each that they fill, not to the one node with 64 free, which a
+ * larger job needs; counted here or given (rack_room), either rack order. */
+static void test_tasks_room_best_fit(void **state)
+{
+	static const int a[] = { 1, 3 }, b[] = { 3, 1 };
+	const int *sizes[] = { a, b };
+
+	(void)state;
+	for (int k = 0; k < 2; k++)
+		for (int given = 0; given < 2; given++) {
+			uint32_t now[4];
+			int64_t room[2];
+			struct fab f;
+			int big = k ? 3 : 0;
+			struct fse_request rq = { .min_nodes = 1,
+						  .max_nodes = 30,
+						  .level = FSE_RACK,
+						  .ntasks = 30,
+						  .tasks_now = now,
+						  .tasks_idle = now };
+
+			_fab(&f, 2, sizes[k], NULL, 0, NULL);
+			for (int i = 0; i < 4; i++)
+				now[i] = i == big ? 64 : 10;
+			fse_rack_room(f.t, f.avail, now, room);
+			assert_int_equal(room[k ? 1 : 0], 64);
+			assert_int_equal(room[k ? 0 : 1], 30);
+			if (given) {
+				rq.rack_room = room;
+				rq.rack_room_idle = room;
+			}
+			assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &f.res), 0);
+			assert_int_equal(f.res.status, FSE_OK);
+			assert_int_equal(f.res.count, 3);
+			assert_string_equal(_racks(&f), k ? "0" : "1");
+			_free(&f);
+		}
+}
+
+/* The racks' room kept by the caller (rack_room, rack_room_idle) gives the
+ * very decisions and idle fits counted here, on random occupancies, sizes,
+ * node bounds, levels, rack limits and skipped racks of a fabric of 2 pods
+ * and a rack in none; and so does more room said of racks that cannot hold
+ * the job (an upper bound): they are counted and not taken. */
+static void test_tasks_room_kept(void **state)
+{
+	static const int sizes[] = { 4, 3, 4, 2, 4, 4, 3 }, pods[] = { 0, 0, 0, 1, 1, 1, -1 };
+	enum { NR = 7 };
+	struct fab f;
+	uint32_t now[MAXN], idle[MAXN];
+	int64_t room[NR], iroom[NR], broom[NR], biroom[NR];
+	uint8_t skip[NR];
+	unsigned seed = 11;
+	int fast = 0;
+
+	(void)state;
+	_fab(&f, NR, sizes, pods, 2, NULL);
+	for (int round = 0; round < 3000; round++) {
+		uint32_t total = 0;
+
+#define RND(m) (((seed = seed * 1103515245 + 12345) >> 16) % (m))
+		for (int i = 0; i < f.nnodes; i++) {
+			idle[i] = RND(5) ? 4 : RND(9);
+			now[i] = RND(3) ? RND(idle[i] + 1) : idle[i];
+			f.avail[i] = RND(4) != 0;
+			total += f.avail[i] ? now[i] : 0;
+		}
+		for (int r = 0; r < NR; r++)
+			skip[r] = RND(8) == 0;
+		fse_rack_room(f.t, f.avail, now, room);
+		fse_rack_room(f.t, NULL, idle, iroom);
+		{
+			uint32_t n = 1 + RND(3), t = 1 + RND(total + 3);
+			struct fse_request rq = { .min_nodes = n,
+						  .max_nodes = RND(2) && t > n ? t : n + RND(4),
+						  .level = (enum fse_level)RND(3),
+						  .max_racks = RND(3),
+						  .relaxed = RND(2),
+						  .skip_racks = RND(3) ? NULL : skip,
+						  .ntasks = t,
+						  .tasks_now = now,
+						  .tasks_idle = RND(4) ? idle : NULL };
+			struct fse_result a, b, c;
+			struct fse_fit fa, fb;
+			int na[MAXN];
+
+			if (!rq.tasks_idle)
+				fse_rack_room(f.t, NULL, now, iroom);
+			for (int r = 0; r < NR; r++) {
+				broom[r] = room[r] < t ? room[r] + RND(2 * t) : room[r];
+				biroom[r] = iroom[r] < t ? iroom[r] + RND(2 * t) : iroom[r];
+			}
+			assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fa), 0);
+			assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &a), 0);
+			memcpy(na, a.nodes ? a.nodes : na, a.count * sizeof(int));
+			for (int bound = 0; bound < 2; bound++) {
+				struct fse_result *x = bound ? &c : &b;
+
+				rq.rack_room = bound ? broom : room;
+				rq.rack_room_idle = bound ? biroom : iroom;
+				assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fb), 0);
+				assert_int_equal(fa.need_level, fb.need_level);
+				assert_int_equal(fa.need_k, fb.need_k);
+				assert_int_equal(fa.kcap, fb.kcap);
+				assert_int_equal(fa.fits_domain, fb.fits_domain);
+				assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, x), 0);
+				assert_int_equal(a.status, x->status);
+				assert_int_equal(a.level, x->level);
+				assert_int_equal(a.relaxed, x->relaxed);
+				assert_int_equal(a.could_relax, x->could_relax);
+				assert_int_equal(a.fits_domain, x->fits_domain);
+				assert_int_equal(a.count, x->count);
+				assert_memory_equal(na, x->nodes ? x->nodes : na,
+						    a.count * sizeof(int));
+				assert_string_equal(a.reason, x->reason);
+			}
+			fast += a.status == FSE_OK && a.level == FSE_RACK;
+#undef RND
+		}
+	}
+	/* the one-rack path ran often enough to say something */
+	assert_true(fast > 300);
+	_free(&f);
+
+	/* only the rack in no pod holds 3 tasks: no pod does, so a job that
+	 * asks for one pod needs any racks, kept room or not */
+	{
+		static const int sz[] = { 1, 1, 3 }, pd[] = { 0, 0, -1 };
+		uint32_t one[5] = { 1, 1, 1, 1, 1 };
+		int64_t r3[3] = { 1, 1, 3 };
+		struct fse_request rq = { .min_nodes = 1,
+					  .max_nodes = 3,
+					  .level = FSE_POD,
+					  .ntasks = 3,
+					  .tasks_now = one,
+					  .tasks_idle = one };
+		struct fse_fit fit;
+
+		_fab(&f, 3, sz, pd, 1, NULL);
+		for (int given = 0; given < 2; given++) {
+			rq.rack_room_idle = given ? r3 : NULL;
+			assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fit), 0);
+			assert_int_equal(fit.need_level, FSE_ANY);
+			assert_false(fit.fits_domain);
+		}
+		_free(&f);
+	}
+}
+
 /* 4 racks of 4 nodes of 4 cores, one pod: what sbatch -n asks. */
 static void test_tasks(void **state)
 {
@@ -1374,6 +1525,8 @@ int main(void)
 		cmocka_unit_test(test_idle_nodes),
 		cmocka_unit_test(test_feature_nodes),
 		cmocka_unit_test(test_tasks_one_rack_of_nodes),
+		cmocka_unit_test(test_tasks_room_best_fit),
+		cmocka_unit_test(test_tasks_room_kept),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
