@@ -30,13 +30,16 @@
 #               both
 # For each, over a window of BENCH_WINDOW seconds (default 120) after the
 # queue is in: sdiag's main and backfill cycle times (mean, max), slurmctld's
-# CPU share and RSS, jobs started per minute, and of the started jobs of 2
-# nodes or more that fit a rack the share that got one.  Then fabsched's cycle times over
+# CPU share and RSS, jobs started per minute, and of the jobs the window
+# started of 2 nodes or more that fit a rack the share that got one.  Then fabsched's cycle times over
 # stock's.  The harness's own start time and memory are printed too.
 # Figures, not a pass/fail test: the machine is shared, compare the ratios.
 # A window's cycle means hang on a few long cycles, so BENCH_ROUNDS=N runs
 # the setups in turn N times and prints each round and each figure's
-# median.  With fabsched, its own time per placement and the backend's
+# median; BENCH_WINDOWS=N (default 1) measures N windows one after the
+# other on each setup's cluster and queue (each a sample, as a round is),
+# which costs one start and one queue instead of N (at 1,024 nodes a
+# setup's start, queue and stop take about 11 minutes, its window 2).  With fabsched, its own time per placement and the backend's
 # (cons_tres's node choice), as slurmctld logs them once a minute.
 # BENCH_SPANK=no leaves fabsched's SPANK plugin off the nodes (its work in
 # slurmstepd shares this machine's CPUs with slurmctld).
@@ -66,6 +69,7 @@ WINDOW=${BENCH_WINDOW:-120}
 WAIT=${BENCH_WAIT:-10:00}
 WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
 ROUNDS=${BENCH_ROUNDS:-1}
+WINDOWS=${BENCH_WINDOWS:-1}
 # the CPUs this run may use (its affinity list, e.g. "0-3,8"), one by one
 CPUS=()
 for r in $(awk '/^Cpus_allowed_list:/ { gsub(",", " ", $2); print $2 }' /proc/self/status 2>/dev/null); do
@@ -83,6 +87,9 @@ no)	;;
 *)	echo "bench-ctld: BENCH_PIN=$PIN: expected yes or no" >&2; exit 2 ;;
 esac
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_ROUNDS=$ROUNDS: expected a whole number of rounds, 1 or more" >&2; exit 2 ;; esac
+case $WINDOWS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_WINDOWS=$WINDOWS: expected a whole number of windows, 1 or more" >&2; exit 2 ;; esac
+# the samples: each window of each round (#1 .. #SAMPLES)
+SAMPLES=$((ROUNDS * WINDOWS))
 LEAVES=$(( (NODES + HOSTS - 1) / HOSTS ))
 SPINES=$(( LEAVES / 4 > 1 ? LEAVES / 4 : 1 ))
 FAB=$FABSCHED_BUILDDIR/cli/fabsched
@@ -202,15 +209,17 @@ submit_queue() {	# submit_queue SWITCHES(yes|no)
 	done
 }
 
-# of the started jobs that fit a rack, how many got one (racks of topology.conf)
-one_rack_share() {
+# of the jobs started from T0 on that fit a rack, how many got one (racks
+# of topology.conf)
+one_rack_share() {	# one_rack_share T0
 	local got=0 fit=0 nn nl r
 	while read -r _ nn nl; do
 		[ "$nn" -ge 2 ] && [ "$nn" -le "$HOSTS" ] || continue
 		fit=$((fit + 1))
 		r=$(for h in $(scontrol show hostnames "$nl"); do echo "${RACK_OF[$h]:-?}"; done | sort -u | wc -l)
 		[ "$r" = 1 ] && got=$((got + 1))
-	done < <(squeue -h -t all -o '%i|%D|%N|%T' | awk -F'|' '$4 != "PENDING" && $3 != "" { print $1, $2, $3 }')
+	done < <(squeue -h -t all -o '%i|%D|%N|%T|%S' | awk -F'|' -v t0="$1" "$EPOCH_AWK"'
+		$4 != "PENDING" && $3 != "" && $5 ~ /^[0-9]/ && ep($5) >= t0 { print $1, $2, $3 }')
 	[ "$fit" -gt 0 ] && awk -v g="$got" -v f="$fit" 'BEGIN { printf "%.0f%% of %d", 100 * g / f, f }' || echo "-"
 }
 
@@ -218,8 +227,76 @@ TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
 declare -A FIG SHARE HOOK NODES_BY PASSED
+# measure_window NAME K UP MEM: one window of the setup NAME running,
+# sample K (FIG, SHARE, NODES_BY, PASSED); UP and MEM for its line
+measure_window() {
+	local name=$1 k=$2 up=$3 mem=$4 tag="" t0 pid c0 c1 started0 started1 cyc
+	[ "$SAMPLES" -gt 1 ] && tag=-$k
+	pid=$(ctld_pid)
+	sdiag -r >/dev/null 2>&1
+	started0=$(not_pending)
+	c0=$(cpu_ticks "$pid")
+	t0=$(date +%s.%N)
+	if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
+		# where slurmctld spends its time in the window (BENCH_PERF=1)
+		local how=(-F 499 -g)
+		# shellcheck disable=SC2054 # perf's own comma
+		[ "$BENCH_PERF" = dwarf ] && how=(-F 99 --call-graph dwarf,16384)
+		# beside the window, not its clock: a perf that ends early (it
+		# once did, at 1,024 nodes, with an unfinished file) does not
+		# shorten the window; what it said goes to perf-SETUP.log
+		local prof=$WORK/perf-$name$tag perf_pid
+		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$prof.data" >"$prof.log" 2>&1 &
+		perf_pid=$!
+		sleep "$WINDOW"
+		kill -INT "$perf_pid" 2>/dev/null
+		wait "$perf_pid"
+		perf report -i "$prof.data" --stdio --no-children -g none --sort dso,symbol \
+			2>>"$prof.log" | grep -E '^ +[0-9]' | head -40 > "$prof.txt"
+		if [ -s "$prof.txt" ]; then
+			echo "bench-ctld: $name: slurmctld's profile in $prof.txt" >&2
+		else
+			echo "bench-ctld: $name: no profile of slurmctld (perf: $prof.log)" >&2
+		fi
+	else
+		sleep "$WINDOW"
+	fi
+	c1=$(cpu_ticks "$pid")
+	# counted from the first whole second after t0: squeue's times are
+	# whole seconds, and the queue's first scheduling pass (a burst of
+	# starts just before t0, outside sdiag's figures) often falls in t0's
+	# own second
+	local ts=$((${t0%.*} + 1)) t1 sn use
+	t1=$(date +%s)
+	use=$(node_use "$ts" "$t1")
+	PASSED[$name#$k]=$(passed_starts "$ts")
+	sn=$(started_nodes "$ts" "$t1")
+	cyc=$(sdiag_cycles "$name$tag")
+	started1=$(not_pending)
+	local el
+	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+	read -r mm mx bm bx md bd js bs mc <<<"$cyc"
+	# the nodes the window's starts took, by the main scheduler and by
+	# backfill, and the main cycles' time per node they started (what a
+	# start costs grows with its nodes)
+	NODES_BY[$name#$k]=$(awk -v sn="$sn" -v mm="$mm" -v mc="$mc" 'BEGIN { split(sn, a, " ")
+		printf "%d %d %.3f", a[1], a[2], a[1] ? mm * mc / 1000 / a[1] : 0 }')
+	# the sample's figures (see FIELDS); per job started: the main cycles'
+	# time over the jobs they started, and slurmctld's CPU time over every
+	# start (the cycle means depend on how many jobs each cycle starts,
+	# which differs between setups)
+	FIG[$name#$k]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
+		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
+		-v js="$js" -v bs="$bs" -v mc="$mc" -v use="$use" 'BEGIN {
+		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d %.1f\n", mm / 1000, mx / 1000, bm / 1000,
+			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
+			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
+	SHARE[$name#$k]=$(one_rack_share "$ts")
+	echo "bench-ctld: $name${tag:+ (#$k)}: harness up in ${up}s, daemons $mem MiB (PSS); $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
+}
+
 run_setup() {	# run_setup NAME ROUND
-	local name=$1 round=$2 t0 pid c0 c1 up mem=0 p started0 started1 cyc extra=$WORK/extra-$1.conf
+	local name=$1 round=$2 up mem=0 p w extra=$WORK/extra-$1.conf
 	local tag=""
 	[ "$ROUNDS" -gt 1 ] && tag=-$round
 	cl_down >/dev/null 2>&1
@@ -263,73 +340,15 @@ run_setup() {	# run_setup NAME ROUND
 		mem=$((mem + $(pss_mib "$p" || echo 0)))
 	done
 	submit_queue "$([ "$name" = stock+sw ] && echo yes || echo no)" || { echo "bench-ctld: $name: sbatch failed"; return 1; }
-	pid=$(ctld_pid)
-	sdiag -r >/dev/null 2>&1
-	started0=$(not_pending)
-	c0=$(cpu_ticks "$pid")
-	t0=$(date +%s.%N)
-	if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
-		# where slurmctld spends its time in the window (BENCH_PERF=1)
-		local how=(-F 499 -g)
-		# shellcheck disable=SC2054 # perf's own comma
-		[ "$BENCH_PERF" = dwarf ] && how=(-F 99 --call-graph dwarf,16384)
-		# beside the window, not its clock: a perf that ends early (it
-		# once did, at 1,024 nodes, with an unfinished file) does not
-		# shorten the window; what it said goes to perf-SETUP.log
-		local prof=$WORK/perf-$name$tag perf_pid
-		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$prof.data" >"$prof.log" 2>&1 &
-		perf_pid=$!
-		sleep "$WINDOW"
-		kill -INT "$perf_pid" 2>/dev/null
-		wait "$perf_pid"
-		perf report -i "$prof.data" --stdio --no-children -g none --sort dso,symbol \
-			2>>"$prof.log" | grep -E '^ +[0-9]' | head -40 > "$prof.txt"
-		if [ -s "$prof.txt" ]; then
-			echo "bench-ctld: $name: slurmctld's profile in $prof.txt" >&2
-		else
-			echo "bench-ctld: $name: no profile of slurmctld (perf: $prof.log)" >&2
-		fi
-	else
-		sleep "$WINDOW"
-	fi
-	c1=$(cpu_ticks "$pid")
-	# counted from the first whole second after t0: squeue's times are
-	# whole seconds, and the queue's first scheduling pass (a burst of
-	# starts just before t0, outside sdiag's figures) often falls in t0's
-	# own second
-	local ts=$((${t0%.*} + 1)) t1 sn use
-	t1=$(date +%s)
-	use=$(node_use "$ts" "$t1")
-	PASSED[$name#$round]=$(passed_starts "$ts")
-	sn=$(started_nodes "$ts" "$t1")
-	cyc=$(sdiag_cycles "$name$tag")
-	started1=$(not_pending)
-	local el
-	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-	read -r mm mx bm bx md bd js bs mc <<<"$cyc"
-	# the nodes the window's starts took, by the main scheduler and by
-	# backfill, and the main cycles' time per node they started (what a
-	# start costs grows with its nodes)
-	NODES_BY[$name#$round]=$(awk -v sn="$sn" -v mm="$mm" -v mc="$mc" 'BEGIN { split(sn, a, " ")
-		printf "%d %d %.3f", a[1], a[2], a[1] ? mm * mc / 1000 / a[1] : 0 }')
-	# the round's figures (see FIELDS); per job started: the main cycles'
-	# time over the jobs they started, and slurmctld's CPU time over every
-	# start (the cycle means depend on how many jobs each cycle starts,
-	# which differs between setups)
-	FIG[$name#$round]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
-		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
-		-v js="$js" -v bs="$bs" -v mc="$mc" -v use="$use" 'BEGIN {
-		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d %.1f\n", mm / 1000, mx / 1000, bm / 1000,
-			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
-			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
-	SHARE[$name#$round]=$(one_rack_share)
-	echo "bench-ctld: $name${tag:+ (round $round)}: harness up in ${up}s, daemons $mem MiB (PSS); $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
+	for ((w = 1; w <= WINDOWS; w++)); do
+		measure_window "$name" $(((round - 1) * WINDOWS + w)) "$up" "$mem"
+	done
 	cl_down >/dev/null 2>&1
 	# fabsched's own time per placement, split from the backend's (its
 	# node choice: cons_tres), as slurmctld last logged it (over its whole
 	# run: from the queue's submission on)
 	case $name in fabsched*)
-		HOOK[$name#$round]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans|[0-9]+ observations)/\1/p' \
+		HOOK[$name#$((round * WINDOWS))]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans|[0-9]+ observations)/\1/p' \
 			"$D/ctld/slurmctld.log" 2>/dev/null | tac | awk '{ k = $2 == "observations" ? "obs" : $1 } !seen[k]++' | tac) ;;
 	esac
 }
@@ -349,14 +368,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for s in $WHICH; do run_setup "$s" "$r"; done
 done
 
-# FIELDS of a round (FIG): main ms, max, bf ms, max, main us/job, bf
+# FIELDS of a sample (FIG): main ms, max, bf ms, max, main us/job, bf
 # us/job, ctld CPU %, RSS MiB, starts/min, main cycles ms per job they
 # started, ctld CPU ms per job started, jobs started, by backfill, % of
 # the nodes' time held by jobs.  With
-# several rounds, a setup's row is each field's median over them.
-median_figs() {	# median_figs SETUP: each field's median over the rounds
+# several samples, a setup's row is each field's median over them.
+median_figs() {	# median_figs SETUP: each field's median over the samples
 	local r
-	for ((r = 1; r <= ROUNDS; r++)); do [ -n "${FIG[$1#$r]:-}" ] && echo "${FIG[$1#$r]}"; done |
+	for ((r = 1; r <= SAMPLES; r++)); do [ -n "${FIG[$1#$r]:-}" ] && echo "${FIG[$1#$r]}"; done |
 		awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF }
 		END { if (!NR) exit
 			for (i = 1; i <= nf; i++) {
@@ -365,9 +384,9 @@ median_figs() {	# median_figs SETUP: each field's median over the rounds
 				m = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 				printf "%s%s", m, (i < nf) ? " " : "\n" } }'
 }
-share_sum() {	# share_sum SETUP: "N% of M" over the rounds
+share_sum() {	# share_sum SETUP: "N% of M" over the samples
 	local r
-	for ((r = 1; r <= ROUNDS; r++)); do echo "${SHARE[$1#$r]:--}"; done |
+	for ((r = 1; r <= SAMPLES; r++)); do echo "${SHARE[$1#$r]:--}"; done |
 		awk '$2 == "of" { g += $1 * $3 / 100; f += $3 } END { if (f) printf "%.0f%% of %d", 100 * g / f, f; else print "-" }'
 }
 row() {	# row LABEL FIGS SHARE
@@ -380,7 +399,9 @@ for s in $WHICH; do MED[$s]=$(median_figs "$s"); done
 rel=$(sed -n 's/^SLURM_INSTALLED_VERSION = //p' "$FABSCHED_BUILDDIR/Makefile")
 echo
 rounds=""
-[ "$ROUNDS" -gt 1 ] && rounds=", $ROUNDS rounds (the setups in turn); a setup's own row: each figure's median"
+[ "$ROUNDS" -gt 1 ] && rounds=", $ROUNDS rounds (the setups in turn)"
+[ "$WINDOWS" -gt 1 ] && rounds="$rounds, $WINDOWS windows one after the other on each setup's cluster"
+[ "$SAMPLES" -gt 1 ] && rounds="$rounds; #K: window K; a setup's own row: each figure's median"
 echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s$rounds"
 if [ "$PIN" = yes ]; then
 	echo "slurmctld alone on CPU $CTLD_CPU, the nodes' daemons and jobs on CPU(s) $NODE_CPUS (BENCH_PIN=yes)"
@@ -391,8 +412,8 @@ echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tr
 printf '%-14s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
 	"main us/job" "bf us/job" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
 for s in $WHICH; do
-	if [ "$ROUNDS" -gt 1 ]; then
-		for ((r = 1; r <= ROUNDS; r++)); do
+	if [ "$SAMPLES" -gt 1 ]; then
+		for ((r = 1; r <= SAMPLES; r++)); do
 			[ -n "${FIG[$s#$r]:-}" ] && row "$s #$r" "${FIG[$s#$r]}" "${SHARE[$s#$r]}"
 		done
 	fi
@@ -406,18 +427,18 @@ for s in $WHICH; do
 done
 for s in $WHICH; do
 	[ -n "${MED[$s]}" ] || continue
-	for ((r = 1; r <= ROUNDS; r++)); do
+	for ((r = 1; r <= SAMPLES; r++)); do
 		[ -n "${NODES_BY[$s#$r]:-}" ] || continue
 		read -r nm nb npm <<<"${NODES_BY[$s#$r]}"
-		echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started; ${PASSED[$s#$r]:-?} starts passed the oldest job still pending"
+		echo "$s$([ "$SAMPLES" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started; ${PASSED[$s#$r]:-?} starts passed the oldest job still pending"
 	done
 	read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u <<<"${MED[$s]}"
-	printf '%s: nodes held by jobs %.1f%% of the window%s\n' "$s" "$u" "$([ "$ROUNDS" -gt 1 ] && echo " (median)")"
+	printf '%s: nodes held by jobs %.1f%% of the window%s\n' "$s" "$u" "$([ "$SAMPLES" -gt 1 ] && echo " (median)")"
 done
 for s in $WHICH; do
-	for ((r = 1; r <= ROUNDS; r++)); do
+	for ((r = 1; r <= SAMPLES; r++)); do
 		[ -n "${HOOK[$s#$r]:-}" ] || continue
-		while read -r l; do echo "$s$([ "$ROUNDS" -gt 1 ] && echo " #$r"): placement time, $l"; done <<<"${HOOK[$s#$r]}"
+		while read -r l; do echo "$s$([ "$SAMPLES" -gt 1 ] && echo " #$r"): placement time, $l"; done <<<"${HOOK[$s#$r]}"
 	done
 done
 ratios() {	# ratios F BASE FIGS-F FIGS-BASE LABEL
@@ -436,10 +457,10 @@ for f in fabsched fabsched+target fabsched+gres fabsched-observe; do
 	[ "$f" = fabsched-observe ] && bases="fabsched-off stock"
 	for base in $bases; do
 		[ -n "${MED[$base]:-}" ] || continue
-		if [ "$ROUNDS" -gt 1 ]; then
-			for ((r = 1; r <= ROUNDS; r++)); do
+		if [ "$SAMPLES" -gt 1 ]; then
+			for ((r = 1; r <= SAMPLES; r++)); do
 				[ -n "${FIG[$f#$r]:-}" ] && [ -n "${FIG[$base#$r]:-}" ] &&
-					ratios "$f" "$base" "${FIG[$f#$r]}" "${FIG[$base#$r]}" " (round $r)"
+					ratios "$f" "$base" "${FIG[$f#$r]}" "${FIG[$base#$r]}" " (#$r)"
 			done
 			ratios "$f" "$base" "${MED[$f]}" "${MED[$base]}" " (medians)"
 		else
