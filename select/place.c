@@ -698,8 +698,9 @@ static bool _one_rack(struct plan *p)
 	return true;
 }
 
-/* Racks by room (ctx's ru), least first; then by rank. */
-static int _cmp_room_asc(const void *a, const void *b, void *arg)
+/* Racks by ctx's ru (their room, or their expected times), least first;
+ * then by rank. */
+static int _cmp_ru_asc(const void *a, const void *b, void *arg)
 {
 	const struct ctx *c = arg;
 	int x = *(const int *)a, y = *(const int *)b;
@@ -721,7 +722,7 @@ static int _room_heap(const struct fse_topo *t, struct fse_work *w, const int64_
 		    !(skip && skip[r]))
 			w->order[h++] = r;
 	for (int i = h / 2 - 1; i >= 0; i--)
-		_sift(w->order, h, i, _cmp_room_asc, c);
+		_sift(w->order, h, i, _cmp_ru_asc, c);
 	return h;
 }
 
@@ -751,7 +752,7 @@ static bool _one_rack_kept(struct plan *p, struct fse_result *res)
 		int r = w->order[0];
 
 		w->order[0] = w->order[--h];
-		_sift(w->order, h, 0, _cmp_room_asc, &c);
+		_sift(w->order, h, 0, _cmp_ru_asc, &c);
 		_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r], &w->rack_units[r],
 		       NULL);
 		if (_fits(&p->nd, w->rack_free[r], w->rack_units[r])) {
@@ -1014,17 +1015,6 @@ static uint32_t _nodes_by_tasks(const struct plan *p)
 	return cnt;
 }
 
-/* Racks by expected time (ctx's ru: their times), then by rank. */
-static int _cmp_expected(const void *a, const void *b, void *arg)
-{
-	const struct ctx *c = arg;
-	int x = *(const int *)a, y = *(const int *)b;
-
-	if (c->ru[x] != c->ru[y])
-		return c->ru[x] < c->ru[y] ? -1 : 1;
-	return _cmp_rack_rank(a, b, (void *)c->t);
-}
-
 int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struct fse_request *rq,
 		       const uint8_t *avail, const uint8_t *cand, int *racks, int64_t *at, int max)
 {
@@ -1047,7 +1037,7 @@ int fse_place_expected(const struct fse_topo *t, struct fse_work *w, const struc
 			w->order[n++] = r;
 	}
 	c = (struct ctx){ .t = t, .nd = &nd, .ru = w->rack_units };
-	qsort_r(w->order, n, sizeof(int), _cmp_expected, &c);
+	qsort_r(w->order, n, sizeof(int), _cmp_ru_asc, &c);
 	if (n > max)
 		n = max;
 	for (int k = 0; k < n; k++) {
