@@ -148,7 +148,6 @@ sdiag_cycles() {	# sdiag_cycles SETUP
 			max["bf"] + 0, depth["main"] + 0, depth["bf"] + 0, started + 0, bf + 0,
 			cycles["main"] + 0 }' "$WORK/sdiag-$1.txt"
 }
-not_pending() { squeue -h -t all -o '%T' 2>/dev/null | grep -vc PENDING; }
 # Slurm's times (2026-12-03T02:25:08[.123], local) as epoch seconds, for awk
 EPOCH_AWK='function ep(s) { sub(/\..*/, "", s); gsub(/[-T:]/, " ", s); return mktime(s) }'
 # nodes started in the window [T0, T1] by the main scheduler (its info
@@ -230,11 +229,10 @@ declare -A FIG SHARE HOOK NODES_BY PASSED
 # measure_window NAME K UP MEM: one window of the setup NAME running,
 # sample K (FIG, SHARE, NODES_BY, PASSED); UP and MEM for its line
 measure_window() {
-	local name=$1 k=$2 up=$3 mem=$4 tag="" t0 pid c0 c1 started0 started1 cyc
+	local name=$1 k=$2 up=$3 mem=$4 tag="" t0 pid c0 c1 cyc
 	[ "$SAMPLES" -gt 1 ] && tag=-$k
 	pid=$(ctld_pid)
 	sdiag -r >/dev/null 2>&1
-	started0=$(not_pending)
 	c0=$(cpu_ticks "$pid")
 	t0=$(date +%s.%N)
 	if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
@@ -272,7 +270,6 @@ measure_window() {
 	PASSED[$name#$k]=$(passed_starts "$ts")
 	sn=$(started_nodes "$ts" "$t1")
 	cyc=$(sdiag_cycles "$name$tag")
-	started1=$(not_pending)
 	local el
 	el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 	read -r mm mx bm bx md bd js bs mc <<<"$cyc"
@@ -286,13 +283,13 @@ measure_window() {
 	# start (the cycle means depend on how many jobs each cycle starts,
 	# which differs between setups)
 	FIG[$name#$k]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
-		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$((started1 - started0))" -v md="$md" -v bd="$bd" \
+		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$js" -v md="$md" -v bd="$bd" \
 		-v js="$js" -v bs="$bs" -v mc="$mc" -v use="$use" 'BEGIN {
 		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d %.1f\n", mm / 1000, mx / 1000, bm / 1000,
 			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
 			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
 	SHARE[$name#$k]=$(one_rack_share "$ts")
-	echo "bench-ctld: $name${tag:+ (#$k)}: harness up in ${up}s, daemons $mem MiB (PSS); $((started1 - started0)) jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
+	echo "bench-ctld: $name${tag:+ (#$k)}: harness up in ${up}s, daemons $mem MiB (PSS); $js jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
 }
 
 run_setup() {	# run_setup NAME ROUND
