@@ -388,7 +388,7 @@ share_sum() {	# share_sum SETUP: "N% of M" over the samples
 }
 row() {	# row LABEL FIGS SHARE
 	read -r mm mx bm bx mj bj cpu rss spm _ <<<"$2"
-	printf '%-14s %8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6.0f %8.1f   %s\n' "$1" "$mm" "$mx" "$bm" "$bx" \
+	printf '%-19s %8.1f %8.1f %8.1f %8.1f %7.0f %7.0f %6.1f%% %6.0f %8.1f   %s\n' "$1" "$mm" "$mx" "$bm" "$bx" \
 		"$mj" "$bj" "$cpu" "$rss" "$spm" "$3"
 }
 declare -A MED
@@ -406,7 +406,7 @@ else
 	echo "slurmctld and the nodes' daemons share the run's $NCPU CPU(s) (BENCH_PIN=no)"
 fi
 echo "(main/bf us/job: the cycle's mean time over its mean depth, the jobs it tried per cycle)"
-printf '%-14s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
+printf '%-19s %8s %8s %8s %8s %7s %7s %7s %6s %8s   %s\n' setup "main ms" "max" "bf ms" "max" \
 	"main us/job" "bf us/job" "ctldCPU" "RSS" "starts/m" "2+ nodes fit a rack: got one"
 for s in $WHICH; do
 	if [ "$SAMPLES" -gt 1 ]; then
@@ -414,7 +414,7 @@ for s in $WHICH; do
 			[ -n "${FIG[$s#$r]:-}" ] && row "$s #$r" "${FIG[$s#$r]}" "${SHARE[$s#$r]}"
 		done
 	fi
-	if [ -n "${MED[$s]}" ]; then row "$s" "${MED[$s]}" "$(share_sum "$s")"; else printf '%-14s (did not run)\n' "$s"; fi
+	if [ -n "${MED[$s]}" ]; then row "$s" "${MED[$s]}" "$(share_sum "$s")"; else printf '%-19s (did not run)\n' "$s"; fi
 done
 for s in $WHICH; do
 	[ -n "${MED[$s]}" ] || continue
