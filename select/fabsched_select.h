@@ -176,8 +176,10 @@ struct fse_request {
 	 * a job that one rack holds is decided in O(racks) plus the nodes of
 	 * the racks with room enough, least room first, until one holds it;
 	 * rack_room_idle (the same of tasks_idle, NULL: none) likewise says
-	 * that a rack holds it on the idle machine.  Otherwise, or when no
-	 * rack holds it, the decision passes over every node.
+	 * that a rack holds it on the idle machine, for a caller that keeps
+	 * it (bench-engine; slurmctld gives the idle machine's answer itself,
+	 * fit below).  Otherwise, or when no rack holds it, the decision
+	 * passes over every node.
 	 */
 	const int64_t *rack_room;      /* [nracks] */
 	const int64_t *rack_room_idle; /* [nracks] */

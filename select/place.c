@@ -382,6 +382,13 @@ static const char *_what(const struct need *nd, char *buf, size_t size)
 	return buf;
 }
 
+/* Whether rack @r may hold the job by its @room: room for its tasks and
+ * nodes enough (only counting its nodes tells). */
+static bool _may_hold(const struct fse_topo *t, int r, const int64_t *room, const struct need *nd)
+{
+	return room[r] >= nd->tasks && t->rack_start[r + 1] - t->rack_start[r] >= (int64_t)nd->n;
+}
+
 /* A rack that holds the job on the idle machine, from the racks' idle room
  * (rq->rack_room_idle), counting node by node only racks with room enough:
  * RET the rack; -1 when no room is given, no rack holds the job, or the
@@ -395,8 +402,7 @@ static int _idle_rack_kept(const struct fse_topo *t, struct fse_work *w,
 		int m;
 		int64_t u;
 
-		if (rq->rack_room_idle[r] < nd->tasks ||
-		    t->rack_start[r + 1] - t->rack_start[r] < (int64_t)nd->n)
+		if (!_may_hold(t, r, rq->rack_room_idle, nd))
 			continue;
 		_tally(t, w, nd, r, NULL, caps, &m, &u, NULL);
 		if (_fits(nd, m, u))
@@ -553,7 +559,6 @@ struct plan {
 	struct fse_fit idle;		     /* what the idle machine allows */
 	int nsel;			     /* racks chosen: w->sel, w->take */
 	enum fse_level level;		     /* their domain */
-	bool have_idle;			     /* idle is known already */
 };
 
 /* What the job can use now, per rack (w->rack_free, w->rack_units) and in
@@ -572,7 +577,7 @@ static void _tally_racks(struct plan *p)
 			w->rack_units[r] = w->rack_room[r] = w->rack_free[r];
 		} else {
 			_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r],
-			       &w->rack_units[r], &w->rack_room[r]);
+			       &w->rack_units[r], p->rq->rack_room ? NULL : &w->rack_room[r]);
 		}
 		p->total_free += w->rack_free[r];
 		p->total_units += w->rack_units[r];
@@ -617,8 +622,9 @@ static bool _rack_now(const struct plan *p)
 	return false;
 }
 
-/* Whether the job can never run (res says why) or cannot run now. */
-static bool _never_or_not_now(struct plan *p, struct fse_result *res)
+/* Whether the job can never run (res says why); else the idle machine
+ * (p->idle) is known. */
+static bool _never(struct plan *p, struct fse_result *res)
 {
 	const struct fse_topo *t = p->t;
 	const struct need *nd = &p->nd;
@@ -628,9 +634,7 @@ static bool _never_or_not_now(struct plan *p, struct fse_result *res)
 		_reason(res, "%u nodes asked, the fabric has %d", nd->n, t->nnodes);
 		return true;
 	}
-	if (!p->have_idle)
-		_idle(t, p->w, p->rq, nd, &p->idle);
-	p->have_idle = true;
+	_idle(t, p->w, p->rq, nd, &p->idle);
 	res->fits_domain = p->idle.fits_domain;
 	if (p->idle.kcap == INT32_MAX) {
 		res->status = FSE_NEVER;
@@ -644,6 +648,16 @@ static bool _never_or_not_now(struct plan *p, struct fse_result *res)
 			p->rq->max_racks);
 		return true;
 	}
+	return false;
+}
+
+/* Whether the job, which can run (_never), cannot run now (res says
+ * why), from the racks' counts (_tally_racks). */
+static bool _not_now(struct plan *p, struct fse_result *res)
+{
+	const struct fse_topo *t = p->t;
+	const struct need *nd = &p->nd;
+
 	/* the racks' tasks add up to the fabric's unless more nodes than the
 	 * job takes are free; and a rack that holds it now says it fits */
 	if (nd->tasks && p->total_free > nd->max && !_rack_now(p))
@@ -710,16 +724,15 @@ static int _cmp_ru_asc(const void *a, const void *b, void *arg)
 	return _cmp_rack_rank(a, b, (void *)c->t);
 }
 
-/* Racks of at least @n nodes whose @room reaches @tasks, not skipped,
- * into a heap in w->order, least room first: RET how many. */
+/* The racks that may hold the job by their @room (_may_hold), not
+ * skipped, into a heap in w->order, least room first: RET how many. */
 static int _room_heap(const struct fse_topo *t, struct fse_work *w, const int64_t *room,
-		      int64_t tasks, uint32_t n, const uint8_t *skip, struct ctx *c)
+		      const struct need *nd, const uint8_t *skip, struct ctx *c)
 {
 	int h = 0;
 
 	for (int r = 0; r < t->nracks; r++)
-		if (room[r] >= tasks && t->rack_start[r + 1] - t->rack_start[r] >= (int64_t)n &&
-		    !(skip && skip[r]))
+		if (_may_hold(t, r, room, nd) && !(skip && skip[r]))
 			w->order[h++] = r;
 	for (int i = h / 2 - 1; i >= 0; i--)
 		_sift(w->order, h, i, _cmp_ru_asc, c);
@@ -727,13 +740,13 @@ static int _room_heap(const struct fse_topo *t, struct fse_work *w, const int64_
 }
 
 /*
- * 1, in O(racks) for a job sized by tasks whose caller gives the racks'
- * room (rq->rack_room): the racks with room for its tasks, least first,
- * are counted node by node until one holds it, the rack _one_rack would
- * take.  False, with nothing decided but the idle machine (p->idle), when
- * none does or the job cannot run: the full path decides.
+ * 1, in O(racks) for a job that can run (_never) sized by tasks whose
+ * caller gives the racks' room (rq->rack_room): the racks with room for
+ * its tasks, least first, are counted node by node until one holds it,
+ * the rack _one_rack would take.  False, with nothing decided, when none
+ * does: the full path decides.
  */
-static bool _one_rack_kept(struct plan *p, struct fse_result *res)
+static bool _one_rack_kept(struct plan *p)
 {
 	const struct fse_topo *t = p->t;
 	struct fse_work *w = p->w;
@@ -741,13 +754,9 @@ static bool _one_rack_kept(struct plan *p, struct fse_result *res)
 	struct ctx c = { .t = t, .ru = rq->rack_room };
 	int h;
 
-	if (!p->nd.tasks || !rq->rack_room || (int64_t)p->nd.n > t->nnodes)
+	if (!p->nd.tasks || !rq->rack_room)
 		return false;
-	_idle(t, w, rq, &p->nd, &p->idle);
-	p->have_idle = true;
-	if (p->idle.kcap == INT32_MAX || (rq->max_racks && (uint32_t)p->idle.kcap > rq->max_racks))
-		return false;
-	h = _room_heap(t, w, rq->rack_room, p->nd.tasks, p->nd.n, rq->skip_racks, &c);
+	h = _room_heap(t, w, rq->rack_room, &p->nd, rq->skip_racks, &c);
 	while (h > 0) {
 		int r = w->order[0];
 
@@ -760,7 +769,6 @@ static bool _one_rack_kept(struct plan *p, struct fse_result *res)
 			w->take[0] = p->nd.n;
 			p->nsel = 1;
 			p->level = FSE_RACK;
-			res->fits_domain = p->idle.fits_domain;
 			return true;
 		}
 	}
@@ -1218,9 +1226,11 @@ int fse_place(const struct fse_topo *t, struct fse_work *w, const struct fse_req
 	p.caps = p.nd.tasks ? rq->tasks_now : NULL;
 	_what(&p.nd, p.what, sizeof(p.what));
 
-	if (!_one_rack_kept(&p, res)) {
+	if (_never(&p, res))
+		return 0;
+	if (!_one_rack_kept(&p)) {
 		_tally_racks(&p);
-		if (_never_or_not_now(&p, res))
+		if (_not_now(&p, res))
 			return 0;
 		if (!_one_rack(&p) && !_one_pod(&p) && !_any_racks(&p)) {
 			res->status = FSE_NOT_NOW;
