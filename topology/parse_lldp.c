@@ -46,6 +46,11 @@
  * Everything in a record but the file's name came off the wire: names are
  * kept only when they are host names (switches) or interface names
  * (ports); anything else is left out with an issue that shows it escaped.
+ * A switch reports what any sender on its ports says of itself, so a
+ * switch's word on a system with a record of its own is held against that
+ * record: a port of it the record does not list, while it lists others,
+ * is left out with an issue (_unlisted).  A node's own record is taken as
+ * it is: only the switch its interface is cabled to speaks on that link.
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -88,6 +93,7 @@ struct lsight { /* one neighbour seen on one interface */
 	char *ifname, *nb_port;
 	uint64_t nb_port_mac;
 	long mbps;
+	int unlisted; /* nb_port is not in nb's own record: left out */
 };
 
 struct lstate {
@@ -640,6 +646,35 @@ static int _number_ports(struct lsys *y)
 	return y->nports;
 }
 
+/* Whether sighting @k names a port of its neighbour that the neighbour's
+ * own record does not list while it lists others (its lldpd hears its
+ * links, and says nothing of this one): an issue says so.  Such a port
+ * is left out, so that a sender on the fabric using another system's
+ * name cannot give that system links it does not report itself. */
+static int _unlisted(struct lstate *st, int k)
+{
+	struct lsight *s = &st->s[k];
+	const struct lsys *y = &st->sys[s->nb];
+	int lists = 0;
+
+	if (st->sys[s->src].kind != SYS_SWITCH)
+		return 0; /* a host's own word on its neighbour */
+	for (int p = 0; y->record && p < y->nports; p++) {
+		if (y->own[p] && !strcmp(y->ports[p], s->nb_port))
+			return 0;
+		lists |= y->own[p];
+	}
+	if (!lists)
+		return 0;
+	s->unlisted = 1;
+	if (fst_add_issue(
+		    st->m, FST_ISSUE_ASYMMETRIC, FST_WARNING, -1, -1, -1, -1,
+		    "%s port %s: neighbour %s %s, which %s's own record does not list, left out",
+		    st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key))
+		return fs_errf(st->err, st->errlen, "out of memory");
+	return 0;
+}
+
 /* Kinds of the systems without a record, their ports, their devices. */
 static int _devices(struct lstate *st)
 {
@@ -652,8 +687,15 @@ static int _devices(struct lstate *st)
 		if (y->kind == SYS_UNKNOWN)
 			y->kind = y->from_node || y->bridge ? SYS_SWITCH : SYS_HOST;
 	}
-	for (int k = 0; k < st->ns; k++) { /* every port a sighting names */
-		if (_sys_port(st, st->s[k].src, st->s[k].ifname, 0, 1) < 0 ||
+	/* every port a sighting names: first those of each record's own
+	 * system, then its neighbours' that their own records list */
+	for (int k = 0; k < st->ns; k++)
+		if (_sys_port(st, st->s[k].src, st->s[k].ifname, 0, 1) < 0)
+			return fs_errf(st->err, st->errlen, "out of memory");
+	for (int k = 0; k < st->ns; k++) {
+		if (_unlisted(st, k))
+			return -1;
+		if (!st->s[k].unlisted &&
 		    _sys_port(st, st->s[k].nb, st->s[k].nb_port, st->s[k].nb_port_mac, 0) < 0)
 			return fs_errf(st->err, st->errlen, "out of memory");
 	}
@@ -724,6 +766,8 @@ static int _links(struct lstate *st)
 		enum fst_speed sp = fst_speed_from_mbps(s->mbps);
 		int a, ap, b, bp;
 
+		if (s->unlisted)
+			continue;
 		_end(st, s->src, s->ifname, &a, &ap);
 		_end(st, s->nb, s->nb_port, &b, &bp);
 		if (a < 0 || b < 0)

@@ -291,6 +291,86 @@ static void _fails(const char *sub, const char *want)
 		fail_msg("%s: \"%s\" does not say what is expected", sub, err);
 }
 
+/* A json0 record at @dir/@name.json: @n neighbours, each "ifname system
+ * port" (the neighbour's port id an interface name; a system called leaf*
+ * or spine* says it bridges). */
+static void _record(const char *dir, const char *name, const char *const *nb, int n)
+{
+	char path[4096], ifn[32], sys[32], port[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "{\"lldp\": [{\"interface\": [");
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(sscanf(nb[i], "%31s %31s %31s", ifn, sys, port), 3);
+		fprintf(f,
+			"%s{\"name\": \"%s\", \"chassis\": [{\"name\": [{\"value\": \"%s\"}], "
+			"\"capability\": [{\"type\": \"Bridge\", \"enabled\": %s}]}], "
+			"\"port\": [{\"id\": [{\"type\": \"ifname\", \"value\": \"%s\"}]}]}",
+			i ? ", " : "", ifn, sys, strncmp(sys, "n0", 2) ? "true" : "false", port);
+	}
+	fprintf(f, "]}]}\n");
+	fclose(f);
+}
+
+/* A sender on leaf02's ports calling itself n001 with three interfaces
+ * n001's own record does not list: left out, each with a warning, and
+ * n001 stays in leaf01's rack.  Without a record of n001 (nothing to
+ * check against) the switch's word is all there is, and is taken. */
+static void test_spoofed_host(void **state)
+{
+	char dir[] = "/tmp/test_topo_lldp.XXXXXX", nd[64], sd[64], cmd[80], path[128];
+	const char *l1[] = { "swp1 n001 eth0", "swp2 n002 eth0", "swp9 spine01 swp1" };
+	const char *l2[] = { "swp1 n003 eth0", "swp2 n004 eth0", "swp9 spine01 swp2",
+			     "swp5 n001 eth7", "swp6 n001 eth8", "swp7 n001 eth9" };
+	const char *hosts[] = { "eth0 leaf01 swp1", "eth0 leaf01 swp2", "eth0 leaf02 swp1",
+				"eth0 leaf02 swp2" };
+	struct fst_opts all = { .all_hosts = 1 };
+	struct fst_model *m = NULL;
+	char err[512] = "";
+	int warned = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(nd, sizeof(nd), "%s/nodes", dir);
+	snprintf(sd, sizeof(sd), "%s/switches", dir);
+	assert_int_equal(mkdir(nd, 0700), 0);
+	assert_int_equal(mkdir(sd, 0700), 0);
+	for (int h = 0; h < 4; h++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "n%03d", h + 1);
+		_record(nd, name, &hosts[h], 1);
+	}
+	_record(sd, "leaf01", l1, 3);
+	_record(sd, "leaf02", l2, 6);
+	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
+		fail_msg("%s", err);
+	_rack_is(m, "leaf01", "n[001-002]");
+	_rack_is(m, "leaf02", "n[003-004]");
+	assert_int_equal(fst_find_device(m, "H-n001-eth8"), -1);
+	for (int i = 0; i < m->nissues; i++)
+		if (strstr(m->issues[i].msg, "which n001's own record does not list, left out")) {
+			assert_int_equal(m->issues[i].kind, FST_ISSUE_ASYMMETRIC);
+			warned++;
+		}
+	assert_int_equal(warned, 3);
+	fst_model_free(m);
+	/* no record of n001 */
+	snprintf(path, sizeof(path), "%s/n001.json", nd);
+	assert_int_equal(unlink(path), 0);
+	m = NULL;
+	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(fst_find_device(m, "H-n001-eth8") >= 0);
+	for (int i = 0; i < m->nissues; i++)
+		assert_null(strstr(m->issues[i].msg, "own record does not list"));
+	fst_model_free(m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_malformed(void **state)
 {
 	char tmp[] = "/tmp/test_topo_lldp.XXXXXX", path[256];
@@ -762,14 +842,15 @@ static void test_mau_type(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_railopt),	    cmocka_unit_test(test_json_form_same),
-		cmocka_unit_test(test_nodes_only),  cmocka_unit_test(test_compute_hca),
-		cmocka_unit_test(test_speeds),	    cmocka_unit_test(test_json_model),
-		cmocka_unit_test(test_hostile),	    cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_recabled),    cmocka_unit_test(test_mau),
-		cmocka_unit_test(test_stale),	    cmocka_unit_test(test_snmp_same),
-		cmocka_unit_test(test_snmp_vendor), cmocka_unit_test(test_snmp_hostile),
-		cmocka_unit_test(test_mau_type),    cmocka_unit_test(test_snmp_order),
+		cmocka_unit_test(test_railopt),	     cmocka_unit_test(test_json_form_same),
+		cmocka_unit_test(test_nodes_only),   cmocka_unit_test(test_compute_hca),
+		cmocka_unit_test(test_speeds),	     cmocka_unit_test(test_json_model),
+		cmocka_unit_test(test_hostile),	     cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_recabled),     cmocka_unit_test(test_mau),
+		cmocka_unit_test(test_stale),	     cmocka_unit_test(test_snmp_same),
+		cmocka_unit_test(test_snmp_vendor),  cmocka_unit_test(test_snmp_hostile),
+		cmocka_unit_test(test_mau_type),     cmocka_unit_test(test_snmp_order),
+		cmocka_unit_test(test_spoofed_host),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -959,6 +959,15 @@ static struct fst_model *_lldp_parse(const char *nd, const char *sd)
 	return m;
 }
 
+/* Whether one of @m's issues says @text. */
+static bool _issue_has(const struct fst_model *m, const char *text)
+{
+	for (int i = 0; i < m->nissues; i++)
+		if (strstr(m->issues[i].msg, text))
+			return true;
+	return false;
+}
+
 /* Records under @dir (nodes/, switches/) of n001 and n002 on leaf01 and
  * leaf02 (port swp1 each, uplinks swp9 to spine01), as the nodes' and
  * the leaves' lldpd print them.  @n001_leaf: the leaf n001's own record
@@ -1044,12 +1053,18 @@ static void test_lldp_recabled_before_switch(void **state)
 	assert_non_null(a = _find(FW_FEATURES, "n001"));
 	assert_int_equal(strncmp(a->arg, "rack_leaf02,", 12), 0);
 	assert_string_equal(_bound_name(&_next, 0x020000000001), "n001");
-	/* the rogue: n001 held, its features left as they are */
+	/* the rogue: n001's own record lists eth0 alone, so the eth9 leaf02
+	 * hears is left out of the model (a warning says so) and cannot hold
+	 * n001: its own word moves it, as without the rogue */
 	rogue = _lldp_model(dir, 2, 0, 1);
+	assert_int_equal(fst_find_device(rogue, "H-n001-eth9"), -1);
+	assert_true(_issue_has(rogue, "leaf02 port swp5: neighbour n001 eth9, which n001's own "
+				      "record does not list, left out"));
 	in.cur = rogue;
 	_decide(&in);
-	_untouched("n001");
-	assert_non_null(_said("n001 held"));
+	assert_null(_said("n001 held"));
+	assert_non_null(a = _find(FW_FEATURES, "n001"));
+	assert_int_equal(strncmp(a->arg, "rack_leaf02,", 12), 0);
 	fw_bindings_clear(&b);
 	fst_model_free(old);
 	fst_model_free(cur);
