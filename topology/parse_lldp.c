@@ -47,10 +47,13 @@
  * kept only when they are host names (switches) or interface names
  * (ports); anything else is left out with an issue that shows it escaped.
  * A switch reports what any sender on its ports says of itself, so a
- * switch's word on a system with a record of its own is held against that
- * record: a port of it the record does not list, while it lists others,
- * is left out with an issue (_unlisted).  A node's own record is taken as
- * it is: only the switch its interface is cabled to speaks on that link.
+ * switch's word on a host with a record of its own is held against that
+ * record: an interface the record does not list, while it lists others,
+ * or sees linked elsewhere, is left out with an issue (_doubted).  A
+ * host's own record is taken as it is: only the switch its interface is
+ * cabled to speaks on that link.  Switches' words on each other are taken
+ * as they are (a port a switch's own record names otherwise must not cost
+ * the link).
  */
 #define _GNU_SOURCE
 #include "fabsched_config.h"
@@ -82,6 +85,7 @@ struct lsys {
 	char **ports;	/* switch: port names; host: interface names */
 	uint64_t *pmac; /* host: each interface's MAC when seen, else 0 */
 	char *own;	/* host: each interface listed in its own record */
+	int lists;	/* its own record lists a neighbour */
 	int nports, cap_ports;
 	int dev;  /* switch: its device */
 	int *num; /* switch: each port's number */
@@ -93,7 +97,7 @@ struct lsight { /* one neighbour seen on one interface */
 	char *ifname, *nb_port;
 	uint64_t nb_port_mac;
 	long mbps;
-	int unlisted; /* nb_port is not in nb's own record: left out */
+	int doubted; /* not as nb's own record has it: left out (_doubted) */
 };
 
 struct lstate {
@@ -101,6 +105,7 @@ struct lstate {
 	struct lsys *sys;
 	int nsys, cap_sys;
 	struct fst_index keys; /* key -> system */
+	struct fst_index own;  /* what the records say of their own ports (_own_key) */
 	struct lsight *s;
 	int ns, cap_s;
 	const char *file; /* the record being read */
@@ -646,31 +651,56 @@ static int _number_ports(struct lsys *y)
 	return y->nports;
 }
 
-/* Whether sighting @k names a port of its neighbour that the neighbour's
- * own record does not list while it lists others (its lldpd hears its
- * links, and says nothing of this one): an issue says so.  Such a port
- * is left out, so that a sender on the fabric using another system's
- * name cannot give that system links it does not report itself. */
-static int _unlisted(struct lstate *st, int k)
+/* Keys of st->own: "<system>\t<port>" for a port a system's own record
+ * lists, "<system>\t<port>\t<neighbour>\t<its port>" for the link it
+ * sees there. */
+static int _own_key(char *buf, size_t n, const struct lstate *st, int sys, const char *port, int nb,
+		    const char *nb_port)
+{
+	if (nb < 0)
+		return snprintf(buf, n, "%s\t%s", st->sys[sys].key, port) >= (int)n ? -1 : 0;
+	return snprintf(buf, n, "%s\t%s\t%s\t%s", st->sys[sys].key, port, st->sys[nb].key,
+			nb_port) >= (int)n
+		       ? -1
+		       : 0;
+}
+
+/*
+ * Whether a switch's sighting @k is to be doubted (s->doubted; an issue
+ * says why): a switch reports whatever a sender on its port says of
+ * itself, so its word on a host whose own record lists neighbours is held
+ * against that record.  A port the record does not list is left out
+ * (a warning: the system may not have heard the link yet), and so is a
+ * port the record sees linked elsewhere (a problem: two claims on one
+ * cable), so that a sender on the fabric using a node's name cannot give
+ * that node links, or its interface an address, it does not report
+ * itself.  A host's own word on its neighbour is taken as it is.
+ */
+static int _doubted(struct lstate *st, int k)
 {
 	struct lsight *s = &st->s[k];
 	const struct lsys *y = &st->sys[s->nb];
-	int lists = 0;
+	char key[4 * FST_NAME_MAX + 2 * LLDP_PORT_NAME_MAX + 8];
+	int listed;
 
-	if (st->sys[s->src].kind != SYS_SWITCH)
-		return 0; /* a host's own word on its neighbour */
-	for (int p = 0; y->record && p < y->nports; p++) {
-		if (y->own[p] && !strcmp(y->ports[p], s->nb_port))
-			return 0;
-		lists |= y->own[p];
-	}
-	if (!lists)
+	if (st->sys[s->src].kind != SYS_SWITCH || y->kind != SYS_HOST || !y->record || !y->lists)
 		return 0;
-	s->unlisted = 1;
-	if (fst_add_issue(
-		    st->m, FST_ISSUE_ASYMMETRIC, FST_WARNING, -1, -1, -1, -1,
-		    "%s port %s: neighbour %s %s, which %s's own record does not list, left out",
-		    st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key))
+	if (_own_key(key, sizeof(key), st, s->nb, s->nb_port, -1, NULL))
+		return 0;
+	listed = fst_index_get(&st->own, key) >= 0;
+	if (listed && (_own_key(key, sizeof(key), st, s->nb, s->nb_port, s->src, s->ifname) ||
+		       fst_index_get(&st->own, key) >= 0))
+		return 0;
+	s->doubted = 1;
+	if (!listed && fst_add_issue(st->m, FST_ISSUE_ASYMMETRIC, FST_WARNING, -1, -1, -1, -1,
+				     "%s port %s: neighbour %s %s, which %s's own record does "
+				     "not list, left out",
+				     st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key))
+		return fs_errf(st->err, st->errlen, "out of memory");
+	if (listed && fst_add_issue(st->m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, -1, -1, -1, -1,
+				    "%s port %s: neighbour %s %s, which %s's own record sees "
+				    "linked elsewhere, left out",
+				    st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key))
 		return fs_errf(st->err, st->errlen, "out of memory");
 	return 0;
 }
@@ -689,13 +719,22 @@ static int _devices(struct lstate *st)
 	}
 	/* every port a sighting names: first those of each record's own
 	 * system, then its neighbours' that their own records list */
-	for (int k = 0; k < st->ns; k++)
-		if (_sys_port(st, st->s[k].src, st->s[k].ifname, 0, 1) < 0)
-			return fs_errf(st->err, st->errlen, "out of memory");
 	for (int k = 0; k < st->ns; k++) {
-		if (_unlisted(st, k))
+		const struct lsight *s = &st->s[k];
+		char key[4 * FST_NAME_MAX + 2 * LLDP_PORT_NAME_MAX + 8];
+
+		st->sys[s->src].lists = 1;
+		if (_sys_port(st, s->src, s->ifname, 0, 1) < 0 ||
+		    (!_own_key(key, sizeof(key), st, s->src, s->ifname, -1, NULL) &&
+		     fst_index_put(&st->own, key, k)) ||
+		    (!_own_key(key, sizeof(key), st, s->src, s->ifname, s->nb, s->nb_port) &&
+		     fst_index_put(&st->own, key, k)))
+			return fs_errf(st->err, st->errlen, "out of memory");
+	}
+	for (int k = 0; k < st->ns; k++) {
+		if (_doubted(st, k))
 			return -1;
-		if (!st->s[k].unlisted &&
+		if (!st->s[k].doubted &&
 		    _sys_port(st, st->s[k].nb, st->s[k].nb_port, st->s[k].nb_port_mac, 0) < 0)
 			return fs_errf(st->err, st->errlen, "out of memory");
 	}
@@ -766,7 +805,7 @@ static int _links(struct lstate *st)
 		enum fst_speed sp = fst_speed_from_mbps(s->mbps);
 		int a, ap, b, bp;
 
-		if (s->unlisted)
+		if (s->doubted)
 			continue;
 		_end(st, s->src, s->ifname, &a, &ap);
 		_end(st, s->nb, s->nb_port, &b, &bp);
@@ -797,6 +836,7 @@ static void _free(struct lstate *st)
 	}
 	free(st->s);
 	fst_index_clear(&st->keys);
+	fst_index_clear(&st->own);
 	fst_model_free(st->m);
 }
 

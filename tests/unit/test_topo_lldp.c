@@ -292,23 +292,34 @@ static void _fails(const char *sub, const char *want)
 }
 
 /* A json0 record at @dir/@name.json: @n neighbours, each "ifname system
- * port" (the neighbour's port id an interface name; a system called leaf*
- * or spine* says it bridges). */
+ * port [mac]" (the neighbour's port id an interface name, or with a MAC
+ * its MAC and the name as its description, as lldpd on Linux sends; a
+ * system not called n0* says it bridges). */
 static void _record(const char *dir, const char *name, const char *const *nb, int n)
 {
-	char path[4096], ifn[32], sys[32], port[32];
+	char path[4096], ifn[32], sys[32], port[32], mac[32];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	assert_non_null(f = fopen(path, "w"));
 	fprintf(f, "{\"lldp\": [{\"interface\": [");
 	for (int i = 0; i < n; i++) {
-		assert_int_equal(sscanf(nb[i], "%31s %31s %31s", ifn, sys, port), 3);
+		int got = sscanf(nb[i], "%31s %31s %31s %31s", ifn, sys, port, mac);
+
+		assert_true(got >= 3);
 		fprintf(f,
 			"%s{\"name\": \"%s\", \"chassis\": [{\"name\": [{\"value\": \"%s\"}], "
-			"\"capability\": [{\"type\": \"Bridge\", \"enabled\": %s}]}], "
-			"\"port\": [{\"id\": [{\"type\": \"ifname\", \"value\": \"%s\"}]}]}",
-			i ? ", " : "", ifn, sys, strncmp(sys, "n0", 2) ? "true" : "false", port);
+			"\"capability\": [{\"type\": \"Bridge\", \"enabled\": %s}]}], ",
+			i ? ", " : "", ifn, sys, strncmp(sys, "n0", 2) ? "true" : "false");
+		if (got == 4)
+			fprintf(f,
+				"\"port\": [{\"id\": [{\"type\": \"mac\", \"value\": \"%s\"}], "
+				"\"descr\": [{\"value\": \"%s\"}]}]}",
+				mac, port);
+		else
+			fprintf(f,
+				"\"port\": [{\"id\": [{\"type\": \"ifname\", \"value\": \"%s\"}]}]}",
+				port);
 	}
 	fprintf(f, "]}]}\n");
 	fclose(f);
@@ -316,20 +327,27 @@ static void _record(const char *dir, const char *name, const char *const *nb, in
 
 /* A sender on leaf02's ports calling itself n001 with three interfaces
  * n001's own record does not list: left out, each with a warning, and
- * n001 stays in leaf01's rack.  Without a record of n001 (nothing to
- * check against) the switch's word is all there is, and is taken. */
+ * n001 stays in leaf01's rack; with the interface n001's record sees on
+ * leaf01 (eth0): left out as a problem, its MAC not taken for n001's.
+ * Without a record of n001 (nothing to check against) the switch's word
+ * is all there is, and is taken. */
 static void test_spoofed_host(void **state)
 {
 	char dir[] = "/tmp/test_topo_lldp.XXXXXX", nd[64], sd[64], cmd[80], path[128];
 	const char *l1[] = { "swp1 n001 eth0", "swp2 n002 eth0", "swp9 spine01 swp1" };
-	const char *l2[] = { "swp1 n003 eth0", "swp2 n004 eth0", "swp9 spine01 swp2",
-			     "swp5 n001 eth7", "swp6 n001 eth8", "swp7 n001 eth9" };
+	const char *l2[] = { "swp1 n003 eth0",
+			     "swp2 n004 eth0",
+			     "swp9 spine01 swp2",
+			     "swp5 n001 eth7",
+			     "swp6 n001 eth8",
+			     "swp7 n001 eth9",
+			     "swp8 n001 eth0 02:00:00:00:00:66" };
 	const char *hosts[] = { "eth0 leaf01 swp1", "eth0 leaf01 swp2", "eth0 leaf02 swp1",
 				"eth0 leaf02 swp2" };
 	struct fst_opts all = { .all_hosts = 1 };
 	struct fst_model *m = NULL;
 	char err[512] = "";
-	int warned = 0;
+	int warned = 0, d;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -344,7 +362,7 @@ static void test_spoofed_host(void **state)
 		_record(nd, name, &hosts[h], 1);
 	}
 	_record(sd, "leaf01", l1, 3);
-	_record(sd, "leaf02", l2, 6);
+	_record(sd, "leaf02", l2, 7);
 	if (fst_parse_lldp(&m, nd, sd, err, sizeof(err)) || fst_classify(m, &all, err, sizeof(err)))
 		fail_msg("%s", err);
 	_rack_is(m, "leaf01", "n[001-002]");
@@ -356,6 +374,17 @@ static void test_spoofed_host(void **state)
 			warned++;
 		}
 	assert_int_equal(warned, 3);
+	assert_true((d = fst_find_device(m, "H-n001-eth0")) >= 0);
+	assert_true(m->devs[d].ports[1].guid == 0); /* leaf01 gives none, the sender's not taken */
+	warned = 0;
+	for (int i = 0; i < m->nissues; i++)
+		if (strstr(m->issues[i].msg,
+			   "leaf02 port swp8: neighbour n001 eth0, which n001's own "
+			   "record sees linked elsewhere, left out")) {
+			assert_int_equal(m->issues[i].severity, FST_PROBLEM);
+			warned++;
+		}
+	assert_int_equal(warned, 1);
 	fst_model_free(m);
 	/* no record of n001 */
 	snprintf(path, sizeof(path), "%s/n001.json", nd);
