@@ -1027,7 +1027,7 @@ static int _collect(const char *line, void *arg)
  * interface) still holds n001. */
 static void test_lldp_recabled_before_switch(void **state)
 {
-	char dir[] = "/tmp/test_watch.XXXXXX", cmd[64], got[1024] = "";
+	char dir[] = "/tmp/test_watch.XXXXXX", cmd[64], got[1024] = "", path[64], nd[48], sd[48];
 	struct fst_model *old, *cur, *rogue;
 	struct fw_bindings b;
 	struct fw_node nodes[2] = { { "n001", "idle", "none", "", 0 },
@@ -1065,6 +1065,19 @@ static void test_lldp_recabled_before_switch(void **state)
 	assert_null(_said("n001 held"));
 	assert_non_null(a = _find(FW_FEATURES, "n001"));
 	assert_int_equal(strncmp(a->arg, "rack_leaf02,", 12), 0);
+	fst_model_free(rogue);
+	/* n001 without a record: the switches' word is all there is, the
+	 * rogue's interface in the model, and n001 held */
+	snprintf(path, sizeof(path), "%s/nodes/n001.json", dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(nd, sizeof(nd), "%s/nodes", dir);
+	snprintf(sd, sizeof(sd), "%s/switches", dir);
+	rogue = _lldp_parse(nd, sd);
+	assert_true(fst_find_device(rogue, "H-n001-eth9") >= 0);
+	in.cur = rogue;
+	_decide(&in);
+	_untouched("n001");
+	assert_non_null(_said("n001 held"));
 	fw_bindings_clear(&b);
 	fst_model_free(old);
 	fst_model_free(cur);
