@@ -149,20 +149,27 @@ static int _feature_term(void *x, void *arg)
 	return 0;
 }
 
-/* The features of the job's --constraint into @ft (the caller xfrees
- * ft->t), when fabsched weighs them (fse_feature_folds); else ft->n is 0
- * and every node counts.  Read only: a feature whose bitmap Slurm has not
+/* The features the job is tried with into @ft (the caller xfrees ft->t),
+ * when fabsched weighs them (fse_feature_folds); else ft->n is 0 and
+ * every node counts.  Those are the ones Slurm has just looked up for this
+ * try: its --prefer while it tries the job on its preferred nodes (a job
+ * with --prefer is tried so first, then with its --constraint alone), else
+ * its --constraint.  Read only: a feature whose bitmap Slurm has not
  * looked up, or for another node count, is not known. */
 static void _feature_terms(job_record_t *job_ptr, struct feature_terms *ft)
 {
+	__typeof__(job_ptr->details->feature_list) use;
 	int n;
 
-	if (!job_ptr->details || !job_ptr->details->feature_list ||
-	    (n = list_count(job_ptr->details->feature_list)) <= 0)
+	if (!job_ptr->details)
+		return;
+	use = job_ptr->details->feature_list_use ? job_ptr->details->feature_list_use
+						 : job_ptr->details->feature_list;
+	if (!use || (n = list_count(use)) <= 0)
 		return;
 	ft->t = xcalloc(n, sizeof(*ft->t));
 	ft->cap = n;
-	list_for_each_ro(job_ptr->details->feature_list, _feature_term, ft);
+	list_for_each_ro(use, _feature_term, ft);
 	if (fse_feature_folds(ft->t, ft->n) != 1)
 		ft->n = 0;
 }

@@ -65,6 +65,7 @@ N3-huge 1 -N 3 --gres=hugepages:2m:256
 N3-feat 2 -N 3 --constraint=big
 n12-feat 2 -n 12 --constraint=big
 N4-feat-or 2 -N 4 --constraint=big|fast
+N3-prefer 2 -N 3 --prefer=big
 nodelist - -w n005,n009 -n 2
 exclude 1 -x n005,n009 -N 4
 switches 1 -N 4 --switches=1
@@ -81,7 +82,8 @@ tap_plan $((4 + 3 * NSHAPES))
 
 # nodes: rack 1 (n001-n004) without gres; "big" the first two of a rack
 # (no rack holds 3 of them: a job asking for 3 fits none), "fast" the third
-# (big|fast: 3 a rack, so -N 4 fits none either)
+# (big|fast: 3 a rack, so -N 4 fits none either); --prefer=big: Slurm
+# tries the job on "big" nodes first, and there -N 3 fits no rack either
 : > "$work/nodes"
 for i in $(seq 1 16); do
 	n=$(printf 'n%03d' "$i")
