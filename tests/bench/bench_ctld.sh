@@ -191,9 +191,12 @@ node_use() {	# node_use T0 T1
 			if (e > s) busy += $1 * (e - s) }
 		END { printf "%.1f", (t1 > t0) ? 100 * busy / (n * (t1 - t0)) : 0 }'
 }
-# the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
+# the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s,
+# submitted held and then released together: at 1,024 nodes the launches
+# of the first jobs started time the nodes' daemons out (one CPU for them
+# all) and with them a later sbatch, which a retry could submit twice
 submit_queue() {	# submit_queue SWITCHES(yes|no)
-	local n=0 k=0 size t sw
+	local n=0 k=0 size t sw id ids=()
 	local sizes=("${SIZES[@]}")
 	while [ "$n" -lt "$JOBS" ]; do
 		size=${sizes[k % ${#sizes[@]}]}
@@ -202,10 +205,12 @@ submit_queue() {	# submit_queue SWITCHES(yes|no)
 		sw=()
 		[ "$1" = yes ] && [ "$size" -le "$HOSTS" ] && sw=(--switches="1@$WAIT")
 		local cnt=$(( JOBS - n < ARRAY ? JOBS - n : ARRAY ))
-		cl_sbatch --user "$TUSER" -J "b$size" -N "$size" --exclusive -t 2 "${sw[@]}" \
-			--array="0-$((cnt - 1))" -o /dev/null --wrap "sleep $t" >/dev/null || return 1
+		id=$(cl_sbatch --user "$TUSER" -J "b$size" -N "$size" --exclusive -t 2 "${sw[@]}" -H \
+			--array="0-$((cnt - 1))" -o /dev/null --wrap "sleep $t") || return 1
+		ids+=("$id")
 		n=$((n + cnt)); k=$((k + 1))
 	done
+	scontrol release "$(IFS=,; echo "${ids[*]}")" >/dev/null
 }
 
 # of the jobs started from T0 on that fit a rack, how many got one (racks
