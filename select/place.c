@@ -569,12 +569,13 @@ static void _tally_racks(struct plan *p)
 	struct fse_work *w = p->w;
 
 	for (int r = 0; r < t->nracks; r++) {
+		/* a skipped rack fails _fits and a job sized by nodes has no
+		 * room (_room): rack_room is left as it is */
 		if (p->rq->skip_racks && p->rq->skip_racks[r]) {
-			w->rack_free[r] = 0;
-			w->rack_units[r] = w->rack_room[r] = 0;
+			w->rack_free[r] = w->rack_units[r] = 0;
 		} else if (!p->caps && p->rq->rack_free) {
 			w->rack_free[r] = p->rq->rack_free[r];
-			w->rack_units[r] = w->rack_room[r] = w->rack_free[r];
+			w->rack_units[r] = w->rack_free[r];
 		} else {
 			_tally(t, w, &p->nd, r, p->avail, p->caps, &w->rack_free[r],
 			       &w->rack_units[r], p->rq->rack_room ? NULL : &w->rack_room[r]);

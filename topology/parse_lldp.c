@@ -72,6 +72,8 @@
 #define LLDP_FILES_MAX 100000
 #define LLDP_PORT_NAME_MAX 63
 #define LLDP_FORM "lldpcli -f json0 show neighbors details (or -f json)"
+/* a key of lstate.own: two system names, two port names, three tabs */
+#define LINK_KEY_MAX (4 * FST_NAME_MAX + 2 * LLDP_PORT_NAME_MAX + 8)
 
 enum { SYS_UNKNOWN = 0, SYS_HOST, SYS_SWITCH };
 
@@ -84,8 +86,7 @@ struct lsys {
 	int bridge;	/* says it bridges or routes */
 	char **ports;	/* switch: port names; host: interface names */
 	uint64_t *pmac; /* host: each interface's MAC when seen, else 0 */
-	char *own;	/* host: each interface listed in its own record */
-	int lists;	/* its own record lists a neighbour */
+	char *own;	/* each port listed in its own record */
 	int nports, cap_ports;
 	int dev;  /* switch: its device */
 	int *num; /* switch: each port's number */
@@ -105,7 +106,7 @@ struct lstate {
 	struct lsys *sys;
 	int nsys, cap_sys;
 	struct fst_index keys; /* key -> system */
-	struct fst_index own;  /* what the records say of their own ports (_own_key) */
+	struct fst_index own;  /* the links the records see (_link_key) */
 	struct lsight *s;
 	int ns, cap_s;
 	const char *file; /* the record being read */
@@ -651,18 +652,31 @@ static int _number_ports(struct lsys *y)
 	return y->nports;
 }
 
-/* Keys of st->own: "<system>\t<port>" for a port a system's own record
- * lists, "<system>\t<port>\t<neighbour>\t<its port>" for the link it
- * sees there. */
-static int _own_key(char *buf, size_t n, const struct lstate *st, int sys, const char *port, int nb,
-		    const char *nb_port)
+/* Keys of st->own: "<system>\t<port>\t<neighbour>\t<its port>", a link
+ * a system's own record sees. */
+static int _link_key(char *buf, const struct lstate *st, int sys, const char *port, int nb,
+		     const char *nb_port)
 {
-	if (nb < 0)
-		return snprintf(buf, n, "%s\t%s", st->sys[sys].key, port) >= (int)n ? -1 : 0;
-	return snprintf(buf, n, "%s\t%s\t%s\t%s", st->sys[sys].key, port, st->sys[nb].key,
-			nb_port) >= (int)n
+	return snprintf(buf, LINK_KEY_MAX, "%s\t%s\t%s\t%s", st->sys[sys].key, port,
+			st->sys[nb].key, nb_port) >= LINK_KEY_MAX
 		       ? -1
 		       : 0;
+}
+
+/* How host @y's own record has its interface @port: 0 not listed while
+ * the record lists others, 1 listed, -1 lists none (or no record). */
+static int _listed(const struct lsys *y, const char *port)
+{
+	int lists = 0;
+
+	for (int p = 0; p < y->nports; p++) {
+		if (!y->own[p])
+			continue;
+		if (!strcmp(y->ports[p], port))
+			return 1;
+		lists = 1;
+	}
+	return lists ? 0 : -1;
 }
 
 /*
@@ -680,27 +694,20 @@ static int _doubted(struct lstate *st, int k)
 {
 	struct lsight *s = &st->s[k];
 	const struct lsys *y = &st->sys[s->nb];
-	char key[4 * FST_NAME_MAX + 2 * LLDP_PORT_NAME_MAX + 8];
+	char key[LINK_KEY_MAX];
 	int listed;
 
-	if (st->sys[s->src].kind != SYS_SWITCH || y->kind != SYS_HOST || !y->record || !y->lists)
+	if (st->sys[s->src].kind != SYS_SWITCH || y->kind != SYS_HOST)
 		return 0;
-	if (_own_key(key, sizeof(key), st, s->nb, s->nb_port, -1, NULL))
-		return 0;
-	listed = fst_index_get(&st->own, key) >= 0;
-	if (listed && (_own_key(key, sizeof(key), st, s->nb, s->nb_port, s->src, s->ifname) ||
-		       fst_index_get(&st->own, key) >= 0))
+	listed = _listed(y, s->nb_port);
+	if (listed < 0 || (listed && (_link_key(key, st, s->nb, s->nb_port, s->src, s->ifname) ||
+				      fst_index_get(&st->own, key) >= 0)))
 		return 0;
 	s->doubted = 1;
-	if (!listed && fst_add_issue(st->m, FST_ISSUE_ASYMMETRIC, FST_WARNING, -1, -1, -1, -1,
-				     "%s port %s: neighbour %s %s, which %s's own record does "
-				     "not list, left out",
-				     st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key))
-		return fs_errf(st->err, st->errlen, "out of memory");
-	if (listed && fst_add_issue(st->m, FST_ISSUE_ASYMMETRIC, FST_PROBLEM, -1, -1, -1, -1,
-				    "%s port %s: neighbour %s %s, which %s's own record sees "
-				    "linked elsewhere, left out",
-				    st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key))
+	if (fst_add_issue(st->m, FST_ISSUE_ASYMMETRIC, listed ? FST_PROBLEM : FST_WARNING, -1, -1,
+			  -1, -1, "%s port %s: neighbour %s %s, which %s's own record %s, left out",
+			  st->sys[s->src].key, s->ifname, y->key, s->nb_port, y->key,
+			  listed ? "sees linked elsewhere" : "does not list"))
 		return fs_errf(st->err, st->errlen, "out of memory");
 	return 0;
 }
@@ -721,13 +728,10 @@ static int _devices(struct lstate *st)
 	 * system, then its neighbours' that their own records list */
 	for (int k = 0; k < st->ns; k++) {
 		const struct lsight *s = &st->s[k];
-		char key[4 * FST_NAME_MAX + 2 * LLDP_PORT_NAME_MAX + 8];
+		char key[LINK_KEY_MAX];
 
-		st->sys[s->src].lists = 1;
 		if (_sys_port(st, s->src, s->ifname, 0, 1) < 0 ||
-		    (!_own_key(key, sizeof(key), st, s->src, s->ifname, -1, NULL) &&
-		     fst_index_put(&st->own, key, k)) ||
-		    (!_own_key(key, sizeof(key), st, s->src, s->ifname, s->nb, s->nb_port) &&
+		    (!_link_key(key, st, s->src, s->ifname, s->nb, s->nb_port) &&
 		     fst_index_put(&st->own, key, k)))
 			return fs_errf(st->err, st->errlen, "out of memory");
 	}
