@@ -48,6 +48,10 @@
 # it starts) the others, as a site's controller has its own host: the
 # emulated nodes' job launches then no longer stretch the controller's
 # cycles by taking its CPU (BENCH_PIN=no: all share every CPU).
+# BENCH_SHARED=yes makes the queue's jobs share nodes: each asks 2 tasks
+# (-n, of 1 CPU) for each node the whole-node job of its place would have
+# asked, without --exclusive (stock+sw: --switches=1 on each, since each
+# fits a rack), so that placements count CPUs on nodes other jobs hold.
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
 # its hottest functions to perf-SETUP.txt in the work directory (perf's
 # own messages to perf-SETUP.log)
@@ -70,6 +74,7 @@ WAIT=${BENCH_WAIT:-10:00}
 WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
 ROUNDS=${BENCH_ROUNDS:-1}
 WINDOWS=${BENCH_WINDOWS:-1}
+SHARED=${BENCH_SHARED:-no}
 # the CPUs this run may use (its affinity list, e.g. "0-3,8"), one by one
 CPUS=()
 for r in $(awk '/^Cpus_allowed_list:/ { gsub(",", " ", $2); print $2 }' /proc/self/status 2>/dev/null); do
@@ -88,6 +93,7 @@ no)	;;
 esac
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_ROUNDS=$ROUNDS: expected a whole number of rounds, 1 or more" >&2; exit 2 ;; esac
 case $WINDOWS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_WINDOWS=$WINDOWS: expected a whole number of windows, 1 or more" >&2; exit 2 ;; esac
+case $SHARED in yes|no) ;; *) echo "bench-ctld: BENCH_SHARED=$SHARED: expected yes or no" >&2; exit 2 ;; esac
 # the samples: each window of each round (#1 .. #SAMPLES)
 SAMPLES=$((ROUNDS * WINDOWS))
 LEAVES=$(( (NODES + HOSTS - 1) / HOSTS ))
@@ -191,21 +197,27 @@ node_use() {	# node_use T0 T1
 			if (e > s) busy += $1 * (e - s) }
 		END { printf "%.1f", (t1 > t0) ? 100 * busy / (n * (t1 - t0)) : 0 }'
 }
-# the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s,
-# submitted held and then released together: at 1,024 nodes the launches
+# the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
+# (BENCH_SHARED=yes: 2 tasks a size unit, on shared nodes), submitted held and then released together: at 1,024 nodes the launches
 # of the first jobs started time the nodes' daemons out (one CPU for them
 # all) and with them a later sbatch, which a retry could submit twice
 submit_queue() {	# submit_queue SWITCHES(yes|no)
-	local n=0 k=0 size t sw id ids=()
+	local n=0 k=0 size t sw id ids=() shape
 	local sizes=("${SIZES[@]}")
 	while [ "$n" -lt "$JOBS" ]; do
 		size=${sizes[k % ${#sizes[@]}]}
 		[ "$size" -gt "$NODES" ] && size=$NODES
 		t=$(( 10 + (k * 7) % 31 ))
 		sw=()
-		[ "$1" = yes ] && [ "$size" -le "$HOSTS" ] && sw=(--switches="1@$WAIT")
+		if [ "$SHARED" = yes ]; then
+			shape=(-n $((2 * size)))
+			[ "$1" = yes ] && sw=(--switches="1@$WAIT")
+		else
+			shape=(-N "$size" --exclusive)
+			[ "$1" = yes ] && [ "$size" -le "$HOSTS" ] && sw=(--switches="1@$WAIT")
+		fi
 		local cnt=$(( JOBS - n < ARRAY ? JOBS - n : ARRAY ))
-		id=$(cl_sbatch --user "$TUSER" -J "b$size" -N "$size" --exclusive -t 2 "${sw[@]}" -H \
+		id=$(cl_sbatch --user "$TUSER" -J "b$size" "${shape[@]}" -t 2 "${sw[@]}" -H \
 			--array="0-$((cnt - 1))" -o /dev/null --wrap "sleep $t") || return 1
 		ids+=("$id")
 		n=$((n + cnt)); k=$((k + 1))
@@ -404,7 +416,12 @@ rounds=""
 [ "$ROUNDS" -gt 1 ] && rounds=", $ROUNDS rounds (the setups in turn)"
 [ "$WINDOWS" -gt 1 ] && rounds="$rounds, $WINDOWS windows one after the other on each setup's cluster"
 [ "$SAMPLES" -gt 1 ] && rounds="$rounds; #K: window K; a setup's own row: each figure's median"
-echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending whole-node jobs (1-$MAXSIZE nodes, 10-40 s), window ${WINDOW}s$rounds"
+if [ "$SHARED" = yes ]; then
+	what="jobs on shared nodes (2-$((2 * MAXSIZE)) tasks)"
+else
+	what="whole-node jobs (1-$MAXSIZE nodes)"
+fi
+echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending $what, 10-40 s, window ${WINDOW}s$rounds"
 if [ "$PIN" = yes ]; then
 	echo "slurmctld alone on CPU $CTLD_CPU, the nodes' daemons and jobs on CPU(s) $NODE_CPUS (BENCH_PIN=yes)"
 else
