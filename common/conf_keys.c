@@ -415,10 +415,18 @@ const struct fs_conf_key *fs_conf_keys(size_t *n)
 	return fsc_keys;
 }
 
+/* A key's index, its name in any case.  Looked up at every placement
+ * decision (a partition's Locality and the like): a key whose first
+ * letter differs is passed over without a call. */
 int fsc_key_index(const char *name)
 {
-	for (size_t i = 0; name && i < fsc_nkeys; i++)
-		if (fs_strcaseeq(name, fsc_keys[i].name))
+	int first;
+
+	if (!name)
+		return -1;
+	first = name[0] | 0x20; /* ASCII letters' case bit; a name starts with one */
+	for (size_t i = 0; i < fsc_nkeys; i++)
+		if ((fsc_keys[i].name[0] | 0x20) == first && fs_strcaseeq(name, fsc_keys[i].name))
 			return (int)i;
 	return -1;
 }

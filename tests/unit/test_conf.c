@@ -157,6 +157,10 @@ static void test_schema(void **state)
 	}
 	assert_null(fs_conf_key_find("Nope"));
 	assert_ptr_equal(fs_conf_key_find("loglevel"), fs_conf_key_find("LOGLEVEL"));
+	assert_ptr_equal(fs_conf_key_find("lOCALITYwAIT"), fs_conf_key_find("LocalityWait"));
+	assert_null(fs_conf_key_find(""));
+	assert_null(fs_conf_key_find("LocalityWai"));
+	assert_null(fs_conf_key_find("[ocality"));
 	/* the enum orders match the C enums */
 	assert_int_equal(
 		fs_parse_enum(NULL, "debug", fs_conf_key_find("LogLevel")->values, &idx, NULL, 0),
