@@ -46,6 +46,7 @@
 #include "fabric_hook.h"
 #include "fabric_place.h"
 #include "fabsched_select.h"
+#include "select_backend.h"
 
 #define PLUGIN "select/cons_tres_fabric"
 
@@ -75,6 +76,33 @@ static int _try(bitstr_t *cand, void *arg)
 	return rc;
 }
 
+/*
+ * cons_tres's per-node counts (its node info) brought up to date, once per
+ * call and only when an allocation may have changed since they were last
+ * (fabric_alloc_gen) or slurmctld's last_node_update moved: 22.05's
+ * select_nodeinfo_set_all recounts every node, and formats each node's
+ * TRES string, at every call (its "nothing changed" test compares
+ * last_node_update with a stamp taken from it, and never holds).  Called
+ * with slurmctld's node write lock held, as every job_test is.
+ */
+static void _counts_refresh(const slurm_select_ops_t *ops)
+{
+	static time_t *node_update;
+	static bool done;
+	static unsigned long gen;
+	static time_t update;
+	unsigned long g = fabric_alloc_gen();
+
+	if (!node_update)
+		node_update = dlsym(RTLD_DEFAULT, "last_node_update");
+	if (done && g == gen && node_update && *node_update == update)
+		return;
+	ops->nodeinfo_set_all();
+	done = true;
+	gen = g;
+	update = node_update ? *node_update : 0;
+}
+
 /* What cons_tres has not given out on a node: its CPUs and memory. */
 static void _node_free(int node, struct fse_node_res *r, void *arg)
 {
@@ -88,11 +116,8 @@ static void _node_free(int node, struct fse_node_res *r, void *arg)
 	if (c->idle && *c->idle && bit_test(*c->idle, node))
 		return;
 	if (!c->counted) {
-		/* cons_tres's per-node counts, recomputed only when a node
-		 * changed since (once per call, only when a node with jobs
-		 * is asked about: a main scheduling pass changes nodes at
-		 * every start) */
-		c->ops->nodeinfo_set_all();
+		/* only when a node with jobs is asked about */
+		_counts_refresh(c->ops);
 		c->counted = true;
 	}
 	if (!node_ptr || !node_ptr->select_nodeinfo || !(info = node_ptr->select_nodeinfo->data))

@@ -256,8 +256,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t m
 
 extern int select_p_reconfigure(void)
 {
+	int rc;
+
 	fabric_reconfigure();
 	if (!fabric_backend_ready())
 		return SLURM_ERROR;
-	return fabric_be.reconfigure();
+	rc = fabric_be.reconfigure();
+	fabric_alloc_changed();
+	return rc;
 }
