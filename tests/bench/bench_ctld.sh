@@ -186,16 +186,19 @@ passed_starts() {	# passed_starts T0
 		END { for (i = 1; i <= n; i++) if (seen && before(pf, pk, f[i], k[i])) p++
 			printf "%d of %d", p, n }'
 }
-# the share of the nodes' time in the window [T0, T1] (epoch seconds) that
-# jobs held: a setup that starts fewer, larger jobs may use the nodes as well
+# the share of the nodes' CPU time in the window [T0, T1] (epoch seconds)
+# that jobs held (a whole-node job holds every CPU of its nodes): a setup
+# that starts fewer, larger jobs may use the nodes as well
 node_use() {	# node_use T0 T1
-	squeue -h -t all -o '%D|%S|%e|%T' 2>/dev/null |
-		awk -F'|' -v t0="$1" -v t1="$2" -v n="$NODES" "$EPOCH_AWK"'
+	local n
+	n=$(sinfo -h -N -o '%N %c' 2>/dev/null | awk '!seen[$1]++ { t += $2 } END { print t + 0 }')
+	squeue -h -t all -o '%C|%S|%e|%T' 2>/dev/null |
+		awk -F'|' -v t0="$1" -v t1="$2" -v n="$n" "$EPOCH_AWK"'
 		$4 != "PENDING" && $2 ~ /^[0-9]/ {
 			s = ep($2); e = ($3 ~ /^[0-9]/) ? ep($3) : t1
 			if (s < t0) s = t0; if (e > t1) e = t1
 			if (e > s) busy += $1 * (e - s) }
-		END { printf "%.1f", (t1 > t0) ? 100 * busy / (n * (t1 - t0)) : 0 }'
+		END { printf "%.1f", (t1 > t0 && n > 0) ? 100 * busy / (n * (t1 - t0)) : 0 }'
 }
 # the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
 # (BENCH_SHARED=yes: 2 tasks a size unit, on shared nodes), submitted held and then released together: at 1,024 nodes the launches
@@ -306,7 +309,7 @@ measure_window() {
 			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
 			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
 	SHARE[$name#$k]=$(one_rack_share "$ts")
-	echo "bench-ctld: $name${tag:+ (#$k)}: harness up in ${up}s, daemons $mem MiB (PSS); $js jobs started in ${el%.*} s, nodes held by jobs $use% of the window" >&2
+	echo "bench-ctld: $name${tag:+ (#$k)}: harness up in ${up}s, daemons $mem MiB (PSS); $js jobs started in ${el%.*} s, the nodes' CPUs held by jobs $use% of the window" >&2
 }
 
 run_setup() {	# run_setup NAME ROUND
@@ -385,7 +388,7 @@ done
 # FIELDS of a sample (FIG): main ms, max, bf ms, max, main us/job, bf
 # us/job, ctld CPU %, RSS MiB, starts/min, main cycles ms per job they
 # started, ctld CPU ms per job started, jobs started, by backfill, % of
-# the nodes' time held by jobs.  With
+# the nodes' CPU time held by jobs.  With
 # several samples, a setup's row is each field's median over them.
 median_figs() {	# median_figs SETUP: each field's median over the samples
 	local r
@@ -452,7 +455,7 @@ for s in $WHICH; do
 		echo "$s$([ "$SAMPLES" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started; ${PASSED[$s#$r]:-?} starts passed the oldest job still pending"
 	done
 	read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u <<<"${MED[$s]}"
-	printf '%s: nodes held by jobs %.1f%% of the window%s\n' "$s" "$u" "$([ "$SAMPLES" -gt 1 ] && echo " (median)")"
+	printf '%s: the nodes'"'"' CPUs held by jobs %.1f%% of the window%s\n' "$s" "$u" "$([ "$SAMPLES" -gt 1 ] && echo " (median)")"
 done
 for s in $WHICH; do
 	for ((r = 1; r <= SAMPLES; r++)); do
