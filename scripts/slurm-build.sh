@@ -102,6 +102,13 @@ done_paths() {
 # cluster's accounting): a cached build without it is configured again
 if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ] &&
    [ -x "$prefix/sbin/slurmdbd" ] && [ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ]; then
+	# the installation names its own directory in its binaries (their
+	# library run path): a cache moved to another path builds nothing
+	# that runs, so say so rather than serve it
+	if ! "$prefix/sbin/slurmctld" -V >/dev/null 2>&1; then
+		echo "slurm-build: Slurm $release in $dir was built for another path ($prefix/sbin/slurmctld -V fails: $("$prefix/sbin/slurmctld" -V 2>&1 | head -n 1)); was FABSCHED_CACHE moved? Put it back where it was built, or remove $dir to build it again here" >&2
+		exit 1
+	fi
 	echo "slurm-build: Slurm $release already built in $dir; served by $serves" >&2
 	done_paths
 	exit 0
