@@ -22,6 +22,9 @@
 #   accepted where stock accepts (and refused where stock refuses),
 #   started and COMPLETED where stock's did,
 #   on fabsched, in one rack wherever it fits one, else the fewest racks.
+# On 22.05, with DebugFlags=SelectType, what select/cons_tres_fabric reads
+# of the CPUs and memory cons_tres gave out on a node is checked against
+# cons_tres's own full recount.
 # The table of both runs (racks and nodes per job) is printed at the end.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -78,7 +81,8 @@ shared 1 -n 8 --mem-per-cpu=100
 spread 1 -n 4 --spread-job"
 NSHAPES=$(wc -l <<<"$SHAPES")
 
-tap_plan $((4 + 3 * NSHAPES))
+# (one more on 22.05: the node counts select/cons_tres_fabric reads)
+tap_plan $((4 + 3 * NSHAPES + $([ "$(fs_flavour)" = 22.05 ] && echo 1 || echo 0)))
 
 # nodes: rack 1 (n001-n004) without gres; "big" the first two of a rack
 # (no rack holds 3 of them: a job asking for 3 fits none), "fast" the third
@@ -212,6 +216,13 @@ FABSCHED_CLUSTER_SELECT=$(fs_select_type) || tap_bail "no placement plugin in th
 export FABSCHED_CLUSTER_SELECT
 export FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/fabric
 export FABSCHED_CLUSTER_ETC_FILES="fabsched.conf=$work/fabsched.conf"
+# 22.05: select/cons_tres_fabric reads what cons_tres has given out on a
+# node from cons_tres's tables; DebugFlags=SelectType has it check each
+# such count against cons_tres's own full recount, in slurmctld.log
+if [ "$(fs_flavour)" = 22.05 ]; then
+	echo DebugFlags=SelectType > "$work/extra.conf"
+	export FABSCHED_CLUSTER_EXTRA_CONF=$work/extra.conf
+fi
 cl_up --fabric "$FABRIC"
 tap_ok $? "cluster up: 16 nodes, $FABSCHED_CLUSTER_SELECT + topology/fabric (Slurm $(fs_flavour) flavour), Locality=rack LocalityWait=INFINITE" ||
 	tap_bail "the cluster did not come up"
@@ -244,6 +255,18 @@ else
 		"exclusive topo: job $xa (-N2 --exclusive=topo) alone in rack $ra; job $xb (-N2) in rack $rb"
 	scancel "$xa" 2>/dev/null
 	cl_wait_job "$xa" 30 >/dev/null
+fi
+if [ "$(fs_flavour)" = 22.05 ]; then
+	# the shared shape asks about rack 1's nodes, each with 2 CPUs and
+	# 200 MB given out to the job beside it
+	log=$D/ctld/slurmctld.log
+	same=$(grep -c 'MB given out, as cons_tres counts' "$log")
+	busy=$(grep -c ': 2 CPUs and 200 MB given out, as cons_tres counts' "$log")
+	differ=$(grep -c 'MB given out, cons_tres counts' "$log")
+	tap_ok "[ $busy -gt 0 ] && [ $differ = 0 ]" \
+		"22.05: what cons_tres gave out on a node, as fabsched reads it, equals cons_tres's full recount ($same checks, $busy on rack 1's shared nodes, $differ differ)"
+	[ "$differ" = 0 ] || tap_diag "$(grep 'MB given out, cons_tres counts' "$log" | head -5)"
+	unset FABSCHED_CLUSTER_EXTRA_CONF
 fi
 cl_down
 

@@ -6,7 +6,7 @@
  * runs cons_tres's job_test inside it.  The free nodes are the candidates
  * without jobs (slurmctld's idle_node_bitmap), then for jobs that share
  * nodes every candidate with the CPUs and memory cons_tres has not given
- * out (its node info, refreshed when a node with jobs is asked about),
+ * out (read, for the nodes with jobs asked about, from cons_tres's tables),
  * and a job kept waiting for locality shows why in its state_desc: 22.05
  * keeps the text of a WAIT_BLOCK_MAX_ERR reason (node_scheduler.c,
  * select_nodes).
@@ -31,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,6 +43,9 @@
 #include "src/common/log.h"
 #include "src/common/select.h"
 #include "src/slurmctld/slurmctld.h"
+/* cons_tres's tables of what it has given out (read by _alloc_on) */
+#include "src/plugins/select/cons_common/node_data.h"
+#include "src/plugins/select/cons_common/part_data.h"
 
 #include "fabric_hook.h"
 #include "fabric_place.h"
@@ -62,7 +66,6 @@ struct call {
 	List *preemptee_job_list;
 	bitstr_t *exc_core_bitmap;
 	bitstr_t **idle; /* slurmctld's idle nodes (NULL: unknown) */
-	bool counted;	 /* cons_tres's node counts brought up to date */
 };
 
 static int _try(bitstr_t *cand, void *arg)
@@ -77,30 +80,73 @@ static int _try(bitstr_t *cand, void *arg)
 }
 
 /*
- * cons_tres's per-node counts (its node info) brought up to date, once per
- * call and only when an allocation may have changed since they were last
- * (fabric_alloc_gen) or slurmctld's last_node_update moved: 22.05's
- * select_nodeinfo_set_all recounts every node, and formats each node's
- * TRES string, at every call (its "nothing changed" test compares
- * last_node_update with a stamp taken from it, and never holds).  Called
- * with slurmctld's node write lock held, as every job_test is.
+ * What cons_tres has given out on node @n, counted as its
+ * select_nodeinfo_set_all counts one node (22.05 cons_common.c): the cores
+ * set in any row of any partition (at most the node's cores less its
+ * specialised ones, in CPUs when a core has several threads) and the
+ * memory of its usage table.  Read from cons_tres's own tables
+ * (select_backend.h), which the node write lock every job_test holds keeps
+ * still: set_all would recount, and format the TRES string of, every node
+ * at each call.
  */
-static void _counts_refresh(const slurm_select_ops_t *ops)
+static void _alloc_on(int n, const node_record_t *node, uint16_t *cpus, uint64_t *mem)
 {
-	static time_t *node_update;
-	static bool done;
-	static unsigned long gen;
-	static time_t update;
-	unsigned long g = fabric_alloc_gen();
+	part_res_record_t *p = fabric_be_parts ? *(part_res_record_t **)fabric_be_parts : NULL;
+	node_use_record_t *use = fabric_be_usage ? *(node_use_record_t **)fabric_be_usage : NULL;
+	bitstr_t *first = NULL, *all = NULL;
+	uint32_t cores = 0, usable = node->tot_cores - node->core_spec_cnt;
 
-	if (!node_update)
-		node_update = dlsym(RTLD_DEFAULT, "last_node_update");
-	if (done && g == gen && node_update && *node_update == update)
-		return;
+	for (; p; p = p->next) {
+		for (int i = 0; p->row && i < p->num_rows; i++) {
+			bitstr_t *b = p->row[i].row_bitmap ? p->row[i].row_bitmap[n] : NULL;
+
+			if (!b)
+				continue;
+			if (!first)
+				first = b;
+			else if (!all)
+				all = bit_copy(first);
+			if (all)
+				bit_or(all, b);
+		}
+	}
+	if (all || first)
+		cores = bit_set_count(all ? all : first);
+	FREE_NULL_BITMAP(all);
+	if (cores > usable)
+		cores = usable;
+	if (node->tot_cores < node->cpus)
+		cores *= node->threads;
+	*cpus = cores;
+	*mem = use ? use[n].alloc_memory : 0;
+}
+
+/*
+ * DebugFlags=SelectType: _alloc_on's counts against cons_tres's own full
+ * recount (select_nodeinfo_set_all, then its node info), logged: "as
+ * cons_tres counts" or, as an error, where they differ.
+ */
+static void _alloc_check(const slurm_select_ops_t *ops, const node_record_t *node, uint16_t cpus,
+			 uint64_t mem)
+{
+	uint16_t be_cpus = 0;
+	uint64_t be_mem = 0;
+	void *info;
+
 	ops->nodeinfo_set_all();
-	done = true;
-	gen = g;
-	update = node_update ? *node_update : 0;
+	if (!node->select_nodeinfo || !(info = node->select_nodeinfo->data) ||
+	    ops->nodeinfo_get(info, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &be_cpus) ||
+	    ops->nodeinfo_get(info, SELECT_NODEDATA_MEM_ALLOC, NODE_STATE_ALLOCATED, &be_mem)) {
+		error("%s: node %s: cons_tres's node info cannot be read", PLUGIN, node->name);
+		return;
+	}
+	if (cpus != be_cpus || mem != be_mem)
+		error("%s: node %s: %u CPUs and %" PRIu64
+		      " MB given out, cons_tres counts %u and %" PRIu64,
+		      PLUGIN, node->name, cpus, mem, be_cpus, be_mem);
+	else
+		info("%s: node %s: %u CPUs and %" PRIu64 " MB given out, as cons_tres counts",
+		     PLUGIN, node->name, cpus, mem);
 }
 
 /* What cons_tres has not given out on a node: its CPUs and memory. */
@@ -108,26 +154,17 @@ static void _node_free(int node, struct fse_node_res *r, void *arg)
 {
 	struct call *c = arg;
 	node_record_t *node_ptr = node_record_table_ptr[node];
-	uint16_t alloc_cpus = 0;
-	uint64_t alloc_mem = 0;
-	void *info;
+	uint16_t alloc_cpus;
+	uint64_t alloc_mem;
 
 	/* a node without jobs has nothing given out */
-	if (c->idle && *c->idle && bit_test(*c->idle, node))
+	if ((c->idle && *c->idle && bit_test(*c->idle, node)) || !node_ptr)
 		return;
-	if (!c->counted) {
-		/* only when a node with jobs is asked about */
-		_counts_refresh(c->ops);
-		c->counted = true;
-	}
-	if (!node_ptr || !node_ptr->select_nodeinfo || !(info = node_ptr->select_nodeinfo->data))
-		return;
-	if (c->ops->nodeinfo_get(info, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus) ==
-	    SLURM_SUCCESS)
-		r->cpus = r->cpus > alloc_cpus ? r->cpus - alloc_cpus : 0;
-	if (r->mem != UINT64_MAX &&
-	    c->ops->nodeinfo_get(info, SELECT_NODEDATA_MEM_ALLOC, NODE_STATE_ALLOCATED,
-				 &alloc_mem) == SLURM_SUCCESS)
+	_alloc_on(node, node_ptr, &alloc_cpus, &alloc_mem);
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+		_alloc_check(c->ops, node_ptr, alloc_cpus, alloc_mem);
+	r->cpus = r->cpus > alloc_cpus ? r->cpus - alloc_cpus : 0;
+	if (r->mem != UINT64_MAX)
 		r->mem = r->mem > alloc_mem ? r->mem - alloc_mem : 0;
 }
 

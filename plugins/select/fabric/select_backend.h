@@ -16,12 +16,13 @@ extern slurm_select_ops_t fabric_be;
 bool fabric_backend_ready(void);
 
 /*
- * A count that moves at every entry point through which cons_tres's
- * allocations, or its node info records, may change (select_forward.c's
- * FORWARD_CHANGE, select_p_reconfigure): fabric_hook.c has cons_tres
- * recount its nodes only when it moved.
+ * The addresses of cons_tres's select_part_record (part_res_record_t *)
+ * and select_node_usage (node_use_record_t *), its tables of what it has
+ * given out (src/plugins/select/cons_common: part_data.h, node_data.h),
+ * set with fabric_be: this plugin is built against the very release's
+ * source, whose cons_tres _backend_bind checks.
  */
-void fabric_alloc_changed(void);
-unsigned long fabric_alloc_gen(void);
+extern void *fabric_be_parts;
+extern void *fabric_be_usage;
 
 #endif

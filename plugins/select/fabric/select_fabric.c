@@ -97,10 +97,19 @@ static struct {
 /* slurm_select_ops_t is plugin_id followed by one pointer per entry point,
  * in the order of node_select_syms[] (libslurmfull). */
 slurm_select_ops_t fabric_be; /* its entry points (select_backend.h) */
+void *fabric_be_parts;	      /* its tables (select_backend.h) */
+void *fabric_be_usage;
 
 #define BACKEND_SYM_CNT (sizeof(slurm_select_ops_t) / sizeof(void *))
 _Static_assert(sizeof(slurm_select_ops_t) % sizeof(void *) == 0,
 	       "slurm_select_ops_t is expected to hold pointers only");
+
+/* fabric_be and cons_tres's tables forgotten */
+static void _be_clear(void)
+{
+	memset(&fabric_be, 0, sizeof(fabric_be));
+	fabric_be_parts = fabric_be_usage = NULL;
+}
 
 /*
  * Check that @handle (opened from @path) is the cons_tres of this very
@@ -129,21 +138,28 @@ static int _backend_bind(void *handle, const char *path)
 	for (size_t i = 0; i < BACKEND_SYM_CNT; i++) {
 		if (!(ptrs[i] = dlsym(handle, node_select_syms[i]))) {
 			error("%s: %s lacks %s", plugin_type, path, node_select_syms[i]);
-			memset(&fabric_be, 0, sizeof(fabric_be));
+			_be_clear();
 			return SLURM_ERROR;
 		}
+	}
+	if (!(fabric_be_parts = dlsym(handle, "select_part_record")) ||
+	    !(fabric_be_usage = dlsym(handle, "select_node_usage"))) {
+		error("%s: %s lacks %s", plugin_type, path,
+		      fabric_be_parts ? "select_node_usage" : "select_part_record");
+		_be_clear();
+		return SLURM_ERROR;
 	}
 	id = fabric_be.plugin_id;
 	if (*id != SELECT_PLUGIN_CONS_TRES) {
 		error("%s: %s has plugin_id %u, expected %u", plugin_type, path, *id,
 		      (unsigned)SELECT_PLUGIN_CONS_TRES);
-		memset(&fabric_be, 0, sizeof(fabric_be));
+		_be_clear();
 		return SLURM_ERROR;
 	}
 
 	if ((backend_init = dlsym(handle, "init")) && backend_init()) {
 		error("%s: init() of %s failed", plugin_type, path);
-		memset(&fabric_be, 0, sizeof(fabric_be));
+		_be_clear();
 		return SLURM_ERROR;
 	}
 	return SLURM_SUCCESS;
@@ -233,7 +249,7 @@ extern int fini(void)
 	}
 	backend.handle = NULL;
 	xfree(backend.path);
-	memset(&fabric_be, 0, sizeof(fabric_be));
+	_be_clear();
 	__atomic_store_n(&backend.state, BACKEND_CLOSED, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&backend.lock);
 
@@ -256,12 +272,8 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t m
 
 extern int select_p_reconfigure(void)
 {
-	int rc;
-
 	fabric_reconfigure();
 	if (!fabric_backend_ready())
 		return SLURM_ERROR;
-	rc = fabric_be.reconfigure();
-	fabric_alloc_changed();
-	return rc;
+	return fabric_be.reconfigure();
 }

@@ -2,8 +2,7 @@
  * select_forward.c - the select/cons_tres_fabric entry points that only
  * forward to select/cons_tres (all but init, fini, job_test and
  * reconfigure, which are in select_fabric.c), in the order of
- * slurm_select_ops_t; those through which what cons_tres has given out
- * may change also move fabric_alloc_gen.
+ * slurm_select_ops_t.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,49 +29,23 @@
 			return fail;                  \
 		return fabric_be.field args;          \
 	}
-/* The same for an entry point that may change what cons_tres has given
- * out on the nodes, or its node info records (fabric_alloc_changed). */
-#define FORWARD_CHANGE(ret, name, field, fail, params, args) \
-	extern ret select_p_##name params                    \
-	{                                                    \
-		ret rc;                                      \
-                                                             \
-		if (!fabric_backend_ready())                 \
-			return fail;                         \
-		rc = fabric_be.field args;                   \
-		fabric_alloc_changed();                      \
-		return rc;                                   \
-	}
-
-static unsigned long alloc_gen;
-
-void fabric_alloc_changed(void)
-{
-	__atomic_add_fetch(&alloc_gen, 1, __ATOMIC_RELEASE);
-}
-
-unsigned long fabric_alloc_gen(void)
-{
-	return __atomic_load_n(&alloc_gen, __ATOMIC_ACQUIRE);
-}
-
 FORWARD(int, state_save, state_save, SLURM_ERROR, (char *dir_name), (dir_name))
-FORWARD_CHANGE(int, state_restore, state_restore, SLURM_ERROR, (char *dir_name), (dir_name))
-FORWARD_CHANGE(int, job_init, job_init, SLURM_ERROR, (List job_list), (job_list))
-FORWARD_CHANGE(int, node_init, node_init, SLURM_ERROR, (void), ())
+FORWARD(int, state_restore, state_restore, SLURM_ERROR, (char *dir_name), (dir_name))
+FORWARD(int, job_init, job_init, SLURM_ERROR, (List job_list), (job_list))
+FORWARD(int, node_init, node_init, SLURM_ERROR, (void), ())
 FORWARD(int, job_begin, job_begin, SLURM_ERROR, (job_record_t * job_ptr), (job_ptr))
 FORWARD(int, job_ready, job_ready, -1, (job_record_t * job_ptr), (job_ptr))
-FORWARD_CHANGE(int, job_expand, job_expand, SLURM_ERROR,
-	       (job_record_t * from_job_ptr, job_record_t *to_job_ptr), (from_job_ptr, to_job_ptr))
-FORWARD_CHANGE(int, job_resized, job_resized, SLURM_ERROR,
-	       (job_record_t * job_ptr, node_record_t *node_ptr), (job_ptr, node_ptr))
+FORWARD(int, job_expand, job_expand, SLURM_ERROR,
+	(job_record_t * from_job_ptr, job_record_t *to_job_ptr), (from_job_ptr, to_job_ptr))
+FORWARD(int, job_resized, job_resized, SLURM_ERROR,
+	(job_record_t * job_ptr, node_record_t *node_ptr), (job_ptr, node_ptr))
 FORWARD(int, job_signal, job_signal, SLURM_ERROR, (job_record_t * job_ptr, int signal),
 	(job_ptr, signal))
-FORWARD_CHANGE(int, job_fini, job_fini, SLURM_ERROR, (job_record_t * job_ptr), (job_ptr))
-FORWARD_CHANGE(int, job_suspend, job_suspend, SLURM_ERROR, (job_record_t * job_ptr, bool indf_susp),
-	       (job_ptr, indf_susp))
-FORWARD_CHANGE(int, job_resume, job_resume, SLURM_ERROR, (job_record_t * job_ptr, bool indf_susp),
-	       (job_ptr, indf_susp))
+FORWARD(int, job_fini, job_fini, SLURM_ERROR, (job_record_t * job_ptr), (job_ptr))
+FORWARD(int, job_suspend, job_suspend, SLURM_ERROR, (job_record_t * job_ptr, bool indf_susp),
+	(job_ptr, indf_susp))
+FORWARD(int, job_resume, job_resume, SLURM_ERROR, (job_record_t * job_ptr, bool indf_susp),
+	(job_ptr, indf_susp))
 FORWARD(bitstr_t *, step_pick_nodes, step_pick_nodes, NULL,
 	(job_record_t * job_ptr, select_jobinfo_t *step_jobinfo, uint32_t node_count,
 	 bitstr_t **avail_nodes),
@@ -86,12 +59,11 @@ FORWARD(int, select_nodeinfo_pack, nodeinfo_pack, SLURM_ERROR,
 FORWARD(int, select_nodeinfo_unpack, nodeinfo_unpack, SLURM_ERROR,
 	(select_nodeinfo_t * *nodeinfo, buf_t *buffer, uint16_t protocol_version),
 	(nodeinfo, buffer, protocol_version))
-FORWARD_CHANGE(select_nodeinfo_t *, select_nodeinfo_alloc, nodeinfo_alloc, NULL, (void), ())
+FORWARD(select_nodeinfo_t *, select_nodeinfo_alloc, nodeinfo_alloc, NULL, (void), ())
 FORWARD(int, select_nodeinfo_free, nodeinfo_free, SLURM_ERROR, (select_nodeinfo_t * nodeinfo),
 	(nodeinfo))
 FORWARD(int, select_nodeinfo_set_all, nodeinfo_set_all, SLURM_ERROR, (void), ())
-FORWARD_CHANGE(int, select_nodeinfo_set, nodeinfo_set, SLURM_ERROR, (job_record_t * job_ptr),
-	       (job_ptr))
+FORWARD(int, select_nodeinfo_set, nodeinfo_set, SLURM_ERROR, (job_record_t * job_ptr), (job_ptr))
 FORWARD(int, select_nodeinfo_get, nodeinfo_get, SLURM_ERROR,
 	(select_nodeinfo_t * nodeinfo, enum select_nodedata_type dinfo, enum node_states state,
 	 void *data),
@@ -118,7 +90,7 @@ FORWARD(char *, select_jobinfo_xstrdup, jobinfo_xstrdup, NULL,
 FORWARD(int, get_info_from_plugin, get_info_from_plugin, SLURM_ERROR,
 	(enum select_plugindata_info dinfo, job_record_t *job_ptr, void *data),
 	(dinfo, job_ptr, data))
-FORWARD_CHANGE(int, update_node_config, update_node_config, SLURM_ERROR, (int index), (index))
+FORWARD(int, update_node_config, update_node_config, SLURM_ERROR, (int index), (index))
 FORWARD(bitstr_t *, resv_test, resv_test, NULL,
 	(resv_desc_msg_t * resv_desc_ptr, uint32_t node_cnt, bitstr_t *avail_bitmap,
 	 bitstr_t **core_bitmap),
