@@ -105,8 +105,8 @@ if [ -f "$stamp" ] && [ -x "$prefix/sbin/slurmctld" ] && [ -f "$tree/config.h" ]
 	# the installation names its own directory in its binaries (their
 	# library run path): a cache moved to another path builds nothing
 	# that runs, so say so rather than serve it
-	if ! "$prefix/sbin/slurmctld" -V >/dev/null 2>&1; then
-		echo "slurm-build: Slurm $release in $dir was built for another path ($prefix/sbin/slurmctld -V fails: $("$prefix/sbin/slurmctld" -V 2>&1 | head -n 1)); was FABSCHED_CACHE moved? Put it back where it was built, or remove $dir to build it again here" >&2
+	if ! ran=$("$prefix/sbin/slurmctld" -V 2>&1); then
+		echo "slurm-build: Slurm $release in $dir was built for another path ($prefix/sbin/slurmctld -V fails: $(printf '%s\n' "$ran" | head -n 1)); was FABSCHED_CACHE moved? Put it back where it was built, or remove $dir to build it again here" >&2
 		exit 1
 	fi
 	echo "slurm-build: Slurm $release already built in $dir; served by $serves" >&2
