@@ -121,6 +121,10 @@ struct fse_ctl {
 	   said once, not at every scheduling pass */
 	uint32_t bad_loc[64];
 	unsigned bad_loc_next;
+	/* each partition's settings, read from conf at its first decision
+	 * (_part_pol); forgotten with conf */
+	struct part_pol *pols;
+	int npols;
 	/* the model file, watched for changes (fse_ctl_refresh) */
 	char *model_path;
 	const char **names; /* [nnodes_names] the scheduler's nodes, copied */
@@ -226,10 +230,85 @@ static void _names_free(struct fse_ctl *c)
 	c->nnodes_names = 0;
 }
 
+/* ------------------------------------------------------------ partitions */
+
+/* At most this many partitions' settings are kept; more are read at
+ * each decision. */
+#define PART_POLS_MAX 64
+
+/* A partition's settings, as the decisions read them. */
+struct part_pol {
+	char *name; /* NULL: no partition named (the DEFAULT settings) */
+	bool off;   /* Locality=off or observe: not placed here */
+	bool observe;
+	struct fse_policy_in in; /* its part_* fields */
+};
+
+static void _pols_free(struct fse_ctl *c)
+{
+	for (int i = 0; i < c->npols; i++)
+		free(c->pols[i].name);
+	free(c->pols);
+	c->pols = NULL;
+	c->npols = 0;
+}
+
+/* Partition @part's settings read from @conf into @p (name not set). */
+static void _part_read(const struct fs_conf *conf, const char *part, struct part_pol *p)
+{
+	struct fs_locality ploc = { .level = FS_LOCALITY_ANY,
+				    .wait_set = true,
+				    .wait = FS_DURATION_INFINITE };
+	uint64_t mr = 0, ppm = 0;
+	bool have = !fs_conf_part_locality(conf, part, &ploc);
+
+	*p = (struct part_pol){ .off = have && ploc.level >= FS_LOCALITY_OFF,
+				.observe = have && ploc.level == FS_LOCALITY_OBSERVE };
+	if (!fs_conf_part_get_uint(conf, part, "LocalityTarget", &ppm))
+		p->in.part_target = (double)ppm / 1e6;
+	if (!fs_conf_part_get_uint(conf, part, "LocalityWaitRatio", &mr) && mr <= 1000)
+		p->in.part_ratio = (uint32_t)mr;
+	if (!have || ploc.level == FS_LOCALITY_OFF) /* not placed here (plugins) */
+		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY, .wait_set = true };
+	else if (ploc.level == FS_LOCALITY_OBSERVE) /* observed as rack */
+		ploc.level = FS_LOCALITY_RACK;
+	if (!fs_conf_part_get_uint(conf, part, "MaxRacks", &mr) && mr <= UINT32_MAX)
+		p->in.part_max_racks = (uint32_t)mr;
+	p->in.part_level = (enum fse_level)ploc.level;
+	p->in.part_wait = ploc.wait;
+}
+
+/*
+ * Partition @part's settings: kept from its first decision of this load
+ * (fabsched.conf is the load's, read once), else read into @tmp.  Never
+ * NULL.
+ */
+static const struct part_pol *_part_pol(struct fse_ctl *c, const char *part, struct part_pol *tmp)
+{
+	struct part_pol *p;
+
+	for (int i = 0; i < c->npols; i++) {
+		p = &c->pols[i];
+		if (part ? p->name && !strcmp(p->name, part) : !p->name)
+			return p;
+	}
+	_part_read(c->conf, part, tmp);
+	if (!c->conf || c->npols >= PART_POLS_MAX ||
+	    (!c->pols && !(c->pols = calloc(PART_POLS_MAX, sizeof(*c->pols)))))
+		return tmp;
+	p = &c->pols[c->npols];
+	*p = *tmp;
+	if (part && !(p->name = strdup(part)))
+		return tmp;
+	c->npols++;
+	return p;
+}
+
 void fse_ctl_unload(struct fse_ctl *c)
 {
 	if (!c)
 		return;
+	_pols_free(c);
 	fs_conf_destroy(c->conf);
 	c->conf = NULL;
 	_domains_free(c);
@@ -397,14 +476,18 @@ bool fse_ctl_usable(const struct fse_ctl *c)
 	return c && c->topo;
 }
 
-bool fse_ctl_part_off(const struct fse_ctl *c, const char *part)
+bool fse_ctl_part_off(struct fse_ctl *c, const char *part)
 {
-	return c && fs_conf_part_off(c->conf, part);
+	struct part_pol tmp;
+
+	return c && c->conf && _part_pol(c, part, &tmp)->off;
 }
 
-bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part)
+bool fse_ctl_part_observe(struct fse_ctl *c, const char *part)
 {
-	return c && fs_conf_part_observe(c->conf, part);
+	struct part_pol tmp;
+
+	return c && c->conf && _part_pol(c, part, &tmp)->observe;
 }
 
 bool fse_ctl_all_off(const struct fse_ctl *c)
@@ -702,7 +785,6 @@ static int _share_of(struct fse_ctl *c, const char *part)
 
 /* ------------------------------------------------------------ policy */
 
-/* The job's locality as its partition, options and --switches resolve it. */
 /* Is job @id's bad locality value new to the log?  Remembered when so. */
 static bool _bad_loc_new(struct fse_ctl *c, uint32_t id)
 {
@@ -715,27 +797,11 @@ static bool _bad_loc_new(struct fse_ctl *c, uint32_t id)
 	return true;
 }
 
+/* The job's locality as its partition, options and --switches resolve it. */
 static void _policy(struct fse_ctl *c, const struct fse_job *j, struct fse_policy *pol)
 {
-	struct fs_locality ploc = { .level = FS_LOCALITY_ANY,
-				    .wait_set = true,
-				    .wait = FS_DURATION_INFINITE };
-	struct fse_policy_in in = { 0 };
-	uint64_t mr = 0, ppm = 0;
-
-	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityTarget", &ppm))
-		in.part_target = (double)ppm / 1e6;
-	if (!fs_conf_part_get_uint(c->conf, j->part, "LocalityWaitRatio", &mr) && mr <= 1000)
-		in.part_ratio = (uint32_t)mr;
-	if (fs_conf_part_locality(c->conf, j->part, &ploc) ||
-	    ploc.level == FS_LOCALITY_OFF) /* not placed here (plugins) */
-		ploc = (struct fs_locality){ .level = FS_LOCALITY_ANY, .wait_set = true };
-	else if (ploc.level == FS_LOCALITY_OBSERVE) /* observed as rack */
-		ploc.level = FS_LOCALITY_RACK;
-	if (!fs_conf_part_get_uint(c->conf, j->part, "MaxRacks", &mr) && mr <= UINT32_MAX)
-		in.part_max_racks = (uint32_t)mr;
-	in.part_level = (enum fse_level)ploc.level;
-	in.part_wait = ploc.wait;
+	struct part_pol tmp;
+	struct fse_policy_in in = _part_pol(c, j->part, &tmp)->in;
 
 	for (uint32_t i = 0; j->env && i < j->nenv; i++) {
 		const char *e = j->env[i], *v = NULL;
@@ -1542,7 +1608,7 @@ int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j, const uint8_t *g
 	double t0 = _now_us();
 	bool in_domain;
 
-	if (!fse_ctl_usable(c) || !j || !j->cand || !got || !fs_conf_part_observe(c->conf, j->part))
+	if (!fse_ctl_usable(c) || !j || !j->cand || !got || !fse_ctl_part_observe(c, j->part))
 		return -1;
 	_policy(c, j, &r.pol);
 	loc = (struct fs_locality){ .level = (enum fs_locality_level)r.pol.level,

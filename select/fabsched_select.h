@@ -668,7 +668,7 @@ const struct fst_model *fse_ctl_model(const struct fse_ctl *c);
 bool fse_ctl_usable(const struct fse_ctl *c);
 /* Locality=off for partition @part (fs_conf_part_off), for all of them
  * (fs_conf_all_off), in the configuration last loaded. */
-bool fse_ctl_part_off(const struct fse_ctl *c, const char *part);
+bool fse_ctl_part_off(struct fse_ctl *c, const char *part);
 bool fse_ctl_all_off(const struct fse_ctl *c);
 int fse_ctl_nnodes(const struct fse_ctl *c);
 
@@ -806,7 +806,7 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
  */
 int fse_ctl_observe(struct fse_ctl *c, const struct fse_job *j, const uint8_t *got,
 		    fse_job_state_f state, void *state_arg);
-bool fse_ctl_part_observe(const struct fse_ctl *c, const char *part);
+bool fse_ctl_part_observe(struct fse_ctl *c, const char *part);
 /* Whether the job (@task: of array @job_id; FSE_NO_TASK: job @job_id)
  * holds an allocation, for observations kept until the job is seen
  * started; without one, @job_id alone is asked (the locality record's @state). */

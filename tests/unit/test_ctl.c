@@ -101,25 +101,39 @@ static void _log(enum fse_log level, const char *msg, void *arg)
 	sprintf(logged + n, "%s\n", msg);
 }
 
-static struct fse_ctl *_ctl(const char *conf_tail)
+/* fabsched.conf: the test model and @conf_tail */
+static struct fs_conf *_conf(const char *conf_tail)
 {
 	struct fs_errors *errs = fs_errors_new();
 	struct fs_conf *conf = NULL;
-	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
-	char text[1024];
+	char text[4096];
 
-	snprintf(text, sizeof(text), "FabricModel=%s\n%s", model_path, conf_tail);
+	assert_true(snprintf(text, sizeof(text), "FabricModel=%s\n%s", model_path, conf_tail) <
+		    (int)sizeof(text));
 	if (fs_conf_parse("t.conf", text, strlen(text), &conf, errs))
 		fail_msg("%s", fs_errors_get(errs, 0));
 	fs_errors_free(errs);
+	return conf;
+}
+
+/* a node-sized job: every node can run it (one "task" each) */
+static void _node_sized(struct fse_ctl *c)
+{
+	for (int i = 0; i < NN; i++)
+		fse_ctl_tasks(c, false)[i] = fse_ctl_tasks(c, true)[i] = 1;
+}
+
+static struct fse_ctl *_ctl(const char *conf_tail)
+{
+	struct fs_conf *conf = _conf(conf_tail);
+	struct fse_ctl *c = fse_ctl_new("test", _log, NULL);
+
 	assert_non_null(c);
 	assert_int_equal(fse_ctl_state_file(c, state_path), 0);
 	if (fse_ctl_load(c, conf, NAMES, NN))
 		fail_msg("%s", logged ? logged : "fse_ctl_load failed");
 	assert_true(fse_ctl_usable(c));
-	/* a node-sized job: every node can run it (one "task" each) */
-	for (int i = 0; i < NN; i++)
-		fse_ctl_tasks(c, false)[i] = fse_ctl_tasks(c, true)[i] = 1;
+	_node_sized(c);
 	return c;
 }
 
@@ -289,6 +303,71 @@ static void test_wait_then_relax(void **state)
 		j.job_id++;
 		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
 		assert_int_equal(errors, 1);
+	}
+	fse_ctl_free(c);
+}
+
+/* Each partition's settings, read at its first decision and kept for the
+ * load: decisions that alternate between partitions each get their own,
+ * a new load reads them again, and past the partitions kept (64) they
+ * are read at each decision. */
+static void test_part_settings(void **state)
+{
+	/* one free node per rack: a two-node job waits for a rack */
+	static const uint8_t cand[NN] = { 1, 0, 0, 1, 0, 0 };
+	struct fse_ctl *c = _ctl("PartitionName=batch Locality=rack LocalityWait=INFINITE\n"
+				 "PartitionName=free Locality=any\n"
+				 "PartitionName=other Locality=off\n");
+	struct chooser ch = { 0 };
+	struct fse_job j = _job(1, 2, cand);
+	struct fse_outcome o;
+	char tail[4096] = "";
+
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		j.part = "batch";
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+		assert_true(o.waits);
+		j.part = "free";
+		fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+		assert_true(o.started);
+		assert_false(fse_ctl_part_off(c, "batch"));
+		assert_false(fse_ctl_part_off(c, "free"));
+		assert_true(fse_ctl_part_off(c, "other"));
+		assert_false(fse_ctl_part_off(c, NULL)); /* DefaultLocality any */
+		assert_false(fse_ctl_part_off(c, "BATCH2"));
+	}
+	/* loaded again: batch is off now, free waits for a rack */
+	assert_int_equal(
+		fse_ctl_load(c,
+			     _conf("DefaultLocality=off\n"
+				   "PartitionName=batch Locality=off\n"
+				   "PartitionName=free Locality=rack LocalityWait=INFINITE\n"),
+			     NAMES, NN),
+		0);
+	_node_sized(c);
+	assert_true(fse_ctl_part_off(c, "batch"));
+	assert_true(fse_ctl_part_off(c, NULL));
+	assert_false(fse_ctl_part_observe(c, "batch"));
+	j.part = "free";
+	fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+	assert_true(o.waits);
+	/* 70 partitions, each decided once; p69 alone waits for a rack */
+	for (int i = 0; i < 70; i++)
+		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail),
+			 "PartitionName=p%d Locality=%s\n", i,
+			 i == 69 ? "rack LocalityWait=INFINITE" : "any");
+	assert_int_equal(fse_ctl_load(c, _conf(tail), NAMES, NN), 0);
+	_node_sized(c);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < 70; i++) {
+			char part[8];
+
+			snprintf(part, sizeof(part), "p%d", i);
+			j.part = part;
+			fse_ctl_place(c, &j, _choose, &ch, NULL, NULL, &o);
+			assert_int_equal(o.waits, i == 69);
+		}
 	}
 	fse_ctl_free(c);
 }
@@ -1042,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_room),
 		cmocka_unit_test(test_wait_then_relax),
 		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_part_settings),
 		cmocka_unit_test(test_not_final_and_state_file),
 		cmocka_unit_test(test_wait_over),
 		cmocka_unit_test(test_notes),
