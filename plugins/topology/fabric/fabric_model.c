@@ -3,6 +3,9 @@
  * topology/fabric (see fabric_model.h).
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,6 +215,17 @@ struct fst_model *fabric_model_take(const char *plugin_type)
 	kept = NULL;
 	have_kept = false;
 	return m;
+}
+
+void fabric_model_done(struct fst_model *m)
+{
+	if (!m)
+		return;
+	fst_model_free(m);
+#ifdef __GLIBC__
+	if (!running_in_slurmctld())
+		malloc_trim(0);
+#endif
 }
 
 int fabric_model_node_addr(const struct fst_slurm_tree *tree, const char *node_name, char **paddr,

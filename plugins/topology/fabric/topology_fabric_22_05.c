@@ -178,7 +178,7 @@ extern int topo_build_config(void)
 	_free_table();
 	if (m)
 		_build_table(m);
-	fst_model_free(m);
+	fabric_model_done(m);
 	pthread_mutex_unlock(&lock);
 	return SLURM_SUCCESS;
 }

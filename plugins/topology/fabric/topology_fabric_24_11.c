@@ -126,7 +126,7 @@ extern int topology_p_build_config(CTX_PARAM)
 	m = fabric_model_take(plugin_type);
 	fabric_table_build(m, plugin_type);
 	pthread_mutex_unlock(&model_lock);
-	fst_model_free(m);
+	fabric_model_done(m);
 	if (running_in_slurmctld())
 		fabric_place_reconfigure();
 	return SLURM_SUCCESS;
