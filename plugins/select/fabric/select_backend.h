@@ -19,8 +19,8 @@ bool fabric_backend_ready(void);
  * The addresses of cons_tres's select_part_record (part_res_record_t *)
  * and select_node_usage (node_use_record_t *), its tables of what it has
  * given out (src/plugins/select/cons_common: part_data.h, node_data.h),
- * set with fabric_be: this plugin is built against the very release's
- * source, whose cons_tres _backend_bind checks.
+ * set with fabric_be.  Their layout is that of the release this plugin is
+ * built against; _backend_bind accepts only that release's cons_tres.
  */
 extern void *fabric_be_parts;
 extern void *fabric_be_usage;

@@ -51,8 +51,9 @@ void fabric_model_drop(void);
 /*
  * Free a model taken; outside slurmctld (slurmd, where each node reads the
  * whole fabric's model for its own address and switch table) also give the
- * heap its reading used back to the system: glibc keeps freed small blocks,
- * about 9 MB for a model of 1,024 nodes, in every node's slurmd otherwise.
+ * heap its reading used back to the system: glibc keeps freed small blocks
+ * otherwise, in every node's slurmd (about 2 MiB with a model of 256
+ * nodes, 7 MiB with 1,024).
  */
 void fabric_model_done(struct fst_model *m);
 
