@@ -302,13 +302,16 @@ measure_window() {
 	# the sample's figures (see FIELDS); per job started: the main cycles'
 	# time over the jobs they started, and slurmctld's CPU time over every
 	# start (the cycle means depend on how many jobs each cycle starts,
-	# which differs between setups)
+	# which differs between setups), and over every node the window's
+	# starts took (the windows of two setups are not paired: each
+	# setup's queue reaches arrays of other sizes in the same window)
 	FIG[$name#$k]=$(awk -v mm="$mm" -v mx="$mx" -v bm="$bm" -v bx="$bx" -v c="$((c1 - c0))" -v tick="$TICK" \
 		-v el="$el" -v rss="$(rss_mib "$pid")" -v s="$js" -v md="$md" -v bd="$bd" \
-		-v js="$js" -v bs="$bs" -v mc="$mc" -v use="$use" 'BEGIN {
-		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d %.1f\n", mm / 1000, mx / 1000, bm / 1000,
+		-v js="$js" -v bs="$bs" -v mc="$mc" -v use="$use" -v sn="$sn" 'BEGIN { split(sn, a, " "); nn = a[1] + a[2]
+		printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.4f %.4f %d %d %.1f %.4f\n", mm / 1000, mx / 1000, bm / 1000,
 			bx / 1000, md ? mm / md : 0, bd ? bm / bd : 0, 100 * c / tick / el, rss, 60 * s / el,
-			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use }')
+			(js > bs) ? mm * mc / 1000 / (js - bs) : 0, (s > 0) ? 1000 * c / tick / s : 0, js, bs, use,
+			(nn > 0) ? 1000 * c / tick / nn : 0 }')
 	SHARE[$name#$k]=$(one_rack_share "$ts")
 	echo "bench-ctld: $name${tag:+ (#$k)}: harness up in ${up}s, daemons $mem MiB (PSS); $js jobs started in ${el%.*} s, the nodes' CPUs held by jobs $use% of the window" >&2
 }
@@ -389,7 +392,7 @@ done
 # FIELDS of a sample (FIG): main ms, max, bf ms, max, main us/job, bf
 # us/job, ctld CPU %, RSS MiB, starts/min, main cycles ms per job they
 # started, ctld CPU ms per job started, jobs started, by backfill, % of
-# the nodes' CPU time held by jobs.  With
+# the nodes' CPU time held by jobs, ctld CPU ms per node started.  With
 # several samples, a setup's row is each field's median over them.
 median_figs() {	# median_figs SETUP: each field's median over the samples
 	local r
@@ -455,8 +458,9 @@ for s in $WHICH; do
 		read -r nm nb npm <<<"${NODES_BY[$s#$r]}"
 		echo "$s$([ "$SAMPLES" -gt 1 ] && echo " #$r"): the window's starts took $nm nodes in main cycles, $nb by backfill; main cycles $npm ms per node they started; ${PASSED[$s#$r]:-?} starts passed the oldest job still pending"
 	done
-	read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u <<<"${MED[$s]}"
-	printf '%s: the nodes'"'"' CPUs held by jobs %.1f%% of the window%s\n' "$s" "$u" "$([ "$SAMPLES" -gt 1 ] && echo " (median)")"
+	read -r _ _ _ _ _ _ _ _ _ _ _ _ _ u pn _ <<<"${MED[$s]}"
+	printf '%s: the nodes'"'"' CPUs held by jobs %.1f%% of the window%s; slurmctld CPU %.2f ms per node started\n' \
+		"$s" "$u" "$([ "$SAMPLES" -gt 1 ] && echo " (median)")" "$pn"
 done
 for s in $WHICH; do
 	for ((r = 1; r <= SAMPLES; r++)); do
@@ -465,13 +469,13 @@ for s in $WHICH; do
 	done
 done
 ratios() {	# ratios F BASE FIGS-F FIGS-BASE LABEL
-	read -r fm _ fb _ fmj fbj _ _ _ fpm fpc _ <<<"$3"
-	read -r sm _ sb _ smj sbj _ _ _ spm spc _ <<<"$4"
+	read -r fm _ fb _ fmj fbj _ _ _ fpm fpc _ _ _ fpn _ <<<"$3"
+	read -r sm _ sb _ smj sbj _ _ _ spm spc _ _ _ spn _ <<<"$4"
 	awk -v fm="$fm" -v sm="$sm" -v fb="$fb" -v sb="$sb" -v fmj="$fmj" -v smj="$smj" -v fbj="$fbj" -v sbj="$sbj" \
-		-v fpm="$fpm" -v spm="$spm" -v fpc="$fpc" -v spc="$spc" -v l="$1 / $2$5" 'BEGIN {
-		printf "%s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x); per job started: main cycles %.2fx, slurmctld CPU %.2fx\n", l,
+		-v fpm="$fpm" -v spm="$spm" -v fpc="$fpc" -v spc="$spc" -v fpn="$fpn" -v spn="$spn" -v l="$1 / $2$5" 'BEGIN {
+		printf "%s: main cycle %.2fx, backfill cycle %.2fx; per job tried: main %.2fx, backfill %.2fx (goal: at most 1.2x); per job started: main cycles %.2fx, slurmctld CPU %.2fx; per node started: slurmctld CPU %.2fx\n", l,
 			sm ? fm / sm : 0, sb ? fb / sb : 0, smj ? fmj / smj : 0, sbj ? fbj / sbj : 0,
-			spm ? fpm / spm : 0, spc ? fpc / spc : 0 }'
+			spm ? fpm / spm : 0, spc ? fpc / spc : 0, spn ? fpn / spn : 0 }'
 }
 for f in fabsched fabsched+target fabsched+gres fabsched-observe; do
 	[ -n "${MED[$f]:-}" ] || continue
