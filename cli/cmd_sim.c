@@ -23,6 +23,8 @@
 enum {
 	O_PPN = 256,
 	O_LIMIT,
+	O_JITTER,
+	O_SEED,
 	O_DEPTH,
 	O_BACKFILL,
 	O_CSV,
@@ -47,6 +49,12 @@ static const struct fs_opt _sim_opts[] = {
 	  "from the trace, printed with the reason: see fabsched(1))",
 	  "trace", NULL },
 	{ O_LIMIT, 0, "limit", "N", "only the first N jobs", NULL, NULL },
+	{ O_JITTER, 0, "jitter", "S",
+	  "move each submit time by up to S seconds either\n"
+	  "way (a copy of the log, to tell a policy's effect\n"
+	  "from the chaos of a loaded queue; default 0)",
+	  NULL, NULL },
+	{ O_SEED, 0, "seed", "N", "which copy --jitter makes (default 1)", NULL, NULL },
 	{ 'p', 'p', "policy", "LIST",
 	  "comma-separated, repeatable: rack|pod|any[@WAIT]\n"
 	  "(fabsched engine), rack|pod[@WAIT]/TARGET% (engine\n"
@@ -185,9 +193,10 @@ static void _summary(const char *path, const struct fss_trace *tr, const struct 
 /* What the command line asks (fabsched(1), SIM). */
 struct sim_args {
 	const char *model, *csv, *json, *svg, *occ, *sched, *title, *trace_path;
-	int nodes, rack, rpp, ppn, limit, depth, progress;
-	bool easy; /* --backfill easy */
-	int np;	   /* policies in pol */
+	int nodes, rack, rpp, ppn, limit, depth, progress, jitter, seed;
+	bool easy;     /* --backfill easy */
+	bool seed_set; /* --seed given */
+	int np;	       /* policies in pol */
 	struct fss_policy pol[MAX_POLICIES];
 };
 
@@ -233,6 +242,15 @@ static int _sim_option(struct sim_args *a, int c)
 	case O_LIMIT:
 		if (_uint("--limit", optarg, INT32_MAX, &a->limit))
 			return FS_EXIT_USAGE;
+		break;
+	case O_JITTER:
+		if (_uint("--jitter", optarg, 1000000, &a->jitter))
+			return FS_EXIT_USAGE;
+		break;
+	case O_SEED:
+		if (_uint("--seed", optarg, INT32_MAX, &a->seed))
+			return FS_EXIT_USAGE;
+		a->seed_set = true;
 		break;
 	case O_DEPTH:
 		if (_uint("--bf-depth", optarg, INT32_MAX, &a->depth))
@@ -288,6 +306,7 @@ static int _sim_args(int argc, char **argv, struct sim_args *a)
 	int c, rc;
 
 	a->rack = 32;
+	a->seed = 1;
 	a->progress = isatty(2);
 	while ((c = fs_cli_opt_next(&op, argc, argv)) != -1)
 		if ((rc = _sim_option(a, c)) >= 0)
@@ -327,6 +346,11 @@ static int _sim_load(const struct sim_args *a, struct sim *s)
 	so.limit = a->limit;
 	if (fss_trace_read(a->trace_path, &so, &s->tr, err, sizeof(err))) {
 		fprintf(stderr, "fabsched sim: %s\n", err);
+		return -1;
+	}
+	if (fss_trace_jitter(s->tr, a->jitter, (uint64_t)a->seed)) {
+		fprintf(stderr, "fabsched sim: --jitter %d: expected 0 to 1000000 seconds\n",
+			a->jitter);
 		return -1;
 	}
 	if (!s->m &&
@@ -414,6 +438,13 @@ static int _sim_run(int argc, char **argv)
 	if (_sim_load(&a, &s))
 		goto out;
 	_summary(a.trace_path, s.tr, s.m, a.ppn);
+	if (a.jitter)
+		fprintf(stderr,
+			"fabsched sim: %s: submit times moved by up to %d s either way (copy %d)\n",
+			a.trace_path, a.jitter, a.seed);
+	else if (a.seed_set)
+		fprintf(stderr,
+			"fabsched sim: --seed without --jitter: the log's own submit times\n");
 	if (fss_trace_warnings(s.tr, warn, sizeof(warn)))
 		fprintf(stderr, "%s", warn);
 	if (_sim_policies(&a, &s))

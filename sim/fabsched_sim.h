@@ -184,6 +184,19 @@ double fss_trace_load(const struct fss_trace *tr);
 double fss_trace_dropped(const struct fss_trace *tr);
 int fss_trace_warnings(const struct fss_trace *tr, char *buf, size_t size);
 
+/*
+ * Moves each job's submit time by a whole number of seconds drawn evenly
+ * from [-seconds, seconds], from the job's place in the trace and @seed
+ * alone (the same trace, seconds and seed give the same times on every
+ * host), then replays them in the new order (line order on ties) and
+ * counts the times again from the earliest.  A replay of a loaded queue
+ * is chaotic: one job started elsewhere shifts many later ones, so
+ * replays of a few jittered copies tell a policy's effect from that
+ * chaos.  seconds 0 changes nothing.  0, or -1 when seconds is negative or
+ * above INT32_MAX.
+ */
+int fss_trace_jitter(struct fss_trace *tr, int64_t seconds, uint64_t seed);
+
 /* Reads a plain or gzip-compressed SWF file (zlib). */
 int fss_swf_read(const char *path, const struct fss_swf_opts *opts, struct fss_trace **out,
 		 char *err, size_t errlen);

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -42,6 +43,41 @@ int fss_gz_line(gzFile gz, char **buf, size_t *cap)
 		if (gzeof(gz))
 			return 1;
 	}
+}
+
+/* SplitMix64 (Steele, Lea, Flood, OOPSLA 2014): one 64-bit draw of a
+ * counter. */
+static uint64_t _mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+int fss_trace_jitter(struct fss_trace *tr, int64_t seconds, uint64_t seed)
+{
+	uint64_t span, key;
+	int64_t first = INT64_MAX;
+
+	if (!tr || seconds < 0 || seconds > INT32_MAX)
+		return -1;
+	if (!seconds || !tr->njobs)
+		return 0;
+	span = 2 * (uint64_t)seconds + 1;
+	key = _mix(seed);
+	for (long i = 0; i < tr->njobs; i++) {
+		struct fss_job *j = &tr->jobs[i];
+
+		/* modulo bias below 2^-32 for spans up to 2^32 */
+		j->submit += (int64_t)(_mix(key ^ _mix((uint64_t)i)) % span) - seconds;
+		if (j->submit < first)
+			first = j->submit;
+	}
+	for (long i = 0; i < tr->njobs; i++)
+		tr->jobs[i].submit -= first;
+	fss_trace_sort(tr);
+	return 0;
 }
 
 /* The format the first non-blank line of text (NUL-terminated) says. */

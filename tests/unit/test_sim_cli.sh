@@ -6,7 +6,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi; }
-echo "1..13"
+echo "1..16"
 
 "$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress \
 	--schedule "$tmp/sched.csv" >"$tmp/out" 2>"$tmp/err"
@@ -81,6 +81,22 @@ sed 's/+ 144 hybrid nodes/+ some hybrid nodes/' "$tmp/types.swf" >"$tmp/types-ba
 "$fab" sim "$tmp/types-bad.swf" -p tree --no-progress >/dev/null 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q "types-bad.swf: header: line 2: node type note ignored: term 3 'some hybrid nodes' does not start with a number; expected '<count> <type> nodes' or '<processors> in <type> nodes' joined by '+' (and 1 more)" "$tmp/err"
 ok $? "sim: a malformed node type note is ignored, saying why" || sed 's/^/# /' "$tmp/err"
+# --jitter: a copy of the log with moved submit times, the same for the
+# same seed; a bad span is refused naming the option
+"$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress --jitter 60 --seed 3 \
+	--schedule "$tmp/j1.csv" >/dev/null 2>"$tmp/err" &&
+"$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress --jitter 60 --seed 3 \
+	--schedule "$tmp/j2.csv" >/dev/null 2>&1 &&
+cmp -s "$tmp/j1.csv" "$tmp/j2.csv" && ! cmp -s "$tmp/j1.csv" "$tmp/sched.csv" &&
+grep -q "locality.swf: submit times moved by up to 60 s either way (copy 3)" "$tmp/err"
+ok $? "sim: --jitter 60 --seed 3 moves the submit times, the same twice" || sed 's/^/# /' "$tmp/err"
+"$fab" sim "$fx/locality.swf" -r 4 -p rack@0:20 --no-progress --jitter 0 --seed 5 \
+	--schedule "$tmp/j0.csv" >/dev/null 2>"$tmp/err" && cmp -s "$tmp/j0.csv" "$tmp/sched.csv" &&
+grep -q -- "--seed without --jitter: the log's own submit times" "$tmp/err"
+ok $? "sim: --jitter 0 replays the log's own times, and says --seed changed nothing"
+"$fab" sim "$fx/locality.swf" --jitter 1m --no-progress >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--jitter=1m: not an integer; expected an integer from 0 to 1000000" "$tmp/err"
+ok $? "sim: --jitter 1m is refused (exit 2), naming the accepted form" || sed 's/^/# /' "$tmp/err"
 # a fabric model instead of a generated fat tree: 3.topo has a rack of
 # 2 nodes (0, 1) and one of 3 (2, 3, 4); job 3 waits for the big one
 topo=${FABSCHED_FIXTURES:-$(dirname "$0")/../fixtures}/ibnetdiscover/3.topo

@@ -593,6 +593,79 @@ static void test_missing(void **state)
 	assert_string_equal(err, "/nonexistent/x.swf: No such file or directory");
 }
 
+/* 200 one-node jobs, one every 100 s, read into *tr; their submit
+ * times by id into at[] (ids 1-200). */
+static void _jobs_every_100s(struct fss_trace **tr, int64_t *at)
+{
+	char *text = malloc(200 * 64 + 64);
+	const char *p;
+	size_t n;
+
+	assert_non_null(text);
+	n = (size_t)sprintf(text, "; MaxNodes: 8\n; MaxProcs: 8\n");
+	for (int i = 1; i <= 200; i++)
+		n += (size_t)sprintf(text + n, "%d %d 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n",
+				     i, 1000 + 100 * i);
+	p = _tmp(text, 0);
+	assert_int_equal(fss_swf_read(p, NULL, tr, NULL, 0), 0);
+	unlink(p);
+	free(text);
+	assert_int_equal((*tr)->njobs, 200);
+	for (long i = 0; i < (*tr)->njobs; i++)
+		at[(*tr)->jobs[i].id] = (*tr)->jobs[i].submit;
+}
+
+static void test_jitter(void **state)
+{
+	struct fss_trace *a = NULL, *b = NULL;
+	int64_t at[201], dmin = INT64_MAX, dmax = INT64_MIN, first = INT64_MAX;
+	bool differs = false;
+
+	(void)state;
+	_jobs_every_100s(&a, at);
+	/* 0 seconds: nothing moves; a negative span is refused */
+	assert_int_equal(fss_trace_jitter(a, 0, 1), 0);
+	for (long i = 0; i < a->njobs; i++)
+		assert_int_equal(a->jobs[i].submit, at[a->jobs[i].id]);
+	assert_int_equal(fss_trace_jitter(a, -1, 1), -1);
+	assert_int_equal(fss_trace_jitter(NULL, 60, 1), -1);
+
+	/* 60 s either way: every job moved by the same base (the times are
+	 * counted from the earliest again) plus at most 120 s of spread,
+	 * most of that spread used, in submit order, lines on ties */
+	assert_int_equal(fss_trace_jitter(a, 60, 1), 0);
+	for (long i = 0; i < a->njobs; i++) {
+		int64_t d = a->jobs[i].submit - at[a->jobs[i].id];
+
+		dmin = d < dmin ? d : dmin;
+		dmax = d > dmax ? d : dmax;
+		first = a->jobs[i].submit < first ? a->jobs[i].submit : first;
+		if (i)
+			assert_true(a->jobs[i - 1].submit < a->jobs[i].submit ||
+				    (a->jobs[i - 1].submit == a->jobs[i].submit &&
+				     a->jobs[i - 1].line < a->jobs[i].line));
+	}
+	assert_int_equal(first, 0);
+	assert_true(dmax - dmin <= 120);
+	assert_true(dmax - dmin >= 100);
+
+	/* the same seed, the same copy; another seed, another copy */
+	_jobs_every_100s(&b, at);
+	assert_int_equal(fss_trace_jitter(b, 60, 1), 0);
+	for (long i = 0; i < a->njobs; i++) {
+		assert_int_equal(a->jobs[i].id, b->jobs[i].id);
+		assert_int_equal(a->jobs[i].submit, b->jobs[i].submit);
+	}
+	fss_trace_free(b);
+	_jobs_every_100s(&b, at);
+	assert_int_equal(fss_trace_jitter(b, 60, 2), 0);
+	for (long i = 0; i < a->njobs; i++)
+		differs |= a->jobs[i].submit != b->jobs[i].submit;
+	assert_true(differs);
+	fss_trace_free(a);
+	fss_trace_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -611,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_trace_warnings),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_jitter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
