@@ -52,6 +52,13 @@
 # (-n, of 1 CPU) for each node the whole-node job of its place would have
 # asked, without --exclusive (stock+sw: --switches=1 on each, since each
 # fits a rack), so that placements count CPUs on nodes other jobs hold.
+# BENCH_DRAIN=yes measures, instead of windows, the whole run of the queue
+# from its release until every job has ended (one sample a round; set
+# BENCH_JOBS to what the nodes run in minutes, e.g. 2,000 at 1,024
+# nodes): every setup then does the same work, so slurmctld's CPU and
+# cycles per job started are paired, and beside them the makespan and
+# the jobs' mean wait from the release (BENCH_DRAIN_TIMEOUT, default
+# 3600 s, bounds the wait for the last job).
 # BENCH_PERF=1 also records slurmctld with perf over each window and writes
 # its hottest functions to perf-SETUP.txt in the work directory (perf's
 # own messages to perf-SETUP.log)
@@ -75,6 +82,8 @@ WHICH=${BENCH_SETUPS:-stock stock+sw fabsched}
 ROUNDS=${BENCH_ROUNDS:-1}
 WINDOWS=${BENCH_WINDOWS:-1}
 SHARED=${BENCH_SHARED:-no}
+DRAIN=${BENCH_DRAIN:-no}
+DRAIN_TIMEOUT=${BENCH_DRAIN_TIMEOUT:-3600}
 # the CPUs this run may use (its affinity list, e.g. "0-3,8"), one by one
 CPUS=()
 for r in $(awk '/^Cpus_allowed_list:/ { gsub(",", " ", $2); print $2 }' /proc/self/status 2>/dev/null); do
@@ -94,6 +103,10 @@ esac
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_ROUNDS=$ROUNDS: expected a whole number of rounds, 1 or more" >&2; exit 2 ;; esac
 case $WINDOWS in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_WINDOWS=$WINDOWS: expected a whole number of windows, 1 or more" >&2; exit 2 ;; esac
 case $SHARED in yes|no) ;; *) echo "bench-ctld: BENCH_SHARED=$SHARED: expected yes or no" >&2; exit 2 ;; esac
+case $DRAIN in yes|no) ;; *) echo "bench-ctld: BENCH_DRAIN=$DRAIN: expected yes or no" >&2; exit 2 ;; esac
+case $DRAIN_TIMEOUT in ''|*[!0-9]*|0) echo "bench-ctld: BENCH_DRAIN_TIMEOUT=$DRAIN_TIMEOUT: expected a whole number of seconds, 1 or more" >&2; exit 2 ;; esac
+[ "$DRAIN" = yes ] && [ "$WINDOWS" -gt 1 ] &&
+	{ echo "bench-ctld: BENCH_DRAIN=yes measures one run of the queue a round: use BENCH_ROUNDS, not BENCH_WINDOWS=$WINDOWS" >&2; exit 2; }
 # the samples: each window of each round (#1 .. #SAMPLES)
 SAMPLES=$((ROUNDS * WINDOWS))
 LEAVES=$(( (NODES + HOSTS - 1) / HOSTS ))
@@ -202,7 +215,7 @@ node_use() {	# node_use T0 T1
 }
 # the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
 # (BENCH_SHARED=yes: 2 tasks a size unit, on shared nodes), submitted held
-# and then released together: at 1,024 nodes the launches of the first
+# and then released together (release_queue): at 1,024 nodes the launches of the first
 # jobs started time the nodes' daemons out (one CPU for them all) and with
 # them a later sbatch, which a retry could submit twice
 submit_queue() {	# submit_queue SWITCHES(yes|no)
@@ -226,7 +239,38 @@ submit_queue() {	# submit_queue SWITCHES(yes|no)
 		ids+=("$id")
 		n=$((n + cnt)); k=$((k + 1))
 	done
-	scontrol release "$(IFS=,; echo "${ids[*]}")" >/dev/null
+	QUEUE_IDS=$(IFS=,; echo "${ids[*]}")
+}
+release_queue() { [ -z "$QUEUE_IDS" ] || scontrol release "$QUEUE_IDS" >/dev/null; QUEUE_IDS=; }
+QUEUE_IDS=
+# every job of the queue has ended (not sdiag's job counts: sdiag -r
+# zeroes them until slurmctld next counts)
+drained() {
+	local left
+	left=$(squeue -h -t PD,CF,R,S,CG -o %i 2>/dev/null) || return 1
+	[ -z "$left" ]
+}
+# the window: WINDOW seconds, or (BENCH_DRAIN=yes) until the queue has
+# drained, polled every 10 s
+window_wait() {
+	if [ "$DRAIN" = yes ]; then
+		local end=$((SECONDS + DRAIN_TIMEOUT))
+		sleep 10
+		until drained; do
+			[ "$SECONDS" -ge "$end" ] && { echo "bench-ctld: the queue did not drain in $DRAIN_TIMEOUT s (BENCH_DRAIN_TIMEOUT): its figures count the jobs ended so far" >&2; return 1; }
+			sleep 10
+		done
+	else
+		sleep "$WINDOW"
+	fi
+}
+# BENCH_DRAIN=yes: from the release T0 on, the last job's end less T0
+# and the jobs' mean wait (start less T0), in seconds.  "MAKESPAN WAIT N"
+drain_times() {	# drain_times T0
+	squeue -h -t all -o '%S|%e|%T' 2>/dev/null | awk -F'|' -v t0="$1" "$EPOCH_AWK"'
+		$3 != "PENDING" && $1 ~ /^[0-9]/ { s = ep($1); if (s < t0) s = t0; w += s - t0; n++
+			if ($2 ~ /^[0-9]/ && ep($2) > last) last = ep($2) }
+		END { printf "%d %.1f %d", (last > t0) ? last - t0 : 0, n ? w / n : 0, n }'
 }
 
 # of the jobs started from T0 on that fit a rack, how many got one (racks
@@ -246,7 +290,7 @@ one_rack_share() {	# one_rack_share T0
 TUSER=${FABSCHED_CLUSTER_USER:-fabtest}
 plugdir=$WORK/plugins
 fs_stage_plugins "$plugdir" || { echo "bench-ctld: no plugins built" >&2; exit 1; }
-declare -A FIG SHARE HOOK NODES_BY PASSED
+declare -A FIG SHARE HOOK NODES_BY PASSED DRAINED
 # measure_window NAME K UP MEM: one window of the setup NAME running,
 # sample K (FIG, SHARE, NODES_BY, PASSED); UP and MEM for its line
 measure_window() {
@@ -256,6 +300,7 @@ measure_window() {
 	sdiag -r >/dev/null 2>&1
 	c0=$(cpu_ticks "$pid")
 	t0=$(date +%s.%N)
+	release_queue
 	if [ -n "${BENCH_PERF:-}" ] && command -v perf >/dev/null; then
 		# where slurmctld spends its time in the window (BENCH_PERF=1)
 		local how=(-F 499 -g)
@@ -267,7 +312,7 @@ measure_window() {
 		local prof=$WORK/perf-$name$tag perf_pid
 		perf record -q -e cpu-clock "${how[@]}" -p "$pid" -o "$prof.data" >"$prof.log" 2>&1 &
 		perf_pid=$!
-		sleep "$WINDOW"
+		window_wait
 		kill -INT "$perf_pid" 2>/dev/null
 		wait "$perf_pid"
 		perf report -i "$prof.data" --stdio --no-children -g none --sort dso,symbol \
@@ -278,7 +323,7 @@ measure_window() {
 			echo "bench-ctld: $name: no profile of slurmctld (perf: $prof.log)" >&2
 		fi
 	else
-		sleep "$WINDOW"
+		window_wait
 	fi
 	c1=$(cpu_ticks "$pid")
 	# counted from the first whole second after t0: squeue's times are
@@ -287,8 +332,18 @@ measure_window() {
 	# own second
 	local ts=$((${t0%.*} + 1)) t1 sn use
 	t1=$(date +%s)
+	if [ "$DRAIN" = yes ]; then
+		# every start since the release, up to the last job's end; the
+		# queue is empty: no start passed a job still pending
+		ts=${t0%.*}
+		DRAINED[$name#$k]=$(drain_times "$ts")
+		local ms=${DRAINED[$name#$k]%% *}
+		[ "$ms" -gt 0 ] && t1=$((ts + ms))
+		PASSED[$name#$k]=-
+	else
+		PASSED[$name#$k]=$(passed_starts "$ts")
+	fi
 	use=$(node_use "$ts" "$t1")
-	PASSED[$name#$k]=$(passed_starts "$ts")
 	sn=$(started_nodes "$ts" "$t1")
 	cyc=$(sdiag_cycles "$name$tag")
 	local el
@@ -330,6 +385,8 @@ run_setup() {	# run_setup NAME ROUND
 	# slurmctld refuses jobs beyond MaxJobCount (default 10,000), counting
 	# those ended within MinJobAge: room for the queue twice over
 	[ $((2 * JOBS + 1000)) -gt 10000 ] && echo "MaxJobCount=$((2 * JOBS + 1000))" >> "$extra"
+	# a drain's figures read every ended job from squeue
+	[ "$DRAIN" = yes ] && echo "MinJobAge=$((DRAIN_TIMEOUT + 3600))" >> "$extra"
 	case $name in
 	stock*)
 		export FABSCHED_CLUSTER_SELECT=select/cons_tres FABSCHED_CLUSTER_TOPOLOGY_PLUGIN=topology/tree
@@ -361,6 +418,9 @@ run_setup() {	# run_setup NAME ROUND
 		mem=$((mem + $(pss_mib "$p" || echo 0)))
 	done
 	submit_queue "$([ "$name" = stock+sw ] && echo yes || echo no)" || { echo "bench-ctld: $name: sbatch failed"; return 1; }
+	# windows begin after the release's first scheduling pass; a drain
+	# counts from the release (measure_window)
+	[ "$DRAIN" = yes ] || release_queue
 	for ((w = 1; w <= WINDOWS; w++)); do
 		measure_window "$name" $(((round - 1) * WINDOWS + w)) "$up" "$mem"
 	done
@@ -394,9 +454,10 @@ done
 # started, ctld CPU ms per job started, jobs started, by backfill, % of
 # the nodes' CPU time held by jobs, ctld CPU ms per node started.  With
 # several samples, a setup's row is each field's median over them.
-median_figs() {	# median_figs SETUP: each field's median over the samples
+median_figs() {	# median_figs SETUP [ARRAY=FIG]: each field's median over the samples
 	local r
-	for ((r = 1; r <= SAMPLES; r++)); do [ -n "${FIG[$1#$r]:-}" ] && echo "${FIG[$1#$r]}"; done |
+	local -n a=${2:-FIG}
+	for ((r = 1; r <= SAMPLES; r++)); do [ -n "${a[$1#$r]:-}" ] && echo "${a[$1#$r]}"; done |
 		awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF }
 		END { if (!NR) exit
 			for (i = 1; i <= nf; i++) {
@@ -428,7 +489,9 @@ if [ "$SHARED" = yes ]; then
 else
 	what="whole-node jobs (1-$MAXSIZE nodes)"
 fi
-echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending $what, 10-40 s, window ${WINDOW}s$rounds"
+span="window ${WINDOW}s"
+[ "$DRAIN" = yes ] && span="measured from the release until the queue drained (BENCH_DRAIN=yes)"
+echo "Slurm $rel: $NODES nodes in $LEAVES racks of $HOSTS, $JOBS pending $what, 10-40 s, $span$rounds"
 if [ "$PIN" = yes ]; then
 	echo "slurmctld alone on CPU $CTLD_CPU, the nodes' daemons and jobs on CPU(s) $NODE_CPUS (BENCH_PIN=yes)"
 else
@@ -468,6 +531,26 @@ for s in $WHICH; do
 		while read -r l; do echo "$s$([ "$SAMPLES" -gt 1 ] && echo " #$r"): placement time, $l"; done <<<"${HOOK[$s#$r]}"
 	done
 done
+for s in $WHICH; do
+	[ "$DRAIN" = yes ] || break
+	for ((r = 1; r <= SAMPLES; r++)); do
+		[ -n "${DRAINED[$s#$r]:-}" ] || continue
+		read -r ms mw nj <<<"${DRAINED[$s#$r]}"
+		echo "$s$([ "$SAMPLES" -gt 1 ] && echo " #$r"): the queue drained: $nj jobs ran, the last ended $ms s after the release; their mean wait from the release $mw s"
+	done
+done
+# BENCH_DRAIN=yes: F's makespan and mean wait over BASE's, and slurmctld's
+# CPU per job (every job of the queue started in both)
+drain_ratios() {	# drain_ratios F BASE DRAINED-F DRAINED-BASE FIGS-F FIGS-BASE LABEL
+	read -r fms fmw _ <<<"$3"
+	read -r sms smw _ <<<"$4"
+	read -r _ _ _ _ _ _ _ _ _ fpm fpc _ <<<"$5"
+	read -r _ _ _ _ _ _ _ _ _ spm spc _ <<<"$6"
+	awk -v fms="$fms" -v sms="$sms" -v fmw="$fmw" -v smw="$smw" -v fpm="$fpm" -v spm="$spm" -v fpc="$fpc" \
+		-v spc="$spc" -v l="$1 / $2$7" 'BEGIN {
+		printf "%s, the same queue run through: makespan %.2fx, mean wait %.2fx; per job: slurmctld CPU %.2fx, main cycles %.2fx\n", l,
+			sms ? fms / sms : 0, smw ? fmw / smw : 0, spc ? fpc / spc : 0, spm ? fpm / spm : 0 }'
+}
 ratios() {	# ratios F BASE FIGS-F FIGS-BASE LABEL
 	read -r fm _ fb _ fmj fbj _ _ _ fpm fpc _ _ _ fpn _ <<<"$3"
 	read -r sm _ sb _ smj sbj _ _ _ spm spc _ _ _ spn _ <<<"$4"
@@ -492,6 +575,15 @@ for f in fabsched fabsched+target fabsched+gres fabsched-observe; do
 			ratios "$f" "$base" "${MED[$f]}" "${MED[$base]}" " (medians)"
 		else
 			ratios "$f" "$base" "${MED[$f]}" "${MED[$base]}" ""
+		fi
+		if [ "$DRAIN" = yes ]; then
+			for ((r = 1; r <= SAMPLES; r++)); do
+				[ "$SAMPLES" -gt 1 ] && [ -n "${DRAINED[$f#$r]:-}" ] && [ -n "${DRAINED[$base#$r]:-}" ] &&
+					drain_ratios "$f" "$base" "${DRAINED[$f#$r]}" "${DRAINED[$base#$r]}" \
+						"${FIG[$f#$r]}" "${FIG[$base#$r]}" " (#$r)"
+			done
+			drain_ratios "$f" "$base" "$(median_figs "$f" DRAINED)" "$(median_figs "$base" DRAINED)" \
+				"${MED[$f]}" "${MED[$base]}" "$([ "$SAMPLES" -gt 1 ] && echo " (medians)")"
 		fi
 	done
 done
