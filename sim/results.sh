@@ -199,10 +199,15 @@ done
 # two is the loaded queue's chaos (fabsched sim --jitter)
 jit_policies=tree,rack@2-0/99%,rack/99.5%,rack,rack/99%/20x
 jit_seeds="1 2 3 4 5 6"
+# KTH's file and machine as the runs above have them
+jit_file=$(echo "$runs" | awk -F'|' '$1 == "kth" { print $2 }')
+jit_opts=$(echo "$runs" | awk -F'|' '$1 == "kth" { print $3 }')
+[ -n "$jit_file" ] || { echo "results: no kth in the runs" >&2; exit 1; }
 echo "results: kth, jittered copies" >&2
 rm -f "$out/kth-jitter.csv"
 for s in $jit_seeds; do
-	(cd "$traces" && "$fab" sim KTH-SP2-1996-2.1-cln.swf.gz -N 100 -r 20 -P 0 -p "$jit_policies" \
+	# shellcheck disable=SC2086 # the options, word by word
+	(cd "$traces" && "$fab" sim "$jit_file" $jit_opts -p "$jit_policies" \
 		--jitter 60 --seed "$s" --backfill slurm --no-progress --csv "$out/kth-jitter-$s.csv" \
 		>/dev/null 2>/dev/null) || { echo "results: kth copy $s failed" >&2; exit 1; }
 	if [ "$s" = 1 ]; then sed -n '1s/^/seed,/p' "$out/kth-jitter-$s.csv" >"$out/kth-jitter.csv"; fi
