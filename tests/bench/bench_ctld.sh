@@ -215,9 +215,9 @@ node_use() {	# node_use T0 T1
 }
 # the queue: arrays of whole-node jobs, sizes 1..2*HOSTS, run times 10-40 s
 # (BENCH_SHARED=yes: 2 tasks a size unit, on shared nodes), submitted held
-# and then released together (release_queue): at 1,024 nodes the launches of the first
-# jobs started time the nodes' daemons out (one CPU for them all) and with
-# them a later sbatch, which a retry could submit twice
+# and then released together (release_queue): at 1,024 nodes the launches
+# of the first jobs started time the nodes' daemons out (one CPU for them
+# all) and with them a later sbatch, which a retry could submit twice
 submit_queue() {	# submit_queue SWITCHES(yes|no)
 	local n=0 k=0 size t sw id ids=() shape
 	local sizes=("${SIZES[@]}")
