@@ -77,7 +77,11 @@ struct fse_ctl {
 	uint8_t *skip;	      /* [nracks + 1] */
 	int *rack_free;	      /* [nracks + 1] avail nodes per rack */
 	int64_t *rack_room;   /* [nracks + 1] their tasks_now */
-	uint8_t *in;	      /* [nnodes] candidates of the domain tried */
+	/* [nracks + 1] tasks_idle per rack, for the caller's idle_key (0:
+	 * none kept) */
+	int64_t *rack_room_idle;
+	uint64_t room_idle_key;
+	uint8_t *in; /* [nnodes] candidates of the domain tried */
 	/* kept across loads */
 	struct fse_locality *locality;
 	char *state_file; /* NULL: not kept */
@@ -211,8 +215,10 @@ static void _domains_free(struct fse_ctl *c)
 	free(c->in);
 	free(c->rack_free);
 	free(c->rack_room);
+	free(c->rack_room_idle);
 	c->rack_free = NULL;
-	c->rack_room = NULL;
+	c->rack_room = c->rack_room_idle = NULL;
+	c->room_idle_key = 0;
 	c->model = NULL;
 	c->work = NULL;
 	c->topo = NULL;
@@ -354,7 +360,8 @@ static int _domains(struct fse_ctl *c, const char *path, const char *const *name
 	    !(c->tasks_idle = calloc(k, sizeof(uint32_t))) ||
 	    !(c->skip = calloc(fse_topo_nracks(c->topo) + 1, 1)) ||
 	    !(c->rack_free = calloc(fse_topo_nracks(c->topo) + 1, sizeof(int))) ||
-	    !(c->rack_room = calloc(fse_topo_nracks(c->topo) + 1, sizeof(int64_t)))) {
+	    !(c->rack_room = calloc(fse_topo_nracks(c->topo) + 1, sizeof(int64_t))) ||
+	    !(c->rack_room_idle = calloc(fse_topo_nracks(c->topo) + 1, sizeof(int64_t)))) {
 		if (!err[0])
 			snprintf(err, errlen, "out of memory");
 		_domains_free(c);
@@ -458,6 +465,8 @@ int fse_ctl_refresh(struct fse_ctl *c, time_t now)
 	c->skip = t.skip;
 	c->rack_free = t.rack_free;
 	c->rack_room = t.rack_room;
+	c->rack_room_idle = t.rack_room_idle;
+	c->room_idle_key = 0;
 	c->nnodes = t.nnodes;
 	_log(c, FSE_LOG_INFO,
 	     "fabric model %s changed: %d nodes in %d racks (largest %d), %d pods, %d Slurm nodes not in it: placement follows it",
@@ -1051,6 +1060,15 @@ static void _request(struct run *r)
 	 * rack of the fabric but none of its partition's or features' nodes
 	 * does not wait for one */
 	rq->tasks_idle = c->tasks_idle;
+	if (j->idle_key) {
+		/* their sums per rack: a rack that holds the job on the idle
+		 * machine is then found in O(racks) (place.c) */
+		if (j->idle_key != c->room_idle_key) {
+			fse_rack_room(c->topo, NULL, c->tasks_idle, c->rack_room_idle);
+			c->room_idle_key = j->idle_key;
+		}
+		rq->rack_room_idle = c->rack_room_idle;
+	}
 	rq->skip_racks = c->skip;
 	memset(c->skip, 0, fse_topo_nracks(c->topo));
 	if (r->pol.ratio && j->free_at && (rq->free_at = j->free_at(j->free_at_arg))) {
@@ -1321,6 +1339,11 @@ static void _stats_log(const struct fse_ctl *c, enum fse_log level)
 		     " on every candidate): fabsched %.1f us, backend %.1f us on average",
 		     s->plans, s->plans_now, s->plans_later, s->plans_span, s->plans_none,
 		     s->plans_any, s->plan_us / s->plans, s->plan_backend_us / s->plans);
+	if (s->calls || s->plans)
+		_log(c, level,
+		     "the idle machine's tasks per node: kept from an earlier decision in %" PRIu64
+		     " of %" PRIu64 " decisions, counted in the others",
+		     s->idle_kept, s->calls + s->plans);
 }
 
 /* The figures so far, at most once a minute (slurmctld may never call
@@ -1381,6 +1404,7 @@ int fse_ctl_place(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, voi
 
 	_wait_over(c, j, o);
 	c->st.calls++;
+	c->st.idle_kept += j->idle_kept;
 	if (o->started)
 		_started(&r, o);
 	else
@@ -1510,6 +1534,7 @@ int fse_ctl_plan(struct fse_ctl *c, const struct fse_job *j, fse_try_f try, void
 out:
 	memset(c->skip, 0, fse_topo_nracks(c->topo));
 	c->st.plans++;
+	c->st.idle_kept += j->idle_kept;
 	c->st.plan_us += _now_us() - t0 - r.backend_us + (j->prep_us > 0 ? j->prep_us : 0);
 	c->st.plan_backend_us += r.backend_us;
 	_log(c, FSE_LOG_DEBUG, "%s: plan %s: %s (%d node choices, %d refused)", j->label,

@@ -175,11 +175,12 @@ struct fse_request {
 	 * the least of this room among the racks that hold the job.  With it,
 	 * a job that one rack holds is decided in O(racks) plus the nodes of
 	 * the racks with room enough, least room first, until one holds it;
-	 * rack_room_idle (the same of tasks_idle, NULL: none) likewise says
-	 * that a rack holds it on the idle machine, for a caller that keeps
-	 * it (bench-engine; slurmctld gives the idle machine's answer itself,
-	 * fit below).  Otherwise, or when no rack holds it, the decision
-	 * passes over every node.
+	 * rack_room_idle (the same of tasks_idle, NULL: none; for a job sized
+	 * by nodes too, whose tasks_idle are 1 on a node it can use) likewise
+	 * says that a rack holds it on the idle machine, for a caller that
+	 * keeps it (bench-engine; slurmctld's fse_ctl for tasks_idle that its
+	 * caller keeps, struct fse_job idle_key).  Otherwise, or when no rack
+	 * holds it, the decision passes over every node.
 	 */
 	const int64_t *rack_room;      /* [nracks] */
 	const int64_t *rack_room_idle; /* [nracks] */
@@ -311,6 +312,37 @@ uint64_t fse_gres_units(uint64_t avail, uint64_t alloc, uint32_t want, const uin
 /* A node's memory for jobs (MB): its RealMemory less MemSpecLimit where
  * memory is a consumable resource, else UINT64_MAX (not counted). */
 uint64_t fse_node_mem(bool counted, uint64_t real, uint64_t spec);
+
+/*
+ * Counts kept from one call to the next (the idle machine's tasks of a
+ * job shape in slurmctld) while what they were counted from has not
+ * changed, as told by generation times that the owner of that data sets
+ * to the current second on each change (Slurm's last_part_update, and
+ * its configuration's last_update), and for at most FSE_KEPT_AGE seconds
+ * (changes that move no generation: a node's GRES set by scontrol).
+ * Times are whole seconds: a change in the second the counts were taken
+ * leaves the same generation, so counts taken in the second of the
+ * newest generation are not kept.
+ */
+struct fse_kept {
+	int64_t gen[2]; /* the generations the counts were taken at */
+	int64_t at;	/* when */
+	bool valid;
+	uint32_t reuses; /* since they were taken */
+};
+
+#define FSE_KEPT_AGE 5
+
+/* Record counts taken @now at generations @gen0, @gen1: RET whether they
+ * may be kept (@now is after both). */
+bool fse_kept_take(struct fse_kept *k, int64_t gen0, int64_t gen1, int64_t now);
+
+/* Whether the kept counts still hold @now, at generations @gen0, @gen1.
+ * When they do, counts one reuse more (k->reuses). */
+bool fse_kept_fresh(struct fse_kept *k, int64_t gen0, int64_t gen1, int64_t now);
+
+/* Every FSE_KEPT_CHECK-th reuse the owner counts again and compares. */
+#define FSE_KEPT_CHECK 64
 
 /* Tasks of @s that fit on a node with @r free (0: none; for a job sized by
  * nodes, 1 when the node can run it).  At most s->ntasks. */
@@ -730,6 +762,13 @@ struct fse_job {
 	double prep_us; /* the caller's time turning its records into
 				   this and fse_ctl_tasks (counted as
 				   fabsched's in the timing figures) */
+	bool idle_kept; /* the caller took fse_ctl_tasks' idle machine
+			   from an earlier decision (counted in the
+			   figures) */
+	/* not 0: names the idle machine's tasks the caller gave in
+	 * fse_ctl_tasks (equal keys, equal counts): fse_ctl then keeps their
+	 * sums per rack (rack_room_idle) from one decision to the next */
+	uint64_t idle_key;
 };
 
 /* The caller's node choice among the candidates with in[i] != 0 (those of
@@ -835,6 +874,9 @@ struct fse_ctl_stats {
 	 * fabsched's time and the node choice's */
 	uint64_t plans, plans_now, plans_later, plans_span, plans_none, plans_any;
 	double plan_us, plan_backend_us;
+	/* decisions (starts and plans) whose idle machine's tasks per node
+	 * the caller kept from an earlier one (struct fse_job idle_kept) */
+	uint64_t idle_kept;
 };
 const struct fse_ctl_stats *fse_ctl_stats(const struct fse_ctl *c);
 

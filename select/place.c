@@ -382,11 +382,13 @@ static const char *_what(const struct need *nd, char *buf, size_t size)
 	return buf;
 }
 
-/* Whether rack @r may hold the job by its @room: room for its tasks and
- * nodes enough (only counting its nodes tells). */
+/* Whether rack @r may hold the job by its @room: room for its tasks (a
+ * job sized by nodes: room on nodes enough, each usable node holding at
+ * least one) and nodes enough (only counting its nodes tells). */
 static bool _may_hold(const struct fse_topo *t, int r, const int64_t *room, const struct need *nd)
 {
-	return room[r] >= nd->tasks && t->rack_start[r + 1] - t->rack_start[r] >= (int64_t)nd->n;
+	return room[r] >= (nd->tasks ? nd->tasks : (int64_t)nd->n) &&
+	       t->rack_start[r + 1] - t->rack_start[r] >= (int64_t)nd->n;
 }
 
 /* A rack that holds the job on the idle machine, from the racks' idle room
@@ -398,7 +400,7 @@ static int _idle_rack_kept(const struct fse_topo *t, struct fse_work *w,
 			   const struct fse_request *rq, const struct need *nd,
 			   const uint32_t *caps)
 {
-	for (int r = 0; nd->tasks && rq->rack_room_idle && r < t->nracks; r++) {
+	for (int r = 0; rq->rack_room_idle && r < t->nracks; r++) {
 		int m;
 		int64_t u;
 

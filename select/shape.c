@@ -105,3 +105,22 @@ bool fse_feature_allows(const struct fse_feature_term *t, size_t nterms,
 		in = t[k - 1].and_next ? (in && has(t[k].set, node)) : (in || has(t[k].set, node));
 	return in;
 }
+
+bool fse_kept_take(struct fse_kept *k, int64_t gen0, int64_t gen1, int64_t now)
+{
+	k->gen[0] = gen0;
+	k->gen[1] = gen1;
+	k->at = now;
+	k->reuses = 0;
+	k->valid = now > gen0 && now > gen1;
+	return k->valid;
+}
+
+bool fse_kept_fresh(struct fse_kept *k, int64_t gen0, int64_t gen1, int64_t now)
+{
+	if (!k->valid || k->gen[0] != gen0 || k->gen[1] != gen1 || now < k->at ||
+	    now - k->at >= FSE_KEPT_AGE)
+		return false;
+	k->reuses++;
+	return true;
+}

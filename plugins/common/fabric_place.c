@@ -265,7 +265,10 @@ static bool _try(const uint8_t *in, void *arg)
 /* Bitmap to bytes, in @v (node_record_count of them). */
 static uint8_t *_bytes(bitstr_t *b, uint8_t *v)
 {
-	for (int i = 0; i < node_record_count; i++)
+	int64_t first = bit_ffs(b), last = bit_fls(b);
+
+	memset(v, 0, node_record_count);
+	for (int64_t i = first; first >= 0 && i <= last; i++)
 		v[i] = bit_test(b, i);
 	return v;
 }
@@ -282,10 +285,16 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j, char **labe
 	time_t now = time(NULL), since;
 	struct timespec t0, t1;
 	uint8_t *idle = NULL;
+	int kept;
+	uint64_t idle_key;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	*label = xstrdup_printf("%pJ", job_ptr);
-	fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false), fse_ctl_tasks(fab.ctl, true));
+	kept = fabric_job_tasks(ask, &shape, fse_ctl_tasks(fab.ctl, false),
+				fse_ctl_tasks(fab.ctl, true), &idle_key);
+	if (kept < 0)
+		verbose("%s: %pJ: the idle machine's tasks per node kept for its shape differ from a recount (a node's settings changed in the last seconds); counted again",
+			fab.name, job_ptr);
 	if (fab.nbuf != node_record_count) {
 		xrecalloc(fab.cand, node_record_count + 1, 1);
 		xrecalloc(fab.idle, node_record_count + 1, 1);
@@ -320,6 +329,8 @@ static void _job_of(const struct fabric_ask *ask, struct fse_job *j, char **labe
 		.idle = idle,
 		.free_at = fabric_free_at,
 		.time_limit = fabric_time_limit(job_ptr),
+		.idle_kept = kept > 0,
+		.idle_key = idle_key,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	j->prep_us = (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
@@ -469,6 +480,7 @@ void fabric_place_fini(void)
 	xfree(fab.idle);
 	xfree(fab.got);
 	fabric_free_at_fini();
+	fabric_job_tasks_fini();
 	fab.nbuf = 0;
 	fab.loaded = false;
 	slurm_mutex_unlock(&fab.lock);

@@ -65,10 +65,18 @@ struct fse_shape;
  * The job's shape (what it asks of each node) and, per node
  * (node_record_table_ptr index), the tasks of it the node can take now
  * (candidates, with what is free there: ask->node_free) and on the idle
- * partition (its nodes as configured).  fabric_shape.c.
+ * partition (its nodes as configured; kept from one call to the next for
+ * a few seconds while no partition changed nor slurm.conf was read: RET 1
+ * when so, else 0, -1 when
+ * counted at a check and the kept counts differed; @idle_key names the
+ * idle counts while they are kept, else 0: struct fse_job idle_key).
+ * fabric_shape.c.
  */
-void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
-		      uint32_t *tasks_idle);
+int fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
+		     uint32_t *tasks_idle, uint64_t *idle_key);
+/* Free what fabric_job_tasks keeps (the idle machine's tasks of the
+ * last job shapes). */
+void fabric_job_tasks_fini(void);
 
 /*
  * fabric_time.c, for the engine's wait bound (callers hold fabric_place's

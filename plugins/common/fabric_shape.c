@@ -4,14 +4,17 @@
  * (struct fse_shape, struct fse_node_res -> tasks per node).  Shared by
  * the plugin flavours; compiled against either release's headers.
  */
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "slurm/slurm.h"
 
 #include "src/common/bitstring.h"
 #include "src/common/list.h"
+#include "src/common/log.h"
 #include "src/common/read_config.h"
 #include "src/slurmctld/slurmctld.h"
 #if __has_include("src/common/job_features.h")
@@ -174,32 +177,161 @@ static void _feature_terms(job_record_t *job_ptr, struct feature_terms *ft)
 		ft->n = 0;
 }
 
-void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
-		      uint32_t *tasks_idle)
+/*
+ * The idle machine's tasks of the last few job shapes counted in a
+ * partition, for jobs without features whose candidates lie in their
+ * partition: then a node's count depends only on the shape and the node's
+ * and partition's settings, so jobs of one shape (an array's tasks, a
+ * series) share it, and a backfill cycle's plans do not count every node
+ * again, until Slurm records a change to a partition or reads its
+ * configuration (last_part_update, slurm_conf.last_update), and for at
+ * most FSE_KEPT_AGE seconds: Slurm's time of the last change to a node
+ * moves with every job's start, and a node's counts here (configured
+ * CPUs, memory, GRES) change only by an administrator's command
+ * (fse_kept_fresh).  Every FSE_KEPT_CHECK-th reuse is counted again and
+ * compared.  Held under fabric_place's lock.
+ */
+#define IDLE_KEPT 4
+
+static struct idle_kept {
+	struct job_shape js;
+	const void *part, *table; /* the partition, the node table */
+	int nnodes;
+	struct fse_kept k;
+	uint64_t key;	 /* names these counts (struct fse_job idle_key) */
+	uint32_t *tasks; /* [nnodes] */
+} idle_kept[IDLE_KEPT];
+static int idle_next;
+static uint64_t idle_keys;
+
+static void _idle_count(const struct fabric_ask *ask, const struct job_shape *js, bitstr_t *part,
+			const struct feature_terms *feat, uint32_t *tasks_idle)
+{
+	for (int i = 0; i < node_record_count; i++) {
+		node_record_t *node_ptr = node_record_table_ptr[i];
+		struct fse_node_res r;
+
+		tasks_idle[i] = 0;
+		if (!node_ptr)
+			continue;
+		/* what it could use on the idle machine: its partition's
+		 * nodes with its features, and its candidates now */
+		if (bit_test(ask->cand, i) || ((!part || bit_test(part, i)) &&
+					       fse_feature_allows(feat->t, feat->n, _has, i))) {
+			_node_config(js, node_ptr, &r);
+			tasks_idle[i] = fse_node_tasks(&js->s, &r);
+		}
+	}
+}
+
+/* slurmctld's time of the last change to a partition (0 outside it) */
+static int64_t _part_gen(void)
+{
+	static time_t *gen;
+	static bool looked;
+
+	if (!looked) {
+		gen = dlsym(RTLD_DEFAULT, "last_part_update");
+		looked = true;
+	}
+	return gen ? (int64_t)*gen : 0;
+}
+
+/* The kept entry for the job (NULL: its counts are not kept: features, a
+ * candidate outside its partition, or outside slurmctld), @hit when its
+ * counts hold now. */
+static struct idle_kept *_idle_entry(const struct fabric_ask *ask, const struct job_shape *js,
+				     bitstr_t *part, const struct feature_terms *feat, bool *hit)
+{
+	int64_t pgen = _part_gen();
+	struct idle_kept *e;
+
+	*hit = false;
+	if (feat->n || !pgen ||
+	    (part && (bit_size(part) != bit_size(ask->cand) || !bit_super_set(ask->cand, part))))
+		return NULL;
+	for (int k = 0; k < IDLE_KEPT; k++) {
+		e = &idle_kept[k];
+		if (e->tasks && e->part == part && e->table == node_record_table_ptr &&
+		    e->nnodes == node_record_count && !memcmp(&e->js, js, sizeof(*js))) {
+			*hit = fse_kept_fresh(&e->k, pgen, slurm_conf.last_update, time(NULL));
+			return e;
+		}
+	}
+	e = &idle_kept[idle_next];
+	idle_next = (idle_next + 1) % IDLE_KEPT;
+	if (e->nnodes != node_record_count) {
+		xfree(e->tasks);
+		e->tasks = xcalloc(node_record_count, sizeof(*e->tasks));
+	}
+	memcpy(&e->js, js, sizeof(*js)); /* its padding too: memcmp above */
+	e->part = part;
+	e->table = node_record_table_ptr;
+	e->nnodes = node_record_count;
+	e->k.valid = false;
+	e->key = 0;
+	return e;
+}
+
+/* tasks_idle from the kept counts (1), or counted (0; and kept when they
+ * may), -1 when counted at a check and the kept counts differed; @key
+ * names them while they are kept (a new key whenever they change), else
+ * 0. */
+static int _idle_tasks(const struct fabric_ask *ask, const struct job_shape *js, bitstr_t *part,
+		       const struct feature_terms *feat, uint32_t *tasks_idle, uint64_t *key)
+{
+	size_t len = node_record_count * sizeof(*tasks_idle);
+	bool hit, differ;
+	struct idle_kept *e = _idle_entry(ask, js, part, feat, &hit);
+
+	if (hit && e->k.reuses % FSE_KEPT_CHECK) {
+		memcpy(tasks_idle, e->tasks, len);
+		*key = e->key;
+		return 1;
+	}
+	*key = 0;
+	_idle_count(ask, js, part, feat, tasks_idle);
+	if (!e)
+		return 0;
+	differ = !e->key || memcmp(tasks_idle, e->tasks, len);
+	if (differ) {
+		memcpy(e->tasks, tasks_idle, len);
+		e->key = ++idle_keys;
+	}
+	if (fse_kept_take(&e->k, _part_gen(), slurm_conf.last_update, time(NULL)))
+		*key = e->key;
+	return (hit && differ) ? -1 : 0;
+}
+
+void fabric_job_tasks_fini(void)
+{
+	for (int k = 0; k < IDLE_KEPT; k++)
+		xfree(idle_kept[k].tasks);
+	memset(idle_kept, 0, sizeof(idle_kept));
+}
+
+int fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uint32_t *tasks_now,
+		     uint32_t *tasks_idle, uint64_t *idle_key)
 {
 	struct job_shape jsv, *js = &jsv;
 	bitstr_t *part = ask->job->part_ptr ? ask->job->part_ptr->node_bitmap : NULL;
 	bitstr_t *idle = (ask->idle && *ask->idle) ? *ask->idle : NULL;
 	struct feature_terms feat = { 0 };
+	int64_t first = bit_ffs(ask->cand), last = bit_fls(ask->cand);
+	int kept;
 
 	_feature_terms(ask->job, &feat);
 	_job_shape(ask->job, ask->min_nodes ? ask->min_nodes : 1, js);
 	*shape = js->s;
-	for (int i = 0; i < node_record_count; i++) {
+	kept = _idle_tasks(ask, js, part, &feat, tasks_idle, idle_key);
+	memset(tasks_now, 0, node_record_count * sizeof(*tasks_now));
+	for (int64_t i = first; first >= 0 && i <= last; i++) {
 		node_record_t *node_ptr = node_record_table_ptr[i];
 		struct fse_node_res r;
 
-		tasks_now[i] = tasks_idle[i] = 0;
-		if (!node_ptr)
+		if (!node_ptr || !bit_test(ask->cand, i))
 			continue;
 		_node_config(js, node_ptr, &r);
-		/* what it could use on the idle machine: its partition's
-		 * nodes with its features, and its candidates now */
-		if (bit_test(ask->cand, i) ||
-		    ((!part || bit_test(part, i)) && fse_feature_allows(feat.t, feat.n, _has, i)))
-			tasks_idle[i] = fse_node_tasks(&js->s, &r);
-		if (!bit_test(ask->cand, i))
-			continue;
 		r.busy = idle ? !bit_test(idle, i) : false;
 		if (r.busy && js->s.whole_node)
 			continue; /* no task of it there (fse_node_tasks) */
@@ -209,4 +341,5 @@ void fabric_job_tasks(const struct fabric_ask *ask, struct fse_shape *shape, uin
 		tasks_now[i] = fse_node_tasks(&js->s, &r);
 	}
 	xfree(feat.t);
+	return kept;
 }

@@ -8,14 +8,18 @@
  * decision (jobs sized by nodes; the same with the racks' free nodes kept
  * by the caller, struct fse_request rack_free, as the simulator keeps
  * them; jobs sized by tasks; the same with the racks' room for the tasks
- * kept, rack_room and rack_room_idle), the time to build the domains, and
+ * kept, rack_room and rack_room_idle; jobs sized by nodes with the idle
+ * machine's per-node counts given, tasks_idle, as slurmctld gives them,
+ * and the same with their sums per rack kept, rack_room_idle, as
+ * slurmctld keeps them per job shape), the time to build the domains, and
  * the heap bytes the engine holds (domains, one workspace, a
  * locality-target record), from malloc's own accounting (mallinfo2)
  * before and after building them, per node, and a digest of the
  * decisions (the same before and after a change that should only make
  * them faster).  Each fabric's jobs and occupancies are the same in all
- * four ways, so kept counts must give the digest of their own count: it
- * exits 1 when they do not.  Figures, not a test.
+ * six ways, so kept counts must give the digest of their own count (and
+ * an idle machine where every node counts, that of none given): it exits
+ * 1 when they do not.  Figures, not a test.
  *
  * Usage: bench_engine [decisions per size, default 2000]
  */
@@ -80,7 +84,7 @@ static uint64_t _digest(uint64_t h, const struct fse_result *res)
 	return h;
 }
 
-enum mode { BY_NODES, BY_NODES_KEPT, BY_TASKS, BY_TASKS_KEPT };
+enum mode { BY_NODES, BY_NODES_KEPT, BY_TASKS, BY_TASKS_KEPT, BY_NODES_IDLE, BY_NODES_IDLE_KEPT };
 
 /* BY_TASKS: jobs sized by tasks (sbatch -n) on nodes of 64 cores whose
  * free cores vary, instead of by nodes; BY_NODES_KEPT: by nodes, with the
@@ -89,7 +93,8 @@ enum mode { BY_NODES, BY_NODES_KEPT, BY_TASKS, BY_TASKS_KEPT };
  * and when idle given (the same).  The decisions' digest into @out. */
 static int _bench(int nnodes, int decisions, enum mode mode, uint64_t *out)
 {
-	bool tasks = mode >= BY_TASKS;
+	bool tasks = mode == BY_TASKS || mode == BY_TASKS_KEPT;
+	bool nodes_idle = mode >= BY_NODES_IDLE;
 	int *kept = NULL;
 	int64_t *room = NULL, *room_idle = NULL;
 	int nracks = 0, npods;
@@ -112,8 +117,9 @@ static int _bench(int nnodes, int decisions, enum mode mode, uint64_t *out)
 	if (!node_rack || !rack_pod || !avail || !t_us || !now || !idle)
 		return -1;
 	_rng = SEED;
+	/* a job sized by nodes takes 1 on a node it can use, every node */
 	for (int i = 0; i < nnodes; i++)
-		idle[i] = 64;
+		idle[i] = nodes_idle ? 1 : 64;
 	/* racks of RACK_MIN..RACK_MAX nodes, the last one what is left */
 	for (int i = 0; i < nnodes; nracks++) {
 		int size = RACK_MIN + _rand() % (RACK_MAX - RACK_MIN + 1);
@@ -164,6 +170,8 @@ static int _bench(int nnodes, int decisions, enum mode mode, uint64_t *out)
 			}
 		if (d % 50 == 0 && mode == BY_NODES_KEPT)
 			fse_rack_tally(t, avail, kept);
+		if (d == 0 && mode == BY_NODES_IDLE_KEPT)
+			fse_rack_room(t, NULL, idle, room_idle);
 		if (d % 50 == 0 && mode == BY_TASKS_KEPT) {
 			fse_rack_room(t, avail, now, room);
 			fse_rack_room(t, NULL, idle, room_idle);
@@ -180,6 +188,10 @@ static int _bench(int nnodes, int decisions, enum mode mode, uint64_t *out)
 			rq.tasks_now = now;
 			rq.tasks_idle = idle;
 		}
+		if (nodes_idle)
+			rq.tasks_idle = idle;
+		if (mode == BY_NODES_IDLE_KEPT)
+			rq.rack_room_idle = room_idle;
 		if (mode == BY_NODES_KEPT)
 			rq.rack_free = kept;
 		if (mode == BY_TASKS_KEPT) {
@@ -197,10 +209,12 @@ static int _bench(int nnodes, int decisions, enum mode mode, uint64_t *out)
 	qsort(t_us, decisions, sizeof(double), _cmp_double);
 	printf("%6d nodes %5d racks %4d pods  %s  build %8.1f us  decision median %7.1f us  p99 %7.1f us  max %7.1f us  (%d placed, %d wait, %d never; digest %016llx)\n",
 	       nnodes, nracks, npods,
-	       mode == BY_TASKS_KEPT   ? "by tasks, kept"
-	       : mode == BY_TASKS      ? "by tasks      "
-	       : mode == BY_NODES_KEPT ? "by nodes, kept"
-				       : "by nodes      ",
+	       mode == BY_TASKS_KEPT	    ? "by tasks, kept           "
+	       : mode == BY_TASKS	    ? "by tasks                 "
+	       : mode == BY_NODES_KEPT	    ? "by nodes, kept           "
+	       : mode == BY_NODES_IDLE	    ? "by nodes, idle given     "
+	       : mode == BY_NODES_IDLE_KEPT ? "by nodes, idle given kept"
+					    : "by nodes                 ",
 	       build, t_us[decisions / 2], t_us[(int)(decisions * 0.99)], t_us[decisions - 1], ok,
 	       wait, never, (unsigned long long)digest);
 	if (mode == BY_NODES)
@@ -233,12 +247,13 @@ int main(int argc, char **argv)
 	printf("fse_place: racks of %d-%d nodes, %d racks per pod, %d decisions per fabric\n",
 	       RACK_MIN, RACK_MAX, RACKS_PER_POD, decisions);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		uint64_t dg[BY_TASKS_KEPT + 1];
+		uint64_t dg[BY_NODES_IDLE_KEPT + 1];
 
-		for (int mode = BY_NODES; mode <= BY_TASKS_KEPT; mode++)
+		for (int mode = BY_NODES; mode <= BY_NODES_IDLE_KEPT; mode++)
 			if (_bench(sizes[i], decisions, (enum mode)mode, &dg[mode]))
 				return 1;
-		if (dg[BY_NODES] != dg[BY_NODES_KEPT] || dg[BY_TASKS] != dg[BY_TASKS_KEPT]) {
+		if (dg[BY_NODES] != dg[BY_NODES_KEPT] || dg[BY_TASKS] != dg[BY_TASKS_KEPT] ||
+		    dg[BY_NODES] != dg[BY_NODES_IDLE] || dg[BY_NODES] != dg[BY_NODES_IDLE_KEPT]) {
 			fprintf(stderr,
 				"bench_engine: %d nodes: kept counts gave other decisions than "
 				"counting (digests above)\n",

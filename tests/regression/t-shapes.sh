@@ -25,6 +25,9 @@
 # On 22.05, with DebugFlags=SelectType, what select/cons_tres_fabric reads
 # of the CPUs and memory cons_tres gave out on a node is checked against
 # cons_tres's own full recount.
+# After the shapes, fabsched's idle machine's tasks per node, kept per job
+# shape between decisions, must follow a change of the partition's nodes,
+# and slurmctld's log must show decisions that kept them.
 # The table of both runs (racks and nodes per job) is printed at the end.
 # Prints TAP.
 SRC=${FABSCHED_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -82,7 +85,7 @@ spread 1 -n 4 --spread-job"
 NSHAPES=$(wc -l <<<"$SHAPES")
 
 # (one more on 22.05: the node counts select/cons_tres_fabric reads)
-tap_plan $((4 + 3 * NSHAPES + $([ "$(fs_flavour)" = 22.05 ] && echo 1 || echo 0)))
+tap_plan $((6 + 3 * NSHAPES + $([ "$(fs_flavour)" = 22.05 ] && echo 1 || echo 0)))
 
 # nodes: rack 1 (n001-n004) without gres; "big" the first two of a rack
 # (no rack holds 3 of them: a job asking for 3 fits none), "fast" the third
@@ -256,10 +259,36 @@ else
 	scancel "$xa" 2>/dev/null
 	cl_wait_job "$xa" 30 >/dev/null
 fi
+# The idle machine's tasks per node, which slurmctld's fabsched keeps per
+# job shape from one decision to the next, follow a change of the
+# partition: with one node of each rack taken out of it, no rack holds
+# -n 16 (12 cores a rack), so the job must not wait for one
+# (LocalityWait=INFINITE) but run on the fewest racks.  The shape runs
+# first on the whole partition, so that its counts are kept.
+log=$D/ctld/slurmctld.log
+part_nodes=$(scontrol -o show partition batch | tr ' ' '\n' | sed -n 's/^Nodes=//p')
+run_shape -n 16
+scontrol update partitionname=batch nodes='n[001-003],n[005-007],n[009-011],n[013-015]'
+run_shape -n 16
+tap_ok "[ $DONE = 1 ] && [ $RACKS = 2 ]" \
+	"partition change: -n 16 with 3 nodes a rack in the partition ran on $RACKS racks ($NODES), not waiting for a rack that no longer holds it"
+[ "$DONE" = 1 ] || tap_diag "-n 16 after the partition change: $WHY"
+scontrol update partitionname=batch nodes="$part_nodes"
+# and the decisions took them: slurmctld's timing figures count the
+# decisions that reused the counts; they are logged at a decision a minute
+# or more after the first (a one-task job every 5 s until they are)
+kept_logged() {
+	grep -q "tasks per node: kept from an earlier decision" "$log" && return 0
+	cl_sbatch -n 1 -t 1 -o /dev/null --wrap true >/dev/null
+	return 1
+}
+CL_POLL_INTERVAL=5 cl_poll 75 kept_logged
+kept=$(grep -o "tasks per node: kept from an earlier decision in [0-9]* of [0-9]*" "$log" | tail -1)
+tap_ok "[[ \"$kept\" =~ in\ [1-9][0-9]*\ of ]]" \
+	"the idle machine's tasks per node kept between decisions of one job shape (slurmctld.log: ${kept:-no count})"
 if [ "$(fs_flavour)" = 22.05 ]; then
 	# the shared shape asks about rack 1's nodes, each with 2 CPUs and
 	# 200 MB given out to the job beside it
-	log=$D/ctld/slurmctld.log
 	same=$(grep -c 'MB given out, as cons_tres counts' "$log")
 	busy=$(grep -c ': 2 CPUs and 200 MB given out, as cons_tres counts' "$log")
 	differ=$(grep -c 'MB given out, cons_tres counts' "$log")

@@ -1171,6 +1171,69 @@ static void test_tasks_room_kept(void **state)
 	}
 }
 
+/* A job sized by nodes (-N) whose caller keeps the racks' idle room (the
+ * nodes it can use per rack, or an upper bound): the same fit and the
+ * same placement as counting every node. */
+static void test_nodes_room_idle_kept(void **state)
+{
+	static const int sizes[] = { 4, 3, 4, 2, 4, 4, 3 }, pods[] = { 0, 0, 0, 1, 1, 1, -1 };
+	enum { NR = 7 };
+	struct fab f;
+	uint32_t idle[MAXN];
+	int64_t iroom[NR], biroom[NR];
+	unsigned seed = 23;
+	int kept = 0;
+
+	(void)state;
+	_fab(&f, NR, sizes, pods, 2, NULL);
+	for (int round = 0; round < 3000; round++) {
+#define RND(m) (((seed = seed * 1103515245 + 12345) >> 16) % (m))
+		for (int i = 0; i < f.nnodes; i++) {
+			idle[i] = RND(4) != 0; /* fse_node_tasks' 0 or 1 */
+			f.avail[i] = idle[i] && RND(3) != 0;
+		}
+		fse_rack_room(f.t, NULL, idle, iroom);
+		{
+			uint32_t n = 1 + RND(6);
+			struct fse_request rq = { .min_nodes = n,
+						  .max_nodes = n + RND(3),
+						  .level = (enum fse_level)RND(3),
+						  .max_racks = RND(3),
+						  .relaxed = RND(2),
+						  .tasks_idle = idle };
+			struct fse_result a, b;
+			struct fse_fit fa, fb;
+			int na[MAXN];
+
+			for (int r = 0; r < NR; r++)
+				biroom[r] = iroom[r] + (RND(2) ? RND(4) : 0);
+			assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fa), 0);
+			assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &a), 0);
+			memcpy(na, a.nodes ? a.nodes : na, a.count * sizeof(int));
+			for (int bound = 0; bound < 2; bound++) {
+				rq.rack_room_idle = bound ? biroom : iroom;
+				assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fb), 0);
+				assert_int_equal(fa.need_level, fb.need_level);
+				assert_int_equal(fa.need_k, fb.need_k);
+				assert_int_equal(fa.kcap, fb.kcap);
+				assert_int_equal(fa.fits_domain, fb.fits_domain);
+				assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &b), 0);
+				assert_int_equal(a.status, b.status);
+				assert_int_equal(a.level, b.level);
+				assert_int_equal(a.count, b.count);
+				assert_memory_equal(na, b.nodes ? b.nodes : na,
+						    a.count * sizeof(int));
+				assert_string_equal(a.reason, b.reason);
+			}
+			kept += fa.fits_domain && fa.kcap == 1;
+#undef RND
+		}
+	}
+	/* racks held the job on the idle machine often enough */
+	assert_true(kept > 300);
+	_free(&f);
+}
+
 /* 4 racks of 4 nodes of 4 cores, one pod: what sbatch -n asks. */
 static void test_tasks(void **state)
 {
@@ -1310,6 +1373,39 @@ static void test_gres_units(void **state)
 	assert_true(fse_node_mem(false, 1000, 100) == UINT64_MAX);
 	assert_int_equal(fse_node_mem(true, 1000, 100), 900);
 	assert_int_equal(fse_node_mem(true, 100, 1000), 0);
+}
+
+/* Counts kept while their generations stand and for FSE_KEPT_AGE
+ * seconds (slurmctld's idle machine per job shape): never those taken in
+ * the newest generation's second, which a later change in that second
+ * would leave unchanged. */
+static void test_kept(void **state)
+{
+	struct fse_kept k = { 0 };
+
+	(void)state;
+	assert_false(fse_kept_fresh(&k, 0, 0, 1)); /* nothing taken */
+	/* taken in the second of the last partition change: not kept */
+	assert_false(fse_kept_take(&k, 100, 50, 100));
+	assert_false(fse_kept_fresh(&k, 100, 50, 100));
+	/* nor of the last reconfiguration */
+	assert_false(fse_kept_take(&k, 100, 101, 101));
+	assert_false(fse_kept_fresh(&k, 100, 101, 101));
+	/* a second later: kept while neither generation moves */
+	assert_true(fse_kept_take(&k, 100, 50, 101));
+	assert_true(fse_kept_fresh(&k, 100, 50, 101));
+	assert_true(fse_kept_fresh(&k, 100, 50, 101 + FSE_KEPT_AGE - 1));
+	assert_int_equal(k.reuses, 2);
+	assert_false(fse_kept_fresh(&k, 101, 50, 102));		       /* a partition changed */
+	assert_false(fse_kept_fresh(&k, 100, 102, 102));	       /* slurm.conf read */
+	assert_false(fse_kept_fresh(&k, 100, 50, 101 + FSE_KEPT_AGE)); /* too old */
+	assert_false(fse_kept_fresh(&k, 100, 50, 100));		       /* the clock went back */
+	assert_int_equal(k.reuses, 2);
+	/* taken again: reuses from 0 */
+	assert_true(fse_kept_take(&k, 101, 50, 105));
+	assert_int_equal(k.reuses, 0);
+	assert_false(fse_kept_fresh(&k, 100, 50, 105)); /* an older generation */
+	assert_true(fse_kept_fresh(&k, 101, 50, 105));
 }
 
 /* What one node holds of a job's tasks. */
@@ -1516,6 +1612,8 @@ int main(void)
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_tasks_pods),
 		cmocka_unit_test(test_gres_units),
+		cmocka_unit_test(test_kept),
+		cmocka_unit_test(test_nodes_room_idle_kept),
 		cmocka_unit_test(test_node_tasks),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_wait_ratio),
