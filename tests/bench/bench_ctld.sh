@@ -429,7 +429,7 @@ run_setup() {	# run_setup NAME ROUND
 	# node choice: cons_tres), as slurmctld last logged it (over its whole
 	# run: from the queue's submission on)
 	case $name in fabsched*)
-		HOOK[$name#$((round * WINDOWS))]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans|[0-9]+ observations)/\1/p' \
+		HOOK[$name#$((round * WINDOWS))]=$(sed -n -E 's/^\[[^]]*\] //; s/^[^:]*: (starts now|plans|[0-9]+ observations|the idle machine.s tasks per node)/\1/p' \
 			"$D/ctld/slurmctld.log" 2>/dev/null | tac | awk '{ k = $2 == "observations" ? "obs" : $1 } !seen[k]++' | tac) ;;
 	esac
 }

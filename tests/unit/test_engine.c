@@ -1061,6 +1061,15 @@ static void test_tasks_room_best_fit(void **state)
 		}
 }
 
+/* Two answers of fse_request_fit are the same. */
+static void _same_fit(const struct fse_fit *a, const struct fse_fit *b)
+{
+	assert_int_equal(a->need_level, b->need_level);
+	assert_int_equal(a->need_k, b->need_k);
+	assert_int_equal(a->kcap, b->kcap);
+	assert_int_equal(a->fits_domain, b->fits_domain);
+}
+
 /* The racks' room kept by the caller (rack_room, rack_room_idle) gives the
  * very decisions and idle fits counted here, on random occupancies, sizes,
  * node bounds, levels, rack limits and skipped racks of a fabric of 2 pods
@@ -1123,10 +1132,7 @@ static void test_tasks_room_kept(void **state)
 				rq.rack_room = bound ? broom : room;
 				rq.rack_room_idle = bound ? biroom : iroom;
 				assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fb), 0);
-				assert_int_equal(fa.need_level, fb.need_level);
-				assert_int_equal(fa.need_k, fb.need_k);
-				assert_int_equal(fa.kcap, fb.kcap);
-				assert_int_equal(fa.fits_domain, fb.fits_domain);
+				_same_fit(&fa, &fb);
 				assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, x), 0);
 				assert_int_equal(a.status, x->status);
 				assert_int_equal(a.level, x->level);
@@ -1213,10 +1219,7 @@ static void test_nodes_room_idle_kept(void **state)
 			for (int bound = 0; bound < 2; bound++) {
 				rq.rack_room_idle = bound ? biroom : iroom;
 				assert_int_equal(fse_request_fit(f.t, f.w, &rq, &fb), 0);
-				assert_int_equal(fa.need_level, fb.need_level);
-				assert_int_equal(fa.need_k, fb.need_k);
-				assert_int_equal(fa.kcap, fb.kcap);
-				assert_int_equal(fa.fits_domain, fb.fits_domain);
+				_same_fit(&fa, &fb);
 				assert_int_equal(fse_place(f.t, f.w, &rq, f.avail, &b), 0);
 				assert_int_equal(a.status, b.status);
 				assert_int_equal(a.level, b.level);
